@@ -1,0 +1,55 @@
+# basalt front door. On a fresh Debian 12 machine:
+#   make demo   installs what is missing, builds optimised, runs a short tour
+#   make test   installs what is missing, builds, runs the whole suite
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build test demo bench fuzz install asan clang-check clean
+
+all: build
+
+setup:
+	@bash scripts/setup
+
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+test: setup build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: setup build
+	@bash scripts/demo $(BUILD)/tools/basalt/basalt
+
+bench: setup build
+	$(BUILD)/bench/basalt-bench $(ARGS)
+
+# libFuzzer binaries (clang): build-fuzz/fuzz/fuzz_<target>
+fuzz: setup
+	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+	    -DBASALT_FUZZ=ON -DBASALT_BUILD_BENCH=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	@ls build-fuzz/fuzz/fuzz_*
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The suite under AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors.
+asan: setup
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBASALT_SANITIZE=ON -DBASALT_WERROR=ON \
+	    -DBASALT_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+# clang must build clean with warnings as errors too.
+clang-check: setup
+	@cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
+	    -DBASALT_WERROR=ON >/dev/null
+	@cmake --build build-clang -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-clang build-fuzz

@@ -1,0 +1,32 @@
+# Third-party libraries, all from Debian (scripts/setup installs them).
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
+pkg_check_modules(BROTLI REQUIRED IMPORTED_TARGET libbrotlienc libbrotlidec)
+pkg_check_modules(SNAPPY REQUIRED IMPORTED_TARGET snappy)
+pkg_check_modules(DEFLATE REQUIRED IMPORTED_TARGET libdeflate)
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+pkg_check_modules(LZMA REQUIRED IMPORTED_TARGET liblzma)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+pkg_check_modules(CRYPTO REQUIRED IMPORTED_TARGET libcrypto)
+find_library(BZ2_LIBRARY NAMES bz2 REQUIRED)
+find_path(BZ2_INCLUDE_DIR bzlib.h REQUIRED)
+
+add_library(basalt_deps_codecs INTERFACE)
+target_link_libraries(basalt_deps_codecs INTERFACE
+    PkgConfig::ZSTD PkgConfig::LZ4 PkgConfig::BROTLI PkgConfig::SNAPPY PkgConfig::DEFLATE
+    PkgConfig::ZLIB PkgConfig::LZMA ${BZ2_LIBRARY})
+target_include_directories(basalt_deps_codecs INTERFACE ${BZ2_INCLUDE_DIR})
+add_library(basalt::deps::codecs ALIAS basalt_deps_codecs)
+
+add_library(basalt_deps_hash INTERFACE)
+target_link_libraries(basalt_deps_hash INTERFACE PkgConfig::XXHASH PkgConfig::CRYPTO
+                      PkgConfig::DEFLATE)
+add_library(basalt::deps::hash ALIAS basalt_deps_hash)
+
+# Libraries the installed pkg-config file names for static linking.
+set(BASALT_PC_REQUIRES_PRIVATE
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto")
+set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lpthread -lm")

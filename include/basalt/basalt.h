@@ -1,0 +1,9 @@
+/* basalt: the umbrella header. Include this, or the module headers you use. */
+#ifndef BASALT_BASALT_H
+#define BASALT_BASALT_H
+
+#include "basalt/core.h"
+#include "basalt/codec.h"
+#include "basalt/hash.h"
+
+#endif

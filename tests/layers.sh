@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# DESIGN.md section 1: dependencies run one way. A module may include the
+# public headers of its own layer and the layers below, and no other module's
+# internal headers.
+set -euo pipefail
+root=$1
+rank() {
+  case $1 in
+    core|arrow|bench) echo 0 ;;
+    codec|hash) echo 1 ;;
+    io) echo 2 ;;
+    thrift|parquet|avro) echo 3 ;;
+    iceberg) echo 4 ;;
+    frame|ipc) echo 5 ;;
+    basalt) echo 9 ;;
+    *) echo 99 ;;
+  esac
+}
+status=0
+for dir in "$root"/src/*/; do
+  module=$(basename "$dir")
+  mine=$(rank "$module")
+  while IFS=: read -r file inc; do
+    header=$(sed -E 's/.*"basalt\/([a-z0-9_]+)\.h".*/\1/' <<<"$inc")
+    theirs=$(rank "$header")
+    if [ "$theirs" -gt "$mine" ]; then
+      echo "$file includes basalt/$header.h, a higher layer than $module"; status=1
+    fi
+  done < <(grep -H -E '#include "basalt/[a-z0-9_]+\.h"' "$dir"*.[ch] 2>/dev/null || true)
+  if grep -H -E '#include "\.\./' "$dir"*.[ch] 2>/dev/null; then
+    echo "module $module reaches into another module's directory"; status=1
+  fi
+done
+[ $status = 0 ] && echo "ok: layering holds"
+exit $status

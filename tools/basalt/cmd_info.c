@@ -1,0 +1,18 @@
+/* basalt info: what this build of the library is and what it can use. */
+#include <string.h>
+
+#include "cli.h"
+
+int cli_info_main(int argc, char **argv)
+{
+    if (argc > 1 && cli_is_help(argv[1])) {
+        printf("usage: basalt info\n\nPrints the library version, detected CPU features and the\n"
+               "codecs this build supports.\n");
+        return CLI_OK;
+    }
+    if (argc > 1)
+        return cli_usage_error("basalt info takes no arguments, got '%s'", argv[1]);
+    printf("basalt %s\n", basalt_version());
+    printf("cpu features: %s\n", basalt_cpu_describe());
+    return CLI_OK;
+}

@@ -1,0 +1,141 @@
+/* basalt CLI entry point: `basalt <group> <verb> [options]`. Each group lives
+ * in its own file (cmd_<group>.c); this file only dispatches. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_group groups[] = {
+    {"codec", "compress and decompress with any basalt codec", cli_codec_main},
+    {"hash", "checksums and hashes of files (crc32, murmur3, xxh64, sha256)", cli_hash_main},
+    {"info", "library version, CPU features and codecs", cli_info_main},
+};
+
+static void print_help(FILE *out)
+{
+    fprintf(out, "usage: basalt <group> <verb> [options]\n\n"
+                 "A native lakehouse stack: Iceberg, Parquet, Avro and Arrow.\n\n"
+                 "groups:\n");
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        fprintf(out, "  %-10s %s\n", groups[i].name, groups[i].summary);
+    fprintf(out, "\noptions:\n  --help     this text (also after any group or verb)\n"
+                 "  --version  print the version\n\n"
+                 "exit status: 0 ok, 1 failure, 2 usage error\n");
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("basalt: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (try --help)\n", stderr);
+    return CLI_USAGE;
+}
+
+int cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("basalt: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_FAILURE;
+}
+
+int cli_fail_error(const struct basalt_error *err)
+{
+    return cli_fail("%s: %s", basalt_status_name(err->status), err->message);
+}
+
+bool cli_is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
+}
+
+int cli_dispatch_verbs(const char *group, const struct cli_verb *verbs, int argc, char **argv)
+{
+    if (argc < 2 || cli_is_help(argv[1])) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fprintf(out, "usage: basalt %s <verb> [options]\n\nverbs:\n", group);
+        for (const struct cli_verb *v = verbs; v->name; v++)
+            fprintf(out, "  %-12s %s\n", v->name, v->summary);
+        return argc < 2 ? CLI_USAGE : CLI_OK;
+    }
+    for (const struct cli_verb *v = verbs; v->name; v++)
+        if (strcmp(argv[1], v->name) == 0)
+            return v->main(argc - 1, argv + 1);
+    return cli_usage_error("unknown verb '%s' for '%s'", argv[1], group);
+}
+
+basalt_status cli_read_file(const char *path, unsigned char **data, size_t *len,
+                            struct basalt_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return basalt_error_set(err, errno == ENOENT ? BASALT_NOT_FOUND : BASALT_IO, "%s: %s",
+                                path, strerror(errno));
+    struct basalt_buffer buf;
+    basalt_buffer_init(&buf);
+    basalt_status st = BASALT_OK;
+    for (;;) {
+        st = basalt_buffer_reserve(&buf, 1 << 16, err);
+        if (st != BASALT_OK)
+            break;
+        size_t n = fread(buf.data + buf.size, 1, buf.capacity - buf.size, f);
+        buf.size += n;
+        if (n == 0) {
+            if (ferror(f))
+                st = basalt_error_set(err, BASALT_IO, "%s: read failed", path);
+            break;
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    if (st != BASALT_OK) {
+        basalt_buffer_reset(&buf);
+        return st;
+    }
+    *len = buf.size;
+    *data = basalt_buffer_take(&buf);
+    return BASALT_OK;
+}
+
+basalt_status cli_write_file(const char *path, const void *data, size_t len,
+                             struct basalt_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    if (!f)
+        return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
+    size_t n = fwrite(data, 1, len, f);
+    int closed = f == stdout ? fflush(f) : fclose(f);
+    if (n != len || closed != 0)
+        return basalt_error_set(err, BASALT_IO, "%s: write failed", path);
+    return BASALT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return CLI_USAGE;
+    }
+    if (cli_is_help(argv[1])) {
+        print_help(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("basalt %s\n", basalt_version());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (strcmp(argv[1], groups[i].name) == 0)
+            return groups[i].main(argc - 1, argv + 1);
+    if (argv[1][0] == '-')
+        return cli_usage_error("unknown option '%s'", argv[1]);
+    return cli_usage_error("unknown command group '%s'", argv[1]);
+}
