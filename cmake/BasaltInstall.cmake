@@ -9,6 +9,9 @@ install(TARGETS basalt_shared EXPORT basaltTargets
 install(TARGETS basalt_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS basalt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
+# The .pc file finds the prefix relative to itself, so the installed tree can be moved.
+file(RELATIVE_PATH BASALT_PC_PREFIX_FROM_PCDIR
+     /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(cmake/basalt.pc.in ${PROJECT_BINARY_DIR}/basalt.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/basalt.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

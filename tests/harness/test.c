@@ -39,6 +39,8 @@ void bt_fail(const char *file, int line, const char *fmt, ...)
 
 int bt_failed(void) { return bt_current_failed; }
 
+const char *bt_error_text(const struct basalt_error *err) { return err ? err->message : ""; }
+
 void bt_allow_leaks(void) { bt_current_allows_leaks = 1; }
 
 int64_t bt_alloc_failure_sweep(const char *file, int line, bt_attempt_fn attempt, void *ctx)

@@ -19,6 +19,8 @@ typedef void (*bt_test_fn)(void);
 void bt_register(const char *name, bt_test_fn fn);
 void bt_fail(const char *file, int line, const char *fmt, ...) BASALT_PRINTF(3, 4);
 int bt_failed(void);
+/* The message of an error report, or "" for NULL. */
+const char *bt_error_text(const struct basalt_error *err);
 
 #define TEST(name)                                                                  \
     static void name(void);                                                         \
@@ -91,7 +93,7 @@ int bt_failed(void);
         if (bt_s_ != (status)) {                                                    \
             bt_fail(__FILE__, __LINE__, "%s returned %s, expected %s: %s", #expr,   \
                     basalt_status_name(bt_s_), basalt_status_name(status),          \
-                    (errp) ? ((struct basalt_error *)(errp))->message : "");        \
+                    bt_error_text(errp));                                           \
             return;                                                                 \
         }                                                                           \
     } while (0)

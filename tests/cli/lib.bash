@@ -1,0 +1,35 @@
+# Helpers for CLI cases (tests/cli/*.sh source this file). Each case runs with the basalt binary as $1.
+set -uo pipefail
+basalt=$1
+failures=0
+checks=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS CMD...: runs CMD, captures stdout/stderr in $tmp/out, $tmp/err.
+expect() {
+  local want=$1; shift
+  checks=$((checks + 1))
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: '$*' exited $got, expected $want"; sed 's/^/  stderr: /' "$tmp/err" | head -5
+    failures=$((failures + 1)); return 1
+  fi
+  return 0
+}
+
+# check DESCRIPTION COMMAND...: a shell condition that must hold.
+check() {
+  local what=$1; shift
+  checks=$((checks + 1))
+  if ! "$@"; then echo "FAIL: $what"; failures=$((failures + 1)); return 1; fi
+  return 0
+}
+
+one_line_stderr() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^basalt: ' "$tmp/err"; }
+
+finish() {
+  echo "$((checks - failures)) passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
