@@ -26,7 +26,12 @@ target_link_libraries(basalt_deps_hash INTERFACE PkgConfig::XXHASH PkgConfig::CR
                       PkgConfig::DEFLATE)
 add_library(basalt::deps::hash ALIAS basalt_deps_hash)
 
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
+add_library(basalt_deps_json INTERFACE)
+target_link_libraries(basalt_deps_json INTERFACE PkgConfig::JANSSON)
+add_library(basalt::deps::json ALIAS basalt_deps_json)
+
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
-    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto")
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson")
 set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lpthread -lm")
