@@ -5,5 +5,6 @@
 #include "basalt/core.h"
 #include "basalt/codec.h"
 #include "basalt/hash.h"
+#include "basalt/io.h"
 
 #endif

@@ -1,0 +1,102 @@
+/* Local file input: pread by default, or a read-only mapping. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basalt/io.h"
+#include "io_internal.h"
+
+struct file_input {
+    struct basalt_input base;
+    int fd;
+    const uint8_t *map; /* NULL unless mapped */
+    char name[];
+};
+
+basalt_status basalt_io_errno(struct basalt_error *err, int errnum, const char *what,
+                              const char *name)
+{
+    return basalt_error_set(err, errnum == ENOENT ? BASALT_NOT_FOUND : BASALT_IO, "%s: %s: %s",
+                            name, what, strerror(errnum));
+}
+
+static basalt_status file_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                  void *dst, struct basalt_error *err)
+{
+    struct file_input *f = (struct file_input *)in;
+    if (f->map) {
+        memcpy(dst, f->map + offset, (size_t)length);
+        return BASALT_OK;
+    }
+    uint8_t *p = dst;
+    while (length > 0) {
+        size_t chunk = length > (1u << 30) ? (1u << 30) : (size_t)length;
+        ssize_t n = pread(f->fd, p, chunk, (off_t)offset);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return basalt_io_errno(err, errno, "read", in->name);
+        }
+        if (n == 0)
+            return basalt_error_set(err, BASALT_IO, "%s: file shrank while reading at %llu",
+                                    in->name, (unsigned long long)offset);
+        p += n;
+        offset += (uint64_t)n;
+        length -= (uint64_t)n;
+    }
+    return BASALT_OK;
+}
+
+static const uint8_t *file_view(struct basalt_input *in) { return ((struct file_input *)in)->map; }
+
+static void file_close(struct basalt_input *in)
+{
+    struct file_input *f = (struct file_input *)in;
+    if (f->map)
+        munmap((void *)(uintptr_t)f->map, (size_t)in->size);
+    close(f->fd);
+    basalt_free(f);
+}
+
+static const struct basalt_input_ops file_ops = {
+    .read_at = file_read_at, .read_ranges = NULL, .view = file_view, .close = file_close};
+
+basalt_status basalt_input_open_file(const char *path, bool use_mmap, struct basalt_input **out,
+                                     struct basalt_error *err)
+{
+    size_t nlen = strlen(path);
+    struct file_input *f = basalt_malloc(sizeof *f + nlen + 1);
+    if (!f)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening file", path);
+    memcpy(f->name, path, nlen + 1);
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (f->fd < 0) {
+        basalt_status st = basalt_io_errno(err, errno, "open", path);
+        basalt_free(f);
+        return st;
+    }
+    struct stat st;
+    if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        basalt_status s = fstat(f->fd, &st) != 0
+                              ? basalt_io_errno(err, errno, "stat", path)
+                              : basalt_error_set(err, BASALT_IO, "%s: not a regular file", path);
+        close(f->fd);
+        basalt_free(f);
+        return s;
+    }
+    f->base.ops = &file_ops;
+    f->base.size = (uint64_t)st.st_size;
+    f->base.name = f->name;
+    f->map = NULL;
+    if (use_mmap && st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+        if (m != MAP_FAILED)
+            f->map = m; /* a failed mapping falls back to pread */
+    }
+    *out = &f->base;
+    return BASALT_OK;
+}

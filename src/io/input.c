@@ -1,0 +1,90 @@
+/* Inputs: the generic entry points and the memory backend. */
+#include <string.h>
+
+#include "basalt/io.h"
+#include "io_internal.h"
+
+basalt_status basalt_input_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                   void *dst, struct basalt_error *err)
+{
+    if (offset > in->size || length > in->size - offset)
+        return basalt_error_set(err, BASALT_CORRUPT,
+                                "%s: range [%llu, +%llu) passes the end of the object (%llu bytes)",
+                                in->name, (unsigned long long)offset, (unsigned long long)length,
+                                (unsigned long long)in->size);
+    if (length == 0)
+        return BASALT_OK;
+    return in->ops->read_at(in, offset, length, dst, err);
+}
+
+basalt_status basalt_input_read_ranges(struct basalt_input *in, struct basalt_io_range *ranges,
+                                       size_t count, struct basalt_error *err)
+{
+    for (size_t i = 0; i < count; i++)
+        if (ranges[i].offset > in->size || ranges[i].length > in->size - ranges[i].offset)
+            return basalt_input_read_at(in, ranges[i].offset, ranges[i].length, ranges[i].dst,
+                                        err);
+    if (in->ops->read_ranges)
+        return in->ops->read_ranges(in, ranges, count, err);
+    for (size_t i = 0; i < count; i++) {
+        basalt_status st =
+            basalt_input_read_at(in, ranges[i].offset, ranges[i].length, ranges[i].dst, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
+
+const uint8_t *basalt_input_view(struct basalt_input *in)
+{
+    return in->ops->view ? in->ops->view(in) : NULL;
+}
+
+void basalt_input_close(struct basalt_input *in)
+{
+    if (in)
+        in->ops->close(in);
+}
+
+struct memory_input {
+    struct basalt_input base;
+    const uint8_t *data;
+    char name[];
+};
+
+static basalt_status memory_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                    void *dst, struct basalt_error *err)
+{
+    (void)err;
+    struct memory_input *m = (struct memory_input *)in;
+    memcpy(dst, m->data + offset, (size_t)length);
+    return BASALT_OK;
+}
+
+static const uint8_t *memory_view(struct basalt_input *in)
+{
+    return ((struct memory_input *)in)->data;
+}
+
+static void memory_close(struct basalt_input *in) { basalt_free(in); }
+
+static const struct basalt_input_ops memory_ops = {
+    .read_at = memory_read_at, .read_ranges = NULL, .view = memory_view, .close = memory_close};
+
+basalt_status basalt_input_open_memory(const void *data, size_t size, const char *name,
+                                       struct basalt_input **out, struct basalt_error *err)
+{
+    if (!name)
+        name = "<memory>";
+    size_t nlen = strlen(name);
+    struct memory_input *m = basalt_malloc(sizeof *m + nlen + 1);
+    if (!m)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening input", name);
+    memcpy(m->name, name, nlen + 1);
+    m->base.ops = &memory_ops;
+    m->base.size = size;
+    m->base.name = m->name;
+    m->data = data;
+    *out = &m->base;
+    return BASALT_OK;
+}

@@ -1,0 +1,11 @@
+/* Internal helpers shared by the io backends. */
+#ifndef BASALT_IO_INTERNAL_H
+#define BASALT_IO_INTERNAL_H
+
+#include "basalt/io.h"
+
+/* Formats errno as an IO (or NOT_FOUND for ENOENT) error naming `what`. */
+basalt_status basalt_io_errno(struct basalt_error *err, int errnum, const char *what,
+                              const char *name);
+
+#endif

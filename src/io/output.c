@@ -1,0 +1,188 @@
+/* Outputs: generic entry points, the atomic local file backend and the
+ * memory backend. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basalt/io.h"
+#include "io_internal.h"
+
+basalt_status basalt_output_write(struct basalt_output *out, const void *data, size_t len,
+                                  struct basalt_error *err)
+{
+    if (out->committed)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "%s: write after commit", out->name);
+    if (len == 0)
+        return BASALT_OK;
+    basalt_status st = out->ops->write(out, data, len, err);
+    if (st == BASALT_OK)
+        out->written += len;
+    return st;
+}
+
+basalt_status basalt_output_commit(struct basalt_output *out, struct basalt_error *err)
+{
+    if (out->committed)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "%s: committed twice", out->name);
+    basalt_status st = out->ops->commit(out, err);
+    if (st == BASALT_OK)
+        out->committed = true;
+    return st;
+}
+
+void basalt_output_close(struct basalt_output *out)
+{
+    if (out)
+        out->ops->close(out);
+}
+
+/* ---------------------------------------------------------------- file */
+
+struct file_output {
+    struct basalt_output base;
+    int fd;
+    char *tmp_path; /* points into storage after name */
+    char name[];
+};
+
+static basalt_status file_write(struct basalt_output *out, const void *data, size_t len,
+                                struct basalt_error *err)
+{
+    struct file_output *f = (struct file_output *)out;
+    const uint8_t *p = data;
+    while (len > 0) {
+        ssize_t n = write(f->fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return basalt_io_errno(err, errno, "write", out->name);
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return BASALT_OK;
+}
+
+static basalt_status file_commit(struct basalt_output *out, struct basalt_error *err)
+{
+    struct file_output *f = (struct file_output *)out;
+    if (fsync(f->fd) != 0)
+        return basalt_io_errno(err, errno, "fsync", out->name);
+    if (close(f->fd) != 0) {
+        f->fd = -1;
+        return basalt_io_errno(err, errno, "close", out->name);
+    }
+    f->fd = -1;
+    if (rename(f->tmp_path, out->name) != 0)
+        return basalt_io_errno(err, errno, "rename", out->name);
+    return BASALT_OK;
+}
+
+static void file_close(struct basalt_output *out)
+{
+    struct file_output *f = (struct file_output *)out;
+    if (f->fd >= 0)
+        close(f->fd);
+    if (!out->committed)
+        unlink(f->tmp_path);
+    basalt_free(f);
+}
+
+static const struct basalt_output_ops file_output_ops = {
+    .write = file_write, .commit = file_commit, .close = file_close};
+
+static _Atomic unsigned tmp_counter;
+
+basalt_status basalt_output_open_file(const char *path, struct basalt_output **out,
+                                      struct basalt_error *err)
+{
+    size_t nlen = strlen(path);
+    size_t tmp_cap = nlen + 48;
+    struct file_output *f = basalt_malloc(sizeof *f + nlen + 1 + tmp_cap);
+    if (!f)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening output", path);
+    memcpy(f->name, path, nlen + 1);
+    f->tmp_path = f->name + nlen + 1;
+    snprintf(f->tmp_path, tmp_cap, "%s.tmp-%ld-%u", path, (long)getpid(),
+             atomic_fetch_add(&tmp_counter, 1));
+    f->fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (f->fd < 0) {
+        basalt_status st = basalt_io_errno(err, errno, "create", path);
+        basalt_free(f);
+        return st;
+    }
+    f->base.ops = &file_output_ops;
+    f->base.written = 0;
+    f->base.name = f->name;
+    f->base.committed = false;
+    *out = &f->base;
+    return BASALT_OK;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+struct memory_output {
+    struct basalt_output base;
+    struct basalt_buffer buf;
+    char name[];
+};
+
+static basalt_status memory_write(struct basalt_output *out, const void *data, size_t len,
+                                  struct basalt_error *err)
+{
+    struct memory_output *m = (struct memory_output *)out;
+    basalt_status st = basalt_buffer_append(&m->buf, data, len, err);
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "%s", out->name);
+    return BASALT_OK;
+}
+
+static basalt_status memory_commit(struct basalt_output *out, struct basalt_error *err)
+{
+    (void)out;
+    (void)err;
+    return BASALT_OK;
+}
+
+static void memory_close(struct basalt_output *out)
+{
+    struct memory_output *m = (struct memory_output *)out;
+    basalt_buffer_reset(&m->buf);
+    basalt_free(m);
+}
+
+static const struct basalt_output_ops memory_output_ops = {
+    .write = memory_write, .commit = memory_commit, .close = memory_close};
+
+basalt_status basalt_output_open_memory(const char *name, struct basalt_output **out,
+                                        struct basalt_error *err)
+{
+    if (!name)
+        name = "<memory>";
+    size_t nlen = strlen(name);
+    struct memory_output *m = basalt_malloc(sizeof *m + nlen + 1);
+    if (!m)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening output", name);
+    memcpy(m->name, name, nlen + 1);
+    basalt_buffer_init(&m->buf);
+    m->base.ops = &memory_output_ops;
+    m->base.written = 0;
+    m->base.name = m->name;
+    m->base.committed = false;
+    *out = &m->base;
+    return BASALT_OK;
+}
+
+uint8_t *basalt_output_memory_take(struct basalt_output *out, size_t *len)
+{
+    if (out->ops != &memory_output_ops || !out->committed)
+        return NULL;
+    struct memory_output *m = (struct memory_output *)out;
+    *len = m->buf.size;
+    if (m->buf.data == NULL) /* nothing written: hand out an empty allocation */
+        return basalt_malloc(1);
+    return basalt_buffer_take(&m->buf);
+}
