@@ -78,7 +78,8 @@ BASALT_EXPORT void basalt_error_init(struct basalt_error *err);
 BASALT_EXPORT basalt_status basalt_error_set(struct basalt_error *err, basalt_status status,
                                              const char *fmt, ...) BASALT_PRINTF(3, 4);
 BASALT_EXPORT basalt_status basalt_error_setv(struct basalt_error *err, basalt_status status,
-                                              const char *fmt, va_list ap);
+                                              const char *fmt, va_list ap)
+    BASALT_PRINTF(3, 0);
 
 /* Prepends "<context>: " to the message already in `err` (NULL allowed) and
  * returns `status`, the status being propagated, unchanged:
