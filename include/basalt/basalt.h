@@ -3,6 +3,7 @@
 #define BASALT_BASALT_H
 
 #include "basalt/core.h"
+#include "basalt/arrow.h"
 #include "basalt/codec.h"
 #include "basalt/hash.h"
 #include "basalt/io.h"
