@@ -4,6 +4,7 @@
 
 #include "basalt/core.h"
 #include "basalt/arrow.h"
+#include "basalt/bench.h"
 #include "basalt/codec.h"
 #include "basalt/hash.h"
 #include "basalt/io.h"
