@@ -14,5 +14,9 @@ int cli_info_main(int argc, char **argv)
         return cli_usage_error("basalt info takes no arguments, got '%s'", argv[1]);
     printf("basalt %s\n", basalt_version());
     printf("cpu features: %s\n", basalt_cpu_describe());
+    printf("codecs:");
+    for (int k = 0; k < BASALT_CODEC_COUNT; k++)
+        printf(" %s", basalt_codec_name((enum basalt_codec_kind)k));
+    printf("\n");
     return CLI_OK;
 }
