@@ -594,6 +594,86 @@ BASALT_EXPORT void basalt_arrow_stream_move(struct ArrowArrayStream *src,
 /* Calls stream->release if the stream is not released. NULL is a no-op. */
 BASALT_EXPORT void basalt_arrow_stream_release(struct ArrowArrayStream *stream);
 
+/* ------------------------------------------------------------------ IPC schema
+ *
+ * The Arrow IPC encoding of a schema: a flatbuffers `Message` whose header is
+ * a `Schema` (format/Message.fbs and format/Schema.fbs of the Arrow
+ * repository), framed as an encapsulated IPC message: the 0xFFFFFFFF
+ * continuation marker, an int32 length, the flatbuffer padded to 8 bytes.
+ * Parquet writers store it, base64-encoded, under the key `ARROW:schema` of
+ * the file's key-value metadata so a reader can restore the Arrow types that
+ * Parquet cannot express (large types, dictionaries, time zones, durations).
+ *
+ * A schema maps to an ArrowSchema of format "+s" (name "", flags 0) whose
+ * children are the fields and whose metadata is the schema's custom_metadata.
+ * Every member of the Type union maps to its format string (Null, Int,
+ * FloatingPoint, Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View,
+ * FixedSizeBinary, Bool, Decimal 32/64/128/256, Date, Time, Timestamp with its
+ * time zone, Duration, Interval, List, LargeList, ListView, LargeListView,
+ * FixedSizeList, Struct_, Map (keysSorted as ARROW_FLAG_MAP_KEYS_SORTED),
+ * Union, RunEndEncoded). A dictionary-encoded field becomes the index type
+ * (DictionaryEncoding.indexType, int32 when absent) with the value type, and
+ * the field's children, in `dictionary`; isOrdered becomes
+ * ARROW_FLAG_DICTIONARY_ORDERED. Dictionary ids are not kept (the C data
+ * interface has no place for them); the encoder numbers dictionaries 0, 1,
+ * ... in depth-first order. Field custom_metadata maps to the field's
+ * metadata, so extension types travel as their ARROW:extension:* keys. */
+
+/* What a decoded schema message says besides the fields. */
+struct basalt_arrow_ipc_schema_info {
+    int16_t metadata_version; /* Message.version: 0 = V1 ... 4 = V5 */
+    bool big_endian;          /* Schema.endianness is Big (data, not the schema, is affected) */
+    uint64_t features;        /* OR of Schema.features (1 dictionary replacement, 2 compressed body) */
+};
+
+/* Decodes an encapsulated IPC message holding a Schema: `data` starts with
+ * 0xFFFFFFFF and an int32 length, or (before Arrow 0.15) with the length
+ * alone; the flatbuffer follows and must fit in `len`; bytes after it are
+ * ignored. `out` (caller storage) receives an owned schema; `info` (NULL
+ * allowed) the message's version, endianness and features.
+ * Every offset in the flatbuffer is checked against the buffer; nesting is
+ * limited to 64 levels and the number of fields to what the bytes can hold.
+ * Returns OK; INVALID_ARG (NULL out, NULL data with len > 0); CORRUPT
+ * (truncated or malformed framing or flatbuffer, a header that is not a
+ * Schema, a type whose parameters are out of range); UNSUPPORTED (a Type
+ * union member this library does not know); LIMIT (nesting); NOMEM. On
+ * failure out->release is NULL. Thread-safe. */
+BASALT_EXPORT basalt_status basalt_arrow_ipc_schema_decode(const void *data, size_t len,
+                                                           struct ArrowSchema *out,
+                                                           struct basalt_arrow_ipc_schema_info *info,
+                                                           struct basalt_error *err);
+
+/* As basalt_arrow_ipc_schema_decode for the bare flatbuffer `Message`, with
+ * no framing (what an IPC reader has after reading the length). */
+BASALT_EXPORT basalt_status basalt_arrow_ipc_schema_decode_message(
+    const void *flatbuffer, size_t len, struct ArrowSchema *out,
+    struct basalt_arrow_ipc_schema_info *info, struct basalt_error *err);
+
+/* As basalt_arrow_ipc_schema_decode for the base64 text of the message (the
+ * value of an ARROW:schema key), `len` characters, with or without '='
+ * padding. Invalid base64 is CORRUPT. */
+BASALT_EXPORT basalt_status basalt_arrow_ipc_schema_decode_base64(
+    const char *text, size_t len, struct ArrowSchema *out,
+    struct basalt_arrow_ipc_schema_info *info, struct basalt_error *err);
+
+/* Encodes `schema` (any producer; format "+s", whose children are the
+ * fields) as an encapsulated IPC message, V5, little-endian, appended to
+ * `out` (caller's buffer): 0xFFFFFFFF, int32 length, the flatbuffer padded
+ * with zeros to a multiple of 8 bytes. The schema's own metadata becomes the
+ * Schema's custom_metadata.
+ * Returns OK; INVALID_ARG (NULL or released schema, not a struct); CORRUPT
+ * (a malformed format or metadata in the schema); UNSUPPORTED (a format parse
+ * does not know); LIMIT (over 64 levels, or a message over 2 GiB); NOMEM. On
+ * failure `out` keeps its previous size. Thread-safe on distinct buffers. */
+BASALT_EXPORT basalt_status basalt_arrow_ipc_schema_encode(const struct ArrowSchema *schema,
+                                                           struct basalt_buffer *out,
+                                                           struct basalt_error *err);
+
+/* As basalt_arrow_ipc_schema_encode, appending the padded base64 text of the
+ * message (no NUL), ready to be stored under ARROW:schema. */
+BASALT_EXPORT basalt_status basalt_arrow_ipc_schema_encode_base64(
+    const struct ArrowSchema *schema, struct basalt_buffer *out, struct basalt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
