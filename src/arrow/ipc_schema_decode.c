@@ -132,7 +132,7 @@ static basalt_status type_format(struct decode_ctx *ctx, uint8_t tag,
     shape->flags = 0;
     basalt_status st = BASALT_OK;
     const char *fixed = NULL;
-    char unit;
+    char unit = 0;
     switch (tag) {
     case FB_TYPE_NULL: fixed = "n"; break;
     case FB_TYPE_BOOL: fixed = "b"; break;

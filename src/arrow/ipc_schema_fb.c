@@ -82,7 +82,7 @@ static basalt_status field_pos(const struct basalt_arrow_fb_table *t, unsigned i
 basalt_status basalt_arrow_fb_u8(const struct basalt_arrow_fb_table *t, unsigned id, uint8_t dflt,
                                  uint8_t *out, struct basalt_error *err)
 {
-    uint32_t pos;
+    uint32_t pos = 0;
     bool present;
     basalt_status st = field_pos(t, id, 1, &pos, &present, err);
     *out = present ? t->fb->data[pos] : dflt;
@@ -101,7 +101,7 @@ basalt_status basalt_arrow_fb_bool(const struct basalt_arrow_fb_table *t, unsign
 basalt_status basalt_arrow_fb_i16(const struct basalt_arrow_fb_table *t, unsigned id, int16_t dflt,
                                   int16_t *out, struct basalt_error *err)
 {
-    uint32_t pos;
+    uint32_t pos = 0;
     bool present;
     basalt_status st = field_pos(t, id, 2, &pos, &present, err);
     *out = present ? (int16_t)basalt_arrow_fb_u16(t->fb->data + pos) : dflt;
@@ -111,7 +111,7 @@ basalt_status basalt_arrow_fb_i16(const struct basalt_arrow_fb_table *t, unsigne
 basalt_status basalt_arrow_fb_i32(const struct basalt_arrow_fb_table *t, unsigned id, int32_t dflt,
                                   int32_t *out, struct basalt_error *err)
 {
-    uint32_t pos;
+    uint32_t pos = 0;
     bool present;
     basalt_status st = field_pos(t, id, 4, &pos, &present, err);
     *out = present ? (int32_t)basalt_arrow_fb_u32(t->fb->data + pos) : dflt;
@@ -121,7 +121,7 @@ basalt_status basalt_arrow_fb_i32(const struct basalt_arrow_fb_table *t, unsigne
 basalt_status basalt_arrow_fb_i64(const struct basalt_arrow_fb_table *t, unsigned id, int64_t dflt,
                                   int64_t *out, struct basalt_error *err)
 {
-    uint32_t pos;
+    uint32_t pos = 0;
     bool present;
     basalt_status st = field_pos(t, id, 8, &pos, &present, err);
     *out = present ? (int64_t)basalt_arrow_fb_u64(t->fb->data + pos) : dflt;
@@ -144,7 +144,7 @@ basalt_status basalt_arrow_fb_table_field(const struct basalt_arrow_fb_table *t,
                                           struct basalt_arrow_fb_table *out, bool *present,
                                           struct basalt_error *err)
 {
-    uint32_t pos, target;
+    uint32_t pos = 0, target = 0;
     memset(out, 0, sizeof *out);
     basalt_status st = field_pos(t, id, 4, &pos, present, err);
     if (st != BASALT_OK || !*present)
@@ -171,7 +171,7 @@ basalt_status basalt_arrow_fb_string(const struct basalt_arrow_fb_table *t, unsi
                                      const char **str, uint32_t *len, bool *present,
                                      struct basalt_error *err)
 {
-    uint32_t pos, target;
+    uint32_t pos = 0, target = 0;
     *str = "";
     *len = 0;
     basalt_status st = field_pos(t, id, 4, &pos, present, err);
@@ -187,7 +187,7 @@ basalt_status basalt_arrow_fb_vector_field(const struct basalt_arrow_fb_table *t
                                            uint32_t elem_size, struct basalt_arrow_fb_vector *out,
                                            bool *present, struct basalt_error *err)
 {
-    uint32_t pos, target;
+    uint32_t pos = 0, target = 0;
     out->fb = t->fb;
     out->pos = 0;
     out->count = 0;
@@ -209,7 +209,7 @@ basalt_status basalt_arrow_fb_vector_table(const struct basalt_arrow_fb_vector *
                                            struct basalt_arrow_fb_table *out,
                                            struct basalt_error *err)
 {
-    uint32_t target;
+    uint32_t target = 0;
     basalt_status st = follow(v->fb, v->pos + 4 * i, 4, &target, err);
     if (st != BASALT_OK)
         return st;
@@ -220,7 +220,7 @@ basalt_status basalt_arrow_fb_vector_string(const struct basalt_arrow_fb_vector 
                                             const char **str, uint32_t *len,
                                             struct basalt_error *err)
 {
-    uint32_t target;
+    uint32_t target = 0;
     basalt_status st = follow(v->fb, v->pos + 4 * i, 4, &target, err);
     if (st != BASALT_OK)
         return st;
