@@ -41,6 +41,7 @@ basalt_status cli_read_file(const char *path, unsigned char **data, size_t *len,
 basalt_status cli_write_file(const char *path, const void *data, size_t len,
                              struct basalt_error *err);
 
+int cli_avro_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);

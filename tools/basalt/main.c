@@ -8,6 +8,7 @@
 #include "cli.h"
 
 static const struct cli_group groups[] = {
+    {"avro", "Avro container files: schema, cat, count", cli_avro_main},
     {"codec", "compress and decompress with any basalt codec", cli_codec_main},
     {"hash", "checksums and hashes of files (crc32, murmur3, xxh64, sha256)", cli_hash_main},
     {"info", "library version, CPU features and codecs", cli_info_main},
