@@ -8,5 +8,6 @@
 #include "basalt/codec.h"
 #include "basalt/hash.h"
 #include "basalt/io.h"
+#include "basalt/avro.h"
 
 #endif
