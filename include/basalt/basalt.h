@@ -9,5 +9,7 @@
 #include "basalt/hash.h"
 #include "basalt/io.h"
 #include "basalt/avro.h"
+#include "basalt/parquet_format.h"
+#include "basalt/thrift.h"
 
 #endif
