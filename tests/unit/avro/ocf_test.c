@@ -454,7 +454,7 @@ TEST(ocf_read_all_on_a_pool)
          * all set to continue, so decoding fails). */
         struct basalt_avro_reader *scan;
         CHECK_OK(basalt_avro_reader_new(file.data, file.size, NULL, &scan, &err), &err);
-        struct avro_frame f5, f9;
+        struct avro_frame f5 = {0}, f9 = {0};
         size_t pos = scan->pos;
         for (int b = 0; b <= 9; b++) {
             struct avro_frame f;
