@@ -61,9 +61,15 @@ struct basalt_parquet_column_options {
                              * can make the decoder allocate. */
     int64_t max_binary_bytes; /* cap on a byte-array leaf's data, LIMIT beyond it;
                                * 0: INT32_MAX with 32-bit offsets, 2^34 with 64-bit */
+    /* Strings (utf8 leaves) must be well-formed UTF-8, else CORRUPT
+     * (default on). Dictionary-encoded pages cost nothing: the dictionary is
+     * checked once. Other pages are scanned for ASCII first, then checked
+     * value by value only when they are not ASCII. */
+    bool validate_utf8;
 };
 
-/* Defaults: verify_crc on, everything else off, the limits above. */
+/* Defaults: verify_crc and validate_utf8 on, everything else off, the
+ * limits above. */
 void basalt_parquet_column_options_init(struct basalt_parquet_column_options *options);
 
 /* One column chunk's bytes in memory: from min(dictionary_page_offset,
@@ -88,8 +94,9 @@ struct basalt_parquet_chunk_source {
  * first use), the decompression scratch buffer, dictionary, conversion and
  * level scratch, the page table and the arena page headers decode into. It
  * grows to the largest page and chunk seen and is then reused: decoding
- * another chunk of the same shape allocates only the output buffers. Owned by
- * one worker at a time. */
+ * another chunk of the same shape allocates only the output buffers (and,
+ * about once per megabyte of page-header statistics, an arena block). Owned
+ * by one worker at a time. */
 struct basalt_parquet_scratch;
 /* Returns OK, INVALID_ARG (NULL out) or NOMEM (*out NULL). */
 basalt_status basalt_parquet_scratch_new(struct basalt_parquet_scratch **out,
@@ -296,6 +303,12 @@ basalt_status basalt_parquet_scratch_reserve(struct basalt_parquet_scratch *scra
                                              size_t bytes, uint8_t **out,
                                              struct basalt_error *err);
 
+/* Checks that byte arrays [first, first + count) of `offsets` (int32, or
+ * int64 when `wide`) into `data` are well-formed UTF-8 (column_utf8.c).
+ * CORRUPT naming the value (counted from `first`). */
+basalt_status basalt_parquet_check_utf8(const uint8_t *data, const void *offsets, bool wide,
+                                        uint64_t first, uint64_t count, struct basalt_error *err);
+
 /* Value conversions (column_convert.c), n values from the physical form `in`
  * to `out_width`-byte output values. Fixed-width inputs: `in_width` bytes per
  * value. CORRUPT for a big-endian decimal that does not fit out_width. */
@@ -332,6 +345,7 @@ struct basalt_parquet_column_state {
     size_t phys_width;        /* bytes of a fixed-width physical value; 0 for BOOLEAN, BYTE_ARRAY */
     size_t width;             /* bytes of an output value (FIXED, INDICES) */
     bool large;               /* 64-bit offsets */
+    bool utf8;                /* strings whose UTF-8 is checked */
     bool spaced;              /* one output slot per level (max_rep == 0) */
     bool keep_def;            /* def levels go to the output */
     uint64_t max_data;        /* cap on byte-array data */
@@ -352,6 +366,12 @@ struct basalt_parquet_column_state {
     const int32_t *dict_offsets;
     const uint8_t *dict_data;
 };
+
+/* The value count to give a hybrid-stream decoder (levels, dictionary
+ * indices, RLE booleans) of `len` bytes from which `n` values are read: n
+ * plus what the bytes could hold, since writers pad the last bit-packed run
+ * past the values left (column.c). */
+uint64_t basalt_parquet_stream_claim(uint64_t n, size_t len);
 
 /* Decodes the dictionary page (column_dict.c). */
 basalt_status basalt_parquet_column_dictionary(struct basalt_parquet_column_state *st,

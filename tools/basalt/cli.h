@@ -45,5 +45,6 @@ int cli_avro_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
+int cli_parquet_main(int argc, char **argv);
 
 #endif

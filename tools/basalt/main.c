@@ -12,6 +12,7 @@ static const struct cli_group groups[] = {
     {"codec", "compress and decompress with any basalt codec", cli_codec_main},
     {"hash", "checksums and hashes of files (crc32, murmur3, xxh64, sha256)", cli_hash_main},
     {"info", "library version, CPU features and codecs", cli_info_main},
+    {"parquet", "Parquet files: schema, meta, head, cat, scan", cli_parquet_main},
 };
 
 static void print_help(FILE *out)

@@ -1,0 +1,380 @@
+/* Record assembly: the Arrow array of a top-level field from the levels and
+ * values of its leaves (see "Levels of a field" in parquet_schema.h).
+ *
+ * Every field takes its slots from one leaf below it, walking that leaf's
+ * (def, rep) pairs once to count slots and once to fill validity (and, for
+ * lists and maps, offsets). A leaf's present values, decoded densely, are
+ * spread over its slots in place. Leaves without repetition were decoded
+ * one slot per row and are taken as they are. */
+#include <inttypes.h>
+
+#include "parquet_column.h"
+
+struct assembler {
+    const struct basalt_parquet_schema *schema;
+    struct basalt_parquet_leaf_values *leaves;
+    bool large_lists;
+    struct basalt_error *err;
+};
+
+/* The levels of one leaf, with absent arrays read as constants. */
+struct levels {
+    const int16_t *def;
+    const int16_t *rep;
+    int16_t max_def;
+    int64_t n;
+};
+
+static inline int16_t def_at(const struct levels *lv, int64_t i)
+{
+    return lv->def ? lv->def[i] : lv->max_def;
+}
+
+static inline int16_t rep_at(const struct levels *lv, int64_t i)
+{
+    return lv->rep ? lv->rep[i] : 0;
+}
+
+static basalt_status corrupt(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                             const char *what, int64_t at)
+{
+    return basalt_error_set(a->err, BASALT_CORRUPT, "field '%s': %s at level %" PRId64, f->name,
+                            what, at);
+}
+
+static void levels_of(const struct assembler *a, const struct basalt_parquet_schema_field *f,
+                      struct levels *lv)
+{
+    const struct basalt_parquet_leaf_values *leaf = &a->leaves[f->leaf_begin];
+    lv->def = leaf->def;
+    lv->rep = leaf->rep;
+    lv->max_def = a->schema->leaves[f->leaf_begin].max_def;
+    lv->n = leaf->n_levels;
+}
+
+/* Slots of a struct or list field F over its leaf's levels; with `bits` /
+ * `offsets` non-NULL, also fills them. For lists, elements are counted too.
+ * Returns the slot count in *n_slots and the null count in *nulls. */
+static basalt_status walk(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                          const struct levels *lv, bool is_list, uint8_t *bits, void *offsets,
+                          bool wide, int64_t *n_slots, int64_t *nulls, int64_t *n_elements)
+{
+    const int16_t D = f->def_level, R = f->rep_level, A = f->repeated_ancestor_def_level;
+    int64_t slots = 0, null = 0, elements = 0;
+    bool open = false, present = false, nonempty = false;
+    for (int64_t i = 0; i < lv->n; i++) {
+        const int16_t d = def_at(lv, i), r = rep_at(lv, i);
+        if (r > R) {
+            /* Continues the current slot: a list further down, or (r == R + 1)
+             * the next element of this list. */
+            if (!open || !present || (is_list && !nonempty))
+                return corrupt(a, f, "a repeated value continues no open list", i);
+            if (is_list && r == R + 1) {
+                if (d < D + 1)
+                    return corrupt(a, f, "a repeated element is not defined", i);
+                elements++;
+            }
+            continue;
+        }
+        if (d < A) {
+            open = false;
+            continue;
+        }
+        const bool valid = d >= D;
+        if (offsets) {
+            if (wide)
+                ((int64_t *)offsets)[slots] = elements;
+            else
+                ((int32_t *)offsets)[slots] = (int32_t)elements;
+        }
+        if (bits)
+            basalt_bitmap_set(bits, slots, valid);
+        slots++;
+        null += !valid;
+        open = true;
+        present = valid;
+        nonempty = d >= D + 1;
+        if (is_list && nonempty)
+            elements++;
+        if (is_list && !wide && elements > INT32_MAX)
+            return basalt_error_set(a->err, BASALT_LIMIT,
+                                    "field '%s': more than %d list elements; read as large lists",
+                                    f->name, INT32_MAX);
+    }
+    if (offsets) {
+        if (wide)
+            ((int64_t *)offsets)[slots] = elements;
+        else
+            ((int32_t *)offsets)[slots] = (int32_t)elements;
+    }
+    *n_slots = slots;
+    *nulls = null;
+    if (n_elements)
+        *n_elements = elements;
+    return BASALT_OK;
+}
+
+static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *out);
+
+/* The validity buffer of `arr` from `bits`, or none when nothing is null. */
+static basalt_status set_validity(struct assembler *a, struct ArrowArray *arr, uint8_t *bits,
+                                  int64_t nulls)
+{
+    if (nulls == 0) {
+        basalt_free(bits);
+        return basalt_arrow_array_set_buffer(arr, 0, NULL, a->err);
+    }
+    return basalt_arrow_array_set_buffer(arr, 0, bits, a->err);
+}
+
+static uint8_t *bitmap_new(int64_t n)
+{
+    size_t bytes = (size_t)basalt_bitmap_bytes(n) + 1;
+    uint8_t *bits = basalt_aligned_alloc(64, bytes);
+    if (bits)
+        memset(bits, 0, bytes);
+    return bits;
+}
+
+/* ------------------------------------------------------------------ leaves */
+
+static basalt_status build_leaf(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                struct ArrowArray *out)
+{
+    struct basalt_parquet_leaf_values *leaf = &a->leaves[f->leaf];
+    if (!leaf->dense) {
+        /* One slot per row already, validity included. */
+        basalt_arrow_array_move(&leaf->values, out);
+        return BASALT_OK;
+    }
+    struct levels lv;
+    levels_of(a, f, &lv);
+    const int16_t D = f->def_level, A = f->repeated_ancestor_def_level;
+    const int16_t max_def = lv.max_def;
+    int64_t slots = 0, present = 0;
+    for (int64_t i = 0; i < lv.n; i++) {
+        const int16_t d = def_at(&lv, i);
+        slots += d >= A;
+        present += d == max_def;
+    }
+    struct ArrowArray *v = &leaf->values;
+    if (present != v->length)
+        return basalt_error_set(a->err, BASALT_INTERNAL,
+                                "field '%s': %" PRId64 " values for %" PRId64 " present levels",
+                                f->name, v->length, present);
+    uint8_t *bits = bitmap_new(slots);
+    if (!bits)
+        return basalt_error_set(a->err, BASALT_NOMEM, "out of memory for a validity bitmap");
+    int64_t k = 0, nulls = 0;
+    for (int64_t i = 0; i < lv.n; i++) {
+        const int16_t d = def_at(&lv, i);
+        if (d < A)
+            continue;
+        const bool valid = d >= D && d == max_def;
+        basalt_bitmap_set(bits, k++, valid);
+        nulls += !valid;
+    }
+    if (nulls && v->n_buffers > 1) {
+        uint8_t *buf = (uint8_t *)(uintptr_t)v->buffers[1];
+        switch (leaf->kind) {
+        case BASALT_PARQUET_OUT_BOOL:
+            basalt_parquet_spaced_expand_bits(buf, 0, (uint64_t)slots, bits, 0);
+            break;
+        case BASALT_PARQUET_OUT_FIXED:
+        case BASALT_PARQUET_OUT_INDICES:
+            basalt_parquet_spaced_expand_fixed(buf, (size_t)leaf->width, (uint64_t)slots, bits,
+                                               0);
+            break;
+        case BASALT_PARQUET_OUT_BINARY:
+            if (leaf->width == 8)
+                basalt_parquet_spaced_expand_offsets64((int64_t *)(void *)buf, (uint64_t)slots,
+                                                       bits, 0);
+            else
+                basalt_parquet_spaced_expand_offsets32((int32_t *)(void *)buf, (uint64_t)slots,
+                                                       bits, 0);
+            break;
+        default:
+            break;
+        }
+    }
+    if (leaf->kind == BASALT_PARQUET_OUT_NULL) {
+        basalt_free(bits);
+        v->length = slots;
+        v->null_count = slots;
+    } else {
+        basalt_status s = set_validity(a, v, bits, nulls);
+        if (s != BASALT_OK)
+            return s;
+        v->length = slots;
+        v->null_count = nulls;
+    }
+    basalt_arrow_array_move(v, out);
+    return BASALT_OK;
+}
+
+/* ------------------------------------------------------------------ groups */
+
+static basalt_status build_struct(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                  struct ArrowArray *out)
+{
+    struct levels lv;
+    levels_of(a, f, &lv);
+    int64_t slots, nulls;
+    basalt_status s = walk(a, f, &lv, false, NULL, NULL, false, &slots, &nulls, NULL);
+    if (s != BASALT_OK)
+        return s;
+    s = basalt_arrow_array_init(out, 1, f->n_children, a->err);
+    if (s != BASALT_OK)
+        return s;
+    out->length = slots;
+    out->null_count = nulls;
+    if (nulls) {
+        uint8_t *bits = bitmap_new(slots);
+        if (!bits)
+            return basalt_error_set(a->err, BASALT_NOMEM, "out of memory for a validity bitmap");
+        s = basalt_arrow_array_set_buffer(out, 0, bits, a->err);
+        if (s == BASALT_OK)
+            s = walk(a, f, &lv, false, bits, NULL, false, &slots, &nulls, NULL);
+        if (s != BASALT_OK)
+            return s;
+    }
+    for (int32_t c = 0; c < f->n_children; c++) {
+        s = build(a, f->children[c], out->children[c]);
+        if (s != BASALT_OK)
+            return s;
+        if (out->children[c]->length != slots)
+            return basalt_error_set(a->err, BASALT_CORRUPT,
+                                    "field '%s': child '%s' has %" PRId64
+                                    " entries, its siblings %" PRId64,
+                                    f->name, a->schema->fields[f->children[c]].name,
+                                    out->children[c]->length, slots);
+    }
+    return BASALT_OK;
+}
+
+static basalt_status build_list(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                struct ArrowArray *out)
+{
+    if (f->n_children != 1)
+        return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s': a list with %" PRId32
+                                " children", f->name, f->n_children);
+    const bool wide = f->kind == BASALT_PARQUET_FIELD_LARGE_LIST ||
+                      (f->kind == BASALT_PARQUET_FIELD_LIST && a->large_lists);
+    struct levels lv;
+    levels_of(a, f, &lv);
+    int64_t slots, nulls, elements;
+    basalt_status s = walk(a, f, &lv, true, NULL, NULL, wide, &slots, &nulls, &elements);
+    if (s != BASALT_OK)
+        return s;
+    s = basalt_arrow_array_init(out, 2, 1, a->err);
+    if (s != BASALT_OK)
+        return s;
+    void *offsets;
+    s = basalt_arrow_array_allocate_buffer(out, 1, ((size_t)slots + 1) * (wide ? 8 : 4), &offsets,
+                                           a->err);
+    uint8_t *bits = NULL;
+    if (s == BASALT_OK && nulls) {
+        bits = bitmap_new(slots);
+        s = bits ? basalt_arrow_array_set_buffer(out, 0, bits, a->err)
+                 : basalt_error_set(a->err, BASALT_NOMEM, "out of memory for a validity bitmap");
+    }
+    if (s == BASALT_OK)
+        s = walk(a, f, &lv, true, bits, offsets, wide, &slots, &nulls, &elements);
+    if (s != BASALT_OK)
+        return s;
+    out->length = slots;
+    out->null_count = nulls;
+    s = build(a, f->children[0], out->children[0]);
+    if (s != BASALT_OK)
+        return s;
+    if (out->children[0]->length != elements)
+        return basalt_error_set(a->err, BASALT_CORRUPT,
+                                "field '%s': %" PRId64 " list elements, its values have %" PRId64,
+                                f->name, elements, out->children[0]->length);
+    if (f->kind == BASALT_PARQUET_FIELD_MAP) {
+        const struct ArrowArray *entries = out->children[0];
+        if (entries->n_children > 0 && entries->children[0]->null_count != 0)
+            return basalt_error_set(a->err, BASALT_CORRUPT, "field '%s': a map key is null",
+                                    f->name);
+    }
+    return BASALT_OK;
+}
+
+static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *out)
+{
+    const struct basalt_parquet_schema *schema = a->schema;
+    if (fi < 0 || fi >= schema->n_fields)
+        return basalt_error_set(a->err, BASALT_INVALID_ARG, "no field %" PRId32, fi);
+    const struct basalt_parquet_schema_field *f = &schema->fields[fi];
+    if (f->leaf_begin < 0 || f->leaf_begin >= f->leaf_end || f->leaf_end > schema->n_leaves)
+        return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s' has no leaves", f->name);
+    switch (f->kind) {
+    case BASALT_PARQUET_FIELD_PRIMITIVE:
+        if (f->leaf < 0 || f->leaf >= schema->n_leaves || !a->leaves[f->leaf].values.release)
+            return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s': leaf not decoded",
+                                    f->name);
+        return build_leaf(a, f, out);
+    case BASALT_PARQUET_FIELD_STRUCT:
+        return build_struct(a, f, out);
+    case BASALT_PARQUET_FIELD_LIST:
+    case BASALT_PARQUET_FIELD_LARGE_LIST:
+    case BASALT_PARQUET_FIELD_MAP:
+        return build_list(a, f, out);
+    }
+    return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s' of unknown kind", f->name);
+}
+
+basalt_status basalt_parquet_assemble_field_with(const struct basalt_parquet_schema *schema,
+                                                 int32_t field,
+                                                 struct basalt_parquet_leaf_values *leaves,
+                                                 const struct basalt_parquet_assemble_options *options,
+                                                 struct ArrowArray *out, struct basalt_error *err)
+{
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "assemble: NULL output");
+    memset(out, 0, sizeof *out);
+    if (!schema || !leaves)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "assemble: NULL argument");
+    if (field < 0 || field >= schema->n_fields)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "assemble: no field %" PRId32, field);
+    const struct basalt_parquet_schema_field *f = &schema->fields[field];
+    if (f->leaf_begin < 0 || f->leaf_begin >= f->leaf_end || f->leaf_end > schema->n_leaves)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "field '%s' has no leaves", f->name);
+    struct assembler a = {schema, leaves, options && options->large_lists, err};
+    basalt_status s = BASALT_OK;
+    for (int32_t k = f->leaf_begin; k < f->leaf_end; k++) {
+        if (!leaves[k].values.release) {
+            s = basalt_error_set(err, BASALT_INVALID_ARG, "field '%s': leaf %" PRId32
+                                 " not decoded", f->name, k);
+            break;
+        }
+        if (leaves[k].n_rows != leaves[f->leaf_begin].n_rows) {
+            s = basalt_error_set(err, BASALT_CORRUPT,
+                                 "field '%s': leaf '%s' holds %" PRId64 " rows, leaf '%s' %" PRId64,
+                                 f->name, schema->leaves[k].path, leaves[k].n_rows,
+                                 schema->leaves[f->leaf_begin].path, leaves[f->leaf_begin].n_rows);
+            break;
+        }
+    }
+    if (s == BASALT_OK)
+        s = build(&a, field, out);
+    if (s == BASALT_OK && out->length != leaves[f->leaf_begin].n_rows)
+        s = basalt_error_set(err, BASALT_CORRUPT,
+                             "field '%s': %" PRId64 " slots for %" PRId64 " rows", f->name,
+                             out->length, leaves[f->leaf_begin].n_rows);
+    for (int32_t k = f->leaf_begin; k < f->leaf_end; k++)
+        basalt_arrow_array_release(&leaves[k].values);
+    if (s != BASALT_OK) {
+        basalt_arrow_array_release(out);
+        memset(out, 0, sizeof *out);
+    }
+    return s;
+}
+
+basalt_status basalt_parquet_assemble_field(const struct basalt_parquet_schema *schema,
+                                            int32_t field,
+                                            struct basalt_parquet_leaf_values *leaves,
+                                            struct ArrowArray *out, struct basalt_error *err)
+{
+    return basalt_parquet_assemble_field_with(schema, field, leaves, NULL, out, err);
+}

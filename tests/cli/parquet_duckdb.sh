@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# basalt parquet cat --format json against DuckDB: every corpus file both
+# read must print the same text as DuckDB's rows converted to basalt's JSON
+# form by tests/parquet/duckdb_json.mjs. Files one of them cannot read are
+# listed below with the reason.
+source "$(dirname "$0")/lib.bash"
+here=$(cd "$(dirname "$0")" && pwd)
+script=$here/../parquet/duckdb_json.mjs
+shared=${BASALT_SHARED_DIR:-$here/../../../shared}/corpus
+if ! command -v node >/dev/null || ! (cd "$here/../parquet" && node -e "import('@duckdb/node-api')" 2>/dev/null); then
+  echo "skipped: node or @duckdb/node-api is not installed"
+  exit 0
+fi
+
+# name -> why it is not compared
+declare -A skip=(
+  [byte_stream_split_extended.gzip.parquet]="DuckDB rejects BYTE_STREAM_SPLIT on non-float columns"
+  [datapage_v1-corrupt-checksum.parquet]="basalt verifies page CRCs; DuckDB does not"
+  [rle-dict-uncompressed-corrupt-checksum.parquet]="basalt verifies page CRCs; DuckDB does not"
+  [hadoop_lz4_compressed.parquet]="DuckDB lacks Parquet's LZ4 codec"
+  [hadoop_lz4_compressed_larger.parquet]="DuckDB lacks Parquet's LZ4 codec"
+  [non_hadoop_lz4_compressed.parquet]="DuckDB lacks Parquet's LZ4 codec"
+  [int96_from_spark.parquet]="values beyond timestamp[ns] (basalt reads INT96 as Arrow C++ does)"
+  [large_string_map.brotli.parquet]="2 GiB of strings: more than node can hold"
+  [map_no_value.parquet]="DuckDB rejects a MAP_KEY_VALUE group with one child"
+  [nation.dict-malformed.parquet]="a page runs past its column chunk: basalt reports CORRUPT"
+  [ARROW-17100.parquet]="DuckDB fails (Out of buffer) on the mislabelled v2 pages"
+)
+
+files=()
+for f in "$shared"/parquet-testing/data/*.parquet "$shared"/parquet-testing/data/geospatial/*.parquet; do
+  files+=("$f")
+done
+while IFS= read -r f; do files+=("$f"); done < <(find "$shared/parquet-extra" -name '*.parquet' \
+  -not -path '*/BYTE_STREAM_SPLIT/*' -not -path '*/fuzzing/*' | sort)
+
+compared=0
+for f in "${files[@]}"; do
+  name=$(basename "$f")
+  if [ -n "${skip[$name]:-}" ]; then
+    echo "skip $name: ${skip[$name]}"
+    continue
+  fi
+  checks=$((checks + 1))
+  if ! node "$script" "$f" >"$tmp/duckdb.json" 2>"$tmp/duckdb.err"; then
+    echo "FAIL: $name: DuckDB could not read it: $(grep -m1 Error "$tmp/duckdb.err")"
+    failures=$((failures + 1)); continue
+  fi
+  if ! "$basalt" parquet cat "$f" --format json >"$tmp/basalt.json" 2>"$tmp/basalt.err"; then
+    echo "FAIL: $name: $(cat "$tmp/basalt.err")"
+    failures=$((failures + 1)); continue
+  fi
+  if ! cmp -s "$tmp/duckdb.json" "$tmp/basalt.json"; then
+    echo "FAIL: $name differs from DuckDB:"
+    diff "$tmp/duckdb.json" "$tmp/basalt.json" | head -6 | cut -c1-300 | sed 's/^/  /'
+    failures=$((failures + 1)); continue
+  fi
+  compared=$((compared + 1))
+done
+echo "$compared files identical to DuckDB"
+[ "$compared" -ge 60 ] || { echo "FAIL: fewer files compared than expected"; failures=$((failures + 1)); }
+finish
