@@ -250,6 +250,11 @@ static size_t first_difference(const char *a, size_t an, const char *b, size_t b
 TEST(column_duckdb_differential)
 {
     if (!have_node()) {
+        /* make test installs the peers and sets BASALT_REQUIRE_PEERS: there
+         * a missing peer is a failure, not a skip. */
+        const char *required = getenv("BASALT_REQUIRE_PEERS");
+        CHECK_MSG(!required || strcmp(required, "1") != 0,
+                  "node or node_modules/@duckdb/node-api missing (run scripts/setup)");
         printf("SKIP column_duckdb_differential: node or node_modules/@duckdb/node-api missing "
                "(run scripts/setup)\n");
         return;
