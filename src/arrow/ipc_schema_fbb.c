@@ -26,7 +26,9 @@ static bool fbb_grow(struct basalt_arrow_fbb *b, size_t n)
         b->status = BASALT_LIMIT;
         return false;
     }
-    if (b->cap - b->size >= n)
+    /* An empty builder allocates even for 0 bytes: callers get a pointer
+     * into the buffer, never an offset from NULL. */
+    if (b->buf && b->cap - b->size >= n)
         return true;
     size_t cap = b->cap ? b->cap : 256;
     while (cap - b->size < n)

@@ -184,17 +184,6 @@ static basalt_status need_validity(struct basalt_parquet_column_state *st, int64
 
 /* ------------------------------------------------------------------ levels */
 
-/* Values a hybrid stream of `len` bytes is allowed to claim beyond the `n`
- * the page needs. Writers end streams with a bit-packed run padded past the
- * values left (DuckDB pads to 256), which readers accept; the decoder is
- * told the stream may hold as many values as its bytes could, and only the
- * page's are taken. A stream holding fewer is still CORRUPT. */
-uint64_t basalt_parquet_stream_claim(uint64_t n, size_t len)
-{
-    uint64_t room = len < (SIZE_MAX - 64) / 8 ? (uint64_t)len * 8 + 8 : UINT64_MAX / 2;
-    return n + room;
-}
-
 struct page_levels {
     const uint8_t *data;
     size_t len;
@@ -214,8 +203,7 @@ static basalt_status decode_levels(const struct page_levels *pl, int16_t max_lev
                                 name ? name : "an unknown encoding");
     }
     struct basalt_parquet_rle_decoder dec;
-    basalt_status s = basalt_parquet_levels_init(&dec, pl->data, pl->len, max_level,
-                                                 basalt_parquet_stream_claim(n, pl->len),
+    basalt_status s = basalt_parquet_levels_init(&dec, pl->data, pl->len, max_level, n,
                                                  pl->prefixed, used, err);
     if (s == BASALT_OK)
         s = basalt_parquet_levels_decode(&dec, n, max_level, out, err);
@@ -261,9 +249,8 @@ static basalt_status flat_validity(struct basalt_parquet_column_state *st,
                                    struct basalt_error *err)
 {
     struct basalt_parquet_rle_decoder dec;
-    basalt_status s = basalt_parquet_levels_init(&dec, pl->data, pl->len, 1,
-                                                 basalt_parquet_stream_claim(n, pl->len),
-                                                 pl->prefixed, used, err);
+    basalt_status s = basalt_parquet_levels_init(&dec, pl->data, pl->len, 1, n, pl->prefixed,
+                                                 used, err);
     if (s != BASALT_OK)
         return s;
     struct basalt_parquet_rle_decoder start = dec;

@@ -24,13 +24,11 @@ static basalt_status unsupported(const struct basalt_parquet_column_state *st, i
                             type ? type : "?", encoding);
 }
 
-/* The index stream of a dictionary-encoded page (padded runs accepted, see
- * basalt_parquet_stream_claim). */
+/* The index stream of a dictionary-encoded page. */
 static basalt_status indices_init(struct basalt_parquet_rle_decoder *dec, const uint8_t *data,
                                   size_t len, uint64_t n_present, struct basalt_error *err)
 {
-    return basalt_parquet_dict_indices_init(dec, data, len,
-                                            basalt_parquet_stream_claim(n_present, len), err);
+    return basalt_parquet_dict_indices_init(dec, data, len, n_present, err);
 }
 
 static basalt_status no_dictionary(struct basalt_error *err)
@@ -55,8 +53,7 @@ static basalt_status bool_values(struct basalt_parquet_column_state *st, int32_t
         /* RLE booleans carry the 4-byte length prefix in v1 and v2 pages. */
         struct basalt_parquet_rle_decoder dec;
         size_t used;
-        s = basalt_parquet_rle_decoder_init_prefixed(
-            &dec, data, len, 1, basalt_parquet_stream_claim(n_present, len), &used, err);
+        s = basalt_parquet_rle_decoder_init_prefixed(&dec, data, len, 1, n_present, &used, err);
         if (s == BASALT_OK)
             s = basalt_parquet_rle_decode_bitmap(&dec, n_present, bits, slot, NULL, err);
         if (s == BASALT_OK && validity && n_present != count)

@@ -90,12 +90,10 @@ static basalt_status rle_next_run(struct basalt_parquet_rle_decoder *dec, struct
             uint64_t groups = header >> 1;
             if (groups == 0)
                 continue;
-            if (groups > dec->values_left / 8 + (dec->values_left % 8 != 0))
-                return basalt_error_set(err, BASALT_CORRUPT,
-                                        "bit-packed run of %" PRIu64
-                                        " groups of 8 exceeds the %" PRIu64 " values left",
-                                        groups, dec->values_left);
-            uint64_t n = groups * 8 < dec->values_left ? groups * 8 : dec->values_left;
+            /* A run announcing more values than are left is cut there:
+             * writers pad the last run (DuckDB to 256 values) and the
+             * padding is never read, as in arrow-cpp's RleDecoder. */
+            uint64_t n = groups <= dec->values_left / 8 ? groups * 8 : dec->values_left;
             /* The values handed out must be present; trailing padding may not.
              * (Multiplications, not divisions: this runs once per run.) */
             uint64_t need_bits, full;
@@ -127,16 +125,12 @@ static basalt_status rle_next_run(struct basalt_parquet_rle_decoder *dec, struct
         dec->pos += nbytes;
         if (count == 0)
             continue;
-        if (count > dec->values_left)
-            return basalt_error_set(err, BASALT_CORRUPT,
-                                    "RLE run of %" PRIu64 " values exceeds the %" PRIu64
-                                    " values left",
-                                    count, dec->values_left);
         if (w < 32 && (value >> w) != 0)
             return basalt_error_set(err, BASALT_CORRUPT,
                                     "RLE run value %" PRIu32 " does not fit in %u bits", value, w);
         dec->value = value;
-        dec->run_left = count;
+        /* Cut at the values left, like a padded bit-packed run. */
+        dec->run_left = count < dec->values_left ? count : dec->values_left;
         dec->literal = false;
         return BASALT_OK;
     }

@@ -48,7 +48,7 @@ struct basalt_parquet_column_options {
     bool keep_dictionary;   /* dictionary-encoded byte-array leaves -> Arrow dictionary arrays */
     bool large_offsets;     /* 64-bit offsets for this leaf's binary values */
     /* Treat every DATA_PAGE_V2 values section as compressed whatever its
-     * is_compressed flag says: parquet-cpp-arrow before 3.0.0 wrote false on
+     * is_compressed flag says: parquet-cpp before 2.0.0 wrote false on
      * compressed pages (ARROW-17100). The front end sets it from created_by.
      * Without it, such a page is still recognised when its compressed and
      * uncompressed sizes differ (an uncompressed section has equal sizes). */
@@ -366,12 +366,6 @@ struct basalt_parquet_column_state {
     const int32_t *dict_offsets;
     const uint8_t *dict_data;
 };
-
-/* The value count to give a hybrid-stream decoder (levels, dictionary
- * indices, RLE booleans) of `len` bytes from which `n` values are read: n
- * plus what the bytes could hold, since writers pad the last bit-packed run
- * past the values left (column.c). */
-uint64_t basalt_parquet_stream_claim(uint64_t n, size_t len);
 
 /* Decodes the dictionary page (column_dict.c). */
 basalt_status basalt_parquet_column_dictionary(struct basalt_parquet_column_state *st,

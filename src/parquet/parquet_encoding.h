@@ -197,10 +197,11 @@ struct basalt_parquet_rle_run {
 
 /* Decoder of the RLE / bit-packed hybrid (without the optional 4-byte length
  * prefix; see basalt_parquet_rle_decoder_init_prefixed). It knows how many
- * values the stream must hold, and a run that claims more than are left, a
- * run cut short by the end of the input, or a repeated value wider than the
- * bit width is CORRUPT. A final bit-packed run may be padded up to its group
- * of 8, and its padding bytes may be missing. Fields are private. */
+ * values the stream must hold: a run that claims more than are left is cut
+ * at the values left (writers pad the last bit-packed run, DuckDB up to 256
+ * values), while a run cut short by the end of the input, or a repeated value
+ * wider than the bit width, is CORRUPT. The padding bytes of a final
+ * bit-packed run may be missing. Fields are private. */
 struct basalt_parquet_rle_decoder {
     const uint8_t *pos;
     const uint8_t *end;

@@ -10,10 +10,12 @@
 
 /* ------------------------------------------------------------------ reader */
 
-/* The writer as created_by names it, for the statistics workarounds. */
+/* The writer as created_by names it, for the workarounds of known writer
+ * bugs. A missing or malformed version reads as 0.0.0 (known false). */
 struct basalt_parquet_writer_version {
     bool known;        /* created_by parsed as "<app> version <major>.<minor>.<patch>" */
     bool parquet_mr;   /* app is parquet-mr */
+    bool parquet_cpp;  /* app is parquet-cpp (Arrow C++ before it wrote parquet-cpp-arrow) */
     int major, minor, patch;
 };
 
@@ -38,6 +40,13 @@ void basalt_parquet_writer_version_parse(const char *created_by,
 /* a < (major, minor, patch)? */
 bool basalt_parquet_writer_version_lt(const struct basalt_parquet_writer_version *v, int major,
                                       int minor, int patch);
+/* parquet-mr before 1.2.9 left the dictionary page header out of the
+ * column chunk sizes (PARQUET-816): chunks are read up to 100 bytes longer. */
+bool basalt_parquet_writer_short_chunks(const struct basalt_parquet_writer_version *v);
+/* parquet-cpp before 2.0.0 (the fixed version Arrow C++ uses for
+ * ARROW-17100 / ARROW-10353) wrote compressed DATA_PAGE_V2 values with
+ * is_compressed false. */
+bool basalt_parquet_writer_v2_always_compressed(const struct basalt_parquet_writer_version *v);
 
 /* The byte range of a column chunk: from min(dictionary_page_offset,
  * data_page_offset) for total_compressed_size bytes (with the PARQUET-816

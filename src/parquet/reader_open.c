@@ -43,11 +43,15 @@ void basalt_parquet_writer_version_parse(const char *created_by,
     memset(out, 0, sizeof *out);
     if (!created_by)
         return;
-    /* "<app> version <major>.<minor>.<patch>[-suffix] [(build ...)]" */
+    /* "<app> version <major>.<minor>.<patch>[-suffix] [(build ...)]"; the
+     * application is named even when the version is missing or malformed,
+     * and then counts as version 0.0.0 (as Arrow C++ reads it). */
     const char *sp = strchr(created_by, ' ');
+    size_t app_len = sp ? (size_t)(sp - created_by) : strlen(created_by);
+    out->parquet_mr = app_len == 10 && strncmp(created_by, "parquet-mr", 10) == 0;
+    out->parquet_cpp = app_len == 11 && strncmp(created_by, "parquet-cpp", 11) == 0;
     if (!sp)
         return;
-    size_t app_len = (size_t)(sp - created_by);
     const char *v = sp + 1;
     if (strncmp(v, "version ", 8) != 0)
         return;
@@ -68,7 +72,6 @@ void basalt_parquet_writer_version_parse(const char *created_by,
         }
     }
     out->known = true;
-    out->parquet_mr = app_len == 10 && strncmp(created_by, "parquet-mr", 10) == 0;
     out->major = major;
     out->minor = minor;
     out->patch = patch;
@@ -82,6 +85,16 @@ bool basalt_parquet_writer_version_lt(const struct basalt_parquet_writer_version
     if (v->minor != minor)
         return v->minor < minor;
     return v->patch < patch;
+}
+
+bool basalt_parquet_writer_short_chunks(const struct basalt_parquet_writer_version *v)
+{
+    return v->parquet_mr && basalt_parquet_writer_version_lt(v, 1, 2, 9);
+}
+
+bool basalt_parquet_writer_v2_always_compressed(const struct basalt_parquet_writer_version *v)
+{
+    return v->parquet_cpp && basalt_parquet_writer_version_lt(v, 2, 0, 0);
 }
 
 /* ------------------------------------------------------------------ context */
@@ -396,8 +409,7 @@ basalt_status basalt_parquet_reader_chunk_range(const struct basalt_parquet_read
     uint64_t room = reader->data_end - (uint64_t)start;
     /* parquet-mr up to 1.2.8 left the dictionary page header out of
      * total_compressed_size (PARQUET-816): read up to 100 bytes more. */
-    if (reader->writer.known && reader->writer.parquet_mr &&
-        basalt_parquet_writer_version_lt(&reader->writer, 1, 2, 9) && (uint64_t)len <= room) {
+    if (basalt_parquet_writer_short_chunks(&reader->writer) && (uint64_t)len <= room) {
         uint64_t spare = room - (uint64_t)len;
         len += (int64_t)(spare < 100 ? spare : 100);
     }

@@ -265,12 +265,7 @@ static basalt_status start(struct basalt_parquet_scan *scan, struct basalt_error
     basalt_status st = basalt_parquet_schema_to_arrow(s, &scan->projection, &ao, &scan->schema, err);
     if (st != BASALT_OK)
         return st;
-    /* parquet-cpp-arrow before 3.0.0 flagged compressed v2 pages as
-     * uncompressed (ARROW-17100). */
-    const char *cb = r->md.has_created_by ? r->md.created_by.data : NULL;
-    if (cb && strncmp(cb, "parquet-cpp-arrow version ", 26) == 0 && r->writer.known &&
-        basalt_parquet_writer_version_lt(&r->writer, 3, 0, 0))
-        scan->v2_always_compressed = true;
+    scan->v2_always_compressed = basalt_parquet_writer_v2_always_compressed(&r->writer);
     for (size_t g = 0; g < r->md.num_row_groups; g++)
         if (!scan->row_groups || scan->row_groups[g])
             scan->stats.row_groups_selected++;

@@ -239,17 +239,7 @@ TEST(rle_rejects_malformed_runs)
 {
     struct basalt_error err;
     uint32_t out[64];
-    /* A repeated run of 10 where 5 values are left. */
     static const uint8_t long_run[] = {0x14, 0x01};
-    CHECK_STATUS(decode_all(long_run, 2, 1, 5, out, &err), BASALT_CORRUPT, &err);
-    CHECK(strstr(err.message, "exceeds") != NULL);
-    /* Two bit-packed groups (16 values) where 8 are left: more than padding. */
-    static const uint8_t two_groups[] = {0x05, 0xff, 0xff};
-    CHECK_STATUS(decode_all(two_groups, 3, 1, 8, out, &err), BASALT_CORRUPT, &err);
-    /* ... but 9 left makes the second group's padding legal. */
-    CHECK_OK(decode_all(two_groups, 3, 1, 9, out, &err), &err);
-    for (int i = 0; i < 9; i++)
-        CHECK_EQ(out[i], 1);
     /* A repeated value wider than the bit width. */
     static const uint8_t wide_value[] = {0x04, 0x09};
     CHECK_STATUS(decode_all(wide_value, 2, 3, 2, out, &err), BASALT_CORRUPT, &err);
@@ -282,6 +272,52 @@ TEST(rle_rejects_malformed_runs)
     CHECK_STATUS(basalt_parquet_dict_indices_init(&dec, idx_wide, 0, 1, &err), BASALT_CORRUPT,
                  &err);
     CHECK_OK(basalt_parquet_dict_indices_init(&dec, idx_wide, 0, 0, &err), &err);
+}
+
+TEST(rle_runs_past_the_values_left_are_cut)
+{
+    struct basalt_error err;
+    uint32_t out[300];
+    /* A repeated run of 10 (header 10 << 1) where 5 values are left. */
+    static const uint8_t long_run[] = {0x14, 0x01};
+    CHECK_OK(decode_all(long_run, 2, 1, 5, out, &err), &err);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(out[i], 1);
+    /* Two bit-packed groups (header (2 << 1) | 1) where 8 and 9 are left. */
+    static const uint8_t two_groups[] = {0x05, 0xff, 0xff};
+    CHECK_OK(decode_all(two_groups, 3, 1, 8, out, &err), &err);
+    for (int i = 0; i < 8; i++)
+        CHECK_EQ(out[i], 1);
+    CHECK_OK(decode_all(two_groups, 3, 1, 9, out, &err), &err);
+    for (int i = 0; i < 9; i++)
+        CHECK_EQ(out[i], 1);
+    /* DuckDB's shape: 3 indices of width 2 (1, 2, 3 = 0b111001, one byte)
+     * in a run of 32 groups, i.e. header (32 << 1) | 1 = 65, padded to 256
+     * values (64 bytes), all present or only the first. */
+    uint8_t duck[1 + 64] = {65, 0x39};
+    for (size_t len = 2; len <= sizeof duck; len += sizeof duck - 2) {
+        memset(out, 0xee, sizeof out);
+        CHECK_OK(decode_all(duck, len, 2, 3, out, &err), &err);
+        CHECK_EQ(out[0], 1);
+        CHECK_EQ(out[1], 2);
+        CHECK_EQ(out[2], 3);
+        CHECK_EQ(out[3], 0xeeeeeeeeu);
+    }
+    /* A run count near 2^63 groups is cut, not overflowed:
+     * header 0xff..ff 0x7f = 2^63 - 1 -> bit-packed, 2^62 - 1 groups. */
+    static const uint8_t huge[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x05};
+    CHECK_OK(decode_all(huge, sizeof huge, 1, 2, out, &err), &err);
+    CHECK_EQ(out[0], 1);
+    CHECK_EQ(out[1], 0);
+    /* The values themselves must still be present. */
+    CHECK_STATUS(decode_all(duck, 1, 2, 3, out, &err), BASALT_CORRUPT, &err);
+    static const uint8_t cut_value[] = {0x14};
+    CHECK_STATUS(decode_all(cut_value, 1, 1, 3, out, &err), BASALT_CORRUPT, &err);
+    /* Skipping takes the same cut. */
+    struct basalt_parquet_rle_decoder dec;
+    CHECK_OK(basalt_parquet_rle_decoder_init(&dec, duck, sizeof duck, 2, 3, &err), &err);
+    CHECK_OK(basalt_parquet_rle_decoder_skip(&dec, 3, &err), &err);
+    CHECK_EQ(basalt_parquet_rle_decoder_remaining(&dec), 0);
 }
 
 TEST(rle_final_group_padding_bytes_may_be_missing)

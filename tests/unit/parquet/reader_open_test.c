@@ -383,9 +383,47 @@ TEST(reader_writer_version)
     CHECK(v.known && !v.parquet_mr);
     CHECK_EQ(v.minor, 5);
     basalt_parquet_writer_version_parse("parquet-mr", &v);
-    CHECK(!v.known);
+    CHECK(!v.known && v.parquet_mr);
+    CHECK_EQ(v.major, 0);
     basalt_parquet_writer_version_parse(NULL, &v);
-    CHECK(!v.known);
+    CHECK(!v.known && !v.parquet_mr && !v.parquet_cpp);
+}
+
+/* The writer rules as Arrow C++ applies them (ApplicationVersion::VersionLt
+ * against PARQUET_816_FIXED_VERSION, parquet-mr 1.2.9, and
+ * PARQUET_CPP_10353_FIXED_VERSION, parquet-cpp 2.0.0): the application must
+ * match, and a created_by without a version is version 0.0.0. */
+TEST(reader_writer_workaround_rules)
+{
+    static const struct {
+        const char *created_by;
+        bool short_chunks, v2_compressed;
+    } cases[] = {
+        {"parquet-mr", true, false},
+        {"parquet-mr version 1.2.8", true, false},
+        {"parquet-mr version 1.2.8 (build 1234)", true, false},
+        {"parquet-mr version 1.2.9", false, false},
+        {"parquet-mr version 1.12.3 (build f8dced1)", false, false},
+        {"parquet-mr version garbage", true, false},
+        {"parquet-mr-fork version 1.0.0", false, false},
+        {"parquet-cpp version 1.5.1-SNAPSHOT", false, true},
+        {"parquet-cpp version 1.99.99", false, true},
+        {"parquet-cpp version 2.0.0", false, false},
+        {"parquet-cpp", false, true},
+        {"parquet-cpp-arrow version 2.0.0", false, false},
+        {"parquet-cpp-arrow version 15.0.0", false, false},
+        {"DuckDB version v1.1.3 (build 19864453f7)", false, false},
+        {"impala version 1.0.0", false, false},
+        {"", false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct basalt_parquet_writer_version v;
+        basalt_parquet_writer_version_parse(cases[i].created_by, &v);
+        CHECK_MSG(basalt_parquet_writer_short_chunks(&v) == cases[i].short_chunks, "%s",
+                  cases[i].created_by);
+        CHECK_MSG(basalt_parquet_writer_v2_always_compressed(&v) == cases[i].v2_compressed, "%s",
+                  cases[i].created_by);
+    }
 }
 
 /* ------------------------------------------------------------------ robustness */
