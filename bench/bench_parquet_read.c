@@ -1,15 +1,16 @@
 /* Reading flat.parquet (1,000,000 rows: int64, double and two dictionary
  * string columns, uncompressed, 4 row groups; see bench/peers/gen_flat.mjs)
- * into Arrow memory, at 1 and 2 threads. One iteration opens the file,
+ * and flat_zstd.parquet (the same rows, ZSTD) into Arrow memory, at 1 and 2
+ * threads. One iteration opens the file,
  * decodes its footer and every column of every row group (strings
  * materialised, as DuckDB's and Polars' reads do) and frees it all, the work
  * the peer legs in bench/peers/parquet_read_leg.mjs time; bench/parquet_read.sh
  * runs both side by side.
  *
  * The file is found in $BASALT_BENCH_DATA, else $HOME/.cache/basalt-peers/data
- * (where ../shared/peers/gen_fixtures.mjs writes it). Without it the
+ * (where ../shared/peers/gen_fixtures.mjs writes it). Without a file its
  * benchmarks are not registered. Setup checks the layout (4 x 250,000 rows,
- * the four columns, uncompressed) and, once, the decoded strings against
+ * the four columns, the file's codec) and, once, the decoded strings against
  * flat.fingerprint when gen_flat.mjs wrote one. It also tells glibc's malloc to
  * keep freed memory (mallopt), for this process: see pqr_setup. */
 #include <stdio.h>
@@ -28,6 +29,7 @@ basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct bas
 struct pqr_bench {
     char path[4096];
     char fingerprint[4096];
+    enum basalt_parquet_compression_codec codec;
     int threads;
     struct basalt_pool *pool;
     int64_t rows;
@@ -86,8 +88,7 @@ static basalt_status check_layout(struct pqr_bench *b, struct basalt_error *err)
     for (size_t g = 0; ok && g < md->num_row_groups; g++) {
         ok = md->row_groups[g].num_rows == 250000;
         for (int32_t c = 0; ok && c < 4; c++)
-            ok = md->row_groups[g].columns[c].meta_data.codec ==
-                 BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED;
+            ok = md->row_groups[g].columns[c].meta_data.codec == (int32_t)b->codec;
     }
     for (int32_t c = 0; ok && c < 4; c++) {
         struct basalt_parquet_column_info info;
@@ -98,8 +99,8 @@ static basalt_status check_layout(struct pqr_bench *b, struct basalt_error *err)
     if (!ok)
         return basalt_error_set(err, BASALT_CORRUPT,
                                 "%s: not the flat.parquet layout (4 x 250000 rows of i64, f64, "
-                                "s100, s10k, uncompressed)",
-                                b->path);
+                                "s100, s10k, codec %d)",
+                                b->path, (int)b->codec);
     return BASALT_OK;
 }
 
@@ -169,36 +170,49 @@ basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct bas
         snprintf(dir, sizeof dir, "%s", env);
     else
         snprintf(dir, sizeof dir, "%s/.cache/basalt-peers/data", home ? home : ".");
-    char path[2100];
-    snprintf(path, sizeof path, "%s/flat.parquet", dir);
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return BASALT_OK; /* no fixture: node bench/peers/gen_flat.mjs DIR makes one */
+    static const struct {
+        const char *file;
+        enum basalt_parquet_compression_codec codec;
+        const char *group;
+        const char *names[2];
+    } files[] = {
+        {"flat.parquet", BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED, "parquet/read/flat",
+         {"parquet/read/flat/1t", "parquet/read/flat/2t"}},
+        {"flat_zstd.parquet", BASALT_PARQUET_COMPRESSION_CODEC_ZSTD, "parquet/read/flat_zstd",
+         {"parquet/read/flat_zstd/1t", "parquet/read/flat_zstd/2t"}},
+    };
     static const int threads[] = {1, 2};
-    static const char *names[] = {"parquet/read/flat/1t", "parquet/read/flat/2t"};
-    for (int k = 0; k < 2; k++) {
-        struct pqr_bench *b = basalt_calloc(1, sizeof *b);
-        if (!b)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        snprintf(b->path, sizeof b->path, "%s/flat.parquet", dir);
-        snprintf(b->fingerprint, sizeof b->fingerprint, "%s/flat.fingerprint", dir);
-        b->threads = threads[k];
-        struct basalt_bench_case c = {
-            .name = names[k],
-            .group = "parquet/read/flat",
-            .peer = "basalt",
-            .run = pqr_run,
-            .setup = pqr_setup,
-            .teardown = pqr_teardown,
-            .release = pqr_release,
-            .ctx = b,
-            .bytes_per_iter = (double)sb.st_size,
-            .items_per_iter = 1e6,
-            .threads = threads[k],
-        };
-        basalt_status st = basalt_bench_add(bench, &c, err);
-        if (st != BASALT_OK)
-            return st;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[2100];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f].file);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            continue; /* no fixture: node bench/peers/gen_flat.mjs DIR makes them */
+        for (int k = 0; k < 2; k++) {
+            struct pqr_bench *b = basalt_calloc(1, sizeof *b);
+            if (!b)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            snprintf(b->path, sizeof b->path, "%s", path);
+            snprintf(b->fingerprint, sizeof b->fingerprint, "%s/flat.fingerprint", dir);
+            b->codec = files[f].codec;
+            b->threads = threads[k];
+            struct basalt_bench_case c = {
+                .name = files[f].names[k],
+                .group = files[f].group,
+                .peer = "basalt",
+                .run = pqr_run,
+                .setup = pqr_setup,
+                .teardown = pqr_teardown,
+                .release = pqr_release,
+                .ctx = b,
+                .bytes_per_iter = (double)sb.st_size,
+                .items_per_iter = 1e6,
+                .threads = threads[k],
+            };
+            basalt_status st = basalt_bench_add(bench, &c, err);
+            if (st != BASALT_OK)
+                return st; /* b is the bench's now, released with it */
+        }
     }
     return BASALT_OK;
 }

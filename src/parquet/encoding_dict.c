@@ -236,15 +236,81 @@ static basalt_status data_limit(uint64_t have, uint64_t more, uint64_t cap,
     return BASALT_OK;
 }
 
-/* One literal piece of string indices: copy each value, record its end. */
-#define GATHER_STRINGS(T)                                                           \
-    for (size_t i = 0; i < m; i++) {                                                \
-        int32_t a = doff[idx[i]];                                                   \
-        size_t len = (size_t)(doff[idx[i] + 1] - a);                                \
-        copy_value(base + pos, dbase + a, len, dend);                               \
-        pos += len;                                                                 \
-        o[i] = (T)pos;                                                              \
+/* A literal piece of string indices goes in two passes. The first writes
+ * every value's end offset (a prefix sum of dictionary lengths, which also
+ * sizes the output exactly), notes the longest value, and turns each index
+ * into its value's dictionary offset, so the second pass, which copies,
+ * reads both sequentially.
+ * When no value of the piece exceeds 16 (or 32) bytes, every copy is one
+ * fixed 16- (or 32-) byte move: the value's own bytes and some that the next
+ * copy (or the output's padding) overwrites. That leaves one branch per
+ * value, on whether the source has that many bytes behind it, which only the
+ * last entries of a dictionary fail, so it predicts; a per-value branch on
+ * the length would mispredict on mixed short and long values. */
+struct piece_shape {
+    uint64_t total; /* bytes of the piece */
+    size_t max_len; /* longest value */
+};
+
+/* piece_offsets_T writes the end offsets o[0..m) from `at` on and replaces
+ * idx[i] by the dictionary offset of its value; piece_copy_T copies from
+ * those offsets with o[-1] as the piece's first start, `move` from
+ * piece_move, and src_safe the last dictionary offset with `move` bytes
+ * behind it (negative when there is none). */
+#define DEFINE_PIECE(T)                                                                   \
+    static struct piece_shape piece_offsets_##T(const int32_t *doff, uint32_t *idx,       \
+                                                size_t m, uint64_t at, T *o)              \
+    {                                                                                     \
+        uint64_t pos = at;                                                                \
+        size_t max_len = 0;                                                               \
+        for (size_t i = 0; i < m; i++) {                                                  \
+            int32_t a = doff[idx[i]];                                                     \
+            size_t len = (size_t)(doff[idx[i] + 1] - a);                                  \
+            idx[i] = (uint32_t)a;                                                         \
+            max_len = len > max_len ? len : max_len;                                      \
+            pos += len;                                                                   \
+            o[i] = (T)pos;                                                                \
+        }                                                                                 \
+        return (struct piece_shape){pos - at, max_len};                                   \
+    }                                                                                     \
+                                                                                          \
+    static void piece_copy_##T(uint8_t *base, const uint8_t *dbase, const uint32_t *start, \
+                               size_t m, const T *o, size_t move, int64_t src_safe)       \
+    {                                                                                     \
+        if (move == 16) {                                                                 \
+            for (size_t i = 0; i < m; i++) {                                              \
+                int64_t a = start[i];                                                     \
+                uint8_t *dst = base + o[(ptrdiff_t)i - 1];                                \
+                if (a <= src_safe)                                                        \
+                    memcpy(dst, dbase + a, 16);                                           \
+                else                                                                      \
+                    memcpy(dst, dbase + a, (size_t)(o[i] - o[(ptrdiff_t)i - 1]));         \
+            }                                                                             \
+        } else if (move == 32) {                                                          \
+            for (size_t i = 0; i < m; i++) {                                              \
+                int64_t a = start[i];                                                     \
+                uint8_t *dst = base + o[(ptrdiff_t)i - 1];                                \
+                if (a <= src_safe)                                                        \
+                    memcpy(dst, dbase + a, 32);                                           \
+                else                                                                      \
+                    memcpy(dst, dbase + a, (size_t)(o[i] - o[(ptrdiff_t)i - 1]));         \
+            }                                                                             \
+        } else {                                                                          \
+            for (size_t i = 0; i < m; i++)                                                \
+                memcpy(base + o[(ptrdiff_t)i - 1], dbase + start[i],                      \
+                       (size_t)(o[i] - o[(ptrdiff_t)i - 1]));                             \
+        }                                                                                 \
     }
+
+DEFINE_PIECE(int32_t)
+DEFINE_PIECE(int64_t)
+
+/* The fixed move for a piece whose longest value is max_len: 16, 32, or 0 for
+ * exact copies. */
+static size_t piece_move(size_t max_len)
+{
+    return max_len <= 16 ? 16 : max_len <= 32 ? 32 : 0;
+}
 
 basalt_status basalt_parquet_dict_gather_binary(struct basalt_parquet_rle_decoder *dec,
                                                 const struct basalt_parquet_dict_binary *dict,
@@ -267,6 +333,7 @@ basalt_status basalt_parquet_dict_gather_binary(struct basalt_parquet_rle_decode
     const int32_t *doff = dict->offsets;
     const uint8_t *dbase = dict->data;
     const uint8_t *dend = dict->count ? dbase + doff[dict->count] : dbase;
+    size_t dict_bytes = (size_t)(dend - dbase);
     put_offset(out, 0, data->size);
     uint64_t slot = 0;
     uint32_t idx[DICT_CHUNK];
@@ -301,24 +368,27 @@ basalt_status basalt_parquet_dict_gather_binary(struct basalt_parquet_rle_decode
             }
             data->size += len * m;
         } else {
-            uint64_t total = 0;
-            for (size_t i = 0; i < m; i++)
-                total += (uint64_t)(doff[idx[i] + 1] - doff[idx[i]]);
-            st = data_limit(data->size, total, cap, err);
+            struct piece_shape sh;
+            if (out->offsets32)
+                sh = piece_offsets_int32_t(doff, idx, m, data->size, out->offsets32 + slot + 1);
+            else
+                sh = piece_offsets_int64_t(doff, idx, m, data->size, out->offsets64 + slot + 1);
+            size_t move = piece_move(sh.max_len);
+            /* The 32 spare bytes take the last fixed move's overshoot. Offsets
+             * already written past the cap are garbage returned with LIMIT. */
+            st = data_limit(data->size, sh.total, cap, err);
             if (st == BASALT_OK)
-                st = basalt_buffer_reserve(data, (size_t)total + 32, err);
+                st = basalt_buffer_reserve(data, (size_t)sh.total + 32, err);
             if (st != BASALT_OK)
                 return st;
-            uint8_t *base = data->data;
-            size_t pos = data->size;
-            if (out->offsets32) {
-                int32_t *o = out->offsets32 + slot + 1;
-                GATHER_STRINGS(int32_t);
-            } else {
-                int64_t *o = out->offsets64 + slot + 1;
-                GATHER_STRINGS(int64_t);
-            }
-            data->size = pos;
+            int64_t safe = (int64_t)dict_bytes - (int64_t)move;
+            if (out->offsets32)
+                piece_copy_int32_t(data->data, dbase, idx, m, out->offsets32 + slot + 1,
+                                   move, safe);
+            else
+                piece_copy_int64_t(data->data, dbase, idx, m, out->offsets64 + slot + 1,
+                                   move, safe);
+            data->size += (size_t)sh.total;
         }
         slot += m;
         left -= m;
