@@ -14,8 +14,8 @@ basalt_status bench_core_register(struct basalt_bench *bench, struct basalt_erro
 basalt_status bench_codec_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_pool_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_parquet_encoding_register(struct basalt_bench *bench, struct basalt_error *err);
-basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -25,8 +25,8 @@ static const struct {
     {"codec", bench_codec_register},
     {"pool", bench_pool_register},
     {"parquet encoding", bench_parquet_encoding_register},
-    {"avro", bench_avro_register},
     {"parquet read", bench_parquet_read_register},
+    {"avro", bench_avro_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

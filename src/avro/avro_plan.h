@@ -34,7 +34,8 @@ enum avro_opcode {
     AVRO_OP_RAW,        /* imm.p: writer node; view of its encoding */
     AVRO_OP_OPT_LONG_I64, /* writer union {null, long} (arg: null branch 0 or 1) -> int64 */
     AVRO_OP_ABSENT,     /* present 0, value zeroed */
-    AVRO_OP_CONST       /* imm: the value (imm.p -> struct basalt_avro_bytes for views) */
+    AVRO_OP_CONST,      /* imm: the value (imm.p -> struct basalt_avro_bytes for views) */
+    AVRO_OP_SKIP_OPT_VARINT /* writer union {null, int or long} (arg: null branch 0 or 1) */
 };
 
 struct avro_op {

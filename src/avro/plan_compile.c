@@ -82,7 +82,18 @@ static basalt_status emit_skip(struct cctx *c, const struct basalt_avro_node *w,
             return BASALT_OK;
         }
         return emit(c, AVRO_OP_SKIP_NODE, -1, 0, w);
-    default: /* enums are checked, unions, arrays, maps walked generically */
+    case BASALT_AVRO_UNION:
+        /* Optional ints and longs (manifests are full of them) get their own op. */
+        if (w->count == 2) {
+            for (uint32_t i = 0; i < 2; i++) {
+                enum basalt_avro_type other = w->branches[1 - i]->type;
+                if (w->branches[i]->type == BASALT_AVRO_NULL &&
+                    (other == BASALT_AVRO_INT || other == BASALT_AVRO_LONG))
+                    return emit(c, AVRO_OP_SKIP_OPT_VARINT, -1, i, NULL);
+            }
+        }
+        return emit(c, AVRO_OP_SKIP_NODE, -1, 0, w);
+    default: /* enums are checked, other unions, arrays, maps walked generically */
         return emit(c, AVRO_OP_SKIP_NODE, -1, 0, w);
     }
 }
