@@ -9,7 +9,9 @@
 #include "basalt/hash.h"
 #include "basalt/io.h"
 #include "basalt/avro.h"
+#include "basalt/parquet.h"
 #include "basalt/parquet_format.h"
+#include "basalt/parquet_writer.h"
 #include "basalt/thrift.h"
 
 #endif

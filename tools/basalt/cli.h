@@ -46,5 +46,6 @@ int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_parquet_main(int argc, char **argv);
+int cli_parquet_rewrite_main(int argc, char **argv); /* a verb of the parquet group */
 
 #endif

@@ -986,6 +986,7 @@ int cli_parquet_main(int argc, char **argv)
         {"head", "print the first rows", cmd_head},
         {"cat", "print rows as a table, CSV or JSON lines, with --where", cmd_cat},
         {"scan", "decode columns into memory and time it", cmd_scan},
+        {"rewrite", "write a Parquet file again with other options", cli_parquet_rewrite_main},
         {NULL, NULL, NULL}};
     return cli_dispatch_verbs("parquet", verbs, argc, argv);
 }

@@ -1,0 +1,307 @@
+/* Internals of the Parquet writer: the column descriptors made from the
+ * Arrow schema, the per-chunk encoder state, statistics and the dictionary.
+ * Internal to the parquet module. */
+#ifndef BASALT_PARQUET_WRITER_INTERNAL_H
+#define BASALT_PARQUET_WRITER_INTERNAL_H
+
+#include "basalt/arrow.h"
+#include "basalt/codec.h"
+#include "basalt/parquet_format.h"
+#include "basalt/parquet_writer.h"
+#include "parquet_encoding.h"
+
+/* How an Arrow column's values become physical values. */
+enum basalt_parquet_wconv {
+    BASALT_PARQUET_WCONV_COPY = 0,   /* same bytes (int32, int64, float, double, flba) */
+    BASALT_PARQUET_WCONV_BOOL,       /* bitmap */
+    BASALT_PARQUET_WCONV_I8,         /* int8 -> int32 */
+    BASALT_PARQUET_WCONV_U8,
+    BASALT_PARQUET_WCONV_I16,
+    BASALT_PARQUET_WCONV_U16,
+    BASALT_PARQUET_WCONV_MUL32,      /* int32 * factor (time32[s] -> millis) */
+    BASALT_PARQUET_WCONV_MUL64,      /* int64 * factor (timestamp[s] -> millis) */
+    BASALT_PARQUET_WCONV_DATE64,     /* int64 millis -> int32 days */
+    BASALT_PARQUET_WCONV_DECIMAL_BE, /* little-endian two's complement -> big-endian, truncated */
+    BASALT_PARQUET_WCONV_BINARY32,   /* binary/utf8 */
+    BASALT_PARQUET_WCONV_BINARY64    /* large binary/utf8 */
+};
+
+/* Sort orders of statistics. */
+enum basalt_parquet_worder {
+    BASALT_PARQUET_WORDER_BOOL = 0,
+    BASALT_PARQUET_WORDER_I32,
+    BASALT_PARQUET_WORDER_U32,
+    BASALT_PARQUET_WORDER_I64,
+    BASALT_PARQUET_WORDER_U64,
+    BASALT_PARQUET_WORDER_FLOAT,
+    BASALT_PARQUET_WORDER_DOUBLE,
+    BASALT_PARQUET_WORDER_FLOAT16,
+    BASALT_PARQUET_WORDER_BYTES,     /* unsigned lexicographic */
+    BASALT_PARQUET_WORDER_DECIMAL    /* signed big-endian */
+};
+
+/* A step on the way from a top-level field down to a leaf. */
+enum basalt_parquet_wnode_kind {
+    BASALT_PARQUET_WNODE_LEAF = 0,
+    BASALT_PARQUET_WNODE_STRUCT,     /* go to child `child` */
+    BASALT_PARQUET_WNODE_LIST,       /* int32 offsets; child 0 */
+    BASALT_PARQUET_WNODE_LARGE_LIST, /* int64 offsets; child 0 */
+    BASALT_PARQUET_WNODE_MAP         /* as LIST; child 0 is the entries struct */
+};
+
+#define BASALT_PARQUET_WRITER_MAX_DEPTH 64
+
+struct basalt_parquet_wnode {
+    int8_t kind;
+    bool nullable;
+    int32_t child;
+    int16_t rep_level; /* LIST, MAP: repetition level of their elements */
+};
+
+/* One leaf column. */
+struct basalt_parquet_wcolumn {
+    char *name;
+    int32_t physical;      /* enum basalt_parquet_type */
+    int32_t type_length;   /* FIXED_LEN_BYTE_ARRAY */
+    size_t width;          /* bytes per physical fixed-width value; 0 for byte arrays, bool */
+    size_t src_width;      /* bytes per Arrow value (decimals, fixed-size binary) */
+    enum basalt_parquet_wconv conv;
+    int64_t factor;
+    enum basalt_parquet_worder order;
+    bool nullable;
+    bool arrow_dictionary; /* the Arrow column is dictionary-encoded */
+    int index_bytes;       /* its index width */
+    bool index_signed;
+    int32_t encoding;      /* requested: PLAIN, RLE_DICTIONARY or another */
+    bool bloom;            /* write a bloom filter per chunk */
+    /* Where the leaf is: the top-level field `top`, then `depth` nodes (the
+     * last one the leaf itself). Flat columns have depth 1. */
+    int32_t top;
+    int depth;
+    bool nested;
+    int16_t max_def, max_rep;
+    struct basalt_parquet_wnode nodes[BASALT_PARQUET_WRITER_MAX_DEPTH];
+    const struct basalt_parquet_string *path; /* path_in_schema */
+    size_t path_len;
+    struct basalt_parquet_schema_element element;
+};
+
+/* A view of the physical values of `count` slots of one column. */
+struct basalt_parquet_wvalues {
+    uint64_t count;
+    const uint8_t *validity;     /* NULL: all valid */
+    int64_t validity_offset;
+    uint64_t non_null;
+    const void *fixed;           /* fixed width: count slots of width bytes */
+    const uint8_t *bits;         /* bool: bits [bits_offset, +count) */
+    int64_t bits_offset;
+    struct basalt_parquet_binary_view binary; /* byte arrays: offsets already at slot 0 */
+};
+
+/* Running statistics of a chunk. */
+struct basalt_parquet_wstats {
+    bool has;               /* some non-null, non-NaN value seen */
+    int64_t null_count;
+    struct basalt_buffer min;
+    struct basalt_buffer max;
+};
+
+void basalt_parquet_wstats_init(struct basalt_parquet_wstats *st);
+void basalt_parquet_wstats_reset(struct basalt_parquet_wstats *st);
+/* Folds the non-null values of `v` into `st`. NOMEM. */
+basalt_status basalt_parquet_wstats_update(struct basalt_parquet_wstats *st,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           const struct basalt_parquet_wvalues *v,
+                                           struct basalt_error *err);
+/* Fills the Thrift statistics (pointing into `st` and `scratch`, which must
+ * outlive `out`'s use) with bounds truncated to `max_size` bytes. NOMEM. */
+basalt_status basalt_parquet_wstats_finish(const struct basalt_parquet_wstats *st,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           size_t max_size, struct basalt_buffer *scratch,
+                                           struct basalt_parquet_statistics *out,
+                                           struct basalt_error *err);
+/* Compares two PLAIN values (byte arrays without length) in `order`. */
+int basalt_parquet_wcompare(enum basalt_parquet_worder order, const uint8_t *a, size_t alen,
+                            const uint8_t *b, size_t blen);
+
+/* A dictionary under construction: distinct values in insertion order and a
+ * hash table over them. */
+struct basalt_parquet_wdict {
+    struct basalt_buffer values;   /* fixed: width bytes each; bytes: PLAIN (length + bytes) */
+    struct basalt_buffer offsets;  /* bytes: uint64 start of each value in `values` */
+    uint32_t *slots;               /* hash table of index + 1, 0 empty */
+    uint64_t *hashes;              /* per value */
+    uint32_t count;
+    uint32_t capacity;             /* slots, a power of two */
+    size_t width;                  /* 0 for byte arrays */
+    int64_t plain_bytes;           /* size of the dictionary page body */
+};
+
+void basalt_parquet_wdict_init(struct basalt_parquet_wdict *d, size_t width);
+void basalt_parquet_wdict_reset(struct basalt_parquet_wdict *d);
+/* Looks up the non-null values of `v` from slot `first` on, adding new ones,
+ * and stores their indices in `indices` (dense: one per non-null value).
+ * Stops before a value that would take the dictionary past `max_bytes`;
+ * `*done` receives the slots consumed from `first` (all of them unless the
+ * cap was reached), and `*n_indices` the indices written. NOMEM. */
+basalt_status basalt_parquet_wdict_put(struct basalt_parquet_wdict *d,
+                                       const struct basalt_parquet_wvalues *v, uint64_t first,
+                                       int64_t max_bytes, uint32_t *indices, uint64_t *done,
+                                       uint64_t *n_indices, struct basalt_error *err);
+
+/* Schema mapping: fills `col` for Arrow field `field`. UNSUPPORTED for types
+ * not written; CORRUPT for malformed formats or field ids; NOMEM. */
+basalt_status basalt_parquet_wcolumn_init(struct basalt_parquet_wcolumn *col,
+                                          const struct ArrowSchema *field,
+                                          struct basalt_error *err);
+void basalt_parquet_wcolumn_reset(struct basalt_parquet_wcolumn *col);
+
+/* The Parquet schema of an Arrow schema (format "+s"): every element in
+ * depth-first order (the root first) and the leaf columns, names in `arena`.
+ * Structs become groups, list and large_list the three-level LIST form,
+ * map the MAP form with a required key. `*elements` and `*cols` are
+ * basalt_malloc'd (free the columns with wcolumn_reset, also on failure,
+ * for the `*ncols` that were made). UNSUPPORTED (fixed-size lists, unions,
+ * empty structs, deeper than BASALT_PARQUET_WRITER_MAX_DEPTH), CORRUPT,
+ * NOMEM. */
+basalt_status basalt_parquet_wschema_build(const struct ArrowSchema *schema,
+                                           struct basalt_arena *arena,
+                                           struct basalt_parquet_schema_element **elements,
+                                           size_t *num_elements,
+                                           struct basalt_parquet_wcolumn **cols, int32_t *ncols,
+                                           struct basalt_error *err);
+
+/* Dense physical values of the slots `index[0, n)` (physical indices into
+ * `array`, every one valid) into `v`, using the scratch buffers. NOMEM;
+ * CORRUPT for a dictionary index out of range. */
+basalt_status basalt_parquet_wvalues_gather(const struct basalt_parquet_wcolumn *col,
+                                            const struct ArrowArray *array, const int64_t *index,
+                                            uint64_t n, struct basalt_buffer *scratch,
+                                            struct basalt_buffer *scratch_offsets,
+                                            struct basalt_parquet_wvalues *v,
+                                            struct basalt_error *err);
+
+/* Physical values of slots [start, start + count) of `array` (the column's
+ * Arrow array; a dictionary array's indices are resolved) into `v`, using
+ * `scratch` for converted values. NOMEM; CORRUPT for a dictionary index out
+ * of range. */
+basalt_status basalt_parquet_wvalues_view(const struct basalt_parquet_wcolumn *col,
+                                          const struct ArrowArray *array, int64_t start,
+                                          int64_t count, struct basalt_buffer *scratch,
+                                          struct basalt_buffer *scratch_offsets,
+                                          struct basalt_parquet_wvalues *v,
+                                          struct basalt_error *err);
+
+/* Appends the XXH64 of each of the dense values `v` (no validity) to
+ * `hashes` (uint64 each). NOMEM. */
+basalt_status basalt_parquet_wbloom_hash_values(struct basalt_buffer *hashes,
+                                                const struct basalt_parquet_wcolumn *col,
+                                                const struct basalt_parquet_wvalues *v,
+                                                struct basalt_error *err);
+/* Appends a bloom filter (BloomFilterHeader and bitset) holding the hashes
+ * in `hashes` to `out`, sized for their distinct count at `fpp`, and
+ * empties `hashes` (which it sorts). NOMEM. */
+basalt_status basalt_parquet_wbloom_build(struct basalt_buffer *hashes, double fpp,
+                                          struct basalt_buffer *out, struct basalt_error *err);
+
+/* Parquet codec of a basalt codec kind; -1 for none. */
+int32_t basalt_parquet_writer_codec_id(enum basalt_codec_kind kind);
+
+/* Scratch of one encoding thread. */
+struct basalt_parquet_wctx {
+    const struct basalt_parquet_writer_options *options;
+    struct basalt_codec *codec;
+    int32_t codec_id;
+    struct basalt_buffer levels;
+    struct basalt_buffer values;
+    struct basalt_buffer compressed;
+    struct basalt_buffer header;
+    struct basalt_buffer scratch;
+    struct basalt_buffer scratch_offsets;
+    struct basalt_buffer indices;
+};
+
+void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
+                              const struct basalt_parquet_writer_options *options,
+                              struct basalt_codec *codec);
+void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx);
+
+/* Where a data page sits in its chunk's buffer (for the offset index). */
+struct basalt_parquet_wpage {
+    int64_t offset;          /* in the chunk's page buffer */
+    int32_t compressed_size; /* header included */
+    int64_t first_row;
+    int64_t null_count;
+    bool null_page;          /* no non-null value */
+    bool has_bounds;         /* min/max below (false: only NaN, or no max) */
+    size_t min_off, min_len, max_off, max_len; /* in the chunk's `bounds` */
+};
+
+/* A column chunk being written. Rows are gathered into a pending page in
+ * dense form (levels and non-null values apart), encoded into `pages` when
+ * the page is full, and the whole chunk is written when the row group is. */
+struct basalt_parquet_wchunk {
+    /* pending page */
+    struct basalt_buffer def;      /* int16 levels */
+    struct basalt_buffer rep;      /* int16 levels (nested columns) */
+    int64_t pend_levels;
+    struct basalt_buffer vals;     /* fixed: dense values; bool: bits; bytes: data */
+    struct basalt_buffer offs;     /* bytes: int64 offsets, n_values + 1 */
+    int64_t pend_rows;
+    int64_t pend_values;
+    int64_t pend_bytes;
+    /* the chunk */
+    struct basalt_buffer pages;
+    struct basalt_parquet_wpage *page_list;
+    size_t num_pages, cap_pages;
+    struct basalt_buffer bounds;   /* page min/max bytes */
+    struct basalt_buffer hashes;   /* bloom: uint64 hash of every value */
+    struct basalt_parquet_wstats page_stats;
+    struct basalt_parquet_wdict dict;
+    bool dict_on;        /* pages use the dictionary */
+    bool dict_decided;   /* the first page has been seen */
+    bool used_plain, used_dict, used_other;
+    int32_t other_encoding;
+    struct basalt_parquet_wstats stats;
+    int64_t rows;
+    int64_t num_values;
+    int64_t uncompressed;  /* page bytes before compression, headers included */
+};
+
+void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
+                                const struct basalt_parquet_wcolumn *col);
+void basalt_parquet_wchunk_reset(struct basalt_parquet_wchunk *c);
+/* Adds slots [start, start + count) of the column's array, encoding pages as
+ * they fill. NOMEM, LIMIT, CORRUPT, INVALID_ARG (nulls in a required column). */
+basalt_status basalt_parquet_wchunk_append(struct basalt_parquet_wchunk *c,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           const struct ArrowArray *array, int64_t start,
+                                           int64_t count, struct basalt_parquet_wctx *ctx,
+                                           struct basalt_error *err);
+/* Encodes the pending page when it is full (`force`: when it holds any row). */
+basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
+                                               const struct basalt_parquet_wcolumn *col,
+                                               struct basalt_parquet_wctx *ctx, bool force,
+                                               struct basalt_error *err);
+/* Bytes the chunk holds so far (encoded pages and the pending page). */
+int64_t basalt_parquet_wchunk_bytes(const struct basalt_parquet_wchunk *c);
+/* Writes the chunk (dictionary page, data pages) to `out` at file offset
+ * `*offset` (advanced), fills `md` with arrays and bounds in `arena`, and
+ * empties the chunk for the next row group. With `ci` and `oi` (the page
+ * index being built) it appends the chunk's ColumnIndex and OffsetIndex
+ * there and records their places in `md` relative to those buffers
+ * (column_index_offset / offset_index_offset; the ColumnIndex is left out
+ * when a page has no bounds). With `bloom`, a column that asks for one gets
+ * its filter (header and bitset) appended there, its offset in `md`
+ * relative to that buffer. NOMEM, IO, LIMIT. */
+basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
+                                          const struct basalt_parquet_wcolumn *col,
+                                          struct basalt_parquet_wctx *ctx,
+                                          struct basalt_output *out, int64_t *offset,
+                                          struct basalt_arena *arena,
+                                          struct basalt_buffer *ci, struct basalt_buffer *oi,
+                                          struct basalt_buffer *bloom,
+                                          struct basalt_parquet_column_chunk *md,
+                                          struct basalt_error *err);
+
+#endif

@@ -1,0 +1,882 @@
+/* Column chunks being written: pending pages in dense form, page encoding,
+ * the dictionary decision, and the chunk's bytes and metadata. */
+#include <string.h>
+
+#include "basalt/hash.h"
+#include "parquet_encoding.h"
+#include "parquet_writer.h"
+
+/* The dictionary is abandoned after the first page when more than this
+ * share of its values were distinct: such a column gains little from it. */
+#define DICT_ABANDON_NUM 1
+#define DICT_ABANDON_DEN 2
+
+void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
+                              const struct basalt_parquet_writer_options *options,
+                              struct basalt_codec *codec)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->options = options;
+    ctx->codec = codec;
+    ctx->codec_id = basalt_parquet_writer_codec_id(basalt_codec_kind_of(codec));
+    basalt_buffer_init(&ctx->levels);
+    basalt_buffer_init(&ctx->values);
+    basalt_buffer_init(&ctx->compressed);
+    basalt_buffer_init(&ctx->header);
+    basalt_buffer_init(&ctx->scratch);
+    basalt_buffer_init(&ctx->scratch_offsets);
+    basalt_buffer_init(&ctx->indices);
+}
+
+void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
+{
+    basalt_buffer_reset(&ctx->levels);
+    basalt_buffer_reset(&ctx->values);
+    basalt_buffer_reset(&ctx->compressed);
+    basalt_buffer_reset(&ctx->header);
+    basalt_buffer_reset(&ctx->scratch);
+    basalt_buffer_reset(&ctx->scratch_offsets);
+    basalt_buffer_reset(&ctx->indices);
+}
+
+void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
+                                const struct basalt_parquet_wcolumn *col)
+{
+    memset(c, 0, sizeof *c);
+    basalt_buffer_init(&c->def);
+    basalt_buffer_init(&c->rep);
+    basalt_buffer_init(&c->vals);
+    basalt_buffer_init(&c->offs);
+    basalt_buffer_init(&c->pages);
+    basalt_buffer_init(&c->bounds);
+    basalt_buffer_init(&c->hashes);
+    basalt_parquet_wstats_init(&c->page_stats);
+    basalt_parquet_wdict_init(&c->dict, col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY ? 0
+                                                                                        : col->width);
+    basalt_parquet_wstats_init(&c->stats);
+}
+
+void basalt_parquet_wchunk_reset(struct basalt_parquet_wchunk *c)
+{
+    basalt_buffer_reset(&c->def);
+    basalt_buffer_reset(&c->rep);
+    basalt_buffer_reset(&c->vals);
+    basalt_buffer_reset(&c->offs);
+    basalt_buffer_reset(&c->pages);
+    basalt_buffer_reset(&c->bounds);
+    basalt_buffer_reset(&c->hashes);
+    basalt_parquet_wstats_reset(&c->page_stats);
+    basalt_free(c->page_list);
+    c->page_list = NULL;
+    basalt_parquet_wdict_reset(&c->dict);
+    basalt_parquet_wstats_reset(&c->stats);
+}
+
+int64_t basalt_parquet_wchunk_bytes(const struct basalt_parquet_wchunk *c)
+{
+    return (int64_t)c->pages.size + c->pend_bytes + (int64_t)c->dict.values.size;
+}
+
+static basalt_status append_values(struct basalt_parquet_wchunk *c,
+                                   const struct basalt_parquet_wcolumn *col,
+                                   const struct basalt_parquet_wvalues *v,
+                                   struct basalt_error *err)
+{
+    basalt_status st;
+    if (col->physical == BASALT_PARQUET_TYPE_BOOLEAN) {
+        st = basalt_buffer_resize(
+            &c->vals, (size_t)basalt_bitmap_bytes(c->pend_values + (int64_t)v->non_null), err);
+        if (st != BASALT_OK)
+            return st;
+        int64_t k = c->pend_values;
+        for (uint64_t i = 0; i < v->count; i++) {
+            if (v->validity && !basalt_bitmap_get(v->validity, v->validity_offset + (int64_t)i))
+                continue;
+            basalt_bitmap_set(c->vals.data, k++,
+                              basalt_bitmap_get(v->bits, v->bits_offset + (int64_t)i));
+        }
+        c->pend_bytes = (int64_t)c->vals.size;
+        return BASALT_OK;
+    }
+    if (col->physical != BASALT_PARQUET_TYPE_BYTE_ARRAY) {
+        size_t w = col->width;
+        if (!v->validity)
+            return basalt_buffer_append(&c->vals, v->fixed, (size_t)v->count * w, err);
+        st = basalt_buffer_reserve(&c->vals, (size_t)v->non_null * w, err);
+        if (st != BASALT_OK)
+            return st;
+        uint8_t *dst = c->vals.data + c->vals.size;
+        for (uint64_t i = 0; i < v->count; i++) {
+            if (!basalt_bitmap_get(v->validity, v->validity_offset + (int64_t)i))
+                continue;
+            memcpy(dst, (const uint8_t *)v->fixed + i * w, w);
+            dst += w;
+        }
+        c->vals.size = (size_t)(dst - c->vals.data);
+        return BASALT_OK;
+    }
+    if (c->offs.size == 0) {
+        int64_t zero = 0;
+        st = basalt_buffer_append(&c->offs, &zero, 8, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    st = basalt_buffer_reserve(&c->offs, (size_t)v->non_null * 8, err);
+    if (st != BASALT_OK)
+        return st;
+    for (uint64_t i = 0; i < v->count; i++) {
+        if (v->validity && !basalt_bitmap_get(v->validity, v->validity_offset + (int64_t)i))
+            continue;
+        int64_t b, e;
+        if (v->binary.offsets32) {
+            b = v->binary.offsets32[i];
+            e = v->binary.offsets32[i + 1];
+        } else {
+            b = v->binary.offsets64[i];
+            e = v->binary.offsets64[i + 1];
+        }
+        if (e - b > (int64_t)UINT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "column '%s': value longer than 4 GiB",
+                                    col->name);
+        st = basalt_buffer_append(&c->vals, basalt_parquet_nonnull(v->binary.data) + b,
+                                  (size_t)(e - b), err);
+        if (st != BASALT_OK)
+            return st;
+        int64_t end = (int64_t)c->vals.size;
+        memcpy(c->offs.data + c->offs.size, &end, 8);
+        c->offs.size += 8;
+    }
+    return BASALT_OK;
+}
+
+static basalt_status append_part(struct basalt_parquet_wchunk *c,
+                                 const struct basalt_parquet_wcolumn *col,
+                                 const struct ArrowArray *array, int64_t start, int64_t count,
+                                 struct basalt_parquet_wctx *ctx, struct basalt_error *err);
+static basalt_status append_nested(struct basalt_parquet_wchunk *c,
+                                   const struct basalt_parquet_wcolumn *col,
+                                   const struct ArrowArray *array, int64_t start, int64_t count,
+                                   struct basalt_parquet_wctx *ctx, struct basalt_error *err);
+
+basalt_status basalt_parquet_wchunk_append(struct basalt_parquet_wchunk *c,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           const struct ArrowArray *array, int64_t start,
+                                           int64_t count, struct basalt_parquet_wctx *ctx,
+                                           struct basalt_error *err)
+{
+    /* Pages end exactly at page_rows rows; the byte target is met as closely
+     * as the parts allow. */
+    while (count > 0) {
+        int64_t n = ctx->options->page_rows - c->pend_rows;
+        if (n > count)
+            n = count;
+        basalt_status st = col->nested ? append_nested(c, col, array, start, n, ctx, err)
+                                       : append_part(c, col, array, start, n, ctx, err);
+        if (st == BASALT_OK)
+            st = basalt_parquet_wchunk_flush_page(c, col, ctx, false, err);
+        if (st != BASALT_OK)
+            return st;
+        start += n;
+        count -= n;
+    }
+    return BASALT_OK;
+}
+
+static basalt_status append_part(struct basalt_parquet_wchunk *c,
+                                 const struct basalt_parquet_wcolumn *col,
+                                 const struct ArrowArray *array, int64_t start, int64_t count,
+                                 struct basalt_parquet_wctx *ctx, struct basalt_error *err)
+{
+    struct basalt_parquet_wvalues v;
+    basalt_status st = basalt_parquet_wvalues_view(col, array, start, count, &ctx->scratch,
+                                                   &ctx->scratch_offsets, &v, err);
+    if (st != BASALT_OK)
+        return st;
+    if (!col->nullable && v.non_null != v.count)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "column '%s' is not nullable but holds nulls", col->name);
+    st = basalt_parquet_wstats_update(&c->stats, col, &v, err);
+    if (st != BASALT_OK)
+        return st;
+    if (col->nullable) {
+        st = basalt_buffer_reserve(&c->def, (size_t)count * 2, err);
+        if (st != BASALT_OK)
+            return st;
+        int16_t *lv = (int16_t *)(void *)(c->def.data + c->def.size);
+        for (int64_t i = 0; i < count; i++)
+            lv[i] = (int16_t)(!v.validity || basalt_bitmap_get(v.validity, v.validity_offset + i));
+        c->def.size += (size_t)count * 2;
+    }
+    st = append_values(c, col, &v, err);
+    if (st != BASALT_OK)
+        return st;
+    if (col->physical != BASALT_PARQUET_TYPE_BOOLEAN)
+        c->pend_bytes = (int64_t)(c->vals.size + c->offs.size / 2);
+    c->pend_rows += count;
+    c->pend_levels += count;
+    c->pend_values += (int64_t)v.non_null;
+    c->rows += count;
+    c->num_values += count;
+    return BASALT_OK;
+}
+
+/* The levels of one nested column being computed. */
+struct level_walk {
+    const struct basalt_parquet_wcolumn *col;
+    struct basalt_parquet_wchunk *c;
+    struct basalt_buffer *index;     /* int64 physical index of each value */
+    const struct ArrowArray *leaf;   /* the array the values are in */
+    int64_t levels;
+    basalt_status status;
+    struct basalt_error *err;
+};
+
+static void emit(struct level_walk *w, int16_t def, int16_t rep, const struct ArrowArray *leaf,
+                 int64_t index)
+{
+    if (w->status != BASALT_OK)
+        return;
+    struct basalt_error *err = w->err;
+    basalt_status st = basalt_buffer_append(&w->c->def, &def, 2, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(&w->c->rep, &rep, 2, err);
+    if (st == BASALT_OK && index >= 0) {
+        w->leaf = leaf;
+        st = basalt_buffer_append(w->index, &index, 8, err);
+    }
+    w->levels++;
+    w->status = st;
+}
+
+/* Slot `p` (a physical index) of `arr`, the array of node `d`. */
+static void visit(struct level_walk *w, int d, const struct ArrowArray *arr, int64_t p,
+                  int16_t def, int16_t rep)
+{
+    const struct basalt_parquet_wnode *node = &w->col->nodes[d];
+    if (w->status != BASALT_OK)
+        return;
+    bool valid = arr->null_count == 0 || !arr->buffers[0] || basalt_bitmap_get(arr->buffers[0], p);
+    if (!valid) {
+        if (!node->nullable) {
+            w->status = basalt_error_set(w->err, BASALT_INVALID_ARG,
+                                         "column '%s': a non-nullable field holds nulls",
+                                         w->col->name);
+            return;
+        }
+        emit(w, def, rep, NULL, -1);
+        return;
+    }
+    if (node->nullable)
+        def++;
+    switch (node->kind) {
+    case BASALT_PARQUET_WNODE_LEAF:
+        emit(w, def, rep, arr, p);
+        return;
+    case BASALT_PARQUET_WNODE_STRUCT: {
+        const struct ArrowArray *ch = arr->children[node->child];
+        visit(w, d + 1, ch, ch->offset + p, def, rep);
+        return;
+    }
+    default: {
+        int64_t b, e;
+        if (node->kind == BASALT_PARQUET_WNODE_LARGE_LIST) {
+            const int64_t *o = arr->buffers[1];
+            b = o[p];
+            e = o[p + 1];
+        } else {
+            const int32_t *o = arr->buffers[1];
+            b = o[p];
+            e = o[p + 1];
+        }
+        if (b == e) {
+            emit(w, def, rep, NULL, -1);
+            return;
+        }
+        const struct ArrowArray *ch = arr->children[0];
+        for (int64_t j = b; j < e && w->status == BASALT_OK; j++)
+            visit(w, d + 1, ch, ch->offset + j, (int16_t)(def + 1), j == b ? rep : node->rep_level);
+        return;
+    }
+    }
+}
+
+static basalt_status append_nested(struct basalt_parquet_wchunk *c,
+                                   const struct basalt_parquet_wcolumn *col,
+                                   const struct ArrowArray *array, int64_t start, int64_t count,
+                                   struct basalt_parquet_wctx *ctx, struct basalt_error *err)
+{
+    struct level_walk w;
+    memset(&w, 0, sizeof w);
+    w.col = col;
+    w.c = c;
+    w.index = &ctx->indices;
+    w.err = err;
+    ctx->indices.size = 0;
+    size_t def_before = c->def.size, rep_before = c->rep.size;
+    for (int64_t r = 0; r < count && w.status == BASALT_OK; r++)
+        visit(&w, 0, array, array->offset + start + r, 0, 0);
+    basalt_status st = w.status;
+    uint64_t n = ctx->indices.size / 8;
+    struct basalt_parquet_wvalues v;
+    if (st == BASALT_OK)
+        st = basalt_parquet_wvalues_gather(col, w.leaf ? w.leaf : array,
+                                           (const int64_t *)(const void *)ctx->indices.data, n,
+                                           &ctx->scratch, &ctx->scratch_offsets, &v, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_wstats_update(&c->stats, col, &v, err);
+    if (st == BASALT_OK)
+        st = append_values(c, col, &v, err);
+    if (st != BASALT_OK) {
+        c->def.size = def_before;
+        c->rep.size = rep_before;
+        return st;
+    }
+    c->stats.null_count += w.levels - (int64_t)n;
+    if (col->physical != BASALT_PARQUET_TYPE_BOOLEAN)
+        c->pend_bytes = (int64_t)(c->vals.size + c->offs.size / 2);
+    c->pend_bytes += (int64_t)(c->def.size + c->rep.size) / 8;
+    c->pend_rows += count;
+    c->pend_levels += w.levels;
+    c->pend_values += (int64_t)n;
+    c->rows += count;
+    c->num_values += w.levels;
+    return BASALT_OK;
+}
+
+/* Compresses src[0, len) into ctx->compressed, or views it unchanged. */
+static basalt_status compress(struct basalt_parquet_wctx *ctx, const uint8_t *src, size_t len,
+                              const uint8_t **out, size_t *out_len, struct basalt_error *err)
+{
+    if (ctx->codec_id == BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED) {
+        *out = src;
+        *out_len = len;
+        return BASALT_OK;
+    }
+    size_t cap = basalt_codec_max_compressed_size(ctx->codec, len);
+    if (cap == SIZE_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "page too large to compress");
+    ctx->compressed.size = 0;
+    basalt_status st = basalt_buffer_reserve(&ctx->compressed, cap, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_codec_compress(ctx->codec, src, len, ctx->compressed.data, cap, out_len, err);
+    if (st != BASALT_OK)
+        return st;
+    *out = ctx->compressed.data;
+    return BASALT_OK;
+}
+
+static basalt_status encode_values(const struct basalt_parquet_wcolumn *col, int32_t enc,
+                                   const struct basalt_parquet_wvalues *v,
+                                   struct basalt_buffer *out, struct basalt_error *err)
+{
+    uint64_t n = v->count;
+    bool bytes = col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY;
+    switch (enc) {
+    case BASALT_PARQUET_ENCODING_DELTA_BINARY_PACKED:
+        if (col->physical == BASALT_PARQUET_TYPE_INT32)
+            return basalt_parquet_delta_encode_i32(v->fixed, n, NULL, 0, out, err);
+        return basalt_parquet_delta_encode_i64(v->fixed, n, NULL, 0, out, err);
+    case BASALT_PARQUET_ENCODING_DELTA_LENGTH_BYTE_ARRAY:
+        return basalt_parquet_delta_length_encode(&v->binary, n, NULL, 0, out, err);
+    case BASALT_PARQUET_ENCODING_DELTA_BYTE_ARRAY:
+        return basalt_parquet_delta_bytes_encode(bytes ? &v->binary : NULL, v->fixed, col->width,
+                                                 n, NULL, 0, out, err);
+    case BASALT_PARQUET_ENCODING_BYTE_STREAM_SPLIT:
+        return basalt_parquet_bss_encode(v->fixed, col->width, n, NULL, 0, out, err);
+    default:
+        if (col->physical == BASALT_PARQUET_TYPE_BOOLEAN)
+            return basalt_parquet_plain_encode_bool(v->bits, 0, n, NULL, 0, out, err);
+        if (bytes)
+            return basalt_parquet_plain_encode_binary(&v->binary, n, NULL, 0, out, err);
+        return basalt_parquet_plain_encode_fixed(v->fixed, col->width, n, NULL, 0, out, err);
+    }
+}
+
+static int32_t chosen_encoding(const struct basalt_parquet_wcolumn *col,
+                               const struct basalt_parquet_wctx *ctx)
+{
+    if (col->encoding >= 0)
+        return col->encoding;
+    if (ctx->options->dictionary && col->physical != BASALT_PARQUET_TYPE_BOOLEAN)
+        return BASALT_PARQUET_ENCODING_RLE_DICTIONARY;
+    return BASALT_PARQUET_ENCODING_PLAIN;
+}
+
+/* Records the page just encoded: where it is and, for the ColumnIndex, its
+ * null count and bounds (from its dense values `v`). */
+static basalt_status add_page(struct basalt_parquet_wchunk *c,
+                              const struct basalt_parquet_wcolumn *col,
+                              struct basalt_parquet_wctx *ctx,
+                              const struct basalt_parquet_wvalues *v, int64_t offset, int32_t size,
+                              struct basalt_error *err)
+{
+    if (c->num_pages == c->cap_pages) {
+        size_t cap = c->cap_pages ? c->cap_pages * 2 : 16;
+        struct basalt_parquet_wpage *p = basalt_realloc(c->page_list, cap * sizeof *p);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        c->page_list = p;
+        c->cap_pages = cap;
+    }
+    struct basalt_parquet_wpage pg;
+    memset(&pg, 0, sizeof pg);
+    pg.offset = offset;
+    pg.compressed_size = size;
+    pg.first_row = c->rows - c->pend_rows;
+    pg.null_count = c->pend_levels - c->pend_values;
+    pg.null_page = c->pend_values == 0;
+    if (ctx->options->page_index && !pg.null_page) {
+        struct basalt_parquet_wstats *ps = &c->page_stats;
+        ps->has = false;
+        ps->null_count = 0;
+        basalt_status st = basalt_parquet_wstats_update(ps, col, v, err);
+        struct basalt_parquet_statistics s;
+        if (st == BASALT_OK)
+            st = basalt_parquet_wstats_finish(ps, col, ctx->options->max_statistics_size,
+                                              &ctx->scratch, &s, err);
+        if (st == BASALT_OK && s.has_min_value && s.has_max_value) {
+            pg.has_bounds = true;
+            pg.min_off = c->bounds.size;
+            pg.min_len = s.min_value.len;
+            st = basalt_buffer_append(&c->bounds, s.min_value.data, s.min_value.len, err);
+            pg.max_off = c->bounds.size;
+            pg.max_len = s.max_value.len;
+            if (st == BASALT_OK)
+                st = basalt_buffer_append(&c->bounds, s.max_value.data, s.max_value.len, err);
+        }
+        if (st != BASALT_OK)
+            return st;
+    }
+    c->page_list[c->num_pages++] = pg;
+    return BASALT_OK;
+}
+
+/* Header + body appended to `dst`; returns the bytes appended in *total. */
+static basalt_status emit_page(struct basalt_parquet_wctx *ctx,
+                               struct basalt_parquet_page_header *ph, const uint8_t *prefix,
+                               size_t prefix_len, const uint8_t *body, size_t body_len,
+                               struct basalt_buffer *dst, size_t *total, struct basalt_error *err)
+{
+    if (prefix_len + body_len > INT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
+    ph->compressed_page_size = (int32_t)(prefix_len + body_len);
+    if (ctx->options->page_crc) {
+        uint32_t crc = basalt_hash_crc32(0, prefix, prefix_len);
+        crc = basalt_hash_crc32(crc, body, body_len);
+        ph->has_crc = true;
+        ph->crc = (int32_t)crc;
+    }
+    ctx->header.size = 0;
+    basalt_status st = basalt_thrift_encode_page_header(ph, &ctx->header, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_reserve(dst, ctx->header.size + prefix_len + body_len, err);
+    if (st != BASALT_OK)
+        return st;
+    memcpy(dst->data + dst->size, ctx->header.data, ctx->header.size);
+    dst->size += ctx->header.size;
+    if (prefix_len)
+        memcpy(dst->data + dst->size, prefix, prefix_len);
+    dst->size += prefix_len;
+    if (body_len)
+        memcpy(dst->data + dst->size, body, body_len);
+    dst->size += body_len;
+    *total = ctx->header.size + prefix_len + body_len;
+    return BASALT_OK;
+}
+
+basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
+                                               const struct basalt_parquet_wcolumn *col,
+                                               struct basalt_parquet_wctx *ctx, bool force,
+                                               struct basalt_error *err)
+{
+    const struct basalt_parquet_writer_options *o = ctx->options;
+    if (c->pend_rows == 0)
+        return BASALT_OK;
+    if (!force && c->pend_bytes < o->page_bytes && c->pend_rows < o->page_rows)
+        return BASALT_OK;
+    if (c->pend_levels > INT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "column '%s': page over 2^31 values",
+                                col->name);
+    struct basalt_parquet_wvalues v;
+    memset(&v, 0, sizeof v);
+    v.count = v.non_null = (uint64_t)c->pend_values;
+    v.fixed = c->vals.data;
+    v.bits = c->vals.data;
+    v.binary.offsets64 = (const int64_t *)(const void *)c->offs.data;
+    v.binary.data = c->vals.data;
+
+    basalt_status st;
+    if (col->bloom) {
+        st = basalt_parquet_wbloom_hash_values(&c->hashes, col, &v, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    int32_t enc = chosen_encoding(col, ctx);
+    ctx->values.size = 0;
+    if (enc == BASALT_PARQUET_ENCODING_RLE_DICTIONARY && (!c->dict_decided || c->dict_on)) {
+        st = basalt_buffer_resize(&ctx->indices, (size_t)v.count * 4 + 4, err);
+        if (st != BASALT_OK)
+            return st;
+        uint32_t *idx = (uint32_t *)(void *)ctx->indices.data;
+        uint64_t done = 0, n_idx = 0;
+        st = basalt_parquet_wdict_put(&c->dict, &v, 0, o->dictionary_max_bytes, idx, &done,
+                                      &n_idx, err);
+        if (st != BASALT_OK)
+            return st;
+        bool full = done < v.count;
+        if (!c->dict_decided) {
+            c->dict_decided = true;
+            c->dict_on = !full;
+            /* Decided before any dictionary byte is written, so giving up
+             * here leaves the chunk exactly as a PLAIN one. */
+            if (col->encoding < 0 && v.count >= 64 &&
+                (uint64_t)c->dict.count * DICT_ABANDON_DEN > v.count * DICT_ABANDON_NUM)
+                c->dict_on = false;
+            if (!c->dict_on)
+                basalt_parquet_wdict_reset(&c->dict);
+        } else if (full) {
+            c->dict_on = false; /* this page and the rest of the chunk: PLAIN */
+        }
+        if (c->dict_on) {
+            st = basalt_parquet_dict_encode_indices(idx, (size_t)n_idx, c->dict.count > 0
+                                                                             ? c->dict.count
+                                                                             : 1,
+                                                    &ctx->values, err);
+            if (st != BASALT_OK)
+                return st;
+            c->used_dict = true;
+        }
+    }
+    if (enc == BASALT_PARQUET_ENCODING_RLE_DICTIONARY && !c->dict_on)
+        enc = BASALT_PARQUET_ENCODING_PLAIN;
+    if (enc != BASALT_PARQUET_ENCODING_RLE_DICTIONARY) {
+        st = encode_values(col, enc, &v, &ctx->values, err);
+        if (st != BASALT_OK)
+            return st;
+        if (enc == BASALT_PARQUET_ENCODING_PLAIN)
+            c->used_plain = true;
+        else {
+            c->used_other = true;
+            c->other_encoding = enc;
+        }
+    }
+
+    bool v2 = o->page_version == 2;
+    ctx->levels.size = 0;
+    size_t rep_len = 0;
+    if (col->max_rep > 0) {
+        st = basalt_parquet_levels_encode((const int16_t *)(const void *)c->rep.data,
+                                          (size_t)c->pend_levels, col->max_rep, !v2, &ctx->levels,
+                                          err);
+        if (st != BASALT_OK)
+            return st;
+        rep_len = ctx->levels.size;
+    }
+    if (col->max_def > 0) {
+        st = basalt_parquet_levels_encode((const int16_t *)(const void *)c->def.data,
+                                          (size_t)c->pend_levels, col->max_def, !v2, &ctx->levels,
+                                          err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    struct basalt_parquet_page_header ph;
+    memset(&ph, 0, sizeof ph);
+    const uint8_t *body = NULL;
+    size_t body_len = 0, total = 0;
+    size_t page_start = c->pages.size;
+    if (!v2) {
+        /* levels and values are compressed together */
+        st = basalt_buffer_append(&ctx->levels, ctx->values.data, ctx->values.size, err);
+        if (st != BASALT_OK)
+            return st;
+        if (ctx->levels.size > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
+        st = compress(ctx, ctx->levels.data, ctx->levels.size, &body, &body_len, err);
+        if (st != BASALT_OK)
+            return st;
+        ph.type = BASALT_PARQUET_PAGE_TYPE_DATA_PAGE;
+        ph.uncompressed_page_size = (int32_t)ctx->levels.size;
+        ph.has_data_page_header = true;
+        ph.data_page_header.num_values = (int32_t)c->pend_levels;
+        ph.data_page_header.encoding = enc;
+        ph.data_page_header.definition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
+        ph.data_page_header.repetition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
+        st = emit_page(ctx, &ph, NULL, 0, body, body_len, &c->pages, &total, err);
+    } else {
+        if (ctx->levels.size + ctx->values.size > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
+        st = compress(ctx, ctx->values.data, ctx->values.size, &body, &body_len, err);
+        if (st != BASALT_OK)
+            return st;
+        ph.type = BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2;
+        ph.uncompressed_page_size = (int32_t)(ctx->levels.size + ctx->values.size);
+        ph.has_data_page_header_v2 = true;
+        struct basalt_parquet_data_page_header_v2 *h = &ph.data_page_header_v2;
+        h->num_values = (int32_t)c->pend_levels;
+        h->num_nulls = (int32_t)(c->pend_levels - c->pend_values);
+        h->num_rows = (int32_t)c->pend_rows;
+        h->encoding = enc;
+        h->definition_levels_byte_length = (int32_t)(ctx->levels.size - rep_len);
+        h->repetition_levels_byte_length = (int32_t)rep_len;
+        h->has_is_compressed = true;
+        h->is_compressed = ctx->codec_id != BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED;
+        st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len, &c->pages,
+                       &total, err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    st = add_page(c, col, ctx, &v, (int64_t)page_start, (int32_t)total, err);
+    if (st != BASALT_OK)
+        return st;
+    c->uncompressed += (int64_t)(total - (size_t)ph.compressed_page_size) +
+                       ph.uncompressed_page_size;
+    c->def.size = 0;
+    c->rep.size = 0;
+    c->pend_levels = 0;
+    c->vals.size = 0;
+    c->offs.size = 0;
+    c->pend_rows = c->pend_values = c->pend_bytes = 0;
+    return BASALT_OK;
+}
+
+static basalt_status write_bytes(struct basalt_output *out, int64_t *offset, const void *data,
+                                 size_t len, struct basalt_error *err)
+{
+    basalt_status st = basalt_output_write(out, data, len, err);
+    if (st == BASALT_OK)
+        *offset += (int64_t)len;
+    return st;
+}
+
+/* Whether the pages' bounds ascend (1), descend (2) or neither (0). */
+static int32_t boundary_order(const struct basalt_parquet_wchunk *c,
+                              const struct basalt_parquet_wcolumn *col)
+{
+    bool asc = true, desc = true;
+    const struct basalt_parquet_wpage *prev = NULL;
+    for (size_t i = 0; i < c->num_pages; i++) {
+        const struct basalt_parquet_wpage *p = &c->page_list[i];
+        if (p->null_page)
+            continue;
+        if (prev) {
+            const uint8_t *b = c->bounds.data;
+            int cmin = basalt_parquet_wcompare(col->order, b + prev->min_off, prev->min_len,
+                                               b + p->min_off, p->min_len);
+            int cmax = basalt_parquet_wcompare(col->order, b + prev->max_off, prev->max_len,
+                                               b + p->max_off, p->max_len);
+            if (cmin > 0 || cmax > 0)
+                asc = false;
+            if (cmin < 0 || cmax < 0)
+                desc = false;
+        }
+        prev = p;
+    }
+    if (asc)
+        return BASALT_PARQUET_BOUNDARY_ORDER_ASCENDING;
+    if (desc)
+        return BASALT_PARQUET_BOUNDARY_ORDER_DESCENDING;
+    return BASALT_PARQUET_BOUNDARY_ORDER_UNORDERED;
+}
+
+static basalt_status page_index(const struct basalt_parquet_wchunk *c,
+                                const struct basalt_parquet_wcolumn *col, int64_t data_offset,
+                                struct basalt_buffer *ci, struct basalt_buffer *oi,
+                                struct basalt_parquet_column_chunk *md, struct basalt_error *err)
+{
+    size_t n = c->num_pages;
+    bool bounds = true;
+    for (size_t i = 0; i < n; i++)
+        if (!c->page_list[i].null_page && !c->page_list[i].has_bounds)
+            bounds = false;
+    struct basalt_parquet_page_location *loc = basalt_malloc((n + 1) * sizeof *loc);
+    bool *nulls = basalt_malloc(n + 1);
+    struct basalt_parquet_binary *mins = basalt_malloc((n + 1) * sizeof *mins);
+    struct basalt_parquet_binary *maxs = basalt_malloc((n + 1) * sizeof *maxs);
+    int64_t *null_counts = basalt_malloc((n + 1) * sizeof *null_counts);
+    basalt_status st = BASALT_OK;
+    if (!loc || !nulls || !mins || !maxs || !null_counts)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (size_t i = 0; st == BASALT_OK && i < n; i++) {
+        const struct basalt_parquet_wpage *p = &c->page_list[i];
+        loc[i].offset = data_offset + p->offset;
+        loc[i].compressed_page_size = p->compressed_size;
+        loc[i].first_row_index = p->first_row;
+        nulls[i] = p->null_page;
+        null_counts[i] = p->null_count;
+        mins[i].data = p->null_page ? NULL : c->bounds.data + p->min_off;
+        mins[i].len = p->null_page ? 0 : p->min_len;
+        maxs[i].data = p->null_page ? NULL : c->bounds.data + p->max_off;
+        maxs[i].len = p->null_page ? 0 : p->max_len;
+    }
+    if (st == BASALT_OK && bounds) {
+        struct basalt_parquet_column_index x;
+        memset(&x, 0, sizeof x);
+        x.null_pages = nulls;
+        x.num_null_pages = n;
+        x.min_values = mins;
+        x.num_min_values = n;
+        x.max_values = maxs;
+        x.num_max_values = n;
+        x.boundary_order = boundary_order(c, col);
+        x.has_null_counts = true;
+        x.null_counts = null_counts;
+        x.num_null_counts = n;
+        size_t before = ci->size;
+        st = basalt_thrift_encode_column_index(&x, ci, err);
+        if (st == BASALT_OK && ci->size - before > INT32_MAX)
+            st = basalt_error_set(err, BASALT_LIMIT, "column index over 2 GiB");
+        if (st == BASALT_OK) {
+            md->has_column_index_offset = md->has_column_index_length = true;
+            md->column_index_offset = (int64_t)before;
+            md->column_index_length = (int32_t)(ci->size - before);
+        }
+    }
+    if (st == BASALT_OK) {
+        struct basalt_parquet_offset_index x;
+        memset(&x, 0, sizeof x);
+        x.page_locations = loc;
+        x.num_page_locations = n;
+        size_t before = oi->size;
+        st = basalt_thrift_encode_offset_index(&x, oi, err);
+        if (st == BASALT_OK && oi->size - before > INT32_MAX)
+            st = basalt_error_set(err, BASALT_LIMIT, "offset index over 2 GiB");
+        if (st == BASALT_OK) {
+            md->has_offset_index_offset = md->has_offset_index_length = true;
+            md->offset_index_offset = (int64_t)before;
+            md->offset_index_length = (int32_t)(oi->size - before);
+        }
+    }
+    basalt_free(loc);
+    basalt_free(nulls);
+    basalt_free(mins);
+    basalt_free(maxs);
+    basalt_free(null_counts);
+    return st;
+}
+
+basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
+                                          const struct basalt_parquet_wcolumn *col,
+                                          struct basalt_parquet_wctx *ctx,
+                                          struct basalt_output *out, int64_t *offset,
+                                          struct basalt_arena *arena,
+                                          struct basalt_buffer *ci, struct basalt_buffer *oi,
+                                          struct basalt_buffer *bloom,
+                                          struct basalt_parquet_column_chunk *md,
+                                          struct basalt_error *err)
+{
+    basalt_status st = basalt_parquet_wchunk_flush_page(c, col, ctx, true, err);
+    if (st != BASALT_OK)
+        return st;
+    memset(md, 0, sizeof *md);
+    struct basalt_parquet_column_metadata *m = &md->meta_data;
+    int64_t start = *offset;
+    int64_t uncompressed = c->uncompressed;
+    if (c->used_dict) {
+        const uint8_t *body = NULL;
+        size_t body_len = 0, total = 0;
+        st = compress(ctx, c->dict.values.data, c->dict.values.size, &body, &body_len, err);
+        if (st != BASALT_OK)
+            return st;
+        if (c->dict.values.size > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "dictionary page over 2 GiB");
+        struct basalt_parquet_page_header ph;
+        memset(&ph, 0, sizeof ph);
+        ph.type = BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE;
+        ph.uncompressed_page_size = (int32_t)c->dict.values.size;
+        ph.has_dictionary_page_header = true;
+        ph.dictionary_page_header.num_values = (int32_t)c->dict.count;
+        ph.dictionary_page_header.encoding = BASALT_PARQUET_ENCODING_PLAIN;
+        struct basalt_buffer page;
+        basalt_buffer_init(&page);
+        st = emit_page(ctx, &ph, NULL, 0, body, body_len, &page, &total, err);
+        if (st == BASALT_OK)
+            st = write_bytes(out, offset, page.data, page.size, err);
+        basalt_buffer_reset(&page);
+        if (st != BASALT_OK)
+            return st;
+        uncompressed += (int64_t)(total - body_len) + ph.uncompressed_page_size;
+        m->has_dictionary_page_offset = true;
+        m->dictionary_page_offset = start;
+    }
+    m->data_page_offset = *offset;
+    st = write_bytes(out, offset, c->pages.data, c->pages.size, err);
+    if (st != BASALT_OK)
+        return st;
+    m->type = col->physical;
+    int32_t *encs = basalt_arena_alloc(arena, 4 * sizeof *encs, 4);
+    if (!encs)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    size_t ne = 0;
+    if (c->used_dict || c->used_plain)
+        encs[ne++] = BASALT_PARQUET_ENCODING_PLAIN;
+    if (col->max_def > 0 || col->max_rep > 0 || c->used_dict)
+        encs[ne++] = BASALT_PARQUET_ENCODING_RLE;
+    if (c->used_dict)
+        encs[ne++] = BASALT_PARQUET_ENCODING_RLE_DICTIONARY;
+    if (c->used_other)
+        encs[ne++] = c->other_encoding;
+    if (ne == 0)
+        encs[ne++] = BASALT_PARQUET_ENCODING_PLAIN;
+    m->encodings = encs;
+    m->num_encodings = ne;
+    m->path_in_schema = col->path;
+    m->num_path_in_schema = col->path_len;
+    m->codec = ctx->codec_id;
+    m->num_values = c->num_values;
+    m->total_uncompressed_size = uncompressed;
+    m->total_compressed_size = *offset - start;
+    struct basalt_buffer scratch;
+    basalt_buffer_init(&scratch);
+    st = basalt_parquet_wstats_finish(&c->stats, col, ctx->options->max_statistics_size,
+                                      &scratch, &m->statistics, err);
+    if (st == BASALT_OK) {
+        struct basalt_parquet_statistics *s = &m->statistics;
+        m->has_statistics = true;
+        if (s->has_min_value) {
+            uint8_t *p = basalt_arena_alloc(arena, s->min_value.len + 1, 1);
+            if (p)
+                memcpy(p, s->min_value.data, s->min_value.len);
+            s->min_value.data = p;
+        }
+        if (s->has_max_value) {
+            uint8_t *p = basalt_arena_alloc(arena, s->max_value.len + 1, 1);
+            if (p)
+                memcpy(p, s->max_value.data, s->max_value.len);
+            s->max_value.data = p;
+        }
+        if ((s->has_min_value && !s->min_value.data) || (s->has_max_value && !s->max_value.data))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    basalt_buffer_reset(&scratch);
+    if (st != BASALT_OK)
+        return st;
+    md->file_offset = start;
+    md->has_meta_data = true;
+    if (ci && oi) {
+        st = page_index(c, col, m->data_page_offset, ci, oi, md, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    if (col->bloom && bloom) {
+        size_t before = bloom->size;
+        st = basalt_parquet_wbloom_build(&c->hashes, ctx->options->bloom_fpp, bloom, err);
+        if (st != BASALT_OK)
+            return st;
+        m->has_bloom_filter_offset = m->has_bloom_filter_length = true;
+        m->bloom_filter_offset = (int64_t)before;
+        m->bloom_filter_length = (int32_t)(bloom->size - before);
+    }
+
+    /* Ready for the next row group. */
+    c->pages.size = 0;
+    c->bounds.size = 0;
+    c->hashes.size = 0;
+    c->num_pages = 0;
+    basalt_parquet_wdict_reset(&c->dict);
+    basalt_parquet_wstats_reset(&c->stats);
+    c->dict_on = c->dict_decided = false;
+    c->used_plain = c->used_dict = c->used_other = false;
+    c->rows = c->num_values = c->uncompressed = 0;
+    return BASALT_OK;
+}
