@@ -98,7 +98,9 @@ static basalt_status restore_primitive(struct basalt_parquet_schema *s,
             !f->dictionary_format) {
             f->dictionary_format = f->format;
             f->dictionary_ordered = (h->flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0;
-            const char *index = basalt_parquet_schema_strdup(s, h->format, strlen(h->format), err);
+            /* The decoder emits int32 indices whatever width the writer's
+             * Arrow type had, so the restored index type is int32. */
+            const char *index = basalt_parquet_schema_strdup(s, "i", 1, err);
             if (!index)
                 return BASALT_NOMEM;
             f->format = index;

@@ -59,7 +59,7 @@ static size_t parquet_elements(struct basalt_parquet_schema_element *e)
     e[n++] = el("schema", -1, G, 17);
     e[n++] = lt(el("s", OPT, BIN, 0), STR, 0, 0);       /* 0 -> U */
     e[n++] = el("b", OPT, BIN, 0);                      /* 1 -> Z */
-    e[n++] = lt(el("d", OPT, BIN, 0), STR, 0, 0);       /* 2 -> dictionary<int8, utf8> ordered */
+    e[n++] = lt(el("d", OPT, BIN, 0), STR, 0, 0);       /* 2 -> dictionary<int8, utf8> ordered, read with int32 indices */
     e[n++] = lt(el("t1", OPT, I64, 0), TS, 1, 1);       /* 3 ms UTC -> Europe/Paris */
     e[n++] = lt(el("t2", OPT, I64, 0), TS, 2, 1);       /* 4 us UTC, stored ns +01:00 */
     e[n++] = lt(el("t3", OPT, I64, 0), TS, 1, 0);       /* 5 not UTC: the zone is not restored */
@@ -202,7 +202,7 @@ static basalt_status build(const char *value, size_t value_len,
 
 /* Hand-derived from the rules in parquet_schema.h. */
 static const char restored[] =
-    "+s<s:U?,b:Z?,d:c?![u?],t1:tsm:Europe/Paris?,t2:tsu:+01:00?,t3:tsm:?,du:tDn?,"
+    "+s<s:U?,b:Z?,d:i?![u?],t1:tsm:Europe/Paris?,t2:tsu:+01:00?,t3:tsm:?,du:tDn?,"
     "dec:d:20,2,256?,i:i,l:+L?<element:U?>,f:+l?<element:Z?>,st:+s?<x:Z?>,st2:+s?<x:z?>,"
     "m:+m?<key_value:+s<key:U,value:tsn:America/Lima?>>,"
     "md:z?{ARROW:extension:name=my.ext;PARQUET:field_id=7},md2:i?{comment=kept},dict_int:i?>"
@@ -231,7 +231,7 @@ TEST(hint_restores_fitting_types)
     /* Leaves follow the restored types. */
     CHECK_STR(s->leaves[0].format, "U");
     CHECK_STR(s->leaves[2].format, "u"); /* the dictionary's value type */
-    CHECK_STR(s->fields[s->leaves[2].field].format, "c");
+    CHECK_STR(s->fields[s->leaves[2].field].format, "i"); /* int8 in the file: read as int32 */
     CHECK_STR(s->fields[s->leaves[2].field].dictionary_format, "u");
     CHECK_STR(s->leaves[6].format, "tDn");
     CHECK_STR(s->leaves[7].format, "d:20,2,256");
