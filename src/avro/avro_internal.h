@@ -66,6 +66,29 @@ struct avro_limits {
     uint64_t max_header_bytes;
 };
 
+/* State shared by the generic value decoders (plain and resolved). */
+struct avro_value_reader {
+    const uint8_t *start;
+    const uint8_t *end;
+    struct basalt_arena *arena;
+    struct avro_limits lim;
+    uint64_t items; /* array items and map entries so far */
+    struct basalt_error *err;
+};
+
+/* Decodes one array item or map value at *pp into `v`. */
+typedef basalt_status (*avro_item_decode_fn)(void *ctx, const uint8_t **pp,
+                                             struct basalt_avro_value *v);
+
+/* Reads the blocks of an array (`map` false) or map into out->items or
+ * out->entries, growing the item array inside the arena and calling
+ * `item` for each element. `zero_size_items` lifts the bytes-per-item
+ * bound for items that may encode to zero bytes. CORRUPT, LIMIT, NOMEM. */
+basalt_status basalt_avro_value_read_blocks(struct avro_value_reader *d, bool map,
+                                            bool zero_size_items, const uint8_t **pp,
+                                            avro_item_decode_fn item, void *ctx,
+                                            struct basalt_avro_value *out);
+
 void basalt_avro_limits_resolve(const struct basalt_avro_limits *in, struct avro_limits *out);
 
 /* ------------------------------------------------------------------ binary primitives */

@@ -1,101 +1,44 @@
 /* Binary decoding of one datum into a generic value tree. */
 #include "avro_internal.h"
 
-struct dec {
-    const uint8_t *start;
-    const uint8_t *end;
-    struct basalt_arena *arena;
-    struct avro_limits lim;
-    uint64_t items; /* array items and map entries so far */
-    struct basalt_error *err;
-};
-
-static basalt_status bad(struct dec *d, const uint8_t *p, const char *what)
+static basalt_status bad(struct avro_value_reader *d, const uint8_t *p, const char *what)
 {
     return basalt_error_set(d->err, BASALT_CORRUPT, "truncated or malformed %s at byte %zu",
                             what, (size_t)(p - d->start));
 }
 
-static basalt_status nomem(struct dec *d)
+static basalt_status nomem(struct avro_value_reader *d)
 {
     return basalt_error_set(d->err, BASALT_NOMEM, "out of memory decoding a value");
 }
 
-static basalt_status decode(struct dec *d, const struct basalt_avro_node *n, const uint8_t **pp,
+static basalt_status decode(struct avro_value_reader *d, const struct basalt_avro_node *n, const uint8_t **pp,
                             uint32_t depth, struct basalt_avro_value *out);
 
-/* Arrays and maps: blocks of items, grown by doubling inside the arena. */
-static basalt_status decode_blocks(struct dec *d, const struct basalt_avro_node *n,
+/* Arrays and maps: one element is the item schema decoded one level deeper. */
+struct decode_item {
+    struct avro_value_reader *d;
+    const struct basalt_avro_node *node;
+    uint32_t depth;
+};
+
+static basalt_status decode_item(void *ctx, const uint8_t **pp, struct basalt_avro_value *v)
+{
+    struct decode_item *c = ctx;
+    return decode(c->d, c->node, pp, c->depth, v);
+}
+
+static basalt_status decode_blocks(struct avro_value_reader *d, const struct basalt_avro_node *n,
                                    const uint8_t **pp, uint32_t depth,
                                    struct basalt_avro_value *out)
 {
+    struct decode_item c = {d, n->items, depth - 1};
     bool map = n->type == BASALT_AVRO_MAP;
-    size_t elem = map ? sizeof(struct basalt_avro_entry) : sizeof(struct basalt_avro_value);
-    bool zero = !map && basalt_avro_node_zero_size(n->items, 8);
-    uint8_t *items = NULL;
-    size_t count = 0, cap = 0;
-    for (;;) {
-        int64_t block;
-        if (!avro_read_long(pp, d->end, &block))
-            return bad(d, *pp, "block count");
-        if (block == 0)
-            break;
-        if (block < 0) {
-            int64_t size;
-            if (block == INT64_MIN || !avro_read_long(pp, d->end, &size) || size < 0)
-                return bad(d, *pp, "block size");
-            block = -block;
-        }
-        if (!zero && (uint64_t)block > (uint64_t)(d->end - *pp))
-            return basalt_error_set(d->err, BASALT_CORRUPT,
-                                    "block claims %lld items but %zu bytes remain at byte %zu",
-                                    (long long)block, (size_t)(d->end - *pp),
-                                    (size_t)(*pp - d->start));
-        if ((uint64_t)block > d->lim.max_items - d->items)
-            return basalt_error_set(d->err, BASALT_LIMIT, "more than %llu items in a value",
-                                    (unsigned long long)d->lim.max_items);
-        d->items += (uint64_t)block;
-        if (count + (size_t)block > cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            while (ncap < count + (size_t)block)
-                ncap *= 2;
-            uint8_t *grown = basalt_arena_alloc(d->arena, ncap * elem, 8);
-            if (!grown)
-                return nomem(d);
-            if (count)
-                memcpy(grown, items, count * elem);
-            items = grown;
-            cap = ncap;
-        }
-        for (int64_t i = 0; i < block; i++, count++) {
-            struct basalt_avro_value *v;
-            if (map) {
-                struct basalt_avro_entry *e = (struct basalt_avro_entry *)(void *)items + count;
-                int64_t klen;
-                if (!avro_read_long(pp, d->end, &klen) || klen < 0 ||
-                    (uint64_t)klen > (uint64_t)(d->end - *pp))
-                    return bad(d, *pp, "map key");
-                e->key = *pp;
-                e->key_size = (size_t)klen;
-                *pp += klen;
-                v = &e->value;
-            } else {
-                v = (struct basalt_avro_value *)(void *)items + count;
-            }
-            basalt_status st = decode(d, n->items, pp, depth - 1, v);
-            if (st != BASALT_OK)
-                return st;
-        }
-    }
-    out->count = count;
-    if (map)
-        out->entries = (struct basalt_avro_entry *)(void *)items;
-    else
-        out->items = (struct basalt_avro_value *)(void *)items;
-    return BASALT_OK;
+    return basalt_avro_value_read_blocks(d, map, !map && basalt_avro_node_zero_size(n->items, 8),
+                                         pp, decode_item, &c, out);
 }
 
-static basalt_status decode(struct dec *d, const struct basalt_avro_node *n, const uint8_t **pp,
+static basalt_status decode(struct avro_value_reader *d, const struct basalt_avro_node *n, const uint8_t **pp,
                             uint32_t depth, struct basalt_avro_value *out)
 {
     if (depth == 0)
@@ -201,7 +144,7 @@ basalt_status basalt_avro_value_decode(const struct basalt_avro_node *node, cons
     static const uint8_t empty[1];
     if (!data)
         data = empty;
-    struct dec d = {.start = data, .end = data + len, .arena = arena, .err = err};
+    struct avro_value_reader d = {.start = data, .end = data + len, .arena = arena, .err = err};
     basalt_avro_limits_resolve(limits, &d.lim);
     const uint8_t *p = data;
     basalt_status st = decode(&d, node, &p, d.lim.max_depth, out);

@@ -2,28 +2,19 @@
  * following the resolution's action graph. */
 #include "avro_resolve.h"
 
-struct rdec {
-    const uint8_t *start;
-    const uint8_t *end;
-    struct basalt_arena *arena;
-    struct avro_limits lim;
-    uint64_t items;
-    struct basalt_error *err;
-};
-
-static basalt_status bad(struct rdec *d, const uint8_t *p, const char *what)
+static basalt_status bad(struct avro_value_reader *d, const uint8_t *p, const char *what)
 {
     return basalt_error_set(d->err, BASALT_CORRUPT, "truncated or malformed %s at byte %zu",
                             what, (size_t)(p - d->start));
 }
 
-static basalt_status nomem(struct rdec *d)
+static basalt_status nomem(struct avro_value_reader *d)
 {
     return basalt_error_set(d->err, BASALT_NOMEM, "out of memory decoding a value");
 }
 
 /* Reads a primitive of the writer's type `w` and stores it as reader type `r`. */
-static basalt_status read_primitive(struct rdec *d, const struct basalt_avro_node *w,
+static basalt_status read_primitive(struct avro_value_reader *d, const struct basalt_avro_node *w,
                                     const struct basalt_avro_node *r, const uint8_t **pp,
                                     struct basalt_avro_value *out)
 {
@@ -102,80 +93,33 @@ static basalt_status read_primitive(struct rdec *d, const struct basalt_avro_nod
     return BASALT_OK;
 }
 
-static basalt_status rdecode(struct rdec *d, const struct avro_rnode *rn, const uint8_t **pp,
+static basalt_status rdecode(struct avro_value_reader *d, const struct avro_rnode *rn, const uint8_t **pp,
                              uint32_t depth, struct basalt_avro_value *out);
 
-static basalt_status rdecode_blocks(struct rdec *d, const struct avro_rnode *rn,
+struct rdecode_item {
+    struct avro_value_reader *d;
+    const struct avro_rnode *rn;
+    uint32_t depth;
+};
+
+static basalt_status rdecode_item(void *ctx, const uint8_t **pp, struct basalt_avro_value *v)
+{
+    struct rdecode_item *c = ctx;
+    return rdecode(c->d, c->rn, pp, c->depth, v);
+}
+
+static basalt_status rdecode_blocks(struct avro_value_reader *d, const struct avro_rnode *rn,
                                     const uint8_t **pp, uint32_t depth,
                                     struct basalt_avro_value *out)
 {
+    struct rdecode_item c = {d, rn->child, depth - 1};
     bool map = rn->kind == AVRO_R_MAP;
-    size_t elem = map ? sizeof(struct basalt_avro_entry) : sizeof(struct basalt_avro_value);
-    bool zero = !map && basalt_avro_node_zero_size(rn->w->items, 8);
-    uint8_t *items = NULL;
-    size_t count = 0, cap = 0;
-    for (;;) {
-        int64_t block;
-        if (!avro_read_long(pp, d->end, &block))
-            return bad(d, *pp, "block count");
-        if (block == 0)
-            break;
-        if (block < 0) {
-            int64_t size;
-            if (block == INT64_MIN || !avro_read_long(pp, d->end, &size) || size < 0)
-                return bad(d, *pp, "block size");
-            block = -block;
-        }
-        if (!zero && (uint64_t)block > (uint64_t)(d->end - *pp))
-            return basalt_error_set(d->err, BASALT_CORRUPT,
-                                    "block claims %lld items but %zu bytes remain at byte %zu",
-                                    (long long)block, (size_t)(d->end - *pp),
-                                    (size_t)(*pp - d->start));
-        if ((uint64_t)block > d->lim.max_items - d->items)
-            return basalt_error_set(d->err, BASALT_LIMIT, "more than %llu items in a value",
-                                    (unsigned long long)d->lim.max_items);
-        d->items += (uint64_t)block;
-        if (count + (size_t)block > cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            while (ncap < count + (size_t)block)
-                ncap *= 2;
-            uint8_t *grown = basalt_arena_alloc(d->arena, ncap * elem, 8);
-            if (!grown)
-                return nomem(d);
-            if (count)
-                memcpy(grown, items, count * elem);
-            items = grown;
-            cap = ncap;
-        }
-        for (int64_t i = 0; i < block; i++, count++) {
-            struct basalt_avro_value *v;
-            if (map) {
-                struct basalt_avro_entry *e = (struct basalt_avro_entry *)(void *)items + count;
-                int64_t klen;
-                if (!avro_read_long(pp, d->end, &klen) || klen < 0 ||
-                    (uint64_t)klen > (uint64_t)(d->end - *pp))
-                    return bad(d, *pp, "map key");
-                e->key = *pp;
-                e->key_size = (size_t)klen;
-                *pp += klen;
-                v = &e->value;
-            } else {
-                v = (struct basalt_avro_value *)(void *)items + count;
-            }
-            basalt_status st = rdecode(d, rn->child, pp, depth - 1, v);
-            if (st != BASALT_OK)
-                return st;
-        }
-    }
-    out->count = count;
-    if (map)
-        out->entries = (struct basalt_avro_entry *)(void *)items;
-    else
-        out->items = (struct basalt_avro_value *)(void *)items;
-    return BASALT_OK;
+    return basalt_avro_value_read_blocks(d, map,
+                                         !map && basalt_avro_node_zero_size(rn->w->items, 8), pp,
+                                         rdecode_item, &c, out);
 }
 
-static basalt_status rdecode(struct rdec *d, const struct avro_rnode *rn, const uint8_t **pp,
+static basalt_status rdecode(struct avro_value_reader *d, const struct avro_rnode *rn, const uint8_t **pp,
                              uint32_t depth, struct basalt_avro_value *out)
 {
     if (depth == 0)
@@ -265,7 +209,7 @@ basalt_status basalt_avro_value_decode_resolved(const struct basalt_avro_resolut
         return basalt_error_set(err, BASALT_INVALID_ARG, "value_decode_resolved: NULL argument");
     if (!data)
         data = empty;
-    struct rdec d = {.start = data, .end = data + len, .arena = arena, .err = err};
+    struct avro_value_reader d = {.start = data, .end = data + len, .arena = arena, .err = err};
     basalt_avro_limits_resolve(limits, &d.lim);
     const uint8_t *p = data;
     basalt_status st = rdecode(&d, resolution->root, &p, d.lim.max_depth, out);
