@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Parquet read: basalt against DuckDB and Polars on flat.parquet (1,000,000
-# rows, int64 + double + two dictionary strings, uncompressed, 4 row groups)
-# and flat_zstd.parquet (the same rows, ZSTD), at 1 and 2 threads,
-# interleaved: each round runs every leg once, so drift of the machine falls
-# on all of them alike.
+# rows, int64 + double + two dictionary strings, uncompressed, 4 row groups),
+# flat_zstd.parquet (the same rows, ZSTD), flat8.parquet (the same rows in 8
+# row groups), mixed.parquet (100,000 rows of int64, double, string, bool and
+# list<int32>, ~1% nulls, snappy, one row group) and mixed8.parquet (8 row
+# groups), at 1 and 2 threads, interleaved: each round runs every leg once, so
+# drift of the machine falls on all of them alike.
 #
-#   bench/parquet_read.sh [BASALT] [ROUNDS]
+#   bench/parquet_read.sh [BASALT] [ROUNDS] [FILE...]
 #     BASALT  the basalt CLI of an optimised build (default build/tools/basalt/basalt)
 #     ROUNDS  rounds of legs (default 3)
+#     FILE    names of the fixtures to read (default: all five)
 #   BASALT_BENCH       basalt-bench of the same build (default: next to BASALT,
 #                      ../../bench/basalt-bench); its machine verdict closes the run
 #   BASALT_BENCH_DATA  where the files are (default $HOME/.cache/basalt-peers/data);
-#                      they are generated there (bench/peers/gen_flat.mjs) when missing.
+#                      they are generated there (bench/peers/gen_flat.mjs and
+#                      gen_mixed.mjs) when missing.
 #
 # One-thread legs run pinned to one CPU (`taskset -c 1`) so that no engine
 # borrows a second core for I/O or helpers; two-thread legs run unpinned.
@@ -30,15 +34,19 @@ basalt=${1:-$root/build/tools/basalt/basalt}
 rounds=${2:-3}
 data=${BASALT_BENCH_DATA:-$HOME/.cache/basalt-peers/data}
 harness=${BASALT_BENCH:-$(dirname "$basalt")/../../bench/basalt-bench}
-files=("$data/flat.parquet" "$data/flat_zstd.parquet")
+names=("${@:3}")
+[ ${#names[@]} -gt 0 ] || names=(flat.parquet flat_zstd.parquet flat8.parquet mixed.parquet mixed8.parquet)
+files=()
+for n in "${names[@]}"; do files+=("$data/$n"); done
 if [ ! -x "$basalt" ]; then
   echo "parquet_read.sh: no basalt CLI at $basalt (build first, Release)" >&2
   exit 2
 fi
 for f in "${files[@]}"; do
   if [ ! -f "$f" ]; then
-    echo "generating ${files[*]}" >&2
+    echo "generating the fixtures in $data" >&2
     node "$root/bench/peers/gen_flat.mjs" "$data" >&2
+    node "$root/bench/peers/gen_mixed.mjs" "$data" >&2
     break
   fi
 done

@@ -66,7 +66,8 @@ static void row_group(const uint8_t *data, size_t size, const struct basalt_parq
     }
     for (int32_t r = 0; ok && r < schema->n_roots; r++) {
         struct ArrowArray out;
-        struct basalt_parquet_assemble_options ao = {r % 2 == 1};
+        struct basalt_parquet_assemble_options ao = {.large_lists = r % 2 == 1,
+                                                     .no_branchless_walk = r % 3 == 2};
         basalt_status st =
             basalt_parquet_assemble_field_with(schema, schema->roots[r], leaves, &ao, &out, NULL);
         if (!allowed(st))

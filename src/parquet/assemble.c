@@ -14,6 +14,8 @@ struct assembler {
     const struct basalt_parquet_schema *schema;
     struct basalt_parquet_leaf_values *leaves;
     bool large_lists;
+    bool branchless; /* walk_branchless may be used (tests turn it off to compare) */
+    int64_t branchless_walks;
     struct basalt_error *err;
 };
 
@@ -52,13 +54,132 @@ static void levels_of(const struct assembler *a, const struct basalt_parquet_sch
     lv->n = leaf->n_levels;
 }
 
+/* walk() without a branch per level, for leaves that have both level
+ * arrays (every leaf under a list). The rules are walk()'s, folded into
+ * arithmetic: a level starts a slot when r <= R and d >= A, carries an
+ * element when r <= R + 1 and d >= D + 1, and continues the open slot when
+ * r > R, which is corrupt unless that slot is a non-empty list (`open`) and,
+ * for r == R + 1, the element is defined. Offsets are stored at every level
+ * (a continuation's store is overwritten by the next slot's start) and
+ * validity bits are OR-ed into the zeroed bitmap, so the loop has no
+ * data-dependent branch. Returns false when the levels are corrupt; walk()
+ * then finds and names the first bad level. */
+static bool walk_branchless(const struct basalt_parquet_schema_field *f, const struct levels *lv,
+                            uint8_t *bits, void *offsets, bool wide, int64_t *n_slots,
+                            int64_t *nulls, int64_t *n_elements)
+{
+    const int16_t D = f->def_level, R = f->rep_level, A = f->repeated_ancestor_def_level;
+    const int16_t *def = lv->def, *rep = lv->rep;
+    int64_t slots = 0, null = 0, elements = 0;
+    unsigned open = 0, bad = 0;
+    int32_t *off32 = offsets && !wide ? offsets : NULL;
+    int64_t *off64 = offsets && wide ? offsets : NULL;
+    for (int64_t i = 0; i < lv->n; i++) {
+        const int16_t d = def[i], r = rep[i];
+        const unsigned starts = (r <= R) & (d >= A);
+        const unsigned continues = r > R;
+        const unsigned element = (r <= R + 1) & (d >= D + 1);
+        bad |= continues & ((open ^ 1u) | ((r == R + 1) & (d < D + 1)));
+        open = continues ? open : (starts & (d >= D + 1));
+        if (off32)
+            off32[slots] = (int32_t)elements;
+        else if (off64)
+            off64[slots] = elements;
+        if (bits)
+            bits[slots >> 3] |= (uint8_t)((starts & (d >= D)) << (slots & 7));
+        null += starts & (d < D);
+        slots += starts;
+        elements += element;
+    }
+    if (bad || elements > (wide ? INT64_MAX : INT32_MAX))
+        return false;
+    if (off32)
+        off32[slots] = (int32_t)elements;
+    else if (off64)
+        off64[slots] = elements;
+    *n_slots = slots;
+    *nulls = null;
+    if (n_elements)
+        *n_elements = elements;
+    return true;
+}
+
+/* walk_branchless for the commonest shape, a top-level field over a leaf
+ * with one repetition level (a list of primitives, a struct holding one):
+ * r is 0 (a new slot) or 1 (the next element). The sums need no state
+ * carried from level to level, so the counting pass vectorises, and a
+ * continuation is consistent exactly when it and the level before it carry
+ * an element. */
+static bool walk_top_level(const struct basalt_parquet_schema_field *f, const struct levels *lv,
+                           uint8_t *bits, void *offsets, bool wide, int64_t *n_slots,
+                           int64_t *nulls, int64_t *n_elements)
+{
+    const int16_t D = f->def_level, E = (int16_t)(D + 1);
+    const int16_t *def = lv->def, *rep = lv->rep;
+    const int64_t n = lv->n;
+    int64_t slots = 0, null = 0, elements = 0;
+    unsigned bad = n > 0 && rep[0] != 0;
+    for (int64_t i = 0; i < n; i++) {
+        const unsigned starts = rep[i] == 0;
+        slots += starts;
+        null += starts & (def[i] < D);
+        elements += def[i] >= E;
+    }
+    for (int64_t i = 1; i < n; i++)
+        bad |= (rep[i] != 0) & ((def[i - 1] < E) | (def[i] < E));
+    if (bad || elements > (wide ? INT64_MAX : INT32_MAX))
+        return false;
+    if (offsets) {
+        int64_t slot = 0, e = 0;
+        if (wide) {
+            int64_t *off = offsets;
+            for (int64_t i = 0; i < n; i++) {
+                off[slot] = e;
+                slot += rep[i] == 0;
+                e += def[i] >= E;
+            }
+            off[slot] = e;
+        } else {
+            int32_t *off = offsets;
+            for (int64_t i = 0; i < n; i++) {
+                off[slot] = (int32_t)e;
+                slot += rep[i] == 0;
+                e += def[i] >= E;
+            }
+            off[slot] = (int32_t)e;
+        }
+    }
+    if (bits) {
+        int64_t slot = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const unsigned starts = rep[i] == 0;
+            bits[slot >> 3] |= (uint8_t)((starts & (def[i] >= D)) << (slot & 7));
+            slot += starts;
+        }
+    }
+    *n_slots = slots;
+    *nulls = null;
+    if (n_elements)
+        *n_elements = elements;
+    return true;
+}
+
 /* Slots of a struct or list field F over its leaf's levels; with `bits` /
- * `offsets` non-NULL, also fills them. For lists, elements are counted too.
- * Returns the slot count in *n_slots and the null count in *nulls. */
+ * `offsets` non-NULL, also fills them (`bits` zeroed). For lists, elements
+ * are counted too. Returns the slot count in *n_slots and the null count in
+ * *nulls. */
 static basalt_status walk(struct assembler *a, const struct basalt_parquet_schema_field *f,
                           const struct levels *lv, bool is_list, uint8_t *bits, void *offsets,
                           bool wide, int64_t *n_slots, int64_t *nulls, int64_t *n_elements)
 {
+    const bool top_level = f->rep_level == 0 && f->repeated_ancestor_def_level == 0 &&
+                           a->schema->leaves[f->leaf_begin].max_rep == 1;
+    if (lv->def && lv->rep && a->branchless &&
+        (top_level ? walk_top_level(f, lv, bits, offsets, wide, n_slots, nulls, n_elements)
+                   : walk_branchless(f, lv, bits, offsets, wide, n_slots, nulls, n_elements))) {
+        a->branchless_walks++;
+        return BASALT_OK;
+    }
     const int16_t D = f->def_level, R = f->rep_level, A = f->repeated_ancestor_def_level;
     int64_t slots = 0, null = 0, elements = 0;
     bool open = false, present = false, nonempty = false;
@@ -149,7 +270,7 @@ static basalt_status build_leaf(struct assembler *a, const struct basalt_parquet
     }
     struct levels lv;
     levels_of(a, f, &lv);
-    const int16_t D = f->def_level, A = f->repeated_ancestor_def_level;
+    const int16_t A = f->repeated_ancestor_def_level;
     const int16_t max_def = lv.max_def;
     int64_t slots = 0, present = 0;
     for (int64_t i = 0; i < lv.n; i++) {
@@ -166,13 +287,21 @@ static basalt_status build_leaf(struct assembler *a, const struct basalt_parquet
     if (!bits)
         return basalt_error_set(a->err, BASALT_NOMEM, "out of memory for a validity bitmap");
     int64_t k = 0, nulls = 0;
-    for (int64_t i = 0; i < lv.n; i++) {
-        const int16_t d = def_at(&lv, i);
-        if (d < A)
-            continue;
-        const bool valid = d >= D && d == max_def;
-        basalt_bitmap_set(bits, k++, valid);
-        nulls += !valid;
+    if (lv.def) {
+        /* Branch-free, as in walk_branchless: bits is zeroed, a level that
+         * is no slot (d < A) stores nothing and does not advance. The
+         * field's def level is at most max_def, so d == max_def is the
+         * whole validity test. */
+        for (int64_t i = 0; i < lv.n; i++) {
+            const int16_t d = lv.def[i];
+            const unsigned slot = d >= A, valid = d == max_def;
+            bits[k >> 3] |= (uint8_t)((slot & valid) << (k & 7));
+            nulls += slot & (valid ^ 1u);
+            k += slot;
+        }
+    } else {
+        for (int64_t i = 0; i < lv.n; i++)
+            basalt_bitmap_set(bits, k++, true);
     }
     if (nulls && v->n_buffers > 1) {
         uint8_t *buf = (uint8_t *)(uintptr_t)v->buffers[1];
@@ -340,7 +469,8 @@ basalt_status basalt_parquet_assemble_field_with(const struct basalt_parquet_sch
     const struct basalt_parquet_schema_field *f = &schema->fields[field];
     if (f->leaf_begin < 0 || f->leaf_begin >= f->leaf_end || f->leaf_end > schema->n_leaves)
         return basalt_error_set(err, BASALT_INVALID_ARG, "field '%s' has no leaves", f->name);
-    struct assembler a = {schema, leaves, options && options->large_lists, err};
+    struct assembler a = {schema, leaves, options && options->large_lists,
+                          !(options && options->no_branchless_walk), 0, err};
     basalt_status s = BASALT_OK;
     for (int32_t k = f->leaf_begin; k < f->leaf_end; k++) {
         if (!leaves[k].values.release) {
@@ -362,6 +492,8 @@ basalt_status basalt_parquet_assemble_field_with(const struct basalt_parquet_sch
         s = basalt_error_set(err, BASALT_CORRUPT,
                              "field '%s': %" PRId64 " slots for %" PRId64 " rows", f->name,
                              out->length, leaves[f->leaf_begin].n_rows);
+    if (options && options->branchless_walks)
+        *options->branchless_walks += a.branchless_walks;
     for (int32_t k = f->leaf_begin; k < f->leaf_end; k++)
         basalt_arrow_array_release(&leaves[k].values);
     if (s != BASALT_OK) {

@@ -21,6 +21,64 @@ static uint64_t window_bits(const uint8_t *bits, int64_t bit, unsigned n)
     return n == 64 ? v : v & ((UINT64_C(1) << n) - 1);
 }
 
+/* Writes the low n <= 64 bits of v at bit `bit`, leaving the bits around
+ * them as they are. */
+static void window_store(uint8_t *bits, int64_t bit, unsigned n, uint64_t v)
+{
+    uint8_t *p = bits + (bit >> 3);
+    unsigned shift = (unsigned)(bit & 7);
+    unsigned nbytes = (shift + n + 7) / 8;
+    uint64_t mask = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    v &= mask;
+    uint64_t lo = 0;
+    unsigned take = nbytes < 8 ? nbytes : 8;
+    memcpy(&lo, p, take);
+    lo = (lo & ~(mask << shift)) | (v << shift);
+    memcpy(p, &lo, take);
+    if (nbytes > 8) {
+        uint8_t high = (uint8_t)((1u << (shift + n - 64)) - 1);
+        p[8] = (uint8_t)((p[8] & ~high) | ((v >> (64 - shift)) & high));
+    }
+}
+
+/* The low popcount(mask) bits of src placed at the set bits of mask, in
+ * order (what BMI2's pdep does), one run of set bits at a time: validity
+ * windows are mostly long runs. */
+static uint64_t deposit_runs(uint64_t src, uint64_t mask)
+{
+    uint64_t out = 0;
+    unsigned used = 0;
+    while (mask) {
+        unsigned start = (unsigned)__builtin_ctzll(mask);
+        uint64_t rest = mask >> start;
+        unsigned len = ~rest == 0 ? 64 - start : (unsigned)__builtin_ctzll(~rest);
+        uint64_t run = len == 64 ? ~UINT64_C(0) : (UINT64_C(1) << len) - 1;
+        out |= ((src >> used) & run) << start;
+        used += len;
+        mask &= ~(run << start);
+    }
+    return out;
+}
+
+/* Mixed windows of 4- and 8-byte values: each slot takes the next dense
+ * value or zero through a select, not a branch on the validity bit. */
+#define SPREAD_WINDOW(name, type)                                                        \
+    static uint64_t name(uint8_t *values, uint64_t lo, unsigned n, uint64_t bits,         \
+                         uint64_t k)                                                     \
+    {                                                                                    \
+        for (unsigned b = n; b-- > 0;) {                                                 \
+            const uint64_t valid = (bits >> b) & 1, slot = lo + b;                       \
+            k -= valid;                                                                  \
+            type v;                                                                      \
+            memcpy(&v, values + (valid ? k : slot) * sizeof v, sizeof v);                \
+            v &= (type)0 - (type)valid;                                                  \
+            memcpy(values + slot * sizeof v, &v, sizeof v);                              \
+        }                                                                                \
+        return k;                                                                        \
+    }
+SPREAD_WINDOW(spread_window4, uint32_t)
+SPREAD_WINDOW(spread_window8, uint64_t)
+
 void basalt_parquet_spaced_expand_fixed(uint8_t *values, size_t width, uint64_t count,
                                         const uint8_t *validity, int64_t offset)
 {
@@ -36,6 +94,10 @@ void basalt_parquet_spaced_expand_fixed(uint8_t *values, size_t width, uint64_t 
             memmove(values + lo * width, values + k * width, (size_t)n * width);
         } else if (bits == 0) {
             memset(values + lo * width, 0, (size_t)n * width);
+        } else if (width == 4) {
+            k = spread_window4(values, lo, n, bits, k);
+        } else if (width == 8) {
+            k = spread_window8(values, lo, n, bits, k);
         } else {
             for (unsigned b = n; b-- > 0;) {
                 uint8_t *slot = values + (lo + b) * width;
@@ -71,14 +133,21 @@ SPACED_OFFSETS(basalt_parquet_spaced_expand_offsets64, int64_t)
 void basalt_parquet_spaced_expand_bits(uint8_t *bits, int64_t bits_offset, uint64_t count,
                                        const uint8_t *validity, int64_t offset)
 {
-    uint64_t c = basalt_parquet_count_valid(validity, offset, count);
-    for (uint64_t j = count; j-- > 0 && c < j + 1;) {
-        bool v = false;
-        if (basalt_bitmap_get(validity, offset + (int64_t)j)) {
-            c--;
-            v = basalt_bitmap_get(bits, bits_offset + (int64_t)c);
-        }
-        basalt_bitmap_set(bits, bits_offset + (int64_t)j, v);
+    /* A window of up to 64 slots at a time, back to front: its dense bits
+     * (read before the window is written; they lie at or below it) are
+     * deposited at its valid slots. */
+    uint64_t k = basalt_parquet_count_valid(validity, offset, count);
+    uint64_t hi = count;
+    while (hi > 0 && k < hi) {
+        unsigned n = hi >= 64 ? 64 : (unsigned)hi;
+        uint64_t lo = hi - n;
+        uint64_t mask = validity ? window_bits(validity, offset + (int64_t)lo, n)
+                                 : (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1);
+        unsigned c = (unsigned)__builtin_popcountll(mask);
+        k -= c;
+        uint64_t src = c ? window_bits(bits, bits_offset + (int64_t)k, c) : 0;
+        window_store(bits, bits_offset + (int64_t)lo, n, deposit_runs(src, mask));
+        hi = lo;
     }
 }
 

@@ -177,6 +177,10 @@ basalt_status basalt_parquet_column_decode(const struct basalt_parquet_chunk_sou
 
 struct basalt_parquet_assemble_options {
     bool large_lists; /* LIST fields as large_list (as basalt_parquet_arrow_options.large_lists) */
+    /* Tests: walk every level with the general, branching loop only, and
+     * count the walks the branch-free loop did. */
+    bool no_branchless_walk;
+    int64_t *branchless_walks;
 };
 
 /* Builds the Arrow array of top-level field `field` (schema->roots[i]) from

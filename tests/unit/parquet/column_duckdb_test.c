@@ -17,6 +17,8 @@ struct pqc_read_options {
     struct basalt_parquet_column_options column;
     bool large_lists;
     bool validate;
+    bool general_walk;          /* assembly without walk_branchless */
+    int64_t *branchless_walks;  /* counts walk_branchless's successes, or NULL */
 };
 void pqc_read_options_init(struct pqc_read_options *o);
 basalt_status pqc_dump_path(const char *path, const struct pqc_read_options *o,
