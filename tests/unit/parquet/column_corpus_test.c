@@ -572,12 +572,55 @@ static bool clean_status(basalt_status st)
            st == BASALT_LIMIT;
 }
 
+/* The manifest of parquet-extra/arrow-testing/fuzzing: one line per file,
+ * "name<TAB>duckdb<TAB>status<TAB>note", where duckdb is DuckDB 1.5.6's
+ * verdict (ok or error, from tests/parquet/duckdb_verdicts.mjs) and status
+ * the one basalt must return. */
+struct fuzz_entry {
+    char name[160];
+    char duckdb[8];
+    char status[16];
+    char note[200];
+    bool seen;
+};
+
+static int load_fuzz_manifest(struct fuzz_entry *entries, int cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/unit/parquet/fuzzing_expected.tsv",
+             BASALT_TEST_SOURCE_DIR);
+    size_t len;
+    uint8_t *text = bt_read_file(path, &len);
+    if (!text)
+        return -1;
+    int n = 0;
+    char *p = (char *)text, *end = p + len;
+    while (p < end && n < cap) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            nl = end;
+        *nl = '\0';
+        struct fuzz_entry *e = &entries[n];
+        memset(e, 0, sizeof *e);
+        if (*p && *p != '#' &&
+            sscanf(p, "%159[^\t]\t%7[^\t]\t%15[^\t]\t%199[^\n]", e->name, e->duckdb, e->status,
+                   e->note) >= 3)
+            n++;
+        p = nl + 1;
+    }
+    basalt_free(text);
+    return n;
+}
+
 TEST(column_corpus_oss_fuzz_inputs)
 {
+    static struct fuzz_entry entries[256];
+    int n_entries = load_fuzz_manifest(entries, 256);
+    CHECK(n_entries >= 130);
     DIR *d = opendir(pqc_corpus("parquet-extra/arrow-testing/fuzzing"));
     CHECK(d != NULL);
     struct dirent *e;
-    int n = 0, bad = 0, ok = 0;
+    int n = 0, bad = 0, ok = 0, unlisted = 0, wrong = 0, disagree = 0;
     clock_t start = clock();
     double slowest = 0;
     while ((e = readdir(d))) {
@@ -603,12 +646,46 @@ TEST(column_corpus_oss_fuzz_inputs)
             printf("  %s: %s: %s\n", e->d_name, basalt_status_name(st), err.message);
             bad++;
         }
+        struct fuzz_entry *m = NULL;
+        for (int i = 0; i < n_entries; i++)
+            if (strcmp(entries[i].name, e->d_name) == 0)
+                m = &entries[i];
+        if (!m) {
+            printf("  %s: %s: no entry in fuzzing_expected.tsv\n", e->d_name,
+                   basalt_status_name(st));
+            unlisted++;
+            continue;
+        }
+        m->seen = true;
+        if (strcmp(basalt_status_name(st), m->status) != 0) {
+            printf("  %s: %s (%s), the manifest says %s\n", e->d_name, basalt_status_name(st),
+                   err.message, m->status);
+            wrong++;
+        }
+        /* Where basalt and DuckDB disagree on whether the file reads, the
+         * manifest must say why. */
+        bool both = (st == BASALT_OK) == (strcmp(m->duckdb, "ok") == 0);
+        if (!both && !m->note[0]) {
+            printf("  %s: basalt %s, DuckDB %s, and no note\n", e->d_name,
+                   basalt_status_name(st), m->duckdb);
+            disagree++;
+        }
     }
     closedir(d);
+    int stale = 0;
+    for (int i = 0; i < n_entries; i++)
+        if (!entries[i].seen) {
+            printf("  manifest entry %s: no such file\n", entries[i].name);
+            stale++;
+        }
     printf("  %d inputs, %d read, the rest refused cleanly; slowest %.2fs, all %.2fs\n", n, ok,
            slowest, (double)(clock() - start) / CLOCKS_PER_SEC);
     CHECK(n >= 130);
     CHECK_EQ(bad, 0);
+    CHECK_EQ(unlisted, 0);
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(disagree, 0);
+    CHECK_EQ(stale, 0);
 }
 
 /* ------------------------------------------------------------------ damage sweeps */
