@@ -15,7 +15,9 @@ basalt_status bench_codec_register(struct basalt_bench *bench, struct basalt_err
 basalt_status bench_pool_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_parquet_encoding_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_parquet_footer_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -26,7 +28,9 @@ static const struct {
     {"pool", bench_pool_register},
     {"parquet encoding", bench_parquet_encoding_register},
     {"parquet read", bench_parquet_read_register},
+    {"parquet footer", bench_parquet_footer_register},
     {"avro", bench_avro_register},
+    {"iceberg", bench_iceberg_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

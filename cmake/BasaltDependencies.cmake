@@ -31,7 +31,18 @@ add_library(basalt_deps_json INTERFACE)
 target_link_libraries(basalt_deps_json INTERFACE PkgConfig::JANSSON)
 add_library(basalt::deps::json ALIAS basalt_deps_json)
 
+# Iceberg: JSON metadata, the SQL catalog on embedded SQLite, deletion vectors
+# as Roaring bitmaps (Debian's CRoaring ships no pkg-config file).
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+find_library(ROARING_LIBRARY NAMES roaring REQUIRED)
+find_path(ROARING_INCLUDE_DIR roaring/roaring.h REQUIRED)
+add_library(basalt_deps_iceberg INTERFACE)
+target_link_libraries(basalt_deps_iceberg INTERFACE PkgConfig::JANSSON PkgConfig::SQLITE3
+                      ${ROARING_LIBRARY})
+target_include_directories(basalt_deps_iceberg INTERFACE ${ROARING_INCLUDE_DIR})
+add_library(basalt::deps::iceberg ALIAS basalt_deps_iceberg)
+
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
-    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson")
-set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lpthread -lm")
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3")
+set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lroaring -lpthread -lm")

@@ -10,7 +10,7 @@ rank() {
     codec|hash) echo 1 ;;
     io) echo 2 ;;
     thrift|parquet_format|parquet_writer|parquet|avro) echo 3 ;;
-    iceberg) echo 4 ;;
+    iceberg|iceberg_*) echo 4 ;;
     frame|ipc) echo 5 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;

@@ -13,5 +13,6 @@
 #include "basalt/parquet_format.h"
 #include "basalt/parquet_writer.h"
 #include "basalt/thrift.h"
+#include "basalt/iceberg.h"
 
 #endif

@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include "avro_plan.h"
+#include "basalt/hash.h"
 
 struct cached_schema {
     uint64_t hash;
@@ -30,12 +31,11 @@ struct basalt_avro_plan_cache {
     uint64_t hits, misses;
 };
 
+/* Keys are whole schema texts (a manifest's is about 8 KB, looked up once
+ * per manifest), so the hash runs at XXH64's speed, not a byte at a time. */
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 {
-    const uint8_t *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    return basalt_hash_xxh64(data, len, h);
 }
 
 basalt_status basalt_avro_plan_cache_new(struct basalt_avro_plan_cache **out,

@@ -145,7 +145,8 @@ static basalt_status collect_lengths(const struct basalt_parquet_binary_view *va
     if (values && (!values->offsets32) == (!values->offsets64))
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "byte-array input needs exactly one offsets array");
-    if (!values && (!fixed || width == 0 || width > INT32_MAX))
+    /* A page of nulls only has no value bytes at all (fixed may be NULL). */
+    if (!values && (width == 0 || width > INT32_MAX || (!fixed && count > 0)))
         return basalt_error_set(err, BASALT_INVALID_ARG, "fixed-width input needs a width");
     uint64_t n = basalt_parquet_count_valid(validity, validity_offset, count);
     if (n > SIZE_MAX / sizeof(int32_t))

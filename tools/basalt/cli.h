@@ -44,6 +44,7 @@ basalt_status cli_write_file(const char *path, const void *data, size_t len,
 int cli_avro_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
+int cli_iceberg_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_parquet_main(int argc, char **argv);
 int cli_parquet_rewrite_main(int argc, char **argv); /* a verb of the parquet group */

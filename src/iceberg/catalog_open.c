@@ -1,0 +1,329 @@
+/* Catalog entry points: URI dispatch, namespaces, table loads. */
+#include <limits.h>
+#include <string.h>
+
+#include "catalog_internal.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The database path of a SQLite URI, or NULL when `uri` is not one. */
+static const char *sqlite_path(const char *uri)
+{
+    if (starts_with(uri, "jdbc:"))
+        uri += 5;
+    if (!starts_with(uri, "sqlite:"))
+        return NULL;
+    uri += 7;
+    /* SQLAlchemy: sqlite:///relative.db, sqlite:////absolute.db. */
+    if (starts_with(uri, "///"))
+        return uri + 3;
+    if (starts_with(uri, "file:"))
+        uri += 5;
+    return uri;
+}
+
+basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_name, bool create,
+                                          struct basalt_iceberg_catalog **out,
+                                          struct basalt_error *err)
+{
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "no catalog output");
+    *out = NULL;
+    if (!uri || !*uri)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "empty catalog URI");
+    struct basalt_iceberg_catalog *c = basalt_calloc(1, sizeof *c);
+    if (!c)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory opening a catalog");
+    c->name = basalt_iceberg_strdup(catalog_name && *catalog_name
+                                        ? catalog_name
+                                        : BASALT_ICEBERG_CATALOG_DEFAULT_NAME);
+    basalt_status st = c->name ? basalt_iceberg_io_new(&c->io, err)
+                               : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    const char *db = sqlite_path(uri);
+    if (st == BASALT_OK && db) {
+        c->kind = BASALT_ICEBERG_CATALOG_SQL;
+        st = *db ? basalt_iceberg_sql_open(db, create, &c->sql, err)
+                 : basalt_error_set(err, BASALT_INVALID_ARG, "catalog URI '%s' names no file", uri);
+    } else if (st == BASALT_OK) {
+        c->kind = BASALT_ICEBERG_CATALOG_FS;
+        st = basalt_iceberg_fs_open(uri, create, &c->fs, err);
+    }
+    if (st != BASALT_OK) {
+        basalt_iceberg_catalog_close(c);
+        return st;
+    }
+    *out = c;
+    return BASALT_OK;
+}
+
+void basalt_iceberg_catalog_close(struct basalt_iceberg_catalog *catalog)
+{
+    if (!catalog)
+        return;
+    basalt_iceberg_sql_close(catalog->sql);
+    basalt_iceberg_fs_close(catalog->fs);
+    basalt_iceberg_io_free(catalog->io);
+    basalt_free(catalog->name);
+    basalt_free(catalog);
+}
+
+basalt_status basalt_iceberg_catalog_map(struct basalt_iceberg_catalog *c, const char *prefix,
+                                         const char *local, struct basalt_error *err)
+{
+    return basalt_iceberg_io_map(c->io, prefix, local, err);
+}
+
+/* A namespace name: non-empty levels separated by single dots. */
+static basalt_status check_namespace(const char *ns, struct basalt_error *err)
+{
+    size_t len = ns ? strlen(ns) : 0;
+    if (!len || ns[0] == '.' || ns[len - 1] == '.' || strstr(ns, ".."))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "invalid namespace '%.200s'",
+                                ns ? ns : "");
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_catalog_namespace_exists(struct basalt_iceberg_catalog *c,
+                                                      const char *ns, bool *exists,
+                                                      struct basalt_error *err)
+{
+    *exists = false;
+    if (!ns || !*ns) {
+        *exists = true; /* the root */
+        return BASALT_OK;
+    }
+    if (c->kind == BASALT_ICEBERG_CATALOG_SQL)
+        return basalt_iceberg_sql_namespace_exists(c->sql, c->name, ns, exists, err);
+    return basalt_iceberg_fs_namespace_exists(c->fs, ns, exists, err);
+}
+
+static basalt_status require_namespace(struct basalt_iceberg_catalog *c, const char *ns,
+                                       struct basalt_error *err)
+{
+    bool exists;
+    basalt_status st = basalt_iceberg_catalog_namespace_exists(c, ns, &exists, err);
+    if (st == BASALT_OK && !exists)
+        st = basalt_error_set(err, BASALT_NOT_FOUND, "no namespace '%.200s' in catalog '%.100s'",
+                              ns, c->name);
+    return st;
+}
+
+static void hand_out(struct basalt_iceberg_strings *list, char ***out, size_t *n)
+{
+    basalt_iceberg_strings_sort_unique(list);
+    *out = list->items;
+    *n = list->n;
+    if (!list->n) {
+        basalt_free(list->items);
+        *out = NULL;
+    }
+}
+
+basalt_status basalt_iceberg_catalog_list_namespaces(struct basalt_iceberg_catalog *c,
+                                                     const char *parent, char ***out, size_t *n,
+                                                     struct basalt_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (parent && !*parent)
+        parent = NULL;
+    basalt_status st = parent ? require_namespace(c, parent, err) : BASALT_OK;
+    struct basalt_iceberg_strings found = {0}, children = {0};
+    if (st == BASALT_OK && c->kind == BASALT_ICEBERG_CATALOG_FS) {
+        st = basalt_iceberg_fs_list_namespaces(c->fs, parent, &children, err);
+    } else if (st == BASALT_OK) {
+        /* Rows name full namespaces at any depth: keep the level under parent. */
+        st = basalt_iceberg_sql_all_namespaces(c->sql, c->name, parent, &found, err);
+        size_t skip = parent ? strlen(parent) + 1 : 0;
+        for (size_t i = 0; st == BASALT_OK && i < found.n; i++) {
+            const char *ns = found.items[i];
+            if (strlen(ns) <= skip)
+                continue; /* parent itself */
+            const char *dot = strchr(ns + skip, '.');
+            size_t len = dot ? (size_t)(dot - ns) : strlen(ns);
+            st = basalt_iceberg_strings_add(&children, ns, len, err);
+        }
+    }
+    basalt_iceberg_strings_reset(&found);
+    if (st != BASALT_OK) {
+        basalt_iceberg_strings_reset(&children);
+        return st;
+    }
+    hand_out(&children, out, n);
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_catalog_list_tables(struct basalt_iceberg_catalog *c, const char *ns,
+                                                 char ***out, size_t *n,
+                                                 struct basalt_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    basalt_status st = check_namespace(ns, err);
+    if (st == BASALT_OK)
+        st = require_namespace(c, ns, err);
+    struct basalt_iceberg_strings tables = {0};
+    if (st == BASALT_OK)
+        st = c->kind == BASALT_ICEBERG_CATALOG_SQL
+                 ? basalt_iceberg_sql_list_tables(c->sql, c->name, ns, &tables, err)
+                 : basalt_iceberg_fs_list_tables(c->fs, ns, &tables, err);
+    if (st != BASALT_OK) {
+        basalt_iceberg_strings_reset(&tables);
+        return st;
+    }
+    hand_out(&tables, out, n);
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_catalog_create_namespace(struct basalt_iceberg_catalog *c,
+                                                      const char *ns, struct basalt_error *err)
+{
+    basalt_status st = check_namespace(ns, err);
+    if (st != BASALT_OK)
+        return st;
+    if (c->kind == BASALT_ICEBERG_CATALOG_SQL)
+        return basalt_iceberg_sql_create_namespace(c->sql, c->name, ns, err);
+    return basalt_iceberg_fs_create_namespace(c->fs, ns, err);
+}
+
+basalt_status basalt_iceberg_catalog_table_location(struct basalt_iceberg_catalog *c,
+                                                    const char *identifier, char **out,
+                                                    struct basalt_error *err)
+{
+    char *ns, *name;
+    *out = NULL;
+    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    if (st != BASALT_OK)
+        return st;
+    if (c->kind == BASALT_ICEBERG_CATALOG_SQL) {
+        st = basalt_iceberg_sql_table_location(c->sql, c->name, ns, name, out, err);
+    } else {
+        char *dir = NULL;
+        char file[PATH_MAX];
+        st = basalt_iceberg_fs_table_dir(c->fs, ns, name, &dir, err);
+        if (st == BASALT_OK)
+            st = basalt_iceberg_table_find_metadata(dir, file, sizeof file, err);
+        if (st == BASALT_OK && !(*out = basalt_iceberg_strdup(file)))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        basalt_free(dir);
+    }
+    basalt_free(ns);
+    basalt_free(name);
+    return st;
+}
+
+/* Loads a table by the stored location of its metadata file. */
+static basalt_status load_location(struct basalt_iceberg_catalog *c, const char *location,
+                                   struct basalt_iceberg_table **out, struct basalt_error *err)
+{
+    char path[PATH_MAX];
+    basalt_status st = basalt_iceberg_io_resolve(c->io, location, path, sizeof path, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_iceberg_table_load_file(path, c->io, out, err);
+    if (st != BASALT_OK && strcmp(path, location) != 0)
+        return basalt_error_context(err, st, "%.300s", location);
+    return st;
+}
+
+basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c,
+                                                const char *identifier,
+                                                struct basalt_iceberg_table **out,
+                                                struct basalt_error *err)
+{
+    char *location = NULL;
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "no table output");
+    *out = NULL;
+    basalt_status st = basalt_iceberg_catalog_table_location(c, identifier, &location, err);
+    struct basalt_iceberg_table *t = NULL;
+    if (st == BASALT_OK)
+        st = load_location(c, location, &t, err);
+    if (st == BASALT_OK) {
+        char *name = basalt_iceberg_strdup(identifier);
+        if (!name) {
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        } else {
+            basalt_free(t->name);
+            t->name = name;
+            basalt_free(t->metadata_location);
+            t->metadata_location = location;
+            location = NULL;
+        }
+    }
+    basalt_free(location);
+    if (st != BASALT_OK) {
+        basalt_iceberg_table_free(t);
+        return st;
+    }
+    *out = t;
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalog *c,
+                                                    const char *identifier,
+                                                    const char *metadata_location,
+                                                    struct basalt_error *err)
+{
+    char *ns, *name;
+    if (c->kind != BASALT_ICEBERG_CATALOG_SQL)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "a filesystem catalog lists the tables in its directory: place the "
+                                "table there instead of registering it");
+    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    if (st != BASALT_OK)
+        return st;
+    st = check_namespace(ns, err);
+    if (st == BASALT_OK && (!metadata_location || !*metadata_location))
+        st = basalt_error_set(err, BASALT_INVALID_ARG, "no metadata location");
+    /* Refuse what would not load later; an existing identifier is CONFLICT
+     * even when the location is bad, so check that first. */
+    if (st == BASALT_OK) {
+        char *existing = NULL;
+        struct basalt_error lookup;
+        basalt_error_init(&lookup);
+        st = basalt_iceberg_sql_table_location(c->sql, c->name, ns, name, &existing, &lookup);
+        basalt_free(existing);
+        if (st == BASALT_OK)
+            st = basalt_error_set(err, BASALT_CONFLICT,
+                                  "table '%.200s' already exists in catalog '%.100s'", identifier,
+                                  c->name);
+        else if (st == BASALT_NOT_FOUND)
+            st = BASALT_OK;
+        else if (err)
+            *err = lookup;
+    }
+    if (st == BASALT_OK) {
+        struct basalt_iceberg_table *t = NULL;
+        st = load_location(c, metadata_location, &t, err);
+        basalt_iceberg_table_free(t);
+    }
+    if (st == BASALT_OK)
+        st = basalt_iceberg_sql_register(c->sql, c->name, ns, name, metadata_location, err);
+    basalt_free(ns);
+    basalt_free(name);
+    return st;
+}
+
+basalt_status basalt_iceberg_catalog_drop_table(struct basalt_iceberg_catalog *c,
+                                                const char *identifier, struct basalt_error *err)
+{
+    char *ns, *name;
+    if (c->kind != BASALT_ICEBERG_CATALOG_SQL)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "a filesystem catalog does not drop tables (it would delete files)");
+    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_iceberg_sql_drop(c->sql, c->name, ns, name, err);
+    basalt_free(ns);
+    basalt_free(name);
+    return st;
+}

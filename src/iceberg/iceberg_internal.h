@@ -1,0 +1,95 @@
+/* Internal declarations of the Iceberg table metadata code (types, schemas,
+ * table metadata JSON). Not part of the public API. */
+#ifndef BASALT_ICEBERG_INTERNAL_H
+#define BASALT_ICEBERG_INTERNAL_H
+
+#include <jansson.h>
+
+#include "basalt/iceberg_metadata.h"
+
+/* Nested types deeper than this are refused (LIMIT): recursion is bounded
+ * by it, whatever the JSON parser allows. */
+#define BASALT_ICEBERG_MAX_TYPE_DEPTH 200
+
+/* The object behind a struct basalt_iceberg_metadata: every pointer in
+ * `pub` points into `arena`. */
+struct basalt_iceberg_metadata_impl {
+    struct basalt_iceberg_metadata pub;
+    struct basalt_arena arena;
+};
+
+/* What the parsers of one document share. */
+struct basalt_iceberg_parse_ctx {
+    struct basalt_arena *arena;
+    struct basalt_error *err;
+    int32_t format_version;
+};
+
+/* ---------------------------------------------------- JSON member access
+ * Each returns OK, CORRUPT ("missing 'key'" / "'key' is not ...") or NOMEM.
+ * `present` (may be NULL for required members) says whether the key was
+ * there; an absent optional member leaves *out untouched. JSON null counts
+ * as absent. */
+basalt_status basalt_iceberg_json_i64(const json_t *obj, const char *key, bool required,
+                                      bool *present, int64_t *out, struct basalt_error *err);
+basalt_status basalt_iceberg_json_i32(const json_t *obj, const char *key, bool required,
+                                      bool *present, int32_t *out, struct basalt_error *err);
+basalt_status basalt_iceberg_json_bool(const json_t *obj, const char *key, bool required,
+                                       bool *present, bool *out, struct basalt_error *err);
+/* A string copied into the arena (NULL when absent and optional). Strings
+ * holding a NUL byte are CORRUPT: they could not be handed out as C text. */
+basalt_status basalt_iceberg_json_str(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
+                                      const char *key, bool required, const char **out);
+basalt_status basalt_iceberg_json_str_value(struct basalt_iceberg_parse_ctx *ctx,
+                                            const json_t *value, const char **out);
+/* The member `key` when it is an array / object, else NULL (absent or null)
+ * or CORRUPT (another kind). */
+basalt_status basalt_iceberg_json_array(const json_t *obj, const char *key, bool required,
+                                        const json_t **out, struct basalt_error *err);
+basalt_status basalt_iceberg_json_object(const json_t *obj, const char *key, bool required,
+                                         const json_t **out, struct basalt_error *err);
+/* A JSON object of strings as key/value pairs, sorted by key. */
+basalt_status basalt_iceberg_json_kv(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
+                                     struct basalt_iceberg_kv **out, uint32_t *n);
+/* Compact JSON text of any value, copied into the arena. */
+basalt_status basalt_iceberg_json_text(struct basalt_iceberg_parse_ctx *ctx, const json_t *value,
+                                       const char **out);
+/* Arena allocation of n elements (zeroed); NULL + NOMEM set on failure. */
+void *basalt_iceberg_arena_array(struct basalt_iceberg_parse_ctx *ctx, size_t n, size_t size);
+
+/* ------------------------------------------------------- types, schemas */
+
+/* Parses a type (a string for primitives, an object for nested types). */
+basalt_status basalt_iceberg_type_parse(struct basalt_iceberg_parse_ctx *ctx, const json_t *json,
+                                        int depth, struct basalt_iceberg_type *out);
+/* The JSON form of a type (as the spec writes it); a new reference, or NULL
+ * when out of memory. */
+json_t *basalt_iceberg_type_to_json(const struct basalt_iceberg_type *type);
+/* Decodes a default (JSON single-value serialization) for a primitive type.
+ * Nested and non-primitive types leave out->is_null set. CORRUPT when the
+ * value does not fit the type. */
+basalt_status basalt_iceberg_default_decode(struct basalt_iceberg_parse_ctx *ctx,
+                                            const struct basalt_iceberg_type *type,
+                                            const json_t *json, struct basalt_iceberg_value *out);
+/* Parses one schema object (type "struct"); schema-id defaults to 0. Builds
+ * its field index. */
+basalt_status basalt_iceberg_schema_parse(struct basalt_iceberg_parse_ctx *ctx, const json_t *json,
+                                          struct basalt_iceberg_schema *out);
+json_t *basalt_iceberg_schema_to_json(const struct basalt_iceberg_schema *schema);
+/* Builds schema->index (in the arena). CORRUPT for a repeated field id. */
+basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *ctx,
+                                               struct basalt_iceberg_schema *schema);
+
+/* The transform kind and parameter of `text` (same rules as the transform
+ * module): malformed parameters are CORRUPT, unknown names kind UNKNOWN. */
+basalt_status basalt_iceberg_transform_read(const char *text, struct basalt_iceberg_transform *out,
+                                            struct basalt_error *err);
+
+/* Decompresses gzip / zstd metadata (by magic) into a basalt_malloc'd,
+ * NUL-terminated buffer of at most `limit` bytes (LIMIT beyond). Returns
+ * OK with *out NULL when the data is not compressed. */
+basalt_status basalt_iceberg_metadata_inflate(const void *data, size_t len, size_t limit,
+                                              char **out, size_t *out_len,
+                                              struct basalt_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* Reading a table's files by their stored locations. */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "catalog_internal.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+basalt_status basalt_iceberg_io_open(const struct basalt_iceberg_io *io, const char *location,
+                                     struct basalt_input **out, struct basalt_error *err)
+{
+    char path[PATH_MAX];
+    *out = NULL;
+    basalt_status st = basalt_iceberg_io_resolve(io, location, path, sizeof path, err);
+    if (st != BASALT_OK)
+        return st;
+    /* Mapped: the file is read in place, so readers may use its bytes
+     * without a copy. */
+    st = basalt_input_open_file(path, true, out, err);
+    if (st != BASALT_OK && strcmp(path, location) != 0)
+        return basalt_error_context(err, st, "%.300s", location);
+    return st;
+}
+
+static basalt_status read_input(struct basalt_input *in, const char *location, uint8_t **data,
+                                size_t *len, struct basalt_error *err)
+{
+    basalt_status st;
+    if (in->size >= SIZE_MAX) {
+        basalt_input_close(in);
+        return basalt_error_set(err, BASALT_LIMIT, "%.300s: file too large to read into memory",
+                                location);
+    }
+    size_t n = (size_t)in->size;
+    uint8_t *buf = basalt_malloc(n ? n : 1);
+    if (!buf) {
+        basalt_input_close(in);
+        return basalt_error_set(err, BASALT_NOMEM, "%.300s: out of memory reading %zu bytes",
+                                location, n);
+    }
+    st = n ? basalt_input_read_at(in, 0, n, buf, err) : BASALT_OK;
+    basalt_input_close(in);
+    if (st != BASALT_OK) {
+        basalt_free(buf);
+        return st;
+    }
+    *data = buf;
+    *len = n;
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_io_read_all(const struct basalt_iceberg_io *io, const char *location,
+                                         uint8_t **data, size_t *len, struct basalt_error *err)
+{
+    char path[PATH_MAX];
+    *data = NULL;
+    *len = 0;
+    basalt_status st = basalt_iceberg_io_resolve(io, location, path, sizeof path, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_iceberg_read_path(path, data, len, err);
+    if (st != BASALT_OK && strcmp(path, location) != 0)
+        return basalt_error_context(err, st, "%.300s", location);
+    return st;
+}
+
+basalt_status basalt_iceberg_read_path(const char *path, uint8_t **data, size_t *len,
+                                       struct basalt_error *err)
+{
+    struct basalt_input *in;
+    *data = NULL;
+    *len = 0;
+    basalt_status st = basalt_input_open_file(path, false, &in, err);
+    if (st != BASALT_OK)
+        return st;
+    return read_input(in, path, data, len, err);
+}

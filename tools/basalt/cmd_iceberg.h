@@ -1,0 +1,62 @@
+/* The `basalt iceberg` verbs, split over cmd_iceberg.c (catalog and metadata
+ * verbs, opening a table from the command line) and cmd_iceberg_scan.c
+ * (plans, scans and counts). */
+#ifndef BASALT_CMD_ICEBERG_H
+#define BASALT_CMD_ICEBERG_H
+
+#include "basalt/iceberg_catalog.h"
+
+/* The catalog used when --catalog is not given. */
+#define CLI_ICEBERG_DEFAULT_CATALOG "sqlite:./warehouse/catalog.db"
+/* The most --map options one command takes. */
+#define CLI_ICEBERG_MAX_MAPS 32
+
+/* Options every iceberg verb that opens a table understands:
+ *   --catalog URI        the catalog for identifiers ("sqlite:PATH" or a
+ *                        warehouse directory; default CLI_ICEBERG_DEFAULT_CATALOG)
+ *   --catalog-name NAME  the catalog_name of a SQL catalog (default "default")
+ *   --map PREFIX=DIR     read locations starting with PREFIX from DIR
+ *                        (repeatable; longest prefix wins)
+ * Each also in the form --option=VALUE. Strings point into argv (the last
+ * '=' of a --map value is overwritten with a NUL to end the prefix). */
+struct cli_iceberg_common {
+    const char *catalog;
+    const char *catalog_name;
+    const char *map_prefix[CLI_ICEBERG_MAX_MAPS];
+    const char *map_dir[CLI_ICEBERG_MAX_MAPS];
+    int n_maps;
+};
+
+/* The help lines of the common options, to print in a verb's --help. */
+extern const char cli_iceberg_common_help[];
+
+/* Sets the defaults. */
+void cli_iceberg_common_init(struct cli_iceberg_common *common);
+
+/* Results of cli_iceberg_common_option. */
+enum { CLI_ICEBERG_OPT_NOT_MINE = 0, CLI_ICEBERG_OPT_TAKEN = 1, CLI_ICEBERG_OPT_ERROR = -1 };
+
+/* Looks at argv[*i]: when it is a common option, stores it, advances *i past
+ * its value (so the caller's loop continues at the next argument) and
+ * returns CLI_ICEBERG_OPT_TAKEN; returns CLI_ICEBERG_OPT_NOT_MINE for
+ * anything else; on a malformed one (missing value, --map without '=', too
+ * many maps) prints one usage line on stderr and returns
+ * CLI_ICEBERG_OPT_ERROR (the verb then returns CLI_USAGE). `verb` names the
+ * verb in messages ("iceberg scan"). */
+int cli_iceberg_common_option(struct cli_iceberg_common *common, const char *verb, int argc,
+                              char **argv, int *i);
+
+/* Opens the table named by `arg`: a path (metadata file, metadata directory
+ * or table directory) when it exists on disk, else an identifier
+ * "ns.table" in the catalog of `common` (opened read-only: a missing
+ * catalog is a failure). The --map mappings apply either way. On success
+ * *out is the table (basalt_iceberg_table_free) and CLI_OK is returned; on
+ * failure one line is printed on stderr and CLI_FAILURE is returned. */
+int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *common,
+                           struct basalt_iceberg_table **out);
+
+int cli_iceberg_files(int argc, char **argv);
+int cli_iceberg_scan(int argc, char **argv);
+int cli_iceberg_count(int argc, char **argv);
+
+#endif
