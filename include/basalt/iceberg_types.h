@@ -154,6 +154,8 @@ struct basalt_iceberg_partition_field {
     int32_t field_id;                       /* 1000, 1001, ... */
     const char *name;
     struct basalt_iceberg_transform transform;
+    int32_t *source_ids;                    /* v3 "source-ids" as written, or NULL */
+    uint32_t n_source_ids;
 };
 
 struct basalt_iceberg_partition_spec {
@@ -167,9 +169,11 @@ enum basalt_iceberg_null_order { BASALT_ICEBERG_NULLS_FIRST, BASALT_ICEBERG_NULL
 
 struct basalt_iceberg_sort_field {
     struct basalt_iceberg_transform transform;
-    int32_t source_id;
+    int32_t source_id;                      /* the first source id in v3 multi-argument form */
     enum basalt_iceberg_sort_direction direction;
     enum basalt_iceberg_null_order null_order;
+    int32_t *source_ids;                    /* v3 "source-ids" as written, or NULL */
+    uint32_t n_source_ids;
 };
 
 struct basalt_iceberg_sort_order {

@@ -80,11 +80,6 @@ json_t *basalt_iceberg_schema_to_json(const struct basalt_iceberg_schema *schema
 basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *ctx,
                                                struct basalt_iceberg_schema *schema);
 
-/* The transform kind and parameter of `text` (same rules as the transform
- * module): malformed parameters are CORRUPT, unknown names kind UNKNOWN. */
-basalt_status basalt_iceberg_transform_read(const char *text, struct basalt_iceberg_transform *out,
-                                            struct basalt_error *err);
-
 /* Decompresses gzip / zstd metadata (by magic) into a basalt_malloc'd,
  * NUL-terminated buffer of at most `limit` bytes (LIMIT beyond). Returns
  * OK with *out NULL when the data is not compressed. */

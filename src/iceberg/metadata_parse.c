@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "basalt/iceberg_transform.h"
 #include "iceberg_internal.h"
 
 #define CHECK_ST(expr)                                                                      \
@@ -111,12 +112,13 @@ static basalt_status parse_transform(struct basalt_iceberg_parse_ctx *ctx, const
 {
     const char *text;
     CHECK_ST(basalt_iceberg_json_str(ctx, obj, "transform", true, &text));
-    return basalt_iceberg_transform_read(text, out, ctx->err);
+    return basalt_iceberg_transform_parse(text, out, ctx->err);
 }
 
-/* source-id, or the first of v3's source-ids. */
+/* source-id, or v3's source-ids: all of them kept (so they are written
+ * back), the first as source_id. */
 static basalt_status parse_source_id(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
-                                     int32_t *out)
+                                     int32_t *out, int32_t **ids_out, uint32_t *n_ids_out)
 {
     bool here = false;
     CHECK_ST(basalt_iceberg_json_i32(obj, "source-id", false, &here, out, ctx->err));
@@ -124,13 +126,22 @@ static basalt_status parse_source_id(struct basalt_iceberg_parse_ctx *ctx, const
         return BASALT_OK;
     const json_t *ids;
     CHECK_ST(basalt_iceberg_json_array(obj, "source-ids", false, &ids, ctx->err));
-    const json_t *first = ids ? json_array_get(ids, 0) : NULL;
-    if (!first)
+    size_t n = ids ? json_array_size(ids) : 0;
+    if (n == 0)
         return basalt_error_set(ctx->err, BASALT_CORRUPT, "missing 'source-id'");
-    if (!json_is_integer(first) || json_integer_value(first) < INT32_MIN ||
-        json_integer_value(first) > INT32_MAX)
-        return basalt_error_set(ctx->err, BASALT_CORRUPT, "'source-ids' holds a non-int");
-    *out = (int32_t)json_integer_value(first);
+    int32_t *v = basalt_iceberg_arena_array(ctx, n, sizeof *v);
+    if (!v)
+        return BASALT_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *id = json_array_get(ids, i);
+        if (!json_is_integer(id) || json_integer_value(id) < INT32_MIN ||
+            json_integer_value(id) > INT32_MAX)
+            return basalt_error_set(ctx->err, BASALT_CORRUPT, "'source-ids' holds a non-int");
+        v[i] = (int32_t)json_integer_value(id);
+    }
+    *out = v[0];
+    *ids_out = v;
+    *n_ids_out = (uint32_t)n;
     return BASALT_OK;
 }
 
@@ -149,7 +160,7 @@ static basalt_status parse_spec_fields(struct basalt_iceberg_parse_ctx *ctx, con
         if (st == BASALT_OK)
             st = parse_transform(ctx, o, &f->transform);
         if (st == BASALT_OK)
-            st = parse_source_id(ctx, o, &f->source_id);
+            st = parse_source_id(ctx, o, &f->source_id, &f->source_ids, &f->n_source_ids);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i32(o, "field-id", false, &has_id, &f->field_id, ctx->err);
         if (st != BASALT_OK)
@@ -246,7 +257,7 @@ static basalt_status parse_sort_field(struct basalt_iceberg_parse_ctx *ctx, cons
     const char *direction, *null_order;
     CHECK_ST(need_object(ctx, o));
     CHECK_ST(parse_transform(ctx, o, &f->transform));
-    CHECK_ST(parse_source_id(ctx, o, &f->source_id));
+    CHECK_ST(parse_source_id(ctx, o, &f->source_id, &f->source_ids, &f->n_source_ids));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "direction", true, &direction));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "null-order", true, &null_order));
     if (strcmp(direction, "asc") == 0)

@@ -27,6 +27,20 @@ static json_t *kv_object(const struct basalt_iceberg_kv *kv, uint32_t n)
     return o;
 }
 
+/* "source-id", or "source-ids" when the metadata had that form. */
+static bool put_source(json_t *o, int32_t id, const int32_t *ids, uint32_t n)
+{
+    if (n == 0)
+        return put(o, "source-id", json_integer(id));
+    json_t *arr = json_array();
+    for (uint32_t i = 0; arr && i < n; i++)
+        if (!append(arr, json_integer(ids[i]))) {
+            json_decref(arr);
+            return false;
+        }
+    return put(o, "source-ids", arr);
+}
+
 static json_t *spec_fields(const struct basalt_iceberg_partition_spec *spec)
 {
     json_t *arr = json_array();
@@ -35,7 +49,7 @@ static json_t *spec_fields(const struct basalt_iceberg_partition_spec *spec)
         json_t *o = json_object();
         if (!append(arr, o) || !put(o, "name", json_string(f->name)) ||
             !put(o, "transform", json_string(f->transform.text)) ||
-            !put(o, "source-id", json_integer(f->source_id)) ||
+            !put_source(o, f->source_id, f->source_ids, f->n_source_ids) ||
             !put(o, "field-id", json_integer(f->field_id))) {
             json_decref(arr);
             return NULL;
@@ -82,7 +96,7 @@ static json_t *sort_orders_json(const struct basalt_iceberg_metadata *m)
             const struct basalt_iceberg_sort_field *f = &so->fields[j];
             json_t *fo = json_object();
             if (!append(fields, fo) || !put(fo, "transform", json_string(f->transform.text)) ||
-                !put(fo, "source-id", json_integer(f->source_id)) ||
+                !put_source(fo, f->source_id, f->source_ids, f->n_source_ids) ||
                 !put(fo, "direction",
                      json_string(f->direction == BASALT_ICEBERG_SORT_DESC ? "desc" : "asc")) ||
                 !put(fo, "null-order", json_string(f->null_order == BASALT_ICEBERG_NULLS_LAST

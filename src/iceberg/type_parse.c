@@ -407,55 +407,6 @@ fail:
     return NULL;
 }
 
-/* ------------------------------------------------------------ transforms */
-
-basalt_status basalt_iceberg_transform_read(const char *text, struct basalt_iceberg_transform *out,
-                                            struct basalt_error *err)
-{
-    static const struct {
-        const char *name;
-        enum basalt_iceberg_transform_kind kind;
-    } plain[] = {
-        {"identity", BASALT_ICEBERG_TRANSFORM_IDENTITY}, {"year", BASALT_ICEBERG_TRANSFORM_YEAR},
-        {"month", BASALT_ICEBERG_TRANSFORM_MONTH},       {"day", BASALT_ICEBERG_TRANSFORM_DAY},
-        {"hour", BASALT_ICEBERG_TRANSFORM_HOUR},         {"void", BASALT_ICEBERG_TRANSFORM_VOID},
-    };
-    out->text = text;
-    out->param = 0;
-    for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
-        if (strcmp(text, plain[i].name) == 0) {
-            out->kind = plain[i].kind;
-            return BASALT_OK;
-        }
-    enum basalt_iceberg_transform_kind kind;
-    const char *p;
-    if (strncmp(text, "bucket[", 7) == 0) {
-        kind = BASALT_ICEBERG_TRANSFORM_BUCKET;
-        p = text + 7;
-    } else if (strncmp(text, "truncate[", 9) == 0) {
-        kind = BASALT_ICEBERG_TRANSFORM_TRUNCATE;
-        p = text + 9;
-    } else {
-        out->kind = BASALT_ICEBERG_TRANSFORM_UNKNOWN;
-        return BASALT_OK;
-    }
-    int64_t v = 0;
-    int digits = 0;
-    while (*p >= '0' && *p <= '9') {
-        v = v * 10 + (*p - '0');
-        if (v > INT32_MAX)
-            return basalt_error_set(err, BASALT_CORRUPT, "transform '%s': parameter too large",
-                                    text);
-        digits++;
-        p++;
-    }
-    if (digits == 0 || p[0] != ']' || p[1] != '\0' || v < 1)
-        return basalt_error_set(err, BASALT_CORRUPT, "malformed transform '%s'", text);
-    out->kind = kind;
-    out->param = (int32_t)v;
-    return BASALT_OK;
-}
-
 /* --------------------------------------------------------- human text */
 
 struct text_out {
