@@ -137,6 +137,10 @@ struct basalt_parquet_writer_options {
     double bloom_fpp;
     /* Leave out the ARROW:schema key (default false). */
     bool skip_arrow_schema;
+    /* Take the reference paths, value by value, for dictionary lookups and
+     * statistics instead of the specialised ones (default false). The file
+     * is byte-for-byte the same, written more slowly: tests compare them. */
+    bool simple_paths;
     /* Workers encoding the column chunks of a row group: `pool` (borrowed;
      * it must outlive the writer; NULL for the calling thread only) and at
      * most `num_workers` of its workers (0: all). The file is byte-for-byte

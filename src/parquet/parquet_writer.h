@@ -120,17 +120,45 @@ basalt_status basalt_parquet_wstats_finish(const struct basalt_parquet_wstats *s
                                            size_t max_size, struct basalt_buffer *scratch,
                                            struct basalt_parquet_statistics *out,
                                            struct basalt_error *err);
+/* Folds the bounds of the dense values `v` (no validity; the null count is
+ * left alone) with typed loops: the same bounds as wstats_update. NOMEM. */
+basalt_status basalt_parquet_wstats_fold_dense(struct basalt_parquet_wstats *st,
+                                               const struct basalt_parquet_wcolumn *col,
+                                               const struct basalt_parquet_wvalues *v,
+                                               struct basalt_error *err);
+struct basalt_parquet_wdict;
+/* Folds the bounds of the dictionary entries whose bit is set in `seen`
+ * (one bit per entry, 64 to a word). NOMEM. */
+basalt_status basalt_parquet_wstats_fold_entries(struct basalt_parquet_wstats *st,
+                                                 const struct basalt_parquet_wcolumn *col,
+                                                 const struct basalt_parquet_wdict *d,
+                                                 const uint64_t *seen, struct basalt_error *err);
+/* Folds the bounds of `page` into `st`. NOMEM. */
+basalt_status basalt_parquet_wstats_merge(struct basalt_parquet_wstats *st,
+                                          enum basalt_parquet_worder order,
+                                          const struct basalt_parquet_wstats *page,
+                                          struct basalt_error *err);
 /* Compares two PLAIN values (byte arrays without length) in `order`. */
 int basalt_parquet_wcompare(enum basalt_parquet_worder order, const uint8_t *a, size_t alen,
                             const uint8_t *b, size_t blen);
 
+/* A slot of the fast lookups' table: a 4- or 8-byte value itself, or the
+ * entry's 32-bit hash (high half) and its start in `values` (low half). */
+struct basalt_parquet_wslot {
+    uint64_t key;
+    uint32_t index1;               /* entry index + 1, 0 empty */
+    uint32_t len;                  /* the value's length */
+};
+
 /* A dictionary under construction: distinct values in insertion order and a
- * hash table over them. */
+ * hash table over them (the reference lookups' or the fast ones'). */
 struct basalt_parquet_wdict {
     struct basalt_buffer values;   /* fixed: width bytes each; bytes: PLAIN (length + bytes) */
     struct basalt_buffer offsets;  /* bytes: uint64 start of each value in `values` */
     uint32_t *slots;               /* hash table of index + 1, 0 empty */
     uint64_t *hashes;              /* per value */
+    struct basalt_parquet_wslot *fslots; /* the fast lookups' table */
+    uint32_t fcapacity;            /* its slots, a power of two */
     uint32_t count;
     uint32_t capacity;             /* slots, a power of two */
     size_t width;                  /* 0 for byte arrays */
@@ -139,15 +167,27 @@ struct basalt_parquet_wdict {
 
 void basalt_parquet_wdict_init(struct basalt_parquet_wdict *d, size_t width);
 void basalt_parquet_wdict_reset(struct basalt_parquet_wdict *d);
+/* Empties the dictionary, keeping its memory for the next chunk. */
+void basalt_parquet_wdict_clear(struct basalt_parquet_wdict *d);
+/* Entry `i` (below count): its bytes (without the length of a byte array). */
+const uint8_t *basalt_parquet_wdict_value(const struct basalt_parquet_wdict *d, uint32_t i,
+                                          size_t *len);
 /* Looks up the non-null values of `v` from slot `first` on, adding new ones,
  * and stores their indices in `indices` (dense: one per non-null value).
  * Stops before a value that would take the dictionary past `max_bytes`;
  * `*done` receives the slots consumed from `first` (all of them unless the
- * cap was reached), and `*n_indices` the indices written. NOMEM. */
+ * cap was reached), and `*n_indices` the indices written. The fast lookups
+ * also stop once the dictionary holds `max_count` entries (UINT32_MAX: no
+ * such stop), the last value's index written. `simple` takes
+ * the reference path (XXH64 and memcmp per value, any values); otherwise `v`
+ * must have no validity (INTERNAL) and the lookup is specialised by width.
+ * Both give the same entries and indices; a dictionary must be filled by
+ * one of them only. NOMEM, LIMIT. */
 basalt_status basalt_parquet_wdict_put(struct basalt_parquet_wdict *d,
                                        const struct basalt_parquet_wvalues *v, uint64_t first,
-                                       int64_t max_bytes, uint32_t *indices, uint64_t *done,
-                                       uint64_t *n_indices, struct basalt_error *err);
+                                       int64_t max_bytes, uint32_t max_count, bool simple,
+                                       uint32_t *indices, uint64_t *done, uint64_t *n_indices,
+                                       struct basalt_error *err);
 
 /* Schema mapping: fills `col` for Arrow field `field`. UNSUPPORTED for types
  * not written; CORRUPT for malformed formats or field ids; NOMEM. */
@@ -207,6 +247,18 @@ basalt_status basalt_parquet_wbloom_build(struct basalt_buffer *hashes, double f
 /* Parquet codec of a basalt codec kind; -1 for none. */
 int32_t basalt_parquet_writer_codec_id(enum basalt_codec_kind kind);
 
+/* How often the fast paths ran (tests prove they fire). */
+struct basalt_parquet_wcounters {
+    int64_t dict_pages;   /* page bounds from the dictionary entries it uses */
+    int64_t dense_pages;  /* page bounds from typed loops over its values */
+    int64_t simple_pages; /* page bounds value by value (options.simple_paths) */
+    int64_t in_place_pages; /* PLAIN fixed-width values written from the pending page */
+    int64_t level_runs;   /* definition levels of a page without nulls as one run */
+    int64_t rle_pages;    /* levels and indices by basalt_parquet_wrle_* */
+    int64_t list_walks;   /* levels of a list of leaf values without recursion */
+    int64_t leaf_views;   /* nested values that are one run of their leaf array */
+};
+
 /* Scratch of one encoding thread. */
 struct basalt_parquet_wctx {
     const struct basalt_parquet_writer_options *options;
@@ -219,6 +271,9 @@ struct basalt_parquet_wctx {
     struct basalt_buffer scratch;
     struct basalt_buffer scratch_offsets;
     struct basalt_buffer indices;
+    struct basalt_buffer seen;     /* dictionary entries a page uses */
+    struct basalt_parquet_wcounters counters;
+    int32_t num_columns;           /* leaf columns of the writer */
 };
 
 void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
@@ -244,6 +299,7 @@ struct basalt_parquet_wchunk {
     /* pending page */
     struct basalt_buffer def;      /* int16 levels */
     struct basalt_buffer rep;      /* int16 levels (nested columns) */
+    int64_t def_ones;              /* leading levels of 1 not in `def` (flat, no null yet) */
     int64_t pend_levels;
     struct basalt_buffer vals;     /* fixed: dense values; bool: bits; bytes: data */
     struct basalt_buffer offs;     /* bytes: int64 offsets, n_values + 1 */
@@ -261,6 +317,7 @@ struct basalt_parquet_wchunk {
     bool dict_on;        /* pages use the dictionary */
     bool dict_decided;   /* the first page has been seen */
     bool used_plain, used_dict, used_other;
+    int32_t pages_plain, pages_dict, pages_other; /* data pages of each encoding */
     int32_t other_encoding;
     struct basalt_parquet_wstats stats;
     int64_t rows;
@@ -303,5 +360,19 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
                                           struct basalt_buffer *bloom,
                                           struct basalt_parquet_column_chunk *md,
                                           struct basalt_error *err);
+
+/* The same bytes as basalt_parquet_dict_encode_indices and
+ * basalt_parquet_levels_encode, a page at a time. Same statuses. */
+basalt_status basalt_parquet_wrle_indices(const uint32_t *indices, size_t count,
+                                          uint32_t dict_len, struct basalt_buffer *out,
+                                          struct basalt_error *err);
+basalt_status basalt_parquet_wrle_levels(const int16_t *levels, size_t count, int16_t max_level,
+                                         bool prefixed, struct basalt_buffer *out,
+                                         struct basalt_error *err);
+
+struct basalt_parquet_writer;
+/* The fast-path counters of every encoding thread of `w`, summed. */
+void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
+                                    struct basalt_parquet_wcounters *out);
 
 #endif

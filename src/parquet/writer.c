@@ -208,6 +208,8 @@ basalt_status basalt_parquet_writer_open(struct basalt_output *output, bool take
     st = basalt_parquet_wschema_build(schema, &w->arena, &w->elements, &w->num_elements, &w->cols,
                                       &n, err);
     w->ncols = n;
+    for (int k = 0; k < w->workers; k++)
+        w->ctx[k].num_columns = n;
     w->chunks = basalt_calloc((size_t)n + 1, sizeof *w->chunks);
     w->col_status = basalt_calloc((size_t)n + 1, sizeof *w->col_status);
     w->col_err = basalt_calloc((size_t)n + 1, sizeof *w->col_err);
@@ -678,4 +680,20 @@ int64_t basalt_parquet_writer_num_rows(const struct basalt_parquet_writer *w)
 int32_t basalt_parquet_writer_num_row_groups(const struct basalt_parquet_writer *w)
 {
     return w ? (int32_t)w->num_groups : 0;
+}
+
+void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
+                                    struct basalt_parquet_wcounters *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; w && w->ctx && k < w->workers; k++) {
+        out->dict_pages += w->ctx[k].counters.dict_pages;
+        out->dense_pages += w->ctx[k].counters.dense_pages;
+        out->simple_pages += w->ctx[k].counters.simple_pages;
+        out->in_place_pages += w->ctx[k].counters.in_place_pages;
+        out->level_runs += w->ctx[k].counters.level_runs;
+        out->rle_pages += w->ctx[k].counters.rle_pages;
+        out->list_walks += w->ctx[k].counters.list_walks;
+        out->leaf_views += w->ctx[k].counters.leaf_views;
+    }
 }

@@ -26,6 +26,7 @@ void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
     basalt_buffer_init(&ctx->scratch);
     basalt_buffer_init(&ctx->scratch_offsets);
     basalt_buffer_init(&ctx->indices);
+    basalt_buffer_init(&ctx->seen);
 }
 
 void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
@@ -37,6 +38,7 @@ void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
     basalt_buffer_reset(&ctx->scratch);
     basalt_buffer_reset(&ctx->scratch_offsets);
     basalt_buffer_reset(&ctx->indices);
+    basalt_buffer_reset(&ctx->seen);
 }
 
 void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
@@ -106,11 +108,22 @@ static basalt_status append_values(struct basalt_parquet_wchunk *c,
         if (st != BASALT_OK)
             return st;
         uint8_t *dst = c->vals.data + c->vals.size;
-        for (uint64_t i = 0; i < v->count; i++) {
-            if (!basalt_bitmap_get(v->validity, v->validity_offset + (int64_t)i))
+        const uint8_t *src = v->fixed;
+        uint64_t i = 0;
+        while (i < v->count) {
+            /* eight slots at a time where their validity byte is whole */
+            int64_t at = v->validity_offset + (int64_t)i;
+            if ((at & 7) == 0 && v->count - i >= 8 && v->validity[at >> 3] == 0xff) {
+                memcpy(dst, src + i * w, 8 * w);
+                dst += 8 * w;
+                i += 8;
                 continue;
-            memcpy(dst, (const uint8_t *)v->fixed + i * w, w);
-            dst += w;
+            }
+            if (basalt_bitmap_get(v->validity, at)) {
+                memcpy(dst, src + i * w, w);
+                dst += w;
+            }
+            i++;
         }
         c->vals.size = (size_t)(dst - c->vals.data);
         return BASALT_OK;
@@ -124,6 +137,36 @@ static basalt_status append_values(struct basalt_parquet_wchunk *c,
     st = basalt_buffer_reserve(&c->offs, (size_t)v->non_null * 8, err);
     if (st != BASALT_OK)
         return st;
+    if (!v->validity && v->count > 0) {
+        /* all valid: the data in one copy, the offsets rebased */
+        int64_t b0, e0;
+        if (v->binary.offsets32) {
+            b0 = v->binary.offsets32[0];
+            e0 = v->binary.offsets32[v->count];
+        } else {
+            b0 = v->binary.offsets64[0];
+            e0 = v->binary.offsets64[v->count];
+        }
+        if (e0 - b0 <= (int64_t)UINT32_MAX) {
+            int64_t base = (int64_t)c->vals.size - b0;
+            st = basalt_buffer_append(&c->vals, basalt_parquet_nonnull(v->binary.data) + b0,
+                                      (size_t)(e0 - b0), err);
+            if (st != BASALT_OK)
+                return st;
+            int64_t *o = (int64_t *)(void *)(c->offs.data + c->offs.size);
+            if (v->binary.offsets32) {
+                const int32_t *src = v->binary.offsets32 + 1;
+                for (uint64_t i = 0; i < v->count; i++)
+                    o[i] = base + src[i];
+            } else {
+                const int64_t *src = v->binary.offsets64 + 1;
+                for (uint64_t i = 0; i < v->count; i++)
+                    o[i] = base + src[i];
+            }
+            c->offs.size += (size_t)v->count * 8;
+            return BASALT_OK;
+        }
+    }
     for (uint64_t i = 0; i < v->count; i++) {
         if (v->validity && !basalt_bitmap_get(v->validity, v->validity_offset + (int64_t)i))
             continue;
@@ -195,17 +238,30 @@ static basalt_status append_part(struct basalt_parquet_wchunk *c,
     if (!col->nullable && v.non_null != v.count)
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "column '%s' is not nullable but holds nulls", col->name);
-    st = basalt_parquet_wstats_update(&c->stats, col, &v, err);
-    if (st != BASALT_OK)
-        return st;
     if (col->nullable) {
-        st = basalt_buffer_reserve(&c->def, (size_t)count * 2, err);
-        if (st != BASALT_OK)
-            return st;
-        int16_t *lv = (int16_t *)(void *)(c->def.data + c->def.size);
-        for (int64_t i = 0; i < count; i++)
-            lv[i] = (int16_t)(!v.validity || basalt_bitmap_get(v.validity, v.validity_offset + i));
-        c->def.size += (size_t)count * 2;
+        /* Levels of a page without nulls so far are only counted: such a
+         * page's levels are one run. */
+        if (v.non_null == v.count && c->def.size == 0 && !ctx->options->simple_paths) {
+            c->def_ones += count;
+        } else {
+            size_t ones = (size_t)c->def_ones;
+            st = basalt_buffer_reserve(&c->def, (ones + (size_t)count) * 2, err);
+            if (st != BASALT_OK)
+                return st;
+            int16_t *lv = (int16_t *)(void *)(c->def.data + c->def.size);
+            for (size_t i = 0; i < ones; i++)
+                lv[i] = 1;
+            lv += ones;
+            c->def_ones = 0;
+            if (!v.validity || v.non_null == v.count) {
+                for (int64_t i = 0; i < count; i++)
+                    lv[i] = 1;
+            } else {
+                for (int64_t i = 0; i < count; i++)
+                    lv[i] = (int16_t)basalt_bitmap_get(v.validity, v.validity_offset + i);
+            }
+            c->def.size += (ones + (size_t)count) * 2;
+        }
     }
     st = append_values(c, col, &v, err);
     if (st != BASALT_OK)
@@ -236,16 +292,30 @@ static void emit(struct level_walk *w, int16_t def, int16_t rep, const struct Ar
 {
     if (w->status != BASALT_OK)
         return;
-    struct basalt_error *err = w->err;
-    basalt_status st = basalt_buffer_append(&w->c->def, &def, 2, err);
-    if (st == BASALT_OK)
-        st = basalt_buffer_append(&w->c->rep, &rep, 2, err);
-    if (st == BASALT_OK && index >= 0) {
+    struct basalt_buffer *d = &w->c->def, *r = &w->c->rep, *x = w->index;
+    if (d->capacity - d->size < 2 || r->capacity - r->size < 2 || x->capacity - x->size < 8) {
+        /* room for many levels at once: the common case below is two stores */
+        struct basalt_error *err = w->err;
+        basalt_status st = basalt_buffer_reserve(d, 8192, err);
+        if (st == BASALT_OK)
+            st = basalt_buffer_reserve(r, 8192, err);
+        if (st == BASALT_OK)
+            st = basalt_buffer_reserve(x, 32768, err);
+        if (st != BASALT_OK) {
+            w->status = st;
+            return;
+        }
+    }
+    memcpy(d->data + d->size, &def, 2);
+    d->size += 2;
+    memcpy(r->data + r->size, &rep, 2);
+    r->size += 2;
+    if (index >= 0) {
         w->leaf = leaf;
-        st = basalt_buffer_append(w->index, &index, 8, err);
+        memcpy(x->data + x->size, &index, 8);
+        x->size += 8;
     }
     w->levels++;
-    w->status = st;
 }
 
 /* Slot `p` (a physical index) of `arr`, the array of node `d`. */
@@ -300,6 +370,55 @@ static void visit(struct level_walk *w, int d, const struct ArrowArray *arr, int
     }
 }
 
+/* A list of leaf values, the commonest nesting: the levels visit() gives,
+ * without its recursion. */
+static void visit_list(struct level_walk *w, const struct ArrowArray *arr, int64_t p0,
+                       int64_t count)
+{
+    const struct basalt_parquet_wnode *ln = &w->col->nodes[0], *en = &w->col->nodes[1];
+    const struct ArrowArray *ch = arr->children[0];
+    const uint8_t *lvalid = arr->null_count == 0 ? NULL : arr->buffers[0];
+    const uint8_t *cvalid = ch->null_count == 0 ? NULL : ch->buffers[0];
+    const int32_t *o32 = ln->kind == BASALT_PARQUET_WNODE_LIST ? arr->buffers[1] : NULL;
+    const int64_t *o64 = o32 ? NULL : arr->buffers[1];
+    int16_t def0 = ln->nullable ? 1 : 0;
+    int16_t rl = ln->rep_level;
+    for (int64_t r = 0; r < count && w->status == BASALT_OK; r++) {
+        int64_t p = p0 + r;
+        if (lvalid && !basalt_bitmap_get(lvalid, p)) {
+            if (!ln->nullable) {
+                w->status = basalt_error_set(w->err, BASALT_INVALID_ARG,
+                                             "column '%s': a non-nullable field holds nulls",
+                                             w->col->name);
+                return;
+            }
+            emit(w, 0, 0, NULL, -1);
+            continue;
+        }
+        int64_t b = o32 ? o32[p] : o64[p];
+        int64_t e = o32 ? o32[p + 1] : o64[p + 1];
+        if (b == e) {
+            emit(w, def0, 0, NULL, -1);
+            continue;
+        }
+        for (int64_t j = b; j < e; j++) {
+            int64_t q = ch->offset + j;
+            int16_t rep = j == b ? 0 : rl;
+            if (cvalid && !basalt_bitmap_get(cvalid, q)) {
+                if (!en->nullable) {
+                    w->status = basalt_error_set(w->err, BASALT_INVALID_ARG,
+                                                 "column '%s': a non-nullable field holds nulls",
+                                                 w->col->name);
+                    return;
+                }
+                emit(w, (int16_t)(def0 + 1), rep, NULL, -1);
+            } else {
+                emit(w, (int16_t)(def0 + 1 + (en->nullable ? 1 : 0)), rep, ch, q);
+            }
+        }
+    }
+}
+
 static basalt_status append_nested(struct basalt_parquet_wchunk *c,
                                    const struct basalt_parquet_wcolumn *col,
                                    const struct ArrowArray *array, int64_t start, int64_t count,
@@ -313,17 +432,40 @@ static basalt_status append_nested(struct basalt_parquet_wchunk *c,
     w.err = err;
     ctx->indices.size = 0;
     size_t def_before = c->def.size, rep_before = c->rep.size;
-    for (int64_t r = 0; r < count && w.status == BASALT_OK; r++)
-        visit(&w, 0, array, array->offset + start + r, 0, 0);
+    if (col->depth == 2 && col->nodes[1].kind == BASALT_PARQUET_WNODE_LEAF &&
+        (col->nodes[0].kind == BASALT_PARQUET_WNODE_LIST ||
+         col->nodes[0].kind == BASALT_PARQUET_WNODE_LARGE_LIST) &&
+        !ctx->options->simple_paths) {
+        visit_list(&w, array, array->offset + start, count);
+        ctx->counters.list_walks++;
+    } else {
+        for (int64_t r = 0; r < count && w.status == BASALT_OK; r++)
+            visit(&w, 0, array, array->offset + start + r, 0, 0);
+    }
     basalt_status st = w.status;
     uint64_t n = ctx->indices.size / 8;
+    const int64_t *index = (const int64_t *)(const void *)ctx->indices.data;
     struct basalt_parquet_wvalues v;
-    if (st == BASALT_OK)
-        st = basalt_parquet_wvalues_gather(col, w.leaf ? w.leaf : array,
-                                           (const int64_t *)(const void *)ctx->indices.data, n,
-                                           &ctx->scratch, &ctx->scratch_offsets, &v, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_wstats_update(&c->stats, col, &v, err);
+    bool run = false;
+    if (st == BASALT_OK && n > 0 && w.leaf && !ctx->options->simple_paths) {
+        /* The values are every valid slot of one range of the leaf array
+         * (the indices ascend and each is valid): viewed, not gathered. */
+        int64_t span = index[n - 1] - index[0] + 1;
+        const uint8_t *lv = w.leaf->null_count != 0 ? w.leaf->buffers[0] : NULL;
+        run = span == (int64_t)n ||
+              (lv && basalt_bitmap_count(lv, index[0], span) == (int64_t)n);
+    }
+    if (run) {
+        st = basalt_parquet_wvalues_view(col, w.leaf, index[0] - w.leaf->offset,
+                                         index[n - 1] - index[0] + 1, &ctx->scratch,
+                                         &ctx->scratch_offsets, &v, err);
+        if (st == BASALT_OK && v.non_null == v.count)
+            v.validity = NULL;
+        ctx->counters.leaf_views++;
+    } else if (st == BASALT_OK) {
+        st = basalt_parquet_wvalues_gather(col, w.leaf ? w.leaf : array, index, n, &ctx->scratch,
+                                           &ctx->scratch_offsets, &v, err);
+    }
     if (st == BASALT_OK)
         st = append_values(c, col, &v, err);
     if (st != BASALT_OK) {
@@ -331,7 +473,6 @@ static basalt_status append_nested(struct basalt_parquet_wchunk *c,
         c->rep.size = rep_before;
         return st;
     }
-    c->stats.null_count += w.levels - (int64_t)n;
     if (col->physical != BASALT_PARQUET_TYPE_BOOLEAN)
         c->pend_bytes = (int64_t)(c->vals.size + c->offs.size / 2);
     c->pend_bytes += (int64_t)(c->def.size + c->rep.size) / 8;
@@ -340,6 +481,65 @@ static basalt_status append_nested(struct basalt_parquet_wchunk *c,
     c->pend_values += (int64_t)n;
     c->rows += count;
     c->num_values += w.levels;
+    return BASALT_OK;
+}
+
+/* After a chunk's first page: room for as many pages as the row group
+ * will hold if they are like it, so the page buffer is not grown (copied,
+ * faulted in again) page after page. Memory not written is not touched. */
+static basalt_status reserve_chunk(struct basalt_parquet_wchunk *c,
+                                   const struct basalt_parquet_wctx *ctx, struct basalt_error *err)
+{
+    const struct basalt_parquet_writer_options *o = ctx->options;
+    int64_t rows = c->rows;
+    if (rows <= 0 || o->row_group_rows <= 0)
+        return BASALT_OK;
+    double pages = (double)o->row_group_rows / (double)rows + 1.0;
+    double want = (double)c->pages.size * pages;
+    /* at most twice the column's share of a row group's bytes, so that all
+     * the chunks together reserve a bounded amount */
+    double share = (o->row_group_bytes > 0 ? (double)o->row_group_bytes : (double)(1 << 30)) * 2.0 /
+                   (double)(ctx->num_columns > 0 ? ctx->num_columns : 1);
+    if (want > share)
+        want = share;
+    if (want <= (double)c->pages.capacity)
+        return BASALT_OK;
+    return basalt_buffer_reserve(&c->pages, (size_t)want - c->pages.size, err);
+}
+
+/* `count` levels all equal to `value`, as levels_encode writes them: one
+ * run (after a 4-byte length when `prefixed`). */
+static basalt_status levels_run(int16_t value, size_t count, int16_t max_level, bool prefixed,
+                                struct basalt_buffer *out, struct basalt_error *err)
+{
+    size_t start = out->size;
+    basalt_status st = BASALT_OK;
+    if (prefixed) {
+        static const uint8_t zero[4];
+        st = basalt_buffer_append(out, zero, 4, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    struct basalt_parquet_rle_encoder enc;
+    st = basalt_parquet_rle_encoder_init(&enc, basalt_parquet_level_bit_width(max_level), out, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_rle_encoder_put_run(&enc, (uint32_t)value, count, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_rle_encoder_finish(&enc, err);
+    if (st != BASALT_OK) {
+        out->size = start;
+        return st;
+    }
+    if (prefixed) {
+        size_t body = out->size - start - 4;
+        if (body > UINT32_MAX) {
+            out->size = start;
+            return basalt_error_set(err, BASALT_LIMIT, "levels of %zu bytes overflow the prefix",
+                                    body);
+        }
+        uint32_t b32 = (uint32_t)body;
+        memcpy(out->data + start, &b32, 4);
+    }
     return BASALT_OK;
 }
 
@@ -404,11 +604,10 @@ static int32_t chosen_encoding(const struct basalt_parquet_wcolumn *col,
 }
 
 /* Records the page just encoded: where it is and, for the ColumnIndex, its
- * null count and bounds (from its dense values `v`). */
+ * null count and bounds (from the page's statistics, `c->page_stats`). */
 static basalt_status add_page(struct basalt_parquet_wchunk *c,
                               const struct basalt_parquet_wcolumn *col,
-                              struct basalt_parquet_wctx *ctx,
-                              const struct basalt_parquet_wvalues *v, int64_t offset, int32_t size,
+                              struct basalt_parquet_wctx *ctx, int64_t offset, int32_t size,
                               struct basalt_error *err)
 {
     if (c->num_pages == c->cap_pages) {
@@ -427,14 +626,10 @@ static basalt_status add_page(struct basalt_parquet_wchunk *c,
     pg.null_count = c->pend_levels - c->pend_values;
     pg.null_page = c->pend_values == 0;
     if (ctx->options->page_index && !pg.null_page) {
-        struct basalt_parquet_wstats *ps = &c->page_stats;
-        ps->has = false;
-        ps->null_count = 0;
-        basalt_status st = basalt_parquet_wstats_update(ps, col, v, err);
         struct basalt_parquet_statistics s;
-        if (st == BASALT_OK)
-            st = basalt_parquet_wstats_finish(ps, col, ctx->options->max_statistics_size,
-                                              &ctx->scratch, &s, err);
+        basalt_status st = basalt_parquet_wstats_finish(&c->page_stats, col,
+                                                        ctx->options->max_statistics_size,
+                                                        &ctx->scratch, &s, err);
         if (st == BASALT_OK && s.has_min_value && s.has_max_value) {
             pg.has_bounds = true;
             pg.min_off = c->bounds.size;
@@ -450,6 +645,51 @@ static basalt_status add_page(struct basalt_parquet_wchunk *c,
     }
     c->page_list[c->num_pages++] = pg;
     return BASALT_OK;
+}
+
+/* The bounds of the pending page (dense values `v`) into c->page_stats and
+ * the chunk's statistics. A dictionary-encoded page (`idx`, `n_idx`
+ * indices; NULL otherwise) is bounded by the distinct entries it uses. */
+static basalt_status page_bounds(struct basalt_parquet_wchunk *c,
+                                 const struct basalt_parquet_wcolumn *col,
+                                 struct basalt_parquet_wctx *ctx,
+                                 const struct basalt_parquet_wvalues *v, const uint32_t *idx,
+                                 uint64_t n_idx, struct basalt_error *err)
+{
+    struct basalt_parquet_wstats *ps = &c->page_stats;
+    ps->has = false;
+    ps->null_count = 0;
+    c->stats.null_count += c->pend_levels - c->pend_values;
+    if (v->count == 0)
+        return BASALT_OK;
+    basalt_status st;
+    if (ctx->options->simple_paths) {
+        /* the reference: every value folded into the chunk and the page */
+        st = basalt_parquet_wstats_update(&c->stats, col, v, err);
+        if (st == BASALT_OK && ctx->options->page_index)
+            st = basalt_parquet_wstats_update(ps, col, v, err);
+        ctx->counters.simple_pages++;
+        return st;
+    }
+    if (idx) {
+        size_t words = ((size_t)c->dict.count + 63) / 64;
+        ctx->seen.size = 0;
+        st = basalt_buffer_resize(&ctx->seen, words * 8 + 8, err);
+        if (st != BASALT_OK)
+            return st;
+        uint64_t *seen = (uint64_t *)(void *)ctx->seen.data;
+        memset(seen, 0, words * 8);
+        for (uint64_t i = 0; i < n_idx; i++)
+            seen[idx[i] >> 6] |= UINT64_C(1) << (idx[i] & 63);
+        st = basalt_parquet_wstats_fold_entries(ps, col, &c->dict, seen, err);
+        ctx->counters.dict_pages++;
+    } else {
+        st = basalt_parquet_wstats_fold_dense(ps, col, v, err);
+        ctx->counters.dense_pages++;
+    }
+    if (st == BASALT_OK)
+        st = basalt_parquet_wstats_merge(&c->stats, col->order, ps, err);
+    return st;
 }
 
 /* Header + body appended to `dst`; returns the bytes appended in *total. */
@@ -513,72 +753,118 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
             return st;
     }
     int32_t enc = chosen_encoding(col, ctx);
-    ctx->values.size = 0;
+    const uint32_t *dict_idx = NULL;
+    uint64_t n_idx = 0;
     if (enc == BASALT_PARQUET_ENCODING_RLE_DICTIONARY && (!c->dict_decided || c->dict_on)) {
         st = basalt_buffer_resize(&ctx->indices, (size_t)v.count * 4 + 4, err);
         if (st != BASALT_OK)
             return st;
         uint32_t *idx = (uint32_t *)(void *)ctx->indices.data;
-        uint64_t done = 0, n_idx = 0;
-        st = basalt_parquet_wdict_put(&c->dict, &v, 0, o->dictionary_max_bytes, idx, &done,
-                                      &n_idx, err);
+        uint64_t done = 0;
+        /* The first page's lookups can stop as soon as enough distinct
+         * values were seen to give the dictionary up. */
+        bool may_abandon = !c->dict_decided && col->encoding < 0 && v.count >= 64;
+        uint64_t abandon_at = v.count * DICT_ABANDON_NUM / DICT_ABANDON_DEN + 1;
+        uint32_t max_count = may_abandon && abandon_at < UINT32_MAX ? (uint32_t)abandon_at
+                                                                    : UINT32_MAX;
+        st = basalt_parquet_wdict_put(&c->dict, &v, 0, o->dictionary_max_bytes, max_count,
+                                      o->simple_paths, idx, &done, &n_idx, err);
         if (st != BASALT_OK)
             return st;
-        bool full = done < v.count;
+        bool abandon = may_abandon &&
+                       (uint64_t)c->dict.count * DICT_ABANDON_DEN > v.count * DICT_ABANDON_NUM;
+        bool full = done < v.count && !abandon;
         if (!c->dict_decided) {
             c->dict_decided = true;
             c->dict_on = !full;
             /* Decided before any dictionary byte is written, so giving up
              * here leaves the chunk exactly as a PLAIN one. */
-            if (col->encoding < 0 && v.count >= 64 &&
-                (uint64_t)c->dict.count * DICT_ABANDON_DEN > v.count * DICT_ABANDON_NUM)
+            if (abandon)
                 c->dict_on = false;
             if (!c->dict_on)
-                basalt_parquet_wdict_reset(&c->dict);
+                basalt_parquet_wdict_clear(&c->dict);
         } else if (full) {
             c->dict_on = false; /* this page and the rest of the chunk: PLAIN */
         }
-        if (c->dict_on) {
-            st = basalt_parquet_dict_encode_indices(idx, (size_t)n_idx, c->dict.count > 0
-                                                                             ? c->dict.count
-                                                                             : 1,
-                                                    &ctx->values, err);
-            if (st != BASALT_OK)
-                return st;
-            c->used_dict = true;
-        }
+        if (c->dict_on)
+            dict_idx = idx;
     }
     if (enc == BASALT_PARQUET_ENCODING_RLE_DICTIONARY && !c->dict_on)
         enc = BASALT_PARQUET_ENCODING_PLAIN;
-    if (enc != BASALT_PARQUET_ENCODING_RLE_DICTIONARY) {
-        st = encode_values(col, enc, &v, &ctx->values, err);
-        if (st != BASALT_OK)
-            return st;
-        if (enc == BASALT_PARQUET_ENCODING_PLAIN)
-            c->used_plain = true;
-        else {
-            c->used_other = true;
-            c->other_encoding = enc;
-        }
-    }
+    st = page_bounds(c, col, ctx, &v, dict_idx, n_idx, err);
+    if (st != BASALT_OK)
+        return st;
 
     bool v2 = o->page_version == 2;
     ctx->levels.size = 0;
+    ctx->values.size = 0;
     size_t rep_len = 0;
+    /* the reference encoders, or the page-at-a-time ones */
+    basalt_status (*levels_encode)(const int16_t *, size_t, int16_t, bool, struct basalt_buffer *,
+                                   struct basalt_error *) =
+        o->simple_paths ? basalt_parquet_levels_encode : basalt_parquet_wrle_levels;
+    basalt_status (*indices_encode)(const uint32_t *, size_t, uint32_t, struct basalt_buffer *,
+                                    struct basalt_error *) =
+        o->simple_paths ? basalt_parquet_dict_encode_indices : basalt_parquet_wrle_indices;
+    if (!o->simple_paths)
+        ctx->counters.rle_pages++;
     if (col->max_rep > 0) {
-        st = basalt_parquet_levels_encode((const int16_t *)(const void *)c->rep.data,
-                                          (size_t)c->pend_levels, col->max_rep, !v2, &ctx->levels,
-                                          err);
+        st = levels_encode((const int16_t *)(const void *)c->rep.data, (size_t)c->pend_levels,
+                           col->max_rep, !v2, &ctx->levels, err);
         if (st != BASALT_OK)
             return st;
         rep_len = ctx->levels.size;
     }
-    if (col->max_def > 0) {
-        st = basalt_parquet_levels_encode((const int16_t *)(const void *)c->def.data,
-                                          (size_t)c->pend_levels, col->max_def, !v2, &ctx->levels,
-                                          err);
+    if (col->max_def > 0 && c->def_ones > 0 && c->def_ones == c->pend_levels) {
+        st = levels_run(1, (size_t)c->pend_levels, col->max_def, !v2, &ctx->levels, err);
         if (st != BASALT_OK)
             return st;
+        ctx->counters.level_runs++;
+    } else if (col->max_def > 0) {
+        st = levels_encode((const int16_t *)(const void *)c->def.data, (size_t)c->pend_levels,
+                           col->max_def, !v2, &ctx->levels, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    /* A v1 page compresses levels and values together: the values go right
+     * after the levels. PLAIN fixed-width values are their pending bytes,
+     * used in place where nothing needs them contiguous with the levels. */
+    struct basalt_buffer *vb = v2 ? &ctx->values : &ctx->levels;
+    const uint8_t *vals = NULL;
+    size_t vals_len = 0;
+    bool in_place = !dict_idx && enc == BASALT_PARQUET_ENCODING_PLAIN && !o->simple_paths &&
+                    col->physical != BASALT_PARQUET_TYPE_BOOLEAN &&
+                    col->physical != BASALT_PARQUET_TYPE_BYTE_ARRAY &&
+                    (v2 || ctx->codec_id == BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED);
+    if (dict_idx) {
+        st = indices_encode(dict_idx, (size_t)n_idx, c->dict.count > 0 ? c->dict.count : 1, vb,
+                            err);
+        if (st != BASALT_OK)
+            return st;
+        c->used_dict = true;
+        c->pages_dict++;
+    } else if (in_place) {
+        vals = c->vals.data;
+        vals_len = (size_t)v.count * col->width;
+        c->used_plain = true;
+        c->pages_plain++;
+        ctx->counters.in_place_pages++;
+    } else {
+        st = encode_values(col, enc, &v, vb, err);
+        if (st != BASALT_OK)
+            return st;
+        if (enc == BASALT_PARQUET_ENCODING_PLAIN) {
+            c->used_plain = true;
+            c->pages_plain++;
+        } else {
+            c->used_other = true;
+            c->other_encoding = enc;
+            c->pages_other++;
+        }
+    }
+    if (!vals) {
+        vals = v2 ? ctx->values.data : NULL;
+        vals_len = v2 ? ctx->values.size : 0;
     }
     struct basalt_parquet_page_header ph;
     memset(&ph, 0, sizeof ph);
@@ -586,31 +872,38 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
     size_t body_len = 0, total = 0;
     size_t page_start = c->pages.size;
     if (!v2) {
-        /* levels and values are compressed together */
-        st = basalt_buffer_append(&ctx->levels, ctx->values.data, ctx->values.size, err);
-        if (st != BASALT_OK)
-            return st;
-        if (ctx->levels.size > INT32_MAX)
+        size_t size = ctx->levels.size + vals_len;
+        if (size > INT32_MAX)
             return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
-        st = compress(ctx, ctx->levels.data, ctx->levels.size, &body, &body_len, err);
-        if (st != BASALT_OK)
-            return st;
+        if (vals_len) {
+            /* uncompressed: levels, then the values in place */
+            body = vals;
+            body_len = vals_len;
+        } else {
+            st = compress(ctx, ctx->levels.data, ctx->levels.size, &body, &body_len, err);
+            if (st != BASALT_OK)
+                return st;
+        }
         ph.type = BASALT_PARQUET_PAGE_TYPE_DATA_PAGE;
-        ph.uncompressed_page_size = (int32_t)ctx->levels.size;
+        ph.uncompressed_page_size = (int32_t)size;
         ph.has_data_page_header = true;
         ph.data_page_header.num_values = (int32_t)c->pend_levels;
         ph.data_page_header.encoding = enc;
         ph.data_page_header.definition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
         ph.data_page_header.repetition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
-        st = emit_page(ctx, &ph, NULL, 0, body, body_len, &c->pages, &total, err);
+        if (vals_len)
+            st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len,
+                           &c->pages, &total, err);
+        else
+            st = emit_page(ctx, &ph, NULL, 0, body, body_len, &c->pages, &total, err);
     } else {
-        if (ctx->levels.size + ctx->values.size > INT32_MAX)
+        if (ctx->levels.size + vals_len > INT32_MAX)
             return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
-        st = compress(ctx, ctx->values.data, ctx->values.size, &body, &body_len, err);
+        st = compress(ctx, vals, vals_len, &body, &body_len, err);
         if (st != BASALT_OK)
             return st;
         ph.type = BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2;
-        ph.uncompressed_page_size = (int32_t)(ctx->levels.size + ctx->values.size);
+        ph.uncompressed_page_size = (int32_t)(ctx->levels.size + vals_len);
         ph.has_data_page_header_v2 = true;
         struct basalt_parquet_data_page_header_v2 *h = &ph.data_page_header_v2;
         h->num_values = (int32_t)c->pend_levels;
@@ -626,12 +919,15 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
     }
     if (st != BASALT_OK)
         return st;
-    st = add_page(c, col, ctx, &v, (int64_t)page_start, (int32_t)total, err);
+    st = add_page(c, col, ctx, (int64_t)page_start, (int32_t)total, err);
+    if (st == BASALT_OK && c->num_pages == 1 && !o->simple_paths)
+        st = reserve_chunk(c, ctx, err);
     if (st != BASALT_OK)
         return st;
     c->uncompressed += (int64_t)(total - (size_t)ph.compressed_page_size) +
                        ph.uncompressed_page_size;
     c->def.size = 0;
+    c->def_ones = 0;
     c->rep.size = 0;
     c->pend_levels = 0;
     c->vals.size = 0;
@@ -820,6 +1116,31 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
         encs[ne++] = BASALT_PARQUET_ENCODING_PLAIN;
     m->encodings = encs;
     m->num_encodings = ne;
+    /* encoding_stats: the dictionary page, then the data pages by encoding */
+    struct basalt_parquet_page_encoding_stats *es =
+        basalt_arena_alloc(arena, 4 * sizeof *es, 8);
+    if (!es)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    size_t nes = 0;
+    int32_t data_type = ctx->options->page_version == 2 ? BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2
+                                                        : BASALT_PARQUET_PAGE_TYPE_DATA_PAGE;
+    if (c->used_dict)
+        es[nes++] = (struct basalt_parquet_page_encoding_stats){
+            BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE, BASALT_PARQUET_ENCODING_PLAIN, 1};
+    if (c->pages_dict)
+        es[nes++] = (struct basalt_parquet_page_encoding_stats){
+            data_type, BASALT_PARQUET_ENCODING_RLE_DICTIONARY, c->pages_dict};
+    if (c->pages_plain)
+        es[nes++] = (struct basalt_parquet_page_encoding_stats){
+            data_type, BASALT_PARQUET_ENCODING_PLAIN, c->pages_plain};
+    if (c->pages_other)
+        es[nes++] = (struct basalt_parquet_page_encoding_stats){data_type, c->other_encoding,
+                                                               c->pages_other};
+    if (nes) {
+        m->has_encoding_stats = true;
+        m->encoding_stats = es;
+        m->num_encoding_stats = nes;
+    }
     m->path_in_schema = col->path;
     m->num_path_in_schema = col->path_len;
     m->codec = ctx->codec_id;
@@ -873,10 +1194,12 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
     c->bounds.size = 0;
     c->hashes.size = 0;
     c->num_pages = 0;
-    basalt_parquet_wdict_reset(&c->dict);
-    basalt_parquet_wstats_reset(&c->stats);
+    basalt_parquet_wdict_clear(&c->dict);
+    c->stats.has = false;
+    c->stats.null_count = 0;
     c->dict_on = c->dict_decided = false;
     c->used_plain = c->used_dict = c->used_other = false;
+    c->pages_plain = c->pages_dict = c->pages_other = 0;
     c->rows = c->num_values = c->uncompressed = 0;
     return BASALT_OK;
 }

@@ -186,6 +186,264 @@ basalt_status basalt_parquet_wstats_update(struct basalt_parquet_wstats *st,
     return s;
 }
 
+/* The extremes of a page's values are found over the whole page first and
+ * folded once: per-value folding compares through a switch and copies every
+ * new bound into a buffer. min/max is a function of the set of values (NaN
+ * skipped; values that compare equal but differ in bytes are only the zeros
+ * of floating point, which finish() rewrites), so the order in which values
+ * are seen does not change the bounds. */
+
+#define MINMAX_LOOP(T, p, n, mn, mx)                                                               \
+    do {                                                                                           \
+        T lo_ = p[0], hi_ = p[0];                                                                  \
+        for (size_t i_ = 1; i_ < (n); i_++) {                                                      \
+            T x_ = p[i_];                                                                          \
+            lo_ = x_ < lo_ ? x_ : lo_;                                                             \
+            hi_ = x_ > hi_ ? x_ : hi_;                                                             \
+        }                                                                                          \
+        *(mn) = lo_;                                                                               \
+        *(mx) = hi_;                                                                               \
+    } while (0)
+
+static void minmax_i32(const int32_t *p, size_t n, int32_t *mn, int32_t *mx)
+{
+    MINMAX_LOOP(int32_t, p, n, mn, mx);
+}
+
+static void minmax_u32(const uint32_t *p, size_t n, uint32_t *mn, uint32_t *mx)
+{
+    MINMAX_LOOP(uint32_t, p, n, mn, mx);
+}
+
+static void minmax_i64(const int64_t *p, size_t n, int64_t *mn, int64_t *mx)
+{
+    MINMAX_LOOP(int64_t, p, n, mn, mx);
+}
+
+static void minmax_u64(const uint64_t *p, size_t n, uint64_t *mn, uint64_t *mx)
+{
+    MINMAX_LOOP(uint64_t, p, n, mn, mx);
+}
+
+/* NaN never wins a comparison, so it is skipped; no value but NaN leaves
+ * lo > hi. */
+static bool minmax_f64(const double *p, size_t n, double *mn, double *mx)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double x = p[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    *mn = lo;
+    *mx = hi;
+    return lo <= hi;
+}
+
+static bool minmax_f32(const float *p, size_t n, float *mn, float *mx)
+{
+    float lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        float x = p[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    *mn = lo;
+    *mx = hi;
+    return lo <= hi;
+}
+
+/* cmp_bytes, deciding most pairs by their first 8 bytes as one
+ * big-endian number. */
+static inline int cmp_prefixed(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    if (alen >= 8 && blen >= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            x = __builtin_bswap64(x);
+            y = __builtin_bswap64(y);
+#endif
+            return x < y ? -1 : 1;
+        }
+    }
+    return cmp_bytes(a, alen, b, blen);
+}
+
+/* Bounds tracked by pointer, copied once at the end. */
+struct wbounds {
+    const uint8_t *mn, *mx;
+    size_t mn_len, mx_len;
+    bool has;
+};
+
+static inline void track(struct wbounds *b, enum basalt_parquet_worder order, const uint8_t *p,
+                         size_t len)
+{
+    if (!b->has) {
+        b->mn = b->mx = p;
+        b->mn_len = b->mx_len = len;
+        b->has = true;
+        return;
+    }
+    if (order == BASALT_PARQUET_WORDER_BYTES) {
+        if (cmp_prefixed(p, len, b->mn, b->mn_len) < 0) {
+            b->mn = p;
+            b->mn_len = len;
+        } else if (cmp_prefixed(p, len, b->mx, b->mx_len) > 0) {
+            b->mx = p;
+            b->mx_len = len;
+        }
+        return;
+    }
+    if (basalt_parquet_wcompare(order, p, len, b->mn, b->mn_len) < 0) {
+        b->mn = p;
+        b->mn_len = len;
+    } else if (basalt_parquet_wcompare(order, p, len, b->mx, b->mx_len) > 0) {
+        b->mx = p;
+        b->mx_len = len;
+    }
+}
+
+static basalt_status fold_bounds(struct basalt_parquet_wstats *st, enum basalt_parquet_worder order,
+                                 const void *mn, const void *mx, size_t mn_len, size_t mx_len,
+                                 struct basalt_error *err)
+{
+    basalt_status s = fold(st, order, mn, mn_len, err);
+    if (s == BASALT_OK)
+        s = fold(st, order, mx, mx_len, err);
+    return s;
+}
+
+basalt_status basalt_parquet_wstats_fold_dense(struct basalt_parquet_wstats *st,
+                                               const struct basalt_parquet_wcolumn *col,
+                                               const struct basalt_parquet_wvalues *v,
+                                               struct basalt_error *err)
+{
+    size_t n = (size_t)v->count;
+    if (n == 0)
+        return BASALT_OK;
+    enum basalt_parquet_worder order = col->order;
+    const void *f = v->fixed;
+    switch (order) {
+    case BASALT_PARQUET_WORDER_BOOL: {
+        int64_t ones = basalt_bitmap_count(v->bits, v->bits_offset, (int64_t)n);
+        uint8_t lo = ones == (int64_t)n, hi = ones > 0;
+        return fold_bounds(st, order, &lo, &hi, 1, 1, err);
+    }
+    case BASALT_PARQUET_WORDER_I32:
+    case BASALT_PARQUET_WORDER_U32:
+    case BASALT_PARQUET_WORDER_FLOAT:
+        if (col->width != 4)
+            break;
+        if (order == BASALT_PARQUET_WORDER_I32) {
+            int32_t lo, hi;
+            minmax_i32(f, n, &lo, &hi);
+            return fold_bounds(st, order, &lo, &hi, 4, 4, err);
+        } else if (order == BASALT_PARQUET_WORDER_U32) {
+            uint32_t lo, hi;
+            minmax_u32(f, n, &lo, &hi);
+            return fold_bounds(st, order, &lo, &hi, 4, 4, err);
+        } else {
+            float lo, hi;
+            if (!minmax_f32(f, n, &lo, &hi))
+                return BASALT_OK;
+            return fold_bounds(st, order, &lo, &hi, 4, 4, err);
+        }
+    case BASALT_PARQUET_WORDER_I64:
+    case BASALT_PARQUET_WORDER_U64:
+    case BASALT_PARQUET_WORDER_DOUBLE:
+        if (col->width != 8)
+            break;
+        if (order == BASALT_PARQUET_WORDER_I64) {
+            int64_t lo, hi;
+            minmax_i64(f, n, &lo, &hi);
+            return fold_bounds(st, order, &lo, &hi, 8, 8, err);
+        } else if (order == BASALT_PARQUET_WORDER_U64) {
+            uint64_t lo, hi;
+            minmax_u64(f, n, &lo, &hi);
+            return fold_bounds(st, order, &lo, &hi, 8, 8, err);
+        } else {
+            double lo, hi;
+            if (!minmax_f64(f, n, &lo, &hi))
+                return BASALT_OK;
+            return fold_bounds(st, order, &lo, &hi, 8, 8, err);
+        }
+    case BASALT_PARQUET_WORDER_FLOAT16:
+        break;
+    default: {
+        struct wbounds b = {0};
+        if (col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY) {
+            const uint8_t *data = basalt_parquet_nonnull(v->binary.data);
+            if (v->binary.offsets64) {
+                const int64_t *o = v->binary.offsets64;
+                for (size_t i = 0; i < n; i++)
+                    track(&b, order, data + o[i], (size_t)(o[i + 1] - o[i]));
+            } else {
+                const int32_t *o = v->binary.offsets32;
+                for (size_t i = 0; i < n; i++)
+                    track(&b, order, data + o[i], (size_t)(o[i + 1] - o[i]));
+            }
+        } else {
+            size_t w = col->width;
+            for (size_t i = 0; i < n; i++)
+                track(&b, order, (const uint8_t *)f + i * w, w);
+        }
+        return fold_bounds(st, order, b.mn, b.mx, b.mn_len, b.mx_len, err);
+    }
+    }
+    /* float16 and unexpected widths: value by value */
+    struct basalt_parquet_wvalues dense = *v;
+    dense.validity = NULL;
+    dense.non_null = dense.count;
+    int64_t nulls = st->null_count;
+    basalt_status s = basalt_parquet_wstats_update(st, col, &dense, err);
+    st->null_count = nulls;
+    return s;
+}
+
+basalt_status basalt_parquet_wstats_fold_entries(struct basalt_parquet_wstats *st,
+                                                 const struct basalt_parquet_wcolumn *col,
+                                                 const struct basalt_parquet_wdict *d,
+                                                 const uint64_t *seen, struct basalt_error *err)
+{
+    enum basalt_parquet_worder order = col->order;
+    if (order == BASALT_PARQUET_WORDER_FLOAT16 || order == BASALT_PARQUET_WORDER_FLOAT ||
+        order == BASALT_PARQUET_WORDER_DOUBLE) {
+        basalt_status s = BASALT_OK;
+        for (uint32_t w = 0; s == BASALT_OK && w < (d->count + 63) / 64; w++)
+            for (uint64_t m = seen[w]; m && s == BASALT_OK; m &= m - 1) {
+                uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+                s = fold(st, order, d->values.data + (size_t)i * d->width, d->width, err);
+            }
+        return s;
+    }
+    struct wbounds b = {0};
+    for (uint32_t w = 0; w < (d->count + 63) / 64; w++)
+        for (uint64_t m = seen[w]; m; m &= m - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+            size_t len;
+            const uint8_t *p = basalt_parquet_wdict_value(d, i, &len);
+            track(&b, order, p, len);
+        }
+    if (!b.has)
+        return BASALT_OK;
+    return fold_bounds(st, order, b.mn, b.mx, b.mn_len, b.mx_len, err);
+}
+
+basalt_status basalt_parquet_wstats_merge(struct basalt_parquet_wstats *st,
+                                          enum basalt_parquet_worder order,
+                                          const struct basalt_parquet_wstats *page,
+                                          struct basalt_error *err)
+{
+    if (!page->has)
+        return BASALT_OK;
+    return fold_bounds(st, order, page->min.data, page->max.data, page->min.size, page->max.size,
+                       err);
+}
+
 /* The shortest value >= every value with prefix p[0, n): the prefix with its
  * last byte that is not 0xff incremented. False when every byte is 0xff. */
 static bool truncate_max(uint8_t *p, size_t *n)

@@ -1,7 +1,15 @@
 /* basalt parquet rewrite IN OUT: reads a Parquet file and writes its rows
- * again with the writer's options (codec, row groups, pages, encodings). */
+ * again with the writer's options (codec, row groups, pages, encodings).
+ * With --repeat it is the write benchmark: the rows are read into memory
+ * once, then written K times into memory and timed. */
+#include <math.h>
 #include <stdlib.h>
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#endif
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "basalt/parquet.h"
 #include "basalt/parquet_writer.h"
@@ -16,7 +24,19 @@ static void usage(FILE *f)
             "usage: basalt parquet rewrite IN OUT [--codec C] [--level L]\n"
             "         [--row-group-size ROWS] [--page-size BYTES] [--dictionary on|off]\n"
             "         [--encoding COL=ENC]... [--page-version 1|2] [--bloom COL]...\n"
-            "         [--threads N]\n"
+            "         [--threads N] [--repeat K [--warmup W] [--keep-memory on|off]]\n"
+            "         [--simple-paths on|off]\n"
+            "  --repeat K  read IN into memory once, then write it K times into memory\n"
+            "              (after W untimed writes, default 1) and print the rows, the\n"
+            "              size of the file and the p50 and p90 time of one write\n"
+            "              (open, encode, compress, footer) and the p50 of the CPU time\n"
+            "              it took (all threads); OUT is written once after.\n"
+            "  --keep-memory off  give freed memory back to the system between the\n"
+            "              timed writes (default on: kept for the next write, as\n"
+            "              allocators such as jemalloc keep it)\n"
+            "  --simple-paths on  the writer's reference paths, value by value (the same\n"
+            "              file, slower: for checking the fast paths)\n"
+            "  A progress bar goes to stderr when it is a terminal.\n"
             "  codecs: uncompressed snappy gzip brotli lz4 zstd lz4_raw\n"
             "  encodings: PLAIN RLE_DICTIONARY DELTA_BINARY_PACKED DELTA_LENGTH_BYTE_ARRAY\n"
             "             DELTA_BYTE_ARRAY BYTE_STREAM_SPLIT\n");
@@ -53,11 +73,15 @@ struct rewrite_args {
     const char *bloom[MAX_ENCODINGS];
     size_t nbloom;
     int threads;
+    int repeat;
+    int warmup;
+    bool release_memory;
 };
 
 static int parse(int argc, char **argv, struct rewrite_args *a)
 {
     basalt_parquet_writer_options_init(&a->wo);
+    a->warmup = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (cli_is_help(arg)) {
@@ -107,6 +131,23 @@ static int parse(int argc, char **argv, struct rewrite_args *a)
             if (!parse_int(val, 1, 1024, &n))
                 return cli_usage_error("parquet rewrite: --threads wants 1..1024, got '%s'", val);
             a->threads = (int)n;
+        } else if (strcmp(arg, "--repeat") == 0) {
+            if (!parse_int(val, 1, 1000000, &n))
+                return cli_usage_error("parquet rewrite: --repeat wants a positive count, got '%s'",
+                                       val);
+            a->repeat = (int)n;
+        } else if (strcmp(arg, "--warmup") == 0) {
+            if (!parse_int(val, 0, 1000, &n))
+                return cli_usage_error("parquet rewrite: --warmup wants 0..1000, got '%s'", val);
+            a->warmup = (int)n;
+        } else if (strcmp(arg, "--keep-memory") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+                return cli_usage_error("parquet rewrite: --keep-memory wants on or off");
+            a->release_memory = strcmp(val, "off") == 0;
+        } else if (strcmp(arg, "--simple-paths") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+                return cli_usage_error("parquet rewrite: --simple-paths wants on or off");
+            a->wo.simple_paths = strcmp(val, "on") == 0;
         } else if (strcmp(arg, "--encoding") == 0) {
             const char *eq = strchr(val, '=');
             int32_t e;
@@ -158,6 +199,176 @@ static basalt_status copy_kv(const struct basalt_parquet_file_metadata *md,
     return BASALT_OK;
 }
 
+/* "rewrite: [#####     ] 1200000 / 2400000 rows" on stderr, redrawn in place. */
+static void progress(int64_t done, int64_t total)
+{
+    enum { WIDTH = 30 };
+    int filled = total > 0 ? (int)(done * WIDTH / total) : WIDTH;
+    char bar[WIDTH + 1];
+    for (int i = 0; i < WIDTH; i++)
+        bar[i] = i < filled ? '#' : ' ';
+    bar[WIDTH] = '\0';
+    fprintf(stderr, "\rrewrite: [%s] %lld / %lld rows", bar, (long long)done, (long long)total);
+    fflush(stderr);
+}
+
+/* The timed writes' sink: the file in one block grown by doubling through
+ * basalt_realloc, which moves a large block without copying it, so the
+ * bytes are copied once, as a write into a file in memory (the peers' tmpfs)
+ * copies them once. Each write gets a new block. */
+struct sink {
+    struct basalt_output base;
+    uint8_t *data;
+    size_t size, cap;
+};
+
+static basalt_status sink_write(struct basalt_output *out, const void *data, size_t len,
+                                struct basalt_error *err)
+{
+    struct sink *k = (struct sink *)out;
+    if (len > k->cap - k->size) {
+        size_t cap = k->cap ? k->cap : (size_t)1 << 16;
+        while (cap - k->size < len) {
+            if (cap > SIZE_MAX / 2)
+                return basalt_error_set(err, BASALT_LIMIT, "%s: too large", out->name);
+            cap *= 2;
+        }
+        uint8_t *p = basalt_realloc(k->data, cap);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory", out->name);
+        k->data = p;
+        k->cap = cap;
+    }
+    memcpy(k->data + k->size, data, len);
+    k->size += len;
+    return BASALT_OK;
+}
+
+static basalt_status sink_commit(struct basalt_output *out, struct basalt_error *err)
+{
+    (void)out;
+    (void)err;
+    return BASALT_OK;
+}
+
+static void sink_close(struct basalt_output *out)
+{
+    struct sink *k = (struct sink *)out;
+    basalt_free(k->data);
+    basalt_free(k);
+}
+
+static const struct basalt_output_ops sink_ops = {sink_write, sink_commit, sink_close};
+
+/* Writes every batch of `batches` into a new sink; *size gets the file's
+ * length. */
+static basalt_status write_memory(struct rewrite_args *a, const struct basalt_arrow_batches *batches,
+                                  size_t *size, struct basalt_error *err)
+{
+    struct basalt_parquet_writer *w = NULL;
+    struct sink *k = basalt_calloc(1, sizeof *k);
+    if (!k)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    k->base.ops = &sink_ops;
+    k->base.name = "rewrite";
+    /* The writer owns the sink and closes it; its size is read before. */
+    basalt_status st = basalt_parquet_writer_open(&k->base, true, &batches->schema, &a->wo, &w,
+                                                  err);
+    for (int64_t i = 0; st == BASALT_OK && i < batches->n; i++)
+        st = basalt_parquet_writer_write(w, &batches->arrays[i], err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_finish(w, err);
+    if (st == BASALT_OK)
+        *size = k->size;
+    basalt_parquet_writer_close(w);
+    return st;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double percentile(const double *v, int n, double p)
+{
+    int k = (int)ceil(p * n);
+    return v[(k < 1 ? 1 : k) - 1];
+}
+
+/* The write benchmark (--repeat): times whole writes of rows already in memory. */
+static basalt_status time_writes(struct rewrite_args *a, struct basalt_parquet_scan *scan,
+                                 struct basalt_error *err)
+{
+    struct basalt_arrow_batches batches;
+    basalt_arrow_batches_init(&batches);
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    /* Memory freed by one write stays in the process for the next, as
+     * allocators such as jemalloc keep it: glibc would otherwise unmap large
+     * blocks and fault them in again on every write. */
+    if (!a->release_memory) {
+        mallopt(M_MMAP_THRESHOLD, 1 << 30);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    }
+#endif
+    basalt_status st = basalt_parquet_scan_read_all(scan, &batches, err);
+    int total = a->repeat + a->warmup;
+    double *times = st == BASALT_OK ? basalt_calloc((size_t)total * 2, sizeof *times) : NULL;
+    double *cpu = times ? times + total : NULL;
+    if (st == BASALT_OK && !times)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    size_t size = 0;
+    for (int k = 0; st == BASALT_OK && k < total; k++) {
+        double t0 = now_ms(), c0 = cpu_ms();
+        st = write_memory(a, &batches, &size, err);
+        times[k] = now_ms() - t0;
+        cpu[k] = cpu_ms() - c0;
+    }
+    if (st == BASALT_OK) {
+        int64_t rows = 0;
+        for (int64_t i = 0; i < batches.n; i++)
+            rows += batches.arrays[i].length;
+        qsort(times + a->warmup, (size_t)a->repeat, sizeof *times, cmp_double);
+        qsort(cpu + a->warmup, (size_t)a->repeat, sizeof *cpu, cmp_double);
+        printf("rows: %lld\n", (long long)rows);
+        printf("bytes: %zu\n", size);
+        printf("threads: %d\n", a->threads > 1 ? a->threads : 1);
+        printf("writes: %d\n", a->repeat);
+        printf("p50: %.3f ms\n", percentile(times + a->warmup, a->repeat, 0.5));
+        printf("p90: %.3f ms\n", percentile(times + a->warmup, a->repeat, 0.9));
+        /* CPU time of the process (all threads) per write: on a loaded
+         * machine it drifts less than the wall clock. */
+        printf("cpu p50: %.3f ms\n", percentile(cpu + a->warmup, a->repeat, 0.5));
+        fflush(stdout);
+    }
+    /* OUT too, so the file can be inspected and read back. */
+    struct basalt_parquet_writer *w = NULL;
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_open_file(a->out, &batches.schema, &a->wo, &w, err);
+    for (int64_t i = 0; st == BASALT_OK && i < batches.n; i++)
+        st = basalt_parquet_writer_write(w, &batches.arrays[i], err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_finish(w, err);
+    basalt_parquet_writer_close(w);
+    basalt_free(times);
+    basalt_arrow_batches_reset(&batches);
+    return st;
+}
+
 static basalt_status rewrite(struct rewrite_args *a, struct basalt_error *err)
 {
     struct basalt_parquet_reader *r = NULL;
@@ -185,18 +396,29 @@ static basalt_status rewrite(struct rewrite_args *a, struct basalt_error *err)
     if (st == BASALT_OK) {
         a->wo.key_value_metadata = kv.size ? (const char *)kv.data : NULL;
         a->wo.pool = pool;
-        st = basalt_parquet_writer_open_file(a->out, &schema, &a->wo, &w, err);
+        if (a->repeat > 0)
+            st = time_writes(a, scan, err);
+        else
+            st = basalt_parquet_writer_open_file(a->out, &schema, &a->wo, &w, err);
     }
-    while (st == BASALT_OK) {
+    const bool bar = a->repeat == 0 && isatty(STDERR_FILENO);
+    const int64_t total = r ? basalt_parquet_reader_num_rows(r) : 0;
+    int64_t done = 0;
+    while (st == BASALT_OK && a->repeat == 0) {
         struct ArrowArray batch;
         st = basalt_parquet_scan_next(scan, &batch, err);
         if (st != BASALT_OK || !batch.release)
             break;
         st = basalt_parquet_writer_write(w, &batch, err);
+        done += batch.length;
         basalt_arrow_array_release(&batch);
+        if (bar)
+            progress(done, total);
     }
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && a->repeat == 0)
         st = basalt_parquet_writer_finish(w, err);
+    if (bar)
+        fputc('\n', stderr);
     basalt_parquet_writer_close(w);
     basalt_arrow_schema_release(&schema);
     basalt_buffer_reset(&kv);

@@ -1714,3 +1714,426 @@ TEST(writer_write_stream)
     for (int k = 0; k < 3; k++)
         basalt_arrow_schema_release(&s[k]);
 }
+
+/* ------------------------------------------------------------ fast paths */
+
+#include "parquet_writer.h"
+
+/* Writes the table with `o` and returns the bytes and the writer's
+ * fast-path counters. */
+static basalt_status wt_write_counted(const struct ArrowSchema *s, const struct ArrowArray *a,
+                                      const struct basalt_parquet_writer_options *o, int nbatches,
+                                      uint8_t **data, size_t *len,
+                                      struct basalt_parquet_wcounters *counters,
+                                      struct basalt_error *err)
+{
+    struct basalt_output *out = NULL;
+    struct basalt_parquet_writer *w = NULL;
+    *data = NULL;
+    basalt_status st = basalt_output_open_memory("mem.parquet", &out, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_open(out, false, s, o, &w, err);
+    int64_t step = (a->length + nbatches - 1) / nbatches;
+    for (int64_t start = 0; st == BASALT_OK && start < a->length; start += step) {
+        struct ArrowArray view = *a;
+        view.offset = a->offset + start;
+        view.length = a->length - start < step ? a->length - start : step;
+        st = basalt_parquet_writer_write(w, &view, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_finish(w, err);
+    if (st == BASALT_OK)
+        st = basalt_output_commit(out, err);
+    if (st == BASALT_OK)
+        *data = basalt_output_memory_take(out, len);
+    basalt_parquet_writer_counters(w, counters);
+    basalt_parquet_writer_close(w);
+    basalt_output_close(out);
+    return st;
+}
+
+static void wt_add_counters(struct basalt_parquet_wcounters *sum,
+                            const struct basalt_parquet_wcounters *c)
+{
+    sum->dict_pages += c->dict_pages;
+    sum->dense_pages += c->dense_pages;
+    sum->simple_pages += c->simple_pages;
+    sum->in_place_pages += c->in_place_pages;
+    sum->level_runs += c->level_runs;
+    sum->rle_pages += c->rle_pages;
+    sum->list_walks += c->list_walks;
+    sum->leaf_views += c->leaf_views;
+}
+
+/* The same table written by the fast paths and by the reference paths
+ * (options.simple_paths): the files must be byte for byte the same. */
+static void wt_fast_vs_simple(const struct ArrowSchema *s, const struct ArrowArray *a,
+                              struct basalt_parquet_writer_options *o, int nbatches,
+                              struct basalt_parquet_wcounters *fast,
+                              struct basalt_parquet_wcounters *simple)
+{
+    struct basalt_error err;
+    uint8_t *fd = NULL, *sd = NULL;
+    size_t fl = 0, sl = 0;
+    struct basalt_parquet_wcounters c;
+    o->simple_paths = false;
+    CHECK_OK(wt_write_counted(s, a, o, nbatches, &fd, &fl, &c, &err), &err);
+    wt_add_counters(fast, &c);
+    o->simple_paths = true;
+    CHECK_OK(wt_write_counted(s, a, o, nbatches, &sd, &sl, &c, &err), &err);
+    wt_add_counters(simple, &c);
+    CHECK_EQ(fl, sl);
+    if (fd && sd && fl == sl)
+        CHECK(memcmp(fd, sd, fl) == 0);
+    basalt_free(fd);
+    basalt_free(sd);
+}
+
+TEST(writer_fast_paths_write_the_reference_bytes)
+{
+    struct basalt_error err;
+    struct basalt_parquet_wcounters fast, simple;
+    memset(&fast, 0, sizeof fast);
+    memset(&simple, 0, sizeof simple);
+    static const uint64_t cards[] = {0, 3, 40, 2500};
+    for (size_t k = 0; k < sizeof cards / sizeof cards[0]; k++) {
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK_OK(wt_table(700 + k, 5000, cards[k], 0, &s, &a, &err), &err);
+        for (int cfg = 0; cfg < 8; cfg++) {
+            struct basalt_parquet_writer_options o;
+            basalt_parquet_writer_options_init(&o);
+            o.codec = cfg & 1 ? BASALT_CODEC_SNAPPY : BASALT_CODEC_UNCOMPRESSED;
+            o.page_version = cfg & 2 ? 2 : 1;
+            o.dictionary = (cfg & 4) == 0 || k == 1;
+            o.page_rows = cfg == 3 ? 5 : cfg == 5 ? 20000 : 700;
+            o.row_group_rows = cfg == 6 ? 1800 : 4000;
+            /* a dictionary that fills part-way through a chunk */
+            o.dictionary_max_bytes = cfg == 7 ? 3000 : 1 << 20;
+            wt_fast_vs_simple(&s, &a, &o, cfg % 3 + 1, &fast, &simple);
+        }
+        basalt_arrow_array_release(&a);
+        basalt_arrow_schema_release(&s);
+    }
+    /* nested columns */
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK_OK(wt_nested_table(77, 1200, &s, &a, &err), &err);
+    for (int cfg = 0; cfg < 4; cfg++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.page_version = cfg & 1 ? 2 : 1;
+        o.codec = cfg & 2 ? BASALT_CODEC_SNAPPY : BASALT_CODEC_UNCOMPRESSED;
+        o.page_rows = cfg == 3 ? 7 : 300;
+        o.row_group_rows = 500;
+        wt_fast_vs_simple(&s, &a, &o, cfg + 1, &fast, &simple);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    /* every fast path fired, and none with simple_paths */
+    CHECK(fast.dict_pages > 0);
+    CHECK(fast.dense_pages > 0);
+    CHECK(fast.in_place_pages > 0);
+    CHECK(fast.level_runs > 0);
+    CHECK(fast.rle_pages > 0);
+    CHECK(fast.list_walks > 0);
+    CHECK(fast.leaf_views > 0);
+    CHECK_EQ(fast.simple_pages, 0);
+    CHECK(simple.simple_pages > 0);
+    CHECK_EQ(simple.dict_pages + simple.dense_pages + simple.in_place_pages + simple.level_runs +
+                 simple.rle_pages + simple.list_walks + simple.leaf_views,
+             0);
+}
+
+/* The fast dictionary lookups against the reference ones: the same entries
+ * in the same order, the same indices, the same stop at the byte cap. */
+static void wt_fast_dict_case(struct bt_rng *rng, size_t width, uint64_t n, uint64_t card,
+                         int64_t max_bytes)
+{
+    struct basalt_error err;
+    struct basalt_buffer data, offs;
+    basalt_buffer_init(&data);
+    basalt_buffer_init(&offs);
+    CHECK_OK(basalt_buffer_resize(&offs, (size_t)(n + 1) * 8, &err), &err);
+    int64_t *o = (int64_t *)(void *)offs.data;
+    o[0] = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = bt_rng_below(rng, card);
+        uint8_t buf[80];
+        /* lengths 0..70 (fixed: width), bytes depending on the value only */
+        size_t len = width ? width : (size_t)(r * 7 % 71);
+        for (size_t b = 0; b < len; b++)
+            buf[b] = (uint8_t)((r * 0x9e3779b97f4a7c15ull) >> (b % 8 * 8)) ^ (uint8_t)(b / 8);
+        CHECK_OK(basalt_buffer_append(&data, buf, len, &err), &err);
+        o[i + 1] = (int64_t)data.size;
+    }
+    struct basalt_parquet_wvalues v;
+    memset(&v, 0, sizeof v);
+    v.count = v.non_null = n;
+    v.fixed = data.data;
+    v.binary.offsets64 = o;
+    v.binary.data = data.data;
+    struct basalt_parquet_wdict d[2];
+    uint32_t *idx[2];
+    uint64_t done[2], ni[2];
+    for (int k = 0; k < 2; k++) {
+        basalt_parquet_wdict_init(&d[k], width);
+        idx[k] = basalt_calloc((size_t)n + 1, 4);
+        CHECK(idx[k] != NULL);
+        /* two pages into one dictionary */
+        uint64_t half = n / 2, d1 = 0, n1 = 0;
+        struct basalt_parquet_wvalues v1 = v;
+        v1.count = v1.non_null = half;
+        CHECK_OK(basalt_parquet_wdict_put(&d[k], &v1, 0, max_bytes, UINT32_MAX, k == 1, idx[k],
+                                          &d1, &n1, &err),
+                 &err);
+        CHECK_OK(basalt_parquet_wdict_put(&d[k], &v, half, max_bytes, UINT32_MAX, k == 1,
+                                          idx[k] + n1, &done[k], &ni[k], &err),
+                 &err);
+        done[k] += d1;
+        ni[k] += n1;
+    }
+    CHECK_EQ(done[0], done[1]);
+    CHECK_EQ(ni[0], ni[1]);
+    CHECK_EQ(d[0].count, d[1].count);
+    CHECK_EQ(d[0].values.size, d[1].values.size);
+    CHECK(d[0].values.size == d[1].values.size &&
+          memcmp(d[0].values.data, d[1].values.data, d[0].values.size) == 0);
+    CHECK(ni[0] == ni[1] && memcmp(idx[0], idx[1], (size_t)ni[0] * 4) == 0);
+    if (max_bytes >= (int64_t)1 << 30)
+        CHECK_EQ(done[0], n);
+    for (int k = 0; k < 2; k++) {
+        basalt_free(idx[k]);
+        basalt_parquet_wdict_reset(&d[k]);
+    }
+    basalt_buffer_reset(&data);
+    basalt_buffer_reset(&offs);
+}
+
+TEST(writer_dictionary_fast_lookups)
+{
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 2024);
+    static const size_t widths[] = {0, 2, 4, 5, 8, 16};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        wt_fast_dict_case(&rng, widths[w], 3000, 7, (int64_t)1 << 30);
+        wt_fast_dict_case(&rng, widths[w], 5000, 1500, (int64_t)1 << 30);
+        wt_fast_dict_case(&rng, widths[w], 9000, 100000, (int64_t)1 << 30);
+        wt_fast_dict_case(&rng, widths[w], 4000, 3000, 2500); /* stops at the cap */
+    }
+    /* the stop at max_count */
+    struct basalt_error err;
+    int64_t vals[100];
+    for (int i = 0; i < 100; i++)
+        vals[i] = i * 3;
+    struct basalt_parquet_wvalues v;
+    memset(&v, 0, sizeof v);
+    v.count = v.non_null = 100;
+    v.fixed = vals;
+    struct basalt_parquet_wdict d;
+    basalt_parquet_wdict_init(&d, 8);
+    uint32_t idx[100];
+    uint64_t done = 0, ni = 0;
+    CHECK_OK(basalt_parquet_wdict_put(&d, &v, 0, 1 << 20, 51, false, idx, &done, &ni, &err), &err);
+    CHECK_EQ(d.count, 51);
+    CHECK_EQ(ni, 51);
+    CHECK_EQ(idx[50], 50);
+    /* values with nulls are for the reference path only */
+    uint8_t validity = 0xff;
+    v.validity = &validity;
+    v.count = v.non_null = 8;
+    basalt_parquet_wdict_clear(&d);
+    CHECK_STATUS(basalt_parquet_wdict_put(&d, &v, 0, 1 << 20, UINT32_MAX, false, idx, &done, &ni,
+                                          &err),
+                 BASALT_INTERNAL, &err);
+    basalt_parquet_wdict_reset(&d);
+}
+
+/* The page-at-a-time hybrid encoders against the reference encoder: runs of
+ * every length around the 8-value threshold and the 504-value literal cap,
+ * every bit width. */
+TEST(writer_rle_page_encoders)
+{
+    struct basalt_error err;
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 99);
+    size_t n = 6000;
+    uint32_t *idx = basalt_calloc(n, 4);
+    int16_t *lv = basalt_calloc(n, 2);
+    CHECK(idx && lv);
+    struct basalt_buffer a, b;
+    basalt_buffer_init(&a);
+    basalt_buffer_init(&b);
+    for (int round = 0; idx && lv && round < 120; round++) {
+        uint32_t dict_len = round % 3 == 0 ? 1 + (uint32_t)bt_rng_below(&rng, 3)
+                                           : 1 + (uint32_t)bt_rng_below(&rng, (1u << (round % 31 + 1)));
+        int16_t max_level = (int16_t)(1 + bt_rng_below(&rng, round % 2 ? 3 : 300));
+        size_t m = (size_t)bt_rng_below(&rng, n + 1);
+        /* runs: short and long mixed, long ones near 8 + fill and 504 */
+        for (size_t i = 0; i < m;) {
+            uint64_t len = bt_rng_below(&rng, 4) == 0 ? bt_rng_below(&rng, 20) + 1
+                           : bt_rng_below(&rng, 9) == 0 ? bt_rng_below(&rng, 1100) + 1
+                                                         : 1;
+            uint32_t x = (uint32_t)bt_rng_below(&rng, dict_len);
+            int16_t y = (int16_t)bt_rng_below(&rng, (uint64_t)max_level + 1);
+            for (uint64_t k = 0; k < len && i < m; k++, i++) {
+                idx[i] = x;
+                lv[i] = y;
+            }
+        }
+        a.size = b.size = 0;
+        CHECK_OK(basalt_parquet_wrle_indices(idx, m, dict_len, &a, &err), &err);
+        CHECK_OK(basalt_parquet_dict_encode_indices(idx, m, dict_len, &b, &err), &err);
+        CHECK(a.size == b.size && memcmp(a.data, b.data, a.size) == 0);
+        for (int prefixed = 0; prefixed <= 1; prefixed++) {
+            a.size = b.size = 0;
+            CHECK_OK(basalt_parquet_wrle_levels(lv, m, max_level, prefixed, &a, &err), &err);
+            CHECK_OK(basalt_parquet_levels_encode(lv, m, max_level, prefixed, &b, &err), &err);
+            CHECK(a.size == b.size && memcmp(a.data, b.data, a.size) == 0);
+        }
+    }
+    /* out of range: refused, nothing written */
+    if (idx && lv) {
+        idx[0] = 5;
+        lv[0] = 3;
+        a.size = 0;
+        CHECK_STATUS(basalt_parquet_wrle_indices(idx, 4, 5, &a, &err), BASALT_INVALID_ARG, &err);
+        CHECK_STATUS(basalt_parquet_wrle_levels(lv, 4, 2, true, &a, &err), BASALT_INVALID_ARG,
+                     &err);
+        lv[0] = -1;
+        CHECK_STATUS(basalt_parquet_wrle_levels(lv, 4, 2, false, &a, &err), BASALT_INVALID_ARG,
+                     &err);
+        CHECK_EQ(a.size, 0);
+    }
+    basalt_buffer_reset(&a);
+    basalt_buffer_reset(&b);
+    basalt_free(idx);
+    basalt_free(lv);
+}
+
+/* encoding_stats in the footer (decoded by the reader) against the page
+ * headers in the file: every chunk's pages tallied by type and encoding. */
+static void wt_check_encoding_stats(const uint8_t *data, size_t len)
+{
+    struct basalt_error err;
+    struct basalt_input *in = NULL;
+    struct basalt_parquet_reader *r = NULL;
+    CHECK_OK(basalt_input_open_memory(data, len, "mem.parquet", &in, &err), &err);
+    CHECK_OK(basalt_parquet_reader_open(in, true, NULL, &r, &err), &err);
+    if (!r)
+        return;
+    const struct basalt_parquet_file_metadata *md = basalt_parquet_reader_metadata(r);
+    struct basalt_arena arena;
+    basalt_arena_init(&arena, 4096);
+    int chunks = 0;
+    for (size_t g = 0; g < md->num_row_groups; g++) {
+        for (size_t c = 0; c < md->row_groups[g].num_columns; c++) {
+            const struct basalt_parquet_column_metadata *m = &md->row_groups[g].columns[c].meta_data;
+            int32_t count[4][16];
+            memset(count, 0, sizeof count);
+            size_t pos = (size_t)(m->has_dictionary_page_offset ? m->dictionary_page_offset
+                                                                : m->data_page_offset);
+            size_t end = pos + (size_t)m->total_compressed_size;
+            while (pos < end) {
+                struct basalt_parquet_page_header ph;
+                size_t hl;
+                if (basalt_thrift_decode_page_header(data + pos, len - pos, &arena, NULL, &ph, &hl,
+                                                     NULL) != BASALT_OK)
+                    break;
+                int32_t enc = ph.has_data_page_header      ? ph.data_page_header.encoding
+                              : ph.has_data_page_header_v2 ? ph.data_page_header_v2.encoding
+                                                           : ph.dictionary_page_header.encoding;
+                if (ph.type >= 0 && ph.type < 4 && enc >= 0 && enc < 16)
+                    count[ph.type][enc]++;
+                pos += hl + (size_t)ph.compressed_page_size;
+            }
+            CHECK_EQ(pos, end);
+            CHECK(m->has_encoding_stats);
+            int32_t total = 0;
+            for (size_t k = 0; k < m->num_encoding_stats; k++) {
+                const struct basalt_parquet_page_encoding_stats *e = &m->encoding_stats[k];
+                CHECK(e->page_type >= 0 && e->page_type < 4 && e->encoding >= 0 && e->encoding < 16);
+                if (e->page_type >= 0 && e->page_type < 4 && e->encoding >= 0 && e->encoding < 16)
+                    CHECK_EQ(e->count, count[e->page_type][e->encoding]);
+                total += e->count;
+            }
+            int32_t pages = 0;
+            for (int t = 0; t < 4; t++)
+                for (int e = 0; e < 16; e++)
+                    pages += count[t][e];
+            CHECK_EQ(total, pages);
+            chunks++;
+        }
+    }
+    CHECK(chunks > 0);
+    basalt_arena_reset(&arena);
+    basalt_parquet_reader_close(r);
+}
+
+TEST(writer_encoding_stats_match_the_pages)
+{
+    struct basalt_error err;
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    /* dictionary pages, then the cap, then PLAIN pages; v1 and v2 */
+    wt_int_batch(5000, 2000, 50, &s, &a);
+    for (int v = 1; v <= 2; v++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.page_rows = 1000;
+        o.dictionary_max_bytes = 800;
+        o.page_version = v;
+        uint8_t *data = NULL;
+        size_t len = 0;
+        CHECK_OK(wt_write_mem(&s, &a, &o, 1, &data, &len, &err), &err);
+        if (data) {
+            wt_check_encoding_stats(data, len);
+            /* the layout writer_dictionary_fallback_page_layout reads: one
+             * dictionary page, 2 dictionary-encoded and 3 PLAIN data pages */
+            struct basalt_input *in = NULL;
+            struct basalt_parquet_reader *r = NULL;
+            CHECK_OK(basalt_input_open_memory(data, len, "mem.parquet", &in, &err), &err);
+            CHECK_OK(basalt_parquet_reader_open(in, true, NULL, &r, &err), &err);
+            const struct basalt_parquet_column_metadata *m = r ? wt_chunk(r, 0, 0) : NULL;
+            CHECK(m && m->num_encoding_stats == 3);
+            if (m && m->num_encoding_stats == 3) {
+                int32_t dt = v == 2 ? BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2
+                                    : BASALT_PARQUET_PAGE_TYPE_DATA_PAGE;
+                CHECK_EQ(m->encoding_stats[0].page_type, BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE);
+                CHECK_EQ(m->encoding_stats[0].count, 1);
+                CHECK_EQ(m->encoding_stats[1].page_type, dt);
+                CHECK_EQ(m->encoding_stats[1].encoding, BASALT_PARQUET_ENCODING_RLE_DICTIONARY);
+                CHECK_EQ(m->encoding_stats[1].count, 2);
+                CHECK_EQ(m->encoding_stats[2].encoding, BASALT_PARQUET_ENCODING_PLAIN);
+                CHECK_EQ(m->encoding_stats[2].count, 3);
+            }
+            basalt_parquet_reader_close(r);
+        }
+        basalt_free(data);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    /* every type, row groups and small pages, and per-column encodings */
+    CHECK_OK(wt_table(31, 3000, 40, 0, &s, &a, &err), &err);
+    static const struct basalt_parquet_writer_column_encoding ce[] = {
+        {"i32", BASALT_PARQUET_ENCODING_DELTA_BINARY_PACKED},
+        {"f64", BASALT_PARQUET_ENCODING_BYTE_STREAM_SPLIT},
+        {"str", BASALT_PARQUET_ENCODING_DELTA_BYTE_ARRAY}};
+    for (int k = 0; k < 2; k++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.page_rows = 400;
+        o.row_group_rows = 1300;
+        o.dictionary = k == 0;
+        o.column_encodings = ce;
+        o.num_column_encodings = 3;
+        uint8_t *data = NULL;
+        size_t len = 0;
+        CHECK_OK(wt_write_mem(&s, &a, &o, 2, &data, &len, &err), &err);
+        if (data)
+            wt_check_encoding_stats(data, len);
+        basalt_free(data);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+}
