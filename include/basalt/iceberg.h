@@ -22,6 +22,7 @@
 
 #include "basalt/iceberg_types.h"
 #include "basalt/iceberg_metadata.h"
+#include "basalt/iceberg_view.h"
 #include "basalt/iceberg_manifest.h"
 #include "basalt/iceberg_expr.h"
 #include "basalt/iceberg_transform.h"

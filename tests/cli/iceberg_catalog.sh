@@ -161,4 +161,9 @@ expect 1 "$basalt" iceberg drop default.cities --catalog "$cat" && check "drop t
 expect 0 "$basalt" iceberg tables --catalog "$ice/icebird/hyperparam-iceberg" &&
   check "warehouse tables" test "$(cat "$tmp/out" | paste -sd' ' -)" = "athena.example java.bunnies spark.bunnies spark.rename_column"
 
+# a view metadata file: describe prints the view (values from the file, read by python3)
+view=$ice/metadata-json/apache-iceberg/view/ValidViewMetadata.json
+expect 0 "$basalt" iceberg describe "$view" &&
+  check "describe a view: its uuid" grep -q "$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["view-uuid"])' "$view")" "$tmp/out"
+
 finish

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "basalt/iceberg_metadata.h"
+#include "basalt/iceberg_view.h"
 #include "cli.h"
 #include "cmd_iceberg.h"
 #include "format.h"
@@ -664,6 +665,32 @@ static void describe_json(struct text *t, const struct basalt_iceberg_table *tab
     put(t, "}}\n", 3);
 }
 
+/* A view metadata file: its current schema and SQL (json: the metadata). */
+static bool describe_view(struct text *t, const char *path, bool json)
+{
+    struct basalt_iceberg_view_metadata *v = NULL;
+    if (!exists_on_disk(path) || basalt_iceberg_view_metadata_read_file(path, &v, NULL))
+        return false;
+    const struct basalt_iceberg_view_version *cur = basalt_iceberg_view_metadata_current_version(v);
+    char *doc = NULL;
+    if (json) {
+        t->failed = basalt_iceberg_view_metadata_to_json(v, &doc, NULL, NULL) != BASALT_OK;
+        putf(t, "%s\n", doc ? doc : "");
+    } else {
+        putf(t, "view-uuid        %s\nformat-version   %" PRId32 "\nlocation         %s\n"
+                "current-version  %" PRId32 " (of %" PRIu32 ")\n\nschema %" PRId32 "\n",
+             v->view_uuid, v->format_version, v->location, cur->version_id, v->n_versions,
+             cur->schema_id);
+        put_fields_text(t, &basalt_iceberg_view_metadata_current_schema(v)->root, 0);
+        for (const struct basalt_iceberg_view_representation *r = cur->representations;
+             r < cur->representations + cur->n_representations; r++)
+            putf(t, "\n%s %s\n%s\n", r->type, r->dialect ? r->dialect : "", r->sql ? r->sql : "");
+    }
+    basalt_free(doc);
+    basalt_iceberg_view_metadata_free(v);
+    return true;
+}
+
 static int table_verb(int argc, char **argv, bool snapshots)
 {
     const char *verb = snapshots ? "iceberg snapshots" : "iceberg describe";
@@ -688,11 +715,13 @@ static int table_verb(int argc, char **argv, bool snapshots)
         return rc;
     if (a.n_pos != 1)
         return cli_usage_error("%s: expected TABLE", verb);
+    struct text t = {0};
+    if (!snapshots && describe_view(&t, a.pos[0], a.format == CLI_FORMAT_JSON))
+        return flush_text(&t);
     struct basalt_iceberg_table *table;
     rc = cli_iceberg_open_table(a.pos[0], &a.common, &table);
     if (rc != CLI_OK)
         return rc;
-    struct text t = {0};
     const struct basalt_iceberg_metadata *m = table->metadata;
     if (!snapshots && a.format == CLI_FORMAT_JSON) {
         describe_json(&t, table);
