@@ -33,7 +33,7 @@ for f in "$@"; do
   perf script -i "$tmp/perf.data" 2>/dev/null | /usr/bin/python3 -c '
 import re, sys
 stages = [
-  ("decomp", r"snappy|ZSTD|zstd|LZ4|lz4|Brotli|brotli|libdeflate|basalt_codec"),
+  ("decomp", r"snappy|ZSTD|zstd|HUF_|FSE_|LZ4|lz4|Brotli|brotli|libdeflate|basalt_codec"),
   ("io", r"vfs_read|ksys_read|ksys_pread|filemap_|copy_to_iter|basalt_input_read"),
   ("memory", r"malloc|_int_free|cfree|calloc|realloc|asm_exc_page_fault|exc_page_fault|clear_page|do_anonymous_page|__mmap|munmap|madvise|basalt_arena"),
   ("footer", r"basalt_thrift|schema_build|basalt_parquet_schema_|basalt_parquet_reader_open|file_metadata"),
@@ -59,7 +59,8 @@ for line in sys.stdin:
     if line.startswith("\t") or line.startswith(" "):
         parts = line.split(None, 1)
         if len(parts) == 2:
-            frames.append(parts[1].split("+0x")[0].split(" (")[0])
+            # the symbol, and the library it is in (codec libraries are stripped)
+            frames.append(parts[1].split("+0x")[0] + " " + parts[1].rsplit("(", 1)[-1])
 if frames:
     counts[classify(frames)] += 1; total += 1
 order = ["decomp", "io", "memory", "footer", "dict", "levels", "values", "assembly", "other"]
