@@ -54,6 +54,12 @@ basalt_status basalt_iceberg_json_kv(struct basalt_iceberg_parse_ctx *ctx, const
 /* Compact JSON text of any value, copied into the arena. */
 basalt_status basalt_iceberg_json_text(struct basalt_iceberg_parse_ctx *ctx, const json_t *value,
                                        const char **out);
+/* The members of object `root` whose keys `known` does not accept, as the
+ * compact text of one JSON object ("{}" when none), copied into the arena:
+ * what a rewrite must keep. */
+basalt_status basalt_iceberg_json_unknown_keys(struct basalt_iceberg_parse_ctx *ctx,
+                                               const json_t *root, bool (*known)(const char *key),
+                                               const char **out);
 /* Arena allocation of n elements (zeroed); NULL + NOMEM set on failure. */
 void *basalt_iceberg_arena_array(struct basalt_iceberg_parse_ctx *ctx, size_t n, size_t size);
 
@@ -79,6 +85,11 @@ json_t *basalt_iceberg_schema_to_json(const struct basalt_iceberg_schema *schema
 /* Builds schema->index (in the arena). CORRUPT for a repeated field id. */
 basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *ctx,
                                                struct basalt_iceberg_schema *schema);
+
+/* Appends the whole of the local file at `path` to `out`. IO (naming the
+ * path); NOMEM. */
+basalt_status basalt_iceberg_read_local_file(const char *path, struct basalt_buffer *out,
+                                            struct basalt_error *err);
 
 /* Decompresses gzip / zstd metadata (by magic) into a basalt_malloc'd,
  * NUL-terminated buffer of at most `limit` bytes (LIMIT beyond). Returns

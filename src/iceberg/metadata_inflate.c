@@ -43,6 +43,28 @@ basalt_status basalt_iceberg_metadata_inflate(const void *data, size_t len, size
     return BASALT_OK;
 }
 
+basalt_status basalt_iceberg_read_local_file(const char *path, struct basalt_buffer *out,
+                                            struct basalt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
+    basalt_status st = BASALT_OK;
+    for (;;) {
+        if ((st = basalt_buffer_reserve(out, 65536, err)) != BASALT_OK)
+            break;
+        size_t n = fread(out->data + out->size, 1, out->capacity - out->size, f);
+        out->size += n;
+        if (n == 0) {
+            if (ferror(f))
+                st = basalt_error_set(err, BASALT_IO, "%s: read failed", path);
+            break;
+        }
+    }
+    fclose(f);
+    return st;
+}
+
 basalt_status basalt_iceberg_metadata_read_file(const char *path,
                                                 struct basalt_iceberg_metadata **out,
                                                 struct basalt_error *err)
@@ -51,24 +73,9 @@ basalt_status basalt_iceberg_metadata_read_file(const char *path,
         *out = NULL;
     if (!path || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "metadata_read_file: NULL argument");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
     struct basalt_buffer buf;
     basalt_buffer_init(&buf);
-    basalt_status st = BASALT_OK;
-    for (;;) {
-        if ((st = basalt_buffer_reserve(&buf, 65536, err)) != BASALT_OK)
-            break;
-        size_t n = fread(buf.data + buf.size, 1, buf.capacity - buf.size, f);
-        buf.size += n;
-        if (n == 0) {
-            if (ferror(f))
-                st = basalt_error_set(err, BASALT_IO, "%s: read failed", path);
-            break;
-        }
-    }
-    fclose(f);
+    basalt_status st = basalt_iceberg_read_local_file(path, &buf, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_metadata_parse(buf.data, buf.size, path, out, err);
     basalt_buffer_reset(&buf);

@@ -191,3 +191,25 @@ basalt_status basalt_iceberg_json_text(struct basalt_iceberg_parse_ctx *ctx, con
     *out = copy;
     return BASALT_OK;
 }
+
+basalt_status basalt_iceberg_json_unknown_keys(struct basalt_iceberg_parse_ctx *ctx,
+                                               const json_t *root, bool (*known)(const char *key),
+                                               const char **out)
+{
+    json_t *unknown = json_object();
+    if (!unknown)
+        return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
+    const char *key;
+    json_t *value;
+    json_t *o = (json_t *)(uintptr_t)root;
+    json_object_foreach(o, key, value)
+    {
+        if (!known(key) && json_object_set(unknown, key, value)) {
+            json_decref(unknown);
+            return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
+        }
+    }
+    basalt_status st = basalt_iceberg_json_text(ctx, unknown, out);
+    json_decref(unknown);
+    return st;
+}

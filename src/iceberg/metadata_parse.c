@@ -656,26 +656,6 @@ static basalt_status parse_encryption_keys(struct basalt_iceberg_parse_ctx *ctx,
     return BASALT_OK;
 }
 
-static basalt_status parse_unknown_keys(struct basalt_iceberg_parse_ctx *ctx, const json_t *root,
-                                        struct basalt_iceberg_metadata *m)
-{
-    json_t *unknown = json_object();
-    if (!unknown)
-        return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
-    const char *key;
-    json_t *value;
-    json_t *o = (json_t *)(uintptr_t)root;
-    json_object_foreach(o, key, value)
-    {
-        if (!is_known_key(key) && json_object_set(unknown, key, value)) {
-            json_decref(unknown);
-            return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
-        }
-    }
-    basalt_status st = basalt_iceberg_json_text(ctx, unknown, &m->unknown_keys_json);
-    json_decref(unknown);
-    return st;
-}
 
 /* ------------------------------------------------------------ top level */
 
@@ -736,7 +716,7 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
     CHECK_ST(basalt_iceberg_json_i64(root, "next-row-id", version >= 3, &m->has_next_row_id,
                                      &m->next_row_id, ctx->err));
     CHECK_ST(parse_encryption_keys(ctx, root, m));
-    CHECK_ST(parse_unknown_keys(ctx, root, m));
+    CHECK_ST(basalt_iceberg_json_unknown_keys(ctx, root, is_known_key, &m->unknown_keys_json));
     return BASALT_OK;
 }
 

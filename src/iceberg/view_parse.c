@@ -1,6 +1,5 @@
 /* View metadata JSON (view spec, "View Metadata") into struct
  * basalt_iceberg_view_metadata, with the checks of the Java reader. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -179,26 +178,6 @@ static basalt_status parse_versions(struct basalt_iceberg_parse_ctx *ctx, const 
 
 /* ------------------------------------------------------------ top level */
 
-static basalt_status parse_unknown_keys(struct basalt_iceberg_parse_ctx *ctx, const json_t *root,
-                                        struct basalt_iceberg_view_metadata *v)
-{
-    json_t *unknown = json_object();
-    if (!unknown)
-        return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
-    const char *key;
-    json_t *value;
-    json_t *o = (json_t *)(uintptr_t)root;
-    json_object_foreach(o, key, value)
-    {
-        if (!is_known_key(key) && json_object_set(unknown, key, value)) {
-            json_decref(unknown);
-            return basalt_error_set(ctx->err, BASALT_NOMEM, "out of memory");
-        }
-    }
-    basalt_status st = basalt_iceberg_json_text(ctx, unknown, &v->unknown_keys_json);
-    json_decref(unknown);
-    return st;
-}
 
 static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json_t *root,
                                 struct basalt_iceberg_view_metadata *v)
@@ -233,7 +212,7 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
         return basalt_error_set(ctx->err, BASALT_CORRUPT,
                                 "current version %d: schema-id %d: no such schema in 'schemas'",
                                 cur->version_id, cur->schema_id);
-    return parse_unknown_keys(ctx, root, v);
+    return basalt_iceberg_json_unknown_keys(ctx, root, is_known_key, &v->unknown_keys_json);
 }
 
 basalt_status basalt_iceberg_view_metadata_parse(const void *data, size_t len, const char *name,
@@ -286,24 +265,9 @@ basalt_status basalt_iceberg_view_metadata_read_file(const char *path,
         *out = NULL;
     if (!path || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "view_metadata_read_file: NULL argument");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
     struct basalt_buffer buf;
     basalt_buffer_init(&buf);
-    basalt_status st = BASALT_OK;
-    for (;;) {
-        if ((st = basalt_buffer_reserve(&buf, 65536, err)) != BASALT_OK)
-            break;
-        size_t n = fread(buf.data + buf.size, 1, buf.capacity - buf.size, f);
-        buf.size += n;
-        if (n == 0) {
-            if (ferror(f))
-                st = basalt_error_set(err, BASALT_IO, "%s: read failed", path);
-            break;
-        }
-    }
-    fclose(f);
+    basalt_status st = basalt_iceberg_read_local_file(path, &buf, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_view_metadata_parse(buf.data, buf.size, path, out, err);
     basalt_buffer_reset(&buf);
