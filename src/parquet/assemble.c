@@ -59,7 +59,8 @@ static void levels_of(const struct assembler *a, const struct basalt_parquet_sch
  * arithmetic: a level starts a slot when r <= R and d >= A, carries an
  * element when r <= R + 1 and d >= D + 1, and continues the open slot when
  * r > R, which is corrupt unless that slot is a non-empty list (`open`) and,
- * for r == R + 1, the element is defined. Offsets are stored at every level
+ * for r == R + 1, the element is defined, or the level defines nothing at
+ * this field (padding, see walk()). Offsets are stored at every level
  * (a continuation's store is overwritten by the next slot's start) and
  * validity bits are OR-ed into the zeroed bitmap, so the loop has no
  * data-dependent branch. Returns false when the levels are corrupt; walk()
@@ -79,7 +80,8 @@ static bool walk_branchless(const struct basalt_parquet_schema_field *f, const s
         const unsigned starts = (r <= R) & (d >= A);
         const unsigned continues = r > R;
         const unsigned element = (r <= R + 1) & (d >= D + 1);
-        bad |= continues & ((open ^ 1u) | ((r == R + 1) & (d < D + 1)));
+        const unsigned fits = (open & ((r != R + 1) | (d >= D + 1))) | ((open ^ 1u) & (d < D));
+        bad |= continues & (fits ^ 1u);
         open = continues ? open : (starts & (d >= D + 1));
         if (off32)
             off32[slots] = (int32_t)elements;
@@ -109,7 +111,7 @@ static bool walk_branchless(const struct basalt_parquet_schema_field *f, const s
  * r is 0 (a new slot) or 1 (the next element). The sums need no state
  * carried from level to level, so the counting pass vectorises, and a
  * continuation is consistent exactly when it and the level before it carry
- * an element. */
+ * an element, or both are null padding (see walk()). */
 static bool walk_top_level(const struct basalt_parquet_schema_field *f, const struct levels *lv,
                            uint8_t *bits, void *offsets, bool wide, int64_t *n_slots,
                            int64_t *nulls, int64_t *n_elements)
@@ -126,7 +128,8 @@ static bool walk_top_level(const struct basalt_parquet_schema_field *f, const st
         elements += def[i] >= E;
     }
     for (int64_t i = 1; i < n; i++)
-        bad |= (rep[i] != 0) & ((def[i - 1] < E) | (def[i] < E));
+        bad |= (rep[i] != 0) &
+               ~(((def[i - 1] >= E) & (def[i] >= E)) | ((def[i - 1] < E) & (def[i] < D))) & 1u;
     if (bad || elements > (wide ? INT64_MAX : INT32_MAX))
         return false;
     if (offsets) {
@@ -188,8 +191,17 @@ static basalt_status walk(struct assembler *a, const struct basalt_parquet_schem
         if (r > R) {
             /* Continues the current slot: a list further down, or (r == R + 1)
              * the next element of this list. */
-            if (!open || !present || (is_list && !nonempty))
+            if (!open || !present || (is_list && !nonempty)) {
+                /* DuckDB writes a null fixed-size ARRAY of N elements (or
+                 * one under a null parent) as N levels, the first a null
+                 * and the others continuing it while defining nothing at
+                 * this field. Polars and Arrow read those as one null; so
+                 * does this. A continuation that defines something is
+                 * corrupt. */
+                if (d < D)
+                    continue;
                 return corrupt(a, f, "a repeated value continues no open list", i);
+            }
             if (is_list && r == R + 1) {
                 if (d < D + 1)
                     return corrupt(a, f, "a repeated element is not defined", i);

@@ -154,16 +154,14 @@ function randomType(r, depth, repeated = false, inStruct = false) {
       return `'${neg ? '-' : ''}${digits}'::${sql}`;
     } };
   }
-  if (k <= 7 && !inStruct && r.below(3) === 0) {
-    // Fixed-size ARRAY values are never null, and never under a struct (which
-    // may be null): DuckDB writes a null ARRAY of size N as N level entries
-    // that continue a list that is not open (a null with repetition levels
-    // 1 after it), which basalt rejects as CORRUPT and DuckDB's own reader
-    // accepts. Their elements may be null.
+  if (k <= 7 && r.below(3) === 0) {
+    // Fixed-size ARRAY: DuckDB writes a null ARRAY of size N (or one under a
+    // null struct) as N level entries, the first a null and the others
+    // continuing it while defining nothing; basalt reads that as one null.
     const e = randomType(r, depth + 1, true, inStruct);
     const n = 1 + r.below(4);
     const sql = `${e.sql}[${n}]`;
-    return { sql, notNull: true, gen: (rr) => {
+    return { sql, gen: (rr) => {
       const items = [];
       for (let i = 0; i < n; i++) items.push(value(rr, e));
       return `[${items.join(', ')}]::${sql}`;

@@ -185,6 +185,56 @@ TEST(assemble_three_level_list)
     }
 }
 
+/* DuckDB's null fixed-size ARRAY: INTEGER[2] values null, [1, null], null,
+ * [3, 4] are written with two levels per row, a null row as (d 0, r 0)
+ * then (d 0, r 1): a continuation that defines nothing. Both walks read it
+ * as one null (as DuckDB, Polars and Arrow do); a continuation of a null
+ * list that does define something stays corrupt
+ * (assemble_rejects_inconsistent_levels). Also inside a list of arrays,
+ * which the general branch-free walk handles, and an ARRAY of ARRAYs whose
+ * null outer value pads the inner field's levels too. */
+TEST(assemble_duckdb_null_fixed_size_array)
+{
+    const struct pqc_el els[] = {{"schema", GROUP, REQ, 1, NONE, 0, 0, 0},
+                                 {"a", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                 {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                 {"element", I32, OPT, 0, NONE, 0, 0, 0}};
+    const int16_t def[] = {0, 0, 3, 2, 0, 0, 3, 3};
+    const int16_t rep[] = {0, 1, 0, 1, 0, 1, 0, 1};
+    const int32_t v[] = {1, 3, 4};
+    const char *want = "[null]\n[[\"1\",null]]\n[null]\n[[\"3\",\"4\"]]\n";
+    bool same;
+    struct basalt_error err;
+    const struct leaf_data leaves[] = {{I32, 3, 1, def, rep, 8, v, NULL, 3, 0}};
+    CHECK_OK(run(els, 4, leaves, 1, 4, want, &same, &err), &err);
+    CHECK(same);
+
+    /* list<INTEGER[2]>: [[1, 2], null], null */
+    const struct pqc_el nested[] = {{"schema", GROUP, REQ, 1, NONE, 0, 0, 0},
+                                    {"a", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                    {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                    {"element", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                    {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                    {"element", I32, OPT, 0, NONE, 0, 0, 0}};
+    const int16_t d2[] = {5, 5, 2, 2, 0};
+    const int16_t r2[] = {0, 2, 1, 2, 0};
+    const int32_t v2[] = {1, 2};
+    const char *want2 = "[[[\"1\",\"2\"],null]]\n[null]\n";
+    const struct leaf_data l2[] = {{I32, 5, 2, d2, r2, 5, v2, NULL, 2, 0}};
+    CHECK_OK(run(nested, 6, l2, 1, 2, want2, &same, &err), &err);
+    CHECK(same);
+
+    /* INTEGER[2][2] as DuckDB writes it: [[1, 2], [3, 4]], then null (four
+     * levels defining nothing), then [null, [5, 6]] */
+    const int16_t d3[] = {5, 5, 5, 5, 0, 0, 0, 0, 2, 2, 5, 5};
+    const int16_t r3[] = {0, 2, 1, 2, 0, 2, 1, 2, 0, 2, 1, 2};
+    const int32_t v3[] = {1, 2, 3, 4, 5, 6};
+    const char *want3 = "[[[\"1\",\"2\"],[\"3\",\"4\"]]]\n[null]\n[[null,[\"5\",\"6\"]]]\n";
+    const struct leaf_data l3[] = {{I32, 5, 2, d3, r3, 12, v3, NULL, 6, 0}};
+    CHECK_OK(run(nested, 6, l3, 1, 3, want3, &same, &err), &err);
+    CHECK(same);
+}
+
 /* (c) a list of lists: [[1, 2], [], null], null, [], [[null]] */
 TEST(assemble_nested_lists)
 {
