@@ -127,9 +127,11 @@ static bool walk_top_level(const struct basalt_parquet_schema_field *f, const st
         null += starts & (def[i] < D);
         elements += def[i] >= E;
     }
-    for (int64_t i = 1; i < n; i++)
-        bad |= (rep[i] != 0) &
-               ~(((def[i - 1] >= E) & (def[i] >= E)) | ((def[i - 1] < E) & (def[i] < D))) & 1u;
+    for (int64_t i = 1; i < n; i++) {
+        const unsigned fits =
+            ((def[i - 1] >= E) & (def[i] >= E)) | ((def[i - 1] < E) & (def[i] < D));
+        bad |= (rep[i] != 0) & (fits ^ 1u);
+    }
     if (bad || elements > (wide ? INT64_MAX : INT32_MAX))
         return false;
     if (offsets) {
