@@ -19,9 +19,10 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 cc -std=c11 -Wall -Werror $(pkg-config --cflags basalt) "$src/consumer.c" \
    $(pkg-config --libs basalt) -o "$tmp/shared_consumer"
 LD_LIBRARY_PATH=$prefix/lib "$tmp/shared_consumer"
-if ldd "$tmp/shared_consumer" | grep -q "$prefix/lib/libbasalt.so"; then :; else
-  LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/shared_consumer" | grep -q "$prefix/lib/libbasalt.so"
-fi
+# ldd's output is taken whole first: `ldd | grep -q` fails now and then under
+# pipefail, when grep exits at its match and ldd gets SIGPIPE.
+linked=$(LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/shared_consumer")
+grep -q "$prefix/lib/libbasalt.so" <<<"$linked"
 
 cc -std=c11 -Wall -Werror $(pkg-config --cflags basalt) "$src/consumer.c" \
    "$prefix/lib/libbasalt.a" $(pkg-config --static --libs-only-l basalt | sed 's/-lbasalt//') \
