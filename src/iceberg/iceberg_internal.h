@@ -60,6 +60,18 @@ basalt_status basalt_iceberg_json_text(struct basalt_iceberg_parse_ctx *ctx, con
 basalt_status basalt_iceberg_json_unknown_keys(struct basalt_iceberg_parse_ctx *ctx,
                                                const json_t *root, bool (*known)(const char *key),
                                                const char **out);
+/* An arena array for the elements of JSON array `arr` (zeroed, *n of them);
+ * LIMIT above UINT32_MAX elements, NOMEM. */
+basalt_status basalt_iceberg_json_array_of(struct basalt_iceberg_parse_ctx *ctx, const json_t *arr,
+                                           size_t size, void **out, uint32_t *n);
+/* CORRUPT "not an object" unless `v` is a JSON object. */
+basalt_status basalt_iceberg_json_need_object(struct basalt_iceberg_parse_ctx *ctx,
+                                              const json_t *v);
+/* The string map at obj[key] as sorted key/value pairs; absent: an empty
+ * array (CORRUPT when `required`). Errors name the key. */
+basalt_status basalt_iceberg_json_kv_field(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
+                                           const char *key, bool required,
+                                           struct basalt_iceberg_kv **out, uint32_t *n);
 /* Arena allocation of n elements (zeroed); NULL + NOMEM set on failure. */
 void *basalt_iceberg_arena_array(struct basalt_iceberg_parse_ctx *ctx, size_t n, size_t size);
 

@@ -213,3 +213,39 @@ basalt_status basalt_iceberg_json_unknown_keys(struct basalt_iceberg_parse_ctx *
     json_decref(unknown);
     return st;
 }
+
+basalt_status basalt_iceberg_json_array_of(struct basalt_iceberg_parse_ctx *ctx, const json_t *arr,
+                                           size_t size, void **out, uint32_t *n)
+{
+    size_t count = json_array_size(arr);
+    if (count > UINT32_MAX)
+        return basalt_error_set(ctx->err, BASALT_LIMIT, "array too long");
+    *out = basalt_iceberg_arena_array(ctx, count, size);
+    if (!*out)
+        return BASALT_NOMEM;
+    *n = (uint32_t)count;
+    return BASALT_OK;
+}
+
+basalt_status basalt_iceberg_json_need_object(struct basalt_iceberg_parse_ctx *ctx, const json_t *v)
+{
+    return json_is_object(v) ? BASALT_OK
+                             : basalt_error_set(ctx->err, BASALT_CORRUPT, "not an object");
+}
+
+basalt_status basalt_iceberg_json_kv_field(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
+                                           const char *key, bool required,
+                                           struct basalt_iceberg_kv **out, uint32_t *n)
+{
+    const json_t *o;
+    basalt_status st = basalt_iceberg_json_object(obj, key, required, &o, ctx->err);
+    if (st != BASALT_OK)
+        return st;
+    if (!o) {
+        *out = basalt_iceberg_arena_array(ctx, 0, sizeof(**out));
+        *n = 0;
+        return *out ? BASALT_OK : BASALT_NOMEM;
+    }
+    st = basalt_iceberg_json_kv(ctx, o, out, n);
+    return st == BASALT_OK ? st : basalt_error_context(ctx->err, st, "%s", key);
+}

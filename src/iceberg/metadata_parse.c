@@ -33,25 +33,6 @@ static bool is_known_key(const char *key)
     return false;
 }
 
-static basalt_status array_of(struct basalt_iceberg_parse_ctx *ctx, const json_t *arr,
-                              size_t size, void **out, uint32_t *n)
-{
-    size_t count = json_array_size(arr);
-    if (count > UINT32_MAX)
-        return basalt_error_set(ctx->err, BASALT_LIMIT, "array too long");
-    *out = basalt_iceberg_arena_array(ctx, count, size);
-    if (!*out)
-        return BASALT_NOMEM;
-    *n = (uint32_t)count;
-    return BASALT_OK;
-}
-
-static basalt_status need_object(struct basalt_iceberg_parse_ctx *ctx, const json_t *v)
-{
-    return json_is_object(v) ? BASALT_OK
-                             : basalt_error_set(ctx->err, BASALT_CORRUPT, "not an object");
-}
-
 /* ---------------------------------------------------------------- schemas */
 
 static basalt_status parse_schemas(struct basalt_iceberg_parse_ctx *ctx, const json_t *root,
@@ -78,7 +59,8 @@ static basalt_status parse_schemas(struct basalt_iceberg_parse_ctx *ctx, const j
         m->current_schema_id = m->schemas[0].schema_id;
         return BASALT_OK;
     }
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->schemas), (void **)&m->schemas, &m->n_schemas));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->schemas), (void **)&m->schemas,
+                                          &m->n_schemas));
     for (uint32_t i = 0; i < m->n_schemas; i++) {
         basalt_status st = basalt_iceberg_schema_parse(ctx, json_array_get(arr, i), &m->schemas[i]);
         if (st != BASALT_OK)
@@ -148,13 +130,14 @@ static basalt_status parse_source_id(struct basalt_iceberg_parse_ctx *ctx, const
 static basalt_status parse_spec_fields(struct basalt_iceberg_parse_ctx *ctx, const json_t *arr,
                                        struct basalt_iceberg_partition_spec *spec)
 {
-    CHECK_ST(array_of(ctx, arr, sizeof(*spec->fields), (void **)&spec->fields, &spec->n_fields));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*spec->fields), (void **)&spec->fields,
+                                          &spec->n_fields));
     int32_t last = 999; /* ids are assigned after the highest seen, as Java does */
     for (uint32_t i = 0; i < spec->n_fields; i++) {
         struct basalt_iceberg_partition_field *f = &spec->fields[i];
         const json_t *o = json_array_get(arr, i);
         bool has_id = false;
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_str(ctx, o, "name", true, &f->name);
         if (st == BASALT_OK)
@@ -199,11 +182,12 @@ static basalt_status parse_specs(struct basalt_iceberg_parse_ctx *ctx, const jso
             return basalt_error_context(ctx->err, st, "partition-spec");
         m->default_spec_id = 0;
     } else {
-        CHECK_ST(array_of(ctx, arr, sizeof(*m->specs), (void **)&m->specs, &m->n_specs));
+        CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->specs), (void **)&m->specs,
+                                              &m->n_specs));
         for (uint32_t i = 0; i < m->n_specs; i++) {
             const json_t *o = json_array_get(arr, i);
             const json_t *fields;
-            basalt_status st = need_object(ctx, o);
+            basalt_status st = basalt_iceberg_json_need_object(ctx, o);
             if (st == BASALT_OK)
                 st = basalt_iceberg_json_i32(o, "spec-id", true, NULL, &m->specs[i].spec_id,
                                              ctx->err);
@@ -255,7 +239,7 @@ static basalt_status parse_sort_field(struct basalt_iceberg_parse_ctx *ctx, cons
                                       struct basalt_iceberg_sort_field *f)
 {
     const char *direction, *null_order;
-    CHECK_ST(need_object(ctx, o));
+    CHECK_ST(basalt_iceberg_json_need_object(ctx, o));
     CHECK_ST(parse_transform(ctx, o, &f->transform));
     CHECK_ST(parse_source_id(ctx, o, &f->source_id, &f->source_ids, &f->n_source_ids));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "direction", true, &direction));
@@ -293,19 +277,21 @@ static basalt_status parse_sort_orders(struct basalt_iceberg_parse_ctx *ctx, con
     }
     CHECK_ST(basalt_iceberg_json_i32(root, "default-sort-order-id", true, NULL,
                                      &m->default_sort_order_id, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->sort_orders), (void **)&m->sort_orders,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->sort_orders),
+                                          (void **)&m->sort_orders,
                       &m->n_sort_orders));
     bool found = false;
     for (uint32_t i = 0; i < m->n_sort_orders; i++) {
         struct basalt_iceberg_sort_order *so = &m->sort_orders[i];
         const json_t *o = json_array_get(arr, i), *fields;
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i32(o, "order-id", true, NULL, &so->order_id, ctx->err);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_array(o, "fields", true, &fields, ctx->err);
         if (st == BASALT_OK)
-            st = array_of(ctx, fields, sizeof(*so->fields), (void **)&so->fields, &so->n_fields);
+            st = basalt_iceberg_json_array_of(ctx, fields, sizeof(*so->fields),
+                                              (void **)&so->fields, &so->n_fields);
         for (uint32_t j = 0; st == BASALT_OK && j < so->n_fields; j++) {
             st = parse_sort_field(ctx, json_array_get(fields, j), &so->fields[j]);
             if (st != BASALT_OK)
@@ -327,7 +313,7 @@ static basalt_status parse_sort_orders(struct basalt_iceberg_parse_ctx *ctx, con
 static basalt_status parse_snapshot(struct basalt_iceberg_parse_ctx *ctx, const json_t *o,
                                     struct basalt_iceberg_snapshot *s)
 {
-    CHECK_ST(need_object(ctx, o));
+    CHECK_ST(basalt_iceberg_json_need_object(ctx, o));
     CHECK_ST(basalt_iceberg_json_i64(o, "snapshot-id", true, NULL, &s->snapshot_id, ctx->err));
     CHECK_ST(basalt_iceberg_json_i64(o, "parent-snapshot-id", false, &s->has_parent_snapshot_id,
                                      &s->parent_snapshot_id, ctx->err));
@@ -340,7 +326,8 @@ static basalt_status parse_snapshot(struct basalt_iceberg_parse_ctx *ctx, const 
         CHECK_ST(basalt_iceberg_json_array(o, "manifests", false, &list, ctx->err));
         if (!list)
             return basalt_error_set(ctx->err, BASALT_CORRUPT, "missing 'manifest-list'");
-        CHECK_ST(array_of(ctx, list, sizeof(*s->manifests), (void **)&s->manifests,
+        CHECK_ST(basalt_iceberg_json_array_of(ctx, list, sizeof(*s->manifests),
+                                              (void **)&s->manifests,
                           &s->n_manifests));
         for (uint32_t i = 0; i < s->n_manifests; i++) {
             basalt_status st =
@@ -387,7 +374,8 @@ static basalt_status parse_snapshots(struct basalt_iceberg_parse_ctx *ctx, const
         m->snapshots = basalt_iceberg_arena_array(ctx, 0, sizeof(*m->snapshots));
         return m->snapshots ? BASALT_OK : BASALT_NOMEM;
     }
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->snapshots), (void **)&m->snapshots, &m->n_snapshots));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->snapshots), (void **)&m->snapshots,
+                                          &m->n_snapshots));
     for (uint32_t i = 0; i < m->n_snapshots; i++) {
         struct basalt_iceberg_snapshot *s = &m->snapshots[i];
         basalt_status st = parse_snapshot(ctx, json_array_get(arr, i), s);
@@ -452,7 +440,7 @@ static basalt_status parse_refs(struct basalt_iceberg_parse_ctx *ctx, const json
     {
         struct basalt_iceberg_ref *r = &m->refs[m->n_refs];
         const char *type = NULL;
-        basalt_status st = need_object(ctx, value);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, value);
         if (st == BASALT_OK) {
             char *name = basalt_arena_strndup(ctx->arena, key, strlen(key));
             if (!name)
@@ -498,11 +486,12 @@ static basalt_status parse_logs(struct basalt_iceberg_parse_ctx *ctx, const json
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(root, "snapshot-log", false, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->snapshot_log), (void **)&m->snapshot_log,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->snapshot_log),
+                                          (void **)&m->snapshot_log,
                       &m->n_snapshot_log));
     for (uint32_t i = 0; i < m->n_snapshot_log; i++) {
         const json_t *o = json_array_get(arr, i);
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i64(o, "timestamp-ms", true, NULL,
                                          &m->snapshot_log[i].timestamp_ms, ctx->err);
@@ -513,11 +502,12 @@ static basalt_status parse_logs(struct basalt_iceberg_parse_ctx *ctx, const json
             return basalt_error_context(ctx->err, st, "snapshot-log[%u]", i);
     }
     CHECK_ST(basalt_iceberg_json_array(root, "metadata-log", false, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->metadata_log), (void **)&m->metadata_log,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->metadata_log),
+                                          (void **)&m->metadata_log,
                       &m->n_metadata_log));
     for (uint32_t i = 0; i < m->n_metadata_log; i++) {
         const json_t *o = json_array_get(arr, i);
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i64(o, "timestamp-ms", true, NULL,
                                          &m->metadata_log[i].timestamp_ms, ctx->err);
@@ -537,7 +527,7 @@ static basalt_status parse_int_list(struct basalt_iceberg_parse_ctx *ctx, const 
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(obj, key, true, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(int32_t), (void **)out, n));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(int32_t), (void **)out, n));
     for (uint32_t i = 0; i < *n; i++) {
         const json_t *v = json_array_get(arr, i);
         if (!json_is_integer(v) || json_integer_value(v) < INT32_MIN ||
@@ -548,26 +538,11 @@ static basalt_status parse_int_list(struct basalt_iceberg_parse_ctx *ctx, const 
     return BASALT_OK;
 }
 
-static basalt_status parse_optional_kv(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
-                                       const char *key, struct basalt_iceberg_kv **out,
-                                       uint32_t *n)
-{
-    const json_t *props;
-    CHECK_ST(basalt_iceberg_json_object(obj, key, false, &props, ctx->err));
-    if (!props) {
-        *out = basalt_iceberg_arena_array(ctx, 0, sizeof(**out));
-        *n = 0;
-        return *out ? BASALT_OK : BASALT_NOMEM;
-    }
-    basalt_status st = basalt_iceberg_json_kv(ctx, props, out, n);
-    return st == BASALT_OK ? st : basalt_error_context(ctx->err, st, "%s", key);
-}
-
 static basalt_status parse_statistics_file(struct basalt_iceberg_parse_ctx *ctx, const json_t *o,
                                            struct basalt_iceberg_statistics_file *f)
 {
     const json_t *blobs;
-    CHECK_ST(need_object(ctx, o));
+    CHECK_ST(basalt_iceberg_json_need_object(ctx, o));
     CHECK_ST(basalt_iceberg_json_i64(o, "snapshot-id", true, NULL, &f->snapshot_id, ctx->err));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "statistics-path", true, &f->statistics_path));
     CHECK_ST(basalt_iceberg_json_i64(o, "file-size-in-bytes", true, NULL, &f->file_size_in_bytes,
@@ -576,11 +551,12 @@ static basalt_status parse_statistics_file(struct basalt_iceberg_parse_ctx *ctx,
                                      &f->file_footer_size_in_bytes, ctx->err));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "key-metadata", false, &f->key_metadata));
     CHECK_ST(basalt_iceberg_json_array(o, "blob-metadata", true, &blobs, ctx->err));
-    CHECK_ST(array_of(ctx, blobs, sizeof(*f->blobs), (void **)&f->blobs, &f->n_blobs));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, blobs, sizeof(*f->blobs), (void **)&f->blobs,
+                                          &f->n_blobs));
     for (uint32_t i = 0; i < f->n_blobs; i++) {
         struct basalt_iceberg_blob_metadata *b = &f->blobs[i];
         const json_t *bo = json_array_get(blobs, i);
-        basalt_status st = need_object(ctx, bo);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, bo);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_str(ctx, bo, "type", true, &b->type);
         if (st == BASALT_OK)
@@ -591,7 +567,8 @@ static basalt_status parse_statistics_file(struct basalt_iceberg_parse_ctx *ctx,
         if (st == BASALT_OK)
             st = parse_int_list(ctx, bo, "fields", &b->fields, &b->n_fields);
         if (st == BASALT_OK)
-            st = parse_optional_kv(ctx, bo, "properties", &b->properties, &b->n_properties);
+            st = basalt_iceberg_json_kv_field(ctx, bo, "properties", false, &b->properties,
+                                              &b->n_properties);
         if (st != BASALT_OK)
             return basalt_error_context(ctx->err, st, "blob-metadata[%u]", i);
     }
@@ -603,7 +580,7 @@ static basalt_status parse_statistics(struct basalt_iceberg_parse_ctx *ctx, cons
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(root, "statistics", false, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->statistics), (void **)&m->statistics,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->statistics), (void **)&m->statistics,
                       &m->n_statistics));
     for (uint32_t i = 0; i < m->n_statistics; i++) {
         basalt_status st = parse_statistics_file(ctx, json_array_get(arr, i), &m->statistics[i]);
@@ -611,12 +588,12 @@ static basalt_status parse_statistics(struct basalt_iceberg_parse_ctx *ctx, cons
             return basalt_error_context(ctx->err, st, "statistics[%u]", i);
     }
     CHECK_ST(basalt_iceberg_json_array(root, "partition-statistics", false, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->partition_statistics),
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->partition_statistics),
                       (void **)&m->partition_statistics, &m->n_partition_statistics));
     for (uint32_t i = 0; i < m->n_partition_statistics; i++) {
         struct basalt_iceberg_partition_statistics_file *f = &m->partition_statistics[i];
         const json_t *o = json_array_get(arr, i);
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i64(o, "snapshot-id", true, NULL, &f->snapshot_id, ctx->err);
         if (st == BASALT_OK)
@@ -635,12 +612,13 @@ static basalt_status parse_encryption_keys(struct basalt_iceberg_parse_ctx *ctx,
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(root, "encryption-keys", false, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*m->encryption_keys), (void **)&m->encryption_keys,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*m->encryption_keys),
+                                          (void **)&m->encryption_keys,
                       &m->n_encryption_keys));
     for (uint32_t i = 0; i < m->n_encryption_keys; i++) {
         struct basalt_iceberg_encryption_key *k = &m->encryption_keys[i];
         const json_t *o = json_array_get(arr, i);
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_str(ctx, o, "key-id", true, &k->key_id);
         if (st == BASALT_OK)
@@ -649,7 +627,8 @@ static basalt_status parse_encryption_keys(struct basalt_iceberg_parse_ctx *ctx,
         if (st == BASALT_OK)
             st = basalt_iceberg_json_str(ctx, o, "encrypted-by-id", false, &k->encrypted_by_id);
         if (st == BASALT_OK)
-            st = parse_optional_kv(ctx, o, "properties", &k->properties, &k->n_properties);
+            st = basalt_iceberg_json_kv_field(ctx, o, "properties", false, &k->properties,
+                                              &k->n_properties);
         if (st != BASALT_OK)
             return basalt_error_context(ctx->err, st, "encryption-keys[%u]", i);
     }
@@ -690,7 +669,8 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
     CHECK_ST(parse_schemas(ctx, root, m));
     CHECK_ST(parse_specs(ctx, root, m));
     CHECK_ST(parse_sort_orders(ctx, root, m));
-    CHECK_ST(parse_optional_kv(ctx, root, "properties", &m->properties, &m->n_properties));
+    CHECK_ST(basalt_iceberg_json_kv_field(ctx, root, "properties", false, &m->properties,
+                                          &m->n_properties));
 
     int64_t current = -1;
     CHECK_ST(basalt_iceberg_json_i64(root, "current-snapshot-id", false, NULL, &current,

@@ -34,40 +34,6 @@ static bool is_known_key(const char *key)
     return false;
 }
 
-static basalt_status array_of(struct basalt_iceberg_parse_ctx *ctx, const json_t *arr,
-                              size_t size, void **out, uint32_t *n)
-{
-    size_t count = json_array_size(arr);
-    if (count > UINT32_MAX)
-        return basalt_error_set(ctx->err, BASALT_LIMIT, "array too long");
-    *out = basalt_iceberg_arena_array(ctx, count, size);
-    if (!*out)
-        return BASALT_NOMEM;
-    *n = (uint32_t)count;
-    return BASALT_OK;
-}
-
-static basalt_status need_object(struct basalt_iceberg_parse_ctx *ctx, const json_t *v)
-{
-    return json_is_object(v) ? BASALT_OK
-                             : basalt_error_set(ctx->err, BASALT_CORRUPT, "not an object");
-}
-
-static basalt_status parse_kv(struct basalt_iceberg_parse_ctx *ctx, const json_t *obj,
-                              const char *key, bool required, struct basalt_iceberg_kv **out,
-                              uint32_t *n)
-{
-    const json_t *o;
-    CHECK_ST(basalt_iceberg_json_object(obj, key, required, &o, ctx->err));
-    if (!o) {
-        *out = basalt_iceberg_arena_array(ctx, 0, sizeof(**out));
-        *n = 0;
-        return *out ? BASALT_OK : BASALT_NOMEM;
-    }
-    basalt_status st = basalt_iceberg_json_kv(ctx, o, out, n);
-    return st == BASALT_OK ? st : basalt_error_context(ctx->err, st, "%s", key);
-}
-
 /* ---------------------------------------------------------------- schemas */
 
 static basalt_status parse_schemas(struct basalt_iceberg_parse_ctx *ctx, const json_t *root,
@@ -75,7 +41,8 @@ static basalt_status parse_schemas(struct basalt_iceberg_parse_ctx *ctx, const j
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(root, "schemas", true, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*v->schemas), (void **)&v->schemas, &v->n_schemas));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*v->schemas), (void **)&v->schemas,
+                                          &v->n_schemas));
     for (uint32_t i = 0; i < v->n_schemas; i++) {
         basalt_status st = basalt_iceberg_schema_parse(ctx, json_array_get(arr, i), &v->schemas[i]);
         if (st != BASALT_OK)
@@ -94,7 +61,7 @@ static basalt_status parse_schemas(struct basalt_iceberg_parse_ctx *ctx, const j
 static basalt_status parse_representation(struct basalt_iceberg_parse_ctx *ctx, const json_t *o,
                                           struct basalt_iceberg_view_representation *r)
 {
-    CHECK_ST(need_object(ctx, o));
+    CHECK_ST(basalt_iceberg_json_need_object(ctx, o));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "type", true, &r->type));
     /* The spec compares the type case-insensitively ("SQL" is "sql"). */
     if (strcasecmp(r->type, "sql") != 0)
@@ -108,7 +75,7 @@ static basalt_status parse_namespace(struct basalt_iceberg_parse_ctx *ctx, const
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(o, "default-namespace", true, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*ver->default_namespace),
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*ver->default_namespace),
                       (void **)&ver->default_namespace, &ver->n_default_namespace));
     for (uint32_t i = 0; i < ver->n_default_namespace; i++) {
         basalt_status st = basalt_iceberg_json_str_value(ctx, json_array_get(arr, i),
@@ -123,15 +90,16 @@ static basalt_status parse_version(struct basalt_iceberg_parse_ctx *ctx, const j
                                    struct basalt_iceberg_view_version *ver)
 {
     const json_t *reps;
-    CHECK_ST(need_object(ctx, o));
+    CHECK_ST(basalt_iceberg_json_need_object(ctx, o));
     CHECK_ST(basalt_iceberg_json_i32(o, "version-id", true, NULL, &ver->version_id, ctx->err));
     CHECK_ST(basalt_iceberg_json_i64(o, "timestamp-ms", true, NULL, &ver->timestamp_ms, ctx->err));
     CHECK_ST(basalt_iceberg_json_i32(o, "schema-id", true, NULL, &ver->schema_id, ctx->err));
-    CHECK_ST(parse_kv(ctx, o, "summary", true, &ver->summary, &ver->n_summary));
+    CHECK_ST(basalt_iceberg_json_kv_field(ctx, o, "summary", true, &ver->summary, &ver->n_summary));
     CHECK_ST(basalt_iceberg_json_str(ctx, o, "default-catalog", false, &ver->default_catalog));
     CHECK_ST(parse_namespace(ctx, o, ver));
     CHECK_ST(basalt_iceberg_json_array(o, "representations", true, &reps, ctx->err));
-    CHECK_ST(array_of(ctx, reps, sizeof(*ver->representations), (void **)&ver->representations,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, reps, sizeof(*ver->representations),
+                                          (void **)&ver->representations,
                       &ver->n_representations));
     for (uint32_t i = 0; i < ver->n_representations; i++) {
         basalt_status st =
@@ -147,7 +115,8 @@ static basalt_status parse_versions(struct basalt_iceberg_parse_ctx *ctx, const 
 {
     const json_t *arr;
     CHECK_ST(basalt_iceberg_json_array(root, "versions", true, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*v->versions), (void **)&v->versions, &v->n_versions));
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*v->versions), (void **)&v->versions,
+                                          &v->n_versions));
     for (uint32_t i = 0; i < v->n_versions; i++) {
         basalt_status st = parse_version(ctx, json_array_get(arr, i), &v->versions[i]);
         if (st != BASALT_OK)
@@ -159,11 +128,12 @@ static basalt_status parse_versions(struct basalt_iceberg_parse_ctx *ctx, const 
                                         v->versions[i].version_id);
     }
     CHECK_ST(basalt_iceberg_json_array(root, "version-log", true, &arr, ctx->err));
-    CHECK_ST(array_of(ctx, arr, sizeof(*v->version_log), (void **)&v->version_log,
+    CHECK_ST(basalt_iceberg_json_array_of(ctx, arr, sizeof(*v->version_log),
+                                          (void **)&v->version_log,
                       &v->n_version_log));
     for (uint32_t i = 0; i < v->n_version_log; i++) {
         const json_t *o = json_array_get(arr, i);
-        basalt_status st = need_object(ctx, o);
+        basalt_status st = basalt_iceberg_json_need_object(ctx, o);
         if (st == BASALT_OK)
             st = basalt_iceberg_json_i64(o, "timestamp-ms", true, NULL,
                                          &v->version_log[i].timestamp_ms, ctx->err);
@@ -197,7 +167,8 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
 
     CHECK_ST(basalt_iceberg_json_str(ctx, root, "view-uuid", true, &v->view_uuid));
     CHECK_ST(basalt_iceberg_json_str(ctx, root, "location", true, &v->location));
-    CHECK_ST(parse_kv(ctx, root, "properties", false, &v->properties, &v->n_properties));
+    CHECK_ST(basalt_iceberg_json_kv_field(ctx, root, "properties", false, &v->properties,
+                                          &v->n_properties));
     CHECK_ST(basalt_iceberg_json_i32(root, "current-version-id", true, NULL,
                                      &v->current_version_id, ctx->err));
     CHECK_ST(parse_schemas(ctx, root, v));

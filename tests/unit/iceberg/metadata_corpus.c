@@ -361,8 +361,10 @@ static char *substitute(const uint8_t *data, size_t len, size_t *out_len)
     return out;
 }
 
-/* Lists regular *.json files under dir (relative names), recursively. */
-static int list_json(const char *root, const char *rel, char names[][256], int cap, int n)
+/* Lists regular *.json files under dir (relative names), recursively; also
+ * used by view_corpus.c. */
+int iceberg_test_list_json(const char *root, const char *rel, char names[][256], int cap, int n);
+int iceberg_test_list_json(const char *root, const char *rel, char names[][256], int cap, int n)
 {
     char path[1024];
     if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >= sizeof(path))
@@ -385,7 +387,7 @@ static int list_json(const char *root, const char *rel, char names[][256], int c
         if (stat(full, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode))
-            n = list_json(root, sub, names, cap, n);
+            n = iceberg_test_list_json(root, sub, names, cap, n);
         else if (strlen(sub) > 5 && strcmp(sub + strlen(sub) - 5, ".json") == 0 && n < cap)
             memcpy(names[n++], sub, sizeof(sub));
     }
@@ -424,7 +426,7 @@ TEST(metadata_corpus_every_file)
     char rootbuf[1024];
     snprintf(rootbuf, sizeof(rootbuf), "%s", root);
     static char names[256][256];
-    int n = list_json(rootbuf, "", names, 256, 0);
+    int n = iceberg_test_list_json(rootbuf, "", names, 256, 0);
     CHECK_MSG(n >= (int)N_EXPECTED, "found %d json files under %s, expected %zu", n, rootbuf,
               N_EXPECTED);
     int parsed = 0, failed = 0;

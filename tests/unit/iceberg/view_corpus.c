@@ -2,11 +2,9 @@
  * corpus README says (outcomes written out here by hand from it), and every
  * valid one survives a round trip through basalt_iceberg_view_metadata_to_json.
  * A view file found in the corpus without an entry here fails the test. */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "basalt/iceberg_view.h"
 #include "test.h"
@@ -166,37 +164,8 @@ static bool is_view_file(const char *rel, const uint8_t *data, size_t len)
     return false;
 }
 
-/* Lists regular *.json files under dir (relative names), recursively. */
-static int list_json(const char *root, const char *rel, char names[][256], int cap, int n)
-{
-    char path[1024];
-    if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >= sizeof(path))
-        return n;
-    DIR *d = opendir(path);
-    if (!d)
-        return n;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char sub[256];
-        if ((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", e->d_name) >=
-            sizeof(sub))
-            continue;
-        char full[1400];
-        if ((size_t)snprintf(full, sizeof(full), "%s/%s", root, sub) >= sizeof(full))
-            continue;
-        struct stat st;
-        if (stat(full, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode))
-            n = list_json(root, sub, names, cap, n);
-        else if (strlen(sub) > 5 && strcmp(sub + strlen(sub) - 5, ".json") == 0 && n < cap)
-            memcpy(names[n++], sub, sizeof(sub));
-    }
-    closedir(d);
-    return n;
-}
+/* In metadata_corpus.c. */
+int iceberg_test_list_json(const char *root, const char *rel, char names[][256], int cap, int n);
 
 static const struct view_expectation *find_view_expectation(const char *rel)
 {
@@ -212,7 +181,7 @@ TEST(view_corpus_every_file)
     char rootbuf[1024];
     snprintf(rootbuf, sizeof(rootbuf), "%s", root);
     static char names[256][256];
-    int n = list_json(rootbuf, "", names, 256, 0);
+    int n = iceberg_test_list_json(rootbuf, "", names, 256, 0);
     int parsed = 0, failed = 0, seen[N_VIEW_EXPECTED] = {0};
     for (int i = 0; i < n; i++) {
         char full[1400];
