@@ -335,6 +335,19 @@ basalt_status basalt_parquet_wchunk_append(struct basalt_parquet_wchunk *c,
                                            const struct ArrowArray *array, int64_t start,
                                            int64_t count, struct basalt_parquet_wctx *ctx,
                                            struct basalt_error *err);
+/* Appends the levels of rows [start, start + count) of the nested column's
+ * array to the pending page's `def` and `rep`, and the physical index of
+ * each value they reach (int64) to ctx->indices (emptied first). `*leaf`
+ * receives the array those indices are in (NULL when no value was reached),
+ * `*levels` the levels appended. On failure `def` and `rep` may hold part of
+ * the rows' levels: the caller restores their sizes. NOMEM, INVALID_ARG
+ * (nulls in a non-nullable field). */
+basalt_status basalt_parquet_wlevels_walk(struct basalt_parquet_wchunk *c,
+                                          const struct basalt_parquet_wcolumn *col,
+                                          const struct ArrowArray *array, int64_t start,
+                                          int64_t count, struct basalt_parquet_wctx *ctx,
+                                          const struct ArrowArray **leaf, int64_t *levels,
+                                          struct basalt_error *err);
 /* Encodes the pending page when it is full (`force`: when it holds any row). */
 basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
                                                const struct basalt_parquet_wcolumn *col,
