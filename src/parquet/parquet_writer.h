@@ -257,6 +257,7 @@ struct basalt_parquet_wcounters {
     int64_t rle_pages;    /* levels and indices by basalt_parquet_wrle_* */
     int64_t list_walks;   /* levels of a list of leaf values without recursion */
     int64_t leaf_views;   /* nested values that are one run of their leaf array */
+    int64_t slice_runs;   /* runs of several slices, each column's in one task */
 };
 
 /* Scratch of one encoding thread. */
@@ -382,6 +383,25 @@ basalt_status basalt_parquet_wrle_indices(const uint32_t *indices, size_t count,
 basalt_status basalt_parquet_wrle_levels(const int16_t *levels, size_t count, int16_t max_level,
                                          bool prefixed, struct basalt_buffer *out,
                                          struct basalt_error *err);
+
+/* The longest value in the dictionary of a dictionary-encoded byte-array
+ * column's leaf array (`array` is the column's top-level array); 0 for
+ * other columns, -1 for an offset that goes backwards. O(dictionary). */
+int64_t basalt_parquet_wcolumn_dict_max_len(const struct basalt_parquet_wcolumn *col,
+                                            const struct ArrowArray *array);
+/* An upper bound of basalt_parquet_wchunk_bytes once the pending page is
+ * encoded (writer_bound.c says by how much it can grow). */
+int64_t basalt_parquet_wchunk_bytes_bound(const struct basalt_parquet_wchunk *c);
+/* An upper bound of what appending rows [start, start + count) of `array`
+ * (the column's top-level array) can add to its chunk's
+ * basalt_parquet_wchunk_bytes, counting the pages they can close; the
+ * pending page's own bytes are not included. `dict_max_len` is
+ * basalt_parquet_wcolumn_dict_max_len's. -1 when no bound is known.
+ * O(depth). */
+int64_t basalt_parquet_wcolumn_growth_bound(const struct basalt_parquet_wcolumn *col,
+                                            const struct ArrowArray *array, int64_t start,
+                                            int64_t count, int64_t dict_max_len,
+                                            const struct basalt_parquet_writer_options *o);
 
 struct basalt_parquet_writer;
 /* The fast-path counters of every encoding thread of `w`, summed. */

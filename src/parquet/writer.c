@@ -24,6 +24,7 @@ struct basalt_parquet_writer {
     /* per-column outcome of a parallel step */
     basalt_status *col_status;
     struct basalt_error *col_err;
+    int64_t *dict_max_len; /* of the batch being written (writer_bound.c) */
     int64_t offset;     /* bytes written */
     int64_t rg_rows;    /* rows in the row group being built */
     int64_t num_rows;
@@ -213,7 +214,8 @@ basalt_status basalt_parquet_writer_open(struct basalt_output *output, bool take
     w->chunks = basalt_calloc((size_t)n + 1, sizeof *w->chunks);
     w->col_status = basalt_calloc((size_t)n + 1, sizeof *w->col_status);
     w->col_err = basalt_calloc((size_t)n + 1, sizeof *w->col_err);
-    if (st == BASALT_OK && (!w->chunks || !w->col_status || !w->col_err))
+    w->dict_max_len = basalt_calloc((size_t)n + 1, sizeof *w->dict_max_len);
+    if (st == BASALT_OK && (!w->chunks || !w->col_status || !w->col_err || !w->dict_max_len))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int32_t i = 0; w->chunks && i < n; i++)
         basalt_parquet_wchunk_init(&w->chunks[i], &w->cols[i]);
@@ -278,9 +280,10 @@ basalt_status basalt_parquet_writer_open_file(const char *path, const struct Arr
     return basalt_parquet_writer_open(o, true, schema, options, out, err);
 }
 
-/* Rows are taken in slices this long, each slice encoded column by column
- * on the pool; row groups are cut by bytes at slice ends, so the file is the
- * same for any number of workers. */
+/* Rows are appended to the chunks in slices this long, and row groups are
+ * cut by bytes at slice ends only, so the file is the same for any number
+ * of workers. Slices are encoded in runs, each column's slices of a run in
+ * one task on the pool: a run ends where a cut could fall (run_rows). */
 #define SLICE_ROWS 4096
 
 struct encode_task {
@@ -288,6 +291,21 @@ struct encode_task {
     const struct ArrowArray *batch;
     int64_t start, count; /* rows of the batch; count 0: finish the pending page */
 };
+
+static basalt_status append_run(struct basalt_parquet_writer *w, int32_t i,
+                                const struct encode_task *t, int worker, struct basalt_error *err)
+{
+    const struct ArrowArray *array = t->batch->children[w->cols[i].top];
+    for (int64_t done = 0; done < t->count; done += SLICE_ROWS) {
+        int64_t n = t->count - done < SLICE_ROWS ? t->count - done : SLICE_ROWS;
+        basalt_status st = basalt_parquet_wchunk_append(&w->chunks[i], &w->cols[i], array,
+                                                        t->batch->offset + t->start + done, n,
+                                                        &w->ctx[worker], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
 
 static void encode_column(void *arg, int64_t begin, int64_t end, int worker)
 {
@@ -297,10 +315,7 @@ static void encode_column(void *arg, int64_t begin, int64_t end, int worker)
         struct basalt_error *e = &w->col_err[i];
         basalt_status st;
         if (t->count > 0)
-            st = basalt_parquet_wchunk_append(&w->chunks[i], &w->cols[i],
-                                              t->batch->children[w->cols[i].top],
-                                              t->batch->offset + t->start, t->count,
-                                              &w->ctx[worker], e);
+            st = append_run(w, (int32_t)i, t, worker, e);
         else
             st = basalt_parquet_wchunk_flush_page(&w->chunks[i], &w->cols[i], &w->ctx[worker],
                                                   true, e);
@@ -405,6 +420,38 @@ static int64_t buffered_bytes(const struct basalt_parquet_writer *w)
     return b;
 }
 
+/* The rows from `row` on (at most `avail`) to encode as one run: whole
+ * slices while a bound on the bytes they add keeps every slice end but the
+ * run's last below the row-group byte cut (the last one is checked after
+ * the run as usual), so the file is the one slice-by-slice encoding gives.
+ * At least one slice; the run decision depends on the data only. */
+static int64_t run_rows(const struct basalt_parquet_writer *w, const struct ArrowArray *batch,
+                        int64_t row, int64_t avail)
+{
+    const struct basalt_parquet_writer_options *o = &w->options;
+    if (o->simple_paths) /* the reference: slice by slice */
+        return avail < SLICE_ROWS ? avail : SLICE_ROWS;
+    if (o->row_group_bytes <= 0)
+        return avail;
+    int64_t bytes = 0;
+    for (int32_t i = 0; i < w->ncols; i++)
+        bytes += basalt_parquet_wchunk_bytes_bound(&w->chunks[i]);
+    int64_t rows = 0;
+    while (rows < avail) {
+        int64_t n = avail - rows < SLICE_ROWS ? avail - rows : SLICE_ROWS;
+        for (int32_t i = 0; i < w->ncols && bytes < o->row_group_bytes; i++) {
+            int64_t g = basalt_parquet_wcolumn_growth_bound(
+                &w->cols[i], batch->children[w->cols[i].top], batch->offset + row + rows, n,
+                w->dict_max_len[i], o);
+            bytes = g < 0 || g >= INT64_MAX - bytes ? INT64_MAX : bytes + g;
+        }
+        rows += n;
+        if (bytes >= o->row_group_bytes)
+            break; /* a cut could fall at this slice's end: the run's last */
+    }
+    return rows;
+}
+
 static basalt_status write_batch(struct basalt_parquet_writer *w, const struct ArrowArray *batch,
                                  struct basalt_error *err)
 {
@@ -417,13 +464,17 @@ static basalt_status write_batch(struct basalt_parquet_writer *w, const struct A
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "parquet writer: a record batch with null rows");
     const struct basalt_parquet_writer_options *o = &w->options;
+    for (int32_t i = 0; o->row_group_bytes > 0 && i < w->ncols; i++)
+        w->dict_max_len[i] =
+            basalt_parquet_wcolumn_dict_max_len(&w->cols[i], batch->children[w->cols[i].top]);
     int64_t row = 0;
     while (row < batch->length) {
         int64_t n = batch->length - row;
-        if (n > SLICE_ROWS)
-            n = SLICE_ROWS;
         if (o->row_group_rows > 0 && n > o->row_group_rows - w->rg_rows)
             n = o->row_group_rows - w->rg_rows;
+        n = run_rows(w, batch, row, n);
+        if (n > SLICE_ROWS)
+            w->ctx[0].counters.slice_runs++;
         struct encode_task t = {w, batch, row, n};
         st = encode_columns(w, &t, err);
         if (st != BASALT_OK)
@@ -659,6 +710,7 @@ void basalt_parquet_writer_close(struct basalt_parquet_writer *w)
     basalt_free(w->codecs);
     basalt_free(w->col_status);
     basalt_free(w->col_err);
+    basalt_free(w->dict_max_len);
     basalt_arrow_schema_release(&w->schema);
     basalt_arena_reset(&w->arena);
     basalt_free(w->groups);
@@ -695,5 +747,6 @@ void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
         out->rle_pages += w->ctx[k].counters.rle_pages;
         out->list_walks += w->ctx[k].counters.list_walks;
         out->leaf_views += w->ctx[k].counters.leaf_views;
+        out->slice_runs += w->ctx[k].counters.slice_runs;
     }
 }

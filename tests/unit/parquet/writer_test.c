@@ -1763,6 +1763,7 @@ static void wt_add_counters(struct basalt_parquet_wcounters *sum,
     sum->rle_pages += c->rle_pages;
     sum->list_walks += c->list_walks;
     sum->leaf_views += c->leaf_views;
+    sum->slice_runs += c->slice_runs;
 }
 
 /* The same table written by the fast paths and by the reference paths
@@ -1830,6 +1831,46 @@ TEST(writer_fast_paths_write_the_reference_bytes)
     }
     basalt_arrow_array_release(&a);
     basalt_arrow_schema_release(&s);
+    /* Runs of slices against slice-by-slice encoding where row groups are
+     * cut by bytes: the cuts must fall at the same slice ends. Every column,
+     * then two (runs of several slices before each cut). */
+    CHECK_OK(wt_table(9, 50000, 300, 0, &s, &a, &err), &err);
+    static const int64_t cut_bytes[] = {40000, 150000, 700000, 3000000, INT64_C(64) << 20};
+    for (size_t k = 0; k < sizeof cut_bytes / sizeof cut_bytes[0]; k++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.row_group_rows = k == 3 ? 30000 : 0;
+        o.row_group_bytes = cut_bytes[k];
+        o.codec = k & 1 ? BASALT_CODEC_SNAPPY : BASALT_CODEC_UNCOMPRESSED;
+        o.page_rows = k == 2 ? 900 : 20000;
+        o.page_bytes = k == 0 ? 4096 : 1 << 20;
+        wt_fast_vs_simple(&s, &a, &o, (int)k + 1, &fast, &simple);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    CHECK_OK(wt_table(10, 400000, 5000, (1u << 5) | (1u << 23), &s, &a, &err), &err);
+    for (int cfg = 0; cfg < 3; cfg++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.row_group_rows = 0;
+        o.row_group_bytes = cfg == 2 ? 900000 : 2000000;
+        o.codec = cfg == 1 ? BASALT_CODEC_SNAPPY : BASALT_CODEC_UNCOMPRESSED;
+        o.dictionary = cfg != 0;
+        wt_fast_vs_simple(&s, &a, &o, cfg + 1, &fast, &simple);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    CHECK_OK(wt_nested_table(78, 20000, &s, &a, &err), &err);
+    for (int cfg = 0; cfg < 2; cfg++) {
+        struct basalt_parquet_writer_options o;
+        basalt_parquet_writer_options_init(&o);
+        o.row_group_rows = 0;
+        o.row_group_bytes = cfg ? 1 << 20 : 100000;
+        o.page_version = cfg + 1;
+        wt_fast_vs_simple(&s, &a, &o, 1, &fast, &simple);
+    }
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
     /* every fast path fired, and none with simple_paths */
     CHECK(fast.dict_pages > 0);
     CHECK(fast.dense_pages > 0);
@@ -1838,10 +1879,11 @@ TEST(writer_fast_paths_write_the_reference_bytes)
     CHECK(fast.rle_pages > 0);
     CHECK(fast.list_walks > 0);
     CHECK(fast.leaf_views > 0);
+    CHECK(fast.slice_runs > 0);
     CHECK_EQ(fast.simple_pages, 0);
     CHECK(simple.simple_pages > 0);
     CHECK_EQ(simple.dict_pages + simple.dense_pages + simple.in_place_pages + simple.level_runs +
-                 simple.rle_pages + simple.list_walks + simple.leaf_views,
+                 simple.rle_pages + simple.list_walks + simple.leaf_views + simple.slice_runs,
              0);
 }
 
