@@ -49,9 +49,10 @@ static void set_time(struct basalt_parquet_schema_element *e, int32_t kind, int3
     e->logical_type.time.unit = unit;
     e->logical_type.time.is_adjusted_to_utc = utc;
     /* Arrow times and zone-less timestamps are wall-clock values, so they
-     * are not UTC-adjusted; the legacy annotations imply UTC-adjusted millis
-     * or micros and are written for those only. */
-    if (!utc || unit == BASALT_PARQUET_TIME_UNIT_NANOS)
+     * are not UTC-adjusted. The legacy annotations are written for local
+     * ones too, as LogicalTypes.md requires for forward compatibility with
+     * readers that know only them; nanoseconds have none. */
+    if (unit == BASALT_PARQUET_TIME_UNIT_NANOS)
         return;
     e->has_converted_type = true;
     if (kind == BASALT_PARQUET_LOGICAL_TYPE_TIME)
