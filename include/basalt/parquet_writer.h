@@ -114,13 +114,26 @@ struct basalt_parquet_writer_options {
     int page_version;
     /* Store a CRC-32 of each page (default false). */
     bool page_crc;
-    /* Write the page index, a ColumnIndex (per-page bounds and null counts)
-     * and an OffsetIndex (page locations) per column chunk (default true).
-     * A chunk with a page of only NaN has no ColumnIndex. */
+    /* Write the page index, a ColumnIndex (per-page bounds and null counts,
+     * and the level histograms below per page) and an OffsetIndex (page
+     * locations; for BYTE_ARRAY columns each page's value bytes) per column
+     * chunk (default true). A chunk with a page of only NaN, or whose
+     * truncated max cannot be written (every byte 0xff), has no ColumnIndex.
+     * Whatever this option, every chunk's ColumnMetaData has
+     * size_statistics: for BYTE_ARRAY columns the bytes of the values
+     * without their lengths, and the histograms of the repetition levels
+     * (columns that repeat) and of the definition levels (columns that have
+     * any). */
     bool page_index;
     /* Bounds of byte-array statistics longer than this are truncated (default
      * 64). */
     size_t max_statistics_size;
+    /* Leave the statistics out of the data page headers (default false:
+     * every DataPageHeader / DataPageHeaderV2 carries the page's null_count
+     * and, unless the page has no value, only NaN or a max that cannot be
+     * truncated, the bounds its ColumnIndex entry has, by the rules above,
+     * with their is_*_value_exact flags). */
+    bool skip_page_statistics;
     /* Per-column encodings, `num_column_encodings` of them (borrowed until
      * open returns). */
     const struct basalt_parquet_writer_column_encoding *column_encodings;

@@ -258,6 +258,7 @@ struct basalt_parquet_wcounters {
     int64_t list_walks;   /* levels of a list of leaf values without recursion */
     int64_t leaf_views;   /* nested values that are one run of their leaf array */
     int64_t slice_runs;   /* runs of several slices, each column's in one task */
+    int64_t level_hists;  /* level histograms counted per run while encoding */
 };
 
 /* Scratch of one encoding thread. */
@@ -273,6 +274,7 @@ struct basalt_parquet_wctx {
     struct basalt_buffer scratch_offsets;
     struct basalt_buffer indices;
     struct basalt_buffer seen;     /* dictionary entries a page uses */
+    struct basalt_buffer page_bounds; /* the pending page's finished min/max */
     struct basalt_parquet_wcounters counters;
     int32_t num_columns;           /* leaf columns of the writer */
 };
@@ -291,6 +293,7 @@ struct basalt_parquet_wpage {
     bool null_page;          /* no non-null value */
     bool has_bounds;         /* min/max below (false: only NaN, or no max) */
     size_t min_off, min_len, max_off, max_len; /* in the chunk's `bounds` */
+    int64_t unencoded_bytes; /* BYTE_ARRAY: the values' bytes, lengths not counted */
 };
 
 /* A column chunk being written. Rows are gathered into a pending page in
@@ -313,6 +316,10 @@ struct basalt_parquet_wchunk {
     size_t num_pages, cap_pages;
     struct basalt_buffer bounds;   /* page min/max bytes */
     struct basalt_buffer hashes;   /* bloom: uint64 hash of every value */
+    /* SizeStatistics: each page's level histograms (int64, max_rep + 1 and
+     * max_def + 1 per page; none when that maximum is 0), concatenated */
+    struct basalt_buffer rep_hist;
+    struct basalt_buffer def_hist;
     struct basalt_parquet_wstats page_stats;
     struct basalt_parquet_wdict dict;
     bool dict_on;        /* pages use the dictionary */
@@ -383,6 +390,12 @@ basalt_status basalt_parquet_wrle_indices(const uint32_t *indices, size_t count,
 basalt_status basalt_parquet_wrle_levels(const int16_t *levels, size_t count, int16_t max_level,
                                          bool prefixed, struct basalt_buffer *out,
                                          struct basalt_error *err);
+/* wrle_levels that also adds the number of times each level occurs to
+ * hist[0, max_level] (counted per run while encoding, not in a pass of its
+ * own). On failure `hist` may hold part of the counts. Same statuses. */
+basalt_status basalt_parquet_wrle_levels_hist(const int16_t *levels, size_t count,
+                                              int16_t max_level, bool prefixed, int64_t *hist,
+                                              struct basalt_buffer *out, struct basalt_error *err);
 
 /* The longest value in the dictionary of a dictionary-encoded byte-array
  * column's leaf array (`array` is the column's top-level array); 0 for

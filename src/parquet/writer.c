@@ -748,5 +748,6 @@ void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
         out->list_walks += w->ctx[k].counters.list_walks;
         out->leaf_views += w->ctx[k].counters.leaf_views;
         out->slice_runs += w->ctx[k].counters.slice_runs;
+        out->level_hists += w->ctx[k].counters.level_hists;
     }
 }

@@ -27,6 +27,7 @@ void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
     basalt_buffer_init(&ctx->scratch_offsets);
     basalt_buffer_init(&ctx->indices);
     basalt_buffer_init(&ctx->seen);
+    basalt_buffer_init(&ctx->page_bounds);
 }
 
 void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
@@ -39,6 +40,7 @@ void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
     basalt_buffer_reset(&ctx->scratch_offsets);
     basalt_buffer_reset(&ctx->indices);
     basalt_buffer_reset(&ctx->seen);
+    basalt_buffer_reset(&ctx->page_bounds);
 }
 
 void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
@@ -52,6 +54,8 @@ void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
     basalt_buffer_init(&c->pages);
     basalt_buffer_init(&c->bounds);
     basalt_buffer_init(&c->hashes);
+    basalt_buffer_init(&c->rep_hist);
+    basalt_buffer_init(&c->def_hist);
     basalt_parquet_wstats_init(&c->page_stats);
     basalt_parquet_wdict_init(&c->dict, col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY ? 0
                                                                                         : col->width);
@@ -67,6 +71,8 @@ void basalt_parquet_wchunk_reset(struct basalt_parquet_wchunk *c)
     basalt_buffer_reset(&c->pages);
     basalt_buffer_reset(&c->bounds);
     basalt_buffer_reset(&c->hashes);
+    basalt_buffer_reset(&c->rep_hist);
+    basalt_buffer_reset(&c->def_hist);
     basalt_parquet_wstats_reset(&c->page_stats);
     basalt_free(c->page_list);
     c->page_list = NULL;
@@ -447,10 +453,12 @@ static int32_t chosen_encoding(const struct basalt_parquet_wcolumn *col,
 }
 
 /* Records the page just encoded: where it is and, for the ColumnIndex, its
- * null count and bounds (from the page's statistics, `c->page_stats`). */
+ * null count and bounds (`bounds`: the page's finished statistics, NULL when
+ * it has none). */
 static basalt_status add_page(struct basalt_parquet_wchunk *c,
                               const struct basalt_parquet_wcolumn *col,
                               struct basalt_parquet_wctx *ctx, int64_t offset, int32_t size,
+                              const struct basalt_parquet_statistics *bounds,
                               struct basalt_error *err)
 {
     if (c->num_pages == c->cap_pages) {
@@ -468,21 +476,19 @@ static basalt_status add_page(struct basalt_parquet_wchunk *c,
     pg.first_row = c->rows - c->pend_rows;
     pg.null_count = c->pend_levels - c->pend_values;
     pg.null_page = c->pend_values == 0;
-    if (ctx->options->page_index && !pg.null_page) {
-        struct basalt_parquet_statistics s;
-        basalt_status st = basalt_parquet_wstats_finish(&c->page_stats, col,
-                                                        ctx->options->max_statistics_size,
-                                                        &ctx->scratch, &s, err);
-        if (st == BASALT_OK && s.has_min_value && s.has_max_value) {
-            pg.has_bounds = true;
-            pg.min_off = c->bounds.size;
-            pg.min_len = s.min_value.len;
-            st = basalt_buffer_append(&c->bounds, s.min_value.data, s.min_value.len, err);
-            pg.max_off = c->bounds.size;
-            pg.max_len = s.max_value.len;
-            if (st == BASALT_OK)
-                st = basalt_buffer_append(&c->bounds, s.max_value.data, s.max_value.len, err);
-        }
+    if (col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY)
+        pg.unencoded_bytes = (int64_t)c->vals.size;
+    if (ctx->options->page_index && bounds) {
+        pg.has_bounds = true;
+        pg.min_off = c->bounds.size;
+        pg.min_len = bounds->min_value.len;
+        basalt_status st =
+            basalt_buffer_append(&c->bounds, bounds->min_value.data, bounds->min_value.len, err);
+        pg.max_off = c->bounds.size;
+        pg.max_len = bounds->max_value.len;
+        if (st == BASALT_OK)
+            st = basalt_buffer_append(&c->bounds, bounds->max_value.data, bounds->max_value.len,
+                                      err);
         if (st != BASALT_OK)
             return st;
     }
@@ -509,7 +515,8 @@ static basalt_status page_bounds(struct basalt_parquet_wchunk *c,
     if (ctx->options->simple_paths) {
         /* the reference: every value folded into the chunk and the page */
         st = basalt_parquet_wstats_update(&c->stats, col, v, err);
-        if (st == BASALT_OK && ctx->options->page_index)
+        if (st == BASALT_OK &&
+            (ctx->options->page_index || !ctx->options->skip_page_statistics))
             st = basalt_parquet_wstats_update(ps, col, v, err);
         ctx->counters.simple_pages++;
         return st;
@@ -533,6 +540,104 @@ static basalt_status page_bounds(struct basalt_parquet_wchunk *c,
     if (st == BASALT_OK)
         st = basalt_parquet_wstats_merge(&c->stats, col->order, ps, err);
     return st;
+}
+
+/* A zeroed histogram of levels 0..max appended to `b`, at *out. NOMEM. */
+static basalt_status hist_slot(struct basalt_buffer *b, int16_t max, int64_t **out,
+                               struct basalt_error *err)
+{
+    size_t bytes = ((size_t)max + 1) * sizeof(int64_t);
+    basalt_status st = basalt_buffer_reserve(b, bytes, err);
+    if (st != BASALT_OK)
+        return st;
+    *out = (int64_t *)(void *)(b->data + b->size);
+    memset(*out, 0, bytes);
+    b->size += bytes;
+    return BASALT_OK;
+}
+
+/* The reference count, level by level; the levels were encoded first, so
+ * each is within the histogram. */
+static void hist_count(const int16_t *levels, size_t n, int64_t *hist)
+{
+    for (size_t i = 0; i < n; i++)
+        hist[levels[i]]++;
+}
+
+/* Encodes the pending page's levels (repetition, then definition) into
+ * ctx->levels, their counts into the page's histograms `rh` and `dh`, and
+ * the repetition levels' size into *rep_len. Levels of 1 need no counting:
+ * every row begins with one repetition level 0, and a definition level is
+ * the maximum exactly where a value is. */
+static basalt_status encode_levels(struct basalt_parquet_wchunk *c,
+                                   const struct basalt_parquet_wcolumn *col,
+                                   struct basalt_parquet_wctx *ctx, bool v2, int64_t *rh,
+                                   int64_t *dh, size_t *rep_len, struct basalt_error *err)
+{
+    const struct basalt_parquet_writer_options *o = ctx->options;
+    const int16_t *rep = (const int16_t *)(const void *)c->rep.data;
+    const int16_t *def = (const int16_t *)(const void *)c->def.data;
+    size_t n = (size_t)c->pend_levels;
+    basalt_status st = BASALT_OK;
+    if (col->max_rep > 0) {
+        if (o->simple_paths) {
+            st = basalt_parquet_levels_encode(rep, n, col->max_rep, !v2, &ctx->levels, err);
+            if (st == BASALT_OK)
+                hist_count(rep, n, rh);
+        } else if (col->max_rep == 1) {
+            st = basalt_parquet_wrle_levels(rep, n, 1, !v2, &ctx->levels, err);
+            rh[0] = c->pend_rows;
+            rh[1] = c->pend_levels - c->pend_rows;
+        } else {
+            st = basalt_parquet_wrle_levels_hist(rep, n, col->max_rep, !v2, rh, &ctx->levels,
+                                                 err);
+            ctx->counters.level_hists++;
+        }
+        if (st != BASALT_OK)
+            return st;
+        *rep_len = ctx->levels.size;
+    }
+    if (col->max_def == 0)
+        return BASALT_OK;
+    if (o->simple_paths) {
+        st = basalt_parquet_levels_encode(def, n, col->max_def, !v2, &ctx->levels, err);
+        if (st == BASALT_OK)
+            hist_count(def, n, dh);
+        return st;
+    }
+    if (col->max_def == 1 && c->def_ones > 0 && c->def_ones == c->pend_levels) {
+        st = levels_run(1, n, col->max_def, !v2, &ctx->levels, err);
+        ctx->counters.level_runs++;
+    } else if (col->max_def == 1) {
+        st = basalt_parquet_wrle_levels(def, n, 1, !v2, &ctx->levels, err);
+    } else {
+        st = basalt_parquet_wrle_levels_hist(def, n, col->max_def, !v2, dh, &ctx->levels, err);
+        ctx->counters.level_hists++;
+    }
+    if (col->max_def == 1) {
+        dh[0] = c->pend_levels - c->pend_values;
+        dh[1] = c->pend_values;
+    }
+    return st;
+}
+
+/* The statistics of a page header: its null count and, when the page has
+ * them, the bounds of its ColumnIndex entry. */
+static void header_statistics(const struct basalt_parquet_wchunk *c,
+                              const struct basalt_parquet_statistics *bounds,
+                              struct basalt_parquet_statistics *out)
+{
+    memset(out, 0, sizeof *out);
+    out->has_null_count = true;
+    out->null_count = c->pend_levels - c->pend_values;
+    if (!bounds)
+        return;
+    out->has_min_value = out->has_max_value = true;
+    out->min_value = bounds->min_value;
+    out->max_value = bounds->max_value;
+    out->has_is_min_value_exact = out->has_is_max_value_exact = true;
+    out->is_min_value_exact = bounds->is_min_value_exact;
+    out->is_max_value_exact = bounds->is_max_value_exact;
 }
 
 /* Header + body appended to `dst`; returns the bytes appended in *total. */
@@ -637,38 +742,38 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
     st = page_bounds(c, col, ctx, &v, dict_idx, n_idx, err);
     if (st != BASALT_OK)
         return st;
+    /* The bounds shared by the page's ColumnIndex entry and its header. */
+    struct basalt_parquet_statistics bounds;
+    const struct basalt_parquet_statistics *page_min_max = NULL;
+    if (c->pend_values > 0 && (o->page_index || !o->skip_page_statistics)) {
+        st = basalt_parquet_wstats_finish(&c->page_stats, col, o->max_statistics_size,
+                                          &ctx->page_bounds, &bounds, err);
+        if (st != BASALT_OK)
+            return st;
+        if (bounds.has_min_value && bounds.has_max_value)
+            page_min_max = &bounds;
+    }
+    int64_t *rh = NULL, *dh = NULL;
+    if (col->max_rep > 0)
+        st = hist_slot(&c->rep_hist, col->max_rep, &rh, err);
+    if (st == BASALT_OK && col->max_def > 0)
+        st = hist_slot(&c->def_hist, col->max_def, &dh, err);
+    if (st != BASALT_OK)
+        return st;
 
     bool v2 = o->page_version == 2;
     ctx->levels.size = 0;
     ctx->values.size = 0;
     size_t rep_len = 0;
     /* the reference encoders, or the page-at-a-time ones */
-    basalt_status (*levels_encode)(const int16_t *, size_t, int16_t, bool, struct basalt_buffer *,
-                                   struct basalt_error *) =
-        o->simple_paths ? basalt_parquet_levels_encode : basalt_parquet_wrle_levels;
     basalt_status (*indices_encode)(const uint32_t *, size_t, uint32_t, struct basalt_buffer *,
                                     struct basalt_error *) =
         o->simple_paths ? basalt_parquet_dict_encode_indices : basalt_parquet_wrle_indices;
     if (!o->simple_paths)
         ctx->counters.rle_pages++;
-    if (col->max_rep > 0) {
-        st = levels_encode((const int16_t *)(const void *)c->rep.data, (size_t)c->pend_levels,
-                           col->max_rep, !v2, &ctx->levels, err);
-        if (st != BASALT_OK)
-            return st;
-        rep_len = ctx->levels.size;
-    }
-    if (col->max_def > 0 && c->def_ones > 0 && c->def_ones == c->pend_levels) {
-        st = levels_run(1, (size_t)c->pend_levels, col->max_def, !v2, &ctx->levels, err);
-        if (st != BASALT_OK)
-            return st;
-        ctx->counters.level_runs++;
-    } else if (col->max_def > 0) {
-        st = levels_encode((const int16_t *)(const void *)c->def.data, (size_t)c->pend_levels,
-                           col->max_def, !v2, &ctx->levels, err);
-        if (st != BASALT_OK)
-            return st;
-    }
+    st = encode_levels(c, col, ctx, v2, rh, dh, &rep_len, err);
+    if (st != BASALT_OK)
+        return st;
     /* A v1 page compresses levels and values together: the values go right
      * after the levels. PLAIN fixed-width values are their pending bytes,
      * used in place where nothing needs them contiguous with the levels. */
@@ -734,6 +839,8 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
         ph.data_page_header.encoding = enc;
         ph.data_page_header.definition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
         ph.data_page_header.repetition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
+        ph.data_page_header.has_statistics = !o->skip_page_statistics;
+        header_statistics(c, page_min_max, &ph.data_page_header.statistics);
         if (vals_len)
             st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len,
                            &c->pages, &total, err);
@@ -757,12 +864,14 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
         h->repetition_levels_byte_length = (int32_t)rep_len;
         h->has_is_compressed = true;
         h->is_compressed = ctx->codec_id != BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED;
+        h->has_statistics = !o->skip_page_statistics;
+        header_statistics(c, page_min_max, &h->statistics);
         st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len, &c->pages,
                        &total, err);
     }
     if (st != BASALT_OK)
         return st;
-    st = add_page(c, col, ctx, (int64_t)page_start, (int32_t)total, err);
+    st = add_page(c, col, ctx, (int64_t)page_start, (int32_t)total, page_min_max, err);
     if (st == BASALT_OK && c->num_pages == 1 && !o->simple_paths)
         st = reserve_chunk(c, ctx, err);
     if (st != BASALT_OK)
@@ -833,8 +942,10 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
     struct basalt_parquet_binary *mins = basalt_malloc((n + 1) * sizeof *mins);
     struct basalt_parquet_binary *maxs = basalt_malloc((n + 1) * sizeof *maxs);
     int64_t *null_counts = basalt_malloc((n + 1) * sizeof *null_counts);
+    bool bytes = col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY;
+    int64_t *unencoded = bytes ? basalt_malloc((n + 1) * sizeof *unencoded) : NULL;
     basalt_status st = BASALT_OK;
-    if (!loc || !nulls || !mins || !maxs || !null_counts)
+    if (!loc || !nulls || !mins || !maxs || !null_counts || (bytes && !unencoded))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (size_t i = 0; st == BASALT_OK && i < n; i++) {
         const struct basalt_parquet_wpage *p = &c->page_list[i];
@@ -847,6 +958,8 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
         mins[i].len = p->null_page ? 0 : p->min_len;
         maxs[i].data = p->null_page ? NULL : c->bounds.data + p->max_off;
         maxs[i].len = p->null_page ? 0 : p->max_len;
+        if (unencoded)
+            unencoded[i] = p->unencoded_bytes;
     }
     if (st == BASALT_OK && bounds) {
         struct basalt_parquet_column_index x;
@@ -861,6 +974,16 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
         x.has_null_counts = true;
         x.null_counts = null_counts;
         x.num_null_counts = n;
+        if (col->max_rep > 0) {
+            x.has_repetition_level_histograms = true;
+            x.repetition_level_histograms = (const int64_t *)(const void *)c->rep_hist.data;
+            x.num_repetition_level_histograms = c->rep_hist.size / sizeof(int64_t);
+        }
+        if (col->max_def > 0) {
+            x.has_definition_level_histograms = true;
+            x.definition_level_histograms = (const int64_t *)(const void *)c->def_hist.data;
+            x.num_definition_level_histograms = c->def_hist.size / sizeof(int64_t);
+        }
         size_t before = ci->size;
         st = basalt_thrift_encode_column_index(&x, ci, err);
         if (st == BASALT_OK && ci->size - before > INT32_MAX)
@@ -876,6 +999,11 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
         memset(&x, 0, sizeof x);
         x.page_locations = loc;
         x.num_page_locations = n;
+        if (unencoded) {
+            x.has_unencoded_byte_array_data_bytes = true;
+            x.unencoded_byte_array_data_bytes = unencoded;
+            x.num_unencoded_byte_array_data_bytes = n;
+        }
         size_t before = oi->size;
         st = basalt_thrift_encode_offset_index(&x, oi, err);
         if (st == BASALT_OK && oi->size - before > INT32_MAX)
@@ -891,7 +1019,60 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
     basalt_free(mins);
     basalt_free(maxs);
     basalt_free(null_counts);
+    basalt_free(unencoded);
     return st;
+}
+
+/* The histogram of levels 0..max over all pages (`hist`: one of max + 1
+ * per page, concatenated) in `arena`; NULL when out of memory. */
+static int64_t *hist_total(const struct basalt_buffer *hist, int16_t max,
+                           struct basalt_arena *arena)
+{
+    size_t k = (size_t)max + 1;
+    int64_t *sum = basalt_arena_alloc(arena, k * sizeof *sum, 8);
+    if (!sum)
+        return NULL;
+    memset(sum, 0, k * sizeof *sum);
+    const int64_t *h = (const int64_t *)(const void *)hist->data;
+    size_t n = hist->size / sizeof(int64_t);
+    for (size_t i = 0; i < n; i++)
+        sum[i % k] += h[i];
+    return sum;
+}
+
+/* ColumnMetaData.size_statistics: the values' bytes of a BYTE_ARRAY column
+ * and the histograms of the levels that can vary. */
+static basalt_status size_statistics(const struct basalt_parquet_wchunk *c,
+                                      const struct basalt_parquet_wcolumn *col,
+                                      struct basalt_arena *arena,
+                                      struct basalt_parquet_column_metadata *m,
+                                      struct basalt_error *err)
+{
+    struct basalt_parquet_size_statistics *z = &m->size_statistics;
+    memset(z, 0, sizeof *z);
+    if (col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY) {
+        z->has_unencoded_byte_array_data_bytes = true;
+        for (size_t i = 0; i < c->num_pages; i++)
+            z->unencoded_byte_array_data_bytes += c->page_list[i].unencoded_bytes;
+    }
+    if (col->max_rep > 0) {
+        z->repetition_level_histogram = hist_total(&c->rep_hist, col->max_rep, arena);
+        if (!z->repetition_level_histogram)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        z->has_repetition_level_histogram = true;
+        z->num_repetition_level_histogram = (size_t)col->max_rep + 1;
+    }
+    if (col->max_def > 0) {
+        z->definition_level_histogram = hist_total(&c->def_hist, col->max_def, arena);
+        if (!z->definition_level_histogram)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        z->has_definition_level_histogram = true;
+        z->num_definition_level_histogram = (size_t)col->max_def + 1;
+    }
+    m->has_size_statistics = z->has_unencoded_byte_array_data_bytes ||
+                             z->has_repetition_level_histogram ||
+                             z->has_definition_level_histogram;
+    return BASALT_OK;
 }
 
 basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
@@ -1015,6 +1196,9 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
     basalt_buffer_reset(&scratch);
     if (st != BASALT_OK)
         return st;
+    st = size_statistics(c, col, arena, m, err);
+    if (st != BASALT_OK)
+        return st;
     md->file_offset = start;
     md->has_meta_data = true;
     if (ci && oi) {
@@ -1036,6 +1220,8 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
     c->pages.size = 0;
     c->bounds.size = 0;
     c->hashes.size = 0;
+    c->rep_hist.size = 0;
+    c->def_hist.size = 0;
     c->num_pages = 0;
     basalt_parquet_wdict_clear(&c->dict);
     c->stats.has = false;

@@ -85,9 +85,10 @@ static inline basalt_status place(struct wrle *e, uint32_t value, uint64_t count
 }
 
 /* Runs of a[0, n) (uint32 or int16 by `wide`), every value at most `max`
- * (else INVALID_ARG with `what`). */
+ * (else INVALID_ARG with `what`); with `hist`, each run's length is added to
+ * hist[value]. */
 static inline basalt_status encode(struct wrle *e, const void *a, bool wide, size_t n,
-                                   uint32_t max, struct basalt_error *err)
+                                   uint32_t max, int64_t *hist, struct basalt_error *err)
 {
     const uint32_t *a32 = a;
     const int16_t *a16 = a;
@@ -110,6 +111,8 @@ static inline basalt_status encode(struct wrle *e, const void *a, bool wide, siz
                                     (int)(int32_t)v, (unsigned)max);
         }
         size_t c = j - i;
+        if (hist)
+            hist[v] += (int64_t)c;
         if (c < 8 && e->lit_count + c <= BASALT_PARQUET_RLE_LITERAL_MAX) {
             /* too short to repeat, and room for it: literals */
             for (size_t k = 0; k < c; k++)
@@ -141,7 +144,7 @@ basalt_status basalt_parquet_wrle_indices(const uint32_t *indices, size_t count,
     e.out = out;
     e.width = width;
     e.lit_count = 0;
-    st = encode(&e, indices, true, count, dict_len - 1, err);
+    st = encode(&e, indices, true, count, dict_len - 1, NULL, err);
     if (st != BASALT_OK)
         out->size = start;
     return st;
@@ -150,6 +153,13 @@ basalt_status basalt_parquet_wrle_indices(const uint32_t *indices, size_t count,
 basalt_status basalt_parquet_wrle_levels(const int16_t *levels, size_t count, int16_t max_level,
                                          bool prefixed, struct basalt_buffer *out,
                                          struct basalt_error *err)
+{
+    return basalt_parquet_wrle_levels_hist(levels, count, max_level, prefixed, NULL, out, err);
+}
+
+basalt_status basalt_parquet_wrle_levels_hist(const int16_t *levels, size_t count,
+                                              int16_t max_level, bool prefixed, int64_t *hist,
+                                              struct basalt_buffer *out, struct basalt_error *err)
 {
     if (max_level < 0)
         return basalt_parquet_levels_encode(levels, count, max_level, prefixed, out, err);
@@ -165,7 +175,7 @@ basalt_status basalt_parquet_wrle_levels(const int16_t *levels, size_t count, in
     e.out = out;
     e.width = basalt_parquet_level_bit_width(max_level);
     e.lit_count = 0;
-    st = encode(&e, levels, false, count, (uint32_t)max_level, err);
+    st = encode(&e, levels, false, count, (uint32_t)max_level, hist, err);
     if (st != BASALT_OK) {
         out->size = start;
         return st;

@@ -1764,6 +1764,7 @@ static void wt_add_counters(struct basalt_parquet_wcounters *sum,
     sum->list_walks += c->list_walks;
     sum->leaf_views += c->leaf_views;
     sum->slice_runs += c->slice_runs;
+    sum->level_hists += c->level_hists;
 }
 
 /* The same table written by the fast paths and by the reference paths
@@ -1880,10 +1881,12 @@ TEST(writer_fast_paths_write_the_reference_bytes)
     CHECK(fast.list_walks > 0);
     CHECK(fast.leaf_views > 0);
     CHECK(fast.slice_runs > 0);
+    CHECK(fast.level_hists > 0);
     CHECK_EQ(fast.simple_pages, 0);
     CHECK(simple.simple_pages > 0);
     CHECK_EQ(simple.dict_pages + simple.dense_pages + simple.in_place_pages + simple.level_runs +
-                 simple.rle_pages + simple.list_walks + simple.leaf_views + simple.slice_runs,
+                 simple.rle_pages + simple.list_walks + simple.leaf_views + simple.slice_runs +
+                 simple.level_hists,
              0);
 }
 
