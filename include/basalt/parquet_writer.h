@@ -24,10 +24,14 @@
  *   date32, date64            INT32, DATE (date64 divided down to days)
  *   time32[s], time32[ms]     INT32, TIME(MILLIS) (seconds multiplied up)
  *   time64[us], time64[ns]    INT64, TIME(MICROS / NANOS); times are wall-clock
- *                             values, not UTC-adjusted
+ *                             values, not UTC-adjusted (millis and micros
+ *                             also get the legacy TIME_* converted type)
  *   timestamp[unit, tz]       INT64, TIMESTAMP(MILLIS/MICROS/NANOS, UTC when
- *                             the zone is set; seconds multiplied to MILLIS)
+ *                             the zone is set; seconds multiplied to MILLIS;
+ *                             millis and micros also TIMESTAMP_* converted)
  *   duration                  INT64 (the unit kept in ARROW:schema)
+ *   null                      INT32, Null (Thrift UNKNOWN), always OPTIONAL:
+ *                             every value null, statistics only null_count
  *   utf8, large_utf8          BYTE_ARRAY, STRING
  *   binary, large_binary      BYTE_ARRAY
  *   fixed_size_binary(n)      FIXED_LEN_BYTE_ARRAY(n); UUID when the field's
@@ -36,15 +40,16 @@
  *                             written; the column gets its own dictionary
  *                             pages when dictionary-encoded)
  *   struct                    a group of its fields
- *   list, large_list          the three-level LIST form: "<name>" (LIST) /
- *                             repeated "list" / "element"
+ *   list, large_list,         the three-level LIST form: "<name>" (LIST) /
+ *   fixed_size_list(n)        repeated "list" / "element" (the fixed size
+ *                             kept in ARROW:schema)
  *   map                       the MAP form: "<name>" (MAP) / repeated
  *                             "key_value" / required "key", "value"
  * Nesting goes to any depth (up to 64 nodes from a column to its leaf);
  * definition and repetition levels come from the validity and offsets of
  * every level. Leaf columns are named by their dotted path
- * ("a.list.element") in options and messages. null, fixed-size list, union,
- * view and run-end-encoded types are UNSUPPORTED at open.
+ * ("a.list.element") in options and messages. Union, view and run-end-encoded
+ * types are UNSUPPORTED at open.
  * Field ids come from each field's PARQUET:field_id metadata. The file's
  * key-value metadata holds ARROW:schema (the IPC-encoded input schema, so an
  * Arrow reader restores exact types) and the caller's pairs.

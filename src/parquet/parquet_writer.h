@@ -23,7 +23,8 @@ enum basalt_parquet_wconv {
     BASALT_PARQUET_WCONV_DATE64,     /* int64 millis -> int32 days */
     BASALT_PARQUET_WCONV_DECIMAL_BE, /* little-endian two's complement -> big-endian, truncated */
     BASALT_PARQUET_WCONV_BINARY32,   /* binary/utf8 */
-    BASALT_PARQUET_WCONV_BINARY64    /* large binary/utf8 */
+    BASALT_PARQUET_WCONV_BINARY64,   /* large binary/utf8 */
+    BASALT_PARQUET_WCONV_NULL        /* the null type: every slot null, no buffers */
 };
 
 /* Sort orders of statistics. */
@@ -46,7 +47,9 @@ enum basalt_parquet_wnode_kind {
     BASALT_PARQUET_WNODE_STRUCT,     /* go to child `child` */
     BASALT_PARQUET_WNODE_LIST,       /* int32 offsets; child 0 */
     BASALT_PARQUET_WNODE_LARGE_LIST, /* int64 offsets; child 0 */
-    BASALT_PARQUET_WNODE_MAP         /* as LIST; child 0 is the entries struct */
+    BASALT_PARQUET_WNODE_MAP,        /* as LIST; child 0 is the entries struct */
+    BASALT_PARQUET_WNODE_FIXED_LIST, /* fixed_size slots of child 0 per slot */
+    BASALT_PARQUET_WNODE_NULL        /* a leaf of the null type: always null, no buffers */
 };
 
 #define BASALT_PARQUET_WRITER_MAX_DEPTH 64
@@ -55,7 +58,8 @@ struct basalt_parquet_wnode {
     int8_t kind;
     bool nullable;
     int32_t child;
-    int16_t rep_level; /* LIST, MAP: repetition level of their elements */
+    int16_t rep_level; /* LIST, MAP, FIXED_LIST: repetition level of their elements */
+    int32_t fixed_size; /* FIXED_LIST: elements per list */
 };
 
 /* One leaf column. */
@@ -199,11 +203,12 @@ void basalt_parquet_wcolumn_reset(struct basalt_parquet_wcolumn *col);
 /* The Parquet schema of an Arrow schema (format "+s"): every element in
  * depth-first order (the root first) and the leaf columns, names in `arena`.
  * Structs become groups, list and large_list the three-level LIST form,
- * map the MAP form with a required key. `*elements` and `*cols` are
- * basalt_malloc'd (free the columns with wcolumn_reset, also on failure,
- * for the `*ncols` that were made). UNSUPPORTED (fixed-size lists, unions,
- * empty structs, deeper than BASALT_PARQUET_WRITER_MAX_DEPTH), CORRUPT,
- * NOMEM. */
+ * fixed-size lists the LIST form too (their size is left to ARROW:schema),
+ * map the MAP form with a required key, and the null type an OPTIONAL INT32
+ * leaf annotated Null whatever its field's nullability. `*elements` and
+ * `*cols` are basalt_malloc'd (free the columns with wcolumn_reset, also on
+ * failure, for the `*ncols` that were made). UNSUPPORTED (unions, empty
+ * structs, deeper than BASALT_PARQUET_WRITER_MAX_DEPTH), CORRUPT, NOMEM. */
 basalt_status basalt_parquet_wschema_build(const struct ArrowSchema *schema,
                                            struct basalt_arena *arena,
                                            struct basalt_parquet_schema_element **elements,

@@ -74,7 +74,7 @@ int64_t basalt_parquet_wcolumn_growth_bound(const struct basalt_parquet_wcolumn 
         if (e < b || levels > INT64_MAX / 4 - (e - b))
             return -1;
         levels += e - b;
-        if (node->kind == BASALT_PARQUET_WNODE_LEAF)
+        if (node->kind == BASALT_PARQUET_WNODE_LEAF || node->kind == BASALT_PARQUET_WNODE_NULL)
             break;
         if (d + 1 >= col->depth)
             return -1;
@@ -89,6 +89,15 @@ int64_t basalt_parquet_wcolumn_growth_bound(const struct basalt_parquet_wcolumn 
             int64_t first = offset_at(a, large, b);
             e = offset_at(a, large, e);
             b = first;
+            a = a->children[0];
+            break;
+        }
+        case BASALT_PARQUET_WNODE_FIXED_LIST: {
+            int64_t size = node->fixed_size;
+            if (size < 0 || (size > 0 && e > INT64_MAX / 4 / size))
+                return -1;
+            b *= size;
+            e *= size;
             a = a->children[0];
             break;
         }

@@ -53,6 +53,11 @@ static void visit(struct level_walk *w, int d, const struct ArrowArray *arr, int
     const struct basalt_parquet_wnode *node = &w->col->nodes[d];
     if (w->status != BASALT_OK)
         return;
+    if (node->kind == BASALT_PARQUET_WNODE_NULL) {
+        /* the null type has no validity bitmap: every slot is null */
+        emit(w, def, rep, NULL, -1);
+        return;
+    }
     bool valid = arr->null_count == 0 || !arr->buffers[0] || basalt_bitmap_get(arr->buffers[0], p);
     if (!valid) {
         if (!node->nullable) {
@@ -77,7 +82,11 @@ static void visit(struct level_walk *w, int d, const struct ArrowArray *arr, int
     }
     default: {
         int64_t b, e;
-        if (node->kind == BASALT_PARQUET_WNODE_LARGE_LIST) {
+        if (node->kind == BASALT_PARQUET_WNODE_FIXED_LIST) {
+            /* the slots of a null list were skipped above: they are not values */
+            b = p * node->fixed_size;
+            e = b + node->fixed_size;
+        } else if (node->kind == BASALT_PARQUET_WNODE_LARGE_LIST) {
             const int64_t *o = arr->buffers[1];
             b = o[p];
             e = o[p + 1];

@@ -1,6 +1,7 @@
 /* The Parquet schema tree of an Arrow schema: groups for structs, the
- * three-level LIST and MAP forms, and the path from each top-level field to
- * each leaf, from which the levels are computed. */
+ * three-level LIST form (lists of either offset width and fixed-size lists)
+ * and the MAP form, and the path from each top-level field to each leaf,
+ * from which the levels are computed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,9 @@ static basalt_status add_leaf(struct wbuild *b, const struct ArrowSchema *f, con
     b->ncols++;
     if (st != BASALT_OK)
         return st;
+    bool null_type = col->conv == BASALT_PARQUET_WCONV_NULL;
+    if (null_type)
+        nullable = true;
     struct basalt_parquet_schema_element *e = add_element(b, name, repetition_of(nullable), err);
     if (!e)
         return BASALT_NOMEM;
@@ -111,7 +115,8 @@ static basalt_status add_leaf(struct wbuild *b, const struct ArrowSchema *f, con
     col->top = b->top;
     col->depth = depth + 1;
     memcpy(col->nodes, b->nodes, (size_t)depth * sizeof *col->nodes);
-    col->nodes[depth] = (struct basalt_parquet_wnode){BASALT_PARQUET_WNODE_LEAF, nullable, 0, rep};
+    col->nodes[depth] = (struct basalt_parquet_wnode){
+        null_type ? BASALT_PARQUET_WNODE_NULL : BASALT_PARQUET_WNODE_LEAF, nullable, 0, rep, 0};
     col->max_def = (int16_t)(def + (nullable ? 1 : 0));
     col->max_rep = rep;
     col->nested = depth > 0;
@@ -138,6 +143,7 @@ static basalt_status walk(struct wbuild *b, const struct ArrowSchema *f, const c
     node->nullable = nullable;
     node->child = 0;
     node->rep_level = 0;
+    node->fixed_size = 0;
     struct basalt_parquet_schema_element *e;
     basalt_status st = BASALT_OK;
     if (strcmp(fmt, "+s") == 0) {
@@ -156,7 +162,22 @@ static basalt_status walk(struct wbuild *b, const struct ArrowSchema *f, const c
             st = walk(b, ch, ch->name ? ch->name : "", (ch->flags & ARROW_FLAG_NULLABLE) != 0,
                       depth + 1, d, rep, err);
         }
-    } else if (strcmp(fmt, "+l") == 0 || strcmp(fmt, "+L") == 0) {
+    } else if (strcmp(fmt, "+l") == 0 || strcmp(fmt, "+L") == 0 ||
+               strncmp(fmt, "+w:", 3) == 0) {
+        int32_t fixed_size = 0;
+        if (fmt[1] == 'w') {
+            struct basalt_arrow_type t;
+            st = basalt_arrow_type_parse(fmt, &t, err);
+            if (st != BASALT_OK)
+                return basalt_error_context(err, st, "column '%s'", name);
+            if (t.fixed_size < 0)
+                return basalt_error_set(err, BASALT_CORRUPT, "column '%s': bad format '%s'",
+                                        name, fmt);
+            fixed_size = t.fixed_size;
+        }
+        if (f->n_children != 1)
+            return basalt_error_set(err, BASALT_CORRUPT,
+                                    "column '%s': a list without one child", name);
         e = add_element(b, name, repetition_of(nullable), err);
         if (!e)
             return BASALT_NOMEM;
@@ -171,7 +192,10 @@ static basalt_status walk(struct wbuild *b, const struct ArrowSchema *f, const c
             return BASALT_NOMEM;
         g->has_num_children = true;
         g->num_children = 1;
-        node->kind = fmt[1] == 'l' ? BASALT_PARQUET_WNODE_LIST : BASALT_PARQUET_WNODE_LARGE_LIST;
+        node->kind = fmt[1] == 'l'   ? BASALT_PARQUET_WNODE_LIST
+                     : fmt[1] == 'L' ? BASALT_PARQUET_WNODE_LARGE_LIST
+                                     : BASALT_PARQUET_WNODE_FIXED_LIST;
+        node->fixed_size = fixed_size;
         node->rep_level = (int16_t)(rep + 1);
         const struct ArrowSchema *ch = f->children[0];
         st = walk(b, ch, "element", (ch->flags & ARROW_FLAG_NULLABLE) != 0, depth + 1,

@@ -113,6 +113,16 @@ static basalt_status map_type(struct basalt_parquet_wcolumn *col, const char *fo
         return basalt_error_context(err, st, "column '%s'", col->name);
     col->conv = BASALT_PARQUET_WCONV_COPY;
     switch (t.id) {
+    case BASALT_ARROW_TYPE_NULL:
+        /* As Arrow C++ writes it: an INT32 that never holds a value, its
+         * logical type Null (Thrift's UNKNOWN) and no converted type. */
+        col->physical = BASALT_PARQUET_TYPE_INT32;
+        col->width = 4;
+        col->conv = BASALT_PARQUET_WCONV_NULL;
+        col->order = BASALT_PARQUET_WORDER_I32;
+        e->has_logical_type = true;
+        e->logical_type.kind = BASALT_PARQUET_LOGICAL_TYPE_UNKNOWN;
+        break;
     case BASALT_ARROW_TYPE_BOOL:
         col->physical = BASALT_PARQUET_TYPE_BOOLEAN;
         col->conv = BASALT_PARQUET_WCONV_BOOL;
@@ -289,6 +299,9 @@ basalt_status basalt_parquet_wcolumn_init(struct basalt_parquet_wcolumn *col,
     struct basalt_parquet_schema_element *e = &col->element;
     e->name.data = col->name;
     e->name.len = len;
+    /* Every slot of the null type is null, whatever the field says. */
+    if (!field->dictionary && strcmp(field->format, "n") == 0)
+        col->nullable = true;
     e->has_repetition_type = true;
     e->repetition_type = col->nullable ? BASALT_PARQUET_FIELD_REPETITION_TYPE_OPTIONAL
                                        : BASALT_PARQUET_FIELD_REPETITION_TYPE_REQUIRED;
@@ -320,6 +333,9 @@ basalt_status basalt_parquet_wcolumn_init(struct basalt_parquet_wcolumn *col,
     if (col->arrow_dictionary && col->conv == BASALT_PARQUET_WCONV_BOOL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "column '%s': dictionary of booleans", col->name);
+    if (col->arrow_dictionary && col->conv == BASALT_PARQUET_WCONV_NULL)
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "column '%s': dictionary of nulls",
+                                col->name);
     e->has_type = true;
     e->type = col->physical;
     if (col->physical == BASALT_PARQUET_TYPE_FIXED_LEN_BYTE_ARRAY) {
@@ -496,6 +512,17 @@ basalt_status basalt_parquet_wvalues_view(const struct basalt_parquet_wcolumn *c
 {
     memset(v, 0, sizeof *v);
     v->count = (uint64_t)count;
+    if (col->conv == BASALT_PARQUET_WCONV_NULL) {
+        /* no buffers to look at: an all-zero validity bitmap of its own */
+        size_t bytes = (size_t)basalt_bitmap_bytes(count) + 1;
+        basalt_status st = basalt_buffer_resize(scratch, bytes, err);
+        if (st != BASALT_OK)
+            return st;
+        memset(scratch->data, 0, bytes);
+        v->validity = scratch->data;
+        v->fixed = scratch->data;
+        return BASALT_OK;
+    }
     int64_t base = array->offset + start;
     if (array->null_count != 0 && array->buffers[0]) {
         v->validity = array->buffers[0];

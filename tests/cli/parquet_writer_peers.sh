@@ -2,7 +2,9 @@
 # Randomised differential test of the Parquet writer against other readers.
 # Seeded random tables come from two writers:
 #   - Polars (tests/parquet/random_tables_polars.mjs: every type it writes,
-#     lists, arrays and structs nested to depth 3, nulls at every level),
+#     Null columns too, lists, arrays (fixed size) and structs nested to
+#     depth 3, nulls at every level; basalt reads an Array column as a list
+#     and writes it as one, which Polars reads back as a List),
 #   - DuckDB (tests/parquet/random_tables.mjs: every type it writes, maps
 #     too), each first rewritten by basalt with its default settings: hyparquet
 #     misreads the DELTA_BINARY_PACKED UINT32 pages DuckDB writes (values of
@@ -16,12 +18,17 @@
 #     rows from the rewritten file as from the input,
 #   - basalt reads the same rows from both (parquet cat --format json),
 #   - on the Polars tables all three readers agree on the input, so every
-#     reader of every file gives the same rows. (Not on the DuckDB tables:
+#     reader of every file gives the same rows,
+#   - on the Polars tables DuckDB (tests/parquet/duckdb_json.mjs) reads the
+#     same rows from the rewritten file as from the input (its rendering of
+#     some types differs from the others', so it is compared with itself).
+#     (Not on the DuckDB tables:
 #     there the readers map some types differently, e.g. Polars reads
 #     TIME(MICROS) as nanoseconds and hyparquet makes maps objects; DuckDB's
 #     own reading is tests/cli/parquet_random_duckdb.sh's.)
 # A (reader, feature) pair the reader cannot read is skipped for that reader
-# only, as listed in `skips` below, and counted in the summary.
+# only, as listed in `skips` below, and counted in the summary; DuckDB is
+# left out (and said so) when @duckdb/node-api is not installed.
 #   BASALT_RANDOM_SEED          seed (default 1); a failure prints the seed,
 #                               the table and the rewrite options
 #   BASALT_RANDOM_TABLES        Polars tables per run (default 200)
@@ -42,22 +49,26 @@ skips=(
   "polars enc:BYTE_STREAM_SPLIT:FIXED_LEN_BYTE_ARRAY Polars 0.25: 'Decoding FixedLenByteArray ByteStreamSplit-encoded optional parquet pages not yet supported'"
   "polars enc:DELTA_BYTE_ARRAY:FIXED_LEN_BYTE_ARRAY Polars 0.25: 'Decoding FixedLenByteArray DeltaByteArray-encoded optional parquet pages not yet supported'"
   "polars type:UUID Polars 0.25 cannot read the arrow.uuid extension type of basalt's ARROW:schema (input and output): 'activate dtype-extension feature'"
+  "duckdb codec:LZ4 DuckDB 1.5 does not read the Hadoop-framed LZ4 codec (LZ4_RAW it reads): 'Unsupported compression codec'"
+  "duckdb enc:BYTE_STREAM_SPLIT:INT32 DuckDB 1.5: 'BYTE_STREAM_SPLIT encoding is only supported for FLOAT or DOUBLE data'"
+  "duckdb enc:BYTE_STREAM_SPLIT:INT64 DuckDB 1.5: as INT32"
+  "duckdb enc:BYTE_STREAM_SPLIT:FIXED_LEN_BYTE_ARRAY DuckDB 1.5: as INT32"
 )
 
 seed=${BASALT_RANDOM_SEED:-1}
 count=${BASALT_RANDOM_TABLES:-200}
 count_duckdb=${BASALT_RANDOM_DUCKDB_TABLES:-50}
 mkdir -p "$tmp/polars" "$tmp/duckdb" "$tmp/duckdb.orig"
-# The Polars inputs have no Null columns (basalt's writer does not write the
-# null type).
+have_duckdb=1
+(cd "$pq" && node -e "import('@duckdb/node-api')" 2>/dev/null) || have_duckdb=0
 checks=$((checks + 1))
-if ! node "$pq/random_tables_polars.mjs" "$seed" "$count" "$tmp/polars" --no-null >"$tmp/polars.txt" 2>"$tmp/gen.err"; then
+if ! node "$pq/random_tables_polars.mjs" "$seed" "$count" "$tmp/polars" >"$tmp/polars.txt" 2>"$tmp/gen.err"; then
   echo "FAIL: seed $seed: Polars could not write the tables: $(grep -m1 Error "$tmp/gen.err")"
   failures=$((failures + 1)); finish; exit
 fi
 checks=$((checks + 1))
 if [ "$count_duckdb" -gt 0 ]; then
-  if ! (cd "$pq" && node -e "import('@duckdb/node-api')" 2>/dev/null); then
+  if [ $have_duckdb = 0 ]; then
     echo "skipped: the DuckDB tables (@duckdb/node-api is not installed)"
     count_duckdb=0
   elif ! node "$pq/random_tables.mjs" "$seed" "$count_duckdb" "$tmp/duckdb.orig" >"$tmp/duckdb.txt" 2>"$tmp/gen.err"; then
@@ -102,6 +113,19 @@ if [ ${#rewritten[@]} -gt 0 ]; then
   node "$pq/hyparquet_json.mjs" --each "${rewritten[@]}" 2>"$tmp/hyparquet.err" ||
     echo "FAIL: hyparquet_json.mjs: $(head -1 "$tmp/hyparquet.err")"
 fi
+# DuckDB's reading of the Polars files (FILE.duckdb.json or FILE.duckdb.err
+# each), two processes at a time.
+if [ $have_duckdb = 1 ]; then
+  polars_files=()
+  for f in "${rewritten[@]}"; do [[ $f == "$tmp/polars/"* ]] && polars_files+=("$f"); done
+  if [ ${#polars_files[@]} -gt 0 ]; then
+    printf '%s\0' "${polars_files[@]}" |
+      xargs -0 -n 100 -P 2 node "$pq/duckdb_json.mjs" --each 2>"$tmp/duckdb_each.err" ||
+      echo "FAIL: duckdb_json.mjs: $(head -1 "$tmp/duckdb_each.err")"
+  fi
+else
+  echo "skipped: DuckDB as a reader of the rewritten Polars tables (@duckdb/node-api is not installed)"
+fi
 
 # same WHAT A B: files A and B hold the same text.
 same() {
@@ -127,7 +151,7 @@ skip_for() {
   return 1
 }
 
-cases=0 ok_basalt=0 ok_polars=0 ok_hyparquet=0
+cases=0 ok_basalt=0 ok_polars=0 ok_hyparquet=0 ok_duckdb=0
 declare -A skipped=()
 for leg in polars duckdb; do
   d=$tmp/$leg
@@ -146,19 +170,25 @@ for leg in polars duckdb; do
     fi
     same "$what: basalt reads other rows from the rewritten file" "$in.basalt.json" "$out.basalt.json" &&
       ok_basalt=$((ok_basalt + 1))
-    for reader in polars hyparquet; do
+    readers=(polars hyparquet)
+    [ $leg = polars ] && [ $have_duckdb = 1 ] && readers+=(duckdb)
+    for reader in "${readers[@]}"; do
       if feature=$(skip_for "$reader" "$features"); then
         skipped[$reader $feature]=$((${skipped[$reader $feature]:-0} + 1))
         continue
       fi
       if same "$what: $reader reads other rows from the rewritten file" "$in.$reader.json" "$out.$reader.json"; then
-        [ "$reader" = polars ] && ok_polars=$((ok_polars + 1)) || ok_hyparquet=$((ok_hyparquet + 1))
+        case $reader in
+          polars) ok_polars=$((ok_polars + 1)) ;;
+          hyparquet) ok_hyparquet=$((ok_hyparquet + 1)) ;;
+          duckdb) ok_duckdb=$((ok_duckdb + 1)) ;;
+        esac
       fi
     done
   done <"$tmp/$leg.cases"
 done
 
-summary="seed $seed: $cases of $((count + count_duckdb)) tables ($count Polars, $count_duckdb DuckDB) rewritten; identical rows from basalt $ok_basalt, Polars $ok_polars, hyparquet $ok_hyparquet"
+summary="seed $seed: $cases of $((count + count_duckdb)) tables ($count Polars, $count_duckdb DuckDB) rewritten; identical rows from basalt $ok_basalt, Polars $ok_polars, hyparquet $ok_hyparquet, DuckDB $ok_duckdb (Polars tables)"
 if [ ${#skipped[@]} -gt 0 ]; then
   summary+="; skipped:"
   for k in "${!skipped[@]}"; do summary+=" $k x${skipped[$k]}"; done

@@ -3,6 +3,8 @@
 // tools/basalt/format.h), so the two can be compared as text:
 //
 //   node tests/parquet/duckdb_json.mjs FILE
+//   node tests/parquet/duckdb_json.mjs --each FILE...   (FILE.duckdb.json
+//                                               or FILE.duckdb.err each)
 //
 // The values come from DuckDB (SELECT * FROM read_parquet(FILE)); only their
 // presentation follows basalt's rules: integers exact, floats in the shortest
@@ -11,21 +13,24 @@
 // precision of the column's Parquet unit (INT96: nanoseconds) with "Z" when
 // the Parquet LogicalType says isAdjustedToUTC, decimals as exact strings,
 // UUIDs as the base64 of their 16 bytes, maps as [{"key":..,"value":..}].
+import { writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as V from '@duckdb/node-api';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: node duckdb_json.mjs FILE');
+const args = process.argv.slice(2);
+if (!args.length || (args[0] === '--each' && args.length < 2)) {
+  console.error('usage: node duckdb_json.mjs FILE | --each FILE...');
   process.exit(2);
 }
 
 const instance = await DuckDBInstance.create(':memory:');
 const conn = await instance.connect();
-const lit = `'${file.replaceAll("'", "''")}'`;
 
-// Per leaf name: the digits of its time unit and whether it is UTC-adjusted.
+// Per leaf name of the file being read: the digits of its time unit and
+// whether it is UTC-adjusted.
 const units = new Map();
+async function readUnits(lit) {
+units.clear();
 const schema = await conn.runAndReadAll(
   `SELECT name, type, converted_type, logical_type FROM parquet_schema(${lit})`);
 for (const [name, type, converted, logical] of schema.getRows()) {
@@ -39,6 +44,7 @@ for (const [name, type, converted, logical] of schema.getRows()) {
   if (/^TimestampType\(isAdjustedToUTC=(1|true)/.test(lt)) utc = true;
   const half = /^Float16Type/.test(lt);
   if (!units.has(name)) units.set(name, { digits, utc, half });
+}
 }
 
 function shortest(x, single) {
@@ -172,12 +178,28 @@ function render(v, col, type) {
   throw new Error(`no rendering for ${v.constructor.name}`);
 }
 
-const result = await conn.runAndReadAll(`SELECT * FROM read_parquet(${lit})`);
-const names = result.columnNames();
-const types = result.columnTypes();
-const lines = [];
-for (const row of result.getRows()) {
-  const parts = row.map((v, i) => `${JSON.stringify(names[i])}:${render(v, names[i], types[i])}`);
-  lines.push(`{${parts.join(',')}}`);
+async function text(file) {
+  const lit = `'${file.replaceAll("'", "''")}'`;
+  await readUnits(lit);
+  const result = await conn.runAndReadAll(`SELECT * FROM read_parquet(${lit})`);
+  const names = result.columnNames();
+  const types = result.columnTypes();
+  const lines = [];
+  for (const row of result.getRows()) {
+    const parts = row.map((v, i) => `${JSON.stringify(names[i])}:${render(v, names[i], types[i])}`);
+    lines.push(`{${parts.join(',')}}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
-process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '');
+
+if (args[0] !== '--each') {
+  process.stdout.write(await text(args[0]));
+} else {
+  for (const file of args.slice(1)) {
+    try {
+      writeFileSync(`${file}.duckdb.json`, await text(file));
+    } catch (e) {
+      writeFileSync(`${file}.duckdb.err`, `${String(e.message ?? e).split('\n')[0]}\n`);
+    }
+  }
+}

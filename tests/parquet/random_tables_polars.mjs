@@ -1,7 +1,7 @@
 // Writes seeded random Parquet tables with Polars (nodejs-polars), for
 // differential tests of basalt's reader and as input to its writer:
 //
-//   node tests/parquet/random_tables_polars.mjs SEED COUNT DIR [--no-null]
+//   node tests/parquet/random_tables_polars.mjs SEED COUNT DIR
 //
 // Table i goes to DIR/t<i>.parquet and is a function of (SEED, i) alone, so
 // one failing table can be rebuilt on its own. Each table has 1-8 columns of
@@ -17,8 +17,7 @@
 // row group size, data page size limit and statistics on or off.
 //
 // Not generated: Enum and Int128 (nodejs-polars has no such dtype), Object
-// (not writable). --no-null leaves out Null columns, which basalt's writer
-// does not write (UNSUPPORTED at open), for tests/cli/parquet_writer_peers.sh.
+// (not writable).
 //
 // The values reach Polars as an Arrow IPC file built here from raw buffers
 // (exact 64-bit integers, nanosecond times, 128-bit decimals), then Polars
@@ -28,12 +27,9 @@
 import pl from 'nodejs-polars';
 import * as A from 'apache-arrow';
 
-const args = process.argv.slice(2);
-const nullAt = args.indexOf('--no-null');
-const noNull = nullAt >= 0 && args.splice(nullAt, 1).length > 0;
-const [seedArg, countArg, dir] = args;
+const [seedArg, countArg, dir] = process.argv.slice(2);
 if (!seedArg || !countArg || !dir) {
-  console.error('usage: node random_tables_polars.mjs SEED COUNT DIR [--no-null]');
+  console.error('usage: node random_tables_polars.mjs SEED COUNT DIR');
   process.exit(2);
 }
 
@@ -154,7 +150,7 @@ function leaves(r) {
     durationLeaf(r.pick(['ms', 'us', 'ns'])),
     (() => { const p = 1 + r.below(38); return decimalLeaf(p, r.below(p + 1)); })(),
     { name: 'Null', arrow: new A.Null(), store: 'null', gen: () => null },
-  ].filter((l) => !(noNull && l.store === 'null'));
+  ];
 }
 
 // ------------------------------------------------------------------ types
