@@ -15,6 +15,8 @@
 #     so this case reports which of "page header statistics", "the page
 #     index" or "no page skipping" holds for the DuckDB installed, and with
 #     page skipping requires the controls;
+#   - basalt's own reader skips that page with the ColumnIndex (and reads
+#     it, failing, when the same bytes have no page index);
 #   - the page index, page header statistics and size statistics of files
 #     written with both page versions agree with the pages' contents as
 #     hyparquet and DuckDB read them (tests/parquet/page_index_check.mjs),
@@ -108,6 +110,25 @@ else
   fails "no page skipping without header statistics either" "$tmp/strip_c.parquet" "x BETWEEN $lo AND $hi"
 fi
 
+# --- pages, read by basalt's reader, which prunes pages with the ColumnIndex:
+# the same range skips page 2; the same file bytes with the page index left
+# out of the footer (the pages are identical, so the corrupted data of
+# one_c.parquet is spliced before the index-less footer) must fail.
+nopi=$tmp/nopi.parquet
+expect 0 "$basalt" parquet rewrite "$in" "$nopi" --codec zstd --page-size 8192 --row-group-size 1000000 --dictionary off --page-index off
+same_at=$(cmp "$one" "$nopi" | awk '{ print $5 }' | tr -d ,)
+check "without the page index only the footer differs" test "${same_at:-0}" -gt $((8192 * npages / 2))
+{ head -c $((same_at - 1)) "$tmp/one_c.parquet"; tail -c +"$same_at" "$nopi"; } >"$tmp/nopi_c.parquet"
+where="x >= $lo AND x <= $hi"
+checks=$((checks + 1))
+if ! "$basalt" parquet cat "$tmp/one_c.parquet" --where "$where" --format csv >"$tmp/cat.csv" 2>"$tmp/cat.err"; then
+  echo "FAIL: basalt did not skip the corrupted page with the page index: $(cat "$tmp/cat.err")"; failures=$((failures + 1))
+elif [ "$(tail -n +2 "$tmp/cat.csv" | cut -d, -f1 | sort -n | sed -n '1p;$p' | tr '\n' ' ')" != "$lo $hi " ]; then
+  echo "FAIL: basalt's rows for '$where': $(head -3 "$tmp/cat.csv")"; failures=$((failures + 1))
+fi
+expect 1 "$basalt" parquet cat "$tmp/nopi_c.parquet" --where "$where" --format csv
+check "control: without the page index basalt reads the corrupted page" grep -q "page 2" "$tmp/err"
+
 # --- the page index against the pages' contents, both page versions
 for pv in 1 2; do
   f=$tmp/pv$pv.parquet
@@ -122,5 +143,11 @@ checks=$((checks + 1))
 if node "$pq/page_index_check.mjs" "$tmp/strip.parquet" >"$tmp/check.out" 2>&1 ||
    ! grep -q 'column x, page 0: no header statistics' "$tmp/check.out"; then
   echo "FAIL: control: hidden header statistics went unnoticed"; failures=$((failures + 1))
+fi
+expect 0 "$basalt" parquet rewrite "$in" "$tmp/nostats.parquet" --codec snappy --page-size 8192 --page-statistics off
+checks=$((checks + 1))
+if node "$pq/page_index_check.mjs" "$tmp/nostats.parquet" >"$tmp/check.out" 2>&1 ||
+   ! grep -q 'column x, page 0: no header statistics' "$tmp/check.out"; then
+  echo "FAIL: --page-statistics off still wrote header statistics"; failures=$((failures + 1))
 fi
 finish

@@ -24,6 +24,7 @@ static void usage(FILE *f)
             "usage: basalt parquet rewrite IN OUT [--codec C] [--level L]\n"
             "         [--row-group-size ROWS] [--page-size BYTES] [--dictionary on|off]\n"
             "         [--encoding COL=ENC]... [--page-version 1|2] [--bloom COL]...\n"
+            "         [--page-index on|off] [--page-statistics on|off]\n"
             "         [--threads N] [--repeat K [--warmup W] [--keep-memory on|off]]\n"
             "         [--simple-paths on|off]\n"
             "  --repeat K  read IN into memory once, then write it K times into memory\n"
@@ -36,6 +37,8 @@ static void usage(FILE *f)
             "              allocators such as jemalloc keep it)\n"
             "  --simple-paths on  the writer's reference paths, value by value (the same\n"
             "              file, slower: for checking the fast paths)\n"
+            "  --page-index off  no ColumnIndex and OffsetIndex (default on)\n"
+            "  --page-statistics off  no statistics in the data page headers (default on)\n"
             "  A progress bar goes to stderr when it is a terminal.\n"
             "  codecs: uncompressed snappy gzip brotli lz4 zstd lz4_raw\n"
             "  encodings: PLAIN RLE_DICTIONARY DELTA_BINARY_PACKED DELTA_LENGTH_BYTE_ARRAY\n"
@@ -123,6 +126,13 @@ static int parse(int argc, char **argv, struct rewrite_args *a)
             if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
                 return cli_usage_error("parquet rewrite: --dictionary wants on or off");
             a->wo.dictionary = strcmp(val, "on") == 0;
+        } else if (strcmp(arg, "--page-index") == 0 || strcmp(arg, "--page-statistics") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+                return cli_usage_error("parquet rewrite: %s wants on or off", arg);
+            if (arg[7] == 'i')
+                a->wo.page_index = strcmp(val, "on") == 0;
+            else
+                a->wo.skip_page_statistics = strcmp(val, "off") == 0;
         } else if (strcmp(arg, "--page-version") == 0) {
             if (!parse_int(val, 1, 2, &n))
                 return cli_usage_error("parquet rewrite: --page-version wants 1 or 2");
