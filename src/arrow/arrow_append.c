@@ -358,6 +358,8 @@ static void repeat_offsets(struct basalt_arrow_builder *b, int64_t n)
 
 static void write_filler(struct basalt_arrow_builder *b, int64_t n, bool as_null)
 {
+    if (n == 0) /* nothing to write, and the buffers may not exist yet */
+        return;
     switch (b->kind) {
     case BASALT_ARROW_KIND_NULL:
         b->length += n;

@@ -117,7 +117,8 @@ void basalt_bitmap_fill(uint8_t *bits, int64_t offset, int64_t length, bool valu
         length--;
     }
     int64_t whole = length >> 3;
-    memset(bits + (offset >> 3), value ? 0xff : 0, (size_t)whole);
+    if (whole > 0) /* bits may be NULL when nothing is filled */
+        memset(bits + (offset >> 3), value ? 0xff : 0, (size_t)whole);
     offset += whole * 8;
     length -= whole * 8;
     while (length > 0) {

@@ -100,6 +100,31 @@ TEST(arrow_builder_fixed_size_list)
     basalt_arrow_builder_free(b);
 }
 
+/* Nulls of a zero-size list: nothing to write in the child, whose buffers
+ * do not exist yet (nothing may touch them, not even a zero-length fill). */
+TEST(arrow_builder_fixed_size_list_of_zero)
+{
+    struct basalt_arrow_builder *b, *item;
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    struct basalt_error err;
+    CHECK_OK(basalt_arrow_builder_new("+w:0", "z", ARROW_FLAG_NULLABLE, &b, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(b, "i", "item", ARROW_FLAG_NULLABLE, &item, &err),
+             &err);
+    /* [null, [], null] */
+    CHECK_OK(basalt_arrow_builder_append_null(b, &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(b, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_null(b, &err), &err);
+    CHECK_OK(at_finish_valid(b, &s, &a, &err), &err);
+    CHECK_STR(s.format, "+w:0");
+    CHECK_EQ(a.length, 3);
+    CHECK_EQ(a.null_count, 2);
+    CHECK_EQ(at_buf(&a, 0)[0] & 0x07, 0x02);
+    CHECK_EQ(a.children[0]->length, 0);
+    at_release(&s, &a);
+    basalt_arrow_builder_free(b);
+}
+
 TEST(arrow_builder_struct)
 {
     struct basalt_arrow_builder *b, *fa, *fb;
