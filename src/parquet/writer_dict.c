@@ -26,17 +26,6 @@ void basalt_parquet_wdict_reset(struct basalt_parquet_wdict *d)
     d->width = width;
 }
 
-void basalt_parquet_wdict_clear(struct basalt_parquet_wdict *d)
-{
-    d->values.size = 0;
-    d->offsets.size = 0;
-    if (d->slots && d->count)
-        memset(d->slots, 0, (size_t)d->capacity * sizeof *d->slots);
-    if (d->fslots && d->count)
-        memset(d->fslots, 0, (size_t)d->fcapacity * sizeof *d->fslots);
-    d->count = 0;
-    d->plain_bytes = 0;
-}
 
 const uint8_t *basalt_parquet_wdict_value(const struct basalt_parquet_wdict *d, uint32_t i,
                                           size_t *len)
@@ -453,6 +442,71 @@ static inline basalt_status put_fast(struct basalt_parquet_wdict *d,
     *n_indices = (uint64_t)(out - indices);
     d->plain_bytes = (int64_t)d->values.size;
     return st;
+}
+
+/* A table is emptied slot by slot, each entry's slot found again from its
+ * hash, when the entries are few next to its size: a file of many small
+ * chunks would otherwise spend its time zeroing whole tables. */
+#define SPARSE_CLEAR_RATIO 16
+
+/* Zeroes the slot of each entry in the reference table, found from the
+ * entry's stored hash; false (some slots may be zeroed) when an entry is
+ * not where its hash leads, so that the caller zeroes the whole table. */
+static bool clear_slots_sparse(struct basalt_parquet_wdict *d)
+{
+    uint32_t mask = d->capacity - 1;
+    for (uint32_t i = 0; i < d->count; i++) {
+        uint32_t h = (uint32_t)d->hashes[i] & mask, probes = 0;
+        /* entries cleared before may have emptied slots on the way */
+        while (d->slots[h] != i + 1) {
+            if (++probes == d->capacity)
+                return false;
+            h = (h + 1) & mask;
+        }
+        d->slots[h] = 0;
+    }
+    return true;
+}
+
+/* The same for the fast table, the hash of each entry computed again as
+ * put_fast computes it. */
+static bool clear_fast_sparse(struct basalt_parquet_wdict *d)
+{
+    uint32_t mask = d->fcapacity - 1;
+    for (uint32_t i = 0; i < d->count; i++) {
+        size_t len;
+        const uint8_t *p = basalt_parquet_wdict_value(d, i, &len);
+        uint32_t h;
+        if (d->width == 8)
+            h = (uint32_t)mix64(load64(p));
+        else if (d->width == 4)
+            h = (uint32_t)mix64(load32(p));
+        else
+            h = (uint32_t)hash_bytes(p, len);
+        h &= mask;
+        uint32_t probes = 0;
+        while (d->fslots[h].index1 != i + 1) {
+            if (++probes == d->fcapacity)
+                return false;
+            h = (h + 1) & mask;
+        }
+        memset(&d->fslots[h], 0, sizeof d->fslots[h]);
+    }
+    return true;
+}
+
+void basalt_parquet_wdict_clear(struct basalt_parquet_wdict *d)
+{
+    if (d->slots && d->count &&
+        ((uint64_t)d->count * SPARSE_CLEAR_RATIO >= d->capacity || !clear_slots_sparse(d)))
+        memset(d->slots, 0, (size_t)d->capacity * sizeof *d->slots);
+    if (d->fslots && d->count &&
+        ((uint64_t)d->count * SPARSE_CLEAR_RATIO >= d->fcapacity || !clear_fast_sparse(d)))
+        memset(d->fslots, 0, (size_t)d->fcapacity * sizeof *d->fslots);
+    d->values.size = 0;
+    d->offsets.size = 0;
+    d->count = 0;
+    d->plain_bytes = 0;
 }
 
 basalt_status basalt_parquet_wdict_put(struct basalt_parquet_wdict *d,
