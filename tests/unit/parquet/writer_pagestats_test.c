@@ -16,6 +16,7 @@
 #include "basalt/parquet_format.h"
 #include "basalt/parquet_writer.h"
 #include "test.h"
+#include "writer_test_util.h"
 
 /* ------------------------------------------------------------ the model */
 
@@ -310,23 +311,7 @@ static void ps_expect_page(const struct ps_col *c, int32_t first, int32_t end, s
 static basalt_status ps_write(const struct ps_table *t, const struct basalt_parquet_writer_options *o,
                               uint8_t **data, size_t *len, struct basalt_error *err)
 {
-    struct basalt_output *out = NULL;
-    struct basalt_parquet_writer *w = NULL;
-    *data = NULL;
-    basalt_status st = basalt_output_open_memory("ps.parquet", &out, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_open(out, false, &t->schema, o, &w, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_write(w, &t->array, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, err);
-    if (st == BASALT_OK)
-        st = basalt_output_commit(out, err);
-    if (st == BASALT_OK)
-        *data = basalt_output_memory_take(out, len);
-    basalt_parquet_writer_close(w);
-    basalt_output_close(out);
-    return st;
+    return wtu_write(&t->schema, &t->array, o, 1, data, len, NULL, err);
 }
 
 /* Decodes the footer with basalt's decoder; *ok tells whether it did. */

@@ -12,6 +12,7 @@
 #include "basalt/parquet_writer.h"
 #include "parquet_encoding.h"
 #include "test.h"
+#include "writer_test_util.h"
 
 /* ------------------------------------------------------------ the table */
 
@@ -300,29 +301,7 @@ static basalt_status wt_write_mem(const struct ArrowSchema *s, const struct Arro
                                   const struct basalt_parquet_writer_options *o, int nbatches,
                                   uint8_t **data, size_t *len, struct basalt_error *err)
 {
-    struct basalt_output *out = NULL;
-    struct basalt_parquet_writer *w = NULL;
-    *data = NULL;
-    basalt_status st = basalt_output_open_memory("mem.parquet", &out, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_open(out, false, s, o, &w, err);
-    /* the batch in `nbatches` slices, through offset views */
-    int64_t step = (a->length + nbatches - 1) / (nbatches ? nbatches : 1);
-    for (int64_t start = 0; st == BASALT_OK && start < a->length; start += step) {
-        struct ArrowArray view = *a;
-        view.offset = a->offset + start;
-        view.length = a->length - start < step ? a->length - start : step;
-        st = basalt_parquet_writer_write(w, &view, err);
-    }
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, err);
-    if (st == BASALT_OK)
-        st = basalt_output_commit(out, err);
-    if (st == BASALT_OK)
-        *data = basalt_output_memory_take(out, len);
-    basalt_parquet_writer_close(w);
-    basalt_output_close(out);
-    return st;
+    return wtu_write(s, a, o, nbatches, data, len, NULL, err);
 }
 
 static bool wt_ignore_arrow_schema;
@@ -330,27 +309,7 @@ static bool wt_ignore_arrow_schema;
 static basalt_status wt_read_mem(const uint8_t *data, size_t len, struct basalt_arrow_batches *b,
                                  struct basalt_parquet_reader **reader, struct basalt_error *err)
 {
-    struct basalt_parquet_reader_options ro;
-    basalt_parquet_reader_options_init(&ro);
-    ro.ignore_arrow_schema = wt_ignore_arrow_schema;
-    struct basalt_input *in = NULL;
-    struct basalt_parquet_reader *r = NULL;
-    struct basalt_parquet_scan *scan = NULL;
-    basalt_status st = basalt_input_open_memory(data, len, "mem.parquet", &in, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_reader_open(in, true, &ro, &r, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_scan_new(r, NULL, &scan, err);
-    if (st == BASALT_OK) {
-        basalt_parquet_scan_select_all(scan);
-        st = basalt_parquet_scan_read_all(scan, b, err);
-    }
-    basalt_parquet_scan_free(scan);
-    if (reader && st == BASALT_OK)
-        *reader = r;
-    else
-        basalt_parquet_reader_close(r);
-    return st;
+    return wtu_read(data, len, wt_ignore_arrow_schema, b, reader, err);
 }
 
 static void wt_roundtrip(uint64_t seed, int64_t rows, uint64_t card, uint64_t mask,
@@ -922,35 +881,19 @@ TEST(writer_dictionary_input_arrays)
 
 /* ------------------------------------------------------------ faults */
 
-struct wt_sweep {
-    struct ArrowSchema s;
-    struct ArrowArray a;
-    struct basalt_parquet_writer_options o;
-};
-
-static basalt_status wt_sweep_attempt(void *p)
-{
-    struct wt_sweep *k = p;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    basalt_status st = wt_write_mem(&k->s, &k->a, &k->o, 2, &data, &len, NULL);
-    basalt_free(data);
-    return st;
-}
-
 TEST(writer_allocation_failures)
 {
     struct basalt_error err;
-    struct wt_sweep k;
+    struct wtu_sweep k;
     CHECK_OK(wt_table(11, 300, 30, 0, &k.s, &k.a, &err), &err);
     basalt_parquet_writer_options_init(&k.o);
     k.o.page_rows = 100;
     k.o.row_group_rows = 200;
-    CHECK_ALLOC_SWEEP(wt_sweep_attempt, &k);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
     k.o.page_version = 2;
     k.o.dictionary_max_bytes = 64;
     k.o.codec = BASALT_CODEC_SNAPPY;
-    CHECK_ALLOC_SWEEP(wt_sweep_attempt, &k);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
     basalt_arrow_array_release(&k.a);
     basalt_arrow_schema_release(&k.s);
 }
@@ -1498,7 +1441,7 @@ static basalt_status wt_nested_table(uint64_t seed, int64_t rows, struct ArrowSc
 TEST(writer_allocation_failures_nested_bloom_pool)
 {
     struct basalt_error err;
-    struct wt_sweep k;
+    struct wtu_sweep k;
     CHECK_OK(wt_nested_table(41, 200, &k.s, &k.a, &err), &err);
     static const char *const bloom[] = {"li.list.element", "m.key_value.key"};
     struct basalt_pool *pool = NULL;
@@ -1509,7 +1452,7 @@ TEST(writer_allocation_failures_nested_bloom_pool)
     k.o.bloom_columns = bloom;
     k.o.num_bloom_columns = 2;
     k.o.pool = pool;
-    CHECK_ALLOC_SWEEP(wt_sweep_attempt, &k);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
     basalt_pool_free(pool);
     basalt_arrow_array_release(&k.a);
     basalt_arrow_schema_release(&k.s);
@@ -1716,29 +1659,7 @@ static basalt_status wt_write_counted(const struct ArrowSchema *s, const struct 
                                       struct basalt_parquet_wcounters *counters,
                                       struct basalt_error *err)
 {
-    struct basalt_output *out = NULL;
-    struct basalt_parquet_writer *w = NULL;
-    *data = NULL;
-    basalt_status st = basalt_output_open_memory("mem.parquet", &out, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_open(out, false, s, o, &w, err);
-    int64_t step = (a->length + nbatches - 1) / nbatches;
-    for (int64_t start = 0; st == BASALT_OK && start < a->length; start += step) {
-        struct ArrowArray view = *a;
-        view.offset = a->offset + start;
-        view.length = a->length - start < step ? a->length - start : step;
-        st = basalt_parquet_writer_write(w, &view, err);
-    }
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, err);
-    if (st == BASALT_OK)
-        st = basalt_output_commit(out, err);
-    if (st == BASALT_OK)
-        *data = basalt_output_memory_take(out, len);
-    basalt_parquet_writer_counters(w, counters);
-    basalt_parquet_writer_close(w);
-    basalt_output_close(out);
-    return st;
+    return wtu_write(s, a, o, nbatches, data, len, counters, err);
 }
 
 static void wt_add_counters(struct basalt_parquet_wcounters *sum,

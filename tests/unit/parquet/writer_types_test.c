@@ -16,6 +16,7 @@
 #include "parquet_encoding.h"
 #include "parquet_writer.h"
 #include "test.h"
+#include "writer_test_util.h"
 
 /* ------------------------------------------------------------ writing and reading */
 
@@ -23,58 +24,14 @@ static basalt_status tt_write(const struct ArrowSchema *s, const struct ArrowArr
                               const struct basalt_parquet_writer_options *o, int nbatches,
                               uint8_t **data, size_t *len, struct basalt_error *err)
 {
-    struct basalt_output *out = NULL;
-    struct basalt_parquet_writer *w = NULL;
-    *data = NULL;
-    basalt_status st = basalt_output_open_memory("types.parquet", &out, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_open(out, false, s, o, &w, err);
-    /* the batch in `nbatches` slices, through offset views */
-    int64_t step = (a->length + nbatches - 1) / nbatches;
-    if (step == 0)
-        step = 1;
-    for (int64_t start = 0; st == BASALT_OK && start < a->length; start += step) {
-        struct ArrowArray view = *a;
-        view.offset = a->offset + start;
-        view.length = a->length - start < step ? a->length - start : step;
-        st = basalt_parquet_writer_write(w, &view, err);
-    }
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, err);
-    if (st == BASALT_OK)
-        st = basalt_output_commit(out, err);
-    if (st == BASALT_OK)
-        *data = basalt_output_memory_take(out, len);
-    basalt_parquet_writer_close(w);
-    basalt_output_close(out);
-    return st;
+    return wtu_write(s, a, o, nbatches, data, len, NULL, err);
 }
 
 static basalt_status tt_read(const uint8_t *data, size_t len, bool ignore_arrow_schema,
                              struct basalt_arrow_batches *b, struct basalt_parquet_reader **reader,
                              struct basalt_error *err)
 {
-    struct basalt_parquet_reader_options ro;
-    basalt_parquet_reader_options_init(&ro);
-    ro.ignore_arrow_schema = ignore_arrow_schema;
-    struct basalt_input *in = NULL;
-    struct basalt_parquet_reader *r = NULL;
-    struct basalt_parquet_scan *scan = NULL;
-    basalt_status st = basalt_input_open_memory(data, len, "types.parquet", &in, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_reader_open(in, true, &ro, &r, err);
-    if (st == BASALT_OK)
-        st = basalt_parquet_scan_new(r, NULL, &scan, err);
-    if (st == BASALT_OK) {
-        basalt_parquet_scan_select_all(scan);
-        st = basalt_parquet_scan_read_all(scan, b, err);
-    }
-    basalt_parquet_scan_free(scan);
-    if (reader && st == BASALT_OK)
-        *reader = r;
-    else
-        basalt_parquet_reader_close(r);
-    return st;
+    return wtu_read(data, len, ignore_arrow_schema, b, reader, err);
 }
 
 /* ------------------------------------------------------------ comparison */
@@ -719,18 +676,7 @@ static void tt_write_counted(const struct ArrowSchema *s, const struct ArrowArra
                              size_t *len, struct basalt_parquet_wcounters *counters)
 {
     struct basalt_error err;
-    struct basalt_output *out = NULL;
-    struct basalt_parquet_writer *w = NULL;
-    *data = NULL;
-    CHECK_OK(basalt_output_open_memory("runs.parquet", &out, &err), &err);
-    CHECK_OK(basalt_parquet_writer_open(out, false, s, o, &w, &err), &err);
-    CHECK_OK(basalt_parquet_writer_write(w, a, &err), &err);
-    CHECK_OK(basalt_parquet_writer_finish(w, &err), &err);
-    CHECK_OK(basalt_output_commit(out, &err), &err);
-    *data = basalt_output_memory_take(out, len);
-    basalt_parquet_writer_counters(w, counters);
-    basalt_parquet_writer_close(w);
-    basalt_output_close(out);
+    CHECK_OK(wtu_write(s, a, o, 1, data, len, counters, &err), &err);
 }
 
 TEST(writer_types_runs_match_slices)
@@ -804,32 +750,16 @@ TEST(writer_types_unions_stay_unsupported)
     basalt_arrow_schema_release(&s);
 }
 
-struct tt_sweep {
-    struct ArrowSchema s;
-    struct ArrowArray a;
-    struct basalt_parquet_writer_options o;
-};
-
-static basalt_status tt_sweep_attempt(void *p)
-{
-    struct tt_sweep *k = p;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    basalt_status st = tt_write(&k->s, &k->a, &k->o, 2, &data, &len, NULL);
-    basalt_free(data);
-    return st;
-}
-
 TEST(writer_types_allocation_failures)
 {
     struct basalt_error err;
-    struct tt_sweep k;
+    struct wtu_sweep k;
     size_t nf = sizeof tt_fields / sizeof tt_fields[0];
     CHECK_OK(tt_table(tt_fields, nf, 3, 24, &k.s, &k.a, &err), &err);
     basalt_parquet_writer_options_init(&k.o);
     k.o.page_rows = 8;
     k.o.row_group_rows = 16;
-    CHECK_ALLOC_SWEEP(tt_sweep_attempt, &k);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
     basalt_arrow_array_release(&k.a);
     basalt_arrow_schema_release(&k.s);
 }
