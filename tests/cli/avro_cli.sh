@@ -2,8 +2,7 @@
 # basalt avro schema|cat|count: output forms, options, usage errors and
 # failures (exit status 0 / 1 / 2, one line on stderr).
 source "$(dirname "$0")/lib.bash"
-shared=${BASALT_SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
-data=$shared/corpus/avro/apache-avro/share/test/data
+data=$testdata/avro/apache-avro/share/test/data
 weather=$data/weather.avro
 
 expect 0 "$basalt" avro --help && check "avro --help lists verbs" grep -q 'verbs:' "$tmp/out"
@@ -41,13 +40,13 @@ print("%016x" % fp)
 EOF
 )
 check "fingerprint is the CRC-64-AVRO of the canonical form" test "$(cat "$tmp/out")" = "$want"
-expect 0 "$basalt" avro schema "$shared/corpus/avro/apache-avro/share/test/schemas/weather.avsc" &&
+expect 0 "$basalt" avro schema "$testdata/avro/apache-avro/share/test/schemas/weather.avsc" &&
   check "schema of a .avsc file" grep -q '"name": "Weather"' "$tmp/out"
 
 # count
 expect 0 "$basalt" avro count "$data/syncInMeta.avro" && check "count" test "$(cat "$tmp/out")" = 6001
 expect 0 "$basalt" avro count --verify "$data/weather-zstd.avro" && check "count --verify" test "$(cat "$tmp/out")" = 5
-bad=$shared/corpus/avro/apache-avro/lang/c/tests/avro-1237-bad-union-discriminant.avro
+bad=$testdata/avro/apache-avro/lang/c/tests/avro-1237-bad-union-discriminant.avro
 # its first block frames, but a union branch in it is out of range, and a
 # stray byte follows the block
 expect 1 "$basalt" avro count "$bad" && check "count frames every block" grep -q 'block 1 at offset' "$tmp/err"

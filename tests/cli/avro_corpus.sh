@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Differential test over shared/corpus/avro: every container file decodes to
+# Differential test over testdata/avro: every container file decodes to
 # the same records as python3-avro (tests/avro/pyavro_dump.py) and as avro-c's
 # avrocat where avrocat reads it, compared as canonical JSON lines
 # (tests/avro/canon_json.py); files meant to fail fail cleanly, as the
 # reference readers do. tests/avro/corpus_expect.tsv lists every file.
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/../avro" && pwd)
-shared=${BASALT_SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
-corpus=$shared/corpus/avro
+corpus=$testdata/avro
 manifest=$here/corpus_expect.tsv
 py=/usr/bin/python3
 

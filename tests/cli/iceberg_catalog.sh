@@ -4,8 +4,7 @@
 # the corpus's TABLES.tsv and EXPECTED.md, and from the metadata files read
 # with python3's json module -- never from basalt itself.
 source "$(dirname "$0")/lib.bash"
-shared=${BASALT_SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
-ice=$shared/corpus/iceberg
+ice=$testdata/iceberg
 tsv=$ice/TABLES.tsv
 cat="sqlite:$tmp/wh/catalog.db"
 py=/usr/bin/python3

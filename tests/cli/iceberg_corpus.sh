@@ -6,7 +6,7 @@
 # tables against DuckDB reading the same Parquet data files.
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=${BASALT_SHARED_DIR:-$here/../../../shared}/corpus/iceberg
+corpus=$testdata/iceberg
 I=$corpus/icebird/hyperparam-iceberg
 G=$corpus/glaredb/iceberg
 

@@ -9,7 +9,7 @@
 # out, from the file's values.
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=${BASALT_SHARED_DIR:-$here/../../../shared}/corpus/iceberg
+corpus=$testdata/iceberg
 post=$here/../iceberg/post_filter.py
 
 # case TABLE TASKS WHERE PYTHON

@@ -6,6 +6,14 @@ checks=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The third-party files the suite reads (testdata/SOURCES.md says where each
+# set comes from). Missing data fails the case: it never passes on nothing.
+testdata=${BASALT_TESTDATA_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/testdata}
+if [ ! -f "$testdata/SOURCES.md" ]; then
+  echo "FAIL: the test data is missing: $testdata/SOURCES.md does not exist"
+  exit 1
+fi
+
 # expect STATUS CMD...: runs CMD, captures stdout/stderr in $tmp/out, $tmp/err.
 expect() {
   local want=$1; shift

@@ -3,7 +3,7 @@
 # and cat on small corpus files (values as DuckDB's parquet_metadata() and
 # read_parquet() give them), --where, scan, and clean failures.
 source "$(dirname "$0")/lib.bash"
-data=${BASALT_SHARED_DIR:-$(dirname "$0")/../../../shared}/corpus/parquet-testing/data
+data=$testdata/parquet-testing/data
 nulls=$data/nulls.snappy.parquet
 plain=$data/alltypes_plain.parquet
 tiny=$data/alltypes_tiny_pages.parquet

@@ -6,7 +6,6 @@
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/../parquet/duckdb_json.mjs
-shared=${BASALT_SHARED_DIR:-$here/../../../shared}/corpus
 if ! command -v node >/dev/null || ! (cd "$here/../parquet" && node -e "import('@duckdb/node-api')" 2>/dev/null); then
   echo "skipped: node or @duckdb/node-api is not installed"
   # make test installs the peers: there a missing peer is a failure.
@@ -29,10 +28,10 @@ declare -A skip=(
 )
 
 files=()
-for f in "$shared"/parquet-testing/data/*.parquet "$shared"/parquet-testing/data/geospatial/*.parquet; do
+for f in "$testdata"/parquet-testing/data/*.parquet "$testdata"/parquet-testing/data/geospatial/*.parquet; do
   files+=("$f")
 done
-while IFS= read -r f; do files+=("$f"); done < <(find "$shared/parquet-extra" -name '*.parquet' \
+while IFS= read -r f; do files+=("$f"); done < <(find "$testdata/parquet-extra" -name '*.parquet' \
   -not -path '*/BYTE_STREAM_SPLIT/*' -not -path '*/fuzzing/*' | sort)
 
 compared=0

@@ -21,7 +21,6 @@
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")" && pwd)
 pq=$here/../parquet
-shared=${BASALT_SHARED_DIR:-$here/../../../shared}/corpus
 if ! command -v node >/dev/null || ! (cd "$pq" && node -e "import('@duckdb/node-api')" 2>/dev/null); then
   echo "skipped: node or @duckdb/node-api is not installed"
   exit 0
@@ -167,8 +166,8 @@ for f in alltypes_plain.parquet alltypes_dictionary.parquet alltypes_plain.snapp
          nested_lists.snappy.parquet nested_maps.snappy.parquet nested_structs.rust.parquet \
          list_columns.parquet nullable.impala.parquet repeated_no_annotation.parquet \
          old_list_structure.parquet incorrect_map_schema.parquet; do
-  src=$shared/parquet-testing/data/$f
-  [ -f "$src" ] || continue
+  src=$testdata/parquet-testing/data/$f
+  check "corpus file $f is present" test -f "$src" || continue
   if ! "$basalt" parquet rewrite "$src" "$out" --page-version 2 --codec snappy 2>"$tmp/err"; then
     if grep -q UNSUPPORTED "$tmp/err"; then echo "skip $f: $(cat "$tmp/err")"; continue; fi
     echo "FAIL: rewrite $f: $(cat "$tmp/err")"; failures=$((failures + 1)); continue
@@ -193,9 +192,8 @@ sed -n 's/^KNOWN BUG (\([^)]*\)): .*/\1/p' "$tmp/schema.out" | sort | uniq -c |
   while read -r n what; do echo "known writer bug ($n differences): $what"; done
 # checked F files: T column types, E elements, R reference elements, I field ids
 read -r nf nt ne nr ni < <(sed -n 's/^checked \([0-9]*\) files: \([0-9]*\) column types, \([0-9]*\) elements, \([0-9]*\) reference elements, \([0-9]*\) field ids$/\1 \2 \3 \4 \5/p' "$tmp/schema.out")
-# the generated table and the field-id file; with the corpus, 23 more
-corpus=0
-[ -d "$shared/parquet-testing/data" ] && corpus=1
+# the generated table and the field-id file, and 23 corpus files
+corpus=1
 check "schema checked for $((2 + corpus * 23)) files or more" test "${nf:-0}" -ge $((2 + corpus * 23))
 check "column types compared: $((36 + corpus * 100)) or more" test "${nt:-0}" -ge $((36 + corpus * 100))
 check "schema elements checked against the format: $((65 + corpus * 400)) or more" \

@@ -114,14 +114,32 @@ void bt_rng_fill(struct bt_rng *rng, void *buf, size_t len)
     }
 }
 
-const char *bt_shared_path(const char *relative)
+static const char *testdata_root(void)
+{
+    const char *root = getenv("BASALT_TESTDATA_DIR");
+    return root && *root ? root : BASALT_TEST_DATA_DIR;
+}
+
+const char *bt_testdata_path(const char *relative)
 {
     static char path[4096];
-    const char *root = getenv("BASALT_SHARED_DIR");
-    if (!root || !*root)
-        root = BASALT_TEST_SHARED_DIR;
-    snprintf(path, sizeof path, "%s/%s", root, relative);
+    snprintf(path, sizeof path, "%s/%s", testdata_root(), relative);
     return path;
+}
+
+/* A corpus test whose files are missing must fail, not pass on an empty
+ * directory walk: every test binary checks for the tree's index first. */
+static int testdata_present(void)
+{
+    char index[4096];
+    snprintf(index, sizeof index, "%s/SOURCES.md", testdata_root());
+    FILE *f = fopen(index, "rb");
+    if (!f) {
+        printf("FAIL: the test data is missing: %s does not exist\n", index);
+        return 0;
+    }
+    fclose(f);
+    return 1;
 }
 
 uint8_t *bt_read_file(const char *path, size_t *len)
@@ -150,6 +168,8 @@ int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0;
+    if (!testdata_present())
+        return 1;
     for (int i = 0; i < bt_count; i++) {
         if (filter && !strstr(bt_tests[i].name, filter))
             continue;

@@ -125,9 +125,10 @@ uint64_t bt_rng_next(struct bt_rng *rng);
 uint64_t bt_rng_below(struct bt_rng *rng, uint64_t bound);
 void bt_rng_fill(struct bt_rng *rng, void *buf, size_t len);
 
-/* Path under ../shared (the corpus, peers): BASALT_SHARED_DIR overrides the
- * built-in location. Returns a static buffer. */
-const char *bt_shared_path(const char *relative);
+/* Path under testdata/ (the third-party files the suite reads):
+ * BASALT_TESTDATA_DIR overrides the built-in location. Returns a static
+ * buffer. */
+const char *bt_testdata_path(const char *relative);
 /* Reads a whole file into a basalt_malloc'd buffer; NULL if it cannot. */
 uint8_t *bt_read_file(const char *path, size_t *len);
 

@@ -1,5 +1,5 @@
 /* Schema messages written by Arrow C++ (0.14.1 to 21.0.0): the Arrow
- * integration gold files of ../shared/corpus/arrow-ipc/integration. Each
+ * integration gold files of testdata/arrow-ipc/integration. Each
  * stream starts with its Schema message; the expected text below was
  * rendered from the schema in the case's .json.gz (the integration JSON, the
  * files' independent description) by a script mapping each JSON type to its
@@ -192,9 +192,9 @@ TEST(ipc_integration_gold_schemas)
     basalt_buffer_init(&again);
     size_t checked = 0;
     for (size_t i = 0; i < sizeof gold / sizeof gold[0]; i++) {
-        snprintf(rel, sizeof rel, "corpus/arrow-ipc/integration/%s", gold[i].path);
+        snprintf(rel, sizeof rel, "arrow-ipc/integration/%s", gold[i].path);
         size_t len;
-        uint8_t *data = bt_read_file(bt_shared_path(rel), &len);
+        uint8_t *data = bt_read_file(bt_testdata_path(rel), &len);
         CHECK_MSG(data != NULL, "cannot read %s", rel);
         struct ArrowSchema s, back;
         struct basalt_arrow_ipc_schema_info info;

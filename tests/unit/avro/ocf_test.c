@@ -6,8 +6,8 @@
 static uint8_t *corpus_file(const char *rel, size_t *len)
 {
     char path[512];
-    snprintf(path, sizeof path, "corpus/avro/%s", rel);
-    return bt_read_file(bt_shared_path(path), len);
+    snprintf(path, sizeof path, "avro/%s", rel);
+    return bt_read_file(bt_testdata_path(path), len);
 }
 
 /* All records of a file as JSON lines (0 on success, the status otherwise). */

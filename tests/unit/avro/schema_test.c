@@ -44,7 +44,7 @@ TEST(schema_canonical_form_and_fingerprints)
 {
     size_t len;
     char *text = (char *)bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/share/test/data/schema-tests.txt"), &len);
+        bt_testdata_path("avro/apache-avro/share/test/data/schema-tests.txt"), &len);
     CHECK_MSG(text != NULL, "schema-tests.txt not found");
     char *buf = basalt_malloc(len + 1);
     memcpy(buf, text, len);
@@ -115,7 +115,7 @@ TEST(schema_canonical_form_and_fingerprints)
 
 static int run_dir(const char *rel, bool expect_ok, int *count)
 {
-    const char *dir_path = bt_shared_path(rel);
+    const char *dir_path = bt_testdata_path(rel);
     DIR *dir = opendir(dir_path);
     if (!dir)
         return -1;
@@ -158,14 +158,14 @@ static int run_dir(const char *rel, bool expect_ok, int *count)
 TEST(schema_pass_cases_parse)
 {
     int count = 0;
-    CHECK_EQ(run_dir("corpus/avro/apache-avro/lang/c/tests/schema_tests/pass", true, &count), 0);
+    CHECK_EQ(run_dir("avro/apache-avro/lang/c/tests/schema_tests/pass", true, &count), 0);
     CHECK_EQ(count, 28);
 }
 
 TEST(schema_fail_cases_rejected)
 {
     int count = 0;
-    CHECK_EQ(run_dir("corpus/avro/apache-avro/lang/c/tests/schema_tests/fail", false, &count), 0);
+    CHECK_EQ(run_dir("avro/apache-avro/lang/c/tests/schema_tests/fail", false, &count), 0);
     CHECK_EQ(count, 12);
 }
 
@@ -244,7 +244,7 @@ TEST(schema_names_and_namespaces)
 {
     size_t len;
     uint8_t *text = bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/lang/c/tests/schema_tests/pass/namespace_recursive"),
+        bt_testdata_path("avro/apache-avro/lang/c/tests/schema_tests/pass/namespace_recursive"),
         &len);
     CHECK(text != NULL);
     struct basalt_avro_schema *s = NULL;
@@ -395,7 +395,7 @@ TEST(schema_full_json_round_trip)
 {
     size_t len;
     uint8_t *text = bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/share/test/schemas/interop.avsc"), &len);
+        bt_testdata_path("avro/apache-avro/share/test/schemas/interop.avsc"), &len);
     CHECK(text != NULL);
     struct basalt_avro_schema *s = NULL, *again = NULL;
     struct basalt_error err;
@@ -460,7 +460,7 @@ TEST(schema_parse_allocation_failures)
 {
     size_t len;
     uint8_t *text = bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/share/test/schemas/interop.avsc"), &len);
+        bt_testdata_path("avro/apache-avro/share/test/schemas/interop.avsc"), &len);
     CHECK(text != NULL);
     char *json = basalt_malloc(len + 1);
     memcpy(json, text, len);

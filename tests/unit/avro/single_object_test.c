@@ -7,9 +7,9 @@ TEST(single_object_java_message)
 {
     size_t mlen, slen;
     uint8_t *msg = bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/share/test/data/messageV1/test_message.bin"), &mlen);
+        bt_testdata_path("avro/apache-avro/share/test/data/messageV1/test_message.bin"), &mlen);
     uint8_t *schema_text = bt_read_file(
-        bt_shared_path("corpus/avro/apache-avro/share/test/data/messageV1/test_schema.avsc"), &slen);
+        bt_testdata_path("avro/apache-avro/share/test/data/messageV1/test_schema.avsc"), &slen);
     CHECK(msg && schema_text);
     struct basalt_avro_schema *s;
     struct basalt_error err;

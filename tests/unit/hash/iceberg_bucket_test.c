@@ -14,7 +14,7 @@
 #include "test.h"
 
 #define CASES "iceberg/spec-vectors/sungwy-iceberg-testing/transforms/bucket/cases.jsonl"
-#define CORPUS_CASES "corpus/" CASES
+#define CORPUS_CASES CASES
 
 /* ---------------------------------------------------------------- JSON */
 
@@ -505,8 +505,8 @@ static enum line_result line_hash(const struct json_line *line, uint32_t *got, c
 TEST(iceberg_bucket_vectors_every_line)
 {
     size_t size = 0;
-    uint8_t *file = bt_read_file(bt_shared_path(CORPUS_CASES), &size);
-    CHECK_MSG(file != NULL, "cannot read %s", bt_shared_path(CORPUS_CASES));
+    uint8_t *file = bt_read_file(bt_testdata_path(CORPUS_CASES), &size);
+    CHECK_MSG(file != NULL, "cannot read %s", bt_testdata_path(CORPUS_CASES));
     int lines = 0, checked = 0, skipped = 0, bad = 0;
     const char *p = (const char *)file, *end = p + size;
     while (p < end) {

@@ -98,7 +98,7 @@ TEST(io_resolve_mappings)
 TEST(io_read_through_mapping)
 {
     char dir[512], want_path[600];
-    snprintf(dir, sizeof dir, "%s", bt_shared_path("corpus/iceberg/icebird/hyperparam-iceberg"));
+    snprintf(dir, sizeof dir, "%s", bt_testdata_path("iceberg/icebird/hyperparam-iceberg"));
     snprintf(want_path, sizeof want_path, "%s/java/bunnies/metadata/v5.metadata.json", dir);
     size_t want_len;
     uint8_t *want = bt_read_file(want_path, &want_len);

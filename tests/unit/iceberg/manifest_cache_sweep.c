@@ -8,13 +8,13 @@
 #include "basalt/iceberg_manifest.h"
 #include "test.h"
 
-#define RENAME_DIR "corpus/iceberg/icebird/hyperparam-iceberg/spark/rename_column/metadata/"
+#define RENAME_DIR "iceberg/icebird/hyperparam-iceberg/spark/rename_column/metadata/"
 #define RENAME_LIST RENAME_DIR "snap-5276958600260276572-1-abf62b15-903b-40b6-9e6b-26bcdceac9b3.avro"
 #define RENAME_MANIFEST RENAME_DIR "abf62b15-903b-40b6-9e6b-26bcdceac9b3-m0.avro"
 
 static uint8_t *read_shared(const char *rel, size_t *len)
 {
-    return bt_read_file(bt_shared_path(rel), len);
+    return bt_read_file(bt_testdata_path(rel), len);
 }
 
 struct files {

@@ -14,7 +14,7 @@
 static uint8_t *read_corpus(const char *rel, size_t *len)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s", bt_shared_path("corpus"));
+    snprintf(path, sizeof path, "%s", bt_testdata_path(""));
     size_t n = strlen(path);
     snprintf(path + n, sizeof path - n, "/%s", rel);
     return bt_read_file(path, len);

@@ -10,7 +10,7 @@
 
 static void corpus_path(char *out, size_t cap, const char *rel)
 {
-    snprintf(out, cap, "%s", bt_shared_path("corpus/iceberg"));
+    snprintf(out, cap, "%s", bt_testdata_path("iceberg"));
     size_t n = strlen(out);
     snprintf(out + n, cap - n, "/%s", rel);
 }

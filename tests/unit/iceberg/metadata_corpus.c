@@ -422,7 +422,7 @@ static bool round_trip(const struct basalt_iceberg_metadata *m, const char *name
 
 TEST(metadata_corpus_every_file)
 {
-    const char *root = bt_shared_path("corpus/iceberg/metadata-json");
+    const char *root = bt_testdata_path("iceberg/metadata-json");
     char rootbuf[1024];
     snprintf(rootbuf, sizeof(rootbuf), "%s", root);
     static char names[256][256];
@@ -506,7 +506,7 @@ TEST(metadata_gzip_variant)
 {
     size_t len = 0, glen = 0;
     uint8_t *plain =
-        bt_read_file(bt_shared_path("corpus/iceberg/metadata-json/apache-iceberg/TableMetadataV2Valid.json"), &len);
+        bt_read_file(bt_testdata_path("iceberg/metadata-json/apache-iceberg/TableMetadataV2Valid.json"), &len);
     CHECK(plain != NULL);
     uint8_t *gz = gzip_copy(plain, len, &glen);
     CHECK(gz != NULL && gz[0] == 0x1f && gz[1] == 0x8b);
@@ -542,7 +542,7 @@ TEST(metadata_zstd_variant)
 {
     size_t len = 0;
     uint8_t *z = bt_read_file(
-        bt_shared_path("corpus/iceberg/metadata-json/iceberg-go/TableMetadataV2Valid.zstd.metadata.json"),
+        bt_testdata_path("iceberg/metadata-json/iceberg-go/TableMetadataV2Valid.zstd.metadata.json"),
         &len);
     CHECK(z != NULL);
     CHECK(len >= 4 && z[0] == 0x28 && z[1] == 0xb5 && z[2] == 0x2f && z[3] == 0xfd);

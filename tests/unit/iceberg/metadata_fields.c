@@ -9,10 +9,10 @@
 static struct basalt_iceberg_metadata *load(const char *rel)
 {
     char path[512];
-    snprintf(path, sizeof(path), "corpus/iceberg/metadata-json/%s", rel);
+    snprintf(path, sizeof(path), "iceberg/metadata-json/%s", rel);
     struct basalt_iceberg_metadata *m = NULL;
     struct basalt_error err;
-    if (basalt_iceberg_metadata_read_file(bt_shared_path(path), &m, &err) != BASALT_OK) {
+    if (basalt_iceberg_metadata_read_file(bt_testdata_path(path), &m, &err) != BASALT_OK) {
         bt_fail(__FILE__, __LINE__, "%s: %s", rel, err.message);
         return NULL;
     }

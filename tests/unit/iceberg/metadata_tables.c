@@ -48,7 +48,7 @@ static void spec_text(const struct basalt_iceberg_metadata *m, char *buf, size_t
 TEST(metadata_corpus_tables_tsv)
 {
     size_t len = 0;
-    char *tsv = (char *)bt_read_file(bt_shared_path("corpus/iceberg/TABLES.tsv"), &len);
+    char *tsv = (char *)bt_read_file(bt_testdata_path("iceberg/TABLES.tsv"), &len);
     CHECK(tsv != NULL);
     char *text = basalt_malloc(len + 1);
     if (!text)
@@ -82,10 +82,10 @@ TEST(metadata_corpus_tables_tsv)
         if (strncmp(dir, "glaredb/", 8) && strncmp(dir, "icebird/", 8) && strncmp(dir, "polars/", 7))
             continue;
         char rel[1024];
-        snprintf(rel, sizeof(rel), "corpus/iceberg/%s/%s", dir, cols[c_file]);
+        snprintf(rel, sizeof(rel), "iceberg/%s/%s", dir, cols[c_file]);
         struct basalt_iceberg_metadata *m = NULL;
         struct basalt_error err;
-        basalt_status st = basalt_iceberg_metadata_read_file(bt_shared_path(rel), &m, &err);
+        basalt_status st = basalt_iceberg_metadata_read_file(bt_testdata_path(rel), &m, &err);
         rows++;
         if (st != BASALT_OK) {
             bt_fail(__FILE__, __LINE__, "%s: %s", rel, err.message);
@@ -210,7 +210,7 @@ TEST(metadata_time_travel)
 
     /* The corpus table with two snapshots and a log. */
     CHECK_OK(basalt_iceberg_metadata_read_file(
-                 bt_shared_path("corpus/iceberg/metadata-json/apache-iceberg/TableMetadataV2Valid.json"), &m, &err),
+                 bt_testdata_path("iceberg/metadata-json/apache-iceberg/TableMetadataV2Valid.json"), &m, &err),
              &err);
     EXPECT(basalt_iceberg_metadata_snapshot_as_of(m, 1515100955769LL, &s, NULL) == BASALT_NOT_FOUND);
     EXPECT(basalt_iceberg_metadata_snapshot_as_of(m, 1515100955770LL, &s, NULL) == BASALT_OK &&
@@ -334,13 +334,13 @@ TEST(metadata_alloc_failure_sweep)
 {
     struct sweep_ctx c;
     c.data = bt_read_file(
-        bt_shared_path("corpus/iceberg/metadata-json/iceberg-go/TableMetadataV3WithPartitionStatistics.json"),
+        bt_testdata_path("iceberg/metadata-json/iceberg-go/TableMetadataV3WithPartitionStatistics.json"),
         &c.len);
     CHECK(c.data != NULL);
     int64_t n = bt_alloc_failure_sweep(__FILE__, __LINE__, parse_and_write, &c);
     struct sweep_ctx z;
     z.data = bt_read_file(
-        bt_shared_path("corpus/iceberg/metadata-json/iceberg-go/TableMetadataV2Valid.zstd.metadata.json"),
+        bt_testdata_path("iceberg/metadata-json/iceberg-go/TableMetadataV2Valid.zstd.metadata.json"),
         &z.len);
     int64_t nz = z.data ? bt_alloc_failure_sweep(__FILE__, __LINE__, parse_and_write, &z) : -1;
     basalt_free(c.data);

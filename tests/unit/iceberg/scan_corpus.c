@@ -134,7 +134,7 @@ static int64_t check_matrix(const char *table_path, const char *where, const cha
 {
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
-    if (basalt_iceberg_table_load(bt_shared_path(table_path), NULL, &table, &err) != BASALT_OK) {
+    if (basalt_iceberg_table_load(bt_testdata_path(table_path), NULL, &table, &err) != BASALT_OK) {
         bt_fail(__FILE__, __LINE__, "load %s: %s", table_path, err.message);
         return -1;
     }
@@ -205,22 +205,22 @@ TEST(scan_workers_and_batch_sizes_lineitem)
 {
     static const char *const cols[] = {"l_orderkey", "l_quantity", "l_shipmode", "_file", "_pos"};
     /* MAIL 144 + RAIL 130 + REG AIR 157 + SHIP 158 + TRUCK 132 rows with quantity < 10 */
-    int64_t n = check_matrix("corpus/iceberg/glaredb/iceberg/tables-v2/lineitem_partitioned",
+    int64_t n = check_matrix("iceberg/glaredb/iceberg/tables-v2/lineitem_partitioned",
                              "l_shipmode >= 'MAIL' AND l_quantity < 10", cols, 5);
     CHECK(n > 0);
-    n = check_matrix("corpus/iceberg/glaredb/iceberg/tables-v1/lineitem_partitioned", NULL, NULL, 0);
+    n = check_matrix("iceberg/glaredb/iceberg/tables-v1/lineitem_partitioned", NULL, NULL, 0);
     CHECK_EQ(n, 1000);
 }
 
 TEST(scan_workers_and_batch_sizes_deletes)
 {
     /* java/bunnies v5: 21 + 1 rows, 6 position deletes, 1 equality delete */
-    int64_t n = check_matrix("corpus/iceberg/icebird/hyperparam-iceberg/java/bunnies", NULL, NULL, 0);
+    int64_t n = check_matrix("iceberg/icebird/hyperparam-iceberg/java/bunnies", NULL, NULL, 0);
     CHECK_EQ(n, 15);
     static const char *const cols[] = {"Temperament", "_pos"};
-    n = check_matrix("corpus/iceberg/icebird/hyperparam-iceberg/java/bunnies", "\"Breed Name\" >= 'H'", cols, 2);
+    n = check_matrix("iceberg/icebird/hyperparam-iceberg/java/bunnies", "\"Breed Name\" >= 'H'", cols, 2);
     CHECK(n > 0);
-    n = check_matrix("corpus/iceberg/icebird/hyperparam-iceberg/spark/bunnies", NULL, NULL, 0);
+    n = check_matrix("iceberg/icebird/hyperparam-iceberg/spark/bunnies", NULL, NULL, 0);
     CHECK_EQ(n, 20);
 }
 
@@ -229,7 +229,7 @@ TEST(scan_metadata_columns)
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
     CHECK_OK(basalt_iceberg_table_load(
-                 bt_shared_path("corpus/iceberg/icebird/hyperparam-iceberg/spark/rename_column"), NULL,
+                 bt_testdata_path("iceberg/icebird/hyperparam-iceberg/spark/rename_column"), NULL,
                  &table, &err),
              &err);
     static const char *const cols[] = {"id", "_pos", "_spec_id", "_partition", "event_date"};
@@ -257,7 +257,7 @@ TEST(scan_count_and_plan)
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
     CHECK_OK(basalt_iceberg_table_load(
-                 bt_shared_path("corpus/iceberg/icebird/hyperparam-iceberg/java/bunnies/metadata/v5.metadata.json"),
+                 bt_testdata_path("iceberg/icebird/hyperparam-iceberg/java/bunnies/metadata/v5.metadata.json"),
                  NULL, &table, &err),
              &err);
     struct basalt_iceberg_scan *scan = NULL;
@@ -300,7 +300,7 @@ TEST(scan_schema_has_field_ids)
 {
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
-    CHECK_OK(basalt_iceberg_table_load(bt_shared_path("corpus/iceberg/polars/iceberg-table/metadata/v2.metadata.json"),
+    CHECK_OK(basalt_iceberg_table_load(bt_testdata_path("iceberg/polars/iceberg-table/metadata/v2.metadata.json"),
                                        NULL, &table, &err),
              &err);
     struct basalt_iceberg_scan *scan = NULL;
@@ -345,7 +345,7 @@ TEST(scan_alloc_failures)
 {
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
-    CHECK_OK(basalt_iceberg_table_load(bt_shared_path("corpus/iceberg/polars/iceberg-table/metadata/v2.metadata.json"),
+    CHECK_OK(basalt_iceberg_table_load(bt_testdata_path("iceberg/polars/iceberg-table/metadata/v2.metadata.json"),
                                        NULL, &table, &err),
              &err);
     struct basalt_arena arena;
@@ -378,7 +378,7 @@ TEST(scan_alloc_failures_deletes)
 {
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
-    CHECK_OK(basalt_iceberg_table_load(bt_shared_path("corpus/iceberg/icebird/hyperparam-iceberg/java/bunnies"),
+    CHECK_OK(basalt_iceberg_table_load(bt_testdata_path("iceberg/icebird/hyperparam-iceberg/java/bunnies"),
                                        NULL, &table, &err),
              &err);
     struct sweep_ctx ctx = {table, NULL};
@@ -396,7 +396,7 @@ TEST(scan_count_from_manifests)
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
     CHECK_OK(basalt_iceberg_table_load(
-                 bt_shared_path("corpus/iceberg/glaredb/iceberg/tables-v2/lineitem_partitioned"), NULL,
+                 bt_testdata_path("iceberg/glaredb/iceberg/tables-v2/lineitem_partitioned"), NULL,
                  &table, &err),
              &err);
     struct basalt_arena arena;
@@ -437,7 +437,7 @@ TEST(scan_pushdown_fires)
 {
     struct basalt_error err;
     struct basalt_iceberg_table *table = NULL;
-    CHECK_OK(basalt_iceberg_table_load(bt_shared_path("corpus/iceberg/glaredb/iceberg/tables-v2/lineitem_simple"),
+    CHECK_OK(basalt_iceberg_table_load(bt_testdata_path("iceberg/glaredb/iceberg/tables-v2/lineitem_simple"),
                                        NULL, &table, &err),
              &err);
     struct basalt_arena arena;

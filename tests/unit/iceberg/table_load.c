@@ -15,7 +15,7 @@
 
 static const char *corpus(const char *rel, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s/%s", bt_shared_path("corpus/iceberg"), rel);
+    snprintf(buf, cap, "%s/%s", bt_testdata_path("iceberg"), rel);
     return buf;
 }
 

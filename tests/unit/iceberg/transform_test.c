@@ -340,8 +340,8 @@ TEST(iceberg_bucket_hash_conformance_vectors)
 {
     size_t len;
     uint8_t *data = bt_read_file(
-        bt_shared_path(
-            "corpus/iceberg/spec-vectors/sungwy-iceberg-testing/transforms/bucket/cases.jsonl"),
+        bt_testdata_path(
+            "iceberg/spec-vectors/sungwy-iceberg-testing/transforms/bucket/cases.jsonl"),
         &len);
     CHECK_MSG(data != NULL, "cannot read the bucket vectors");
     char *text = malloc(len + 1);

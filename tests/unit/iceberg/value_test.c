@@ -302,8 +302,8 @@ static const char *json_field(const char *line, const char *key, char *out, size
 
 TEST(value_bucket_spec_vectors)
 {
-    const char *path = bt_shared_path(
-        "corpus/iceberg/spec-vectors/sungwy-iceberg-testing/transforms/bucket/cases.jsonl");
+    const char *path = bt_testdata_path(
+        "iceberg/spec-vectors/sungwy-iceberg-testing/transforms/bucket/cases.jsonl");
     size_t len;
     uint8_t *data = bt_read_file(path, &len);
     CHECK_MSG(data, "cannot read %s", path);

@@ -177,7 +177,7 @@ static const struct view_expectation *find_view_expectation(const char *rel)
 
 TEST(view_corpus_every_file)
 {
-    const char *root = bt_shared_path("corpus/iceberg/metadata-json");
+    const char *root = bt_testdata_path("iceberg/metadata-json");
     char rootbuf[1024];
     snprintf(rootbuf, sizeof(rootbuf), "%s", root);
     static char names[256][256];
@@ -238,7 +238,7 @@ TEST(view_corpus_table_files_refused)
     struct basalt_error err;
     basalt_error_init(&err);
     basalt_status st = basalt_iceberg_view_metadata_read_file(
-        bt_shared_path("corpus/iceberg/metadata-json/apache-iceberg/TableMetadataV1Valid.json"), &v,
+        bt_testdata_path("iceberg/metadata-json/apache-iceberg/TableMetadataV1Valid.json"), &v,
         &err);
     CHECK_EQ(st, BASALT_CORRUPT);
     CHECK(v == NULL);

@@ -8,7 +8,7 @@
 #include "basalt/iceberg_view.h"
 #include "test.h"
 
-#define VALID_VIEW "corpus/iceberg/metadata-json/apache-iceberg/view/ValidViewMetadata.json"
+#define VALID_VIEW "iceberg/metadata-json/apache-iceberg/view/ValidViewMetadata.json"
 
 static bool field_is(const struct basalt_iceberg_field *f, int32_t id, const char *name,
                      bool required, enum basalt_iceberg_type_id type)
@@ -88,7 +88,7 @@ TEST(view_valid_fields)
 {
     struct basalt_iceberg_view_metadata *v = NULL;
     struct basalt_error err;
-    CHECK_OK(basalt_iceberg_view_metadata_read_file(bt_shared_path(VALID_VIEW), &v, &err), &err);
+    CHECK_OK(basalt_iceberg_view_metadata_read_file(bt_testdata_path(VALID_VIEW), &v, &err), &err);
     check_valid_view(v);
     basalt_iceberg_view_metadata_free(v);
 }
@@ -98,7 +98,7 @@ TEST(view_rust_v1_valid_fields)
     struct basalt_iceberg_view_metadata *v = NULL;
     struct basalt_error err;
     CHECK_OK(basalt_iceberg_view_metadata_read_file(
-                 bt_shared_path("corpus/iceberg/metadata-json/iceberg-rust/view_metadata/"
+                 bt_testdata_path("iceberg/metadata-json/iceberg-rust/view_metadata/"
                                 "ViewMetadataV1Valid.json"),
                  &v, &err),
              &err);
@@ -131,7 +131,7 @@ TEST(view_multiple_sqls_for_dialect_kept)
     struct basalt_iceberg_view_metadata *v = NULL;
     struct basalt_error err;
     CHECK_OK(basalt_iceberg_view_metadata_read_file(
-                 bt_shared_path("corpus/iceberg/metadata-json/apache-iceberg/view/"
+                 bt_testdata_path("iceberg/metadata-json/apache-iceberg/view/"
                                 "ViewMetadataMultipleSQLsForDialect.json"),
                  &v, &err),
              &err);
@@ -327,7 +327,7 @@ static uint8_t *gzip_copy(const uint8_t *data, size_t len, size_t *out_len)
 TEST(view_gzip_input)
 {
     size_t len = 0, glen = 0;
-    uint8_t *plain = bt_read_file(bt_shared_path(VALID_VIEW), &len);
+    uint8_t *plain = bt_read_file(bt_testdata_path(VALID_VIEW), &len);
     CHECK(plain != NULL);
     uint8_t *gz = gzip_copy(plain, len, &glen);
     basalt_free(plain);
@@ -370,7 +370,7 @@ static basalt_status sweep_attempt(void *arg)
 TEST(view_alloc_failures)
 {
     struct sweep_ctx c;
-    uint8_t *data = bt_read_file(bt_shared_path(VALID_VIEW), &c.len);
+    uint8_t *data = bt_read_file(bt_testdata_path(VALID_VIEW), &c.len);
     CHECK(data != NULL);
     c.data = data;
     int64_t n = bt_alloc_failure_sweep(__FILE__, __LINE__, sweep_attempt, &c);

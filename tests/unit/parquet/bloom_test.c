@@ -9,7 +9,7 @@
 static const char *corpus(const char *name)
 {
     static char path[4096];
-    snprintf(path, sizeof path, "%s/%s", bt_shared_path("corpus/parquet-testing/data"), name);
+    snprintf(path, sizeof path, "%s/%s", bt_testdata_path("parquet-testing/data"), name);
     return path;
 }
 

@@ -61,8 +61,7 @@ void pqc_read_options_init(struct pqc_read_options *o)
 const char *pqc_corpus(const char *rel)
 {
     static char path[1024];
-    snprintf(path, sizeof path, "corpus/%s", rel);
-    snprintf(path, sizeof path, "%s", bt_shared_path(path));
+    snprintf(path, sizeof path, "%s", bt_testdata_path(rel));
     return path;
 }
 

@@ -210,12 +210,12 @@ TEST(delta_parquet_mr_pages_every_bit_width)
 {
     size_t flen;
     uint8_t *file =
-        bt_read_file(bt_shared_path("corpus/parquet-testing/data/delta_binary_packed.parquet"),
+        bt_read_file(bt_testdata_path("parquet-testing/data/delta_binary_packed.parquet"),
                      &flen);
     CHECK_MSG(file, "delta_binary_packed.parquet is missing from the shared corpus");
     struct csv csv;
-    int ok = csv_load(&csv, bt_shared_path(
-                                "corpus/parquet-testing/data/delta_binary_packed_expect.csv"),
+    int ok = csv_load(&csv, bt_testdata_path(
+                                "parquet-testing/data/delta_binary_packed_expect.csv"),
                       66);
     if (!ok || csv.rows != 201) {
         basalt_free(file);
@@ -287,10 +287,10 @@ TEST(delta_bytes_parquet_mr_pages_with_nulls)
 {
     size_t flen;
     uint8_t *file = bt_read_file(
-        bt_shared_path("corpus/parquet-testing/data/delta_byte_array.parquet"), &flen);
+        bt_testdata_path("parquet-testing/data/delta_byte_array.parquet"), &flen);
     CHECK_MSG(file, "delta_byte_array.parquet is missing from the shared corpus");
     struct csv csv;
-    int ok = csv_load(&csv, bt_shared_path("corpus/parquet-testing/data/delta_byte_array_expect.csv"),
+    int ok = csv_load(&csv, bt_testdata_path("parquet-testing/data/delta_byte_array_expect.csv"),
                       9);
     if (!ok || csv.rows != 1001) {
         basalt_free(file);

@@ -211,7 +211,7 @@ static void result_reset(struct result *r) { basalt_free(r->text.data); }
 static const char *corpus(const char *name)
 {
     static char path[4096];
-    snprintf(path, sizeof path, "%s/%s", bt_shared_path("corpus/parquet-testing/data"), name);
+    snprintf(path, sizeof path, "%s/%s", bt_testdata_path("parquet-testing/data"), name);
     return path;
 }
 

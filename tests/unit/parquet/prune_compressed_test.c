@@ -184,7 +184,7 @@ TEST(prune_skipped_pages_not_decompressed)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/alltypes_tiny_pages.parquet",
-             bt_shared_path("corpus/parquet-testing/data"));
+             bt_testdata_path("parquet-testing/data"));
     size_t len = 0;
     uint8_t *data = bt_read_file(path, &len);
     CHECK(data != NULL);

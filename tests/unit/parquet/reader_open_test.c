@@ -11,7 +11,7 @@
 static const char *corpus(const char *name)
 {
     static char path[4096];
-    snprintf(path, sizeof path, "%s", bt_shared_path("corpus/parquet-testing/data"));
+    snprintf(path, sizeof path, "%s", bt_testdata_path("parquet-testing/data"));
     size_t n = strlen(path);
     snprintf(path + n, sizeof path - n, "/%s", name);
     return path;
@@ -508,11 +508,11 @@ TEST(reader_open_alloc_sweep)
  * encrypted; nothing crashes on the bad ones. */
 TEST(reader_open_corpus)
 {
-    const char *dirs[] = {"corpus/parquet-testing/data", "corpus/parquet-testing/bad_data"};
+    const char *dirs[] = {"parquet-testing/data", "parquet-testing/bad_data"};
     int opened = 0;
     for (int d = 0; d < 2; d++) {
         char dir[4096];
-        snprintf(dir, sizeof dir, "%s", bt_shared_path(dirs[d]));
+        snprintf(dir, sizeof dir, "%s", bt_testdata_path(dirs[d]));
         DIR *dh = opendir(dir);
         CHECK(dh != NULL);
         struct dirent *e;

@@ -15,7 +15,7 @@ void pqr_text_batches(const struct ArrowSchema *s, const struct ArrowArray *batc
 static const char *corpus(const char *name)
 {
     static char path[4096];
-    snprintf(path, sizeof path, "%s/%s", bt_shared_path("corpus/parquet-testing/data"), name);
+    snprintf(path, sizeof path, "%s/%s", bt_testdata_path("parquet-testing/data"), name);
     return path;
 }
 
@@ -526,7 +526,7 @@ TEST(reader_scan_v2_always_compressed_from_created_by)
     struct basalt_error err;
     char path[4096];
     snprintf(path, sizeof path, "%s",
-             bt_shared_path("corpus/parquet-extra/arrow-testing/ARROW-17100.parquet"));
+             bt_testdata_path("parquet-extra/arrow-testing/ARROW-17100.parquet"));
     const char *others[] = {"alltypes_plain.parquet", "datapage_v2.snappy.parquet"};
     for (int i = 0; i < 3; i++) {
         struct basalt_parquet_reader *r = NULL;
@@ -769,7 +769,7 @@ TEST(reader_scan_field_id)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/arrow-testing/generated_simple_numerics/blogs.parquet",
-             bt_shared_path("corpus/parquet-extra"));
+             bt_testdata_path("parquet-extra"));
     const int32_t ids[] = {2, 1};
     const char *want[] = {"[{next_id:null},-1473106667809783919]",
                           "[{reply_id:332770973,next_id:null}]"};

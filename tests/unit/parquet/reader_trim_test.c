@@ -176,7 +176,7 @@ static basalt_status read_with(const char *filter, enum basalt_parquet_op op,
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/alltypes_tiny_pages.parquet",
-             bt_shared_path("corpus/parquet-testing/data"));
+             bt_testdata_path("parquet-testing/data"));
     struct basalt_parquet_reader *r = NULL;
     struct basalt_parquet_scan *scan = NULL, *probe = NULL;
     struct basalt_arrow_batches b;

@@ -94,10 +94,10 @@ void pq_test_render(const struct ArrowSchema *s, struct basalt_buffer *out, bool
 basalt_status pq_test_footer(const char *rel, struct pq_footer *f, struct basalt_error *err)
 {
     char path[512];
-    snprintf(path, sizeof path, "corpus/parquet-testing/%s", rel);
+    snprintf(path, sizeof path, "parquet-testing/%s", rel);
     basalt_arena_init(&f->arena, 0);
     size_t len;
-    uint8_t *data = bt_read_file(bt_shared_path(path), &len);
+    uint8_t *data = bt_read_file(bt_testdata_path(path), &len);
     if (!data)
         return basalt_error_set(err, BASALT_IO, "cannot read %s", path);
     uint32_t footer_len;
@@ -216,7 +216,7 @@ static void count_expected(const char *rel, const char *expected, void *p)
 TEST(schema_corpus_inventory_is_covered)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s", bt_shared_path("corpus/parquet-testing/INVENTORY.tsv"));
+    snprintf(path, sizeof path, "%s", bt_testdata_path("parquet-testing/INVENTORY.tsv"));
     size_t len;
     uint8_t *text = bt_read_file(path, &len);
     CHECK(text != NULL);

@@ -72,9 +72,9 @@ static struct corpus load(const char *sub)
     struct corpus c = {NULL, 0};
     size_t cap = 0;
     char rel[256];
-    snprintf(rel, sizeof rel, "corpus/parquet-testing/%s", sub);
+    snprintf(rel, sizeof rel, "parquet-testing/%s", sub);
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s", bt_shared_path(rel));
+    snprintf(dir, sizeof dir, "%s", bt_testdata_path(rel));
     add_dir(&c, dir, &cap);
     if (c.count)
         qsort(c.files, c.count, sizeof *c.files, by_path);
@@ -530,9 +530,9 @@ TEST(standalone_bloom_filters)
     const char *names[] = {"bloom_filter.xxhash.bin", "bloom_filter.bin"};
     for (int i = 0; i < 2; i++) {
         char rel[256];
-        snprintf(rel, sizeof rel, "corpus/parquet-testing/data/%s", names[i]);
+        snprintf(rel, sizeof rel, "parquet-testing/data/%s", names[i]);
         size_t len;
-        uint8_t *data = bt_read_file(bt_shared_path(rel), &len);
+        uint8_t *data = bt_read_file(bt_testdata_path(rel), &len);
         CHECK(data != NULL);
         struct basalt_arena arena;
         basalt_arena_init(&arena, 0);

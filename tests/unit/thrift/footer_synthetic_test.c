@@ -1017,9 +1017,9 @@ static basalt_status decode_alltypes(void *ctx)
 {
     const uint8_t *file = ctx;
     (void)file;
-    char rel[] = "corpus/parquet-testing/data/alltypes_tiny_pages.parquet";
+    char rel[] = "parquet-testing/data/alltypes_tiny_pages.parquet";
     size_t len;
-    uint8_t *data = bt_read_file(bt_shared_path(rel), &len);
+    uint8_t *data = bt_read_file(bt_testdata_path(rel), &len);
     if (!data)
         return BASALT_NOMEM;
     uint32_t footer_len = (uint32_t)data[len - 8] | (uint32_t)data[len - 7] << 8 |
