@@ -21,7 +21,8 @@ build:
 # The peers (DuckDB, Polars, python3-avro...) are installed by setup, so tests
 # that compare against them must not skip here.
 test: setup build
-	cd $(BUILD) && BASALT_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && BASALT_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
+	@bash scripts/test-count $(BUILD)/ctest-junit.xml
 
 demo: setup build
 	@bash scripts/demo $(BUILD)/tools/basalt/basalt
