@@ -449,7 +449,8 @@ struct basalt_parquet_wcrypto {
     size_t footer_key_metadata_len;
     struct basalt_parquet_cipher *ciphers; /* [0] the footer key, then the column keys */
     size_t n_ciphers;
-    struct basalt_parquet_binary *key_metadata; /* per leaf column */
+    struct basalt_parquet_binary *key_metadata; /* per leaf column (data owned) */
+    int32_t n_columns;
 };
 
 /* Checks `e` against the columns and sets up `*out` (basalt_malloc'd),

@@ -23,6 +23,8 @@ void basalt_parquet_wcrypto_free(struct basalt_parquet_wcrypto *c)
     }
     basalt_free(c->aad);
     basalt_free(c->footer_key_metadata);
+    for (int32_t i = 0; c->key_metadata && i < c->n_columns; i++)
+        basalt_free((void *)(uintptr_t)c->key_metadata[i].data);
     basalt_free(c->key_metadata);
     basalt_free(c);
 }
@@ -102,6 +104,7 @@ basalt_status basalt_parquet_wcrypto_new(const struct basalt_parquet_encryption 
     c->aad_len = c->prefix_len + FILE_UNIQUE;
     c->ciphers = basalt_calloc(e->num_columns + 1, sizeof *c->ciphers);
     c->key_metadata = basalt_calloc((size_t)ncols + 1, sizeof *c->key_metadata);
+    c->n_columns = c->key_metadata ? ncols : 0;
     c->aad = basalt_malloc(c->aad_len);
     basalt_status st = BASALT_OK;
     if (!c->ciphers || !c->key_metadata || !c->aad)
