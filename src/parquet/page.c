@@ -143,18 +143,20 @@ static basalt_status decrypt_header(const struct basalt_parquet_chunk_source *sr
     return BASALT_OK;
 }
 
-/* Checks the CRC of an encrypted page body (over its bytes as stored) and
- * decrypts it onto the end of the scratch's DECRYPTED buffer, pointing
- * `page` there. */
+/* Checks the CRC of an encrypted page body (over its bytes as stored,
+ * `stored` of them) and decrypts it onto the end of the scratch's DECRYPTED
+ * buffer, pointing `page` there. The first `clear` bytes are a DATA_PAGE_V2
+ * page's levels left in plaintext before the module (parquet-java's
+ * layout): they are copied. */
 static basalt_status decrypt_body(const struct basalt_parquet_chunk_source *src,
                                   const struct basalt_parquet_column_options *options,
                                   struct basalt_parquet_scratch *scratch, size_t pos,
-                                  size_t module_len, int32_t page_ordinal,
+                                  size_t stored, size_t clear, int32_t page_ordinal,
                                   struct basalt_parquet_page *page, struct basalt_error *err)
 {
     const uint8_t *at = src->data + pos;
     if (options->verify_crc && page->has_crc) {
-        uint32_t crc = basalt_hash_crc32(0, at, module_len);
+        uint32_t crc = basalt_hash_crc32(0, at, stored);
         if (crc != page->crc)
             return basalt_error_set(err, BASALT_CORRUPT,
                                     "CRC mismatch: the header says %08" PRIx32
@@ -178,14 +180,59 @@ static basalt_status decrypt_body(const struct basalt_parquet_chunk_source *src,
         if (b->capacity != cap)
             scratch->stats.scratch_grows++;
     }
-    basalt_status st = basalt_parquet_crypto_decrypt(src->cipher, &id, at, module_len,
-                                                     b->data + b->size, &n, NULL, err);
+    if (clear)
+        memcpy(b->data + b->size, at, clear);
+    basalt_status st = basalt_parquet_crypto_decrypt(src->cipher, &id, at + clear, stored - clear,
+                                                     b->data + b->size + clear, &n, NULL, err);
     if (st != BASALT_OK)
         return st;
     page->body = b->size;
     page->decrypted = true;
-    b->size += n;
+    b->size += clear + n;
     return BASALT_OK;
+}
+
+/* The plaintext size of an encrypted page whose header says it takes
+ * h->compressed_page_size bytes at `pos`: one module (Arrow C++ and Rust,
+ * and every page but parquet-java's DATA_PAGE_V2), or a DATA_PAGE_V2 page's
+ * levels in plaintext then a module of its values (parquet-java). *clear is
+ * the plaintext prefix, *plain_size what the page decrypts to. */
+static basalt_status encrypted_body_size(const struct basalt_parquet_chunk_source *src,
+                                         const struct basalt_parquet_page_header *h, size_t pos,
+                                         size_t *clear, int32_t *plain_size,
+                                         struct basalt_error *err)
+{
+    int type = h->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE
+                   ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE
+                   : BASALT_PARQUET_MODULE_DATA_PAGE;
+    size_t stored = (size_t)h->compressed_page_size;
+    const uint8_t *at = src->data + pos;
+    size_t mlen = 0, plain = 0;
+    *clear = 0;
+    basalt_status st = basalt_parquet_crypto_module_size(src->cipher, type, at, stored, &mlen,
+                                                         &plain, NULL);
+    if (st == BASALT_OK && mlen == stored) {
+        *plain_size = (int32_t)plain;
+        return BASALT_OK;
+    }
+    if (h->type == BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2 && h->has_data_page_header_v2) {
+        int64_t levels = (int64_t)h->data_page_header_v2.definition_levels_byte_length +
+                         h->data_page_header_v2.repetition_levels_byte_length;
+        if (h->data_page_header_v2.definition_levels_byte_length >= 0 &&
+            h->data_page_header_v2.repetition_levels_byte_length >= 0 &&
+            (uint64_t)levels < stored &&
+            basalt_parquet_crypto_module_size(src->cipher, type, at + levels,
+                                              stored - (size_t)levels, &mlen, &plain,
+                                              NULL) == BASALT_OK &&
+            mlen == stored - (size_t)levels) {
+            *clear = (size_t)levels;
+            *plain_size = (int32_t)((size_t)levels + plain);
+            return BASALT_OK;
+        }
+    }
+    return basalt_error_set(err, BASALT_CORRUPT,
+                            "the header says %" PRId32 " bytes, which hold no encrypted page",
+                            h->compressed_page_size);
 }
 
 basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source *src,
@@ -277,24 +324,11 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
         /* Where the next page starts: past the body as stored. */
         const size_t body_pos = page.body;
         const size_t next = body_pos + (size_t)h.compressed_page_size;
+        size_t clear = 0;
         if (src->cipher) {
-            /* The header's size is the module's; the decoder works on the
-             * plaintext inside it. */
-            size_t mlen = 0, plain = 0;
-            int type = h.type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE
-                           ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE
-                           : BASALT_PARQUET_MODULE_DATA_PAGE;
-            st = basalt_parquet_crypto_module_size(src->cipher, type, src->data + body_pos,
-                                                   (size_t)h.compressed_page_size, &mlen, &plain,
-                                                   err);
-            if (st == BASALT_OK && mlen != (size_t)h.compressed_page_size)
-                st = basalt_error_set(err, BASALT_CORRUPT,
-                                      "the header says %" PRId32
-                                      " bytes, the encrypted page holds %zu",
-                                      h.compressed_page_size, mlen);
+            st = encrypted_body_size(src, &h, body_pos, &clear, &page.compressed_size, err);
             if (st != BASALT_OK)
                 return basalt_error_context(err, st, "page %" PRId32, ordinal);
-            page.compressed_size = (int32_t)plain;
         }
         bool keep = true;
         switch (h.type) {
@@ -373,7 +407,7 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
         if (keep && src->cipher &&
             (page.type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE || page.selected)) {
             st = decrypt_body(src, options, scratch, body_pos, (size_t)h.compressed_page_size,
-                              page_ordinal, &page, err);
+                              clear, page_ordinal, &page, err);
             if (st != BASALT_OK)
                 return basalt_error_context(err, st, "page %" PRId32, ordinal);
         }
