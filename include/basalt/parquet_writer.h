@@ -130,6 +130,11 @@ struct basalt_parquet_encryption {
      * column with the footer key. Columns not listed stay plaintext. */
     const struct basalt_parquet_column_encryption *columns;
     size_t num_columns;
+    /* DATA_PAGE_V2 pages as parquet-java writes them: the level sections in
+     * plaintext, then a module of the values (default false: the whole page
+     * one module, as Arrow C++ and Rust write; readers of either do not read
+     * the other). The reader reads both. */
+    bool v2_levels_in_plaintext;
 };
 
 /* A per-column encoding choice (by leaf column: its dotted path). */

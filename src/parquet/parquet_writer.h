@@ -94,6 +94,7 @@ struct basalt_parquet_wcolumn {
     const struct basalt_parquet_cipher *cipher;
     int32_t ordinal;
     bool own_key;
+    bool v2_clear_levels;  /* DATA_PAGE_V2 levels outside the page module */
 };
 
 /* A view of the physical values of `count` slots of one column. */

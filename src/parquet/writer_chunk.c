@@ -645,7 +645,9 @@ static void header_statistics(const struct basalt_parquet_wchunk *c,
 
 /* An encrypted column's page: the body (prefix then body) as a page module,
  * then the header, which gives the module's size, as a header module before
- * it. The CRC covers the page's bytes as stored. */
+ * it; a DATA_PAGE_V2 page in parquet-java's layout keeps its levels (the
+ * prefix) in plaintext before the module of its values. The CRC covers the
+ * page's bytes as stored. */
 static basalt_status emit_encrypted_page(struct basalt_parquet_wctx *ctx,
                                          const struct basalt_parquet_wcolumn *col,
                                          int32_t page_ordinal,
@@ -660,8 +662,15 @@ static basalt_status emit_encrypted_page(struct basalt_parquet_wctx *ctx,
                                                : BASALT_PARQUET_MODULE_DATA_PAGE,
                                           ctx->row_group, col->ordinal, page_ordinal};
     ctx->crypt.size = 0;
-    basalt_status st = basalt_parquet_crypto_encrypt(col->cipher, &id, prefix, prefix_len, body,
-                                                     body_len, &ctx->crypt, err);
+    size_t clear = ph->type == BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2 && col->v2_clear_levels
+                       ? prefix_len
+                       : 0;
+    basalt_status st = BASALT_OK;
+    if (clear)
+        st = basalt_buffer_append(&ctx->crypt, prefix, clear, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_crypto_encrypt(col->cipher, &id, clear ? prefix + clear : prefix,
+                                           prefix_len - clear, body, body_len, &ctx->crypt, err);
     if (st != BASALT_OK)
         return st;
     if (ctx->crypt.size > INT32_MAX)

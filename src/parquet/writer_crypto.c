@@ -133,6 +133,7 @@ basalt_status basalt_parquet_wcrypto_new(const struct basalt_parquet_encryption 
         cols[i].ordinal = i;
         cols[i].cipher = e->num_columns ? NULL : footer;
         cols[i].own_key = false;
+        cols[i].v2_clear_levels = e->v2_levels_in_plaintext;
     }
     for (size_t k = 0; k < e->num_columns; k++) {
         const struct basalt_parquet_column_encryption *ce = &e->columns[k];
