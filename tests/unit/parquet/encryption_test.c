@@ -1000,15 +1000,15 @@ struct shape {
     int64_t row_group_rows, page_rows;
     int page_version;
     const char *bloom;        /* a leaf with a bloom filter, or NULL */
-    const char *secret;       /* a value of that leaf that must not show in the file */
     const char *own_key_leaf; /* a leaf encrypted with its own key */
 };
 
 static const struct shape shapes[] = {
-    {"alltypes_plain.parquet", 0, 0, 1, "string_col", NULL, "id"},
-    {"alltypes_tiny_pages_plain.parquet", 1500, 97, 1, "string_col", NULL, "date_string_col"},
-    {"nested_lists.snappy.parquet", 0, 0, 2, NULL, NULL, "a.list.element.list.element.list.element"},
-    {"nested_maps.snappy.parquet", 0, 0, 1, NULL, NULL, "a.key_value.key"},
+    {"alltypes_plain.parquet", 0, 0, 1, "string_col", "id"},
+    {"alltypes_tiny_pages_plain.parquet", 1500, 97, 1, "string_col", "date_string_col"},
+    {"nested_lists.snappy.parquet", 0, 0, 2, NULL, "a.list.element.list.element.list.element"},
+    {"nested_maps.snappy.parquet", 0, 0, 2, NULL, "a.key_value.key"},
+    {"alltypes_tiny_pages_plain.parquet", 2000, 333, 2, "bigint_col", "string_col"},
 };
 
 /* The modes: algorithm, footer, column keys, AAD prefix. */
@@ -1020,17 +1020,21 @@ struct mode {
     const char *prefix;
     bool store_prefix;
     size_t key_len;
+    bool v2_clear_levels; /* parquet-java's DATA_PAGE_V2 layout */
 };
 
 static const struct mode modes[] = {
-    {"uniform gcm", BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_V1, false, false, NULL, true, 16},
+    {"uniform gcm", BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_V1, false, false, NULL, true, 16, false},
     {"uniform ctr", BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_CTR_V1, false, false, NULL, true,
-     32},
-    {"plaintext footer", 0, true, false, NULL, true, 24},
-    {"column keys", 0, false, true, "table.part0", true, 16},
+     32, false},
+    {"plaintext footer", 0, true, false, NULL, true, 24, false},
+    {"column keys", 0, false, true, "table.part0", true, 16, false},
     {"column keys, plaintext footer, ctr", BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_CTR_V1,
-     true, true, NULL, true, 16},
-    {"prefix not stored", 0, false, false, "table.part1", false, 32},
+     true, true, NULL, true, 16, false},
+    {"prefix not stored", 0, false, false, "table.part1", false, 32, false},
+    {"parquet-java v2 pages", 0, false, true, NULL, true, 16, true},
+    {"parquet-java v2 pages, ctr", BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_CTR_V1, true, false,
+     NULL, true, 16, true},
 };
 
 static basalt_status read_back(const uint8_t *data, size_t len, const struct mode *md,
@@ -1083,6 +1087,7 @@ TEST(encryption_write_read_back)
             e.footer_key_metadata = (const uint8_t *)"kf";
             e.footer_key_metadata_len = 2;
             e.plaintext_footer = md->plaintext_footer;
+            e.v2_levels_in_plaintext = md->v2_clear_levels;
             if (md->prefix) {
                 e.aad_prefix = (const uint8_t *)md->prefix;
                 e.aad_prefix_len = strlen(md->prefix);
