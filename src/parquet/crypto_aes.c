@@ -88,6 +88,11 @@ static basalt_status module_aad(const struct basalt_parquet_cipher *c,
                                 "%s: page %d is past the 32767 pages an encrypted column chunk "
                                 "can hold",
                                 basalt_parquet_module_name(id->type), (int)id->page);
+    if (c->bare) {
+        *aad = stack;
+        *aad_len = 0;
+        return BASALT_OK;
+    }
     size_t n = c->aad_len + AAD_SUFFIX;
     uint8_t *p = stack;
     if (n > AAD_STACK) {

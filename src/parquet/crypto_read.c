@@ -35,6 +35,7 @@ static basalt_status add_key(struct basalt_parquet_file_crypto *c, const uint8_t
     k->key_len = key_len;
     k->aad = c->aad;
     k->aad_len = c->aad_len;
+    k->bare = c->bare;
     c->n_keys++;
     *index = (int32_t)c->n_keys;
     return BASALT_OK;
@@ -223,9 +224,24 @@ basalt_status basalt_parquet_crypto_open_encrypted_footer(struct basalt_parquet_
                                 what);
     }
     struct basalt_parquet_module_id id = {BASALT_PARQUET_MODULE_FOOTER, 0, 0, 0};
-    return basalt_parquet_crypto_decrypt_alloc(&r->crypto->keys[r->crypto->footer_key - 1], &id,
-                                               footer + consumed, len - consumed, plain,
-                                               plain_len, NULL, err);
+    struct basalt_parquet_cipher *key = &r->crypto->keys[r->crypto->footer_key - 1];
+    st = basalt_parquet_crypto_decrypt_alloc(key, &id, footer + consumed, len - consumed, plain,
+                                             plain_len, NULL, err);
+    /* DuckDB 1.x encrypts with no AAD at all and stores no aad_file_unique:
+     * a file without one (and without a prefix) whose footer does not
+     * authenticate is tried so. Only a file encrypted that way passes, so
+     * nothing is downgraded; such files lack the format's protection
+     * against swapped modules, as written. */
+    if (st == BASALT_AUTH && r->crypto->aad_len == 0) {
+        key->bare = true;
+        if (basalt_parquet_crypto_decrypt_alloc(key, &id, footer + consumed, len - consumed,
+                                                plain, plain_len, NULL, NULL) == BASALT_OK) {
+            r->crypto->bare = true;
+            return BASALT_OK;
+        }
+        key->bare = false;
+    }
+    return st;
 }
 
 basalt_status basalt_parquet_crypto_open_plaintext_footer(struct basalt_parquet_reader *r,
@@ -403,8 +419,15 @@ basalt_status basalt_parquet_crypto_open_columns(struct basalt_parquet_reader *r
              i++) {
             const struct basalt_parquet_column_chunk *cc = &rg->columns[i];
             struct basalt_parquet_chunk_crypto *x = &c->chunks[g * (size_t)s->n_leaves + (size_t)i];
-            if (!cc->has_crypto_metadata && !cc->has_encrypted_column_metadata)
+            if (!cc->has_crypto_metadata && !cc->has_encrypted_column_metadata) {
+                /* DuckDB's files mark no column: every one is under the
+                 * footer key. */
+                if (c->bare) {
+                    x->encrypted = true;
+                    x->key = c->footer_key;
+                }
                 continue;
+            }
             x->encrypted = true;
             if (!d || !cc->has_crypto_metadata)
                 continue;

@@ -199,7 +199,7 @@ static basalt_status decrypt_body(const struct basalt_parquet_chunk_source *src,
  * the plaintext prefix, *plain_size what the page decrypts to. */
 static basalt_status encrypted_body_size(const struct basalt_parquet_chunk_source *src,
                                          const struct basalt_parquet_page_header *h, size_t pos,
-                                         size_t *clear, int32_t *plain_size,
+                                         size_t *clear, int32_t *plain_size, size_t *on_disk,
                                          struct basalt_error *err)
 {
     int type = h->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE
@@ -209,10 +209,20 @@ static basalt_status encrypted_body_size(const struct basalt_parquet_chunk_sourc
     const uint8_t *at = src->data + pos;
     size_t mlen = 0, plain = 0;
     *clear = 0;
+    *on_disk = stored;
     basalt_status st = basalt_parquet_crypto_module_size(src->cipher, type, at, stored, &mlen,
                                                          &plain, NULL);
     if (st == BASALT_OK && mlen == stored) {
         *plain_size = (int32_t)plain;
+        return BASALT_OK;
+    }
+    /* DuckDB's files (no AAD) give the plaintext's size in the header. */
+    if (src->cipher->bare &&
+        basalt_parquet_crypto_module_size(src->cipher, type, at, src->len - pos, &mlen, &plain,
+                                          NULL) == BASALT_OK &&
+        plain == stored) {
+        *plain_size = (int32_t)plain;
+        *on_disk = mlen;
         return BASALT_OK;
     }
     if (h->type == BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2 && h->has_data_page_header_v2) {
@@ -323,13 +333,15 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
                                     options->max_page_size);
         /* Where the next page starts: past the body as stored. */
         const size_t body_pos = page.body;
-        const size_t next = body_pos + (size_t)h.compressed_page_size;
+        size_t stored = (size_t)h.compressed_page_size;
         size_t clear = 0;
         if (src->cipher) {
-            st = encrypted_body_size(src, &h, body_pos, &clear, &page.compressed_size, err);
+            st = encrypted_body_size(src, &h, body_pos, &clear, &page.compressed_size, &stored,
+                                     err);
             if (st != BASALT_OK)
                 return basalt_error_context(err, st, "page %" PRId32, ordinal);
         }
+        const size_t next = body_pos + stored;
         bool keep = true;
         switch (h.type) {
         case BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE:
@@ -406,8 +418,8 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
         }
         if (keep && src->cipher &&
             (page.type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE || page.selected)) {
-            st = decrypt_body(src, options, scratch, body_pos, (size_t)h.compressed_page_size,
-                              clear, page_ordinal, &page, err);
+            st = decrypt_body(src, options, scratch, body_pos, stored, clear, page_ordinal,
+                              &page, err);
             if (st != BASALT_OK)
                 return basalt_error_context(err, st, "page %" PRId32, ordinal);
         }

@@ -54,6 +54,9 @@ struct basalt_parquet_cipher {
     size_t key_len;      /* 16, 24 or 32 */
     const uint8_t *aad;  /* AAD prefix followed by aad_file_unique */
     size_t aad_len;
+    /* No AAD at all, not even the suffix: DuckDB 1.x writes files so
+     * (readers only; see crypto_read.c). */
+    bool bare;
 };
 
 /* Where a module sits in the file: its AAD suffix. Ordinals that do not
@@ -157,6 +160,7 @@ struct basalt_parquet_file_crypto {
     bool encrypted_footer;       /* "PARE" */
     bool have_options;           /* the caller gave decryption options */
     bool footer_verified;        /* a plaintext footer's signature was checked */
+    bool bare;                   /* modules have no AAD (DuckDB's files) */
     uint8_t *aad;                /* AAD prefix + aad_file_unique (reader arena) */
     size_t aad_len;
     int32_t footer_key;          /* 1 + index into keys; 0: none */
