@@ -108,8 +108,15 @@ extern "C" {
  * file that stores none and asks for one (supply_aad_prefix) needs the
  * caller's, and a caller's prefix that differs from the stored one is AUTH.
  * With AES_GCM_CTR_V1, pages are not authenticated (the format's choice):
- * a wrong column key there shows as garbage values that the decoders
- * usually reject as CORRUPT; page headers and metadata are still GCM. */
+ * a changed byte in one is not detected; page headers and metadata are
+ * still GCM, so a wrong key is. Page CRCs are checked over the page as
+ * stored (encrypted). DATA_PAGE_V2 pages are read in both layouts in use:
+ * one module (Arrow C++, Rust) or the levels in plaintext before a module
+ * of the values (parquet-java). Files written by DuckDB 1.x, which use no
+ * AAD at all, mark no encrypted column and give plaintext sizes in page
+ * headers, are read too: a file without aad_file_unique or AAD prefix whose
+ * footer does not authenticate with the format's AAD is tried without any,
+ * and read so (every column under the footer key) when that authenticates. */
 
 #define BASALT_PARQUET_MAX_KEY_SIZE 32
 
