@@ -294,6 +294,8 @@ basalt_status basalt_parquet_reader_open(struct basalt_input *input, bool take_i
         basalt_parquet_reader_close(r);
         return st;
     }
+    /* The decryption options are the caller's, read during open only. */
+    r->options.decryption = NULL;
     *out = r;
     return BASALT_OK;
 }
