@@ -26,6 +26,11 @@ target_link_libraries(basalt_deps_hash INTERFACE PkgConfig::XXHASH PkgConfig::CR
                       PkgConfig::DEFLATE)
 add_library(basalt::deps::hash ALIAS basalt_deps_hash)
 
+# Parquet modular encryption: AES-GCM / AES-CTR from libcrypto.
+add_library(basalt_deps_crypto INTERFACE)
+target_link_libraries(basalt_deps_crypto INTERFACE PkgConfig::CRYPTO)
+add_library(basalt::deps::crypto ALIAS basalt_deps_crypto)
+
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 add_library(basalt_deps_json INTERFACE)
 target_link_libraries(basalt_deps_json INTERFACE PkgConfig::JANSSON)

@@ -46,10 +46,12 @@
  *
  * Errors name the place: "flat.parquet: row group 3: column 'price': page 7:
  * RLE run exceeds page". Anything derived from the file that is malformed is
- * CORRUPT, a feature not implemented UNSUPPORTED (encrypted files and columns,
- * column chunks in other files), a size over a limit LIMIT; nothing in a file
- * can crash the reader, make it hang or make it allocate more than the limits
- * allow (column chunks are bounded by the file size, pages by max_page_size).
+ * CORRUPT, a feature not implemented UNSUPPORTED (column chunks in other
+ * files; encrypted files and columns read without decryption options), a
+ * module that does not authenticate or a missing key AUTH, a size over a
+ * limit LIMIT; nothing in a file can crash the reader, make it hang or make
+ * it allocate more than the limits allow (column chunks are bounded by the
+ * file size, pages by max_page_size).
  *
  * Threads: a scan decodes (row group x column chunk) tasks, then assembles
  * the top-level fields of each row group, on the pool given in its options
@@ -66,6 +68,139 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ------------------------------------------------------------------ decryption */
+
+/* Parquet modular encryption (parquet-format Encryption.md): files with an
+ * encrypted footer ("PARE") and files with a plaintext, signed footer
+ * ("PAR1") whose columns are encrypted; AES_GCM_V1 and AES_GCM_CTR_V1; keys
+ * of 16, 24 or 32 bytes.
+ *
+ * Keys reach the reader through `struct basalt_parquet_decryption`, given in
+ * the reader options. The footer key is `footer_key`, else the retriever's
+ * answer for the footer's key metadata; a column's key is its entry in
+ * `column_keys` (by dotted path), else the footer key for columns encrypted
+ * with it, else the retriever's answer for the column's key metadata. Keys
+ * are looked up and the encrypted column metadata decrypted when the file
+ * is opened: the decryption options and everything they point to are only
+ * read during basalt_parquet_reader_open (the retriever is called there,
+ * on the opening thread, at most once per distinct key metadata).
+ *
+ * Without decryption options, an encrypted footer is UNSUPPORTED at open and
+ * the encrypted columns of a plaintext-footer file are UNSUPPORTED when read.
+ * With them:
+ *   - an encrypted footer needs its key (AUTH when there is none), and a
+ *     module that does not authenticate (a wrong key or AAD prefix, modified
+ *     bytes) is AUTH naming the module ("f.parquet: footer: AES-GCM
+ *     authentication failed: ...", "...: row group 0: column 'x': page 2:
+ *     data page header: ...");
+ *   - a plaintext footer is verified against its signature when the footer
+ *     key can be had (AUTH when it does not verify); without the footer key
+ *     it is read unverified;
+ *   - a column whose key cannot be had is left encrypted: the file opens,
+ *     the other columns read, and reading that column (or filtering on it)
+ *     is AUTH ("column 'x': encrypted column chunk: no key for it (key
+ *     metadata "kc1")"). Its basalt_parquet_reader_metadata chunk keeps what
+ *     the file shows (no meta_data in an encrypted footer, the redacted
+ *     meta_data of a plaintext one); chunks that were decrypted show their
+ *     decrypted ColumnMetaData.
+ * The AAD prefix is the file's (aad_prefix) unless the caller gives one; a
+ * file that stores none and asks for one (supply_aad_prefix) needs the
+ * caller's, and a caller's prefix that differs from the stored one is AUTH.
+ * With AES_GCM_CTR_V1, pages are not authenticated (the format's choice):
+ * a changed byte in one is not detected; page headers and metadata are
+ * still GCM, so a wrong key is. Page CRCs are checked over the page as
+ * stored (encrypted). DATA_PAGE_V2 pages are read in both layouts in use:
+ * one module (Arrow C++, Rust) or the levels in plaintext before a module
+ * of the values (parquet-java). Files written by DuckDB 1.x, which use no
+ * AAD at all, mark no encrypted column and give plaintext sizes in page
+ * headers, are read too: a file without aad_file_unique or AAD prefix whose
+ * footer does not authenticate with the format's AAD is tried without any,
+ * and read so (every column under the footer key) when that authenticates. */
+
+#define BASALT_PARQUET_MAX_KEY_SIZE 32
+
+/* Finds the key for `key_metadata` (the bytes a writer stored with a footer
+ * or column key; not NUL-terminated, `len` may be 0): writes it to `key`
+ * (room for BASALT_PARQUET_MAX_KEY_SIZE bytes) and its length (16, 24 or 32)
+ * to *key_len, and returns OK. NOT_FOUND or AUTH when this key is not
+ * available (the column is then left encrypted, see above); any other status
+ * fails the open with the retriever's message. */
+typedef basalt_status (*basalt_parquet_key_retriever)(void *ctx, const uint8_t *key_metadata,
+                                                      size_t len, uint8_t *key, size_t *key_len,
+                                                      struct basalt_error *err);
+
+/* An explicit key of one leaf column (its dotted path, as path_in_schema). */
+struct basalt_parquet_column_key {
+    const char *column;
+    const uint8_t *key;
+    size_t key_len;
+};
+
+struct basalt_parquet_decryption {
+    const uint8_t *footer_key;          /* NULL: from the retriever */
+    size_t footer_key_len;
+    const struct basalt_parquet_column_key *column_keys;
+    size_t num_column_keys;
+    basalt_parquet_key_retriever retrieve_key; /* NULL: explicit keys only */
+    void *retrieve_ctx;
+    /* The AAD prefix (NULL: the file's). */
+    const uint8_t *aad_prefix;
+    size_t aad_prefix_len;
+    /* Read a plaintext footer without checking its signature even when the
+     * footer key is known (default false). */
+    bool skip_footer_signature;
+};
+
+/* parquet-java's key tools (PropertiesDrivenCryptoFactory, key material
+ * type PKMT1): key metadata that is a JSON object naming its key material,
+ * either inside it ("internalStorage": true) or, by "keyReference", in the
+ * file `_KEY_MATERIAL_FOR_<file name>.json` beside the Parquet file (a JSON
+ * object of key reference -> key material string). The key material holds
+ * the data key wrapped by a master key, directly or ("doubleWrapping")
+ * through a key-encryption key that the master key wraps. Master keys come
+ * from a KMS client: this one is parquet-java's InMemoryKMS /
+ * LocalWrapKmsClient, master keys in memory, keys wrapped locally with
+ * AES-GCM (nonce | ciphertext | tag, base64; AAD the master key id). */
+struct basalt_parquet_master_key {
+    const char *id;                     /* masterKeyID */
+    const uint8_t *key;
+    size_t key_len;
+};
+
+struct basalt_parquet_key_tools {
+    const struct basalt_parquet_master_key *master_keys; /* borrowed */
+    size_t num_master_keys;
+    /* The external key material file: its path (NULL: key material inside
+     * the key metadata only). basalt_parquet_key_tools_material_path makes
+     * the conventional one. */
+    const char *key_material_path;
+};
+
+/* A basalt_parquet_key_retriever over `ctx`, a struct basalt_parquet_key_tools.
+ * NOT_FOUND for a master key that is not in the list; CORRUPT for key
+ * metadata or key material that is not what parquet-java writes; AUTH when
+ * a wrapped key does not unwrap; IO, NOT_FOUND reading the material file. */
+BASALT_EXPORT basalt_status basalt_parquet_key_tools_retrieve(void *ctx,
+                                                              const uint8_t *key_metadata,
+                                                              size_t len, uint8_t *key,
+                                                              size_t *key_len,
+                                                              struct basalt_error *err);
+
+/* Writes the path of the external key material of the Parquet file at
+ * `path` ("dir/_KEY_MATERIAL_FOR_<name>.json") into `out` (`size` bytes).
+ * LIMIT when it does not fit. */
+BASALT_EXPORT basalt_status basalt_parquet_key_tools_material_path(const char *path, char *out,
+                                                                   size_t size,
+                                                                   struct basalt_error *err);
+
+/* A key written as text: hex (32, 48 or 64 digits) or base64 (standard or
+ * URL-safe, padding optional) of 16, 24 or 32 bytes; "hex:" or "base64:"
+ * in front says which when both could be meant. Writes the bytes to `key`
+ * (room for BASALT_PARQUET_MAX_KEY_SIZE) and their count to *key_len.
+ * INVALID_ARG otherwise (the message does not repeat the text). */
+BASALT_EXPORT basalt_status basalt_parquet_key_parse(const char *text, uint8_t *key,
+                                                     size_t *key_len, struct basalt_error *err);
 
 /* ------------------------------------------------------------------ reader */
 
@@ -89,6 +224,9 @@ struct basalt_parquet_reader_options {
     bool verify_crc;
     /* Keep the Parquet-derived types and ignore the ARROW:schema key. */
     bool ignore_arrow_schema;
+    /* Keys for encrypted files (see "decryption" above; borrowed, read
+     * during open only). NULL: none. */
+    const struct basalt_parquet_decryption *decryption;
 };
 
 /* Fills `options` with the defaults above. */
@@ -101,8 +239,10 @@ struct basalt_parquet_reader;
  * from the file system; CORRUPT ("<path>: file too small to be Parquet
  * (5 bytes)", "<path>: bad magic ...", "<path>: footer length 900 exceeds the
  * file", a malformed footer or schema); UNSUPPORTED for an encrypted footer
- * ("PARE"); LIMIT; NOMEM; INVALID_ARG for NULL path/out. *out is NULL on
- * failure. Close with basalt_parquet_reader_close. */
+ * ("PARE") without decryption options; AUTH for a footer that does not
+ * decrypt or verify, a missing footer key or AAD prefix (see "decryption");
+ * LIMIT; NOMEM; INVALID_ARG for NULL path/out or a bad explicit key. *out is
+ * NULL on failure. Close with basalt_parquet_reader_close. */
 BASALT_EXPORT basalt_status basalt_parquet_reader_open_file(
     const char *path, const struct basalt_parquet_reader_options *options,
     struct basalt_parquet_reader **out, struct basalt_error *err);
@@ -119,8 +259,10 @@ BASALT_EXPORT basalt_status basalt_parquet_reader_open(
  * of the reader must be freed first. */
 BASALT_EXPORT void basalt_parquet_reader_close(struct basalt_parquet_reader *reader);
 
-/* The decoded footer, valid until close. Plaintext-footer encrypted files
- * open (metadata.has_encrypted_columns); reading an encrypted column is
+/* The decoded footer, valid until close. For encrypted files, the decrypted
+ * footer; column chunks whose metadata was decrypted hold it in meta_data
+ * (see "decryption"). Plaintext-footer encrypted files open without keys
+ * too (metadata.has_encrypted_columns); reading an encrypted column is then
  * UNSUPPORTED. */
 BASALT_EXPORT const struct basalt_parquet_file_metadata *basalt_parquet_reader_metadata(
     const struct basalt_parquet_reader *reader);
@@ -189,7 +331,8 @@ struct basalt_parquet_column_stats {
 };
 
 /* The statistics of column chunk (row_group, column). NOT_FOUND for indices
- * out of range; UNSUPPORTED for an encrypted column. A chunk without
+ * out of range; UNSUPPORTED (no decryption options) or AUTH (no key) for an
+ * encrypted column that could not be decrypted. A chunk without
  * statistics gives has_min_max and has_null_count false. */
 BASALT_EXPORT basalt_status basalt_parquet_reader_column_stats(
     const struct basalt_parquet_reader *reader, int32_t row_group, int32_t column,

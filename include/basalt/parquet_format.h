@@ -552,6 +552,13 @@ BASALT_EXPORT basalt_status basalt_thrift_decode_file_crypto_metadata(
     const struct basalt_thrift_limits *limits, struct basalt_parquet_file_crypto_metadata *out,
     size_t *consumed, struct basalt_error *err);
 
+/* A ColumnMetaData serialized on its own: the plaintext of a column chunk's
+ * encrypted_column_metadata (Parquet modular encryption). */
+BASALT_EXPORT basalt_status basalt_thrift_decode_column_metadata(
+    const void *data, size_t len, struct basalt_arena *arena,
+    const struct basalt_thrift_limits *limits, struct basalt_parquet_column_metadata *out,
+    struct basalt_error *err);
+
 /* The last 8 bytes of a Parquet file: a 4-byte little-endian footer length
  * and the magic. `file_size` is the whole file's size, used to check that
  * the footer and the leading magic fit. Stores the footer length (the
@@ -588,6 +595,17 @@ BASALT_EXPORT basalt_status basalt_thrift_encode_offset_index(
     struct basalt_error *err);
 BASALT_EXPORT basalt_status basalt_thrift_encode_bloom_filter_header(
     const struct basalt_parquet_bloom_filter_header *bf, struct basalt_buffer *out,
+    struct basalt_error *err);
+
+/* Parquet modular encryption: a ColumnMetaData on its own (to be encrypted
+ * into encrypted_column_metadata), and the FileCryptoMetaData written before
+ * an encrypted footer (INVALID_ARG for an algorithm other than AES_GCM_V1 and
+ * AES_GCM_CTR_V1). */
+BASALT_EXPORT basalt_status basalt_thrift_encode_column_metadata(
+    const struct basalt_parquet_column_metadata *m, struct basalt_buffer *out,
+    struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_thrift_encode_file_crypto_metadata(
+    const struct basalt_parquet_file_crypto_metadata *m, struct basalt_buffer *out,
     struct basalt_error *err);
 
 /* ------------------------------------------------------------------ names */

@@ -88,6 +88,55 @@
 extern "C" {
 #endif
 
+/* Parquet modular encryption (parquet-format Encryption.md) of the file
+ * written. Every encrypted column's pages and page headers, ColumnIndex,
+ * OffsetIndex and bloom filter are encrypted with its key; the footer is
+ * encrypted with the footer key ("PARE" magic, a FileCryptoMetaData before
+ * it), or left in plaintext and signed with it ("PAR1": readers without
+ * keys read the plaintext columns). A column with a key of its own (or any
+ * encrypted column under a plaintext footer) gets its ColumnMetaData
+ * serialized and encrypted into encrypted_column_metadata; under a
+ * plaintext footer its plain meta_data is kept for old readers, stripped of
+ * statistics, encoding stats and size statistics. AES_GCM_V1 encrypts every
+ * module with AES-GCM; AES_GCM_CTR_V1 encrypts pages with AES-CTR (not
+ * authenticated) and the rest with AES-GCM. The AAD of every GCM module
+ * starts with the AAD prefix (if any) and 8 random bytes (aad_file_unique).
+ * Nonces are random: the bytes of an encrypted file differ from run to run.
+ * An encrypted file holds at most 32767 row groups, columns and pages per
+ * column chunk (the AAD ordinals are 16-bit): more is LIMIT. */
+struct basalt_parquet_column_encryption {
+    const char *column;             /* leaf column, dotted path */
+    const uint8_t *key;             /* 16, 24 or 32 bytes; NULL: the footer key */
+    size_t key_len;
+    const uint8_t *key_metadata;    /* stored for readers to find the key; NULL: none */
+    size_t key_metadata_len;
+};
+
+struct basalt_parquet_encryption {
+    /* enum basalt_parquet_encryption_algorithm_kind: AES_GCM_V1 (0 means
+     * it too) or AES_GCM_CTR_V1. */
+    int32_t algorithm;
+    const uint8_t *footer_key;      /* 16, 24 or 32 bytes, required */
+    size_t footer_key_len;
+    const uint8_t *footer_key_metadata; /* NULL: none */
+    size_t footer_key_metadata_len;
+    bool plaintext_footer;
+    /* AAD prefix (NULL: none), stored in the file unless
+     * skip_aad_prefix_storage (then readers must be given it). */
+    const uint8_t *aad_prefix;
+    size_t aad_prefix_len;
+    bool skip_aad_prefix_storage;
+    /* The columns to encrypt, `num_columns` of them; none (0) encrypts every
+     * column with the footer key. Columns not listed stay plaintext. */
+    const struct basalt_parquet_column_encryption *columns;
+    size_t num_columns;
+    /* DATA_PAGE_V2 pages as parquet-java writes them: the level sections in
+     * plaintext, then a module of the values (default false: the whole page
+     * one module, as Arrow C++ and Rust write; readers of either do not read
+     * the other). The reader reads both. */
+    bool v2_levels_in_plaintext;
+};
+
 /* A per-column encoding choice (by leaf column: its dotted path). */
 struct basalt_parquet_writer_column_encoding {
     const char *column;  /* borrowed until open returns */
@@ -165,6 +214,9 @@ struct basalt_parquet_writer_options {
      * the same for any number of workers. */
     struct basalt_pool *pool;
     int num_workers;
+    /* Encrypt the file (see struct basalt_parquet_encryption; borrowed until
+     * open returns, keys copied). NULL: a plaintext file. */
+    const struct basalt_parquet_encryption *encryption;
 };
 
 /* Fills `options` with the defaults above. */
@@ -180,8 +232,10 @@ struct basalt_parquet_writer;
  * `options` NULL means the defaults; it is copied.
  * Returns OK; INVALID_ARG (NULL arguments, bad options, an encoding that
  * does not fit its column's type, a bloom filter on a BOOLEAN column, a
- * schema that is not a struct); NOT_FOUND (a column named in the options is
- * not a leaf of the schema); CORRUPT (a malformed schema or field id);
+ * schema that is not a struct, an encryption key that is not 16, 24 or 32
+ * bytes, an unknown algorithm, a column listed twice for encryption);
+ * NOT_FOUND (a column named in the options is not a leaf of the schema);
+ * LIMIT (over 32767 columns in an encrypted file); CORRUPT (a malformed schema or field id);
  * UNSUPPORTED (a type this writer does not write); IO (writing the magic);
  * NOMEM.
  * *out is NULL on failure. */

@@ -95,6 +95,72 @@ void basalt_parquet_bloom_filter_reset(struct basalt_parquet_bloom_filter *bf)
     memset(bf, 0, sizeof *bf);
 }
 
+/* Decrypts the module of chunk (row_group, column) at file offset `off`
+ * (`room` bytes there at most) into *plain (basalt_malloc'd). */
+static basalt_status read_module(const struct basalt_parquet_reader *reader, int32_t row_group,
+                                 int32_t column, int type, uint64_t off, uint64_t room,
+                                 uint8_t **plain, size_t *plain_len, size_t *module_len,
+                                 struct basalt_error *err)
+{
+    if (reader->view)
+        return basalt_parquet_reader_decrypt_module(reader, row_group, column, type,
+                                                    reader->view + off, (size_t)room, plain,
+                                                    plain_len, module_len, err);
+    uint8_t len[4];
+    if (room < 4)
+        return basalt_error_set(err, BASALT_CORRUPT, "encrypted %s runs past the data",
+                                basalt_parquet_module_name(type));
+    basalt_status st = basalt_input_read_at(reader->input, off, 4, len, err);
+    if (st != BASALT_OK)
+        return st;
+    uint64_t n = 4 + ((uint64_t)len[0] | (uint64_t)len[1] << 8 | (uint64_t)len[2] << 16 |
+                      (uint64_t)len[3] << 24);
+    if (n > room)
+        return basalt_error_set(err, BASALT_CORRUPT, "encrypted %s runs past the data",
+                                basalt_parquet_module_name(type));
+    uint8_t *buf = basalt_malloc((size_t)n);
+    if (!buf)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a bloom filter");
+    st = basalt_input_read_at(reader->input, off, n, buf, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_reader_decrypt_module(reader, row_group, column, type, buf,
+                                                  (size_t)n, plain, plain_len, module_len, err);
+    basalt_free(buf);
+    return st;
+}
+
+/* An encrypted chunk's filter: the header and the bitset are two modules. */
+static basalt_status encrypted_filter(const struct basalt_parquet_reader *reader,
+                                      int32_t row_group, int32_t column, uint64_t off,
+                                      uint64_t room, struct basalt_parquet_bloom_filter *out,
+                                      struct basalt_error *err)
+{
+    uint8_t *header = NULL;
+    size_t header_len = 0, module_len = 0, used = 0, bitset_len = 0;
+    basalt_status st = read_module(reader, row_group, column, BASALT_PARQUET_MODULE_BLOOM_HEADER,
+                                   off, room, &header, &header_len, &module_len, err);
+    if (st != BASALT_OK)
+        return st;
+    st = parse_header(header, header_len, &used, &bitset_len, err);
+    basalt_free(header);
+    if (st != BASALT_OK)
+        return st;
+    size_t n = 0;
+    st = read_module(reader, row_group, column, BASALT_PARQUET_MODULE_BLOOM_BITSET,
+                     off + module_len, room - module_len, &out->owned, &n, NULL, err);
+    if (st != BASALT_OK)
+        return st;
+    if (n != bitset_len) {
+        basalt_parquet_bloom_filter_reset(out);
+        return basalt_error_set(err, BASALT_CORRUPT,
+                                "bloom filter: a %zu-byte bitset where the header says %zu", n,
+                                bitset_len);
+    }
+    out->bitset = out->owned;
+    out->num_bytes = n;
+    return BASALT_OK;
+}
+
 /* Headers are a few bytes; this is plenty for one. */
 #define BLOOM_HEADER_PROBE 256
 
@@ -124,6 +190,8 @@ basalt_status basalt_parquet_reader_bloom_filter(const struct basalt_parquet_rea
                                     (long long)off, (int)m->bloom_filter_length);
         room = (uint64_t)m->bloom_filter_length;
     }
+    if (basalt_parquet_reader_chunk_cipher(reader, row_group, column))
+        return encrypted_filter(reader, row_group, column, (uint64_t)off, room, out, err);
     size_t header_len = 0, bitset_len = 0;
     if (reader->view) {
         const uint8_t *p = reader->view + off;

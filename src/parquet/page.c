@@ -5,6 +5,7 @@
 
 #include "basalt/hash.h"
 #include "parquet_column.h"
+#include "parquet_crypto.h"
 
 /* A header holds at most a few statistics; this bounds what one may take. */
 #define PAGE_HEADER_MAX_MEMORY ((size_t)16 << 20)
@@ -76,6 +77,174 @@ static basalt_status data_page_header(const struct basalt_parquet_page_header *h
     return BASALT_OK;
 }
 
+/* Whether the chunk's first page is a dictionary page, as its metadata
+ * says (writers store 0, or the data page offset, when there is none). */
+static bool dictionary_at(const struct basalt_parquet_chunk_source *src, size_t pos)
+{
+    const struct basalt_parquet_column_metadata *m = src->meta;
+    return m->has_dictionary_page_offset && m->dictionary_page_offset > 0 &&
+           m->dictionary_page_offset != m->data_page_offset &&
+           m->dictionary_page_offset == src->file_offset + (int64_t)pos;
+}
+
+/* Decrypts and decodes the page header module at `pos`: a dictionary page
+ * header where the metadata places the dictionary, else data page header
+ * `page_ordinal` (the other kind is tried too for the chunk's first page,
+ * for writers whose offsets say otherwise). *module_len is the module's
+ * length on disk. */
+static basalt_status decrypt_header(const struct basalt_parquet_chunk_source *src,
+                                    struct basalt_parquet_scratch *scratch,
+                                    const struct basalt_thrift_limits *limits, size_t pos,
+                                    int32_t page_ordinal, bool first,
+                                    struct basalt_parquet_page_header *h, size_t *module_len,
+                                    struct basalt_error *err)
+{
+    const uint8_t *at = src->data + pos;
+    size_t avail = src->len - pos;
+    struct basalt_parquet_module_id id = {BASALT_PARQUET_MODULE_DATA_PAGE_HEADER,
+                                          src->row_group_ordinal, src->column_ordinal,
+                                          page_ordinal};
+    if (first && dictionary_at(src, pos))
+        id.type = BASALT_PARQUET_MODULE_DICTIONARY_PAGE_HEADER;
+    size_t mlen = 0, n = 0;
+    basalt_status st =
+        basalt_parquet_crypto_module_size(src->cipher, id.type, at, avail, &mlen, &n, err);
+    if (st != BASALT_OK)
+        return st;
+    uint8_t *plain = NULL;
+    st = basalt_parquet_scratch_reserve(scratch, BASALT_PARQUET_SCRATCH_HEADER, n ? n : 1, &plain,
+                                        err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_parquet_crypto_decrypt(src->cipher, &id, at, avail, plain, &n, &mlen, err);
+    if (st == BASALT_AUTH && first) {
+        struct basalt_parquet_module_id other = id;
+        other.type = id.type == BASALT_PARQUET_MODULE_DATA_PAGE_HEADER
+                         ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE_HEADER
+                         : BASALT_PARQUET_MODULE_DATA_PAGE_HEADER;
+        if (basalt_parquet_crypto_decrypt(src->cipher, &other, at, avail, plain, &n, &mlen,
+                                          NULL) == BASALT_OK) {
+            id = other;
+            st = BASALT_OK;
+        }
+    }
+    if (st != BASALT_OK)
+        return st;
+    size_t used = 0;
+    st = basalt_thrift_decode_page_header(plain, n, &scratch->arena, limits, h, &used, err);
+    if (st != BASALT_OK)
+        return st;
+    bool dict = h->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE;
+    if (dict != (id.type == BASALT_PARQUET_MODULE_DICTIONARY_PAGE_HEADER))
+        return basalt_error_set(err, BASALT_CORRUPT, "a %s page header encrypted as a %s",
+                                dict ? "dictionary" : "data",
+                                basalt_parquet_module_name(id.type));
+    *module_len = mlen;
+    return BASALT_OK;
+}
+
+/* Checks the CRC of an encrypted page body (over its bytes as stored,
+ * `stored` of them) and decrypts it onto the end of the scratch's DECRYPTED
+ * buffer, pointing `page` there. The first `clear` bytes are a DATA_PAGE_V2
+ * page's levels left in plaintext before the module (parquet-java's
+ * layout): they are copied. */
+static basalt_status decrypt_body(const struct basalt_parquet_chunk_source *src,
+                                  const struct basalt_parquet_column_options *options,
+                                  struct basalt_parquet_scratch *scratch, size_t pos,
+                                  size_t stored, size_t clear, int32_t page_ordinal,
+                                  struct basalt_parquet_page *page, struct basalt_error *err)
+{
+    const uint8_t *at = src->data + pos;
+    if (options->verify_crc && page->has_crc) {
+        uint32_t crc = basalt_hash_crc32(0, at, stored);
+        if (crc != page->crc)
+            return basalt_error_set(err, BASALT_CORRUPT,
+                                    "CRC mismatch: the header says %08" PRIx32
+                                    ", the page has %08" PRIx32,
+                                    page->crc, crc);
+        scratch->stats.crc_checked++;
+    }
+    page->has_crc = false;
+    struct basalt_parquet_module_id id = {page->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE
+                                              ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE
+                                              : BASALT_PARQUET_MODULE_DATA_PAGE,
+                                          src->row_group_ordinal, src->column_ordinal,
+                                          page_ordinal};
+    struct basalt_buffer *b = &scratch->buffers[BASALT_PARQUET_SCRATCH_DECRYPTED];
+    size_t n = (size_t)page->compressed_size;
+    if (b->capacity - b->size < n + 1) {
+        size_t cap = b->capacity;
+        basalt_status st = basalt_buffer_reserve(b, n + 1, err);
+        if (st != BASALT_OK)
+            return st;
+        if (b->capacity != cap)
+            scratch->stats.scratch_grows++;
+    }
+    if (clear)
+        memcpy(b->data + b->size, at, clear);
+    basalt_status st = basalt_parquet_crypto_decrypt(src->cipher, &id, at + clear, stored - clear,
+                                                     b->data + b->size + clear, &n, NULL, err);
+    if (st != BASALT_OK)
+        return st;
+    page->body = b->size;
+    page->decrypted = true;
+    b->size += clear + n;
+    return BASALT_OK;
+}
+
+/* The plaintext size of an encrypted page whose header says it takes
+ * h->compressed_page_size bytes at `pos`: one module (Arrow C++ and Rust,
+ * and every page but parquet-java's DATA_PAGE_V2), or a DATA_PAGE_V2 page's
+ * levels in plaintext then a module of its values (parquet-java). *clear is
+ * the plaintext prefix, *plain_size what the page decrypts to. */
+static basalt_status encrypted_body_size(const struct basalt_parquet_chunk_source *src,
+                                         const struct basalt_parquet_page_header *h, size_t pos,
+                                         size_t *clear, int32_t *plain_size, size_t *on_disk,
+                                         struct basalt_error *err)
+{
+    int type = h->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE
+                   ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE
+                   : BASALT_PARQUET_MODULE_DATA_PAGE;
+    size_t stored = (size_t)h->compressed_page_size;
+    const uint8_t *at = src->data + pos;
+    size_t mlen = 0, plain = 0;
+    *clear = 0;
+    *on_disk = stored;
+    basalt_status st = basalt_parquet_crypto_module_size(src->cipher, type, at, stored, &mlen,
+                                                         &plain, NULL);
+    if (st == BASALT_OK && mlen == stored) {
+        *plain_size = (int32_t)plain;
+        return BASALT_OK;
+    }
+    /* DuckDB's files (no AAD) give the plaintext's size in the header. */
+    if (src->cipher->bare &&
+        basalt_parquet_crypto_module_size(src->cipher, type, at, src->len - pos, &mlen, &plain,
+                                          NULL) == BASALT_OK &&
+        plain == stored) {
+        *plain_size = (int32_t)plain;
+        *on_disk = mlen;
+        return BASALT_OK;
+    }
+    if (h->type == BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2 && h->has_data_page_header_v2) {
+        int64_t levels = (int64_t)h->data_page_header_v2.definition_levels_byte_length +
+                         h->data_page_header_v2.repetition_levels_byte_length;
+        if (h->data_page_header_v2.definition_levels_byte_length >= 0 &&
+            h->data_page_header_v2.repetition_levels_byte_length >= 0 &&
+            (uint64_t)levels < stored &&
+            basalt_parquet_crypto_module_size(src->cipher, type, at + levels,
+                                              stored - (size_t)levels, &mlen, &plain,
+                                              NULL) == BASALT_OK &&
+            mlen == stored - (size_t)levels) {
+            *clear = (size_t)levels;
+            *plain_size = (int32_t)((size_t)levels + plain);
+            return BASALT_OK;
+        }
+    }
+    return basalt_error_set(err, BASALT_CORRUPT,
+                            "the header says %" PRId32 " bytes, which hold no encrypted page",
+                            h->compressed_page_size);
+}
+
 basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source *src,
                                        const struct basalt_parquet_column_options *options,
                                        struct basalt_parquet_scratch *scratch,
@@ -87,6 +256,7 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
     table->all_dictionary = true;
     basalt_parquet_scratch_trim(scratch);
     scratch->buffers[BASALT_PARQUET_SCRATCH_PAGES].size = 0;
+    scratch->buffers[BASALT_PARQUET_SCRATCH_DECRYPTED].size = 0;
 
     struct basalt_thrift_limits limits;
     basalt_thrift_limits_init(&limits);
@@ -124,9 +294,15 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
         }
         struct basalt_parquet_page_header h;
         size_t hlen = 0;
-        basalt_status st = basalt_thrift_decode_page_header(src->data + pos, src->len - pos,
-                                                            &scratch->arena, &limits, &h, &hlen,
-                                                            err);
+        /* Data pages count from 0 in the module AADs. */
+        const int32_t page_ordinal = data_index;
+        basalt_status st;
+        if (src->cipher)
+            st = decrypt_header(src, scratch, &limits, pos, page_ordinal,
+                                data_index == 0 && table->dictionary < 0, &h, &hlen, err);
+        else
+            st = basalt_thrift_decode_page_header(src->data + pos, src->len - pos,
+                                                  &scratch->arena, &limits, &h, &hlen, err);
         if (st != BASALT_OK)
             return basalt_error_context(err, st, "page %" PRId32 ": header", ordinal);
         struct basalt_parquet_page page;
@@ -155,6 +331,17 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
                                     " uncompressed) exceed the page size limit of %" PRId64,
                                     ordinal, h.compressed_page_size, h.uncompressed_page_size,
                                     options->max_page_size);
+        /* Where the next page starts: past the body as stored. */
+        const size_t body_pos = page.body;
+        size_t stored = (size_t)h.compressed_page_size;
+        size_t clear = 0;
+        if (src->cipher) {
+            st = encrypted_body_size(src, &h, body_pos, &clear, &page.compressed_size, &stored,
+                                     err);
+            if (st != BASALT_OK)
+                return basalt_error_context(err, st, "page %" PRId32, ordinal);
+        }
+        const size_t next = body_pos + stored;
         bool keep = true;
         switch (h.type) {
         case BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE:
@@ -229,12 +416,19 @@ basalt_status basalt_parquet_page_scan(const struct basalt_parquet_chunk_source 
             keep = false;
             break;
         }
+        if (keep && src->cipher &&
+            (page.type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE || page.selected)) {
+            st = decrypt_body(src, options, scratch, body_pos, stored, clear, page_ordinal,
+                              &page, err);
+            if (st != BASALT_OK)
+                return basalt_error_context(err, st, "page %" PRId32, ordinal);
+        }
         if (keep) {
             st = page_append(scratch, &page, err);
             if (st != BASALT_OK)
                 return st;
         }
-        pos = page.body + (size_t)h.compressed_page_size;
+        pos = next;
         ordinal++;
     }
     if (!sel && seen < want)
@@ -287,7 +481,10 @@ basalt_status basalt_parquet_page_load(const struct basalt_parquet_chunk_source 
                                        struct basalt_error *err)
 {
     memset(out, 0, sizeof *out);
-    const uint8_t *body = basalt_parquet_nonnull(src->data) + page->body;
+    const uint8_t *body =
+        page->decrypted
+            ? scratch->buffers[BASALT_PARQUET_SCRATCH_DECRYPTED].data + page->body
+            : basalt_parquet_nonnull(src->data) + page->body;
     size_t clen = (size_t)page->compressed_size;
     if (options->verify_crc && page->has_crc) {
         uint32_t crc = basalt_hash_crc32(0, body, clen);

@@ -28,6 +28,8 @@
 #include "parquet_encoding.h"
 #include "parquet_schema.h"
 
+struct basalt_parquet_cipher; /* parquet_crypto.h */
+
 /* Pages of a chunk to decode, from the OffsetIndex. Pages not selected are
  * skipped without being decompressed; their rows are absent from the output
  * (the front end accounts for them). NULL selection = all. Data page k of the
@@ -88,6 +90,15 @@ struct basalt_parquet_chunk_source {
      * a chunk holding a different number of records is CORRUPT; negative:
      * not checked. */
     int64_t num_rows;
+    /* An encrypted chunk (Parquet modular encryption): the column's key, and
+     * the row group and column ordinals of its module AADs. Every page header
+     * is then a GCM module, every page body a GCM or CTR module: the headers
+     * are decrypted as they are walked, the bodies of the pages to decode
+     * into the scratch (so the decoder sees plaintext pages), and a CRC is
+     * checked on the encrypted bytes, as written. NULL: plaintext. */
+    const struct basalt_parquet_cipher *cipher;
+    int32_t row_group_ordinal;
+    int32_t column_ordinal;
 };
 
 /* Per-thread reusable state: codec objects (one per codec kind, created on
@@ -230,6 +241,9 @@ struct basalt_parquet_page {
     bool is_compressed;       /* v2 */
     bool selected;            /* data pages: decoded (not skipped by the selection) */
     int64_t first_level;      /* selected data pages: first output level */
+    /* Decrypted: `body` is an offset in the scratch's DECRYPTED buffer and
+     * compressed_size the plaintext's length. */
+    bool decrypted;
 };
 
 struct basalt_parquet_page_table {
@@ -291,6 +305,8 @@ enum basalt_parquet_scratch_buffer {
     BASALT_PARQUET_SCRATCH_LEVELS,     /* int16 levels that have no output array */
     BASALT_PARQUET_SCRATCH_PAGES,      /* the page table */
     BASALT_PARQUET_SCRATCH_DELTA_LAST, /* DELTA_BYTE_ARRAY's previous value */
+    BASALT_PARQUET_SCRATCH_DECRYPTED,  /* an encrypted chunk's decrypted page bodies */
+    BASALT_PARQUET_SCRATCH_HEADER,     /* a decrypted page header */
     BASALT_PARQUET_SCRATCH_COUNT
 };
 

@@ -6,6 +6,7 @@
 #define BASALT_PARQUET_READER_H
 
 #include "basalt/parquet.h"
+#include "parquet_crypto.h"
 #include "parquet_schema.h"
 
 /* ------------------------------------------------------------------ reader */
@@ -32,6 +33,7 @@ struct basalt_parquet_reader {
     int64_t num_rows;
     struct basalt_parquet_writer_version writer;
     int32_t *column_orders;        /* per leaf: enum basalt_parquet_column_order_kind */
+    struct basalt_parquet_file_crypto *crypto; /* NULL: a plaintext file */
 };
 
 /* Parses a created_by string (NULL allowed). */
@@ -52,14 +54,15 @@ bool basalt_parquet_writer_v2_always_compressed(const struct basalt_parquet_writ
  * data_page_offset) for total_compressed_size bytes (with the PARQUET-816
  * padding for old parquet-mr files), checked to lie between the leading
  * magic and the footer. CORRUPT otherwise; UNSUPPORTED for a chunk in
- * another file or an encrypted one. */
+ * another file; UNSUPPORTED / AUTH for an encrypted one without its key. */
 basalt_status basalt_parquet_reader_chunk_range(const struct basalt_parquet_reader *reader,
                                                 int32_t row_group, int32_t leaf,
                                                 uint64_t *offset, uint64_t *length,
                                                 struct basalt_error *err);
 
-/* The column metadata of a chunk, or UNSUPPORTED (encrypted) / CORRUPT
- * (missing) naming nothing: callers add the context. */
+/* The column metadata of a chunk (decrypted for an encrypted chunk with its
+ * key), or UNSUPPORTED / AUTH (encrypted, no key) / CORRUPT (missing) naming
+ * nothing: callers add the context. */
 basalt_status basalt_parquet_reader_chunk_meta(const struct basalt_parquet_reader *reader,
                                                int32_t row_group, int32_t leaf,
                                                const struct basalt_parquet_column_metadata **out,

@@ -88,6 +88,13 @@ struct basalt_parquet_wcolumn {
     const struct basalt_parquet_string *path; /* path_in_schema */
     size_t path_len;
     struct basalt_parquet_schema_element element;
+    /* Encryption (writer_crypto.c): the column's key (NULL: plaintext), its
+     * ordinal among the leaf columns for the module AADs, and whether the
+     * key is its own rather than the footer key. */
+    const struct basalt_parquet_cipher *cipher;
+    int32_t ordinal;
+    bool own_key;
+    bool v2_clear_levels;  /* DATA_PAGE_V2 levels outside the page module */
 };
 
 /* A view of the physical values of `count` slots of one column. */
@@ -282,6 +289,8 @@ struct basalt_parquet_wctx {
     struct basalt_buffer page_bounds; /* the pending page's finished min/max */
     struct basalt_parquet_wcounters counters;
     int32_t num_columns;           /* leaf columns of the writer */
+    int32_t row_group;             /* ordinal of the row group being built (module AADs) */
+    struct basalt_buffer crypt;    /* an encrypted page body, or a module's plaintext */
 };
 
 void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
@@ -425,5 +434,63 @@ struct basalt_parquet_writer;
 /* The fast-path counters of every encoding thread of `w`, summed. */
 void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
                                     struct basalt_parquet_wcounters *out);
+
+/* ------------------------------------------------------------------ encryption */
+
+struct basalt_parquet_cipher;
+
+/* The encryption of a file being written (writer_crypto.c). */
+struct basalt_parquet_wcrypto {
+    int32_t algorithm;
+    bool plaintext_footer;
+    bool store_aad_prefix;
+    uint8_t *aad;               /* AAD prefix + aad_file_unique */
+    size_t aad_len, prefix_len;
+    uint8_t *footer_key_metadata;
+    size_t footer_key_metadata_len;
+    struct basalt_parquet_cipher *ciphers; /* [0] the footer key, then the column keys */
+    size_t n_ciphers;
+    struct basalt_parquet_binary *key_metadata; /* per leaf column (data owned) */
+    int32_t n_columns;
+};
+
+/* Checks `e` against the columns and sets up `*out` (basalt_malloc'd),
+ * pointing each encrypted column's `cipher` at its key. INVALID_ARG,
+ * NOT_FOUND, LIMIT, NOMEM, INTERNAL (random generator). */
+basalt_status basalt_parquet_wcrypto_new(const struct basalt_parquet_encryption *e,
+                                         struct basalt_parquet_wcolumn *cols, int32_t ncols,
+                                         struct basalt_parquet_wcrypto **out,
+                                         struct basalt_error *err);
+/* Wipes the keys and frees. NULL is a no-op. */
+void basalt_parquet_wcrypto_free(struct basalt_parquet_wcrypto *c);
+
+/* Appends `plain` to `dst`: as it is for a plaintext column, else as the
+ * column's encrypted module of type `type` (row group ctx->row_group).
+ * NOMEM, LIMIT. */
+basalt_status basalt_parquet_wcrypto_put(const struct basalt_parquet_wcolumn *col,
+                                         const struct basalt_parquet_wctx *ctx, int type,
+                                         const uint8_t *plain, size_t len,
+                                         struct basalt_buffer *dst, struct basalt_error *err);
+
+/* Finishes an encrypted column's chunk metadata `cc` (its meta_data final):
+ * crypto_metadata, and the encrypted ColumnMetaData where the format asks
+ * for it, in `arena`. Plaintext columns are left alone. NOMEM, LIMIT. */
+basalt_status basalt_parquet_wcrypto_chunk(const struct basalt_parquet_wcrypto *c,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           int32_t row_group, struct basalt_arena *arena,
+                                           struct basalt_parquet_column_chunk *cc,
+                                           struct basalt_error *err);
+
+/* The FileMetaData fields of a plaintext footer (encryption_algorithm,
+ * footer_signing_key_metadata); nothing for an encrypted one. */
+void basalt_parquet_wcrypto_footer_fields(const struct basalt_parquet_wcrypto *c,
+                                          struct basalt_parquet_file_metadata *md);
+
+/* Turns the serialized FileMetaData in `footer` into what precedes the
+ * footer length: FileCryptoMetaData and the encrypted footer, or the
+ * footer and its signature. NOMEM, LIMIT, INTERNAL. */
+basalt_status basalt_parquet_wcrypto_footer(const struct basalt_parquet_wcrypto *c,
+                                            struct basalt_buffer *footer,
+                                            struct basalt_error *err);
 
 #endif

@@ -31,6 +31,33 @@ static basalt_status fetch(const struct basalt_parquet_reader *reader, int64_t o
     return BASALT_OK;
 }
 
+/* The same for an index of chunk (row_group, leaf): decrypted (into
+ * *owned) when the chunk is encrypted; *data_len is what to decode. */
+static basalt_status fetch_index(const struct basalt_parquet_reader *reader, int32_t row_group,
+                                 int32_t leaf, int type, int64_t offset, int32_t len,
+                                 const char *what, const uint8_t **data, size_t *data_len,
+                                 uint8_t **owned, struct basalt_error *err)
+{
+    basalt_status st = fetch(reader, offset, len, what, data, owned, err);
+    if (st != BASALT_OK)
+        return st;
+    *data_len = (size_t)len;
+    if (!basalt_parquet_reader_chunk_cipher(reader, row_group, leaf))
+        return BASALT_OK;
+    uint8_t *plain = NULL;
+    size_t n = 0;
+    st = basalt_parquet_reader_decrypt_module(reader, row_group, leaf, type, *data, (size_t)len,
+                                              &plain, &n, NULL, err);
+    basalt_free(*owned);
+    *owned = NULL;
+    if (st != BASALT_OK)
+        return st;
+    *data = plain;
+    *data_len = n;
+    *owned = plain;
+    return BASALT_OK;
+}
+
 static basalt_status check_offset_index(const struct basalt_parquet_reader *reader,
                                         int32_t row_group, int32_t leaf,
                                         struct basalt_arena *arena,
@@ -114,11 +141,12 @@ basalt_status basalt_parquet_page_index_read(const struct basalt_parquet_reader 
     limits.max_memory = reader->options.max_metadata_memory;
     const uint8_t *data = NULL;
     uint8_t *owned = NULL;
-    st = fetch(reader, cc->offset_index_offset, cc->offset_index_length, "offset index", &data,
-               &owned, err);
+    size_t data_len = 0;
+    st = fetch_index(reader, row_group, leaf, BASALT_PARQUET_MODULE_OFFSET_INDEX,
+                     cc->offset_index_offset, cc->offset_index_length, "offset index", &data,
+                     &data_len, &owned, err);
     if (st == BASALT_OK)
-        st = basalt_thrift_decode_offset_index(data, (size_t)cc->offset_index_length, arena,
-                                               &limits, &out->oi, err);
+        st = basalt_thrift_decode_offset_index(data, data_len, arena, &limits, &out->oi, err);
     basalt_free(owned);
     if (st == BASALT_OK)
         st = check_offset_index(reader, row_group, leaf, arena, out, err);
@@ -127,11 +155,11 @@ basalt_status basalt_parquet_page_index_read(const struct basalt_parquet_reader 
     out->has_offset_index = true;
     if (!want_column_index || !cc->has_column_index_offset || !cc->has_column_index_length)
         return BASALT_OK;
-    st = fetch(reader, cc->column_index_offset, cc->column_index_length, "column index", &data,
-               &owned, err);
+    st = fetch_index(reader, row_group, leaf, BASALT_PARQUET_MODULE_COLUMN_INDEX,
+                     cc->column_index_offset, cc->column_index_length, "column index", &data,
+                     &data_len, &owned, err);
     if (st == BASALT_OK)
-        st = basalt_thrift_decode_column_index(data, (size_t)cc->column_index_length, arena,
-                                               &limits, &out->ci, err);
+        st = basalt_thrift_decode_column_index(data, data_len, arena, &limits, &out->ci, err);
     basalt_free(owned);
     if (st == BASALT_OK)
         st = check_column_index(out, err);

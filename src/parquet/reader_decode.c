@@ -213,6 +213,9 @@ static basalt_status decode_chunk(struct window *w, int32_t gi, int32_t leaf,
     src.leaf = &r->schema->leaves[leaf];
     src.pages = sel;
     src.num_rows = r->md.row_groups[rg].num_rows;
+    src.cipher = basalt_parquet_reader_chunk_cipher(r, rg, leaf);
+    src.row_group_ordinal = basalt_parquet_reader_rg_ordinal(r, rg);
+    src.column_ordinal = leaf;
     struct basalt_parquet_column_options co;
     basalt_parquet_column_options_init(&co);
     co.verify_crc = r->options.verify_crc;

@@ -128,11 +128,19 @@ static basalt_status read_footer(struct basalt_parquet_reader *r, struct basalt_
     if (st != BASALT_OK)
         return st;
     uint32_t footer_len = 0;
-    st = basalt_thrift_decode_trailer(tail, size, &footer_len, err);
-    if (st != BASALT_OK)
+    struct basalt_error trailer_err;
+    basalt_error_init(&trailer_err);
+    st = basalt_thrift_decode_trailer(tail, size, &footer_len, &trailer_err);
+    /* "PARE": an encrypted footer, its length decoded all the same. */
+    bool encrypted = st == BASALT_UNSUPPORTED && memcmp(tail + 4, "PARE", 4) == 0;
+    if (st != BASALT_OK && !encrypted) {
+        if (err)
+            *err = trailer_err;
         return st;
-    if (memcmp(head, "PAR1", 4) != 0)
-        return basalt_error_set(err, BASALT_CORRUPT, "bad magic: the file does not start with PAR1");
+    }
+    if (memcmp(head, encrypted ? "PARE" : "PAR1", 4) != 0)
+        return basalt_error_set(err, BASALT_CORRUPT, "bad magic: the file does not start with %s",
+                                encrypted ? "PARE" : "PAR1");
     if (footer_len > r->options.max_footer_size)
         return basalt_error_set(err, BASALT_LIMIT,
                                 "footer of %u bytes exceeds the limit of %llu bytes", footer_len,
@@ -153,14 +161,33 @@ static basalt_status read_footer(struct basalt_parquet_reader *r, struct basalt_
         }
         bytes = buf;
     }
+    const uint8_t *md_bytes = bytes;
+    size_t md_len = footer_len;
+    uint8_t *plain = NULL;
+    if (encrypted) {
+        st = basalt_parquet_crypto_open_encrypted_footer(r, bytes, footer_len, &plain, &md_len,
+                                                         err);
+        if (st != BASALT_OK) {
+            basalt_free(buf);
+            return st;
+        }
+        md_bytes = plain;
+    }
     struct basalt_thrift_limits limits;
     basalt_thrift_limits_init(&limits);
     limits.max_memory = r->options.max_metadata_memory;
-    st = basalt_thrift_decode_file_metadata(bytes, footer_len, &r->arena, &limits, &r->md, err);
-    basalt_free(buf);
-    if (st != BASALT_OK)
+    st = basalt_thrift_decode_file_metadata(md_bytes, md_len, &r->arena, &limits, &r->md, err);
+    basalt_free(plain);
+    if (st != BASALT_OK) {
+        basalt_free(buf);
         return basalt_error_context(err, st, "footer");
-    return BASALT_OK;
+    }
+    /* A plaintext footer of an encrypted file: signed, checked when the
+     * footer key is known. */
+    if (!encrypted && r->md.has_encryption_algorithm)
+        st = basalt_parquet_crypto_open_plaintext_footer(r, bytes, footer_len, err);
+    basalt_free(buf);
+    return st;
 }
 
 /* The footer's shape, checked once so that scans can index without fear. */
@@ -183,7 +210,9 @@ static basalt_status check_metadata(struct basalt_parquet_reader *r, struct basa
         rows += rg->num_rows;
         for (size_t c = 0; c < rg->num_columns; c++) {
             const struct basalt_parquet_column_chunk *cc = &rg->columns[c];
-            if (cc->has_crypto_metadata || cc->has_encrypted_column_metadata)
+            /* Encrypted chunks without their key: nothing here to check. */
+            if ((cc->has_crypto_metadata || cc->has_encrypted_column_metadata) &&
+                !basalt_parquet_reader_chunk_cipher(r, (int32_t)g, (int32_t)c))
                 continue;
             if (!cc->has_meta_data)
                 return basalt_error_set(err, BASALT_CORRUPT,
@@ -254,6 +283,8 @@ basalt_status basalt_parquet_reader_open(struct basalt_input *input, bool take_i
         st = basalt_parquet_schema_new(&r->md, &so, &r->schema, err);
     }
     if (st == BASALT_OK)
+        st = basalt_parquet_crypto_open_columns(r, err);
+    if (st == BASALT_OK)
         st = check_metadata(r, err);
     if (st == BASALT_OK)
         basalt_parquet_writer_version_parse(r->md.has_created_by ? r->md.created_by.data : NULL,
@@ -263,6 +294,8 @@ basalt_status basalt_parquet_reader_open(struct basalt_input *input, bool take_i
         basalt_parquet_reader_close(r);
         return st;
     }
+    /* The decryption options are the caller's, read during open only. */
+    r->options.decryption = NULL;
     *out = r;
     return BASALT_OK;
 }
@@ -293,6 +326,7 @@ void basalt_parquet_reader_close(struct basalt_parquet_reader *reader)
     if (!reader)
         return;
     basalt_parquet_schema_free(reader->schema);
+    basalt_parquet_crypto_free(reader->crypto);
     basalt_arena_reset(&reader->arena);
     if (reader->owns_input)
         basalt_input_close(reader->input);
@@ -376,10 +410,9 @@ basalt_status basalt_parquet_reader_chunk_meta(const struct basalt_parquet_reade
         return basalt_error_set(err, BASALT_NOT_FOUND, "no column chunk (%d, %d)",
                                 (int)row_group, (int)leaf);
     const struct basalt_parquet_column_chunk *cc = &reader->md.row_groups[row_group].columns[leaf];
-    if (cc->has_crypto_metadata || cc->has_encrypted_column_metadata)
-        return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "encrypted column chunk: Parquet modular encryption is not "
-                                "supported");
+    if ((cc->has_crypto_metadata || cc->has_encrypted_column_metadata) &&
+        !basalt_parquet_reader_chunk_cipher(reader, row_group, leaf))
+        return basalt_parquet_crypto_chunk_refusal(reader, row_group, leaf, err);
     if (cc->has_file_path)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "column chunk stored in another file ('%s')", cc->file_path.data);

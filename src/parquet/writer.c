@@ -38,6 +38,7 @@ struct basalt_parquet_writer {
     struct basalt_buffer column_index;
     struct basalt_buffer offset_index;
     struct basalt_buffer bloom;   /* a row group's filters, written after its chunks */
+    struct basalt_parquet_wcrypto *crypto; /* NULL: a plaintext file */
 };
 
 void basalt_parquet_writer_options_init(struct basalt_parquet_writer_options *options)
@@ -166,6 +167,7 @@ basalt_status basalt_parquet_writer_open(struct basalt_output *output, bool take
     w->options.key_value_metadata = NULL;
     w->options.bloom_columns = NULL;
     w->options.num_bloom_columns = 0;
+    w->options.encryption = NULL;
     basalt_status st = check_options(options ? options : &w->options, err);
     if (st == BASALT_OK)
         st = basalt_arrow_schema_validate(schema, err);
@@ -253,8 +255,12 @@ basalt_status basalt_parquet_writer_open(struct basalt_output *output, bool take
         else
             w->cols[i].bloom = true;
     }
+    if (st == BASALT_OK && options && options->encryption)
+        st = basalt_parquet_wcrypto_new(options->encryption, w->cols, n, &w->crypto, err);
+    /* An encrypted footer announces itself at both ends. */
+    bool pare = w->crypto && !w->crypto->plaintext_footer;
     if (st == BASALT_OK)
-        st = basalt_output_write(w->out, "PAR1", 4, err);
+        st = basalt_output_write(w->out, pare ? "PARE" : "PAR1", 4, err);
     if (st != BASALT_OK) {
         basalt_parquet_writer_close(w);
         return st;
@@ -394,6 +400,14 @@ static basalt_status flush_row_group(struct basalt_parquet_writer *w, struct bas
         w->offset += (int64_t)w->bloom.size;
         w->bloom.size = 0;
     }
+    for (int32_t i = 0; w->crypto && i < w->ncols; i++) {
+        basalt_status st = basalt_parquet_wcrypto_chunk(w->crypto, &w->cols[i],
+                                                        (int32_t)w->num_groups, &w->arena, &cc[i],
+                                                        err);
+        if (st != BASALT_OK)
+            return basalt_error_context(err, st, "row group %zu: column '%s'", w->num_groups,
+                                        w->cols[i].name);
+    }
     struct basalt_parquet_row_group *g = &w->groups[w->num_groups];
     memset(g, 0, sizeof *g);
     g->columns = cc;
@@ -409,6 +423,8 @@ static basalt_status flush_row_group(struct basalt_parquet_writer *w, struct bas
     g->ordinal = (int16_t)w->num_groups;
     w->num_groups++;
     w->rg_rows = 0;
+    for (int k = 0; k < w->workers; k++)
+        w->ctx[k].row_group = (int32_t)w->num_groups;
     return BASALT_OK;
 }
 
@@ -617,7 +633,10 @@ static basalt_status build_footer(struct basalt_parquet_writer *w, struct basalt
         md.key_value_metadata = kv;
         md.num_key_value_metadata = nkv;
     }
+    basalt_parquet_wcrypto_footer_fields(w->crypto, &md);
     st = basalt_thrift_encode_file_metadata(&md, footer, err);
+    if (st == BASALT_OK && w->crypto)
+        st = basalt_parquet_wcrypto_footer(w->crypto, footer, err);
     basalt_buffer_reset(&b64);
     return st;
 }
@@ -662,7 +681,7 @@ static basalt_status finish(struct basalt_parquet_writer *w, struct basalt_error
         uint32_t len = (uint32_t)footer.size;
         uint8_t tail[8];
         memcpy(tail, &len, 4);
-        memcpy(tail + 4, "PAR1", 4);
+        memcpy(tail + 4, w->crypto && !w->crypto->plaintext_footer ? "PARE" : "PAR1", 4);
         st = basalt_buffer_append(&footer, tail, 8, err);
     }
     if (st == BASALT_OK)
@@ -719,6 +738,7 @@ void basalt_parquet_writer_close(struct basalt_parquet_writer *w)
     basalt_buffer_reset(&w->column_index);
     basalt_buffer_reset(&w->offset_index);
     basalt_buffer_reset(&w->bloom);
+    basalt_parquet_wcrypto_free(w->crypto);
     if (w->own_output)
         basalt_output_close(w->out);
     basalt_free(w);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "basalt/hash.h"
+#include "parquet_crypto.h"
 #include "parquet_encoding.h"
 #include "parquet_writer.h"
 
@@ -28,6 +29,7 @@ void basalt_parquet_wctx_init(struct basalt_parquet_wctx *ctx,
     basalt_buffer_init(&ctx->indices);
     basalt_buffer_init(&ctx->seen);
     basalt_buffer_init(&ctx->page_bounds);
+    basalt_buffer_init(&ctx->crypt);
 }
 
 void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
@@ -41,6 +43,7 @@ void basalt_parquet_wctx_reset(struct basalt_parquet_wctx *ctx)
     basalt_buffer_reset(&ctx->indices);
     basalt_buffer_reset(&ctx->seen);
     basalt_buffer_reset(&ctx->page_bounds);
+    basalt_buffer_reset(&ctx->crypt);
 }
 
 void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
@@ -640,14 +643,73 @@ static void header_statistics(const struct basalt_parquet_wchunk *c,
     out->is_max_value_exact = bounds->is_max_value_exact;
 }
 
-/* Header + body appended to `dst`; returns the bytes appended in *total. */
+/* An encrypted column's page: the body (prefix then body) as a page module,
+ * then the header, which gives the module's size, as a header module before
+ * it; a DATA_PAGE_V2 page in parquet-java's layout keeps its levels (the
+ * prefix) in plaintext before the module of its values. The CRC covers the
+ * page's bytes as stored. */
+static basalt_status emit_encrypted_page(struct basalt_parquet_wctx *ctx,
+                                         const struct basalt_parquet_wcolumn *col,
+                                         int32_t page_ordinal,
+                                         struct basalt_parquet_page_header *ph,
+                                         const uint8_t *prefix, size_t prefix_len,
+                                         const uint8_t *body, size_t body_len,
+                                         struct basalt_buffer *dst, size_t *total,
+                                         struct basalt_error *err)
+{
+    bool dict = ph->type == BASALT_PARQUET_PAGE_TYPE_DICTIONARY_PAGE;
+    struct basalt_parquet_module_id id = {dict ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE
+                                               : BASALT_PARQUET_MODULE_DATA_PAGE,
+                                          ctx->row_group, col->ordinal, page_ordinal};
+    ctx->crypt.size = 0;
+    size_t clear = ph->type == BASALT_PARQUET_PAGE_TYPE_DATA_PAGE_V2 && col->v2_clear_levels
+                       ? prefix_len
+                       : 0;
+    basalt_status st = BASALT_OK;
+    if (clear)
+        st = basalt_buffer_append(&ctx->crypt, prefix, clear, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_crypto_encrypt(col->cipher, &id, clear ? prefix + clear : prefix,
+                                           prefix_len - clear, body, body_len, &ctx->crypt, err);
+    if (st != BASALT_OK)
+        return st;
+    if (ctx->crypt.size > INT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
+    ph->compressed_page_size = (int32_t)ctx->crypt.size;
+    if (ctx->options->page_crc) {
+        ph->has_crc = true;
+        ph->crc = (int32_t)basalt_hash_crc32(0, ctx->crypt.data, ctx->crypt.size);
+    }
+    ctx->header.size = 0;
+    st = basalt_thrift_encode_page_header(ph, &ctx->header, err);
+    if (st != BASALT_OK)
+        return st;
+    size_t before = dst->size;
+    id.type = dict ? BASALT_PARQUET_MODULE_DICTIONARY_PAGE_HEADER
+                   : BASALT_PARQUET_MODULE_DATA_PAGE_HEADER;
+    st = basalt_parquet_crypto_encrypt(col->cipher, &id, ctx->header.data, ctx->header.size,
+                                       NULL, 0, dst, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(dst, ctx->crypt.data, ctx->crypt.size, err);
+    if (st != BASALT_OK)
+        return st;
+    *total = dst->size - before;
+    return BASALT_OK;
+}
+
+/* Header + body appended to `dst`; returns the bytes appended in *total.
+ * `page_ordinal` numbers the chunk's data pages (for encryption). */
 static basalt_status emit_page(struct basalt_parquet_wctx *ctx,
+                               const struct basalt_parquet_wcolumn *col, int32_t page_ordinal,
                                struct basalt_parquet_page_header *ph, const uint8_t *prefix,
                                size_t prefix_len, const uint8_t *body, size_t body_len,
                                struct basalt_buffer *dst, size_t *total, struct basalt_error *err)
 {
     if (prefix_len + body_len > INT32_MAX)
         return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
+    if (col->cipher)
+        return emit_encrypted_page(ctx, col, page_ordinal, ph, prefix, prefix_len, body,
+                                   body_len, dst, total, err);
     ph->compressed_page_size = (int32_t)(prefix_len + body_len);
     if (ctx->options->page_crc) {
         uint32_t crc = basalt_hash_crc32(0, prefix, prefix_len);
@@ -841,11 +903,13 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
         ph.data_page_header.repetition_level_encoding = BASALT_PARQUET_ENCODING_RLE;
         ph.data_page_header.has_statistics = !o->skip_page_statistics;
         header_statistics(c, page_min_max, &ph.data_page_header.statistics);
+        int32_t ordinal = (int32_t)(c->num_pages < INT32_MAX ? c->num_pages : INT32_MAX);
         if (vals_len)
-            st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len,
-                           &c->pages, &total, err);
+            st = emit_page(ctx, col, ordinal, &ph, ctx->levels.data, ctx->levels.size, body,
+                           body_len, &c->pages, &total, err);
         else
-            st = emit_page(ctx, &ph, NULL, 0, body, body_len, &c->pages, &total, err);
+            st = emit_page(ctx, col, ordinal, &ph, NULL, 0, body, body_len, &c->pages, &total,
+                           err);
     } else {
         if (ctx->levels.size + vals_len > INT32_MAX)
             return basalt_error_set(err, BASALT_LIMIT, "page over 2 GiB");
@@ -866,8 +930,9 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
         h->is_compressed = ctx->codec_id != BASALT_PARQUET_COMPRESSION_CODEC_UNCOMPRESSED;
         h->has_statistics = !o->skip_page_statistics;
         header_statistics(c, page_min_max, &h->statistics);
-        st = emit_page(ctx, &ph, ctx->levels.data, ctx->levels.size, body, body_len, &c->pages,
-                       &total, err);
+        int32_t ordinal = (int32_t)(c->num_pages < INT32_MAX ? c->num_pages : INT32_MAX);
+        st = emit_page(ctx, col, ordinal, &ph, ctx->levels.data, ctx->levels.size, body,
+                       body_len, &c->pages, &total, err);
     }
     if (st != BASALT_OK)
         return st;
@@ -927,8 +992,37 @@ static int32_t boundary_order(const struct basalt_parquet_wchunk *c,
     return BASALT_PARQUET_BOUNDARY_ORDER_UNORDERED;
 }
 
+/* Serializes one index with `encode` onto `dst`, through an encrypted
+ * module for an encrypted column. */
+static basalt_status put_index(const struct basalt_parquet_wcolumn *col,
+                               struct basalt_parquet_wctx *ctx, int type, const void *index,
+                               basalt_status (*encode)(const void *, struct basalt_buffer *,
+                                                       struct basalt_error *),
+                               struct basalt_buffer *dst, struct basalt_error *err)
+{
+    if (!col->cipher)
+        return encode(index, dst, err);
+    ctx->crypt.size = 0;
+    basalt_status st = encode(index, &ctx->crypt, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_wcrypto_put(col, ctx, type, ctx->crypt.data, ctx->crypt.size, dst,
+                                        err);
+    return st;
+}
+
+static basalt_status encode_ci(const void *x, struct basalt_buffer *out, struct basalt_error *err)
+{
+    return basalt_thrift_encode_column_index(x, out, err);
+}
+
+static basalt_status encode_oi(const void *x, struct basalt_buffer *out, struct basalt_error *err)
+{
+    return basalt_thrift_encode_offset_index(x, out, err);
+}
+
 static basalt_status page_index(const struct basalt_parquet_wchunk *c,
-                                const struct basalt_parquet_wcolumn *col, int64_t data_offset,
+                                const struct basalt_parquet_wcolumn *col,
+                                struct basalt_parquet_wctx *ctx, int64_t data_offset,
                                 struct basalt_buffer *ci, struct basalt_buffer *oi,
                                 struct basalt_parquet_column_chunk *md, struct basalt_error *err)
 {
@@ -985,7 +1079,7 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
             x.num_definition_level_histograms = c->def_hist.size / sizeof(int64_t);
         }
         size_t before = ci->size;
-        st = basalt_thrift_encode_column_index(&x, ci, err);
+        st = put_index(col, ctx, BASALT_PARQUET_MODULE_COLUMN_INDEX, &x, encode_ci, ci, err);
         if (st == BASALT_OK && ci->size - before > INT32_MAX)
             st = basalt_error_set(err, BASALT_LIMIT, "column index over 2 GiB");
         if (st == BASALT_OK) {
@@ -1005,7 +1099,7 @@ static basalt_status page_index(const struct basalt_parquet_wchunk *c,
             x.num_unencoded_byte_array_data_bytes = n;
         }
         size_t before = oi->size;
-        st = basalt_thrift_encode_offset_index(&x, oi, err);
+        st = put_index(col, ctx, BASALT_PARQUET_MODULE_OFFSET_INDEX, &x, encode_oi, oi, err);
         if (st == BASALT_OK && oi->size - before > INT32_MAX)
             st = basalt_error_set(err, BASALT_LIMIT, "offset index over 2 GiB");
         if (st == BASALT_OK) {
@@ -1075,6 +1169,35 @@ static basalt_status size_statistics(const struct basalt_parquet_wchunk *c,
     return BASALT_OK;
 }
 
+/* An encrypted column's bloom filter: the header and the bitset as two
+ * modules. */
+static basalt_status encrypted_bloom(struct basalt_parquet_wchunk *c,
+                                     const struct basalt_parquet_wcolumn *col,
+                                     struct basalt_parquet_wctx *ctx, struct basalt_buffer *bloom,
+                                     struct basalt_error *err)
+{
+    ctx->crypt.size = 0;
+    basalt_status st =
+        basalt_parquet_wbloom_build(&c->hashes, ctx->options->bloom_fpp, &ctx->crypt, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_arena arena;
+    basalt_arena_init(&arena, 256);
+    struct basalt_parquet_bloom_filter_header h;
+    size_t header_len = 0;
+    st = basalt_thrift_decode_bloom_filter_header(ctx->crypt.data, ctx->crypt.size, &arena, NULL,
+                                                  &h, &header_len, err);
+    basalt_arena_reset(&arena);
+    if (st == BASALT_OK)
+        st = basalt_parquet_wcrypto_put(col, ctx, BASALT_PARQUET_MODULE_BLOOM_HEADER,
+                                        ctx->crypt.data, header_len, bloom, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_wcrypto_put(col, ctx, BASALT_PARQUET_MODULE_BLOOM_BITSET,
+                                        ctx->crypt.data + header_len,
+                                        ctx->crypt.size - header_len, bloom, err);
+    return st;
+}
+
 basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
                                           const struct basalt_parquet_wcolumn *col,
                                           struct basalt_parquet_wctx *ctx,
@@ -1109,7 +1232,7 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
         ph.dictionary_page_header.encoding = BASALT_PARQUET_ENCODING_PLAIN;
         struct basalt_buffer page;
         basalt_buffer_init(&page);
-        st = emit_page(ctx, &ph, NULL, 0, body, body_len, &page, &total, err);
+        st = emit_page(ctx, col, -1, &ph, NULL, 0, body, body_len, &page, &total, err);
         if (st == BASALT_OK)
             st = write_bytes(out, offset, page.data, page.size, err);
         basalt_buffer_reset(&page);
@@ -1202,13 +1325,16 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
     md->file_offset = start;
     md->has_meta_data = true;
     if (ci && oi) {
-        st = page_index(c, col, m->data_page_offset, ci, oi, md, err);
+        st = page_index(c, col, ctx, m->data_page_offset, ci, oi, md, err);
         if (st != BASALT_OK)
             return st;
     }
     if (col->bloom && bloom) {
         size_t before = bloom->size;
-        st = basalt_parquet_wbloom_build(&c->hashes, ctx->options->bloom_fpp, bloom, err);
+        if (col->cipher)
+            st = encrypted_bloom(c, col, ctx, bloom, err);
+        else
+            st = basalt_parquet_wbloom_build(&c->hashes, ctx->options->bloom_fpp, bloom, err);
         if (st != BASALT_OK)
             return st;
         m->has_bloom_filter_offset = m->has_bloom_filter_length = true;

@@ -830,3 +830,11 @@ basalt_status basalt_thrift_decode_file_metadata(const void *data, size_t len,
         return basalt_error_context(err, st, "FileMetaData");
     return BASALT_OK;
 }
+
+/* ColumnMetaData on its own, for basalt_thrift_decode_column_metadata
+ * (pf_decode_crypto.c: the encrypted_column_metadata of encrypted columns). */
+basalt_status basalt_thrift_pf_column_metadata(struct pf_dec *d,
+                                               struct basalt_parquet_column_metadata *m)
+{
+    return column_metadata(d, m);
+}

@@ -165,4 +165,9 @@ static inline basalt_status pf_binary(struct pf_dec *d, struct basalt_parquet_bi
     return BASALT_OK;
 }
 
+/* ColumnMetaData alone (pf_decode_footer.c), for the encrypted column
+ * metadata of encrypted columns (pf_decode_crypto.c). */
+basalt_status basalt_thrift_pf_column_metadata(struct pf_dec *d,
+                                               struct basalt_parquet_column_metadata *m);
+
 #endif

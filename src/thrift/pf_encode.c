@@ -613,3 +613,21 @@ basalt_status basalt_thrift_encode_bloom_filter_header(
     tw_struct_end(&w);
     return finish(&w, "BloomFilterHeader");
 }
+
+/* ColumnMetaData as a structure of its own, for
+ * basalt_thrift_encode_column_metadata (pf_encode_crypto.c): the ColumnChunk
+ * encoder's bytes without the one-byte field header (id 3 after id 0) that
+ * opens them. */
+void basalt_thrift_pf_encode_column_metadata(struct basalt_thrift_writer *w,
+                                             const struct basalt_parquet_column_metadata *m)
+{
+    size_t at = w->out->size;
+    int16_t last = w->last_id[w->depth];
+    w->last_id[w->depth] = 0;
+    column_metadata(w, m);
+    w->last_id[w->depth] = last;
+    if (w->status == BASALT_OK && w->out->size > at) {
+        memmove(w->out->data + at, w->out->data + at + 1, w->out->size - at - 1);
+        w->out->size--;
+    }
+}

@@ -356,4 +356,9 @@ static inline void tw_binary(struct basalt_thrift_writer *w, const void *data, s
     w->out->size += n + len;
 }
 
+/* ColumnMetaData as a structure of its own (pf_encode.c), for the
+ * encrypted column metadata of encrypted columns (pf_encode_crypto.c). */
+void basalt_thrift_pf_encode_column_metadata(struct basalt_thrift_writer *w,
+                                             const struct basalt_parquet_column_metadata *m);
+
 #endif

@@ -5,6 +5,14 @@
 //   node tests/parquet/duckdb_json.mjs FILE
 //   node tests/parquet/duckdb_json.mjs --each FILE...   (FILE.duckdb.json
 //                                               or FILE.duckdb.err each)
+//   node tests/parquet/duckdb_json.mjs --footer-key KEY [--units-from PLAIN]
+//                                      [--columns a,b] FILE
+//
+// --footer-key reads an encrypted FILE with DuckDB's encryption_config (KEY as
+// PRAGMA add_parquet_key takes it: 16, 24 or 32 characters, else base64).
+// DuckDB's parquet_schema() cannot open an encrypted file, so the time units
+// come from PLAIN, a plaintext file of the same schema (none without it).
+// --columns selects columns (DuckDB 1.5 fails on some encrypted columns).
 //
 // The values come from DuckDB (SELECT * FROM read_parquet(FILE)); only their
 // presentation follows basalt's rules: integers exact, floats in the shortest
@@ -18,8 +26,16 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import * as V from '@duckdb/node-api';
 
 const args = process.argv.slice(2);
+let footerKey = null, unitsFrom = null, columns = null;
+while (args.length > 1 && ['--footer-key', '--units-from', '--columns'].includes(args[0])) {
+  const [opt, val] = args.splice(0, 2);
+  if (opt === '--footer-key') footerKey = val;
+  else if (opt === '--units-from') unitsFrom = val;
+  else columns = val.split(',');
+}
 if (!args.length || (args[0] === '--each' && args.length < 2)) {
-  console.error('usage: node duckdb_json.mjs FILE | --each FILE...');
+  console.error('usage: node duckdb_json.mjs [--footer-key KEY [--units-from PLAIN]] ' +
+                '[--columns a,b] FILE | --each FILE...');
   process.exit(2);
 }
 
@@ -178,10 +194,18 @@ function render(v, col, type) {
   throw new Error(`no rendering for ${v.constructor.name}`);
 }
 
+const quote = (x) => `'${x.replaceAll("'", "''")}'`;
+if (footerKey !== null)
+  await conn.run(`PRAGMA add_parquet_key('basalt_footer', ${quote(footerKey)})`);
+
 async function text(file) {
-  const lit = `'${file.replaceAll("'", "''")}'`;
-  await readUnits(lit);
-  const result = await conn.runAndReadAll(`SELECT * FROM read_parquet(${lit})`);
+  const lit = quote(file);
+  if (footerKey === null) await readUnits(lit);
+  else if (unitsFrom !== null) await readUnits(quote(unitsFrom));
+  else units.clear();
+  const options = footerKey === null ? '' : ", encryption_config = {footer_key: 'basalt_footer'}";
+  const select = columns ? columns.map((c) => `"${c.replaceAll('"', '""')}"`).join(', ') : '*';
+  const result = await conn.runAndReadAll(`SELECT ${select} FROM read_parquet(${lit}${options})`);
   const names = result.columnNames();
   const types = result.columnTypes();
   const lines = [];

@@ -41,6 +41,45 @@ basalt_status cli_read_file(const char *path, unsigned char **data, size_t *len,
 basalt_status cli_write_file(const char *path, const void *data, size_t len,
                              struct basalt_error *err);
 
+/* Keys for encrypted Parquet files (cli_keys.c; the --key-file format is
+ * described there and in `basalt parquet cat --help`). */
+enum cli_key_kind { CLI_KEY_ANY = 0, CLI_KEY_FOOTER, CLI_KEY_ID, CLI_KEY_COLUMN, CLI_KEY_MASTER };
+
+struct cli_key_entry {
+    char *name;
+    int kind; /* enum cli_key_kind */
+    uint8_t key[BASALT_PARQUET_MAX_KEY_SIZE];
+    size_t len;
+};
+
+struct cli_keys {
+    bool loaded;
+    struct cli_key_entry *entries;
+    size_t n;
+    const char *aad_prefix;  /* --aad-prefix, borrowed from argv */
+    /* what cli_keys_decryption builds */
+    struct basalt_parquet_decryption dec;
+    struct basalt_parquet_column_key *columns;
+    struct basalt_parquet_master_key *masters;
+    struct basalt_parquet_key_tools tools;
+    char material_path[4096];
+};
+
+void cli_keys_init(struct cli_keys *k);
+/* Wipes the keys and frees. */
+void cli_keys_free(struct cli_keys *k);
+/* Reads a key file. CLI_OK, CLI_USAGE (malformed), CLI_FAILURE (unreadable). */
+int cli_keys_load(const char *path, struct cli_keys *k);
+/* --key-file PATH and --aad-prefix TEXT: *taken tells whether `arg` was one
+ * of them. Returns a CLI status. */
+int cli_keys_option(struct cli_keys *k, const char *arg, const char *val, bool *taken);
+/* The entry named `name` (its full name after any prefix), or NULL. */
+const struct cli_key_entry *cli_keys_find(const struct cli_keys *k, const char *name);
+/* The reader's decryption options for the Parquet file at `parquet_path`
+ * (*out NULL when no key file or prefix was given), valid while `k` lives. */
+int cli_keys_decryption(struct cli_keys *k, const char *parquet_path,
+                        const struct basalt_parquet_decryption **out);
+
 int cli_avro_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);

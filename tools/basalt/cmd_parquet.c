@@ -14,6 +14,9 @@
 
 /* ------------------------------------------------------------------ arguments */
 
+/* --key-file and --aad-prefix of the one command this process runs. */
+static struct cli_keys keys;
+
 struct args {
     const char *verb;
     const char *path;
@@ -50,6 +53,15 @@ static int parse_args(int argc, char **argv, const char *verb, const char *allow
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         char opt = 0;
+        if (strcmp(arg, "--key-file") == 0 || strcmp(arg, "--aad-prefix") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("parquet %s: %s needs a value", verb, arg);
+            bool taken = false;
+            int rc = cli_keys_option(&keys, arg, argv[++i], &taken);
+            if (rc != CLI_OK)
+                return rc;
+            continue;
+        }
         if (strcmp(arg, "--columns") == 0)
             opt = 'c';
         else if (strcmp(arg, "--where") == 0)
@@ -122,10 +134,35 @@ static bool wants_help(int argc, char **argv)
     return false;
 }
 
+/* Every verb's help ends with this. */
+#define KEYS_HELP                                                                         \
+    "\nencrypted files: --key-file PATH reads keys, one 'NAME KEY' line each (# comments):\n" \
+    "  footer KEY       the footer key\n"                                                  \
+    "  id:META KEY      the key whose key metadata in the file is META\n"                  \
+    "  column:PATH KEY  the key of leaf column PATH\n"                                     \
+    "  master:ID KEY    a master key for parquet-java key material (PKMT1, also\n"          \
+    "                   _KEY_MATERIAL_FOR_<file>.json beside the file)\n"                   \
+    "  NAME KEY         both id:NAME and column:NAME\n"                                    \
+    "KEY is hex (32, 48 or 64 digits) or base64 (16, 24 or 32 bytes). --aad-prefix TEXT\n"  \
+    "gives the AAD prefix of a file that does not store it.\n"
+
+/* Opens `path` with the keys of --key-file / --aad-prefix, if any. */
+static basalt_status open_file(const char *path, struct basalt_parquet_reader **r,
+                               struct basalt_error *err)
+{
+    const struct basalt_parquet_decryption *dec = NULL;
+    if (cli_keys_decryption(&keys, path, &dec) != CLI_OK)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_parquet_reader_options o;
+    basalt_parquet_reader_options_init(&o);
+    o.decryption = dec;
+    return basalt_parquet_reader_open_file(path, &o, r, err);
+}
+
 static int open_reader(const char *path, struct basalt_parquet_reader **r,
                        struct basalt_error *err)
 {
-    if (basalt_parquet_reader_open_file(path, NULL, r, err) != BASALT_OK)
+    if (open_file(path, r, err) != BASALT_OK)
         return cli_fail_error(err);
     return CLI_OK;
 }
@@ -307,9 +344,9 @@ static void arrow_type_text(const struct ArrowSchema *s, struct basalt_buffer *o
 static int cmd_schema(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: basalt parquet schema FILE\n\n"
+        printf("usage: basalt parquet schema FILE [--key-file PATH] [--aad-prefix TEXT]\n\n"
                "Prints the file's Parquet schema (repetition, physical type, name,\n"
-               "annotation, = field id) and the Arrow schema it is read as.\n");
+               "annotation, = field id) and the Arrow schema it is read as.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;
@@ -559,12 +596,13 @@ static basalt_status meta_table(struct basalt_parquet_reader *r, struct ArrowSch
 static int cmd_meta(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: basalt parquet meta FILE [--format table|csv|json]\n\n"
+        printf("usage: basalt parquet meta FILE [--format table|csv|json] [--key-file PATH]\n"
+               "                          [--aad-prefix TEXT]\n\n"
                "Prints the footer: writer, version, rows, row groups, key/value metadata\n"
                "keys, then one line per column chunk: type, codec, encodings, values,\n"
                "compressed and uncompressed bytes, the statistics the reader trusts (min,\n"
                "max, null count), page index and bloom filter presence. With --format csv\n"
-               "or json only the column chunk lines are printed.\n");
+               "or json only the column chunk lines are printed.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;
@@ -825,8 +863,9 @@ static int cmd_head(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt parquet head FILE [-n N] [--columns a,b.c] [--where EXPR]\n"
-               "                          [--format table|csv|json]\n\n"
-               "Prints the first N rows (default 10); options as for 'cat'.\n");
+               "                          [--format table|csv|json] [--key-file PATH]\n"
+               "                          [--aad-prefix TEXT]\n\n"
+               "Prints the first N rows (default 10); options as for 'cat'.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;
@@ -845,7 +884,8 @@ static int cmd_cat(int argc, char **argv)
     if (wants_help(argc, argv)) {
         printf(
             "usage: basalt parquet cat FILE [--columns a,b.c] [--where EXPR]\n"
-            "                         [--format table|csv|json]\n\n"
+            "                         [--format table|csv|json] [--key-file PATH]\n"
+            "                         [--aad-prefix TEXT]\n\n"
             "Prints every row. --columns selects top-level columns by name, or nested\n"
             "fields by dotted path. --where keeps the rows where every term holds:\n"
             "  col op literal [AND col op literal ...]   op: = != < <= > >=\n"
@@ -858,7 +898,7 @@ static int cmd_cat(int argc, char **argv)
             "object per row: integers exact, floats shortest round-trip with NaN and\n"
             "Infinity as strings, binary as base64, dates YYYY-MM-DD, timestamps\n"
             "ISO-8601 (Z when UTC-adjusted), decimals as strings, lists as arrays,\n"
-            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}).\n");
+            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}).\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;
@@ -902,7 +942,7 @@ static int cmd_scan(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt parquet scan FILE [--columns a,b.c] [--threads N] [--repeat K]\n"
-               "                          [--warmup W]\n\n"
+               "                          [--warmup W] [--key-file PATH] [--aad-prefix TEXT]\n\n"
                "Reads the file K times (default 1) with N threads (default 1): each read\n"
                "opens it, decodes the footer and every selected column of every row group\n"
                "into Arrow memory (strings materialised), then frees it all. Prints the\n"
@@ -910,7 +950,7 @@ static int cmd_scan(int argc, char **argv)
                "rank), after W untimed reads (default 0). Nothing is printed per row.\n"
                "Freed memory is kept by the allocator between reads (glibc's malloc would\n"
                "hand it back to the system and fault it in again on every read), as the\n"
-               "allocators of DuckDB and Polars keep theirs.\n");
+               "allocators of DuckDB and Polars keep theirs.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;
@@ -941,7 +981,7 @@ static int cmd_scan(int argc, char **argv)
         /* One read opens the file and decodes its footer too, as the
          * peers' reads do. */
         double t0 = now_ms();
-        st = basalt_parquet_reader_open_file(a.path, NULL, &r, &err);
+        st = open_file(a.path, &r, &err);
         if (st == BASALT_OK)
             st = basalt_parquet_scan_new(r, &o, &scan, &err);
         if (st == BASALT_OK)
@@ -988,5 +1028,8 @@ int cli_parquet_main(int argc, char **argv)
         {"scan", "decode columns into memory and time it", cmd_scan},
         {"rewrite", "write a Parquet file again with other options", cli_parquet_rewrite_main},
         {NULL, NULL, NULL}};
-    return cli_dispatch_verbs("parquet", verbs, argc, argv);
+    cli_keys_init(&keys);
+    int rc = cli_dispatch_verbs("parquet", verbs, argc, argv);
+    cli_keys_free(&keys);
+    return rc;
 }

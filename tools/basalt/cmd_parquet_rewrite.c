@@ -42,7 +42,20 @@ static void usage(FILE *f)
             "  A progress bar goes to stderr when it is a terminal.\n"
             "  codecs: uncompressed snappy gzip brotli lz4 zstd lz4_raw\n"
             "  encodings: PLAIN RLE_DICTIONARY DELTA_BINARY_PACKED DELTA_LENGTH_BYTE_ARRAY\n"
-            "             DELTA_BYTE_ARRAY BYTE_STREAM_SPLIT\n");
+            "             DELTA_BYTE_ARRAY BYTE_STREAM_SPLIT\n"
+            "encryption (Parquet modular encryption):\n"
+            "  --key-file PATH, --aad-prefix TEXT  keys to read an encrypted IN (the format\n"
+            "              is in 'basalt parquet cat --help')\n"
+            "  --encrypt KEY  encrypt OUT with this footer key; every column with it unless\n"
+            "              --encrypt-column names some. KEY is hex or base64, or @NAME for\n"
+            "              the key NAME of --key-file, stored as the key metadata too\n"
+            "  --encrypt-column COL[=KEY]  encrypt leaf column COL, with its own KEY (same\n"
+            "              forms) or the footer key; the other columns stay plaintext\n"
+            "  --footer-key-metadata TEXT  key metadata stored for the footer key\n"
+            "  --plaintext-footer  leave the footer readable (signed with the footer key)\n"
+            "  --algorithm gcm|ctr  AES_GCM_V1 (default) or AES_GCM_CTR_V1 (pages in CTR)\n"
+            "  --encrypt-aad-prefix TEXT  AAD prefix, stored in OUT unless\n"
+            "  --skip-aad-prefix-storage  (then readers must be given it)\n");
 }
 
 static bool parse_int(const char *s, long long lo, long long hi, long long *out)
@@ -79,7 +92,88 @@ struct rewrite_args {
     int repeat;
     int warmup;
     bool release_memory;
+    /* encryption: IN's keys, OUT's options (keys resolved after parsing) */
+    struct cli_keys keys;
+    const char *encrypt;                 /* --encrypt KEY */
+    const char *footer_meta;             /* --footer-key-metadata */
+    const char *col_spec[MAX_ENCODINGS]; /* --encrypt-column COL[=KEY] */
+    size_t ncol;
+    struct basalt_parquet_encryption enc_opts;
+    uint8_t footer_key[BASALT_PARQUET_MAX_KEY_SIZE];
+    struct basalt_parquet_column_encryption cenc[MAX_ENCODINGS];
+    char *cenc_names[MAX_ENCODINGS];
+    uint8_t ckeys[MAX_ENCODINGS][BASALT_PARQUET_MAX_KEY_SIZE];
 };
+
+/* A key on the command line: hex or base64, or @NAME from the key file
+ * (*meta then NAME, the key metadata stored for it). */
+static int resolve_key(struct rewrite_args *a, const char *text, uint8_t *key, size_t *len,
+                       const char **meta)
+{
+    *meta = NULL;
+    if (text[0] == '@') {
+        const struct cli_key_entry *e = cli_keys_find(&a->keys, text + 1);
+        if (!e)
+            return cli_usage_error("parquet rewrite: no key '%s' in the key file", text + 1);
+        memcpy(key, e->key, e->len);
+        *len = e->len;
+        *meta = text + 1;
+        return CLI_OK;
+    }
+    struct basalt_error err;
+    if (basalt_parquet_key_parse(text, key, len, &err) != BASALT_OK)
+        return cli_usage_error("parquet rewrite: %s", err.message);
+    return CLI_OK;
+}
+
+/* The writer's encryption options from --encrypt and friends. */
+static int encryption_options(struct rewrite_args *a)
+{
+    if (!a->encrypt) {
+        if (a->ncol || a->footer_meta || a->enc_opts.plaintext_footer ||
+            a->enc_opts.aad_prefix || a->enc_opts.algorithm)
+            return cli_usage_error("parquet rewrite: encryption options without --encrypt");
+        return CLI_OK;
+    }
+    struct basalt_parquet_encryption *e = &a->enc_opts;
+    const char *meta = NULL;
+    int rc = resolve_key(a, a->encrypt, a->footer_key, &e->footer_key_len, &meta);
+    if (rc != CLI_OK)
+        return rc;
+    e->footer_key = a->footer_key;
+    if (a->footer_meta)
+        meta = a->footer_meta;
+    if (meta) {
+        e->footer_key_metadata = (const uint8_t *)meta;
+        e->footer_key_metadata_len = strlen(meta);
+    }
+    for (size_t i = 0; i < a->ncol; i++) {
+        const char *spec = a->col_spec[i];
+        const char *eq = strchr(spec, '=');
+        size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+        if (n == 0)
+            return cli_usage_error("parquet rewrite: --encrypt-column wants COL[=KEY]");
+        a->cenc_names[i] = strndup(spec, n);
+        if (!a->cenc_names[i])
+            return cli_fail("out of memory");
+        struct basalt_parquet_column_encryption *c = &a->cenc[i];
+        c->column = a->cenc_names[i];
+        if (eq) {
+            rc = resolve_key(a, eq + 1, a->ckeys[i], &c->key_len, &meta);
+            if (rc != CLI_OK)
+                return rc;
+            c->key = a->ckeys[i];
+            if (meta) {
+                c->key_metadata = (const uint8_t *)meta;
+                c->key_metadata_len = strlen(meta);
+            }
+        }
+    }
+    e->columns = a->cenc;
+    e->num_columns = a->ncol;
+    a->wo.encryption = e;
+    return CLI_OK;
+}
 
 static int parse(int argc, char **argv, struct rewrite_args *a)
 {
@@ -100,11 +194,43 @@ static int parse(int argc, char **argv, struct rewrite_args *a)
                 return cli_usage_error("parquet rewrite: unexpected argument '%s'", arg);
             continue;
         }
+        if (strcmp(arg, "--plaintext-footer") == 0) {
+            a->enc_opts.plaintext_footer = true;
+            continue;
+        }
+        if (strcmp(arg, "--skip-aad-prefix-storage") == 0) {
+            a->enc_opts.skip_aad_prefix_storage = true;
+            continue;
+        }
         if (i + 1 >= argc)
             return cli_usage_error("parquet rewrite: %s wants a value", arg);
         const char *val = argv[++i];
         long long n;
-        if (strcmp(arg, "--codec") == 0) {
+        bool taken = false;
+        int krc = cli_keys_option(&a->keys, arg, val, &taken);
+        if (krc != CLI_OK)
+            return krc;
+        if (taken)
+            continue;
+        if (strcmp(arg, "--encrypt") == 0) {
+            a->encrypt = val;
+        } else if (strcmp(arg, "--encrypt-column") == 0) {
+            if (a->ncol == MAX_ENCODINGS)
+                return cli_usage_error("parquet rewrite: too many --encrypt-column options");
+            a->col_spec[a->ncol++] = val;
+        } else if (strcmp(arg, "--footer-key-metadata") == 0) {
+            a->footer_meta = val;
+        } else if (strcmp(arg, "--encrypt-aad-prefix") == 0) {
+            a->enc_opts.aad_prefix = (const uint8_t *)val;
+            a->enc_opts.aad_prefix_len = strlen(val);
+        } else if (strcmp(arg, "--algorithm") == 0) {
+            if (strcmp(val, "gcm") == 0)
+                a->enc_opts.algorithm = BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_V1;
+            else if (strcmp(val, "ctr") == 0)
+                a->enc_opts.algorithm = BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_CTR_V1;
+            else
+                return cli_usage_error("parquet rewrite: --algorithm wants gcm or ctr");
+        } else if (strcmp(arg, "--codec") == 0) {
             enum basalt_codec_kind k;
             if (basalt_codec_parse_name(val, &k, NULL) != BASALT_OK || k == BASALT_CODEC_ZLIB ||
                 k == BASALT_CODEC_DEFLATE || k == BASALT_CODEC_BZIP2 || k == BASALT_CODEC_XZ)
@@ -188,7 +314,10 @@ static int parse(int argc, char **argv, struct rewrite_args *a)
     a->wo.num_column_encodings = a->nenc;
     a->wo.bloom_columns = a->bloom;
     a->wo.num_bloom_columns = a->nbloom;
-    return 0;
+    if (a->enc_opts.skip_aad_prefix_storage && !a->enc_opts.aad_prefix)
+        return cli_usage_error("parquet rewrite: --skip-aad-prefix-storage without "
+                               "--encrypt-aad-prefix");
+    return encryption_options(a);
 }
 
 /* The input's key-value pairs but ARROW:schema (the writer makes its own),
@@ -389,7 +518,13 @@ static basalt_status rewrite(struct rewrite_args *a, struct basalt_error *err)
     memset(&schema, 0, sizeof schema);
     struct basalt_buffer kv;
     basalt_buffer_init(&kv);
-    basalt_status st = basalt_parquet_reader_open_file(a->in, NULL, &r, err);
+    const struct basalt_parquet_decryption *dec = NULL;
+    if (cli_keys_decryption(&a->keys, a->in, &dec) != CLI_OK)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_parquet_reader_options opts;
+    basalt_parquet_reader_options_init(&opts);
+    opts.decryption = dec;
+    basalt_status st = basalt_parquet_reader_open_file(a->in, &opts, &r, err);
     if (st == BASALT_OK && a->threads > 1)
         st = basalt_pool_new(a->threads - 1, &pool, err);
     struct basalt_parquet_read_options ro;
@@ -442,6 +577,7 @@ int cli_parquet_rewrite_main(int argc, char **argv)
 {
     struct rewrite_args a;
     memset(&a, 0, sizeof a);
+    cli_keys_init(&a.keys);
     int rc = parse(argc, argv, &a);
     if (rc == 0) {
         struct basalt_error err;
@@ -452,5 +588,11 @@ int cli_parquet_rewrite_main(int argc, char **argv)
     }
     for (size_t i = 0; i < a.nenc; i++)
         free(a.enc_names[i]);
+    for (size_t i = 0; i < a.ncol; i++)
+        free(a.cenc_names[i]);
+    cli_keys_free(&a.keys);
+    volatile uint8_t *wipe = (volatile uint8_t *)&a;
+    for (size_t i = 0; i < sizeof a; i++)
+        wipe[i] = 0;
     return rc;
 }
