@@ -213,11 +213,11 @@ static bool projjson_is_lonlat(json_t *crs)
 }
 
 basalt_status basalt_parquet_geo_logical_type(const char *json, size_t len,
-                                              struct basalt_arena *arena,
                                               struct basalt_parquet_logical_type *out,
-                                              struct basalt_error *err)
+                                              char **crs_owned, struct basalt_error *err)
 {
     memset(out, 0, sizeof *out);
+    *crs_owned = NULL;
     out->kind = BASALT_PARQUET_LOGICAL_TYPE_GEOMETRY;
     if (!json || len == 0)
         return BASALT_OK;
@@ -256,7 +256,7 @@ basalt_status basalt_parquet_geo_logical_type(const char *json, size_t len,
             bool srid = json_is_string(crs_type) && strcmp(json_string_value(crs_type), "srid") == 0;
             if (srid) {
                 size_t n = strlen(s);
-                owned = basalt_arena_alloc(arena, n + 6, 1);
+                owned = basalt_malloc(n + 6);
                 if (!owned)
                     st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
                 else {
@@ -281,15 +281,20 @@ basalt_status basalt_parquet_geo_logical_type(const char *json, size_t len,
     }
     if (st == BASALT_OK && value) {
         size_t n = strlen(value);
-        char *copy = owned ? owned : basalt_arena_strndup(arena, value, n);
-        if (!copy)
+        char *copy = owned;
+        if (!copy && (copy = basalt_malloc(n + 1)) != NULL)
+            memcpy(copy, value, n + 1);
+        if (!copy) {
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        else {
+        } else {
             out->geo.has_crs = true;
             out->geo.crs.data = copy;
             out->geo.crs.len = n;
+            *crs_owned = copy;
+            owned = NULL;
         }
     }
+    basalt_free(owned);
     free(text); /* jansson's allocation */
     json_decref(root);
     return st;

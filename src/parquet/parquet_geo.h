@@ -45,12 +45,12 @@ bool basalt_parquet_geo_bounds_statistics(const struct basalt_parquet_geo_bounds
  * edges value is GEOGRAPHY with that algorithm; a crs of OGC:CRS84 or
  * EPSG:4326 (as a string or a PROJJSON id) is left out, crs_type "srid"
  * gives "srid:<crs>", a PROJJSON object its JSON text, another string
- * itself. The crs string is copied into `arena`. INVALID_ARG (not a JSON
- * object, an unknown edges value, a crs that is neither a string nor an
- * object); NOMEM. */
+ * itself. The crs string is allocated (basalt_malloc) and returned in
+ * *crs_owned for the caller to free (NULL when there is none, also on
+ * failure). INVALID_ARG (not a JSON object, an unknown edges value, a crs
+ * that is neither a string nor an object); NOMEM. */
 basalt_status basalt_parquet_geo_logical_type(const char *json, size_t len,
-                                              struct basalt_arena *arena,
                                               struct basalt_parquet_logical_type *out,
-                                              struct basalt_error *err);
+                                              char **crs_owned, struct basalt_error *err);
 
 #endif

@@ -9,12 +9,22 @@
 // `basalt parquet meta --format json`, written in its form: "x A..B y C..D
 // [z ..] [m ..]; types 1,1001" (ISO WKB codes), numbers as JavaScript
 // prints them. Prints one line per file; exits 1 when any differs.
+//
+//   node tests/parquet/duckdb_geo.mjs --same ORIGINAL COPY
+//
+// checks a copy basalt wrote as DuckDB reads it: the same WKB values, the
+// same logical type (a "projjson:KEY" crs resolved to the PROJJSON of KEY),
+// the union of its row groups' types and, for GEOMETRY, of their bounding
+// boxes equal to the original's (basalt writes no box for GEOGRAPHY, whose
+// edges are not straight).
 import { execFileSync } from 'node:child_process';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const [basalt, ...files] = process.argv.slice(2);
-if (!basalt || !files.length) {
-  console.error('usage: node duckdb_geo.mjs BASALT FILE...');
+const args = process.argv.slice(2);
+const same = args[0] === '--same';
+const [basalt, ...files] = same ? [null, ...args.slice(1)] : args;
+if ((!same && (!basalt || !files.length)) || (same && files.length !== 2)) {
+  console.error('usage: node duckdb_geo.mjs BASALT FILE... | --same ORIGINAL COPY');
   process.exit(2);
 }
 const instance = await DuckDBInstance.create(':memory:');
@@ -41,6 +51,68 @@ function geoText(bbox, types) {
   return s;
 }
 const q = (sql) => conn.runAndReadAll(sql).then((r) => r.getRows());
+const lit = (file) => `'${file.replaceAll("'", "''")}'`;
+
+async function geoColumn(file) {
+  const [[name, logical]] = await q(`SELECT name, logical_type FROM parquet_schema(${lit(file)})
+                                     WHERE logical_type LIKE 'Geo%'`);
+  let lt = String(logical);
+  const m = /crs=projjson:([^,)]*)/.exec(lt);
+  if (m) {
+    const [[v]] = await q(`SELECT decode(value) FROM parquet_kv_metadata(${lit(file)})
+                           WHERE decode(key) = '${m[1]}'`);
+    lt = lt.replace(`projjson:${m[1]}`, v);
+  }
+  const values = (await q(`SELECT ST_AsWKB("${name}") FROM read_parquet(${lit(file)})`))
+    .map(([v]) => (v === null ? null : Buffer.from(v.bytes).toString('base64')));
+  const stats = (await q(`SELECT geo_bbox, geo_types FROM parquet_metadata(${lit(file)})
+                          WHERE path_in_schema = '${name}' ORDER BY row_group_id`))
+    .map(([b, t]) => ({ bbox: b && b.entries, types: t ? t.items : [] }));
+  return { name, lt, values, stats };
+}
+
+if (same) {
+  const [a, b] = [await geoColumn(files[0]), await geoColumn(files[1])];
+  const problems = [];
+  // crs=<JSON> compared as JSON; an absent algorithm is SPHERICAL (Geospatial.md)
+  const norm = (lt) => {
+    lt = lt.replace('algorithm=<null>', 'algorithm=SPHERICAL');
+    const i = lt.indexOf('crs={');
+    if (i < 0) return lt;
+    let depth = 0, j = i + 4;
+    for (; j < lt.length; j++) {
+      if (lt[j] === '{') depth++;
+      if (lt[j] === '}' && --depth === 0) break;
+    }
+    return lt.slice(0, i + 4) + JSON.stringify(JSON.parse(lt.slice(i + 4, j + 1))) + lt.slice(j + 1);
+  };
+  if (norm(a.lt) !== norm(b.lt))
+    problems.push(`logical type ${b.lt.slice(0, 80)}, not ${a.lt.slice(0, 80)}`);
+  if (JSON.stringify(a.values) !== JSON.stringify(b.values)) problems.push('values differ');
+  // an original without statistics has nothing to compare them with
+  const unknown = a.stats.every((x) => !x.bbox && !x.types.length);
+  const types = (s) => [...new Set(s.flatMap((x) => x.types))].sort().join(',');
+  if (!unknown && types(a.stats) !== types(b.stats))
+    problems.push(`types ${types(b.stats)}, not ${types(a.stats)}`);
+  const boxes = a.stats.map((x) => x.bbox).filter((x) => x);
+  const geography = a.lt.startsWith('Geography');
+  const copies = b.stats.map((x) => x.bbox).filter((x) => x);
+  if (!unknown && geography && copies.length) problems.push('a box for GEOGRAPHY');
+  for (const ax of unknown || geography ? [] : ['x', 'y', 'z', 'm']) {
+    // the union of the row groups' boxes, as text ('' for none)
+    const union = (bs) => {
+      const lo = bs.map((x) => x[ax + 'min']).filter((v) => v !== null);
+      const hi = bs.map((x) => x[ax + 'max']).filter((v) => v !== null);
+      return lo.length ? `${Math.min(...lo)}..${Math.max(...hi)}` : '';
+    };
+    if (union(boxes) !== union(copies))
+      problems.push(`${ax} ${union(copies)}, not ${union(boxes)}`);
+  }
+  console.log(`${problems.length ? 'FAIL' : 'ok'} ${files[1]}: ${b.values.length} values, ` +
+              `${b.stats.length} row groups${problems.length ? ': ' + problems.join('; ') : ''}`);
+  process.exit(problems.length ? 1 : 0);
+}
+
 let bad = 0;
 for (const file of files) {
   const lit = `'${file.replaceAll("'", "''")}'`;
