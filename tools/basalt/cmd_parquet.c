@@ -462,6 +462,15 @@ static void bound_text(const struct basalt_parquet_column_info *info,
             return;
         }
         break;
+    case BASALT_PARQUET_TYPE_FIXED_LEN_BYTE_ARRAY:
+        if (n == 2 && e->has_logical_type && l->kind == BASALT_PARQUET_LOGICAL_TYPE_FLOAT16) {
+            /* IEEE 754 binary16, exact in a double */
+            unsigned h = (unsigned)le(p, 2), x = (h >> 10) & 31, f = h & 1023;
+            double d = x == 0 ? ldexp(f, -24) : x == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, (int)x - 25);
+            cli_format_double((h & 0x8000) ? -d : d, false, buf);
+            return;
+        }
+        break;
     default:
         break;
     }
