@@ -687,3 +687,23 @@ TEST(variant_errors_named)
     basalt_free(deep);
     CHECK_MSG(st == BASALT_LIMIT, "%s: %s", basalt_status_name(st), err.message);
 }
+
+/* ------------------------------------------------------------------ allocation failures */
+
+static basalt_status sweep_read(void *file)
+{
+    struct basalt_arrow_batches b;
+    basalt_arrow_batches_init(&b);
+    basalt_status st = read_file(shredded(file), 0, &b, NULL);
+    basalt_arrow_batches_reset(&b);
+    return st;
+}
+
+/* Failing each allocation of a read in turn: NOMEM and nothing leaked, or
+ * the whole read. Shredded objects, nested arrays and a null variant. */
+TEST(variant_read_allocation_failures)
+{
+    CHECK_ALLOC_SWEEP(sweep_read, "case-134.parquet");
+    CHECK_ALLOC_SWEEP(sweep_read, "case-083.parquet");
+    CHECK_ALLOC_SWEEP(sweep_read, "case-136.parquet");
+}

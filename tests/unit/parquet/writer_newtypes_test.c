@@ -582,3 +582,29 @@ TEST(writer_variant_checks_its_input)
                  &err);
     CHECK_STATUS(variant_write(mds, mns, vals, vns, 3, "extra", &err), BASALT_INVALID_ARG, &err);
 }
+
+/* ------------------------------------------------------------ allocation failures */
+
+TEST(writer_newtypes_allocation_failures)
+{
+    static const uint8_t md[] = {0x11, 0x01, 0x00, 0x01, 'a'};
+    static const uint8_t obj[] = {0x02, 0x01, 0x00, 0x00, 0x02, 0x0c, 0x01}; /* {"a": 1} */
+    const uint8_t *mds[3] = {md, NULL, md}, *vals[3] = {obj, NULL, obj};
+    size_t mns[3] = {5, 0, 5}, vns[3] = {7, 0, 7};
+    struct wtu_sweep k;
+    struct basalt_error err;
+    basalt_parquet_writer_options_init(&k.o);
+    CHECK_OK(variant_table(mds, mns, vals, vns, 3, NULL, &k.s, &k.a, &err), &err);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
+    basalt_arrow_schema_release(&k.s);
+    basalt_arrow_array_release(&k.a);
+    struct wkb v[3] = {{.n = 0}};
+    wkb_point(&v[0], 1, (const double[]){1, 2}, 2);
+    wkb_line(&v[2], 3002, (const double[]){1, 2, 3, 4, 5, 6, 7, 8}, 2, 4);
+    CHECK_OK(geo_table("{\"crs\":\"4269\",\"crs_type\":\"srid\",\"edges\":\"karney\"}", v, 3, 1,
+                       &k.s, &k.a, &err),
+             &err);
+    CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
+    basalt_arrow_schema_release(&k.s);
+    basalt_arrow_array_release(&k.a);
+}
