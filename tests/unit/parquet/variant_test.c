@@ -714,7 +714,7 @@ TEST(variant_read_allocation_failures)
  * given options, projection (NULL: everything) and filter column (NULL:
  * none, else UNSUPPORTED is expected from it). */
 static basalt_status var_rows(const char *file, const struct basalt_parquet_read_options *o,
-                              const char *path, struct basalt_buffer *out, const char **format,
+                              const char *path, struct basalt_buffer *out, char format[8],
                               struct basalt_error *err)
 {
     struct basalt_parquet_reader *r = NULL;
@@ -749,8 +749,8 @@ static basalt_status var_rows(const char *file, const struct basalt_parquet_read
         st = basalt_arrow_array_validate(&b.schema, &b.arrays[k], BASALT_ARROW_VALIDATE_FULL, err);
         const struct ArrowSchema *vs = b.schema.children[var];
         const struct ArrowArray *va = b.arrays[k].children[var];
-        *format = vs->children[0]->format;
-        bool wide = strcmp(*format, "Z") == 0;
+        snprintf(format, 8, "%s", vs->children[0]->format);
+        bool wide = strcmp(format, "Z") == 0;
         for (int64_t i = 0; st == BASALT_OK && i < va->length; i++) {
             int64_t j = va->offset + i;
             if (va->buffers[0] && !basalt_bitmap_get(va->buffers[0], j)) {
@@ -795,29 +795,29 @@ TEST(variant_scan_forms)
         basalt_buffer_init(&plain);
         basalt_buffer_init(&other);
         struct basalt_error err;
-        const char *format = "";
-        CHECK_OK(var_rows(files[f], NULL, NULL, &plain, &format, &err), &err);
+        char format[8] = "";
+        CHECK_OK(var_rows(files[f], NULL, NULL, &plain, format, &err), &err);
         CHECK_STR(format, "z");
         struct basalt_parquet_read_options o;
         basalt_parquet_read_options_init(&o);
         o.batch_size = 1;
-        CHECK_OK(var_rows(files[f], &o, NULL, &other, &format, &err), &err);
+        CHECK_OK(var_rows(files[f], &o, NULL, &other, format, &err), &err);
         CHECK_STR((const char *)other.data, (const char *)plain.data);
         basalt_parquet_read_options_init(&o);
         o.large_binary = true;
         other.size = 0;
-        CHECK_OK(var_rows(files[f], &o, NULL, &other, &format, &err), &err);
+        CHECK_OK(var_rows(files[f], &o, NULL, &other, format, &err), &err);
         CHECK_STR(format, "Z");
         CHECK_STR((const char *)other.data, (const char *)plain.data);
         other.size = 0;
-        CHECK_OK(var_rows(files[f], NULL, "var.metadata", &other, &format, &err), &err);
+        CHECK_OK(var_rows(files[f], NULL, "var.metadata", &other, format, &err), &err);
         CHECK_STR((const char *)other.data, (const char *)plain.data);
         struct basalt_pool *pool;
         CHECK_OK(basalt_pool_new(2, &pool, &err), &err);
         basalt_parquet_read_options_init(&o);
         o.pool = pool;
         other.size = 0;
-        basalt_status st = var_rows(files[f], &o, NULL, &other, &format, &err);
+        basalt_status st = var_rows(files[f], &o, NULL, &other, format, &err);
         basalt_pool_free(pool);
         CHECK_OK(st, &err);
         CHECK_STR((const char *)other.data, (const char *)plain.data);
@@ -829,8 +829,8 @@ TEST(variant_scan_forms)
     struct basalt_buffer rows;
     basalt_buffer_init(&rows);
     struct basalt_error err;
-    const char *format = "";
-    CHECK_OK(var_rows("case-134.parquet", NULL, "var.typed_value.b.typed_value", &rows, &format,
+    char format[8] = "";
+    CHECK_OK(var_rows("case-134.parquet", NULL, "var.typed_value.b.typed_value", &rows, format,
                       &err),
              &err);
     basalt_buffer_reset(&rows);
