@@ -623,7 +623,8 @@ TEST(writer_variant_nested)
     CHECK_OK(basalt_arrow_metadata_append(&meta, "ARROW:extension:name", 20, "parquet.variant", 15,
                                           &err),
              &err);
-    struct basalt_arrow_builder *b = NULL, *s, *sv, *l, *lv, *m[2], *v[2];
+    struct basalt_arrow_builder *b = NULL, *s = NULL, *sv = NULL, *l = NULL, *lv = NULL;
+    struct basalt_arrow_builder *m[2] = {NULL, NULL}, *v[2] = {NULL, NULL};
     basalt_status st = basalt_arrow_builder_new("+s", "", 0, &b, &err);
     if (st == BASALT_OK)
         st = basalt_arrow_builder_add_child(b, "+s", "s", ARROW_FLAG_NULLABLE, &s, &err);
