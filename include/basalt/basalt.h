@@ -11,6 +11,7 @@
 #include "basalt/avro.h"
 #include "basalt/parquet.h"
 #include "basalt/parquet_format.h"
+#include "basalt/parquet_variant.h"
 #include "basalt/parquet_writer.h"
 #include "basalt/thrift.h"
 #include "basalt/iceberg.h"

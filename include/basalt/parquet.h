@@ -328,6 +328,11 @@ struct basalt_parquet_column_stats {
     bool has_nan_count;
     int64_t nan_count;
     int64_t num_values;         /* ColumnMetaData.num_values */
+    /* GEOMETRY and GEOGRAPHY chunks: the GeospatialStatistics (bounding box
+     * and ISO WKB type codes, Geospatial.md) when the writer stored them,
+     * else NULL. A view into the metadata. Their min/max are never trusted
+     * (the sort order of WKB is undefined). */
+    const struct basalt_parquet_geospatial_statistics *geospatial;
 };
 
 /* The statistics of column chunk (row_group, column). NOT_FOUND for indices

@@ -33,13 +33,28 @@
  *   null                      INT32, Null (Thrift UNKNOWN), always OPTIONAL:
  *                             every value null, statistics only null_count
  *   utf8, large_utf8          BYTE_ARRAY, STRING
- *   binary, large_binary      BYTE_ARRAY
+ *   binary, large_binary      BYTE_ARRAY; with ARROW:extension:name
+ *                             "geoarrow.wkb", GEOMETRY, or GEOGRAPHY when the
+ *                             GeoArrow metadata's "edges" is not planar (the
+ *                             algorithm named there); its "crs" becomes the
+ *                             logical type's crs as Arrow C++ maps it
+ *                             (OGC:CRS84 and EPSG:4326 left out, crs_type
+ *                             "srid" as "srid:N", PROJJSON as its JSON text);
+ *                             metadata that is not a GeoArrow JSON object is
+ *                             INVALID_ARG at open
  *   fixed_size_binary(n)      FIXED_LEN_BYTE_ARRAY(n); UUID when the field's
  *                             ARROW:extension:name is "arrow.uuid"
  *   dictionary<int, value>    the value type's column (its values are
  *                             written; the column gets its own dictionary
  *                             pages when dictionary-encoded)
- *   struct                    a group of its fields
+ *   struct                    a group of its fields; a "parquet.variant"
+ *                             extension struct of binary `metadata` and
+ *                             `value` is an unshredded VARIANT(1) group of
+ *                             required metadata and value, whose bytes are
+ *                             checked as Variant values when written
+ *                             (INVALID_ARG naming column and row; a null
+ *                             metadata or value in a present variant too);
+ *                             a shredded one (typed_value) is UNSUPPORTED
  *   list, large_list,         the three-level LIST form: "<name>" (LIST) /
  *   fixed_size_list(n)        repeated "list" / "element" (the fixed size
  *                             kept in ARROW:schema)
@@ -71,7 +86,13 @@
  * is zero), decimals as signed big-endian numbers, byte arrays as unsigned
  * bytes, truncated to `max_statistics_size` bytes with is_*_value_exact
  * false when truncated. null_count counts the leaf slots that hold no value
- * (null or empty ancestors included, as the levels say).
+ * (null or empty ancestors included, as the levels say). GEOMETRY and
+ * GEOGRAPHY chunks have no min/max (WKB has no order) and no ColumnIndex,
+ * but GeospatialStatistics: the ISO WKB type codes of their values and, for
+ * GEOMETRY, the bounding box of their coordinates, NaN skipped dimension by
+ * dimension (Geospatial.md); a chunk holding a value that is not WKB has
+ * none. GEOGRAPHY gets no box: its edges are spherical, and a box of the
+ * vertices would not hold them.
  *
  * Thread safety: a writer is used by one thread at a time (it runs its own
  * work on the pool given in its options). */

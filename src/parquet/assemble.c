@@ -9,6 +9,7 @@
 #include <inttypes.h>
 
 #include "parquet_column.h"
+#include "variant_internal.h"
 
 struct assembler {
     const struct basalt_parquet_schema *schema;
@@ -443,6 +444,27 @@ static basalt_status build_list(struct assembler *a, const struct basalt_parquet
     return BASALT_OK;
 }
 
+/* A VARIANT group: its Parquet children assembled as a struct, then
+ * unshredded into the parquet.variant struct of metadata and value, with
+ * 64-bit offsets when any byte-array leaf below it has them (as
+ * basalt_parquet_schema_to_arrow decides from the same options). */
+static basalt_status build_variant(struct assembler *a, int32_t fi, struct ArrowArray *out)
+{
+    const struct basalt_parquet_schema_field *f = &a->schema->fields[fi];
+    struct ArrowArray internal;
+    memset(&internal, 0, sizeof internal);
+    basalt_status s = build_struct(a, f, &internal);
+    if (s != BASALT_OK) {
+        basalt_arrow_array_release(&internal);
+        return s;
+    }
+    bool large = false;
+    for (int32_t k = f->leaf_begin; k < f->leaf_end; k++)
+        large |= a->leaves[k].kind == BASALT_PARQUET_OUT_BINARY && a->leaves[k].width == 8;
+    return basalt_parquet_variant_unshred(a->schema, fi, a->leaves, a->large_lists, large,
+                                          &internal, out, a->err);
+}
+
 static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *out)
 {
     const struct basalt_parquet_schema *schema = a->schema;
@@ -458,7 +480,7 @@ static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *o
                                     f->name);
         return build_leaf(a, f, out);
     case BASALT_PARQUET_FIELD_STRUCT:
-        return build_struct(a, f, out);
+        return f->variant ? build_variant(a, fi, out) : build_struct(a, f, out);
     case BASALT_PARQUET_FIELD_LIST:
     case BASALT_PARQUET_FIELD_LARGE_LIST:
     case BASALT_PARQUET_FIELD_MAP:

@@ -145,7 +145,15 @@
  *   TIMESTAMP(unit) -> ts{m,u,n}: with time zone "UTC" when isAdjustedToUTC
  *   (a TIMESTAMP_MILLIS/MICROS ConvertedType without LogicalType has no zone,
  *   as Arrow C++ reads it); UNKNOWN (always null) -> null n; INTERVAL -> w:12;
- *   GEOMETRY, GEOGRAPHY -> binary. A LogicalType this library does not know
+ *   GEOMETRY, GEOGRAPHY -> binary with field metadata
+ *   ARROW:extension:name=geoarrow.wkb and ARROW:extension:metadata the
+ *   GeoArrow JSON of the crs (an absent crs is {"crs":"OGC:CRS84",
+ *   "crs_type":"authority_code"}, "srid:N" is {"crs":"N","crs_type":"srid"},
+ *   "projjson:KEY" the PROJJSON of file metadata key KEY with crs_type
+ *   "projjson", anything else the crs as JSON when it is JSON, else as a
+ *   string) and, for GEOGRAPHY, "edges" (the algorithm in lower case);
+ *   VARIANT groups -> the parquet.variant extension (see the `variant` field
+ *   flag). A LogicalType this library does not know
  *   reads as its physical type. An annotation that does not fit its physical
  *   type (STRING on INT32, DECIMAL precision beyond the type's digits) is
  *   CORRUPT.
@@ -218,6 +226,12 @@ struct basalt_parquet_schema_annotation {
     bool is_signed;
     int32_t unit;             /* TIME, TIMESTAMP: enum basalt_parquet_time_unit */
     bool adjusted_to_utc;     /* TIME, TIMESTAMP */
+    /* GEOMETRY, GEOGRAPHY: the crs parameter (in the schema's arena; NULL
+     * when absent, which means OGC:CRS84) and GEOGRAPHY's edge algorithm
+     * (enum basalt_parquet_edge_interpolation_algorithm; SPHERICAL when
+     * absent). */
+    const char *crs;
+    int32_t algorithm;
 };
 
 /* ------------------------------------------------------------------ nodes */
@@ -319,6 +333,12 @@ struct basalt_parquet_schema_field {
     int32_t leaf_end;
     bool has_field_id;
     int32_t field_id;
+    /* A VARIANT group (kind STRUCT): its children are the Parquet ones
+     * (metadata, value, typed_value) for the assembler, but it is output as
+     * the parquet.variant extension, a struct of binary `metadata` and
+     * `value` holding the unshredded Variant (VariantShredding.md). It is
+     * projected whole. */
+    bool variant;
     int16_t def_level;       /* see "Levels of a field" above */
     int16_t rep_level;
     int16_t repeated_ancestor_def_level;
@@ -489,9 +509,18 @@ basalt_status basalt_parquet_schema_leaf_type(struct basalt_parquet_schema *sche
                                               struct basalt_error *err);
 /* Value width in bytes of a fixed-width Arrow format; 0 for others. */
 int32_t basalt_parquet_schema_format_width(const char *format);
-/* Builds schema->fields and roots from the nodes (schema_fields.c). */
+/* Builds schema->fields and roots from the nodes (schema_fields.c); `kv`
+ * (n_kv pairs, the file's key-value metadata) resolves "projjson:KEY" CRSs. */
 basalt_status basalt_parquet_schema_build_fields(struct basalt_parquet_schema *schema,
-                                                 struct basalt_error *err);
+                                                 const struct basalt_parquet_key_value *kv,
+                                                 size_t n_kv, struct basalt_error *err);
+/* Appends the geoarrow.wkb extension name and metadata of a GEOMETRY or
+ * GEOGRAPHY leaf (annotation `a`) to `md` (geo.c); a GEOGRAPHY edge
+ * algorithm this version does not know adds nothing. NOMEM. */
+basalt_status basalt_parquet_geoarrow_metadata(const struct basalt_parquet_schema_annotation *a,
+                                               const struct basalt_parquet_key_value *kv,
+                                               size_t n_kv, struct basalt_buffer *md,
+                                               struct basalt_error *err);
 /* Applies a stored Arrow schema to the fields (schema_hint.c); returns OK
  * without changes when its shape does not match. */
 basalt_status basalt_parquet_schema_apply_arrow(struct basalt_parquet_schema *schema,

@@ -9,6 +9,7 @@
 #include "basalt/parquet_format.h"
 #include "basalt/parquet_writer.h"
 #include "parquet_encoding.h"
+#include "parquet_geo.h"
 
 /* How an Arrow column's values become physical values. */
 enum basalt_parquet_wconv {
@@ -78,6 +79,11 @@ struct basalt_parquet_wcolumn {
     bool index_signed;
     int32_t encoding;      /* requested: PLAIN, RLE_DICTIONARY or another */
     bool bloom;            /* write a bloom filter per chunk */
+    /* GEOMETRY or GEOGRAPHY (a geoarrow.wkb input): no min/max, a
+     * GeospatialStatistics per chunk instead; the crs string the logical
+     * type points to (owned). */
+    bool geo;
+    char *crs;
     /* Where the leaf is: the top-level field `top`, then `depth` nodes (the
      * last one the leaf itself). Flat columns have depth 1. */
     int32_t top;
@@ -342,10 +348,20 @@ struct basalt_parquet_wchunk {
     int32_t pages_plain, pages_dict, pages_other; /* data pages of each encoding */
     int32_t other_encoding;
     struct basalt_parquet_wstats stats;
+    struct basalt_parquet_geo_bounds geo;   /* geo columns: the chunk's values */
     int64_t rows;
     int64_t num_values;
     int64_t uncompressed;  /* page bytes before compression, headers included */
 };
+
+/* Whether a parquet.variant struct is at or below `s` (writer_variant.c). */
+bool basalt_parquet_wvariant_present(const struct ArrowSchema *s);
+/* Checks the metadata and value of every present variant of `batch`
+ * (schema `schema`): INVALID_ARG naming the column and row when one is not
+ * valid Variant bytes. */
+basalt_status basalt_parquet_wvariant_check(const struct ArrowSchema *schema,
+                                            const struct ArrowArray *batch,
+                                            struct basalt_error *err);
 
 void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
                                 const struct basalt_parquet_wcolumn *col);

@@ -112,6 +112,10 @@ void basalt_parquet_stats_of(const struct basalt_parquet_reader *reader, int32_t
     memset(out, 0, sizeof *out);
     out->sort_order = basalt_parquet_leaf_sort_order(l);
     out->num_values = meta->num_values;
+    if (meta->has_geospatial_statistics &&
+        (l->annotation.kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOMETRY ||
+         l->annotation.kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOGRAPHY))
+        out->geospatial = meta->geospatial_statistics;
     if (!meta->has_statistics)
         return;
     const struct basalt_parquet_statistics *s = &meta->statistics;

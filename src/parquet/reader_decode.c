@@ -286,6 +286,8 @@ static basalt_status prune(const struct basalt_parquet_scan *scan, int32_t field
     const struct basalt_parquet_schema *s = scan->reader->schema;
     const struct basalt_parquet_schema_field *f = &s->fields[field];
     const uint8_t *sel = scan->projection.fields;
+    if (f->variant)
+        return BASALT_OK; /* selected whole, and already metadata and value */
     switch (f->kind) {
     case BASALT_PARQUET_FIELD_PRIMITIVE:
         return BASALT_OK;

@@ -164,6 +164,12 @@ basalt_status basalt_parquet_scan_filter(struct basalt_parquet_scan *scan, const
                                 "%s: column '%s' is repeated: predicates take columns outside "
                                 "lists and maps",
                                 r->name, column);
+    for (int32_t f = l->field; f >= 0; f = r->schema->fields[f].parent)
+        if (r->schema->fields[f].variant)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "%s: column '%s' is part of a VARIANT: predicates take "
+                                    "columns outside variants",
+                                    r->name, column);
     if (scan->n_preds == scan->cap_preds) {
         int32_t cap = scan->cap_preds ? scan->cap_preds * 2 : 4;
         struct basalt_parquet_predicate *p =

@@ -339,7 +339,7 @@ static basalt_status build(struct basalt_parquet_schema *schema,
     if (st == BASALT_OK)
         st = make_leaves(schema, err);
     if (st == BASALT_OK)
-        st = basalt_parquet_schema_build_fields(schema, err);
+        st = basalt_parquet_schema_build_fields(schema, kv, n_kv, err);
     if (st == BASALT_OK)
         st = file_metadata(schema, kv, n_kv, err);
     if (st == BASALT_OK && !options->ignore_arrow_schema)

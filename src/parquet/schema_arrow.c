@@ -38,9 +38,35 @@ static bool is_byte_array_format(const char *format)
            strcmp(format, "Z") == 0;
 }
 
+/* A VARIANT group: the parquet.variant struct of a non-nullable binary
+ * `metadata` and a binary `value` (never null where the struct is not),
+ * large when any byte-array leaf below is (see build_variant in
+ * assemble.c). */
+static basalt_status export_variant(const struct actx *c, const struct basalt_parquet_schema_field *f,
+                                    struct ArrowSchema *out)
+{
+    bool large = false;
+    for (int32_t k = f->leaf_begin; k < f->leaf_end && c->o && c->o->large_binary; k++)
+        large |= c->o->large_binary[k] &&
+                 c->s->leaves[k].physical_type == BASALT_PARQUET_TYPE_BYTE_ARRAY;
+    const char *format = large ? "Z" : "z";
+    basalt_status st = basalt_arrow_schema_init(out, "+s", f->name,
+                                                f->nullable ? ARROW_FLAG_NULLABLE : 0, 2, c->err);
+    if (st == BASALT_OK && f->metadata)
+        st = basalt_arrow_schema_set_metadata(out, f->metadata, c->err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(out->children[0], format, "metadata", 0, 0, c->err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(out->children[1], format, "value", ARROW_FLAG_NULLABLE, 0,
+                                      c->err);
+    return st;
+}
+
 static basalt_status export_field(const struct actx *c, int32_t index, struct ArrowSchema *out)
 {
     const struct basalt_parquet_schema_field *f = &c->s->fields[index];
+    if (f->variant)
+        return export_variant(c, f, out);
     const char *format = f->format;
     const char *dict = f->dictionary_format;
     int64_t flags = f->nullable ? ARROW_FLAG_NULLABLE : 0;

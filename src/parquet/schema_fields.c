@@ -88,6 +88,14 @@ static basalt_status group_struct(struct fctx *c, int32_t node, int32_t parent, 
     const struct basalt_parquet_schema_node *n = &c->s->nodes[node];
     basalt_status st = add_field(c, BASALT_PARQUET_FIELD_STRUCT, node, parent, nullable, def, rep,
                                  anc, n->n_children, out);
+    if (st == BASALT_OK && n->annotation.kind == BASALT_PARQUET_SCHEMA_LOGICAL_VARIANT) {
+        /* A VARIANT annotation below another is part of that one's
+         * shredding, not a variant of its own. */
+        bool inside = false;
+        for (int32_t a = parent; a >= 0 && !inside; a = c->s->fields[a].parent)
+            inside = c->s->fields[a].variant;
+        c->s->fields[*out].variant = !inside;
+    }
     int32_t self = *out, child;
     for (int32_t i = 0; i < n->n_children && st == BASALT_OK; i++)
         st = from_node(c, n->children[i], self, anc, &child);
@@ -219,8 +227,22 @@ static basalt_status from_node(struct fctx *c, int32_t node, int32_t parent, int
     return st;
 }
 
-/* Field metadata: PARQUET:field_id, and the uuid extension on UUID leaves. */
-static basalt_status field_metadata(struct fctx *c, struct basalt_buffer *md)
+static basalt_status extension(struct fctx *c, struct basalt_buffer *md, const char *name,
+                               const char *value)
+{
+    basalt_status st = basalt_arrow_metadata_append(md, "ARROW:extension:name", 20, name,
+                                                    strlen(name), c->err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_metadata_append(md, "ARROW:extension:metadata", 24, value,
+                                          strlen(value), c->err);
+    return st;
+}
+
+/* Field metadata: PARQUET:field_id, and the extensions: arrow.uuid on UUID
+ * leaves, geoarrow.wkb on GEOMETRY and GEOGRAPHY leaves, parquet.variant on
+ * VARIANT groups. */
+static basalt_status field_metadata(struct fctx *c, struct basalt_buffer *md,
+                                    const struct basalt_parquet_key_value *kv, size_t n_kv)
 {
     struct basalt_parquet_schema *s = c->s;
     for (int32_t i = 0; i < s->n_fields; i++) {
@@ -241,14 +263,16 @@ static basalt_status field_metadata(struct fctx *c, struct basalt_buffer *md)
             int len = snprintf(id, sizeof id, "%d", (int)f->field_id);
             st = basalt_arrow_metadata_append(md, "PARQUET:field_id", 16, id, (size_t)len, c->err);
         }
-        if (st == BASALT_OK && f->kind == BASALT_PARQUET_FIELD_PRIMITIVE &&
-            s->leaves[f->leaf].annotation.kind == BASALT_PARQUET_SCHEMA_LOGICAL_UUID) {
-            st = basalt_arrow_metadata_append(md, "ARROW:extension:name", 20, "arrow.uuid", 10,
-                                              c->err);
-            if (st == BASALT_OK)
-                st = basalt_arrow_metadata_append(md, "ARROW:extension:metadata", 24, "", 0,
-                                                  c->err);
-        }
+        const struct basalt_parquet_schema_annotation *a =
+            f->kind == BASALT_PARQUET_FIELD_PRIMITIVE ? &s->leaves[f->leaf].annotation : NULL;
+        if (st == BASALT_OK && a && a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_UUID)
+            st = extension(c, md, "arrow.uuid", "");
+        if (st == BASALT_OK && a &&
+            (a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOMETRY ||
+             a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOGRAPHY))
+            st = basalt_parquet_geoarrow_metadata(a, kv, n_kv, md, c->err);
+        if (st == BASALT_OK && f->variant)
+            st = extension(c, md, "parquet.variant", "");
         if (st == BASALT_OK)
             st = basalt_parquet_schema_metadata_dup(s, md, &f->metadata, c->err);
         if (st != BASALT_OK)
@@ -258,7 +282,8 @@ static basalt_status field_metadata(struct fctx *c, struct basalt_buffer *md)
 }
 
 basalt_status basalt_parquet_schema_build_fields(struct basalt_parquet_schema *schema,
-                                                 struct basalt_error *err)
+                                                 const struct basalt_parquet_key_value *kv,
+                                                 size_t n_kv, struct basalt_error *err)
 {
     struct fctx c = {.s = schema, .cap = 2 * schema->n_nodes, .err = err};
     schema->fields = basalt_arena_alloc(&schema->arena, (size_t)c.cap * sizeof *schema->fields, 8);
@@ -280,7 +305,7 @@ basalt_status basalt_parquet_schema_build_fields(struct basalt_parquet_schema *s
         return st;
     struct basalt_buffer md;
     basalt_buffer_init(&md);
-    st = field_metadata(&c, &md);
+    st = field_metadata(&c, &md, kv, n_kv);
     basalt_buffer_reset(&md);
     return st;
 }

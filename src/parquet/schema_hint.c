@@ -167,6 +167,10 @@ static basalt_status apply_field(struct basalt_parquet_schema *s, int32_t field,
     if (depth > 64)
         return BASALT_OK;
     struct basalt_parquet_schema_field *f = &s->fields[field];
+    /* A variant's output type is fixed (metadata, value), whatever the
+     * writer's Arrow schema said of its storage. */
+    if (f->variant)
+        return BASALT_OK;
     basalt_status st = BASALT_OK;
     const char *hf = h->format;
     switch (f->kind) {

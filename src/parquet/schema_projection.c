@@ -55,6 +55,10 @@ static void mark_ancestors(struct basalt_parquet_projection *p, int32_t field)
 static void select_field(struct basalt_parquet_projection *p, int32_t field)
 {
     const struct basalt_parquet_schema *s = p->schema;
+    /* A variant is read whole: its value is rebuilt from every column. */
+    for (int32_t a = field; a >= 0; a = s->fields[a].parent)
+        if (s->fields[a].variant)
+            field = a;
     mark_subtree(p, field);
     mark_ancestors(p, field);
     /* An Arrow map has both a key and a value: selecting into one keeps

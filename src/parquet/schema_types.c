@@ -236,6 +236,17 @@ basalt_status basalt_parquet_schema_annotate(struct basalt_parquet_schema *schem
         if (from_converted(e, &c))
             *a = c;
     }
+    if (a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOMETRY ||
+        a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_GEOGRAPHY) {
+        const struct basalt_parquet_logical_type *lt = &e->logical_type;
+        if (lt->geo.has_crs && lt->geo.crs.data) {
+            a->crs = basalt_parquet_schema_strdup(schema, lt->geo.crs.data, lt->geo.crs.len, err);
+            if (!a->crs)
+                return BASALT_NOMEM;
+        }
+        a->algorithm = lt->geo.has_algorithm ? lt->geo.algorithm
+                                             : BASALT_PARQUET_EDGE_INTERPOLATION_ALGORITHM_SPHERICAL;
+    }
     if (!n->is_leaf) {
         if (a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_NONE ||
             a->kind == BASALT_PARQUET_SCHEMA_LOGICAL_UNKNOWN || group_kind(a->kind))

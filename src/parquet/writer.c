@@ -25,6 +25,7 @@ struct basalt_parquet_writer {
     basalt_status *col_status;
     struct basalt_error *col_err;
     int64_t *dict_max_len; /* of the batch being written (writer_bound.c) */
+    bool has_variant;   /* some column holds a parquet.variant: batches are checked */
     int64_t offset;     /* bytes written */
     int64_t rg_rows;    /* rows in the row group being built */
     int64_t num_rows;
@@ -177,6 +178,8 @@ basalt_status basalt_parquet_writer_open(struct basalt_output *output, bool take
         st = basalt_error_set(err, BASALT_LIMIT, "parquet writer: too many columns");
     if (st == BASALT_OK)
         st = basalt_arrow_schema_copy(schema, &w->schema, err);
+    if (st == BASALT_OK)
+        w->has_variant = basalt_parquet_wvariant_present(schema);
     if (st == BASALT_OK && options && options->key_value_metadata) {
         size_t size;
         st = basalt_arrow_metadata_size(options->key_value_metadata, &size, err);
@@ -479,6 +482,11 @@ static basalt_status write_batch(struct basalt_parquet_writer *w, const struct A
         basalt_bitmap_count(batch->buffers[0], batch->offset, batch->length) != batch->length)
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "parquet writer: a record batch with null rows");
+    if (w->has_variant) {
+        st = basalt_parquet_wvariant_check(&w->schema, batch, err);
+        if (st != BASALT_OK)
+            return st;
+    }
     const struct basalt_parquet_writer_options *o = &w->options;
     for (int32_t i = 0; o->row_group_bytes > 0 && i < w->ncols; i++)
         w->dict_max_len[i] =

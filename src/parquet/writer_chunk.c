@@ -63,6 +63,7 @@ void basalt_parquet_wchunk_init(struct basalt_parquet_wchunk *c,
     basalt_parquet_wdict_init(&c->dict, col->physical == BASALT_PARQUET_TYPE_BYTE_ARRAY ? 0
                                                                                         : col->width);
     basalt_parquet_wstats_init(&c->stats);
+    basalt_parquet_geo_bounds_init(&c->geo);
 }
 
 void basalt_parquet_wchunk_reset(struct basalt_parquet_wchunk *c)
@@ -757,6 +758,16 @@ basalt_status basalt_parquet_wchunk_flush_page(struct basalt_parquet_wchunk *c,
     v.binary.data = c->vals.data;
 
     basalt_status st;
+    if (col->geo && !c->geo.invalid) {
+        /* A value that is not WKB leaves the chunk without statistics
+         * rather than with a box that may not cover it (as Arrow C++). */
+        for (uint64_t i = 0; i < v.count && !c->geo.invalid; i++) {
+            int64_t b = v.binary.offsets64[i], e = v.binary.offsets64[i + 1];
+            if (basalt_parquet_geo_bounds_add(&c->geo, basalt_parquet_nonnull(v.binary.data) + b,
+                                              (size_t)(e - b), NULL) != BASALT_OK)
+                c->geo.invalid = true;
+        }
+    }
     if (col->bloom) {
         st = basalt_parquet_wbloom_hash_values(&c->hashes, col, &v, err);
         if (st != BASALT_OK)
@@ -1134,6 +1145,31 @@ static int64_t *hist_total(const struct basalt_buffer *hist, int16_t max,
     return sum;
 }
 
+/* ColumnMetaData.geospatial_statistics of a GEOMETRY or GEOGRAPHY chunk:
+ * the bounding box and WKB types of its values (none when one was not
+ * WKB). GEOGRAPHY gets its types only: its edges are curves on the sphere,
+ * which leave the box of their vertices (a line across a pole reaches
+ * latitude 90), and a box from the vertices would prune wrongly. */
+static basalt_status geospatial_statistics(struct basalt_parquet_wchunk *c,
+                                           const struct basalt_parquet_wcolumn *col,
+                                           struct basalt_arena *arena,
+                                           struct basalt_parquet_column_metadata *m,
+                                           struct basalt_error *err)
+{
+    struct basalt_parquet_geospatial_statistics *g = basalt_arena_alloc(arena, sizeof *g, 8);
+    int32_t *types = basalt_arena_alloc(arena, 32 * sizeof *types, 4);
+    if (!g || !types)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (basalt_parquet_geo_bounds_statistics(&c->geo, g, types)) {
+        if (col->element.logical_type.kind == BASALT_PARQUET_LOGICAL_TYPE_GEOGRAPHY)
+            g->has_bbox = false;
+        m->has_geospatial_statistics = true;
+        m->geospatial_statistics = g;
+    }
+    basalt_parquet_geo_bounds_init(&c->geo);
+    return BASALT_OK;
+}
+
 /* ColumnMetaData.size_statistics: the values' bytes of a BYTE_ARRAY column
  * and the histograms of the levels that can vary. */
 static basalt_status size_statistics(const struct basalt_parquet_wchunk *c,
@@ -1317,6 +1353,8 @@ basalt_status basalt_parquet_wchunk_write(struct basalt_parquet_wchunk *c,
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     basalt_buffer_reset(&scratch);
+    if (st == BASALT_OK && col->geo)
+        st = geospatial_statistics(c, col, arena, m, err);
     if (st != BASALT_OK)
         return st;
     st = size_statistics(c, col, arena, m, err);

@@ -123,6 +123,48 @@ static basalt_status add_leaf(struct wbuild *b, const struct ArrowSchema *f, con
     return BASALT_OK;
 }
 
+static bool is_variant(const struct ArrowSchema *f)
+{
+    const char *value;
+    size_t len;
+    return basalt_arrow_metadata_get(f->metadata, "ARROW:extension:name", &value, &len, NULL) ==
+               BASALT_OK &&
+           len == 15 && memcmp(value, "parquet.variant", 15) == 0;
+}
+
+/* A parquet.variant struct is written unshredded: exactly a binary
+ * `metadata` and a binary `value`, the bytes as they are. */
+static basalt_status check_variant(const struct ArrowSchema *f, const char *name,
+                                   struct basalt_error *err)
+{
+    bool metadata = false, value = false;
+    for (int64_t k = 0; k < f->n_children; k++) {
+        const struct ArrowSchema *ch = f->children[k];
+        const char *n = ch->name ? ch->name : "";
+        bool binary = !ch->dictionary &&
+                      (strcmp(ch->format, "z") == 0 || strcmp(ch->format, "Z") == 0);
+        if (strcmp(n, "metadata") == 0 && binary)
+            metadata = true;
+        else if (strcmp(n, "value") == 0 && binary)
+            value = true;
+        else if (strcmp(n, "typed_value") == 0)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "column '%s': shredded variants (typed_value) are not "
+                                    "written yet",
+                                    name);
+        else
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "column '%s': a parquet.variant holds only binary metadata "
+                                    "and value, not '%s' (%s)",
+                                    name, n, ch->format);
+    }
+    if (!metadata || !value)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "column '%s': a parquet.variant needs binary metadata and value",
+                                name);
+    return BASALT_OK;
+}
+
 /* Field `f` named `name` (its Parquet name), nullable as given, at node
  * `depth` with `def` and `rep` levels above it. */
 static basalt_status walk(struct wbuild *b, const struct ArrowSchema *f, const char *name,
@@ -150,17 +192,32 @@ static basalt_status walk(struct wbuild *b, const struct ArrowSchema *f, const c
         if (f->n_children == 0)
             return basalt_error_set(err, BASALT_UNSUPPORTED,
                                     "column '%s': a struct without fields", name);
+        bool variant = is_variant(f);
+        if (variant) {
+            st = check_variant(f, name, err);
+            if (st != BASALT_OK)
+                return st;
+        }
         e = add_element(b, name, repetition_of(nullable), err);
         if (!e)
             return BASALT_NOMEM;
         e->has_num_children = true;
         e->num_children = (int32_t)f->n_children;
+        if (variant) {
+            e->has_logical_type = true;
+            e->logical_type.kind = BASALT_PARQUET_LOGICAL_TYPE_VARIANT;
+            e->logical_type.variant.has_specification_version = true;
+            e->logical_type.variant.specification_version = 1;
+        }
         node->kind = BASALT_PARQUET_WNODE_STRUCT;
         for (int64_t k = 0; k < f->n_children && st == BASALT_OK; k++) {
             const struct ArrowSchema *ch = f->children[k];
             b->nodes[depth].child = (int32_t)k;
-            st = walk(b, ch, ch->name ? ch->name : "", (ch->flags & ARROW_FLAG_NULLABLE) != 0,
-                      depth + 1, d, rep, err);
+            /* An unshredded variant's metadata and value are required
+             * (VariantEncoding.md): a null one in a present variant is
+             * refused when written. */
+            bool child_nullable = !variant && (ch->flags & ARROW_FLAG_NULLABLE) != 0;
+            st = walk(b, ch, ch->name ? ch->name : "", child_nullable, depth + 1, d, rep, err);
         }
     } else if (strcmp(fmt, "+l") == 0 || strcmp(fmt, "+L") == 0 ||
                strncmp(fmt, "+w:", 3) == 0) {

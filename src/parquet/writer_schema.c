@@ -93,14 +93,44 @@ static basalt_status field_id(const struct basalt_parquet_wcolumn *col, const ch
     return BASALT_OK;
 }
 
-static bool is_uuid(const char *metadata)
+static bool has_extension(const char *metadata, const char *name)
 {
     const char *value;
     size_t len;
     if (basalt_arrow_metadata_get(metadata, "ARROW:extension:name", &value, &len, NULL) !=
         BASALT_OK)
         return false;
-    return len == 10 && memcmp(value, "arrow.uuid", 10) == 0;
+    return len == strlen(name) && memcmp(value, name, len) == 0;
+}
+
+static bool is_uuid(const char *metadata)
+{
+    return has_extension(metadata, "arrow.uuid");
+}
+
+/* A geoarrow.wkb binary column: GEOMETRY or GEOGRAPHY with the CRS and
+ * edges of its extension metadata. */
+static basalt_status set_geo(struct basalt_parquet_wcolumn *col, const char *metadata,
+                             struct basalt_error *err)
+{
+    const char *json = NULL;
+    size_t len = 0;
+    basalt_status st = basalt_arrow_metadata_get(metadata, "ARROW:extension:metadata", &json,
+                                                 &len, err);
+    if (st == BASALT_NOT_FOUND) {
+        basalt_error_init(err);
+        json = NULL;
+        len = 0;
+    } else if (st != BASALT_OK) {
+        return st;
+    }
+    struct basalt_parquet_schema_element *e = &col->element;
+    st = basalt_parquet_geo_logical_type(json, len, &e->logical_type, &col->crs, err);
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "column '%s'", col->name);
+    e->has_logical_type = true;
+    col->geo = true;
+    return BASALT_OK;
 }
 
 static basalt_status map_type(struct basalt_parquet_wcolumn *col, const char *format,
@@ -264,6 +294,9 @@ static basalt_status map_type(struct basalt_parquet_wcolumn *col, const char *fo
         col->conv = (t.id == BASALT_ARROW_TYPE_STRING || t.id == BASALT_ARROW_TYPE_BINARY)
                         ? BASALT_PARQUET_WCONV_BINARY32
                         : BASALT_PARQUET_WCONV_BINARY64;
+        if ((t.id == BASALT_ARROW_TYPE_BINARY || t.id == BASALT_ARROW_TYPE_LARGE_BINARY) &&
+            has_extension(metadata, "geoarrow.wkb"))
+            return set_geo(col, metadata, err);
         break;
     case BASALT_ARROW_TYPE_FIXED_SIZE_BINARY:
         col->physical = BASALT_PARQUET_TYPE_FIXED_LEN_BYTE_ARRAY;
@@ -349,6 +382,8 @@ void basalt_parquet_wcolumn_reset(struct basalt_parquet_wcolumn *col)
 {
     basalt_free(col->name);
     col->name = NULL;
+    basalt_free(col->crs);
+    col->crs = NULL;
 }
 
 static int64_t read_index(const struct basalt_parquet_wcolumn *col, const void *buf, int64_t i)

@@ -467,7 +467,8 @@ basalt_status basalt_parquet_wstats_finish(const struct basalt_parquet_wstats *s
     memset(out, 0, sizeof *out);
     out->has_null_count = true;
     out->null_count = st->null_count;
-    if (!st->has)
+    /* WKB has no sort order (Geospatial.md): GeospatialStatistics instead. */
+    if (!st->has || col->geo)
         return BASALT_OK;
     /* scratch: min then max, each possibly adjusted. */
     scratch->size = 0;

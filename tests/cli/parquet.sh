@@ -156,4 +156,15 @@ expect 0 "$basalt" parquet scan "$tiny" --repeat 3 --threads 2 && check "scan re
 expect 0 "$basalt" parquet scan "$tiny" --columns id && check "scan of one column: 7300 int32 + validity" \
   bash -c "grep -qx 'decoded bytes: 29200' '$tmp/out'"
 
+# FLOAT16 bounds as numbers (data/README.md: min b'\x00\xc0' = -2, max b'\x00@' = 2;
+# zeros only: min -0, max +0), and --where on half floats
+expect 0 "$basalt" parquet meta "$data/float16_nonzeros_and_nans.parquet" --format csv && check "meta: float16 bounds" \
+  grep -qx '0,x,FIXED_LEN_BYTE_ARRAY,UNCOMPRESSED,"PLAIN,RLE,RLE_DICTIONARY",8,76,76,-2,2,1,none,no' "$tmp/out"
+expect 0 "$basalt" parquet meta "$data/float16_zeros_and_nans.parquet" --format csv && check "meta: float16 zero bounds" \
+  grep -qx '0,x,FIXED_LEN_BYTE_ARRAY,UNCOMPRESSED,"PLAIN,RLE,RLE_DICTIONARY",3,64,64,-0,0,1,none,no' "$tmp/out"
+expect 0 "$basalt" parquet cat "$data/float16_nonzeros_and_nans.parquet" --format json --where 'x < -1.5' && check "where on float16" \
+  [ "$(cat "$tmp/out")" = '{"x":-2}' ]
+# GEOMETRY: the geo column of meta (geospatial.yaml's "point" group, row group 3)
+expect 0 "$basalt" parquet meta "$data/geospatial/geospatial.parquet" --format json && check "meta: GeospatialStatistics" \
+  grep -q '"row_group":3,"column":"geometry",.*"geo":"x 30..40 y 10..20; types 1"' "$tmp/out"
 finish

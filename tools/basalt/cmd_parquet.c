@@ -215,6 +215,33 @@ static void annotation(const struct basalt_parquet_schema_element *e, char *buf,
             snprintf(buf, cap, "INTEGER(%d,%s)", (int)l->integer.bit_width,
                      l->integer.is_signed ? "true" : "false");
             return;
+        case BASALT_PARQUET_LOGICAL_TYPE_VARIANT:
+            if (l->variant.has_specification_version)
+                snprintf(buf, cap, "VARIANT(%d)", (int)l->variant.specification_version);
+            else
+                snprintf(buf, cap, "VARIANT");
+            return;
+        case BASALT_PARQUET_LOGICAL_TYPE_GEOMETRY:
+        case BASALT_PARQUET_LOGICAL_TYPE_GEOGRAPHY: {
+            /* A PROJJSON crs runs to kilobytes: its start is enough here. */
+            static const char *const algorithms[] = {"SPHERICAL", "VINCENTY", "THOMAS",
+                                                     "ANDOYER", "KARNEY"};
+            char crs[48] = "";
+            if (l->geo.has_crs && l->geo.crs.data)
+                snprintf(crs, sizeof crs, "crs=%s%.*s", l->geo.crs.len > 32 ? "" : "",
+                         (int)(l->geo.crs.len > 32 ? 29 : l->geo.crs.len), l->geo.crs.data);
+            if (l->geo.has_crs && l->geo.crs.len > 32)
+                strcat(crs, "...");
+            char alg[32] = "";
+            if (l->geo.has_algorithm)
+                snprintf(alg, sizeof alg, "algorithm=%s",
+                         l->geo.algorithm >= 0 && l->geo.algorithm <= 4
+                             ? algorithms[l->geo.algorithm]
+                             : "?");
+            snprintf(buf, cap, "%s%s%s%s%s%s", name, crs[0] || alg[0] ? "(" : "", crs,
+                     crs[0] && alg[0] ? ", " : "", alg, crs[0] || alg[0] ? ")" : "");
+            return;
+        }
         default:
             snprintf(buf, cap, "%s", name ? name : "UNKNOWN_LOGICAL_TYPE");
             return;
@@ -236,7 +263,7 @@ static void print_elements(const struct basalt_parquet_file_metadata *md, size_t
     for (int32_t k = 0; k < n && *at < md->num_schema; k++) {
         const struct basalt_parquet_schema_element *e = &md->schema[(*at)++];
         const char *rep = basalt_thrift_parquet_repetition_name(e->repetition_type);
-        char lower[16] = "required", ann[64], phys[48];
+        char lower[16] = "required", ann[128], phys[48];
         if (e->has_repetition_type && rep) {
             size_t i = 0;
             for (; rep[i] && i + 1 < sizeof lower; i++)
@@ -265,6 +292,20 @@ static void print_elements(const struct basalt_parquet_file_metadata *md, size_t
 static void arrow_type_text(const struct ArrowSchema *s, struct basalt_buffer *out)
 {
     char buf[160];
+    /* Extension types: extension<name, storage>. */
+    const char *ext;
+    size_t ext_len;
+    if (s->metadata &&
+        basalt_arrow_metadata_get(s->metadata, "ARROW:extension:name", &ext, &ext_len, NULL) ==
+            BASALT_OK) {
+        struct ArrowSchema storage = *s;
+        storage.metadata = NULL;
+        snprintf(buf, sizeof buf, "extension<%.*s, ", (int)ext_len, ext);
+        basalt_buffer_append(out, buf, strlen(buf), NULL);
+        arrow_type_text(&storage, out);
+        basalt_buffer_append(out, ">", 1, NULL);
+        return;
+    }
     if (s->dictionary) {
         struct basalt_buffer v;
         basalt_buffer_init(&v);
@@ -458,6 +499,15 @@ static void bound_text(const struct basalt_parquet_column_info *info,
             return;
         }
         break;
+    case BASALT_PARQUET_TYPE_FIXED_LEN_BYTE_ARRAY:
+        if (n == 2 && e->has_logical_type && l->kind == BASALT_PARQUET_LOGICAL_TYPE_FLOAT16) {
+            /* IEEE 754 binary16, exact in a double */
+            unsigned h = (unsigned)le(p, 2), x = (h >> 10) & 31, f = h & 1023;
+            double d = x == 0 ? ldexp(f, -24) : x == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, (int)x - 25);
+            cli_format_double((h & 0x8000) ? -d : d, false, buf);
+            return;
+        }
+        break;
     default:
         break;
     }
@@ -480,6 +530,35 @@ static void bound_text(const struct basalt_parquet_column_info *info,
         snprintf(buf + k, cap - k, "...");
 }
 
+/* GeospatialStatistics as text: "x 30..40 y 10..20 z 40..80; types 1,1001"
+ * (the bounding box, when there is one, then the WKB type codes). */
+static void geo_text(const struct basalt_parquet_geospatial_statistics *g, char *buf, size_t cap)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    if (g->has_bbox) {
+        const struct basalt_parquet_bounding_box *x = &g->bbox;
+        double lo[4] = {x->xmin, x->ymin, x->zmin, x->mmin}, hi[4] = {x->xmax, x->ymax, x->zmax,
+                                                                     x->mmax};
+        bool has[4] = {true, true, x->has_zmin && x->has_zmax, x->has_mmin && x->has_mmax};
+        static const char axis[] = "xyzm";
+        for (int k = 0; k < 4 && w + 80 < cap; k++) {
+            if (!has[k])
+                continue;
+            char a[32], b[32];
+            cli_format_double(lo[k], false, a);
+            cli_format_double(hi[k], false, b);
+            w += (size_t)snprintf(buf + w, cap - w, "%s%c %s..%s", w ? " " : "", axis[k], a, b);
+        }
+    }
+    if (g->has_geospatial_types && w + 16 < cap) {
+        w += (size_t)snprintf(buf + w, cap - w, "%stypes ", w ? "; " : "");
+        for (size_t i = 0; i < g->num_geospatial_types && w + 12 < cap; i++)
+            w += (size_t)snprintf(buf + w, cap - w, "%s%d", i ? "," : "",
+                                  (int)g->geospatial_types[i]);
+    }
+}
+
 /* The builders of the meta table, one per column. */
 enum meta_col {
     M_GROUP, M_COLUMN, M_TYPE, M_CODEC, M_ENCODINGS, M_VALUES, M_COMPRESSED, M_UNCOMPRESSED,
@@ -496,12 +575,19 @@ static basalt_status meta_table(struct basalt_parquet_reader *r, struct ArrowSch
                        {"compressed", "l"},   {"uncompressed", "l"}, {"min", "u"},
                        {"max", "u"},          {"nulls", "l"},       {"page_index", "u"},
                        {"bloom", "u"}};
-    struct basalt_arrow_builder *b = NULL, *c[M_COUNT];
+    struct basalt_arrow_builder *b = NULL, *c[M_COUNT], *geo = NULL;
     basalt_status st = basalt_arrow_builder_new("+s", "", 0, &b, err);
     for (int k = 0; k < M_COUNT && st == BASALT_OK; k++)
         st = basalt_arrow_builder_add_child(b, cols[k].format, cols[k].name, ARROW_FLAG_NULLABLE,
                                             &c[k], err);
     const struct basalt_parquet_file_metadata *md = basalt_parquet_reader_metadata(r);
+    /* A geo column only for files with GeospatialStatistics. */
+    bool any_geo = false;
+    for (size_t g = 0; g < md->num_row_groups; g++)
+        for (size_t k = 0; k < md->row_groups[g].num_columns; k++)
+            any_geo |= md->row_groups[g].columns[k].meta_data.has_geospatial_statistics;
+    if (any_geo && st == BASALT_OK)
+        st = basalt_arrow_builder_add_child(b, "u", "geo", ARROW_FLAG_NULLABLE, &geo, err);
     char buf[256];
     for (int32_t g = 0; g < (int32_t)md->num_row_groups && st == BASALT_OK; g++) {
         for (int32_t k = 0; k < basalt_parquet_reader_num_columns(r) && st == BASALT_OK; k++) {
@@ -583,6 +669,14 @@ static basalt_status meta_table(struct basalt_parquet_reader *r, struct ArrowSch
                 st = basalt_arrow_builder_append_string(c[M_BLOOM],
                                                         m->has_bloom_filter_offset ? "yes" : "no",
                                                         err);
+            if (st == BASALT_OK && geo) {
+                if (sst == BASALT_OK && cs.geospatial) {
+                    geo_text(cs.geospatial, buf, sizeof buf);
+                    st = basalt_arrow_builder_append_string(geo, buf, err);
+                } else {
+                    st = basalt_arrow_builder_append_null(geo, err);
+                }
+            }
             if (st == BASALT_OK)
                 st = basalt_arrow_builder_end_element(b, err);
         }
@@ -601,8 +695,9 @@ static int cmd_meta(int argc, char **argv)
                "Prints the footer: writer, version, rows, row groups, key/value metadata\n"
                "keys, then one line per column chunk: type, codec, encodings, values,\n"
                "compressed and uncompressed bytes, the statistics the reader trusts (min,\n"
-               "max, null count), page index and bloom filter presence. With --format csv\n"
-               "or json only the column chunk lines are printed.\n" KEYS_HELP);
+               "max, null count), page index and bloom filter presence, and for files with\n"
+               "GEOMETRY or GEOGRAPHY statistics their bounding box and WKB types (geo).\n"
+               "With --format csv or json only the column chunk lines are printed.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;

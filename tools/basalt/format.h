@@ -16,7 +16,9 @@
  *   as integers; decimals as exact decimal strings ("-12.30"); lists and
  *   fixed-size lists as arrays; structs as objects; maps as arrays of
  *   {"key":..,"value":..}; dictionary-encoded values as their values;
- *   intervals as objects ({"months":..,"days":..,"nanoseconds":..}).
+ *   intervals as objects ({"months":..,"days":..,"nanoseconds":..});
+ *   parquet.variant structs as the JSON of the Variant
+ *   (basalt_parquet_variant_to_json), in table and CSV cells too.
  * Table and CSV cells: strings as they are, null as NULL (table) or an empty
  * field (CSV), nested values as their JSON text, everything else as in JSON
  * without quotes. */

@@ -459,6 +459,67 @@ static basalt_status render_nested(const struct ArrowSchema *s, const struct Arr
     }
 }
 
+/* The bytes of element j (counted with the offset) of a binary or large
+ * binary array; false when the offsets are out of order. */
+static bool binary_at(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t j,
+                      const uint8_t **p, size_t *n)
+{
+    int64_t b, e;
+    if (s->format[0] == 'Z' || s->format[0] == 'U') {
+        b = ((const int64_t *)a->buffers[1])[j];
+        e = ((const int64_t *)a->buffers[1])[j + 1];
+    } else {
+        b = ((const int32_t *)a->buffers[1])[j];
+        e = ((const int32_t *)a->buffers[1])[j + 1];
+    }
+    if (e < b || b < 0)
+        return false;
+    *p = (const uint8_t *)a->buffers[2] + b;
+    *n = (size_t)(e - b);
+    return true;
+}
+
+static bool is_variant(const struct ArrowSchema *s)
+{
+    const char *v;
+    size_t n;
+    return strcmp(s->format, "+s") == 0 && s->metadata &&
+           basalt_arrow_metadata_get(s->metadata, "ARROW:extension:name", &v, &n, NULL) ==
+               BASALT_OK &&
+           n == 15 && memcmp(v, "parquet.variant", 15) == 0;
+}
+
+/* A parquet.variant struct (element j, its validity checked): the JSON text
+ * of its metadata and value, in both modes. */
+static basalt_status render_variant(const struct ArrowSchema *s, const struct ArrowArray *a,
+                                    int64_t j, struct basalt_buffer *out,
+                                    struct basalt_error *err)
+{
+    int64_t m = -1, v = -1;
+    for (int64_t c = 0; c < s->n_children; c++) {
+        const char *name = s->children[c]->name ? s->children[c]->name : "";
+        const char *f = s->children[c]->format;
+        bool binary = strcmp(f, "z") == 0 || strcmp(f, "Z") == 0;
+        if (binary && strcmp(name, "metadata") == 0)
+            m = c;
+        else if (binary && strcmp(name, "value") == 0)
+            v = c;
+    }
+    if (m < 0 || v < 0 || a->n_children != s->n_children)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "a parquet.variant without binary metadata and value");
+    const struct ArrowArray *ma = a->children[m], *va = a->children[v];
+    if (!is_valid(va, va->offset + j))
+        return puts_(out, "null", err);
+    const uint8_t *mp, *vp;
+    size_t mn, vn;
+    if (!is_valid(ma, ma->offset + j) ||
+        !binary_at(s->children[m], ma, ma->offset + j, &mp, &mn) ||
+        !binary_at(s->children[v], va, va->offset + j, &vp, &vn))
+        return basalt_error_set(err, BASALT_CORRUPT, "variant metadata or value out of order");
+    return basalt_parquet_variant_to_json(mp, mn, vp, vn, out, err);
+}
+
 /* Element i of a (logical, before a->offset). */
 static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i,
                             enum render mode, struct basalt_buffer *out, struct basalt_error *err)
@@ -466,6 +527,8 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
     int64_t j = a->offset + i;
     if (!is_valid(a, j))
         return puts_(out, mode == RENDER_JSON ? "null" : "", err);
+    if (is_variant(s))
+        return render_variant(s, a, j, out, err);
     if (s->dictionary) {
         if (!a->dictionary)
             return basalt_error_set(err, BASALT_CORRUPT, "dictionary array without a dictionary");

@@ -608,7 +608,7 @@ TEST(schema_annotation_types)
         CHECK_MSG(leaf->value_width == r->width, "row %zu: width %d, want %d", i,
                   (int)leaf->value_width, r->width);
         CHECK_STR(s->fields[0].format, r->format);
-        /* Only UUID leaves carry extension metadata. */
+        /* Only UUID and geospatial leaves carry extension metadata. */
         const char *value;
         size_t value_len;
         basalt_status has = basalt_arrow_metadata_get(s->fields[0].metadata,
@@ -617,6 +617,9 @@ TEST(schema_annotation_types)
         if (r->logical == LT(UUID)) {
             CHECK_EQ(has, BASALT_OK);
             CHECK(value_len == 10 && memcmp(value, "arrow.uuid", 10) == 0);
+        } else if (r->logical == LT(GEOMETRY) || r->logical == LT(GEOGRAPHY)) {
+            CHECK_EQ(has, BASALT_OK);
+            CHECK(value_len == 12 && memcmp(value, "geoarrow.wkb", 12) == 0);
         } else {
             CHECK_EQ(has, BASALT_NOT_FOUND);
         }
@@ -624,8 +627,9 @@ TEST(schema_annotation_types)
     }
 }
 
-/* VARIANT groups are structs of their fields. */
-TEST(schema_variant_group_is_struct)
+/* VARIANT groups are assembled as structs of their Parquet fields and read
+ * as the parquet.variant extension of metadata and value, shredded or not. */
+TEST(schema_variant_group_is_extension)
 {
     const struct basalt_parquet_schema_element a[] = {
         el_root(1),
@@ -633,8 +637,22 @@ TEST(schema_variant_group_is_struct)
         el_leaf("metadata", REQ, BINARY),
         el_leaf("value", REQ, BINARY),
     };
-    CHECK_SCHEMA(a, "v:+s?<metadata:z,value:z>", "v 1/0/0,metadata 1/0/0,value 1/0/0",
-                 "v.metadata 1/0,v.value 1/0");
+    CHECK_SCHEMA(a,
+                 "v:+s?<metadata:z,value:z?>{ARROW:extension:metadata=;ARROW:extension:name="
+                 "parquet.variant}",
+                 "v 1/0/0,metadata 1/0/0,value 1/0/0", "v.metadata 1/0,v.value 1/0");
+    const struct basalt_parquet_schema_element b[] = {
+        el_root(1),
+        with_lt(el_group("v", REQ, 3), BASALT_PARQUET_LOGICAL_TYPE_VARIANT),
+        el_leaf("metadata", REQ, BINARY),
+        el_leaf("value", OPT, BINARY),
+        el_leaf("typed_value", OPT, INT64),
+    };
+    CHECK_SCHEMA(b,
+                 "v:+s<metadata:z,value:z?>{ARROW:extension:metadata=;ARROW:extension:name="
+                 "parquet.variant}",
+                 "v 0/0/0,metadata 0/0/0,value 1/0/0,typed_value 1/0/0",
+                 "v.metadata 0/0,v.value 1/0,v.typed_value 1/0");
 }
 
 /* ------------------------------------------------------------ malformed */
