@@ -15,10 +15,13 @@
  *      a missing column reads as its identity partition value, else its
  *      initial default, else nulls), deletes applied (position deletes,
  *      deletion vectors, equality deletes) together with the residual, the
- *      selected rows kept. Files without field ids are read through the
- *      table's name mapping (`schema.name-mapping.default`), else by the
- *      schema's column names. Row order is task order, then file order,
- *      whatever the number of workers.
+ *      selected rows kept. Files without field ids are read as Java reads
+ *      them: through the table's name mapping (`schema.name-mapping.default`),
+ *      where a column the mapping does not name reads as null whatever its
+ *      name; without a mapping, Parquet columns by position (top-level column
+ *      i is field id i + 1, nested fields unmatched) and Avro fields by the
+ *      schema's names. Row order is task order, then file order, whatever
+ *      the number of workers.
  *
  * Delete association follows the spec's "Scan Planning" rules: a position
  * delete file applies to a data file whose data sequence number is <= its own,

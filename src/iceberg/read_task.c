@@ -49,16 +49,6 @@ static int64_t rg_start(const struct basalt_parquet_row_group *rg)
     return s;
 }
 
-static bool schema_has_ids(const struct ArrowSchema *s)
-{
-    for (int64_t j = 0; j < s->n_children; j++) {
-        int32_t id;
-        if (basalt_iceberg_scan_arrow_field_id(s->children[j], &id))
-            return true;
-    }
-    return false;
-}
-
 static int64_t child_with_id(const struct ArrowSchema *s, int32_t id)
 {
     for (int64_t j = 0; j < s->n_children; j++) {
@@ -89,6 +79,33 @@ static basalt_status select_ids(struct basalt_iceberg_task_reader *r,
         basalt_status st = select_ids(r, &field->type.fields[i], selected, err);
         if (st != BASALT_OK)
             return st;
+    }
+    return BASALT_OK;
+}
+
+/* Ids for a Parquet file written without them, as Java's reader gives
+ * them: from the table's name mapping, else by column position. `s` is the
+ * file's whole schema (`full` NULL), or the schema of the selected columns
+ * whose positions are those of the same names in `full`. */
+static basalt_status parquet_ids(struct basalt_iceberg_task_reader *r, const struct ArrowSchema *full,
+                                 struct ArrowSchema *s, struct basalt_error *err)
+{
+    if (r->scan->name_mapping)
+        return basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, s, err);
+    if (full == NULL)
+        return basalt_iceberg_position_ids_apply(s, err);
+    for (int64_t j = 0; j < s->n_children; j++) {
+        for (int64_t k = 0; k < full->n_children; k++) {
+            int32_t id;
+            if (s->children[j]->name == NULL || full->children[k]->name == NULL ||
+                strcmp(s->children[j]->name, full->children[k]->name) != 0 ||
+                !basalt_iceberg_scan_arrow_field_id(full->children[k], &id))
+                continue;
+            basalt_status st = basalt_arrow_schema_set_metadata(s->children[j], full->children[k]->metadata, err);
+            if (st != BASALT_OK)
+                return st;
+            break;
+        }
     }
     return BASALT_OK;
 }
@@ -150,9 +167,9 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     st = basalt_parquet_reader_schema(r->reader, &rs, err);
     if (st != BASALT_OK)
         return st;
-    r->mapped = !schema_has_ids(&rs);
+    r->mapped = !basalt_iceberg_arrow_has_ids(&rs);
     if (r->mapped)
-        st = basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, &rs, err);
+        st = parquet_ids(r, NULL, &rs, err);
     int selected = 0;
     for (uint32_t c = 0; c < layout->n_cols && st == BASALT_OK; c++) {
         if (layout->cols[c].kind != BASALT_ICEBERG_COLUMN_DATA)
@@ -175,18 +192,18 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
         r->pushed = pushed;
         atomic_fetch_add_explicit(&r->scan->predicates_pushed, pushed, memory_order_relaxed);
     }
-    basalt_arrow_schema_release(&rs);
-    if (st != BASALT_OK)
-        return st;
-    if (selected == 0) {
+    if (st == BASALT_OK && selected == 0) {
+        basalt_arrow_schema_release(&rs);
         r->synthetic = true;
         return BASALT_OK;
     }
-    st = basalt_parquet_scan_select_row_groups(r->pscan, r->rgs, r->n_rgs, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_scan_select_row_groups(r->pscan, r->rgs, r->n_rgs, err);
     if (st == BASALT_OK)
         st = basalt_parquet_scan_schema(r->pscan, &r->file_schema, err);
     if (st == BASALT_OK && r->mapped)
-        st = basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, &r->file_schema, err);
+        st = parquet_ids(r, &rs, &r->file_schema, err);
+    basalt_arrow_schema_release(&rs);
     if (st != BASALT_OK)
         return st;
     for (uint32_t c = 0; c < layout->n_cols; c++)

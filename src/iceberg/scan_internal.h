@@ -132,11 +132,19 @@ basalt_status basalt_iceberg_pushdown(struct basalt_parquet_scan *pscan, const s
 
 /* Adds PARQUET:field_id metadata to a file schema without ids, from the
  * table's name mapping (JSON text `mapping_json`; NULL: the names of
- * `schema`). Fields the mapping does not name keep no id. CORRUPT for a
+ * `schema`, as Java reads Avro files without ids). Fields the mapping does
+ * not name keep no id, so they read as null (or their default). CORRUPT for a
  * malformed mapping; NOMEM. */
 basalt_status basalt_iceberg_name_mapping_apply(const char *mapping_json,
                                                 const struct basalt_iceberg_schema *schema,
                                                 struct ArrowSchema *arrow, struct basalt_error *err);
+/* Whether any node below `s` has a PARQUET:field_id (Java's hasIds: a file
+ * with one id anywhere is read by its ids). */
+bool basalt_iceberg_arrow_has_ids(const struct ArrowSchema *s);
+/* The ids Java gives a Parquet file with neither field ids nor a name
+ * mapping: top-level column i gets id i + 1 (columns read by position);
+ * nested fields get none. NOMEM, LIMIT. */
+basalt_status basalt_iceberg_position_ids_apply(struct ArrowSchema *arrow, struct basalt_error *err);
 
 /* ------------------------------------------------------------ deletes */
 
