@@ -644,8 +644,9 @@ struct basalt_avro_arrow;
  * with one child per selected field of the root record. Types map as:
  *   null n, boolean b, int i, long l, float f, double g, string u, bytes z,
  *   fixed w:N; date tdD, time-millis ttm, time-micros ttu,
- *   timestamp-millis/micros/nanos tsm:UTC / tsu:UTC / tsn:UTC,
- *   local-timestamp-* tsm: / tsu: / tsn:, decimal d:P,S (d:P,S,256 above 38
+ *   timestamp-millis/micros/nanos tsm:UTC / tsu:UTC / tsn:UTC (without
+ *   zone, tsm: / tsu: / tsn:, when "adjust-to-utc" is false, as Iceberg
+ *   writes its timestamps without zone), local-timestamp-* tsm: / tsu: / tsn:, decimal d:P,S (d:P,S,256 above 38
  *   digits), duration tin (milliseconds become nanoseconds), uuid as its
  *   underlying string or fixed; enum: int32 indices with the symbols as a
  *   string dictionary; array +l (child "item"), map +m ("key", "value"),

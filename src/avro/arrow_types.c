@@ -1,5 +1,6 @@
 /* The Arrow types of Avro schema nodes, and the builder tree of a converter. */
 #include <stdio.h>
+#include <string.h>
 
 #include "avro_arrow.h"
 
@@ -45,18 +46,23 @@ static basalt_status format_of(const struct basalt_avro_node *n, char *buf, size
             : n->logical == BASALT_AVRO_LOGICAL_TIME_MILLIS ? "ttm"
                                                             : "i";
         break;
-    case BASALT_AVRO_LONG:
+    case BASALT_AVRO_LONG: {
+        /* Iceberg writes its timestamps without zone as timestamp-* with
+         * "adjust-to-utc": false */
+        const char *adjust = basalt_avro_node_prop(n, "adjust-to-utc");
+        bool local = adjust && strcmp(adjust, "false") == 0;
         switch (n->logical) {
         case BASALT_AVRO_LOGICAL_TIME_MICROS: f = "ttu"; break;
-        case BASALT_AVRO_LOGICAL_TIMESTAMP_MILLIS: f = "tsm:UTC"; break;
-        case BASALT_AVRO_LOGICAL_TIMESTAMP_MICROS: f = "tsu:UTC"; break;
-        case BASALT_AVRO_LOGICAL_TIMESTAMP_NANOS: f = "tsn:UTC"; break;
+        case BASALT_AVRO_LOGICAL_TIMESTAMP_MILLIS: f = local ? "tsm:" : "tsm:UTC"; break;
+        case BASALT_AVRO_LOGICAL_TIMESTAMP_MICROS: f = local ? "tsu:" : "tsu:UTC"; break;
+        case BASALT_AVRO_LOGICAL_TIMESTAMP_NANOS: f = local ? "tsn:" : "tsn:UTC"; break;
         case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MILLIS: f = "tsm:"; break;
         case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MICROS: f = "tsu:"; break;
         case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_NANOS: f = "tsn:"; break;
         default: f = "l"; break;
         }
         break;
+    }
     case BASALT_AVRO_FLOAT: f = "f"; break;
     case BASALT_AVRO_DOUBLE: f = "g"; break;
     case BASALT_AVRO_STRING: f = "u"; break;

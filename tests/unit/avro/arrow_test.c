@@ -740,3 +740,30 @@ TEST(arrow_union_allocation_failures)
     CHECK_ALLOC_SWEEP(union_attempt, &c);
     basalt_avro_schema_free(c.schema);
 }
+
+/* Iceberg's timestamps without zone: timestamp-* with "adjust-to-utc": false. */
+TEST(arrow_iceberg_local_timestamps)
+{
+    const char *w = "{\"type\":\"record\",\"name\":\"T\",\"fields\":["
+                    "{\"name\":\"a\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\","
+                    "\"adjust-to-utc\":false}},"
+                    "{\"name\":\"b\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\","
+                    "\"adjust-to-utc\":true}},"
+                    "{\"name\":\"c\",\"type\":[\"null\",{\"type\":\"long\",\"logicalType\":"
+                    "\"timestamp-nanos\",\"adjust-to-utc\":false}]}]}";
+    struct basalt_error err;
+    struct basalt_avro_schema *ws;
+    CHECK_OK(basalt_avro_schema_parse(w, strlen(w), NULL, &ws, &err), &err);
+    struct basalt_avro_arrow *conv;
+    CHECK_OK(basalt_avro_arrow_new(ws, NULL, NULL, 0, &conv, &err), &err);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK_OK(basalt_avro_arrow_finish(conv, &s, &a, &err), &err);
+    bool ok = strcmp(s.children[0]->format, "tsu:") == 0 && strcmp(s.children[1]->format, "tsu:UTC") == 0 &&
+              strcmp(s.children[2]->format, "tsn:") == 0;
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    basalt_avro_arrow_free(conv);
+    basalt_avro_schema_free(ws);
+    CHECK(ok);
+}
