@@ -1,6 +1,6 @@
-/* Reading one file task: the Parquet file's columns selected by field id,
- * conformed to the table schema, deletes and the residual applied as one
- * selection per batch, the selected rows kept. */
+/* Reading one file task: the Parquet or Avro file's columns selected by
+ * field id, conformed to the table schema, deletes and the residual applied
+ * as one selection per batch, the selected rows kept. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -18,6 +18,7 @@ struct basalt_iceberg_task_reader {
     struct basalt_iceberg_read_ctx ctx;
     struct basalt_parquet_reader *reader;
     struct basalt_parquet_scan *pscan;
+    struct basalt_iceberg_avro_source *avro; /* an Avro data file */
     struct ArrowSchema file_schema;
     bool mapped;            /* the file has no field ids: names mapped to ids */
     bool synthetic;         /* no column of the file is read: rows from row-group counts */
@@ -115,8 +116,6 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
 {
     const struct basalt_iceberg_data_file *f = r->task->file;
     const struct basalt_iceberg_layout *layout = r->layout;
-    if (f->file_format != BASALT_ICEBERG_FORMAT_PARQUET)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "only Parquet data files can be read");
     struct basalt_input *in = NULL;
     basalt_status st = basalt_iceberg_io_open(r->scan->table->io, f->file_path, &in, err);
     if (st != BASALT_OK)
@@ -213,6 +212,41 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     return BASALT_OK;
 }
 
+static basalt_status open_avro(struct basalt_iceberg_task_reader *r, struct basalt_error *err)
+{
+    const struct basalt_iceberg_data_file *f = r->task->file;
+    if (f->content == BASALT_ICEBERG_CONTENT_DATA)
+        atomic_fetch_add_explicit(&r->scan->files_opened, 1, memory_order_relaxed);
+    basalt_status st = basalt_iceberg_avro_source_open(r->scan, f, r->layout, r->batch_size, &r->avro, err);
+    if (st != BASALT_OK)
+        return st;
+    const struct ArrowSchema *fs = basalt_iceberg_avro_source_schema(r->avro);
+    for (uint32_t c = 0; c < r->layout->n_cols; c++)
+        r->src_index[c] = r->layout->cols[c].kind == BASALT_ICEBERG_COLUMN_DATA
+                              ? child_with_id(fs, r->layout->cols[c].field->id)
+                              : -1;
+    return BASALT_OK;
+}
+
+/* The task's file, by its format. */
+static basalt_status open_file(struct basalt_iceberg_task_reader *r, struct basalt_pool *pool,
+                               int num_workers, struct basalt_error *err)
+{
+    switch (r->task->file->file_format) {
+    case BASALT_ICEBERG_FORMAT_PARQUET:
+        return open_parquet(r, pool, num_workers, err);
+    case BASALT_ICEBERG_FORMAT_AVRO:
+        return open_avro(r, err);
+    case BASALT_ICEBERG_FORMAT_ORC:
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "%s: ORC data files cannot be read",
+                                r->task->file->file_path);
+    default:
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "%s: only Parquet and Avro data files can be read",
+                                r->task->file->file_path);
+    }
+}
+
 basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
                                               const struct basalt_iceberg_file_task *task,
                                               const struct basalt_iceberg_layout *layout,
@@ -239,7 +273,7 @@ basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
     if (st == BASALT_OK)
         st = basalt_iceberg_task_deletes(scan, task, &r->deleted, &r->eq, &r->n_eq, err);
     if (st == BASALT_OK)
-        st = open_parquet(r, pool, num_workers, err);
+        st = open_file(r, pool, num_workers, err);
     if (st != BASALT_OK) {
         /* io names the location itself */
         if (err != NULL && strncmp(err->message, task->file->file_path, strlen(task->file->file_path)) != 0)
@@ -257,6 +291,7 @@ void basalt_iceberg_task_reader_close(struct basalt_iceberg_task_reader *r)
         return;
     basalt_parquet_scan_free(r->pscan);
     basalt_parquet_reader_close(r->reader);
+    basalt_iceberg_avro_source_close(r->avro);
     basalt_arrow_schema_release(&r->file_schema);
     basalt_iceberg_posset_free(r->deleted);
     basalt_free(r->eq);
@@ -347,7 +382,8 @@ static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct 
             n = r->rg_left < r->batch_size ? r->rg_left : r->batch_size;
             r->rg_left -= n;
         } else {
-            basalt_status st = basalt_parquet_scan_next(r->pscan, &fb, err);
+            basalt_status st = r->avro ? basalt_iceberg_avro_source_next(r->avro, &fb, err)
+                                       : basalt_parquet_scan_next(r->pscan, &fb, err);
             if (st != BASALT_OK)
                 return st;
             if (fb.release == NULL) {
@@ -375,7 +411,8 @@ static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct 
             basalt_arrow_array_move(fb.children[j], &child);
             child.offset += fb.offset;
             child.length = n;
-            st = basalt_iceberg_conform(&r->ctx, col->field, r->file_schema.children[j], &child, n, dst, err);
+            const struct ArrowSchema *fs = r->avro ? basalt_iceberg_avro_source_schema(r->avro) : &r->file_schema;
+            st = basalt_iceberg_conform(&r->ctx, col->field, fs->children[j], &child, n, dst, err);
         }
         basalt_arrow_array_release(&fb);
         if (st != BASALT_OK) {

@@ -146,6 +146,25 @@ bool basalt_iceberg_arrow_has_ids(const struct ArrowSchema *s);
  * nested fields get none. NOMEM, LIMIT. */
 basalt_status basalt_iceberg_position_ids_apply(struct ArrowSchema *arrow, struct basalt_error *err);
 
+/* An Avro data file read for a layout: the top-level fields whose ids
+ * (from the file's field-id properties, else from the name mapping, else
+ * the schema's names) the layout reads, decoded into struct batches whose
+ * schema carries the ids (field-id, element-id, key-id, value-id) as
+ * PARQUET:field_id. Whole files only (no splits). */
+struct basalt_iceberg_avro_source;
+basalt_status basalt_iceberg_avro_source_open(const struct basalt_iceberg_scan *scan,
+                                              const struct basalt_iceberg_data_file *file,
+                                              const struct basalt_iceberg_layout *layout,
+                                              int64_t batch_size,
+                                              struct basalt_iceberg_avro_source **out,
+                                              struct basalt_error *err);
+/* The schema of the batches (valid until close). */
+const struct ArrowSchema *basalt_iceberg_avro_source_schema(const struct basalt_iceberg_avro_source *a);
+/* The next batch of up to batch_size records, or a released array at the end. */
+basalt_status basalt_iceberg_avro_source_next(struct basalt_iceberg_avro_source *a,
+                                              struct ArrowArray *out, struct basalt_error *err);
+void basalt_iceberg_avro_source_close(struct basalt_iceberg_avro_source *a);
+
 /* ------------------------------------------------------------ deletes */
 
 /* Equality delete rows as a set of encoded tuples. */
