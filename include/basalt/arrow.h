@@ -371,10 +371,12 @@ enum basalt_arrow_validate_level {
  * by basalt_arrow_schema_validate. Nothing is modified or allocated.
  * Returns OK; INVALID_ARG (NULL or released structs); CORRUPT with a message
  * naming the column path ("column 'a.b': offsets not monotonic at 17");
- * UNSUPPORTED for union, run-end-encoded and view types, whose validation is
- * not implemented, and formats parse does not know; LIMIT past 64 levels of
- * nesting. Thread-safe on distinct or read-only data.
- * The interface carries no buffer sizes, so a binary data buffer can only be
+ * UNSUPPORTED for run-end-encoded and view types, whose validation is not
+ * implemented, and formats parse does not know; LIMIT past 64 levels of
+ * nesting. Unions have no validity bitmap and a null_count of 0 (or -1);
+ * FULL checks every type code against the declared ones and, for dense
+ * unions, every offset against its child's length. Thread-safe on distinct
+ * or read-only data. The interface carries no buffer sizes, so a binary data buffer can only be
  * checked for presence, not for being as long as the last offset; list and
  * map offsets are checked against the child's length. */
 BASALT_EXPORT basalt_status basalt_arrow_array_validate(const struct ArrowSchema *schema,
@@ -391,8 +393,8 @@ BASALT_EXPORT basalt_status basalt_arrow_array_validate(const struct ArrowSchema
  * Data goes to 64-byte aligned buffers that grow geometrically and are handed
  * to the finished array without copying. Not shareable between threads.
  *
- * Builders exist for every type except unions, run-end-encoded and views
- * (UNSUPPORTED). Which appends fit which types:
+ * Builders exist for every type except sparse unions, run-end-encoded and
+ * views (UNSUPPORTED). Which appends fit which types:
  *   append_int    signed and unsigned integers (range-checked), date32/64,
  *                 time32/64, timestamp, duration, interval months, decimals
  *                 (the unscaled value, sign-extended), dictionary indices
@@ -409,6 +411,11 @@ BASALT_EXPORT basalt_status basalt_arrow_array_validate(const struct ArrowSchema
  *                 values for the others)
  *   end_element   list, large_list, map, fixed-size list, struct: closes one
  *                 non-null element after its child values were appended
+ *   append_union  dense union: starts an element in one child, whose value
+ *                 (or null) is appended to that child next
+ * Dense unions have no validity bitmap (null_count stays 0): append_null(s)
+ * appends a null to their first child of the null type ("n"), or else to
+ * the first child.
  * A failed append changes nothing: INVALID_ARG (the wrong call for the type,
  * a value out of range), LIMIT or NOMEM. */
 struct basalt_arrow_builder;
@@ -510,6 +517,16 @@ BASALT_EXPORT basalt_status basalt_arrow_builder_append_string(
 BASALT_EXPORT basalt_status basalt_arrow_builder_append_values(
     struct basalt_arrow_builder *builder, const void *values, int64_t n, const uint8_t *validity,
     int64_t validity_offset, struct basalt_error *err);
+
+/* Starts the next element of a dense union ("+ud:...") in its child `child`
+ * (the index among the children added, not the type code): records the
+ * child's type code and the child's current length as the offset. Exactly
+ * one value or null must then be appended to that child; until then the
+ * builder cannot be finished (INVALID_ARG). Returns OK; INVALID_ARG (not a
+ * dense union, no such child); LIMIT (32-bit offsets); NOMEM. */
+BASALT_EXPORT basalt_status basalt_arrow_builder_append_union(struct basalt_arrow_builder *builder,
+                                                              int64_t child,
+                                                              struct basalt_error *err);
 
 /* Appends one or `n` nulls. Returns OK, INVALID_ARG (n < 0), LIMIT or NOMEM. */
 BASALT_EXPORT basalt_status basalt_arrow_builder_append_null(struct basalt_arrow_builder *builder,

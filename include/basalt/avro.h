@@ -644,13 +644,19 @@ struct basalt_avro_arrow;
  * with one child per selected field of the root record. Types map as:
  *   null n, boolean b, int i, long l, float f, double g, string u, bytes z,
  *   fixed w:N; date tdD, time-millis ttm, time-micros ttu,
- *   timestamp-millis/micros/nanos tsm:UTC / tsu:UTC / tsn:UTC,
- *   local-timestamp-* tsm: / tsu: / tsn:, decimal d:P,S (d:P,S,256 above 38
+ *   timestamp-millis/micros/nanos tsm:UTC / tsu:UTC / tsn:UTC (without
+ *   zone, tsm: / tsu: / tsn:, when "adjust-to-utc" is false, as Iceberg
+ *   writes its timestamps without zone), local-timestamp-* tsm: / tsu: / tsn:, decimal d:P,S (d:P,S,256 above 38
  *   digits), duration tin (milliseconds become nanoseconds), uuid as its
  *   underlying string or fixed; enum: int32 indices with the symbols as a
  *   string dictionary; array +l (child "item"), map +m ("key", "value"),
- *   record +s; a union of null and one type: that type, nullable. Unions of
- *   several non-null types and recursive records are UNSUPPORTED.
+ *   record +s; a union of null and one type: that type, nullable; a union
+ *   of several non-null types: a dense union +ud:0,1,...,n-1 whose type code
+ *   i is branch i and child i (named by the branch's type: "int", a named
+ *   type's name) holds that branch's values. Arrow unions have no validity
+ *   bitmap: a null branch is a child of the null type "n", the union's nulls
+ *   are in it, and the union field is then flagged nullable. Unions of more
+ *   than 127 branches and recursive records are UNSUPPORTED.
  * `reader` NULL reads the writer's schema as is; `fields` NULL selects every
  * field of the root record (else field_count names). Schemas are borrowed and
  * must outlive the converter. Returns OK; INVALID_ARG (a root that is not a

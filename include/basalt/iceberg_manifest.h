@@ -38,6 +38,13 @@ struct basalt_iceberg_manifest_list {
     struct basalt_iceberg_manifest_file *files;
     uint32_t n_files;
     int32_t format_version; /* the version the list was read as */
+    /* The Avro header's "snapshot-id" / "parent-snapshot-id" when present
+     * (values past INT64_MAX, written by writers that keep ids unsigned, are
+     * their two's-complement pattern, as in the table metadata). */
+    bool has_snapshot_id;
+    int64_t snapshot_id;
+    bool has_parent_snapshot_id;
+    int64_t parent_snapshot_id;
     struct basalt_iceberg_manifest_list_private *priv;
 };
 

@@ -33,6 +33,11 @@ extern "C" {
  * `schema` and `partition-spec` become one-element lists, partition field
  * ids are assigned from 1000 when absent, last-partition-id is derived, and
  * a "main" branch is made from current-snapshot-id when `refs` is absent.
+ * Read leniently, as other writers write them: a v3 table without
+ * `next-row-id` (has_next_row_id false, 0, as Java 1.8 read it), and
+ * snapshot ids past INT64_MAX (snapshot-id, parent-snapshot-id,
+ * current-snapshot-id, in snapshots, refs, the snapshot log and statistics)
+ * taken as their 64-bit two's-complement pattern.
  * Returns UNSUPPORTED for a format-version outside 1..3, CORRUPT for
  * malformed JSON or metadata the spec (and the Java reader) refuses (missing
  * required fields, a current schema / default spec / current snapshot that

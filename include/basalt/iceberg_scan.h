@@ -9,16 +9,20 @@
  *      data files they apply to, a residual filter per file, large files split
  *      at their split offsets. The plan is deterministic: tasks follow the
  *      manifest list and manifest entry order.
- *   2. reading (basalt_iceberg_scan_stream): each task's Parquet file read by
- *      field id (renamed, added, dropped and reordered columns, type promotions
- *      int -> long, float -> double, decimal precision, date -> timestamp;
+ *   2. reading (basalt_iceberg_scan_stream): each task's Parquet or Avro file
+ *      read by field id (renamed, added, dropped and reordered columns, type
+ *      promotions int -> long, float -> double, decimal precision, date ->
+ *      timestamp;
  *      a missing column reads as its identity partition value, else its
  *      initial default, else nulls), deletes applied (position deletes,
  *      deletion vectors, equality deletes) together with the residual, the
- *      selected rows kept. Files without field ids are read through the
- *      table's name mapping (`schema.name-mapping.default`), else by the
- *      schema's column names. Row order is task order, then file order,
- *      whatever the number of workers.
+ *      selected rows kept. Files without field ids are read as Java reads
+ *      them: through the table's name mapping (`schema.name-mapping.default`),
+ *      where a column the mapping does not name reads as null whatever its
+ *      name; without a mapping, Parquet columns by position (top-level column
+ *      i is field id i + 1, nested fields unmatched) and Avro fields by the
+ *      schema's names. ORC files are UNSUPPORTED. Row order is task order,
+ *      then file order, whatever the number of workers.
  *
  * Delete association follows the spec's "Scan Planning" rules: a position
  * delete file applies to a data file whose data sequence number is <= its own,

@@ -288,7 +288,8 @@ struct basalt_iceberg_metadata {
     struct basalt_iceberg_kv *properties;
     uint32_t n_properties;
 
-    bool has_current_snapshot_id;           /* false for -1, null or absent */
+    bool has_current_snapshot_id;           /* false for -1 (unless a snapshot has
+                                               that id), null or absent */
     int64_t current_snapshot_id;
     struct basalt_iceberg_snapshot *snapshots; /* in file order (not chronological) */
     uint32_t n_snapshots;

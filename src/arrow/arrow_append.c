@@ -286,6 +286,16 @@ static bool filler_is_null(const struct basalt_arrow_builder *b)
     return (b->flags & ARROW_FLAG_NULLABLE) || b->dictionary || b->kind == BASALT_ARROW_KIND_NULL;
 }
 
+/* The child a dense union puts its nulls and fillers in: the first of the
+ * null type, else the first. */
+static int64_t union_filler_child(const struct basalt_arrow_builder *b)
+{
+    for (int64_t i = 0; i < b->n_children; i++)
+        if (b->children[i]->kind == BASALT_ARROW_KIND_NULL)
+            return i;
+    return 0;
+}
+
 /* Reserves everything `n` filler entries of `b` need (nulls when `as_null`),
  * recursively, so that write_filler cannot fail. */
 static basalt_status reserve_filler(struct basalt_arrow_builder *b, int64_t n, bool as_null,
@@ -295,7 +305,7 @@ static basalt_status reserve_filler(struct basalt_arrow_builder *b, int64_t n, b
         return basalt_error_set(err, BASALT_LIMIT, "'%s' cannot grow by %lld elements",
                                 b->format, (long long)n);
     basalt_status st = BASALT_OK;
-    if (b->kind != BASALT_ARROW_KIND_NULL)
+    if (b->kind != BASALT_ARROW_KIND_NULL && b->kind != BASALT_ARROW_KIND_DENSE_UNION)
         st = as_null ? basalt_arrow_builder_make_validity(b, n, err)
                      : basalt_arrow_builder_reserve_validity(b, n, err);
     if (st != BASALT_OK)
@@ -335,6 +345,19 @@ static basalt_status reserve_filler(struct basalt_arrow_builder *b, int64_t n, b
                 return st;
         }
         return BASALT_OK;
+    case BASALT_ARROW_KIND_DENSE_UNION: {
+        if (b->n_children == 0)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "'%s' has no child builder",
+                                    b->format);
+        struct basalt_arrow_builder *c = b->children[union_filler_child(b)];
+        if (n > INT32_MAX - c->length)
+            return basalt_error_set(err, BASALT_LIMIT, "'%s' child past 32-bit offsets",
+                                    b->format);
+        st = basalt_buffer_reserve(&b->values, (size_t)n, err);
+        if (st == BASALT_OK)
+            st = basalt_buffer_reserve(&b->data, (size_t)n * 4, err);
+        return st == BASALT_OK ? reserve_filler(c, n, as_null || filler_is_null(c), err) : st;
+    }
     }
     return BASALT_OK;
 }
@@ -390,6 +413,21 @@ static void write_filler(struct basalt_arrow_builder *b, int64_t n, bool as_null
             write_filler(c, n, filler_is_null(c));
         }
         break;
+    case BASALT_ARROW_KIND_DENSE_UNION: {
+        /* no validity of its own: the null is the child's */
+        int64_t k = union_filler_child(b);
+        struct basalt_arrow_builder *c = b->children[k];
+        memset(b->values.data + b->values.size, b->union_codes[k], (size_t)n);
+        b->values.size += (size_t)n;
+        for (int64_t i = 0; i < n; i++) {
+            int32_t off = (int32_t)(c->length + i);
+            memcpy(b->data.data + b->data.size, &off, 4);
+            b->data.size += 4;
+        }
+        write_filler(c, n, as_null || filler_is_null(c));
+        b->length += n;
+        return;
+    }
     }
     if (b->validity.data)
         basalt_bitmap_fill(b->validity.data, b->length, n, !as_null);
@@ -419,6 +457,32 @@ basalt_status basalt_arrow_builder_append_null(struct basalt_arrow_builder *b,
 }
 
 /* ------------------------------------------------------------ nested */
+
+basalt_status basalt_arrow_builder_append_union(struct basalt_arrow_builder *b, int64_t child,
+                                                struct basalt_error *err)
+{
+    if (!b)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "append_union: NULL builder");
+    if (b->kind != BASALT_ARROW_KIND_DENSE_UNION)
+        return wrong_type(b, "append_union", err);
+    if (child < 0 || child >= b->n_children)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "append_union: '%s' has no child %lld",
+                                b->format, (long long)child);
+    const struct basalt_arrow_builder *c = b->children[child];
+    if (c->length >= INT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "'%s' child past 32-bit offsets", b->format);
+    basalt_status st = basalt_buffer_reserve(&b->values, 1, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_reserve(&b->data, 4, err);
+    if (st != BASALT_OK)
+        return st;
+    b->values.data[b->values.size++] = (uint8_t)b->union_codes[child];
+    int32_t off = (int32_t)c->length;
+    memcpy(b->data.data + b->data.size, &off, 4);
+    b->data.size += 4;
+    b->length++;
+    return BASALT_OK;
+}
 
 static basalt_status child_mismatch(const struct basalt_arrow_builder *b, int64_t have,
                                     int64_t want, struct basalt_error *err)

@@ -68,6 +68,24 @@ static basalt_status classify(struct basalt_arrow_builder *b, const char *format
         b->kind = BASALT_ARROW_KIND_FIXED_LIST;
         return BASALT_OK;
     case BASALT_ARROW_TYPE_STRUCT: b->kind = BASALT_ARROW_KIND_STRUCT; return BASALT_OK;
+    case BASALT_ARROW_TYPE_DENSE_UNION: {
+        b->kind = BASALT_ARROW_KIND_DENSE_UNION;
+        int32_t n = b->type.n_union_types;
+        b->union_codes = basalt_malloc(n ? (size_t)n : 1);
+        if (!b->union_codes)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for a builder");
+        const char *p = b->type.union_type_ids;
+        for (int32_t i = 0; i < n; i++) {
+            /* parse already checked: comma-separated codes in [0, 127] */
+            int code = 0;
+            while (*p >= '0' && *p <= '9')
+                code = code * 10 + (*p++ - '0');
+            if (*p == ',')
+                p++;
+            b->union_codes[i] = (int8_t)code;
+        }
+        return BASALT_OK;
+    }
     default:
         return basalt_error_set(err, BASALT_UNSUPPORTED, "format '%s': no builder for %s arrays",
                                 format, basalt_arrow_type_name(b->type.id));
@@ -91,6 +109,7 @@ static void builder_destroy(struct basalt_arrow_builder *b)
     basalt_free(b->format);
     basalt_free(b->name);
     basalt_free(b->metadata);
+    basalt_free(b->union_codes);
     basalt_free(b);
 }
 
@@ -189,6 +208,9 @@ basalt_status basalt_arrow_builder_add_child(struct basalt_arrow_builder *parent
         break;
     case BASALT_ARROW_KIND_STRUCT:
         max_children = INT32_MAX;
+        break;
+    case BASALT_ARROW_KIND_DENSE_UNION:
+        max_children = parent->type.n_union_types;
         break;
     case BASALT_ARROW_KIND_MAP:
         target = parent->children[0];
@@ -398,6 +420,9 @@ basalt_status basalt_arrow_builder_reserve(struct basalt_arrow_builder *b, int64
                 return st;
         }
         return BASALT_OK;
+    case BASALT_ARROW_KIND_DENSE_UNION:
+        st = basalt_buffer_reserve(&b->values, (size_t)additional, err);
+        return st == BASALT_OK ? basalt_buffer_reserve(&b->data, (size_t)additional * 4, err) : st;
     default:
         return BASALT_OK;
     }

@@ -13,7 +13,7 @@ static int64_t kind_n_buffers(enum basalt_arrow_builder_kind kind)
     case BASALT_ARROW_KIND_LARGE_BINARY: return 3;
     case BASALT_ARROW_KIND_FIXED_LIST:
     case BASALT_ARROW_KIND_STRUCT: return 1;
-    default: return 2;
+    default: return 2; /* dense union: type codes and offsets, no validity */
     }
 }
 
@@ -48,6 +48,19 @@ static basalt_status check_lengths(const struct basalt_arrow_builder *b, struct 
                                     b->format);
         if (b->children[0]->length != b->length * b->type.fixed_size)
             return short_child(b, b->children[0]->length, b->length * b->type.fixed_size, err);
+        break;
+    case BASALT_ARROW_KIND_DENSE_UNION:
+        if (b->n_children != b->type.n_union_types)
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "finish: '%s' has %lld of its %d children", b->format,
+                                    (long long)b->n_children, (int)b->type.n_union_types);
+        for (int64_t i = 0; i < b->n_children; i++) {
+            int64_t used = 0;
+            for (size_t k = 0; k < b->values.size; k++)
+                used += (int8_t)b->values.data[k] == b->union_codes[i];
+            if (b->children[i]->length != used)
+                return short_child(b, b->children[i]->length, used, err);
+        }
         break;
     case BASALT_ARROW_KIND_LIST:
     case BASALT_ARROW_KIND_LARGE_LIST:
@@ -114,8 +127,11 @@ static basalt_status prepare(struct basalt_arrow_builder *b, struct ArrowArray *
         return st;
     if (has_offsets(b->kind))
         st = basalt_arrow_builder_reserve_offsets(b, 0, err);
-    if (st == BASALT_OK && b->kind == BASALT_ARROW_KIND_FIXED)
+    if (st == BASALT_OK &&
+        (b->kind == BASALT_ARROW_KIND_FIXED || b->kind == BASALT_ARROW_KIND_DENSE_UNION))
         st = ensure_allocated(&b->values, err);
+    if (st == BASALT_OK && b->kind == BASALT_ARROW_KIND_DENSE_UNION)
+        st = ensure_allocated(&b->data, err);
     if (st == BASALT_OK && b->kind == BASALT_ARROW_KIND_BOOL) /* zeroed: it is a bitmap */
         st = basalt_arrow_bitmap_reserve(&b->values, 1, err);
     if (st == BASALT_OK &&
@@ -162,6 +178,10 @@ static void transfer(struct basalt_arrow_builder *b, struct ArrowArray *array)
     case BASALT_ARROW_KIND_LARGE_BINARY:
         give(array, 1, &b->values);
         give(array, 2, &b->data);
+        break;
+    case BASALT_ARROW_KIND_DENSE_UNION:
+        give(array, 0, &b->values);
+        give(array, 1, &b->data);
         break;
     default:
         break;

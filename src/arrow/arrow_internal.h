@@ -39,7 +39,9 @@ enum basalt_arrow_builder_kind {
     BASALT_ARROW_KIND_LARGE_LIST,  /* int64 offsets into child 0 */
     BASALT_ARROW_KIND_MAP,         /* int32 offsets into child 0, the entries struct */
     BASALT_ARROW_KIND_FIXED_LIST,  /* child 0 holds fixed_size values per element */
-    BASALT_ARROW_KIND_STRUCT       /* one value per element in each child */
+    BASALT_ARROW_KIND_STRUCT,      /* one value per element in each child */
+    BASALT_ARROW_KIND_DENSE_UNION  /* int8 type codes in `values`, int32 offsets
+                                      into the chosen child in `data`; no validity */
 };
 
 /* What append_int / append_uint store (and how they range-check). */
@@ -76,6 +78,7 @@ struct basalt_arrow_builder {
     struct basalt_arrow_builder **children;
     struct basalt_arrow_builder *dictionary;
     struct basalt_arrow_builder *parent; /* set for children and dictionaries */
+    int8_t *union_codes;                 /* dense union: the type code of each child */
 };
 
 /* Grows a bitmap to hold `bits` bits, zero-filling the new bytes. */

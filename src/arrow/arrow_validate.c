@@ -178,8 +178,6 @@ static bool is_unsupported(enum basalt_arrow_type_id id)
     case BASALT_ARROW_TYPE_STRING_VIEW:
     case BASALT_ARROW_TYPE_LIST_VIEW:
     case BASALT_ARROW_TYPE_LARGE_LIST_VIEW:
-    case BASALT_ARROW_TYPE_SPARSE_UNION:
-    case BASALT_ARROW_TYPE_DENSE_UNION:
     case BASALT_ARROW_TYPE_RUN_END_ENCODED:
         return true;
     default:
@@ -243,10 +241,25 @@ static basalt_status check_array_struct(struct basalt_arrow_vctx *ctx,
                                                                "schema does not declare");
     if (array->dictionary && !array->dictionary->release)
         return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT, "dictionary array released");
-    if (type->id != BASALT_ARROW_TYPE_NULL && !array->buffers[0] && array->null_count > 0)
+    bool is_union =
+        type->id == BASALT_ARROW_TYPE_SPARSE_UNION || type->id == BASALT_ARROW_TYPE_DENSE_UNION;
+    if (is_union) {
+        /* buffers[0] holds the type codes: nulls live in the children */
+        if (array->null_count > 0)
+            return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT,
+                                              "union with null_count %lld (unions have no "
+                                              "validity of their own)",
+                                              (long long)array->null_count);
+        if (array->length > 0 && !array->buffers[0])
+            return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT, "type ids buffer is NULL");
+        if (type->id == BASALT_ARROW_TYPE_DENSE_UNION && array->length > 0 && !array->buffers[1])
+            return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT, "offsets buffer is NULL");
+    } else if (type->id != BASALT_ARROW_TYPE_NULL && !array->buffers[0] &&
+               array->null_count > 0) {
         return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT,
                                           "null_count %lld without a validity bitmap",
                                           (long long)array->null_count);
+    }
 
     int64_t end = array->offset + array->length;
     bool large, binary;
@@ -265,12 +278,14 @@ static basalt_status check_array_struct(struct basalt_arrow_vctx *ctx,
                 ctx, BASALT_CORRUPT, "child has %lld values, %lld lists of %d need %lld",
                 (long long)child->length, (long long)end, (int)type->fixed_size,
                 (long long)(end <= INT64_MAX / type->fixed_size ? end * type->fixed_size : -1));
-    } else if (type->id == BASALT_ARROW_TYPE_STRUCT) {
+    } else if (type->id == BASALT_ARROW_TYPE_STRUCT || type->id == BASALT_ARROW_TYPE_SPARSE_UNION) {
         for (int64_t i = 0; i < array->n_children; i++)
             if (array->children[i]->length < end)
                 return basalt_arrow_validate_fail(
-                    ctx, BASALT_CORRUPT, "struct field %lld has %lld values, the struct needs %lld",
-                    (long long)i, (long long)array->children[i]->length, (long long)end);
+                    ctx, BASALT_CORRUPT, "%s field %lld has %lld values, the %s needs %lld",
+                    basalt_arrow_type_name(type->id), (long long)i,
+                    (long long)array->children[i]->length, basalt_arrow_type_name(type->id),
+                    (long long)end);
     }
     return BASALT_OK;
 }

@@ -103,12 +103,55 @@ static basalt_status check_indices(struct basalt_arrow_vctx *ctx,
     return BASALT_OK;
 }
 
+/* Every type code is one the format declares; a dense union's offsets fall
+ * inside the child of their code. */
+static basalt_status check_union(struct basalt_arrow_vctx *ctx,
+                                 const struct basalt_arrow_type *type,
+                                 const struct ArrowArray *array)
+{
+    int8_t child_of[128];
+    memset(child_of, -1, sizeof child_of);
+    const char *p = type->union_type_ids;
+    for (int32_t i = 0; i < type->n_union_types; i++) {
+        int code = 0;
+        while (*p >= '0' && *p <= '9')
+            code = code * 10 + (*p++ - '0');
+        if (*p == ',')
+            p++;
+        if (child_of[code] >= 0)
+            return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT, "union type id %d declared twice",
+                                              code);
+        child_of[code] = (int8_t)i;
+    }
+    const int8_t *codes = array->buffers[0];
+    bool dense = type->id == BASALT_ARROW_TYPE_DENSE_UNION;
+    for (int64_t j = 0; j < array->length; j++) {
+        int64_t i = array->offset + j;
+        int8_t code = codes[i];
+        if (code < 0 || child_of[code] < 0)
+            return basalt_arrow_validate_fail(ctx, BASALT_CORRUPT,
+                                              "union type id %d at %lld is not declared", code,
+                                              (long long)j);
+        if (!dense)
+            continue;
+        int64_t off = basalt_arrow_read_offset(array->buffers[1], false, i);
+        int64_t have = array->children[child_of[code]]->length;
+        if (off < 0 || off >= have)
+            return basalt_arrow_validate_fail(
+                ctx, BASALT_CORRUPT, "union offset %lld at %lld outside child %d's %lld values",
+                (long long)off, (long long)j, (int)child_of[code], (long long)have);
+    }
+    return BASALT_OK;
+}
+
 basalt_status basalt_arrow_validate_content(struct basalt_arrow_vctx *ctx,
                                             const struct basalt_arrow_type *type,
                                             const struct ArrowArray *array)
 {
     if (type->id == BASALT_ARROW_TYPE_NULL)
         return BASALT_OK;
+    if (type->id == BASALT_ARROW_TYPE_SPARSE_UNION || type->id == BASALT_ARROW_TYPE_DENSE_UNION)
+        return check_union(ctx, type, array);
     const uint8_t *validity = array->buffers[0];
     basalt_status st = check_null_count(ctx, array, validity);
     if (st != BASALT_OK || array->length == 0)

@@ -109,6 +109,13 @@ static basalt_status append_datum(struct adec *a, const struct avro_rnode *rn,
         return append_datum(a, rn->branches[v], b, pp, depth - 1);
     }
     case AVRO_R_RUNION:
+        if (basalt_avro_arrow_is_union(rn->r)) {
+            /* a dense union: the branch's child gets the value (or null) */
+            if ((st = basalt_arrow_builder_append_union(b, rn->branch, a->err)) != BASALT_OK)
+                return st;
+            return append_datum(a, rn->child, basalt_arrow_builder_child(b, rn->branch), pp,
+                                depth - 1);
+        }
         if (rn->r->branches[rn->branch]->type == BASALT_AVRO_NULL)
             return basalt_arrow_builder_append_null(b, a->err);
         return append_datum(a, rn->child, b, pp, depth - 1);
@@ -256,6 +263,12 @@ static basalt_status append_value(struct basalt_arrow_builder *b, const struct b
     basalt_status st;
     switch (n->type) {
     case BASALT_AVRO_UNION:
+        if (basalt_avro_arrow_is_union(n)) {
+            if ((st = basalt_arrow_builder_append_union(b, v->index, err)) != BASALT_OK)
+                return st;
+            return append_value(basalt_arrow_builder_child(b, v->index), v->branch, depth - 1,
+                                err);
+        }
         if (v->branch->node->type == BASALT_AVRO_NULL)
             return basalt_arrow_builder_append_null(b, err);
         return append_value(b, v->branch, depth - 1, err);

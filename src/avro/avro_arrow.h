@@ -21,9 +21,14 @@ struct basalt_avro_arrow {
     int64_t rows;
 };
 
+/* Whether reader node `n` is built as a dense union: a union with two or
+ * more non-null branches. Type code i is branch i, child i its builder (the
+ * null type "n" for a null branch, where the union's nulls go). */
+bool basalt_avro_arrow_is_union(const struct basalt_avro_node *n);
+
 /* Creates the builder of reader node `n`, a child of `parent` (or a root
  * when parent is NULL), with builders for its children and a dictionary for
- * enums. UNSUPPORTED for unions of several types and recursion. */
+ * enums. UNSUPPORTED for unions of more than 127 branches and recursion. */
 basalt_status basalt_avro_arrow_builder(struct basalt_avro_arrow *c,
                                         struct basalt_arrow_builder *parent,
                                         const struct basalt_avro_node *n, const char *name,

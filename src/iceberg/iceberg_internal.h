@@ -103,6 +103,15 @@ basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *
 basalt_status basalt_iceberg_read_local_file(const char *path, struct basalt_buffer *out,
                                             struct basalt_error *err);
 
+/* Snapshot ids some writers keep unsigned: every integer value of a
+ * "snapshot-id", "parent-snapshot-id" or "current-snapshot-id" member in
+ * (INT64_MAX, UINT64_MAX] is rewritten as the signed number of the same 64-bit
+ * pattern, which JSON parsers limited to int64 then read. Returns OK with
+ * *out NULL when there is nothing to rewrite, else a basalt_malloc'd,
+ * NUL-terminated copy; NOMEM. Strings and other members are left alone. */
+basalt_status basalt_iceberg_json_signed_snapshot_ids(const char *text, size_t len, char **out,
+                                                      size_t *out_len, struct basalt_error *err);
+
 /* Decompresses gzip / zstd metadata (by magic) into a basalt_malloc'd,
  * NUL-terminated buffer of at most `limit` bytes (LIMIT beyond). Returns
  * OK with *out NULL when the data is not compressed. */

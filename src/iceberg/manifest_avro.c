@@ -4,7 +4,7 @@
 
 #include "manifest_internal.h"
 
-bool basalt_iceberg_mf_parse_i64(const char *text, size_t len, int64_t *out)
+static bool parse_integer(const char *text, size_t len, bool wrap, int64_t *out)
 {
     if (len >= 2 && text[0] == '"' && text[len - 1] == '"') {
         text++;
@@ -29,10 +29,20 @@ bool basalt_iceberg_mf_parse_i64(const char *text, size_t len, int64_t *out)
             return false;
         v = v * 10 + d;
     }
-    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : (v > (uint64_t)INT64_MAX && !wrap))
         return false;
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
     return true;
+}
+
+bool basalt_iceberg_mf_parse_i64(const char *text, size_t len, int64_t *out)
+{
+    return parse_integer(text, len, false, out);
+}
+
+bool basalt_iceberg_mf_parse_snapshot_id(const char *text, size_t len, int64_t *out)
+{
+    return parse_integer(text, len, true, out);
 }
 
 int64_t basalt_iceberg_mf_field_id(const struct basalt_avro_field *field)

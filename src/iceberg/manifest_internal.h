@@ -64,6 +64,9 @@ uint8_t *basalt_iceberg_mf_copy(struct basalt_arena *arena, const void *data, si
 /* Parses a decimal integer from text[0, len) (optionally quoted); false if it
  * is not one. */
 bool basalt_iceberg_mf_parse_i64(const char *text, size_t len, int64_t *out);
+/* The same for a snapshot id: values in (INT64_MAX, UINT64_MAX], as writers
+ * that keep ids unsigned write them, are their two's-complement pattern. */
+bool basalt_iceberg_mf_parse_snapshot_id(const char *text, size_t len, int64_t *out);
 
 /* The Avro reader limits used for manifests and lists. */
 void basalt_iceberg_mf_limits(struct basalt_avro_limits *limits);
@@ -141,5 +144,8 @@ const uint8_t *basalt_iceberg_mf_meta(const struct basalt_iceberg_mf_file *f, co
                                       size_t *len);
 bool basalt_iceberg_mf_meta_i64(const struct basalt_iceberg_mf_file *f, const char *key,
                                 int64_t *out);
+/* A snapshot id of the header (basalt_iceberg_mf_parse_snapshot_id). */
+bool basalt_iceberg_mf_meta_snapshot_id(const struct basalt_iceberg_mf_file *f, const char *key,
+                                        int64_t *out);
 
 #endif

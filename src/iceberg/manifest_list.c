@@ -183,6 +183,9 @@ static basalt_status parse(const void *data, size_t len, int32_t format_version,
                       ? (int32_t)v
                       : 1;
     list->format_version = version;
+    list->has_snapshot_id = basalt_iceberg_mf_meta_snapshot_id(&f, "snapshot-id", &list->snapshot_id);
+    list->has_parent_snapshot_id =
+        basalt_iceberg_mf_meta_snapshot_id(&f, "parent-snapshot-id", &list->parent_snapshot_id);
     struct basalt_arena *arena = &list->priv->arena;
     struct basalt_arena scratch;
     basalt_arena_init(&scratch, 4096);

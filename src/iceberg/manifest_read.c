@@ -24,6 +24,14 @@ bool basalt_iceberg_mf_meta_i64(const struct basalt_iceberg_mf_file *f, const ch
     return v && basalt_iceberg_mf_parse_i64((const char *)v, n, out);
 }
 
+bool basalt_iceberg_mf_meta_snapshot_id(const struct basalt_iceberg_mf_file *f, const char *key,
+                                        int64_t *out)
+{
+    size_t n;
+    const uint8_t *v = basalt_avro_reader_meta(f->reader, key, &n);
+    return v && basalt_iceberg_mf_parse_snapshot_id((const char *)v, n, out);
+}
+
 /* Field ids of one record, parsed once per file rather than once per lookup. */
 struct id_table {
     const struct basalt_avro_node *rec;

@@ -1,5 +1,6 @@
 /* Typed access to members of jansson objects, with the error messages the
  * metadata parser reports, and copies into the metadata's arena. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +249,105 @@ basalt_status basalt_iceberg_json_kv_field(struct basalt_iceberg_parse_ctx *ctx,
     }
     st = basalt_iceberg_json_kv(ctx, o, out, n);
     return st == BASALT_OK ? st : basalt_error_context(ctx->err, st, "%s", key);
+}
+
+/* ------------------------------------------------ unsigned snapshot ids */
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool snapshot_id_key(const char *k, size_t n)
+{
+    static const char *const keys[] = {"snapshot-id", "parent-snapshot-id", "current-snapshot-id"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i]) == n && memcmp(keys[i], k, n) == 0)
+            return true;
+    return false;
+}
+
+/* The integer at text[i, *end) when it is one digit run in (INT64_MAX,
+ * UINT64_MAX] not followed by a fraction or exponent. */
+static bool unsigned_id_at(const char *text, size_t len, size_t i, size_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    size_t j = i;
+    for (; j < len && text[j] >= '0' && text[j] <= '9'; j++) {
+        uint64_t d = (uint64_t)(text[j] - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
+    if (j == i || (j < len && (text[j] == '.' || text[j] == 'e' || text[j] == 'E')))
+        return false;
+    if (text[i] == '0' && j > i + 1)
+        return false; /* not a JSON number */
+    *end = j;
+    *v = x;
+    return x > (uint64_t)INT64_MAX;
+}
+
+/* Counts the ids to rewrite; with `out` (room for the result), also writes
+ * the rewritten text there. */
+static size_t scan_ids(const char *text, size_t len, char *out, size_t *out_len)
+{
+    size_t found = 0, w = 0, copied = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '"')
+            continue;
+        size_t start = i + 1, k = start;
+        while (k < len && text[k] != '"')
+            k += text[k] == '\\' ? 2 : 1;
+        if (k >= len)
+            break;
+        size_t key_end = k;
+        i = k;
+        size_t j = k + 1;
+        while (j < len && is_space(text[j]))
+            j++;
+        if (j >= len || text[j] != ':' || !snapshot_id_key(text + start, key_end - start))
+            continue;
+        j++;
+        while (j < len && is_space(text[j]))
+            j++;
+        size_t end;
+        uint64_t v;
+        if (j >= len || !unsigned_id_at(text, len, j, &end, &v))
+            continue;
+        found++;
+        if (out) {
+            memcpy(out + w, text + copied, j - copied);
+            w += j - copied;
+            w += (size_t)snprintf(out + w, 24, "%lld", (long long)(int64_t)v);
+            copied = end;
+        }
+        i = end - 1;
+    }
+    if (out) {
+        memcpy(out + w, text + copied, len - copied);
+        w += len - copied;
+        out[w] = '\0';
+        *out_len = w;
+    }
+    return found;
+}
+
+basalt_status basalt_iceberg_json_signed_snapshot_ids(const char *text, size_t len, char **out,
+                                                      size_t *out_len, struct basalt_error *err)
+{
+    *out = NULL;
+    *out_len = 0;
+    size_t n = text ? scan_ids(text, len, NULL, NULL) : 0;
+    if (n == 0)
+        return BASALT_OK;
+    /* "-9223372036854775808" is one character longer than its unsigned form */
+    if (len > SIZE_MAX - n - 1)
+        return basalt_error_set(err, BASALT_LIMIT, "metadata too large");
+    char *copy = basalt_malloc(len + n + 1);
+    if (!copy)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    scan_ids(text, len, copy, out_len);
+    *out = copy;
+    return BASALT_OK;
 }

@@ -675,9 +675,11 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
     int64_t current = -1;
     CHECK_ST(basalt_iceberg_json_i64(root, "current-snapshot-id", false, NULL, &current,
                                      ctx->err));
-    m->has_current_snapshot_id = current != -1;
-    m->current_snapshot_id = m->has_current_snapshot_id ? current : 0;
     CHECK_ST(parse_snapshots(ctx, root, m));
+    /* -1 means none, unless a snapshot has that id (2^64 - 1 written
+     * unsigned by a writer that keeps ids unsigned). */
+    m->has_current_snapshot_id = current != -1 || find_snapshot(m, -1) != NULL;
+    m->current_snapshot_id = m->has_current_snapshot_id ? current : 0;
     if (m->has_current_snapshot_id && !find_snapshot(m, current))
         return basalt_error_set(ctx->err, BASALT_CORRUPT,
                                 "current-snapshot-id %lld: no such snapshot", (long long)current);
@@ -693,7 +695,9 @@ static basalt_status parse_root(struct basalt_iceberg_parse_ctx *ctx, const json
                                 (long long)main_ref->snapshot_id);
     CHECK_ST(parse_logs(ctx, root, m));
     CHECK_ST(parse_statistics(ctx, root, m));
-    CHECK_ST(basalt_iceberg_json_i64(root, "next-row-id", version >= 3, &m->has_next_row_id,
+    /* Required in v3, but Java 1.8 wrote v3 tables without it (row lineage
+     * off) and read them as 0, as is done here. */
+    CHECK_ST(basalt_iceberg_json_i64(root, "next-row-id", false, &m->has_next_row_id,
                                      &m->next_row_id, ctx->err));
     CHECK_ST(parse_encryption_keys(ctx, root, m));
     CHECK_ST(basalt_iceberg_json_unknown_keys(ctx, root, is_known_key, &m->unknown_keys_json));
@@ -719,9 +723,21 @@ basalt_status basalt_iceberg_metadata_parse_limit(const void *data, size_t len, 
         return basalt_error_context(err, st, "%s", name);
     const char *text = inflated ? inflated : data;
     size_t text_len = inflated ? inflated_len : len;
+    char *signed_ids = NULL;
+    size_t signed_len = 0;
+    st = basalt_iceberg_json_signed_snapshot_ids(text, text_len, &signed_ids, &signed_len, err);
+    if (st != BASALT_OK) {
+        basalt_free(inflated);
+        return basalt_error_context(err, st, "%s", name);
+    }
+    if (signed_ids) {
+        text = signed_ids;
+        text_len = signed_len;
+    }
 
     json_error_t jerr;
     json_t *root = json_loadb(text ? text : "", text_len, 0, &jerr);
+    basalt_free(signed_ids);
     basalt_free(inflated);
     if (!root)
         return basalt_error_set(err, BASALT_CORRUPT, "%s: invalid JSON at line %d column %d: %s",

@@ -55,7 +55,9 @@ static bool expr_is_true(const struct basalt_iceberg_expr *e)
  * target and has usable split offsets (ascending, inside the file). */
 static int64_t split_tasks_needed(const struct basalt_iceberg_data_file *f)
 {
-    if (f->file_size_in_bytes <= SPLIT_TARGET || f->n_split_offsets < 2)
+    /* Avro files are read whole: row positions count from their start */
+    if (f->file_format != BASALT_ICEBERG_FORMAT_PARQUET || f->file_size_in_bytes <= SPLIT_TARGET ||
+        f->n_split_offsets < 2)
         return 1;
     for (uint32_t i = 1; i < f->n_split_offsets; i++)
         if (f->split_offsets[i] <= f->split_offsets[i - 1])

@@ -131,7 +131,12 @@ static basalt_status conform_list(const struct basalt_iceberg_read_ctx *ctx,
                                   struct ArrowArray *out, int depth, struct basalt_error *err)
 {
     bool is_map = field->type.id == BASALT_ICEBERG_TYPE_MAP;
-    const char *want = is_map ? "+m" : "+l";
+    /* a map written as a list of key-value records (Iceberg's Avro form of
+     * maps whose keys are not strings) has a map's layout */
+    bool pairs = is_map && strcmp(src_schema->format, "+l") == 0 && src_schema->n_children == 1 &&
+                 strcmp(src_schema->children[0]->format, "+s") == 0 &&
+                 src_schema->children[0]->n_children == 2;
+    const char *want = is_map && !pairs ? "+m" : "+l";
     if (strcmp(src_schema->format, want) != 0 || src_schema->n_children != 1)
         return basalt_error_set(err, BASALT_UNSUPPORTED, "field %d: a '%s' column cannot be read as '%s'",
                                 (int)field->id, src_schema->format, want);

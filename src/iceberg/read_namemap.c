@@ -133,6 +133,31 @@ static basalt_status apply_type(const struct basalt_iceberg_type *t, struct Arro
     return BASALT_OK;
 }
 
+/* ---------------------------------------------------------- by position */
+
+bool basalt_iceberg_arrow_has_ids(const struct ArrowSchema *s)
+{
+    for (int64_t j = 0; j < s->n_children; j++) {
+        int32_t id;
+        if (basalt_iceberg_scan_arrow_field_id(s->children[j], &id) ||
+            basalt_iceberg_arrow_has_ids(s->children[j]))
+            return true;
+    }
+    return false;
+}
+
+basalt_status basalt_iceberg_position_ids_apply(struct ArrowSchema *arrow, struct basalt_error *err)
+{
+    for (int64_t j = 0; j < arrow->n_children; j++) {
+        if (j + 1 > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "too many columns");
+        basalt_status st = set_id(arrow->children[j], (int32_t)(j + 1), err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
+
 basalt_status basalt_iceberg_name_mapping_apply(const char *mapping_json,
                                                 const struct basalt_iceberg_schema *schema,
                                                 struct ArrowSchema *arrow, struct basalt_error *err)

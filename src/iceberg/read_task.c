@@ -1,6 +1,6 @@
-/* Reading one file task: the Parquet file's columns selected by field id,
- * conformed to the table schema, deletes and the residual applied as one
- * selection per batch, the selected rows kept. */
+/* Reading one file task: the Parquet or Avro file's columns selected by
+ * field id, conformed to the table schema, deletes and the residual applied
+ * as one selection per batch, the selected rows kept. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -18,6 +18,7 @@ struct basalt_iceberg_task_reader {
     struct basalt_iceberg_read_ctx ctx;
     struct basalt_parquet_reader *reader;
     struct basalt_parquet_scan *pscan;
+    struct basalt_iceberg_avro_source *avro; /* an Avro data file */
     struct ArrowSchema file_schema;
     bool mapped;            /* the file has no field ids: names mapped to ids */
     bool synthetic;         /* no column of the file is read: rows from row-group counts */
@@ -47,16 +48,6 @@ static int64_t rg_start(const struct basalt_parquet_row_group *rg)
     if (md->has_dictionary_page_offset && md->dictionary_page_offset > 0 && md->dictionary_page_offset < s)
         s = md->dictionary_page_offset;
     return s;
-}
-
-static bool schema_has_ids(const struct ArrowSchema *s)
-{
-    for (int64_t j = 0; j < s->n_children; j++) {
-        int32_t id;
-        if (basalt_iceberg_scan_arrow_field_id(s->children[j], &id))
-            return true;
-    }
-    return false;
 }
 
 static int64_t child_with_id(const struct ArrowSchema *s, int32_t id)
@@ -93,13 +84,38 @@ static basalt_status select_ids(struct basalt_iceberg_task_reader *r,
     return BASALT_OK;
 }
 
+/* Ids for a Parquet file written without them, as Java's reader gives
+ * them: from the table's name mapping, else by column position. `s` is the
+ * file's whole schema (`full` NULL), or the schema of the selected columns
+ * whose positions are those of the same names in `full`. */
+static basalt_status parquet_ids(struct basalt_iceberg_task_reader *r, const struct ArrowSchema *full,
+                                 struct ArrowSchema *s, struct basalt_error *err)
+{
+    if (r->scan->name_mapping)
+        return basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, s, err);
+    if (full == NULL)
+        return basalt_iceberg_position_ids_apply(s, err);
+    for (int64_t j = 0; j < s->n_children; j++) {
+        for (int64_t k = 0; k < full->n_children; k++) {
+            int32_t id;
+            if (s->children[j]->name == NULL || full->children[k]->name == NULL ||
+                strcmp(s->children[j]->name, full->children[k]->name) != 0 ||
+                !basalt_iceberg_scan_arrow_field_id(full->children[k], &id))
+                continue;
+            basalt_status st = basalt_arrow_schema_set_metadata(s->children[j], full->children[k]->metadata, err);
+            if (st != BASALT_OK)
+                return st;
+            break;
+        }
+    }
+    return BASALT_OK;
+}
+
 static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct basalt_pool *pool,
                                   int num_workers, struct basalt_error *err)
 {
     const struct basalt_iceberg_data_file *f = r->task->file;
     const struct basalt_iceberg_layout *layout = r->layout;
-    if (f->file_format != BASALT_ICEBERG_FORMAT_PARQUET)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "only Parquet data files can be read");
     struct basalt_input *in = NULL;
     basalt_status st = basalt_iceberg_io_open(r->scan->table->io, f->file_path, &in, err);
     if (st != BASALT_OK)
@@ -150,9 +166,9 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     st = basalt_parquet_reader_schema(r->reader, &rs, err);
     if (st != BASALT_OK)
         return st;
-    r->mapped = !schema_has_ids(&rs);
+    r->mapped = !basalt_iceberg_arrow_has_ids(&rs);
     if (r->mapped)
-        st = basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, &rs, err);
+        st = parquet_ids(r, NULL, &rs, err);
     int selected = 0;
     for (uint32_t c = 0; c < layout->n_cols && st == BASALT_OK; c++) {
         if (layout->cols[c].kind != BASALT_ICEBERG_COLUMN_DATA)
@@ -175,18 +191,18 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
         r->pushed = pushed;
         atomic_fetch_add_explicit(&r->scan->predicates_pushed, pushed, memory_order_relaxed);
     }
-    basalt_arrow_schema_release(&rs);
-    if (st != BASALT_OK)
-        return st;
-    if (selected == 0) {
+    if (st == BASALT_OK && selected == 0) {
+        basalt_arrow_schema_release(&rs);
         r->synthetic = true;
         return BASALT_OK;
     }
-    st = basalt_parquet_scan_select_row_groups(r->pscan, r->rgs, r->n_rgs, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_scan_select_row_groups(r->pscan, r->rgs, r->n_rgs, err);
     if (st == BASALT_OK)
         st = basalt_parquet_scan_schema(r->pscan, &r->file_schema, err);
     if (st == BASALT_OK && r->mapped)
-        st = basalt_iceberg_name_mapping_apply(r->scan->name_mapping, r->scan->schema, &r->file_schema, err);
+        st = parquet_ids(r, &rs, &r->file_schema, err);
+    basalt_arrow_schema_release(&rs);
     if (st != BASALT_OK)
         return st;
     for (uint32_t c = 0; c < layout->n_cols; c++)
@@ -194,6 +210,41 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
                               ? child_with_id(&r->file_schema, layout->cols[c].field->id)
                               : -1;
     return BASALT_OK;
+}
+
+static basalt_status open_avro(struct basalt_iceberg_task_reader *r, struct basalt_error *err)
+{
+    const struct basalt_iceberg_data_file *f = r->task->file;
+    if (f->content == BASALT_ICEBERG_CONTENT_DATA)
+        atomic_fetch_add_explicit(&r->scan->files_opened, 1, memory_order_relaxed);
+    basalt_status st = basalt_iceberg_avro_source_open(r->scan, f, r->layout, r->batch_size, &r->avro, err);
+    if (st != BASALT_OK)
+        return st;
+    const struct ArrowSchema *fs = basalt_iceberg_avro_source_schema(r->avro);
+    for (uint32_t c = 0; c < r->layout->n_cols; c++)
+        r->src_index[c] = r->layout->cols[c].kind == BASALT_ICEBERG_COLUMN_DATA
+                              ? child_with_id(fs, r->layout->cols[c].field->id)
+                              : -1;
+    return BASALT_OK;
+}
+
+/* The task's file, by its format. */
+static basalt_status open_file(struct basalt_iceberg_task_reader *r, struct basalt_pool *pool,
+                               int num_workers, struct basalt_error *err)
+{
+    switch (r->task->file->file_format) {
+    case BASALT_ICEBERG_FORMAT_PARQUET:
+        return open_parquet(r, pool, num_workers, err);
+    case BASALT_ICEBERG_FORMAT_AVRO:
+        return open_avro(r, err);
+    case BASALT_ICEBERG_FORMAT_ORC:
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "%s: ORC data files cannot be read",
+                                r->task->file->file_path);
+    default:
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "%s: only Parquet and Avro data files can be read",
+                                r->task->file->file_path);
+    }
 }
 
 basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
@@ -222,7 +273,7 @@ basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
     if (st == BASALT_OK)
         st = basalt_iceberg_task_deletes(scan, task, &r->deleted, &r->eq, &r->n_eq, err);
     if (st == BASALT_OK)
-        st = open_parquet(r, pool, num_workers, err);
+        st = open_file(r, pool, num_workers, err);
     if (st != BASALT_OK) {
         /* io names the location itself */
         if (err != NULL && strncmp(err->message, task->file->file_path, strlen(task->file->file_path)) != 0)
@@ -240,6 +291,7 @@ void basalt_iceberg_task_reader_close(struct basalt_iceberg_task_reader *r)
         return;
     basalt_parquet_scan_free(r->pscan);
     basalt_parquet_reader_close(r->reader);
+    basalt_iceberg_avro_source_close(r->avro);
     basalt_arrow_schema_release(&r->file_schema);
     basalt_iceberg_posset_free(r->deleted);
     basalt_free(r->eq);
@@ -330,7 +382,8 @@ static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct 
             n = r->rg_left < r->batch_size ? r->rg_left : r->batch_size;
             r->rg_left -= n;
         } else {
-            basalt_status st = basalt_parquet_scan_next(r->pscan, &fb, err);
+            basalt_status st = r->avro ? basalt_iceberg_avro_source_next(r->avro, &fb, err)
+                                       : basalt_parquet_scan_next(r->pscan, &fb, err);
             if (st != BASALT_OK)
                 return st;
             if (fb.release == NULL) {
@@ -358,7 +411,8 @@ static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct 
             basalt_arrow_array_move(fb.children[j], &child);
             child.offset += fb.offset;
             child.length = n;
-            st = basalt_iceberg_conform(&r->ctx, col->field, r->file_schema.children[j], &child, n, dst, err);
+            const struct ArrowSchema *fs = r->avro ? basalt_iceberg_avro_source_schema(r->avro) : &r->file_schema;
+            st = basalt_iceberg_conform(&r->ctx, col->field, fs->children[j], &child, n, dst, err);
         }
         basalt_arrow_array_release(&fb);
         if (st != BASALT_OK) {

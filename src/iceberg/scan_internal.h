@@ -132,11 +132,38 @@ basalt_status basalt_iceberg_pushdown(struct basalt_parquet_scan *pscan, const s
 
 /* Adds PARQUET:field_id metadata to a file schema without ids, from the
  * table's name mapping (JSON text `mapping_json`; NULL: the names of
- * `schema`). Fields the mapping does not name keep no id. CORRUPT for a
+ * `schema`, as Java reads Avro files without ids). Fields the mapping does
+ * not name keep no id, so they read as null (or their default). CORRUPT for a
  * malformed mapping; NOMEM. */
 basalt_status basalt_iceberg_name_mapping_apply(const char *mapping_json,
                                                 const struct basalt_iceberg_schema *schema,
                                                 struct ArrowSchema *arrow, struct basalt_error *err);
+/* Whether any node below `s` has a PARQUET:field_id (Java's hasIds: a file
+ * with one id anywhere is read by its ids). */
+bool basalt_iceberg_arrow_has_ids(const struct ArrowSchema *s);
+/* The ids Java gives a Parquet file with neither field ids nor a name
+ * mapping: top-level column i gets id i + 1 (columns read by position);
+ * nested fields get none. NOMEM, LIMIT. */
+basalt_status basalt_iceberg_position_ids_apply(struct ArrowSchema *arrow, struct basalt_error *err);
+
+/* An Avro data file read for a layout: the top-level fields whose ids
+ * (from the file's field-id properties, else from the name mapping, else
+ * the schema's names) the layout reads, decoded into struct batches whose
+ * schema carries the ids (field-id, element-id, key-id, value-id) as
+ * PARQUET:field_id. Whole files only (no splits). */
+struct basalt_iceberg_avro_source;
+basalt_status basalt_iceberg_avro_source_open(const struct basalt_iceberg_scan *scan,
+                                              const struct basalt_iceberg_data_file *file,
+                                              const struct basalt_iceberg_layout *layout,
+                                              int64_t batch_size,
+                                              struct basalt_iceberg_avro_source **out,
+                                              struct basalt_error *err);
+/* The schema of the batches (valid until close). */
+const struct ArrowSchema *basalt_iceberg_avro_source_schema(const struct basalt_iceberg_avro_source *a);
+/* The next batch of up to batch_size records, or a released array at the end. */
+basalt_status basalt_iceberg_avro_source_next(struct basalt_iceberg_avro_source *a,
+                                              struct ArrowArray *out, struct basalt_error *err);
+void basalt_iceberg_avro_source_close(struct basalt_iceberg_avro_source *a);
 
 /* ------------------------------------------------------------ deletes */
 

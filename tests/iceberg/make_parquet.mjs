@@ -12,6 +12,10 @@
 //         2  NULL          [2,3]  {k2:2}
 //         3  {a:3,b:'x3'}  NULL   {k3:3}
 //         4  {a:4,b:'x4'}  [4,5]  {k4:4}
+//   node tests/iceberg/make_parquet.mjs plain OUT.parquet
+//       three rows of a BIGINT, b VARCHAR, s STRUCT(x BIGINT, y VARCHAR)
+//       without field ids: (10, 'p', {x:1, y:'q'}), (20, 'r', {x:2, y:'s'}),
+//       (30, NULL, NULL);
 //   node tests/iceberg/make_parquet.mjs rowgroups OUT.parquet
 //       20480 rows (id BIGINT = 0..20479 in order, v VARCHAR = 'v' || id) in
 //       ten row groups of 2048, field ids 1 and 2.
@@ -31,11 +35,15 @@ if (mode === 'noids' && a && b) {
     FROM range(5) t(i)) TO ${q(a)} (FORMAT parquet,
     FIELD_IDS {id: 1, s: {__duckdb_field_id: 2, a: 3, b: 4}, l: {__duckdb_field_id: 5, element: 6},
                m: {__duckdb_field_id: 7, key: 8, value: 9}})`);
+} else if (mode === 'plain' && a) {
+  await c.run(`COPY (SELECT * FROM (VALUES (10::BIGINT, 'p', {'x': 1::BIGINT, 'y': 'q'}),
+      (20::BIGINT, 'r', {'x': 2::BIGINT, 'y': 's'}), (30::BIGINT, NULL, NULL)) t(a, b, s))
+    TO ${q(a)} (FORMAT parquet)`);
 } else if (mode === 'rowgroups' && a) {
   await c.run(`COPY (SELECT i::BIGINT AS id, 'v' || i AS v FROM range(20480) t(i) ORDER BY i)
     TO ${q(a)} (FORMAT parquet, ROW_GROUP_SIZE 2048, FIELD_IDS {id: 1, v: 2})`);
 } else {
-  console.error('usage: node make_parquet.mjs noids IN OUT | nested OUT | rowgroups OUT');
+  console.error('usage: node make_parquet.mjs noids IN OUT | nested OUT | plain OUT | rowgroups OUT');
   process.exit(2);
 }
 c.closeSync();

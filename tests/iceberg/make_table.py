@@ -8,6 +8,7 @@ python3-avro (an independent Avro writer); the metadata JSON by hand.
   /usr/bin/python3 tests/iceberg/make_table.py mapped FILE.parquet OUT_DIR
   /usr/bin/python3 tests/iceberg/make_table.py nested FILE.parquet OUT_DIR
   /usr/bin/python3 tests/iceberg/make_table.py rowgroups FILE.parquet OUT_DIR
+  /usr/bin/python3 tests/iceberg/make_table.py spec SPEC.json OUT_DIR   (see from_spec)
 
 deletes: a format-v3 table with every kind of delete.
 The table's location is s3a://hyperparam-iceberg/java/bunnies, so the
@@ -264,7 +265,89 @@ def nested(src, out, schema=None, rows=5):
         json.dump(metadata, f, indent=2)
 
 
+def from_spec(spec_path, out):
+    """A table described by a JSON spec:
+      {"format-version": 2, "schema": {...}, "properties": {...},
+       "files": [{"src": PATH, "content": 0|1|2, "format": "PARQUET"|"AVRO"|"ORC",
+                  "rows": N, "equality_ids": [...]}, ...]}
+    Each file is copied to data/ and added by its own snapshot (sequence
+    numbers 1, 2, ...), so a delete file applies to the data files before it.
+    Snapshot ids are 5000001, 5000002, ...; the table's location is LOCATION."""
+    spec = json.load(open(spec_path))
+    version = spec.get("format-version", 2)
+    schema = spec["schema"]
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.join(out, "data"))
+    os.makedirs(os.path.join(out, "metadata"))
+    manifests, snapshots, log = [], [], []
+    for k, f in enumerate(spec["files"], start=1):
+        name = os.path.basename(f["src"])
+        shutil.copy(f["src"], os.path.join(out, "data", name))
+        snapshot_id = 5000000 + k
+        extra = {}
+        if f.get("equality_ids"):
+            extra["equality_ids"] = f["equality_ids"]
+        content = f.get("content", 0)
+        df = data_file(content, "data/" + name, f.get("format", "PARQUET"), f["rows"],
+                       os.path.getsize(os.path.join(out, "data", name)), **extra)
+        entries = [{"status": 1, "snapshot_id": snapshot_id, "sequence_number": None,
+                    "file_sequence_number": None, "data_file": df}]
+        stem = "m%d" % k
+        mpath = os.path.join(out, "metadata", stem + ".avro")
+        write_avro(mpath, entry_schema(), entries, {
+            "schema": json.dumps(schema), "schema-id": str(schema["schema-id"]),
+            "partition-spec": "[]", "partition-spec-id": "0", "format-version": str(version),
+            "content": "deletes" if content else "data"})
+        manifests.append({
+            "manifest_path": LOCATION + "/metadata/" + stem + ".avro",
+            "manifest_length": os.path.getsize(mpath), "partition_spec_id": 0,
+            "content": 1 if content else 0, "sequence_number": k, "min_sequence_number": k,
+            "added_snapshot_id": snapshot_id, "added_files_count": 1, "existing_files_count": 0,
+            "deleted_files_count": 0, "added_rows_count": f["rows"], "existing_rows_count": 0,
+            "deleted_rows_count": 0, "partitions": [], "key_metadata": None, "first_row_id": None})
+        list_name = "snap-%d.avro" % snapshot_id
+        write_avro(os.path.join(out, "metadata", list_name), MANIFEST_FILE, manifests,
+                   {"snapshot-id": str(snapshot_id), "sequence-number": str(k),
+                    "format-version": str(version)})
+        snap = {"snapshot-id": snapshot_id, "sequence-number": k,
+                "timestamp-ms": BASE_MS + 60000 * k,
+                "manifest-list": LOCATION + "/metadata/" + list_name,
+                "schema-id": schema["schema-id"],
+                "summary": {"operation": "delete" if content else "append"}}
+        if k > 1:
+            snap["parent-snapshot-id"] = snapshot_id - 1
+        snapshots.append(snap)
+        log.append({"timestamp-ms": snap["timestamp-ms"], "snapshot-id": snapshot_id})
+
+    def max_id(fields):
+        m = 0
+        for fl in fields:
+            m = max(m, fl["id"])
+            t = fl["type"]
+            if isinstance(t, dict):
+                m = max(m, max_id(t.get("fields", [])), t.get("element-id", 0),
+                        t.get("key-id", 0), t.get("value-id", 0))
+        return m
+    metadata = {
+        "format-version": version, "table-uuid": UUID, "location": LOCATION,
+        "last-sequence-number": len(snapshots), "last-updated-ms": BASE_MS,
+        "last-column-id": max_id(schema["fields"]), "current-schema-id": schema["schema-id"],
+        "schemas": [schema], "default-spec-id": 0,
+        "partition-specs": [{"spec-id": 0, "fields": []}], "last-partition-id": 999,
+        "default-sort-order-id": 0, "sort-orders": [{"order-id": 0, "fields": []}],
+        "properties": spec.get("properties", {}),
+        "current-snapshot-id": snapshots[-1]["snapshot-id"],
+        "snapshots": snapshots, "snapshot-log": log, "metadata-log": []}
+    if version >= 3:
+        metadata["next-row-id"] = 0
+    with open(os.path.join(out, "metadata", "v1.metadata.json"), "w") as f:
+        json.dump(metadata, f, indent=2)
+
+
 def main():
+    if sys.argv[1] == "spec":
+        from_spec(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1] == "mapped":
         mapped(sys.argv[2], sys.argv[3])
         return

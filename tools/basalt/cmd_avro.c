@@ -7,6 +7,7 @@
 
 #include "basalt/avro.h"
 #include "cli.h"
+#include "format.h"
 
 static bool wants_help(int argc, char **argv)
 {
@@ -183,11 +184,167 @@ struct cat_args {
     const char *fields;
     enum cat_format format;
     int64_t limit;
+    bool raw; /* the Avro JSON encoding, logical types not applied */
 };
+
+/* ------------------------------------------------------------------ values */
+
+/* Big-endian two's complement (an Avro decimal) to `width` bytes
+ * little-endian; false when it does not fit. */
+static bool decimal_le(const uint8_t *be, size_t n, size_t width, uint8_t *le)
+{
+    uint8_t sign = n && (be[0] & 0x80) ? 0xff : 0x00;
+    for (; n > width; be++, n--)
+        if (be[0] != sign || ((be[1] ^ sign) & 0x80))
+            return false;
+    memset(le, sign, width);
+    for (size_t i = 0; i < n; i++)
+        le[i] = be[n - 1 - i];
+    return true;
+}
+
+static uint32_t avro_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The JSON text of a value whose node has a logical type, as basalt parquet
+ * cat prints the same Arrow type (basalt_avro_arrow's mapping); false when
+ * the logical type changes nothing in the text (or is none). */
+static bool logical_json(const struct basalt_avro_value *v, struct basalt_buffer *out,
+                         basalt_status *st, struct basalt_error *err)
+{
+    const struct basalt_avro_node *n = v->node;
+    char format[40];
+    uint8_t bytes[32];
+    const void *value = bytes;
+    switch (n->logical) {
+    case BASALT_AVRO_LOGICAL_DATE:
+    case BASALT_AVRO_LOGICAL_TIME_MILLIS: {
+        int32_t x = (int32_t)v->i;
+        memcpy(bytes, &x, 4);
+        snprintf(format, sizeof format, "%s",
+                 n->logical == BASALT_AVRO_LOGICAL_DATE ? "tdD" : "ttm");
+        break;
+    }
+    case BASALT_AVRO_LOGICAL_TIME_MICROS:
+    case BASALT_AVRO_LOGICAL_TIMESTAMP_MILLIS:
+    case BASALT_AVRO_LOGICAL_TIMESTAMP_MICROS:
+    case BASALT_AVRO_LOGICAL_TIMESTAMP_NANOS:
+    case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MILLIS:
+    case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MICROS:
+    case BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_NANOS: {
+        static const char *const formats[] = {
+            [BASALT_AVRO_LOGICAL_TIME_MICROS] = "ttu",
+            [BASALT_AVRO_LOGICAL_TIMESTAMP_MILLIS] = "tsm:UTC",
+            [BASALT_AVRO_LOGICAL_TIMESTAMP_MICROS] = "tsu:UTC",
+            [BASALT_AVRO_LOGICAL_TIMESTAMP_NANOS] = "tsn:UTC",
+            [BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MILLIS] = "tsm:",
+            [BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_MICROS] = "tsu:",
+            [BASALT_AVRO_LOGICAL_LOCAL_TIMESTAMP_NANOS] = "tsn:"};
+        memcpy(bytes, &v->i, 8);
+        snprintf(format, sizeof format, "%s", formats[n->logical]);
+        /* Iceberg writes its timestamps without zone as UTC ones with
+         * "adjust-to-utc": false */
+        const char *adjust = basalt_avro_node_prop(n, "adjust-to-utc");
+        if (format[0] == 't' && format[1] == 's' && adjust && strcmp(adjust, "false") == 0)
+            format[4] = '\0';
+        break;
+    }
+    case BASALT_AVRO_LOGICAL_DECIMAL: {
+        size_t width = n->precision <= 38 ? 16 : 32;
+        if (!decimal_le(v->bytes.data, v->bytes.size, width, bytes)) {
+            *st = basalt_error_set(err, BASALT_CORRUPT,
+                                   "decimal of %zu bytes does not fit its precision %d",
+                                   v->bytes.size, n->precision);
+            return true;
+        }
+        snprintf(format, sizeof format, width == 16 ? "d:%d,%d" : "d:%d,%d,256", n->precision,
+                 n->scale);
+        break;
+    }
+    case BASALT_AVRO_LOGICAL_UUID: {
+        if (n->type != BASALT_AVRO_FIXED || v->bytes.size != 16)
+            return false; /* a string uuid is its own text */
+        char text[40];
+        const uint8_t *u = v->bytes.data;
+        int w = 0;
+        for (int i = 0; i < 16; i++)
+            w += snprintf(text + w, sizeof text - (size_t)w, "%s%02x",
+                          i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
+        *st = cli_format_json_string(out, (const uint8_t *)text, (size_t)w, err);
+        return true;
+    }
+    case BASALT_AVRO_LOGICAL_DURATION: {
+        if (v->bytes.size != 12)
+            return false;
+        /* the form of Arrow's month_day_nano intervals, with the full
+         * unsigned range of Avro's months and days */
+        uint32_t m[3];
+        for (int k = 0; k < 3; k++)
+            m[k] = avro_u32le(v->bytes.data + 4 * k);
+        char text[96];
+        int w = snprintf(text, sizeof text, "{\"months\":%" PRIu32 ",\"days\":%" PRIu32
+                         ",\"nanoseconds\":%" PRId64 "}", m[0], m[1], (int64_t)m[2] * 1000000);
+        *st = basalt_buffer_append(out, text, (size_t)w, err);
+        return true;
+    }
+    default:
+        return false;
+    }
+    *st = cli_format_json_scalar(format, value, 0, out, err);
+    return true;
+}
+
+/* JSON text of a value for cat: the Avro JSON encoding (unions bare), except
+ * that values of logical types print as basalt parquet cat prints them;
+ * with `raw`, the Avro JSON encoding as it is. */
+static basalt_status value_json(const struct basalt_avro_value *v, bool raw,
+                                struct basalt_buffer *out, struct basalt_error *err)
+{
+    if (raw)
+        return basalt_avro_value_to_json(v, 0, out, err);
+    const struct basalt_avro_node *n = v->node;
+    basalt_status st = BASALT_OK;
+    switch (n->type) {
+    case BASALT_AVRO_UNION:
+        return value_json(v->branch, raw, out, err);
+    case BASALT_AVRO_RECORD:
+    case BASALT_AVRO_MAP:
+        st = basalt_buffer_append(out, "{", 1, err);
+        for (size_t i = 0; i < v->count && st == BASALT_OK; i++) {
+            bool record = n->type == BASALT_AVRO_RECORD;
+            const char *key = record ? n->fields[i].name : (const char *)v->entries[i].key;
+            size_t key_len = record ? strlen(key) : v->entries[i].key_size;
+            if (i)
+                st = basalt_buffer_append(out, ",", 1, err);
+            if (st == BASALT_OK)
+                st = cli_format_json_string(out, (const uint8_t *)key, key_len, err);
+            if (st == BASALT_OK)
+                st = basalt_buffer_append(out, ":", 1, err);
+            if (st == BASALT_OK)
+                st = value_json(record ? &v->items[i] : &v->entries[i].value, raw, out, err);
+        }
+        return st == BASALT_OK ? basalt_buffer_append(out, "}", 1, err) : st;
+    case BASALT_AVRO_ARRAY:
+        st = basalt_buffer_append(out, "[", 1, err);
+        for (size_t i = 0; i < v->count && st == BASALT_OK; i++) {
+            if (i)
+                st = basalt_buffer_append(out, ",", 1, err);
+            if (st == BASALT_OK)
+                st = value_json(&v->items[i], raw, out, err);
+        }
+        return st == BASALT_OK ? basalt_buffer_append(out, "]", 1, err) : st;
+    default:
+        if (logical_json(v, out, &st, err))
+            return st;
+        return basalt_avro_value_to_json(v, 0, out, err);
+    }
+}
 
 /* JSON of one column value stored by a plan. */
 static basalt_status column_json(const struct basalt_avro_plan *plan, size_t k, const void *slot,
-                                 uint8_t present, struct basalt_arena *arena,
+                                 uint8_t present, bool raw, struct basalt_arena *arena,
                                  struct basalt_buffer *out, struct basalt_error *err)
 {
     if (!present)
@@ -244,7 +401,7 @@ static basalt_status column_json(const struct basalt_avro_plan *plan, size_t k, 
     default:
         return basalt_error_set(err, BASALT_INTERNAL, "bad slot type");
     }
-    return basalt_avro_value_to_json(&v, 0, out, err);
+    return value_json(&v, raw, out, err);
 }
 
 /* Table output: cells of up to TABLE_WINDOW rows are buffered to size the
@@ -350,6 +507,8 @@ static int parse_cat(int argc, char **argv, struct cat_args *a)
                     return cli_usage_error("avro cat: bad limit '%s'", val);
                 a->limit = v;
             }
+        } else if (strcmp(arg, "--raw") == 0) {
+            a->raw = true;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error("avro cat: unknown option '%s'", arg);
         } else if (a->path) {
@@ -462,10 +621,12 @@ static int cat_fields(struct avro_file *f, const struct cat_args *a, struct basa
                     basalt_buffer_append(&line, "\"", 1, err);
                     basalt_buffer_append(&line, cols[k].path, strlen(cols[k].path), err);
                     basalt_buffer_append(&line, "\":", 2, err);
-                    st = column_json(plan, k, slot, dests[k].present[r], &arena, &line, err);
+                    st = column_json(plan, k, slot, dests[k].present[r], a->raw, &arena, &line,
+                                     err);
                 } else {
                     size_t mark = line.size;
-                    st = column_json(plan, k, slot, dests[k].present[r], &arena, &line, err);
+                    st = column_json(plan, k, slot, dests[k].present[r], a->raw, &arena, &line,
+                                     err);
                     if (st == BASALT_OK) {
                         const char *cell = cell_text((const char *)line.data + mark,
                                                      line.size - mark, &tmp);
@@ -546,7 +707,7 @@ static int cat_records(struct avro_file *f, const struct cat_args *a, struct bas
         if (!has)
             break;
         if (a->format == CAT_JSON) {
-            st = basalt_avro_value_to_json(&v, 0, &line, err);
+            st = value_json(&v, a->raw, &line, err);
             if (st == BASALT_OK)
                 st = basalt_buffer_append(&line, "\n", 1, err);
             if (st != BASALT_OK)
@@ -556,7 +717,7 @@ static int cat_records(struct avro_file *f, const struct cat_args *a, struct bas
         } else {
             for (size_t k = 0; k < t.ncols && rc == CLI_OK; k++) {
                 line.size = 0;
-                st = basalt_avro_value_to_json(record ? &v.items[k] : &v, 0, &line, err);
+                st = value_json(record ? &v.items[k] : &v, a->raw, &line, err);
                 if (st != BASALT_OK) {
                     rc = cli_fail_error(err);
                     break;
@@ -586,12 +747,19 @@ static int cat_records(struct avro_file *f, const struct cat_args *a, struct bas
 static int cmd_cat(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: basalt avro cat FILE [--fields a,b.c] [--format table|json] [--limit N]\n\n"
+        printf("usage: basalt avro cat FILE [--fields a,b.c] [--format table|json] [--limit N]\n"
+               "                      [--raw]\n\n"
                "Prints the records of a container file: an aligned table (default) or one\n"
                "JSON object per line. --fields selects fields by dotted path and decodes\n"
                "only those. In JSON, unions are written as their value, bytes and fixed as\n"
                "strings of code points U+0000..U+00FF, NaN and infinities as NaN,\n"
-               "Infinity, -Infinity.\n");
+               "Infinity, -Infinity. Logical types print as basalt parquet cat prints the\n"
+               "same values: decimals as exact decimal text, dates YYYY-MM-DD, times\n"
+               "HH:MM:SS.fff[fff], timestamps YYYY-MM-DDTHH:MM:SS.fff[fff[fff]] (with Z for\n"
+               "UTC ones, none for local-timestamp-* and Iceberg's \"adjust-to-utc\": false),\n"
+               "uuids as their 8-4-4-4-12 text,\n"
+               "durations as {\"months\",\"days\",\"nanoseconds\"}. --raw prints the Avro JSON\n"
+               "encoding instead (logical types as their underlying values).\n");
         return CLI_OK;
     }
     struct cat_args a;

@@ -49,6 +49,13 @@ basalt_status cli_format_cell_value(const struct ArrowSchema *s, const struct Ar
                                     int64_t i, struct basalt_buffer *out, bool *is_null,
                                     struct basalt_error *err);
 
+/* Appends the JSON text of one value of the primitive Arrow type `format`,
+ * rendered as cli_format_json_value renders a column of that type: `value`
+ * holds the value's bytes as a values buffer would (little-endian, the type's
+ * width), or for string / binary ("u", "z") the `len` bytes themselves. */
+basalt_status cli_format_json_scalar(const char *format, const void *value, size_t len,
+                                     struct basalt_buffer *out, struct basalt_error *err);
+
 /* Appends `n` bytes as a JSON string, escaped as JSON.stringify escapes. */
 basalt_status cli_format_json_string(struct basalt_buffer *out, const uint8_t *p, size_t n,
                                      struct basalt_error *err);

@@ -752,3 +752,22 @@ int64_t cli_format_array_bytes(const struct ArrowSchema *s, const struct ArrowAr
         bytes += cli_format_array_bytes(s->children[c], a->children[c]);
     return bytes;
 }
+
+/* ------------------------------------------------------------------ scalars */
+
+basalt_status cli_format_json_scalar(const char *format, const void *value, size_t len,
+                                     struct basalt_buffer *out, struct basalt_error *err)
+{
+    /* a one-element array over the caller's bytes, rendered as any column */
+    int32_t offsets[2] = {0, (int32_t)len};
+    const void *buffers[3] = {NULL, value, value};
+    bool binary = format[0] == 'u' || format[0] == 'z';
+    if (binary) {
+        if (len > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "value of %zu bytes", len);
+        buffers[1] = offsets;
+    }
+    struct ArrowSchema s = {.format = format, .name = ""};
+    struct ArrowArray a = {.length = 1, .n_buffers = binary ? 3 : 2, .buffers = buffers};
+    return render(&s, &a, 0, RENDER_JSON, out, err);
+}

@@ -311,3 +311,81 @@ TEST(arrow_builder_deep_nesting)
     at_release(&s, &a);
     basalt_arrow_builder_free(b);
 }
+
+/* A dense union of null, int32 and string with codes 0, 5, 7; nulls go to
+ * the null child, also as fillers of a null parent struct. */
+TEST(arrow_builder_dense_union)
+{
+    struct basalt_arrow_builder *st, *u, *n, *i, *s;
+    struct ArrowSchema sc;
+    struct ArrowArray a;
+    struct basalt_error err;
+    CHECK_OK(basalt_arrow_builder_new("+s", "", 0, &st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(st, "+ud:0,5,7", "u", ARROW_FLAG_NULLABLE, &u, &err),
+             &err);
+    CHECK_OK(basalt_arrow_builder_add_child(u, "n", "null", ARROW_FLAG_NULLABLE, &n, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(u, "i", "int", 0, &i, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(u, "u", "string", 0, &s, &err), &err);
+    CHECK_STATUS(basalt_arrow_builder_add_child(u, "i", "more", 0, &i, &err), BASALT_INVALID_ARG,
+                 &err);
+    i = basalt_arrow_builder_child(u, 1);
+    /* rows: 3, "ab", null, (struct null), 4, "c" */
+    CHECK_OK(basalt_arrow_builder_append_union(u, 1, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_int(i, 3, &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_union(u, 2, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_string(s, "ab", &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_null(u, &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_null(st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_union(u, 1, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_int(i, 4, &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_union(u, 2, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_string(s, "c", &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_STATUS(basalt_arrow_builder_append_union(u, 3, &err), BASALT_INVALID_ARG, &err);
+    CHECK_STATUS(basalt_arrow_builder_append_union(i, 0, &err), BASALT_INVALID_ARG, &err);
+    CHECK_STATUS(basalt_arrow_builder_append_int(u, 1, &err), BASALT_INVALID_ARG, &err);
+    CHECK_EQ(basalt_arrow_builder_null_count(u), 0);
+    CHECK_OK(at_finish_valid(st, &sc, &a, &err), &err);
+    const struct ArrowArray *ua = a.children[0];
+    CHECK_STR(sc.children[0]->format, "+ud:0,5,7");
+    CHECK_EQ(ua->n_buffers, 2);
+    CHECK_EQ(ua->length, 6);
+    CHECK_EQ(ua->null_count, 0);
+    static const int8_t codes[] = {5, 7, 0, 0, 5, 7};
+    static const int32_t offsets[] = {0, 0, 0, 1, 1, 1};
+    CHECK_MEM(at_buf(ua, 0), codes, sizeof codes);
+    CHECK_MEM(at_buf(ua, 1), offsets, sizeof offsets);
+    CHECK_EQ(ua->children[0]->length, 2);
+    CHECK_EQ(ua->children[1]->length, 2);
+    CHECK_EQ(ua->children[2]->length, 2);
+    static const int32_t ints[] = {3, 4};
+    CHECK_MEM(at_buf(ua->children[1], 1), ints, sizeof ints);
+    at_release(&sc, &a);
+    /* the next batch starts empty; a started element must get its value */
+    CHECK_OK(basalt_arrow_builder_append_union(u, 1, &err), &err);
+    CHECK_OK(basalt_arrow_builder_end_element(st, &err), &err);
+    CHECK_STATUS(basalt_arrow_builder_finish(st, &sc, &a, &err), BASALT_INVALID_ARG, &err);
+    basalt_arrow_builder_free(st);
+
+    /* without a null child, a null is a null of the first child */
+    CHECK_OK(basalt_arrow_builder_new("+ud:1,2", "u", 0, &u, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(u, "l", "long", 0, &i, &err), &err);
+    CHECK_STATUS(basalt_arrow_builder_finish(u, &sc, &a, &err), BASALT_INVALID_ARG, &err);
+    CHECK_OK(basalt_arrow_builder_add_child(u, "b", "boolean", 0, &s, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_nulls(u, 2, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_union(u, 1, &err), &err);
+    CHECK_OK(basalt_arrow_builder_append_bool(s, true, &err), &err);
+    CHECK_OK(at_finish_valid(u, &sc, &a, &err), &err);
+    static const int8_t codes2[] = {1, 1, 2};
+    CHECK_MEM(at_buf(&a, 0), codes2, sizeof codes2);
+    CHECK_EQ(a.children[0]->length, 2);
+    CHECK_EQ(a.children[0]->null_count, 2);
+    at_release(&sc, &a);
+    basalt_arrow_builder_free(u);
+
+    CHECK_STATUS(basalt_arrow_builder_new("+us:0", NULL, 0, &u, &err), BASALT_UNSUPPORTED, &err);
+}

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "basalt/iceberg_catalog.h"
@@ -506,4 +507,59 @@ TEST(scan_pushdown_fires)
     CHECK(n0 > 0);
     CHECK(same01);
     CHECK(same02);
+}
+
+/* A table of one Avro data file (python3-avro, tests/iceberg/make_avro_data.py)
+ * with Avro position and equality deletes: every allocation failure while
+ * scanning it with a filter is a clean NOMEM. */
+TEST(scan_alloc_failures_avro)
+{
+    if (system("/usr/bin/python3 -c 'import avro' 2>/dev/null") != 0) {
+        bt_fail(__FILE__, __LINE__, "python3-avro is missing");
+        return;
+    }
+    char dir[] = "/tmp/basalt-avro-table-XXXXXX";
+    CHECK(mkdtemp(dir));
+    char cmd[4096];
+    const char *mk = BASALT_TEST_SOURCE_DIR "/tests/iceberg/make_avro_data.py";
+    snprintf(cmd, sizeof cmd,
+             "cd %s && /usr/bin/python3 %s data data.avro && "
+             "/usr/bin/python3 %s posdel s3a://hyperparam-iceberg/java/bunnies/data/data.avro pos.avro 1 4 && "
+             "/usr/bin/python3 %s eqdel eq.avro 6 && "
+             "printf '{\"schema\": %%s, \"files\": [{\"src\": \"data.avro\", \"format\": \"AVRO\", \"rows\": 8},"
+             " {\"src\": \"pos.avro\", \"format\": \"AVRO\", \"content\": 1, \"rows\": 2},"
+             " {\"src\": \"eq.avro\", \"format\": \"AVRO\", \"content\": 2, \"rows\": 1, \"equality_ids\": [1]}]}'"
+             " \"$(/usr/bin/python3 %s schema)\" > spec.json && "
+             "/usr/bin/python3 %s/tests/iceberg/make_table.py spec spec.json t",
+             dir, mk, mk, mk, mk, BASALT_TEST_SOURCE_DIR);
+    CHECK_MSG(system(cmd) == 0, "python failed: %s", cmd);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t", dir);
+    struct basalt_error err;
+    struct basalt_iceberg_table *table = NULL;
+    CHECK_OK(basalt_iceberg_table_load(path, NULL, &table, &err), &err);
+    struct basalt_arena arena;
+    basalt_arena_init(&arena, 4096);
+    struct basalt_iceberg_expr *filter = NULL;
+    basalt_status st = basalt_iceberg_expr_parse("qty > 0", &arena, &filter, &err);
+    struct sweep_ctx ctx = {table, filter};
+    struct basalt_iceberg_scan_options o;
+    basalt_iceberg_scan_options_init(&o);
+    o.filter = filter;
+    struct result r;
+    if (st == BASALT_OK)
+        st = run_scan(table, &o, &r, &err);
+    /* qty > 0 keeps ids 0, 3, 4, 5, 6; the deletes take 4 and 6 */
+    int64_t rows = st == BASALT_OK ? r.n_rows : -1;
+    if (st == BASALT_OK)
+        result_reset(&r);
+    int64_t tries = st == BASALT_OK ? bt_alloc_failure_sweep(__FILE__, __LINE__, sweep_attempt, &ctx) : -1;
+    basalt_arena_reset(&arena);
+    basalt_iceberg_table_free(table);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        bt_fail(__FILE__, __LINE__, "%s failed", cmd);
+    CHECK_OK(st, &err);
+    CHECK_EQ(rows, 3);
+    CHECK(tries > 0);
 }
