@@ -179,11 +179,23 @@ static basalt_status apply_field(struct basalt_parquet_schema *s, int32_t field,
         break;
     case BASALT_PARQUET_FIELD_LIST:
     case BASALT_PARQUET_FIELD_LARGE_LIST:
+    case BASALT_PARQUET_FIELD_FIXED_LIST:
         if (h->dictionary || h->n_children != 1)
             break;
         if (strcmp(hf, "+L") == 0) {
             f->kind = BASALT_PARQUET_FIELD_LARGE_LIST;
             f->format = "+L";
+        } else if (strncmp(hf, "+w:", 3) == 0) {
+            struct basalt_arrow_type t;
+            if (basalt_arrow_type_parse(hf, &t, NULL) == BASALT_OK &&
+                t.id == BASALT_ARROW_TYPE_FIXED_SIZE_LIST && t.fixed_size >= 0) {
+                const char *copy = basalt_parquet_schema_strdup(s, hf, strlen(hf), err);
+                if (!copy)
+                    return BASALT_NOMEM;
+                f->kind = BASALT_PARQUET_FIELD_FIXED_LIST;
+                f->format = copy;
+                f->list_size = (int32_t)t.fixed_size;
+            }
         }
         if (strcmp(hf, "+l") == 0 || strcmp(hf, "+L") == 0 || strncmp(hf, "+w:", 3) == 0)
             st = apply_children(s, field, h, depth, err);

@@ -203,7 +203,7 @@ static basalt_status build(const char *value, size_t value_len,
 /* Hand-derived from the rules in parquet_schema.h. */
 static const char restored[] =
     "+s<s:U?,b:Z?,d:i?![u?],t1:tsm:Europe/Paris?,t2:tsu:+01:00?,t3:tsm:?,du:tDn?,"
-    "dec:d:20,2,256?,i:i,l:+L?<element:U?>,f:+l?<element:Z?>,st:+s?<x:Z?>,st2:+s?<x:z?>,"
+    "dec:d:20,2,256?,i:i,l:+L?<element:U?>,f:+w:2?<element:Z?>,st:+s?<x:Z?>,st2:+s?<x:z?>,"
     "m:+m?<key_value:+s<key:U,value:tsn:America/Lima?>>,"
     "md:z?{ARROW:extension:name=my.ext;PARQUET:field_id=7},md2:i?{comment=kept},dict_int:i?>"
     "{origin=stored schema}";
@@ -238,7 +238,8 @@ TEST(hint_restores_fitting_types)
     CHECK_EQ(s->leaves[7].value_width, 32);
     CHECK_EQ(s->leaves[7].conversion, BASALT_PARQUET_CONVERT_BYTES_TO_DECIMAL);
     CHECK_EQ(s->fields[s->roots[9]].kind, BASALT_PARQUET_FIELD_LARGE_LIST);
-    CHECK_EQ(s->fields[s->roots[10]].kind, BASALT_PARQUET_FIELD_LIST);
+    CHECK_EQ(s->fields[s->roots[10]].kind, BASALT_PARQUET_FIELD_FIXED_LIST);
+    CHECK_EQ(s->fields[s->roots[10]].list_size, 2);
     basalt_parquet_schema_free(s);
     /* Ignored on request: the Parquet types and the file's metadata. */
     struct basalt_parquet_schema_options o;
