@@ -157,7 +157,8 @@
  * Parquet-derived one: utf8/binary -> large_utf8/large_binary or a
  * dictionary of them (index type and ordering from the stored field);
  * timestamp with zone "UTC" -> the stored zone; int64 -> the stored
- * duration; decimal128 -> decimal256. A fixed-size list reads
+ * duration; decimal128 -> decimal256, or decimal32 / decimal64 of the same
+ * precision and scale (precision up to 9 / 18). A fixed-size list reads
  * as one only when its lists hold n elements each: a present list of any
  * other length is CORRUPT (the file contradicts its own schema; read with
  * ignore_arrow_schema for plain lists), a null list gets n empty child

@@ -134,6 +134,21 @@ static basalt_status restore_primitive(struct basalt_parquet_schema *s,
             return set_format(s, f, buf, err);
         }
         return BASALT_OK;
+    case BASALT_ARROW_TYPE_DECIMAL32:
+    case BASALT_ARROW_TYPE_DECIMAL64: {
+        /* Narrower than the default decimal128 only where every value the
+         * column may hold fits: the precision within the width, and no
+         * INT64 read into 32 bits (it would be cut, not checked; byte
+         * arrays are checked value by value). */
+        int bits = stored.id == BASALT_ARROW_TYPE_DECIMAL32 ? 32 : 64;
+        int32_t physical = s->leaves[f->leaf].physical_type;
+        if (mine.id != BASALT_ARROW_TYPE_DECIMAL128 || f->dictionary_format ||
+            mine.precision > (bits == 32 ? 9 : 18) ||
+            (bits == 32 && physical == BASALT_PARQUET_TYPE_INT64))
+            return BASALT_OK;
+        snprintf(buf, sizeof buf, "d:%d,%d,%d", (int)mine.precision, (int)mine.scale, bits);
+        return set_format(s, f, buf, err);
+    }
     default:
         return BASALT_OK;
     }
