@@ -858,7 +858,8 @@ static int cmd_cat(int argc, char **argv)
             "object per row: integers exact, floats shortest round-trip with NaN and\n"
             "Infinity as strings, binary as base64, dates YYYY-MM-DD, timestamps\n"
             "ISO-8601 (Z when UTC-adjusted), decimals as strings, lists as arrays,\n"
-            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}).\n");
+            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}). UUIDs\n"
+            "print as 8-4-4-4-12 text in every format.\n");
         return CLI_OK;
     }
     struct args a;

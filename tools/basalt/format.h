@@ -9,7 +9,10 @@
  *   value, written as ECMAScript's Number::toString writes it ("0.1", "1e+21",
  *   "1.5e-7"), NaN, Infinity and -Infinity as the strings "NaN", "Infinity",
  *   "-Infinity"; booleans; strings JSON-escaped as JSON.stringify does;
- *   binary and fixed-size binary as base64; date32/date64 "YYYY-MM-DD";
+ *   binary and fixed-size binary as base64, but UUIDs (fixed_size_binary(16)
+ *   of the arrow.uuid extension type, ARROW:extension:name in the field's
+ *   metadata) as their canonical lowercase 8-4-4-4-12 text in every format;
+ *   date32/date64 "YYYY-MM-DD";
  *   time32/time64 "HH:MM:SS" with 3, 6 or 9 fraction digits for ms, us and
  *   ns; timestamps "YYYY-MM-DDTHH:MM:SS[.fraction]" at the column's unit, with
  *   a trailing "Z" when the column has a time zone (UTC-adjusted); durations
