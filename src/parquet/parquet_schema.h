@@ -445,6 +445,16 @@ basalt_status basalt_parquet_projection_select_parts(struct basalt_parquet_proje
                                                      const char *const *parts, int32_t n_parts,
                                                      struct basalt_error *err);
 
+/* The field a path of names reaches, resolved as select_parts resolves it
+ * (the Parquet tree first, then the Arrow fields); -1 when none. */
+int32_t basalt_parquet_schema_find_parts(const struct basalt_parquet_schema *schema,
+                                         const char *const *parts, int32_t n_parts);
+/* The same for a dotted path split at every '.', into *field. NOT_FOUND
+ * naming the path (*field -1); NOMEM. */
+basalt_status basalt_parquet_schema_find_path(const struct basalt_parquet_schema *schema,
+                                              const char *dotted, int32_t *field,
+                                              struct basalt_error *err);
+
 /* Every field, at any depth, with PARQUET field id `field_id`. NOT_FOUND. */
 basalt_status basalt_parquet_projection_select_field_id(
     struct basalt_parquet_projection *projection, int32_t field_id, struct basalt_error *err);
