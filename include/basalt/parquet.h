@@ -482,11 +482,15 @@ BASALT_EXPORT basalt_status basalt_parquet_scan_select_row_groups(
     struct basalt_error *err);
 
 /* Adds `column op literal` to the conjunction. `column` is a leaf's dotted
- * path that is not under a repeated field; the literal (its bytes copied)
- * must fit the column as described at struct basalt_parquet_literal, and
- * be NONE exactly for IS NULL / IS NOT NULL. NOT_FOUND (no such leaf);
- * UNSUPPORTED (a leaf under a repeated field); INVALID_ARG (literal kind,
- * or the scan has started); NOMEM. */
+ * path, through the Parquet groups ("l.list.element") or the Arrow fields
+ * ("l.element", "m.key_value.key"); the literal (its bytes copied) must fit
+ * the column as described at struct basalt_parquet_literal, and be NONE
+ * exactly for IS NULL / IS NOT NULL. A leaf inside a list or map holds many
+ * values a row: the predicate then means "some value of the row satisfies
+ * it" (none does for a null or empty list), and only statistics and bloom
+ * filters prune on it (not the page index: a row's values may span pages).
+ * NOT_FOUND (no such leaf); INVALID_ARG (literal kind, or the scan has
+ * started); NOMEM. */
 BASALT_EXPORT basalt_status basalt_parquet_scan_filter(struct basalt_parquet_scan *scan,
                                                        const char *column,
                                                        enum basalt_parquet_op op,

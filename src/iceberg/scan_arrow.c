@@ -53,7 +53,10 @@ basalt_status basalt_iceberg_scan_type_format(const struct basalt_iceberg_type *
     return BASALT_OK;
 }
 
-static basalt_status set_field_id(struct ArrowSchema *s, int32_t id, struct basalt_error *err)
+/* The field id, and for uuid the arrow.uuid extension type (as the Parquet
+ * reader gives UUID columns). */
+static basalt_status set_field_metadata(struct ArrowSchema *s, int32_t id, bool uuid,
+                                        struct basalt_error *err)
 {
     char text[16];
     int n = snprintf(text, sizeof text, "%" PRId32, id);
@@ -61,6 +64,10 @@ static basalt_status set_field_id(struct ArrowSchema *s, int32_t id, struct basa
     basalt_buffer_init(&buf);
     basalt_status st = basalt_arrow_metadata_append(&buf, FIELD_ID_KEY, strlen(FIELD_ID_KEY), text,
                                                     (size_t)n, err);
+    if (st == BASALT_OK && uuid)
+        st = basalt_arrow_metadata_append(&buf, "ARROW:extension:name", 20, "arrow.uuid", 10, err);
+    if (st == BASALT_OK && uuid)
+        st = basalt_arrow_metadata_append(&buf, "ARROW:extension:metadata", 24, "", 0, err);
     if (st == BASALT_OK)
         st = basalt_arrow_schema_set_metadata(s, (const char *)buf.data, err);
     basalt_buffer_reset(&buf);
@@ -119,7 +126,7 @@ static basalt_status field_node(const char *name, int32_t id, bool nullable,
                                   n_children, err);
     if (st != BASALT_OK)
         return st;
-    st = set_field_id(out, id, err);
+    st = set_field_metadata(out, id, type->id == BASALT_ICEBERG_TYPE_UUID, err);
     if (st == BASALT_OK)
         st = type_children(type, out, depth, err);
     if (st != BASALT_OK)

@@ -465,6 +465,284 @@ static basalt_status build_variant(struct assembler *a, int32_t fi, struct Arrow
                                           &internal, out, a->err);
 }
 
+/* ------------------------------------------------------------------ fixed-size lists */
+
+/* Where the values of a fixed-size list's child go once its null lists
+ * get their slots: `valid` (one bit per list, NULL when none is null) says
+ * which of `lists` lists hold `group` values each of the dense child;
+ * a null list's `group` slots are filled with empty values. */
+struct spread {
+    const uint8_t *valid;
+    int64_t lists;
+    int64_t group;
+};
+
+static basalt_status spread_array(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                  const struct spread *sp, struct ArrowArray *in,
+                                  struct ArrowArray *out);
+
+/* Null lists take slots no value in the file stands for, so the fixed size
+ * (from ARROW:schema) could make a few levels ask for any amount of memory:
+ * the slots below one fixed-size list are bounded as a page's values are
+ * (an int32 count). */
+#define FIXED_LIST_SLOTS ((int64_t)INT32_MAX)
+
+static basalt_status too_many_slots(struct assembler *a,
+                                    const struct basalt_parquet_schema_field *f)
+{
+    return basalt_error_set(a->err, BASALT_LIMIT,
+                            "field '%s': fixed-size lists of %" PRId32
+                            " take more than %" PRId64 " child slots",
+                            f->name, f->list_size, FIXED_LIST_SLOTS);
+}
+
+/* Copies a bitmap run by run; the gaps get `gap`. */
+static void spread_bits(const struct spread *sp, const uint8_t *src, int64_t src_offset,
+                        uint8_t *dst, bool gap)
+{
+    int64_t k = src_offset;
+    for (int64_t i = 0, o = 0; i < sp->lists; i++, o += sp->group) {
+        if (basalt_bitmap_get(sp->valid, i)) {
+            for (int64_t j = 0; j < sp->group; j++)
+                basalt_bitmap_set(dst, o + j, basalt_bitmap_get(src, k + j));
+            k += sp->group;
+        } else {
+            for (int64_t j = 0; j < sp->group; j++)
+                basalt_bitmap_set(dst, o + j, gap);
+        }
+    }
+}
+
+static void spread_bytes(const struct spread *sp, const uint8_t *src, size_t width, uint8_t *dst)
+{
+    size_t run = (size_t)sp->group * width;
+    for (int64_t i = 0; i < sp->lists; i++, dst += run) {
+        if (basalt_bitmap_get(sp->valid, i)) {
+            memcpy(dst, src, run);
+            src += run;
+        } else {
+            memset(dst, 0, run);
+        }
+    }
+}
+
+/* Offsets (32- or 64-bit): a gap repeats the offset before it (an empty
+ * string or list). The values they point into stay as they are. */
+static void spread_offsets(const struct spread *sp, const void *src, int64_t src_offset, bool wide,
+                           void *dst)
+{
+    int64_t k = src_offset, o = 0;
+    int64_t at = wide ? ((const int64_t *)src)[k] : ((const int32_t *)src)[k];
+    for (int64_t i = 0; i < sp->lists; i++) {
+        bool valid = basalt_bitmap_get(sp->valid, i);
+        for (int64_t j = 0; j < sp->group; j++, o++) {
+            if (wide)
+                ((int64_t *)dst)[o] = at;
+            else
+                ((int32_t *)dst)[o] = (int32_t)at;
+            if (valid) {
+                k++;
+                at = wide ? ((const int64_t *)src)[k] : ((const int32_t *)src)[k];
+            }
+        }
+    }
+    if (wide)
+        ((int64_t *)dst)[o] = at;
+    else
+        ((int32_t *)dst)[o] = (int32_t)at;
+}
+
+/* The leaf layout of a primitive field's array: from its decoded leaf. */
+static basalt_status spread_leaf(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                 const struct spread *sp, const struct ArrowArray *in,
+                                 struct ArrowArray *out, int64_t n)
+{
+    const struct basalt_parquet_leaf_values *leaf = &a->leaves[f->leaf];
+    basalt_status st = BASALT_OK;
+    void *buf;
+    switch (leaf->kind) {
+    case BASALT_PARQUET_OUT_BOOL:
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)basalt_bitmap_bytes(n), &buf,
+                                                a->err);
+        if (st == BASALT_OK)
+            spread_bits(sp, in->buffers[1], in->offset, buf, false);
+        return st;
+    case BASALT_PARQUET_OUT_FIXED:
+    case BASALT_PARQUET_OUT_INDICES:
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * (size_t)leaf->width, &buf,
+                                                a->err);
+        if (st == BASALT_OK)
+            spread_bytes(sp, (const uint8_t *)in->buffers[1] + (size_t)in->offset * (size_t)leaf->width,
+                         (size_t)leaf->width, buf);
+        return st;
+    case BASALT_PARQUET_OUT_BINARY: {
+        bool wide = leaf->width == 8;
+        st = basalt_arrow_array_allocate_buffer(out, 1, ((size_t)n + 1) * (wide ? 8 : 4), &buf,
+                                                a->err);
+        if (st != BASALT_OK)
+            return st;
+        spread_offsets(sp, in->buffers[1], in->offset, wide, buf);
+        /* The data is copied whole: the offsets still point into it. */
+        int64_t end = wide ? ((const int64_t *)in->buffers[1])[in->offset + in->length]
+                           : ((const int32_t *)in->buffers[1])[in->offset + in->length];
+        void *data;
+        st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)end, &data, a->err);
+        if (st == BASALT_OK && end > 0)
+            memcpy(data, in->buffers[2], (size_t)end);
+        return st;
+    }
+    default:
+        return BASALT_OK;
+    }
+}
+
+static basalt_status spread_array(struct assembler *a, const struct basalt_parquet_schema_field *f,
+                                  const struct spread *sp, struct ArrowArray *in,
+                                  struct ArrowArray *out)
+{
+    const int64_t n = sp->lists * sp->group;
+    const bool is_null_type = in->n_buffers == 0;
+    /* Gaps are null where no empty value exists: the null type, and
+     * dictionary indices (the dictionary may be empty). */
+    const bool null_gaps = is_null_type || in->dictionary != NULL;
+    basalt_status st = basalt_arrow_array_init(out, in->n_buffers, in->n_children, a->err);
+    if (st != BASALT_OK)
+        return st;
+    out->length = n;
+    if (is_null_type) {
+        out->null_count = n;
+        return BASALT_OK;
+    }
+    int64_t gaps = n - in->length;
+    if (in->buffers[0] || (null_gaps && gaps > 0)) {
+        void *bits;
+        st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)basalt_bitmap_bytes(n), &bits,
+                                                a->err);
+        if (st != BASALT_OK)
+            return st;
+        if (in->buffers[0]) {
+            spread_bits(sp, in->buffers[0], in->offset, bits, !null_gaps);
+        } else {
+            /* all of `in` valid: the gaps alone are null */
+            for (int64_t i = 0, o = 0; i < sp->lists; i++, o += sp->group)
+                for (int64_t j = 0; j < sp->group; j++)
+                    basalt_bitmap_set(bits, o + j, basalt_bitmap_get(sp->valid, i));
+        }
+        out->null_count = in->null_count + (null_gaps ? gaps : 0);
+    }
+    if (in->dictionary) {
+        struct ArrowArray d;
+        basalt_arrow_array_move(in->dictionary, &d);
+        st = basalt_arrow_array_set_dictionary(out, &d, a->err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    switch (f->kind) {
+    case BASALT_PARQUET_FIELD_PRIMITIVE:
+        return spread_leaf(a, f, sp, in, out, n);
+    case BASALT_PARQUET_FIELD_STRUCT:
+        for (int32_t c = 0; c < f->n_children && c < in->n_children && st == BASALT_OK; c++)
+            st = spread_array(a, &a->schema->fields[f->children[c]], sp, in->children[c],
+                              out->children[c]);
+        return st;
+    case BASALT_PARQUET_FIELD_FIXED_LIST: {
+        if (f->list_size > 0 && sp->lists * sp->group > FIXED_LIST_SLOTS / f->list_size)
+            return too_many_slots(a, f);
+        struct spread inner = {sp->valid, sp->lists, sp->group * f->list_size};
+        return spread_array(a, &a->schema->fields[f->children[0]], &inner, in->children[0],
+                            out->children[0]);
+    }
+    case BASALT_PARQUET_FIELD_LIST:
+    case BASALT_PARQUET_FIELD_LARGE_LIST:
+    case BASALT_PARQUET_FIELD_MAP: {
+        const bool wide = f->kind == BASALT_PARQUET_FIELD_LARGE_LIST ||
+                          (f->kind == BASALT_PARQUET_FIELD_LIST && a->large_lists);
+        void *buf;
+        st = basalt_arrow_array_allocate_buffer(out, 1, ((size_t)n + 1) * (wide ? 8 : 4), &buf,
+                                                a->err);
+        if (st != BASALT_OK)
+            return st;
+        spread_offsets(sp, in->buffers[1], in->offset, wide, buf);
+        /* The elements stay where they are: moved over. */
+        basalt_arrow_array_move(in->children[0], out->children[0]);
+        return BASALT_OK;
+    }
+    }
+    return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s' of unknown kind", f->name);
+}
+
+/* A fixed-size list: the list's walk gives its validity and each list's
+ * length, which must be the fixed size for every present list; the child,
+ * built from the present lists' elements, then gets the null lists' slots. */
+static basalt_status build_fixed_list(struct assembler *a,
+                                      const struct basalt_parquet_schema_field *f,
+                                      struct ArrowArray *out)
+{
+    if (f->n_children != 1)
+        return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s': a list with %" PRId32
+                                " children", f->name, f->n_children);
+    struct levels lv;
+    levels_of(a, f, &lv);
+    int64_t slots, nulls, elements;
+    basalt_status s = walk(a, f, &lv, true, NULL, NULL, true, &slots, &nulls, &elements);
+    if (s != BASALT_OK)
+        return s;
+    int64_t *offsets = basalt_malloc(((size_t)slots + 1) * sizeof *offsets);
+    uint8_t *bits = bitmap_new(slots);
+    if (!offsets || !bits) {
+        basalt_free(offsets);
+        basalt_free(bits);
+        return basalt_error_set(a->err, BASALT_NOMEM, "out of memory for a fixed-size list");
+    }
+    s = walk(a, f, &lv, true, bits, offsets, true, &slots, &nulls, &elements);
+    const int64_t size = f->list_size;
+    if (s == BASALT_OK && size > 0 && slots > FIXED_LIST_SLOTS / size)
+        s = too_many_slots(a, f);
+    for (int64_t i = 0; i < slots && s == BASALT_OK; i++) {
+        int64_t len = offsets[i + 1] - offsets[i];
+        /* A null list defines no element (walk() refuses any that would). */
+        if (basalt_bitmap_get(bits, i) && len != size)
+            s = basalt_error_set(a->err, BASALT_CORRUPT,
+                                 "field '%s': list %" PRId64 " holds %" PRId64
+                                 " elements, but ARROW:schema makes it a fixed-size list of %" PRId64,
+                                 f->name, i, len, size);
+    }
+    basalt_free(offsets);
+    if (s == BASALT_OK)
+        s = basalt_arrow_array_init(out, 1, 1, a->err);
+    if (s != BASALT_OK) {
+        basalt_free(bits);
+        return s;
+    }
+    out->length = slots;
+    out->null_count = nulls;
+    struct ArrowArray dense;
+    memset(&dense, 0, sizeof dense);
+    s = build(a, f->children[0], nulls && size > 0 ? &dense : out->children[0]);
+    if (s == BASALT_OK && nulls && size > 0) {
+        const struct spread sp = {bits, slots, size};
+        if (dense.length != elements)
+            s = basalt_error_set(a->err, BASALT_CORRUPT,
+                                 "field '%s': %" PRId64 " list elements, its values have %" PRId64,
+                                 f->name, elements, dense.length);
+        else
+            s = spread_array(a, &a->schema->fields[f->children[0]], &sp, &dense,
+                             out->children[0]);
+    }
+    basalt_arrow_array_release(&dense);
+    if (s == BASALT_OK)
+        s = set_validity(a, out, bits, nulls);
+    else
+        basalt_free(bits);
+    if (s != BASALT_OK)
+        return s;
+    if (out->children[0]->length != slots * size)
+        return basalt_error_set(a->err, BASALT_CORRUPT,
+                                "field '%s': %" PRId64 " list elements, its values have %" PRId64,
+                                f->name, slots * size, out->children[0]->length);
+    return BASALT_OK;
+}
+
 static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *out)
 {
     const struct basalt_parquet_schema *schema = a->schema;
@@ -485,6 +763,8 @@ static basalt_status build(struct assembler *a, int32_t fi, struct ArrowArray *o
     case BASALT_PARQUET_FIELD_LARGE_LIST:
     case BASALT_PARQUET_FIELD_MAP:
         return build_list(a, f, out);
+    case BASALT_PARQUET_FIELD_FIXED_LIST:
+        return build_fixed_list(a, f, out);
     }
     return basalt_error_set(a->err, BASALT_INVALID_ARG, "field '%s' of unknown kind", f->name);
 }

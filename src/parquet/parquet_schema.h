@@ -160,15 +160,22 @@
  *
  * ARROW:schema (the Arrow schema a writer stored; see basalt/arrow.h) is
  * applied when its top-level field count matches, field by field and
- * recursively through structs, lists (list -> large_list) and maps, and only
- * where the stored type fits the Parquet-derived one: utf8/binary ->
- * large_utf8/large_binary or a dictionary of them (index type and ordering
- * from the stored field); timestamp with zone "UTC" -> the stored zone;
- * int64 -> the stored duration; decimal128 -> decimal256.
+ * recursively through structs, lists (list -> large_list or
+ * fixed_size_list(n)) and maps, and only where the stored type fits the
+ * Parquet-derived one: utf8/binary -> large_utf8/large_binary or a
+ * dictionary of them (index type and ordering from the stored field);
+ * timestamp with zone "UTC" -> the stored zone; int64 -> the stored
+ * duration; decimal128 -> decimal256, or decimal32 / decimal64 of the same
+ * precision and scale (precision up to 9 / 18). A fixed-size list reads
+ * as one only when its lists hold n elements each: a present list of any
+ * other length is CORRUPT (the file contradicts its own schema; read with
+ * ignore_arrow_schema for plain lists), a null list gets n empty child
+ * slots. Writers that store no ARROW:schema (DuckDB's ARRAY) give plain
+ * lists, as their own readers read them back.
  * Field metadata is restored too (PARQUET:field_id from the file wins;
  * ARROW:extension:* keys only when the resulting type equals the stored
- * one). Timestamp units, date64, fixed-size lists, views and names are not
- * restored. A malformed ARROW:schema is ignored (arrow_schema_state says so).
+ * one). Timestamp units, date64, views and names are not restored. A
+ * malformed ARROW:schema is ignored (arrow_schema_state says so).
  *
  * Thread safety: a schema is immutable once built and may be read from any
  * number of threads; a projection is used by one thread at a time. */
@@ -314,7 +321,13 @@ enum basalt_parquet_field_kind {
     BASALT_PARQUET_FIELD_STRUCT,
     BASALT_PARQUET_FIELD_LIST,
     BASALT_PARQUET_FIELD_LARGE_LIST, /* restored from ARROW:schema */
-    BASALT_PARQUET_FIELD_MAP         /* child 0: the entries struct of key and value */
+    BASALT_PARQUET_FIELD_MAP,        /* child 0: the entries struct of key and value */
+    /* A list restored from ARROW:schema as fixed_size_list(list_size): every
+     * present list must hold exactly list_size elements (else CORRUPT); a
+     * null list takes list_size child slots of empty values, as Arrow C++'s
+     * builder appends them (zeroes, empty strings and lists, structs of
+     * those; null where the child is of the null type or a dictionary). */
+    BASALT_PARQUET_FIELD_FIXED_LIST
 };
 
 struct basalt_parquet_schema_field {
@@ -331,6 +344,7 @@ struct basalt_parquet_schema_field {
     int32_t leaf;            /* PRIMITIVE: leaf index; -1 otherwise */
     int32_t leaf_begin;      /* leaves below: [leaf_begin, leaf_end) */
     int32_t leaf_end;
+    int32_t list_size;       /* FIXED_LIST: elements per list; 0 otherwise */
     bool has_field_id;
     int32_t field_id;
     /* A VARIANT group (kind STRUCT): its children are the Parquet ones
@@ -450,6 +464,16 @@ basalt_status basalt_parquet_projection_select_path(struct basalt_parquet_projec
 basalt_status basalt_parquet_projection_select_parts(struct basalt_parquet_projection *projection,
                                                      const char *const *parts, int32_t n_parts,
                                                      struct basalt_error *err);
+
+/* The field a path of names reaches, resolved as select_parts resolves it
+ * (the Parquet tree first, then the Arrow fields); -1 when none. */
+int32_t basalt_parquet_schema_find_parts(const struct basalt_parquet_schema *schema,
+                                         const char *const *parts, int32_t n_parts);
+/* The same for a dotted path split at every '.', into *field. NOT_FOUND
+ * naming the path (*field -1); NOMEM. */
+basalt_status basalt_parquet_schema_find_path(const struct basalt_parquet_schema *schema,
+                                              const char *dotted, int32_t *field,
+                                              struct basalt_error *err);
 
 /* Every field, at any depth, with PARQUET field id `field_id`. NOT_FOUND. */
 basalt_status basalt_parquet_projection_select_field_id(

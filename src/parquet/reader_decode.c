@@ -294,6 +294,7 @@ static basalt_status prune(const struct basalt_parquet_scan *scan, int32_t field
     case BASALT_PARQUET_FIELD_LIST:
     case BASALT_PARQUET_FIELD_LARGE_LIST:
     case BASALT_PARQUET_FIELD_MAP:
+    case BASALT_PARQUET_FIELD_FIXED_LIST:
         if (a->n_children < 1)
             return BASALT_OK;
         return prune(scan, f->children[0], a->children[0], err);

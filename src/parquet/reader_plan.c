@@ -23,7 +23,9 @@ static bool stats_exclude(const struct basalt_parquet_scan *scan, int32_t rg,
     b.null_count = cs.null_count;
     b.has_nan_count = cs.has_nan_count;
     b.nan_count = cs.nan_count;
-    /* Predicate columns are not repeated: num_values counts the rows. */
+    /* num_values counts the leaf's slots: one a row outside lists and maps,
+     * every element (and every null or empty list) inside them, so that
+     * null_count == num_values still means no value at all. */
     b.num_values = m->num_values;
     return !basalt_parquet_predicate_may_match(p, &r->schema->leaves[p->leaf], &b);
 }
@@ -74,6 +76,11 @@ static basalt_status plan_pages(struct basalt_parquet_scan *scan, int32_t rg,
     bool used = false;
     for (int32_t i = 0; i < scan->n_preds && st == BASALT_OK && want.n > 0; i++) {
         const struct basalt_parquet_predicate *p = &scan->preds[i];
+        /* Rows of a repeated leaf are not one value each, and a writer may
+         * let a row's values run on into the next page: the page index is
+         * used for leaves outside lists and maps only. */
+        if (r->schema->leaves[p->leaf].max_rep > 0)
+            continue;
         struct basalt_parquet_page_index *pi = NULL;
         st = get_index(scan, rg, p->leaf, true, &cache, &pi, err);
         if (st != BASALT_OK || !pi->has_offset_index || !pi->has_column_index)

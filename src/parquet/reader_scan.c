@@ -155,15 +155,19 @@ basalt_status basalt_parquet_scan_filter(struct basalt_parquet_scan *scan, const
         return st;
     const struct basalt_parquet_reader *r = scan->reader;
     int32_t leaf = -1;
-    st = basalt_parquet_reader_find_column(r, column, &leaf, err);
+    st = basalt_parquet_reader_find_column(r, column, &leaf, NULL);
+    if (st == BASALT_NOT_FOUND) {
+        /* A path through the Arrow fields ("l.element", "m.key_value.key"). */
+        int32_t field = -1;
+        st = basalt_parquet_schema_find_path(r->schema, column, &field, err);
+        if (st == BASALT_OK && r->schema->fields[field].kind != BASALT_PARQUET_FIELD_PRIMITIVE)
+            st = basalt_error_set(err, BASALT_NOT_FOUND, "column '%s' is not a leaf", column);
+        if (st == BASALT_OK)
+            leaf = r->schema->fields[field].leaf;
+    }
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "%s", r->name);
     const struct basalt_parquet_schema_leaf *l = &r->schema->leaves[leaf];
-    if (l->max_rep > 0)
-        return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "%s: column '%s' is repeated: predicates take columns outside "
-                                "lists and maps",
-                                r->name, column);
     for (int32_t f = l->field; f >= 0; f = r->schema->fields[f].parent)
         if (r->schema->fields[f].variant)
             return basalt_error_set(err, BASALT_UNSUPPORTED,

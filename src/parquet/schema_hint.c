@@ -134,6 +134,21 @@ static basalt_status restore_primitive(struct basalt_parquet_schema *s,
             return set_format(s, f, buf, err);
         }
         return BASALT_OK;
+    case BASALT_ARROW_TYPE_DECIMAL32:
+    case BASALT_ARROW_TYPE_DECIMAL64: {
+        /* Narrower than the default decimal128 only where every value the
+         * column may hold fits: the precision within the width, and no
+         * INT64 read into 32 bits (it would be cut, not checked; byte
+         * arrays are checked value by value). */
+        int bits = stored.id == BASALT_ARROW_TYPE_DECIMAL32 ? 32 : 64;
+        int32_t physical = s->leaves[f->leaf].physical_type;
+        if (mine.id != BASALT_ARROW_TYPE_DECIMAL128 || f->dictionary_format ||
+            mine.precision > (bits == 32 ? 9 : 18) ||
+            (bits == 32 && physical == BASALT_PARQUET_TYPE_INT64))
+            return BASALT_OK;
+        snprintf(buf, sizeof buf, "d:%d,%d,%d", (int)mine.precision, (int)mine.scale, bits);
+        return set_format(s, f, buf, err);
+    }
     default:
         return BASALT_OK;
     }
@@ -183,11 +198,23 @@ static basalt_status apply_field(struct basalt_parquet_schema *s, int32_t field,
         break;
     case BASALT_PARQUET_FIELD_LIST:
     case BASALT_PARQUET_FIELD_LARGE_LIST:
+    case BASALT_PARQUET_FIELD_FIXED_LIST:
         if (h->dictionary || h->n_children != 1)
             break;
         if (strcmp(hf, "+L") == 0) {
             f->kind = BASALT_PARQUET_FIELD_LARGE_LIST;
             f->format = "+L";
+        } else if (strncmp(hf, "+w:", 3) == 0) {
+            struct basalt_arrow_type t;
+            if (basalt_arrow_type_parse(hf, &t, NULL) == BASALT_OK &&
+                t.id == BASALT_ARROW_TYPE_FIXED_SIZE_LIST && t.fixed_size >= 0) {
+                const char *copy = basalt_parquet_schema_strdup(s, hf, strlen(hf), err);
+                if (!copy)
+                    return BASALT_NOMEM;
+                f->kind = BASALT_PARQUET_FIELD_FIXED_LIST;
+                f->format = copy;
+                f->list_size = (int32_t)t.fixed_size;
+            }
         }
         if (strcmp(hf, "+l") == 0 || strcmp(hf, "+L") == 0 || strncmp(hf, "+w:", 3) == 0)
             st = apply_children(s, field, h, depth, err);

@@ -162,6 +162,16 @@ static void join(char *buf, size_t cap, const char *const *parts, int32_t n)
     }
 }
 
+int32_t basalt_parquet_schema_find_parts(const struct basalt_parquet_schema *schema,
+                                         const char *const *parts, int32_t n_parts)
+{
+    if (n_parts <= 0)
+        return -1;
+    int32_t node = find_node(schema, parts, n_parts);
+    int32_t field = node > 0 ? schema->nodes[node].field : -1;
+    return field >= 0 ? field : find_field(schema, parts, n_parts);
+}
+
 basalt_status basalt_parquet_projection_select_parts(struct basalt_parquet_projection *projection,
                                                      const char *const *parts, int32_t n_parts,
                                                      struct basalt_error *err)
@@ -172,13 +182,7 @@ basalt_status basalt_parquet_projection_select_parts(struct basalt_parquet_proje
         if (!parts[k])
             return basalt_error_set(err, BASALT_INVALID_ARG, "projection: NULL path part");
     const struct basalt_parquet_schema *s = projection->schema;
-    int32_t field = -1;
-    if (n_parts > 0) {
-        int32_t node = find_node(s, parts, n_parts);
-        field = node > 0 ? s->nodes[node].field : -1;
-        if (field < 0)
-            field = find_field(s, parts, n_parts);
-    }
+    int32_t field = basalt_parquet_schema_find_parts(s, parts, n_parts);
     if (field < 0) {
         char path[256];
         join(path, sizeof path, parts, n_parts);
@@ -188,35 +192,63 @@ basalt_status basalt_parquet_projection_select_parts(struct basalt_parquet_proje
     return BASALT_OK;
 }
 
+/* Splits `dotted` at every '.' into *parts (one allocation holding the
+ * pointers and the names: basalt_free(*parts)). NOMEM. */
+static basalt_status split_path(const char *dotted, char ***parts, int32_t *n_parts,
+                                struct basalt_error *err)
+{
+    size_t len = strlen(dotted);
+    int32_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += dotted[i] == '.';
+    char **p = basalt_malloc((size_t)n * sizeof *p + len + 1);
+    if (!p)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a path");
+    char *copy = (char *)(p + n);
+    memcpy(copy, dotted, len + 1);
+    int32_t k = 0;
+    p[k++] = copy;
+    for (size_t i = 0; i < len; i++) {
+        if (copy[i] == '.') {
+            copy[i] = '\0';
+            p[k++] = copy + i + 1;
+        }
+    }
+    *parts = p;
+    *n_parts = n;
+    return BASALT_OK;
+}
+
+basalt_status basalt_parquet_schema_find_path(const struct basalt_parquet_schema *schema,
+                                              const char *dotted, int32_t *field,
+                                              struct basalt_error *err)
+{
+    char **parts;
+    int32_t n;
+    *field = -1;
+    basalt_status st = split_path(dotted, &parts, &n, err);
+    if (st != BASALT_OK)
+        return st;
+    *field = basalt_parquet_schema_find_parts(schema, (const char *const *)parts, n);
+    basalt_free(parts);
+    if (*field < 0)
+        return basalt_error_set(err, BASALT_NOT_FOUND, "column '%s' not found", dotted);
+    return BASALT_OK;
+}
+
 basalt_status basalt_parquet_projection_select_path(struct basalt_parquet_projection *projection,
                                                     const char *dotted, struct basalt_error *err)
 {
     if (!projection || !projection->schema || !dotted)
         return basalt_error_set(err, BASALT_INVALID_ARG, "projection: NULL argument");
-    size_t len = strlen(dotted);
-    int32_t n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += dotted[i] == '.';
-    char *copy = basalt_malloc(len + 1);
-    const char **parts = basalt_malloc((size_t)n * sizeof *parts);
-    if (!copy || !parts) {
-        basalt_free(copy);
-        basalt_free(parts);
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a path");
-    }
-    memcpy(copy, dotted, len + 1);
-    int32_t k = 0;
-    parts[k++] = copy;
-    for (size_t i = 0; i < len; i++) {
-        if (copy[i] == '.') {
-            copy[i] = '\0';
-            parts[k++] = copy + i + 1;
-        }
-    }
-    basalt_status st = basalt_parquet_projection_select_parts(projection, parts, n, err);
+    char **parts;
+    int32_t n;
+    basalt_status st = split_path(dotted, &parts, &n, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_parquet_projection_select_parts(projection, (const char *const *)parts, n, err);
     if (st == BASALT_NOT_FOUND)
         st = basalt_error_set(err, BASALT_NOT_FOUND, "column '%s' not found", dotted);
-    basalt_free(copy);
     basalt_free(parts);
     return st;
 }

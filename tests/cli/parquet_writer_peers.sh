@@ -3,8 +3,9 @@
 # Seeded random tables come from two writers:
 #   - Polars (tests/parquet/random_tables_polars.mjs: every type it writes,
 #     Null columns too, lists, arrays (fixed size) and structs nested to
-#     depth 3, nulls at every level; basalt reads an Array column as a list
-#     and writes it as one, which Polars reads back as a List),
+#     depth 3, nulls at every level; basalt reads an Array column as a
+#     fixed-size list (its size from ARROW:schema) and writes it as one,
+#     which Polars reads back as an Array),
 #   - DuckDB (tests/parquet/random_tables.mjs: every type it writes, maps
 #     too), each first rewritten by basalt with its default settings: hyparquet
 #     misreads the DELTA_BINARY_PACKED UINT32 pages DuckDB writes (values of

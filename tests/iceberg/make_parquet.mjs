@@ -19,6 +19,9 @@
 //   node tests/iceberg/make_parquet.mjs rowgroups OUT.parquet
 //       20480 rows (id BIGINT = 0..20479 in order, v VARCHAR = 'v' || id) in
 //       ten row groups of 2048, field ids 1 and 2.
+//   node tests/iceberg/make_parquet.mjs uuid OUT.parquet
+//       six rows of id BIGINT = 0..5 and u UUID (FIXED_LEN_BYTE_ARRAY(16)
+//       UUID), null for id 3, field ids 1 and 2.
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [mode, a, b] = process.argv.slice(2);
@@ -42,8 +45,15 @@ if (mode === 'noids' && a && b) {
 } else if (mode === 'rowgroups' && a) {
   await c.run(`COPY (SELECT i::BIGINT AS id, 'v' || i AS v FROM range(20480) t(i) ORDER BY i)
     TO ${q(a)} (FORMAT parquet, ROW_GROUP_SIZE 2048, FIELD_IDS {id: 1, v: 2})`);
+} else if (mode === 'uuid' && a) {
+  await c.run(`COPY (SELECT i::BIGINT AS id,
+      CASE WHEN i = 3 THEN NULL ELSE ['00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff', '6f1b8f2e-9a4c-4f57-8d2a-3c1e5b7a9d10', NULL,
+        '0123abcd-0000-7fff-8000-fedcba987654', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'][i + 1]::UUID
+      END AS u
+    FROM range(6) t(i)) TO ${q(a)} (FORMAT parquet, FIELD_IDS {id: 1, u: 2})`);
 } else {
-  console.error('usage: node make_parquet.mjs noids IN OUT | nested OUT | plain OUT | rowgroups OUT');
+  console.error('usage: node make_parquet.mjs noids IN OUT | nested OUT | plain OUT | rowgroups OUT | uuid OUT');
   process.exit(2);
 }
 c.closeSync();

@@ -9,6 +9,7 @@ python3-avro (an independent Avro writer); the metadata JSON by hand.
   /usr/bin/python3 tests/iceberg/make_table.py nested FILE.parquet OUT_DIR
   /usr/bin/python3 tests/iceberg/make_table.py rowgroups FILE.parquet OUT_DIR
   /usr/bin/python3 tests/iceberg/make_table.py spec SPEC.json OUT_DIR   (see from_spec)
+  /usr/bin/python3 tests/iceberg/make_table.py uuid FILE.parquet OUT_DIR
 
 deletes: a format-v3 table with every kind of delete.
 The table's location is s3a://hyperparam-iceberg/java/bunnies, so the
@@ -223,12 +224,17 @@ ROWGROUPS_SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
     {"id": 2, "name": "v", "required": False, "type": "string"}]}
 
 
+UUID_SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
+    {"id": 1, "name": "id", "required": False, "type": "long"},
+    {"id": 2, "name": "u", "required": False, "type": "uuid"}]}
+
+
 def nested(src, out, schema=None, rows=5):
     """A v2 table of one file written by make_parquet.mjs nested (struct<id,
     s struct<a, b>, l list<long>, m map<string, long>> with field ids), read
     with an evolved schema: s.b renamed to bee, s.c and extra added, the
     top-level columns reordered. With `schema`: a table of `rows` rows of that
-    schema around the file (rowgroups: make_parquet.mjs rowgroups)."""
+    schema around the file (rowgroups, uuid: make_parquet.mjs rowgroups, uuid)."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(os.path.join(out, "data"))
     os.makedirs(os.path.join(out, "metadata"))
@@ -356,6 +362,9 @@ def main():
         return
     if sys.argv[1] == "rowgroups":
         nested(sys.argv[2], sys.argv[3], ROWGROUPS_SCHEMA, 20480)
+        return
+    if sys.argv[1] == "uuid":
+        nested(sys.argv[2], sys.argv[3], UUID_SCHEMA, 6)
         return
     assert sys.argv[1] == "deletes"
     corpus, out = sys.argv[2], sys.argv[3]

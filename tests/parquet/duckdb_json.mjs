@@ -20,7 +20,8 @@
 // binary as base64, dates YYYY-MM-DD, times and timestamps ISO-8601 at the
 // precision of the column's Parquet unit (INT96: nanoseconds) with "Z" when
 // the Parquet LogicalType says isAdjustedToUTC, decimals as exact strings,
-// UUIDs as the base64 of their 16 bytes, maps as [{"key":..,"value":..}].
+// UUIDs in their canonical lowercase 8-4-4-4-12 text (basalt prints the
+// arrow.uuid extension type so), maps as [{"key":..,"value":..}].
 import { writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import * as V from '@duckdb/node-api';
@@ -164,10 +165,7 @@ function render(v, col, type) {
   const unit = units.get(col) || { digits: null, utc: false };
   if (v instanceof V.DuckDBBlobValue || v instanceof V.DuckDBGeometryValue)
     return JSON.stringify(Buffer.from(v.bytes).toString('base64'));
-  if (v instanceof V.DuckDBUUIDValue) {
-    const hex = v.toString().replaceAll('-', '');
-    return JSON.stringify(Buffer.from(hex, 'hex').toString('base64'));
-  }
+  if (v instanceof V.DuckDBUUIDValue) return JSON.stringify(v.toString().toLowerCase());
   if (v instanceof V.DuckDBDecimalValue) return decimalText(v.value, v.scale);
   if (v instanceof V.DuckDBDateValue) return JSON.stringify(dateText(v.days));
   const ts = (ticks, from) => {

@@ -777,38 +777,22 @@ static basalt_status select_columns(struct basalt_parquet_scan *scan, const char
     return st;
 }
 
-/* The top-level names the user asked for (for printing only those when
- * --where pulled in more). NULL when every output column prints. */
-static bool requested(const char *columns, const char *name)
-{
-    if (!columns)
-        return true;
-    size_t n = strlen(name);
-    const char *p = columns;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        const char *e = p;
-        while (*e && *e != ',')
-            e++;
-        /* "a" or "a.b..." both print top-level a */
-        if ((size_t)(e - p) >= n && memcmp(p, name, n) == 0 && (p + n == e || p[n] == '.'))
-            return true;
-        p = e;
-    }
-    return false;
-}
-
 struct reading {
     struct basalt_parquet_reader *reader;
     struct basalt_parquet_scan *scan;
     struct ArrowSchema schema;
     struct cli_where where;
     bool has_where;
+    /* What prints when --where reads fields --columns did not ask for: the
+     * schema of the --columns selection alone (release NULL otherwise). */
+    struct ArrowSchema print;
+    struct basalt_arena views;
 };
 
 static void reading_close(struct reading *rd)
 {
+    basalt_arrow_schema_release(&rd->print);
+    basalt_arena_reset(&rd->views);
     basalt_arrow_schema_release(&rd->schema);
     if (rd->has_where)
         cli_where_reset(&rd->where);
@@ -830,9 +814,10 @@ static basalt_status select_where_columns(struct reading *rd, const struct args 
     return st;
 }
 
-/* Gives the bound --where terms to the reader, for pruning. Columns it
- * cannot prune on (inside lists, decimals, a literal of another kind) are
- * filtered row by row only. */
+/* Gives the bound --where terms to the reader, for pruning (a term inside
+ * a list or map has the reader's ANY semantics too). Columns it cannot
+ * prune on (decimals, a literal of another kind) are filtered row by row
+ * only. */
 static basalt_status push_filters(struct reading *rd, struct basalt_error *err)
 {
     static const enum basalt_parquet_literal_kind kinds[] = {
@@ -860,6 +845,62 @@ static basalt_status push_filters(struct reading *rd, struct basalt_error *err)
     return BASALT_OK;
 }
 
+/* The schema of the --columns selection alone, into rd->print, when the
+ * scan reads more (fields --where needs), so that those do not print: a
+ * filter column beside a printed field of the same struct, list or map
+ * stays out of it too. */
+static basalt_status print_schema(struct reading *rd, const struct args *a,
+                                  struct basalt_error *err)
+{
+    struct basalt_parquet_scan *only = NULL;
+    basalt_status st = basalt_parquet_scan_new(rd->reader, NULL, &only, err);
+    if (st == BASALT_OK)
+        st = select_columns(only, a->columns, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_scan_schema(only, &rd->print, err);
+    basalt_parquet_scan_free(only);
+    return st;
+}
+
+/* A view of `a` (type `from`) shaped as `to`: the same field, or one that
+ * holds fewer struct fields at any depth (matched by name, in order).
+ * It borrows a's buffers; its structs live in `arena`, and it is never
+ * released (the batch is). */
+static basalt_status view_as(const struct ArrowSchema *from, const struct ArrowArray *a,
+                             const struct ArrowSchema *to, struct basalt_arena *arena,
+                             struct ArrowArray *out, int depth, struct basalt_error *err)
+{
+    *out = *a;
+    out->release = NULL;
+    out->private_data = NULL;
+    if (to->n_children == 0 || depth > 64)
+        return BASALT_OK;
+    struct ArrowArray *kids = basalt_arena_alloc(arena, sizeof *kids * (size_t)to->n_children, 8);
+    struct ArrowArray **ptrs =
+        basalt_arena_alloc(arena, sizeof *ptrs * (size_t)to->n_children, 8);
+    if (!kids || !ptrs)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int64_t k = 0;
+    for (int64_t c = 0; c < to->n_children; c++) {
+        const char *name = to->children[c]->name ? to->children[c]->name : "";
+        while (k < from->n_children && strcmp(from->children[k]->name ? from->children[k]->name
+                                                                         : "",
+                                              name) != 0)
+            k++;
+        if (k == from->n_children)
+            return basalt_error_set(err, BASALT_INTERNAL, "no field '%s' to print", name);
+        basalt_status st = view_as(from->children[k], a->children[k], to->children[c], arena,
+                                   &kids[c], depth + 1, err);
+        if (st != BASALT_OK)
+            return st;
+        ptrs[c] = &kids[c];
+        k++;
+    }
+    out->n_children = to->n_children;
+    out->children = ptrs;
+    return BASALT_OK;
+}
+
 /* Opens the file and a scan of the columns, with the --where terms given to
  * the reader for pruning. Returns a CLI status. */
 static int reading_open(const struct args *a, int64_t batch_size, struct basalt_pool *pool,
@@ -867,6 +908,8 @@ static int reading_open(const struct args *a, int64_t batch_size, struct basalt_
 {
     memset(rd, 0, sizeof *rd);
     rd->schema.release = NULL;
+    rd->print.release = NULL;
+    basalt_arena_init(&rd->views, 0);
     if (a->where) {
         if (cli_where_parse(a->where, &rd->where, err) != BASALT_OK)
             return cli_usage_error("parquet %s: %s", a->verb, err->message);
@@ -906,6 +949,8 @@ static int reading_open(const struct args *a, int64_t batch_size, struct basalt_
     /* Bound again to find the columns in the output. */
     if (st == BASALT_OK && rd->has_where)
         st = cli_where_bind(&rd->where, &rd->schema, err);
+    if (st == BASALT_OK && rd->has_where && a->columns)
+        st = print_schema(rd, a, err);
     if (st != BASALT_OK)
         return cli_fail_error(err);
     return CLI_OK;
@@ -921,27 +966,26 @@ static int print_rows(const struct args *a, struct basalt_error *err)
         reading_close(&rd);
         return rc;
     }
-    int32_t *cols = basalt_calloc((size_t)rd.schema.n_children + 1, sizeof *cols);
-    int32_t n_cols = 0;
-    for (int64_t c = 0; cols && c < rd.schema.n_children; c++)
-        if (requested(a->columns, rd.schema.children[c]->name))
-            cols[n_cols++] = (int32_t)c;
+    const struct ArrowSchema *shown = rd.print.release ? &rd.print : &rd.schema;
     struct cli_format_writer *w = NULL;
-    basalt_status st = cols ? cli_format_writer_new(stdout, a->format, &rd.schema, cols, n_cols,
-                                                    &w, err)
-                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = cli_format_writer_new(stdout, a->format, shown, NULL,
+                                             (int32_t)shown->n_children, &w, err);
     int64_t printed = 0;
     while (st == BASALT_OK && (a->limit < 0 || printed < a->limit)) {
         struct ArrowArray b;
         st = basalt_parquet_scan_next(rd.scan, &b, err);
         if (st != BASALT_OK || !b.release)
             break;
+        struct ArrowArray view = b;
+        basalt_arena_reset(&rd.views);
+        if (rd.print.release)
+            st = view_as(&rd.schema, &b, &rd.print, &rd.views, &view, 0, err);
         for (int64_t row = 0; row < b.length && st == BASALT_OK; row++) {
             if (a->limit >= 0 && printed >= a->limit)
                 break;
             if (rd.has_where && !cli_where_match(&rd.where, &b, row))
                 continue;
-            st = cli_format_writer_row(w, &b, row, err);
+            st = cli_format_writer_row(w, &view, row, err);
             printed++;
         }
         basalt_arrow_array_release(&b);
@@ -949,7 +993,6 @@ static int print_rows(const struct args *a, struct basalt_error *err)
     if (st == BASALT_OK)
         st = cli_format_writer_finish(w, err);
     cli_format_writer_free(w);
-    basalt_free(cols);
     reading_close(&rd);
     return st == BASALT_OK ? CLI_OK : cli_fail_error(err);
 }
@@ -986,14 +1029,21 @@ static int cmd_cat(int argc, char **argv)
             "  col op literal [AND col op literal ...]   op: = != < <= > >=\n"
             "  col IS NULL, col IS NOT NULL\n"
             "literals: numbers, 'strings' ('' for a quote), true, false; dates as\n"
-            "'YYYY-MM-DD', times and timestamps as 'YYYY-MM-DD HH:MM:SS[.fff]'. The\n"
-            "terms also skip row groups and pages that cannot match (statistics, bloom\n"
-            "filters, page index).\n\n"
+            "'YYYY-MM-DD', times and timestamps as 'YYYY-MM-DD HH:MM:SS[.fff]'.\n"
+            "col is a column, a field of a struct (s.a), or a field inside a list or\n"
+            "map, named through the element or entries (l.element, l.element.x,\n"
+            "m.key_value.key, m.key_value.value; the Parquet form l.list.element\n"
+            "too): such a term holds when it holds for some element of the row's\n"
+            "list or map (a null or empty one has none, so it never holds there).\n"
+            "Only the --columns print, whatever --where reads. The terms also skip\n"
+            "row groups and pages that cannot match (statistics, bloom filters, page\n"
+            "index; row groups only for fields inside lists and maps).\n\n"
             "formats: table (aligned, default), csv (RFC 4180, header row), json (one\n"
             "object per row: integers exact, floats shortest round-trip with NaN and\n"
             "Infinity as strings, binary as base64, dates YYYY-MM-DD, timestamps\n"
             "ISO-8601 (Z when UTC-adjusted), decimals as strings, lists as arrays,\n"
-            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}).\n" KEYS_HELP);
+            "structs as objects, maps as arrays of {\"key\":..,\"value\":..}). UUIDs\n"
+            "print as 8-4-4-4-12 text in every format.\n" KEYS_HELP);
         return CLI_OK;
     }
     struct args a;

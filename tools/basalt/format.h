@@ -9,7 +9,10 @@
  *   value, written as ECMAScript's Number::toString writes it ("0.1", "1e+21",
  *   "1.5e-7"), NaN, Infinity and -Infinity as the strings "NaN", "Infinity",
  *   "-Infinity"; booleans; strings JSON-escaped as JSON.stringify does;
- *   binary and fixed-size binary as base64; date32/date64 "YYYY-MM-DD";
+ *   binary and fixed-size binary as base64, but UUIDs (fixed_size_binary(16)
+ *   of the arrow.uuid extension type, ARROW:extension:name in the field's
+ *   metadata) as their canonical lowercase 8-4-4-4-12 text in every format;
+ *   date32/date64 "YYYY-MM-DD";
  *   time32/time64 "HH:MM:SS" with 3, 6 or 9 fraction digits for ms, us and
  *   ns; timestamps "YYYY-MM-DDTHH:MM:SS[.fraction]" at the column's unit, with
  *   a trailing "Z" when the column has a time zone (UTC-adjusted); durations
@@ -121,6 +124,9 @@ struct cli_where_term {
     /* Bound by cli_where_bind: */
     int32_t top;             /* top-level column index in the schema */
     int32_t path[16];        /* child indices below it */
+    bool each[16];           /* path[d] steps into the elements of a list, fixed-size
+                              * list or map (child 0: its element or entries) */
+    const struct ArrowSchema *node[16]; /* the type path[d] steps from */
     int32_t depth;
     const struct ArrowSchema *type;
     /* The literal in the column's value domain. */
@@ -143,17 +149,23 @@ struct cli_where {
 basalt_status cli_where_parse(const char *text, struct cli_where *out, struct basalt_error *err);
 void cli_where_reset(struct cli_where *w);
 
-/* Resolves each term's column in `schema` (top-level name, or a path through
- * struct fields) and converts its literal to the column's type: numbers for
- * numeric columns, 'YYYY-MM-DD' for dates, ISO-8601 for times and
- * timestamps, exact decimals, strings for utf8/binary, true/false for bool.
- * NOT_FOUND (no such column); INVALID_ARG (a literal that does not fit the
- * type, a column of a type that cannot be compared). */
+/* Resolves each term's column in `schema` (a top-level name, or a dotted
+ * path through struct fields and into the elements of lists and maps: a
+ * list's element and a map's entries by their field names, "l.element",
+ * "m.key_value.key", and the Parquet form with the repeated group's name
+ * too, "l.list.element") and converts its literal to the column's type:
+ * numbers for numeric columns, 'YYYY-MM-DD' for dates, ISO-8601 for times
+ * and timestamps, exact decimals, strings for utf8/binary, true/false for
+ * bool. NOT_FOUND (no such column); INVALID_ARG (a literal that does not
+ * fit the type, a column of a type that cannot be compared). */
 basalt_status cli_where_bind(struct cli_where *w, const struct ArrowSchema *schema,
                              struct basalt_error *err);
 
 /* Whether row `row` of `batch` satisfies every term (SQL semantics: a
- * comparison with null is false; NaN compares unequal to everything). */
+ * comparison with null is false; NaN compares unequal to everything). A
+ * term whose path goes into a list or map holds when it holds for some
+ * element (ANY; a null or empty list has none, so no term on its elements
+ * holds, IS NULL included); a null struct on the way makes the value null. */
 bool cli_where_match(const struct cli_where *w, const struct ArrowArray *batch, int64_t row);
 
 /* The literal of a bound term as the stored value of its column, for the

@@ -381,6 +381,33 @@ static int64_t dict_index(const struct ArrowSchema *s, const struct ArrowArray *
     }
 }
 
+/* A column of the arrow.uuid extension type (fixed_size_binary(16) whose
+ * field metadata names it). */
+static bool is_uuid(const struct ArrowSchema *s)
+{
+    static const char name[] = "arrow.uuid";
+    const char *value;
+    size_t len;
+    return s->metadata &&
+           basalt_arrow_metadata_get(s->metadata, "ARROW:extension:name", &value, &len, NULL) ==
+               BASALT_OK &&
+           len == sizeof name - 1 && memcmp(value, name, sizeof name - 1) == 0;
+}
+
+/* The canonical 8-4-4-4-12 lowercase form (RFC 9562), 37 bytes with the NUL. */
+static void format_uuid(const uint8_t *p, char *buf)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *w = buf;
+    for (int k = 0; k < 16; k++) {
+        if (k == 4 || k == 6 || k == 8 || k == 10)
+            *w++ = '-';
+        *w++ = hex[p[k] >> 4];
+        *w++ = hex[p[k] & 15];
+    }
+    *w = '\0';
+}
+
 enum render { RENDER_JSON, RENDER_CELL };
 
 static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i,
@@ -611,6 +638,10 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
     }
     case BASALT_ARROW_TYPE_FIXED_SIZE_BINARY: {
         int64_t w = t.fixed_size;
+        if (w == 16 && is_uuid(s)) {
+            format_uuid((const uint8_t *)v + j * 16, buf);
+            goto quoted;
+        }
         if (quote)
             st = puts_(out, "\"", err);
         if (st == BASALT_OK)

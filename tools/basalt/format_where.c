@@ -461,6 +461,15 @@ mismatch:
                             vt->format);
 }
 
+/* Lists, large lists, fixed-size lists and maps: values with elements. */
+static bool is_list_like(const struct ArrowSchema *s)
+{
+    const char *f = s->format;
+    return !s->dictionary && s->n_children == 1 &&
+           (strcmp(f, "+l") == 0 || strcmp(f, "+L") == 0 || strcmp(f, "+m") == 0 ||
+            strncmp(f, "+w:", 3) == 0);
+}
+
 static int32_t child_named(const struct ArrowSchema *s, const char *name, size_t len)
 {
     for (int64_t i = 0; i < s->n_children; i++) {
@@ -491,16 +500,28 @@ basalt_status cli_where_bind(struct cli_where *w, const struct ArrowSchema *sche
         t->top = top;
         const struct ArrowSchema *s = schema->children[top];
         while (rest) {
-            if (strcmp(s->format, "+s") != 0 || t->depth >= 16)
+            bool each = is_list_like(s);
+            if ((!each && strcmp(s->format, "+s") != 0) || t->depth >= 16)
                 return basalt_error_set(err, BASALT_NOT_FOUND,
-                                        "--where: column '%s' not found (paths go through structs)",
+                                        "--where: column '%s' not found (paths go through "
+                                        "structs, lists and maps)",
                                         t->column);
             const char *dot = strchr(rest, '.');
             size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
             int32_t c = child_named(s, rest, len);
+            if (c < 0 && each && dot) {
+                /* The Parquet form names the repeated group before the
+                 * element ("l.list.element"). */
+                const char *next = dot + 1, *dot2 = strchr(next, '.');
+                c = child_named(s, next, dot2 ? (size_t)(dot2 - next) : strlen(next));
+                if (c >= 0)
+                    dot = dot2;
+            }
             if (c < 0)
                 return basalt_error_set(err, BASALT_NOT_FOUND, "--where: column '%s' not found",
                                         t->column);
+            t->each[t->depth] = each;
+            t->node[t->depth] = s;
             t->path[t->depth++] = c;
             s = s->children[c];
             rest = dot ? dot + 1 : NULL;
@@ -631,20 +652,39 @@ static int compare(const struct cli_where_term *t, const struct ArrowSchema *s,
     }
 }
 
-static bool term_match(const struct cli_where_term *t, const struct ArrowArray *batch, int64_t row)
+/* The term on value i (logical: before a->offset) of `a`, the array reached
+ * at depth `d` of the term's path; `null` when a struct on the way is. */
+static bool value_match(const struct cli_where_term *t, const struct ArrowArray *a, int64_t i,
+                        int32_t d, bool null)
 {
-    const struct ArrowArray *a = batch->children[t->top];
-    const struct ArrowSchema *s = t->type;
-    int64_t i = batch->offset + row;
-    bool null = false;
-    for (int32_t d = 0; d < t->depth && !null; d++) {
-        int64_t j = a->offset + i;
-        if (!valid_at(a, j))
-            null = true;
-        a = a->children[t->path[d]];
-        i = j;
-    }
     int64_t j = a->offset + i;
+    if (d < t->depth) {
+        if (!null && !valid_at(a, j))
+            null = true;
+        if (!t->each[d])
+            return value_match(t, a->children[t->path[d]], j, d + 1, null);
+        /* ANY over the elements; a null list has none. */
+        if (null)
+            return false;
+        const struct ArrowSchema *s = t->node[d];
+        int64_t b, e;
+        if (s->format[1] == 'w') {
+            int64_t n = atoll(s->format + 3);
+            b = j * n;
+            e = b + n;
+        } else if (s->format[1] == 'L') {
+            b = ((const int64_t *)a->buffers[1])[j];
+            e = ((const int64_t *)a->buffers[1])[j + 1];
+        } else {
+            b = ((const int32_t *)a->buffers[1])[j];
+            e = ((const int32_t *)a->buffers[1])[j + 1];
+        }
+        for (int64_t k = b; k < e; k++)
+            if (value_match(t, a->children[0], k, d + 1, false))
+                return true;
+        return false;
+    }
+    const struct ArrowSchema *s = t->type;
     if (!null && !valid_at(a, j))
         null = true;
     if (t->op == CLI_WHERE_IS_NULL || t->op == CLI_WHERE_IS_NOT_NULL)
@@ -681,7 +721,8 @@ static bool term_match(const struct cli_where_term *t, const struct ArrowArray *
 bool cli_where_match(const struct cli_where *w, const struct ArrowArray *batch, int64_t row)
 {
     for (int32_t k = 0; k < w->n; k++)
-        if (!term_match(&w->terms[k], batch, row))
+        if (!value_match(&w->terms[k], batch->children[w->terms[k].top], batch->offset + row, 0,
+                         false))
             return false;
     return true;
 }

@@ -3,7 +3,9 @@
  * encoding, each with the Arrow value it must give, plus the level
  * sequences that are inconsistent. Chunks are built with
  * column_build_test.c, the expected rows are written out by hand. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parquet_column.h"
 #include "test.h"
@@ -110,15 +112,30 @@ static void add_pages(struct pqc_chunk *c, const struct leaf_data *d, bool v2)
     }
 }
 
+/* Fields made fixed-size lists, as ARROW:schema restores them: field index
+ * (pre-order) and size, `n` of them. */
+struct fixed {
+    int32_t field, size;
+};
+
 /* Builds the schema, one chunk a leaf, assembles, compares the rows. */
-static basalt_status run(const struct pqc_el *els, size_t n_els, const struct leaf_data *leaves,
-                         int32_t n_leaves, int64_t rows, const char *want, bool *same,
-                         struct basalt_error *err)
+static basalt_status run_fixed(const struct pqc_el *els, size_t n_els,
+                               const struct leaf_data *leaves, int32_t n_leaves, int64_t rows,
+                               const char *want, const struct fixed *fixed, int n_fixed,
+                               bool *same, struct basalt_error *err)
 {
     struct basalt_parquet_schema *s = NULL;
     basalt_status st = pqc_schema(els, n_els, &s);
     if (st != BASALT_OK)
         return st;
+    static char formats[8][16];
+    for (int k = 0; k < n_fixed && k < 8; k++) {
+        struct basalt_parquet_schema_field *f = &s->fields[fixed[k].field];
+        snprintf(formats[k], sizeof formats[k], "+w:%d", (int)fixed[k].size);
+        f->kind = BASALT_PARQUET_FIELD_FIXED_LIST;
+        f->format = formats[k];
+        f->list_size = fixed[k].size;
+    }
     *same = true;
     for (int v2 = 0; v2 < 2 && st == BASALT_OK; v2++) {
         struct pqc_chunk chunks[8];
@@ -141,6 +158,13 @@ static basalt_status run(const struct pqc_el *els, size_t n_els, const struct le
     }
     basalt_parquet_schema_free(s);
     return st;
+}
+
+static basalt_status run(const struct pqc_el *els, size_t n_els, const struct leaf_data *leaves,
+                         int32_t n_leaves, int64_t rows, const char *want, bool *same,
+                         struct basalt_error *err)
+{
+    return run_fixed(els, n_els, leaves, n_leaves, rows, want, NULL, 0, same, err);
 }
 
 /* (a) optional group s { optional int32 a; required int32 b; } */
@@ -232,6 +256,105 @@ TEST(assemble_duckdb_null_fixed_size_array)
     const char *want3 = "[[[\"1\",\"2\"],[\"3\",\"4\"]]]\n[null]\n[[null,[\"5\",\"6\"]]]\n";
     const struct leaf_data l3[] = {{I32, 5, 2, d3, r3, 12, v3, NULL, 6, 0}};
     CHECK_OK(run(nested, 6, l3, 1, 3, want3, &same, &err), &err);
+    CHECK(same);
+}
+
+/* Lists restored as fixed-size lists (ARROW:schema): null lists written
+ * as one level (Arrow, Polars) or as one level per element (DuckDB) both
+ * take `size` child slots, at any depth (a list of arrays, an array of
+ * arrays, an array of structs with strings); the arrays are validated in
+ * full (child lengths, offsets) by pqc_rows. A present list of another
+ * length, an empty one included, is CORRUPT; null lists asking for more than
+ * 2^31-1 child slots are LIMIT. */
+TEST(assemble_fixed_size_list)
+{
+    const struct pqc_el els[] = {{"schema", GROUP, REQ, 1, NONE, 0, 0, 0},
+                                 {"a", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                 {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                 {"element", I32, OPT, 0, NONE, 0, 0, 0}};
+    const struct fixed a2[] = {{0, 2}};
+    const char *want = "[null]\n[[\"1\",null]]\n[null]\n[[\"3\",\"4\"]]\n";
+    const int32_t v[] = {1, 3, 4};
+    bool same;
+    struct basalt_error err;
+    const int16_t duck_def[] = {0, 0, 3, 2, 0, 0, 3, 3};
+    const int16_t duck_rep[] = {0, 1, 0, 1, 0, 1, 0, 1};
+    const struct leaf_data duck[] = {{I32, 3, 1, duck_def, duck_rep, 8, v, NULL, 3, 0}};
+    CHECK_OK(run_fixed(els, 4, duck, 1, 4, want, a2, 1, &same, &err), &err);
+    CHECK(same);
+    const int16_t arrow_def[] = {0, 3, 2, 0, 3, 3};
+    const int16_t arrow_rep[] = {0, 0, 1, 0, 0, 1};
+    const struct leaf_data arrow[] = {{I32, 3, 1, arrow_def, arrow_rep, 6, v, NULL, 3, 0}};
+    CHECK_OK(run_fixed(els, 4, arrow, 1, 4, want, a2, 1, &same, &err), &err);
+    CHECK(same);
+
+    /* three elements in a list of two; an empty list */
+    const int16_t d3[] = {3, 3, 3}, r3[] = {0, 1, 1};
+    const struct leaf_data long_list[] = {{I32, 3, 1, d3, r3, 3, v, NULL, 3, 0}};
+    CHECK_STATUS(run_fixed(els, 4, long_list, 1, -1, NULL, a2, 1, &same, &err), BASALT_CORRUPT,
+                 &err);
+    CHECK(strstr(err.message, "list 0 holds 3 elements") != NULL);
+    CHECK(strstr(err.message, "fixed-size list of 2") != NULL);
+    const int16_t de[] = {3, 3, 1}, re[] = {0, 1, 0};
+    const struct leaf_data empty[] = {{I32, 3, 1, de, re, 3, v, NULL, 2, 0}};
+    CHECK_STATUS(run_fixed(els, 4, empty, 1, -1, NULL, a2, 1, &same, &err), BASALT_CORRUPT, &err);
+    CHECK(strstr(err.message, "list 1 holds 0 elements") != NULL);
+    /* null lists of a huge fixed size: their slots are bounded, not allocated */
+    const struct fixed huge[] = {{0, 1 << 30}};
+    const int16_t dz[] = {0, 0, 0}, rz[] = {0, 0, 0};
+    const struct leaf_data nulls[] = {{I32, 3, 1, dz, rz, 3, v, NULL, 0, 0}};
+    CHECK_STATUS(run_fixed(els, 4, nulls, 1, -1, NULL, huge, 1, &same, &err), BASALT_LIMIT, &err);
+
+    /* list<INTEGER[2]>: [[1, 2], null], null */
+    const struct pqc_el nested[] = {{"schema", GROUP, REQ, 1, NONE, 0, 0, 0},
+                                    {"a", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                    {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                    {"element", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                    {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                    {"element", I32, OPT, 0, NONE, 0, 0, 0}};
+    const struct fixed inner2[] = {{1, 2}};
+    const int16_t dn[] = {5, 5, 2, 2, 0};
+    const int16_t rn[] = {0, 2, 1, 2, 0};
+    const int32_t vn[] = {1, 2};
+    const struct leaf_data ln[] = {{I32, 5, 2, dn, rn, 5, vn, NULL, 2, 0}};
+    CHECK_OK(run_fixed(nested, 6, ln, 1, 2, "[[[\"1\",\"2\"],null]]\n[null]\n", inner2, 1,
+                       &same, &err),
+             &err);
+    CHECK(same);
+
+    /* INTEGER[2][2]: [[1, 2], [3, 4]], null, [null, [5, 6]]: the null outer
+     * array gets four slots below its two */
+    const struct fixed both[] = {{0, 2}, {1, 2}};
+    const int16_t dd[] = {5, 5, 5, 5, 0, 0, 0, 0, 2, 2, 5, 5};
+    const int16_t rd[] = {0, 2, 1, 2, 0, 2, 1, 2, 0, 2, 1, 2};
+    const int32_t vd[] = {1, 2, 3, 4, 5, 6};
+    const char *want_dd = "[[[\"1\",\"2\"],[\"3\",\"4\"]]]\n[null]\n[[null,[\"5\",\"6\"]]]\n";
+    const struct leaf_data ld[] = {{I32, 5, 2, dd, rd, 12, vd, NULL, 6, 0}};
+    CHECK_OK(run_fixed(nested, 6, ld, 1, 3, want_dd, both, 2, &same, &err), &err);
+    CHECK(same);
+    const int16_t dd1[] = {5, 5, 5, 5, 0, 2, 5, 5};
+    const int16_t rd1[] = {0, 2, 1, 2, 0, 0, 1, 2};
+    const struct leaf_data ld1[] = {{I32, 5, 2, dd1, rd1, 8, vd, NULL, 6, 0}};
+    CHECK_OK(run_fixed(nested, 6, ld1, 1, 3, want_dd, both, 2, &same, &err), &err);
+    CHECK(same);
+
+    /* STRUCT(p INTEGER, s VARCHAR)[2]: [{1, "x"}, null], null, [{null, "yz"}, {3, null}] */
+    const struct pqc_el st_els[] = {{"schema", GROUP, REQ, 1, NONE, 0, 0, 0},
+                                    {"a", GROUP, OPT, 1, LIST, 0, 0, 0},
+                                    {"list", GROUP, REP, 1, NONE, 0, 0, 0},
+                                    {"element", GROUP, OPT, 2, NONE, 0, 0, 0},
+                                    {"p", I32, OPT, 0, NONE, 0, 0, 0},
+                                    {"s", BIN, OPT, 0, UTF8, 0, 0, 0}};
+    const int16_t dp[] = {4, 2, 0, 3, 4}, ds[] = {4, 2, 0, 4, 3}, rs[] = {0, 1, 0, 0, 1};
+    const int32_t vp[] = {1, 3};
+    const char *const vs[] = {"x", "yz"};
+    const struct leaf_data lst[] = {{I32, 4, 1, dp, rs, 5, vp, NULL, 2, 0},
+                                    {BIN, 4, 1, ds, rs, 5, NULL, vs, 2, 0}};
+    CHECK_OK(run_fixed(st_els, 6, lst, 2, 3,
+                       "[[{\"p\":\"1\",\"s\":\"x\"},null]]\n[null]\n"
+                       "[[{\"p\":null,\"s\":\"yz\"},{\"p\":\"3\",\"s\":null}]]\n",
+                       a2, 1, &same, &err),
+             &err);
     CHECK(same);
 }
 

@@ -441,9 +441,13 @@ void pqc_put_value(struct basalt_buffer *out, const struct ArrowSchema *s,
     }
     case BASALT_ARROW_TYPE_LIST:
     case BASALT_ARROW_TYPE_LARGE_LIST:
+    case BASALT_ARROW_TYPE_FIXED_SIZE_LIST:
     case BASALT_ARROW_TYPE_MAP: {
         int64_t b, e;
-        if (t.id == BASALT_ARROW_TYPE_LARGE_LIST) {
+        if (t.id == BASALT_ARROW_TYPE_FIXED_SIZE_LIST) {
+            b = j * t.fixed_size;
+            e = b + t.fixed_size;
+        } else if (t.id == BASALT_ARROW_TYPE_LARGE_LIST) {
             b = ((const int64_t *)v)[j];
             e = ((const int64_t *)v)[j + 1];
         } else {

@@ -203,7 +203,7 @@ static basalt_status build(const char *value, size_t value_len,
 /* Hand-derived from the rules in parquet_schema.h. */
 static const char restored[] =
     "+s<s:U?,b:Z?,d:i?![u?],t1:tsm:Europe/Paris?,t2:tsu:+01:00?,t3:tsm:?,du:tDn?,"
-    "dec:d:20,2,256?,i:i,l:+L?<element:U?>,f:+l?<element:Z?>,st:+s?<x:Z?>,st2:+s?<x:z?>,"
+    "dec:d:20,2,256?,i:i,l:+L?<element:U?>,f:+w:2?<element:Z?>,st:+s?<x:Z?>,st2:+s?<x:z?>,"
     "m:+m?<key_value:+s<key:U,value:tsn:America/Lima?>>,"
     "md:z?{ARROW:extension:name=my.ext;PARQUET:field_id=7},md2:i?{comment=kept},dict_int:i?>"
     "{origin=stored schema}";
@@ -238,7 +238,8 @@ TEST(hint_restores_fitting_types)
     CHECK_EQ(s->leaves[7].value_width, 32);
     CHECK_EQ(s->leaves[7].conversion, BASALT_PARQUET_CONVERT_BYTES_TO_DECIMAL);
     CHECK_EQ(s->fields[s->roots[9]].kind, BASALT_PARQUET_FIELD_LARGE_LIST);
-    CHECK_EQ(s->fields[s->roots[10]].kind, BASALT_PARQUET_FIELD_LIST);
+    CHECK_EQ(s->fields[s->roots[10]].kind, BASALT_PARQUET_FIELD_FIXED_LIST);
+    CHECK_EQ(s->fields[s->roots[10]].list_size, 2);
     basalt_parquet_schema_free(s);
     /* Ignored on request: the Parquet types and the file's metadata. */
     struct basalt_parquet_schema_options o;
@@ -287,6 +288,57 @@ TEST(hint_absent_mismatched_or_malformed)
     basalt_parquet_schema_free(s);
     basalt_buffer_reset(&b64);
     basalt_buffer_reset(&text);
+}
+
+/* decimal32 / decimal64 stored for DECIMAL columns: restored where the
+ * column's precision fits the width (the file's precision and scale kept),
+ * never INT64 into 32 bits; leaves then convert at that width. */
+TEST(hint_restores_decimal_widths)
+{
+    struct basalt_parquet_schema_element e[8];
+    size_t n = 0;
+    e[n++] = el("schema", -1, G, 7);
+    e[n++] = lt(el("i32_32", OPT, I32, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 9, 2);
+    e[n++] = lt(el("i32_64", OPT, I32, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 7, 0);
+    e[n++] = lt(el("i64_64", OPT, I64, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 18, 3);
+    e[n++] = lt(el("i64_32", OPT, I64, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 5, 1);
+    e[n++] = lt(el("flba_32", OPT, FLBA, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 9, 4);
+    e[n - 1].has_type_length = true;
+    e[n - 1].type_length = 4;
+    e[n++] = lt(el("bin_64", OPT, BIN, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 12, 2);
+    e[n++] = lt(el("wide_64", OPT, BIN, 0), BASALT_PARQUET_LOGICAL_TYPE_DECIMAL, 20, 2);
+    static const char *const stored_formats[7] = {"d:9,2,32", "d:7,0,64",  "d:18,3,64",
+                                                  "d:5,1,32", "d:9,4,32",  "d:12,2,64",
+                                                  "d:18,2,64"};
+    static const char *const want[7] = {"d:9,2,32", "d:7,0,64",  "d:18,3,64", "d:5,1",
+                                        "d:9,4,32", "d:12,2,64", "d:20,2"};
+    static const int32_t width[7] = {4, 8, 8, 16, 4, 8, 16};
+    struct ArrowSchema a;
+    struct basalt_error err;
+    CHECK_OK(basalt_arrow_schema_init(&a, "+s", "", 0, 7, &err), &err);
+    for (int k = 0; k < 7; k++)
+        CHECK_OK(init(a.children[k], stored_formats[k], e[k + 1].name.data, 0), &err);
+    struct basalt_buffer b64;
+    basalt_buffer_init(&b64);
+    CHECK_OK(basalt_arrow_ipc_schema_encode_base64(&a, &b64, &err), &err);
+    basalt_arrow_schema_release(&a);
+    struct basalt_parquet_key_value kv;
+    memset(&kv, 0, sizeof kv);
+    kv.key.data = "ARROW:schema";
+    kv.key.len = 12;
+    kv.has_value = true;
+    kv.value.data = (const char *)b64.data;
+    kv.value.len = b64.size;
+    struct basalt_parquet_schema *s = NULL;
+    CHECK_OK(basalt_parquet_schema_from_elements(e, n, &kv, 1, NULL, &s, &err), &err);
+    CHECK_EQ(s->arrow_schema_state, BASALT_PARQUET_ARROW_SCHEMA_APPLIED);
+    for (int k = 0; k < 7 && s->n_leaves == 7; k++) {
+        CHECK_STR(s->leaves[k].format, want[k]);
+        CHECK_EQ(s->leaves[k].value_width, width[k]);
+        CHECK_STR(s->fields[s->roots[k]].format, want[k]);
+    }
+    basalt_parquet_schema_free(s);
+    basalt_buffer_reset(&b64);
 }
 
 struct sweep {

@@ -1,15 +1,17 @@
 /* The Parquet writer's Arrow null type and fixed-size lists, alone and nested
  * in and around structs, lists and maps: tables built here are written,
  * read back by basalt's reader (with and without the ARROW:schema key) and
- * compared value by value and format by format with what was built (the
- * reader gives a fixed-size list back as a list, so the file's ARROW:schema
- * is checked to hold the fixed sizes); the schema elements and levels
+ * compared value by value and format by format with what was built (with
+ * the key the reader restores every fixed-size list, without it reads
+ * lists; the file's ARROW:schema is checked to hold the fixed sizes, the
+ * arrays read back are validated in full); the schema elements and levels
  * written are checked against the Parquet specification (the LIST form, the
  * Null logical type); unions stay UNSUPPORTED; allocation failures are swept
  * over a small write. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basalt/parquet.h"
 #include "basalt/parquet_writer.h"
@@ -39,9 +41,8 @@ static basalt_status tt_read(const uint8_t *data, size_t len, bool ignore_arrow_
 static bool tt_is_fixed_list(const char *f) { return strncmp(f, "+w:", 3) == 0; }
 
 /* The formats of `got` are those of `want`, but for what basalt's reader
- * makes of the LIST form (`lists`): a list whatever the list was (without
- * the ARROW:schema key a large list too; with it a fixed-size list stays a
- * list, its size only recorded in the key). */
+ * makes of the LIST form without the ARROW:schema key (`lists`): a list
+ * whatever the list was. */
 static bool tt_same_formats(const struct ArrowSchema *want, const struct ArrowSchema *got,
                             bool lists)
 {
@@ -191,7 +192,11 @@ static void tt_roundtrip(const struct ArrowSchema *s, const struct ArrowArray *a
         struct basalt_parquet_reader *r = NULL;
         CHECK_OK(tt_read(data, len, ignore != 0, &b, &r, &err), &err);
         if (b.schema.release)
-            tt_compare(s, a, &b, true);
+            tt_compare(s, a, &b, ignore != 0);
+        for (int64_t k = 0; k < b.n; k++)
+            CHECK_OK(basalt_arrow_array_validate(&b.schema, &b.arrays[k],
+                                                 BASALT_ARROW_VALIDATE_FULL, &err),
+                     &err);
         if (r && !ignore)
             tt_check_stored_schema(r, s);
         basalt_parquet_reader_close(r);
@@ -535,8 +540,27 @@ TEST(writer_types_fixed_list_levels_and_schema)
                 CHECK_EQ(el->repetition_type, BASALT_PARQUET_FIELD_REPETITION_TYPE_OPTIONAL);
                 CHECK(el->name.len == 7 && memcmp(el->name.data, "element", 7) == 0);
             }
-            /* basalt's reader makes a list of it (the size is in ARROW:schema) */
-            CHECK_STR(b.schema.children[0]->format, "+l");
+            /* basalt's reader restores the fixed size from ARROW:schema; the
+             * null list takes two slots of empty values */
+            CHECK_STR(b.schema.children[0]->format, "+w:2");
+            CHECK_EQ(b.n, 1);
+            if (b.n == 1 && strcmp(b.schema.children[0]->format, "+w:2") == 0) {
+                const struct ArrowArray *fl = b.arrays[0].children[0];
+                const struct ArrowArray *items = fl->children[0];
+                CHECK_EQ(fl->length, 3);
+                CHECK_EQ(fl->null_count, 1);
+                CHECK(fl->buffers[0] && !basalt_bitmap_get(fl->buffers[0], fl->offset + 1));
+                CHECK_EQ(items->length, 6);
+                CHECK_EQ(items->null_count, 1);
+                const int32_t *v = items->buffers[1];
+                static const int32_t want[6] = {1, 0, 0, 0, 3, 4};
+                static const bool valid[6] = {true, false, true, true, true, true};
+                for (int k = 0; k < 6 && items->length == 6; k++) {
+                    CHECK_EQ(basalt_bitmap_get(items->buffers[0], items->offset + k), valid[k]);
+                    if (valid[k])
+                        CHECK_EQ(v[items->offset + k], want[k]);
+                }
+            }
             const struct basalt_parquet_column_metadata *m =
                 &md->row_groups[0].columns[0].meta_data;
             CHECK_EQ(m->num_values, 5);
@@ -762,4 +786,206 @@ TEST(writer_types_allocation_failures)
     CHECK_ALLOC_SWEEP(wtu_sweep_write, &k);
     basalt_arrow_array_release(&k.a);
     basalt_arrow_schema_release(&k.s);
+}
+
+/* Reading the table back restores its fixed-size lists, null lists padded:
+ * every allocation failure along the way is a clean NOMEM. */
+struct tt_read_sweep {
+    const uint8_t *data;
+    size_t len;
+};
+
+static basalt_status tt_read_attempt(void *p)
+{
+    const struct tt_read_sweep *k = p;
+    struct basalt_arrow_batches b;
+    basalt_arrow_batches_init(&b);
+    basalt_status st = tt_read(k->data, k->len, false, &b, NULL, NULL);
+    if (st == BASALT_OK && (b.schema.n_children < 1 || strcmp(b.schema.children[0]->format,
+                                                              "+w:3") != 0))
+        st = BASALT_INTERNAL;
+    basalt_arrow_batches_reset(&b);
+    return st;
+}
+
+TEST(writer_types_read_allocation_failures)
+{
+    struct basalt_error err;
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    size_t nf = sizeof tt_fields / sizeof tt_fields[0];
+    CHECK_OK(tt_table(tt_fields, nf, 5, 24, &s, &a, &err), &err);
+    struct basalt_parquet_writer_options o;
+    basalt_parquet_writer_options_init(&o);
+    o.row_group_rows = 16;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    CHECK_OK(tt_write(&s, &a, &o, 1, &data, &len, &err), &err);
+    if (data) {
+        struct tt_read_sweep k = {data, len};
+        CHECK_ALLOC_SWEEP(tt_read_attempt, &k);
+    }
+    basalt_free(data);
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+}
+
+/* ------------------------------------------------------------ decimal32 / decimal64 */
+
+/* Runs `cmd` and keeps its standard output; false when it fails. */
+static bool tt_run(const char *cmd, struct basalt_buffer *out)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return false;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        if (basalt_buffer_append(out, buf, n, NULL) != BASALT_OK)
+            abort();
+    return pclose(p) == 0;
+}
+
+static bool tt_have_duckdb(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/node_modules/@duckdb/node-api/package.json",
+             BASALT_TEST_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    if (f)
+        fclose(f);
+    return f && system("command -v node >/dev/null 2>&1") == 0;
+}
+
+/* decimal32 and decimal64 inputs (alone and in a list) are written as INT32
+ * and INT64 DECIMAL(p, s) with the ARROW:schema that names their width.
+ * basalt's reader gives the widths back with the same values; DuckDB reads
+ * the file as DECIMAL(9,2), DECIMAL(18,3) and DECIMAL(5,1)[] with the same
+ * decimals (tests/parquet/duckdb_json.mjs's rows, written out here). */
+TEST(writer_types_decimal32_64_duckdb)
+{
+    struct basalt_error err;
+    struct basalt_arrow_builder *root = NULL, *d32 = NULL, *d64 = NULL, *l = NULL, *item = NULL;
+    CHECK_OK(basalt_arrow_builder_new("+s", "", 0, &root, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(root, "d:9,2,32", "d32", ARROW_FLAG_NULLABLE, &d32,
+                                            &err),
+             &err);
+    CHECK_OK(basalt_arrow_builder_add_child(root, "d:18,3,64", "d64", ARROW_FLAG_NULLABLE, &d64,
+                                            &err),
+             &err);
+    CHECK_OK(basalt_arrow_builder_add_child(root, "+l", "l", ARROW_FLAG_NULLABLE, &l, &err), &err);
+    CHECK_OK(basalt_arrow_builder_add_child(l, "d:5,1,32", "item", ARROW_FLAG_NULLABLE, &item,
+                                            &err),
+             &err);
+    static const int64_t v32[6] = {0, -1, 123456789, -999999999, 0, 5};
+    static const int64_t v64[6] = {0, 1, -999999999999999999ll, 123456789012345678ll, 42, 0};
+    static const int64_t items[6][2] = {{15, -20}, {0, 0}, {0, 0}, {99999, 0}, {0, 0}, {-99999, 0}};
+    static const int n_items[6] = {2, 0, -1, 1, 1, 1};
+    for (int r = 0; r < 6; r++) {
+        if (r == 4)
+            CHECK_OK(basalt_arrow_builder_append_null(d32, &err), &err);
+        else
+            CHECK_OK(basalt_arrow_builder_append_int(d32, v32[r], &err), &err);
+        if (r == 5)
+            CHECK_OK(basalt_arrow_builder_append_null(d64, &err), &err);
+        else
+            CHECK_OK(basalt_arrow_builder_append_int(d64, v64[r], &err), &err);
+        if (n_items[r] < 0) {
+            CHECK_OK(basalt_arrow_builder_append_null(l, &err), &err);
+        } else {
+            for (int k = 0; k < n_items[r]; k++)
+                CHECK_OK(basalt_arrow_builder_append_int(item, items[r][k], &err), &err);
+            CHECK_OK(basalt_arrow_builder_end_element(l, &err), &err);
+        }
+        CHECK_OK(basalt_arrow_builder_end_element(root, &err), &err);
+    }
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK_OK(basalt_arrow_builder_finish(root, &s, &a, &err), &err);
+    basalt_arrow_builder_free(root);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    CHECK_OK(tt_write(&s, &a, NULL, 2, &data, &len, &err), &err);
+    if (data) {
+        struct basalt_arrow_batches b;
+        basalt_arrow_batches_init(&b);
+        struct basalt_parquet_reader *r = NULL;
+        CHECK_OK(tt_read(data, len, false, &b, &r, &err), &err);
+        if (r) {
+            const struct basalt_parquet_file_metadata *md = basalt_parquet_reader_metadata(r);
+            CHECK_EQ(md->num_schema, 6);
+            if (md->num_schema == 6) {
+                CHECK_EQ(md->schema[1].type, BASALT_PARQUET_TYPE_INT32);
+                CHECK_EQ(md->schema[2].type, BASALT_PARQUET_TYPE_INT64);
+                CHECK_EQ(md->schema[5].type, BASALT_PARQUET_TYPE_INT32);
+            }
+            CHECK_STR(b.schema.children[0]->format, "d:9,2,32");
+            CHECK_STR(b.schema.children[1]->format, "d:18,3,64");
+            CHECK_STR(b.schema.children[2]->children[0]->format, "d:5,1,32");
+            int64_t row = 0;
+            for (int64_t k = 0; k < b.n && strcmp(b.schema.children[0]->format, "d:9,2,32") == 0 &&
+                                strcmp(b.schema.children[1]->format, "d:18,3,64") == 0;
+                 k++) {
+                const struct ArrowArray *c32 = b.arrays[k].children[0];
+                const struct ArrowArray *c64 = b.arrays[k].children[1];
+                for (int64_t i = 0; i < b.arrays[k].length && row < 6; i++, row++) {
+                    CHECK_EQ(tt_valid(b.schema.children[0], c32, i), row != 4);
+                    CHECK_EQ(tt_valid(b.schema.children[1], c64, i), row != 5);
+                    if (row != 4)
+                        CHECK_EQ(((const int32_t *)c32->buffers[1])[c32->offset + i], v32[row]);
+                    if (row != 5)
+                        CHECK_EQ(((const int64_t *)c64->buffers[1])[c64->offset + i], v64[row]);
+                }
+            }
+            CHECK_EQ(row, 6);
+        }
+        basalt_parquet_reader_close(r);
+        basalt_arrow_batches_reset(&b);
+    }
+    if (!tt_have_duckdb()) {
+        const char *required = getenv("BASALT_REQUIRE_PEERS");
+        CHECK_MSG(!required || strcmp(required, "1") != 0,
+                  "node or node_modules/@duckdb/node-api missing (run scripts/setup)");
+        printf("SKIP writer_types_decimal32_64_duckdb: DuckDB's reading (node or "
+               "node_modules/@duckdb/node-api missing)\n");
+    } else if (data) {
+        char path[] = "/tmp/basalt_decimal_XXXXXX";
+        int fd = mkstemp(path);
+        FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        CHECK(f != NULL);
+        if (f) {
+            CHECK_EQ(fwrite(data, 1, len, f), len);
+            fclose(f);
+            char cmd[2048];
+            struct basalt_buffer out;
+            basalt_buffer_init(&out);
+            snprintf(cmd, sizeof cmd,
+                     "cd '%s' && node tests/parquet/duckdb_query.mjs '%s' "
+                     "\"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM f)\"",
+                     BASALT_TEST_SOURCE_DIR, path);
+            CHECK(tt_run(cmd, &out));
+            static const char types[] =
+                "d32 DECIMAL(9,2)\nd64 DECIMAL(18,3)\nl DECIMAL(5,1)[]\n";
+            CHECK_MSG(out.size == strlen(types) && memcmp(out.data, types, out.size) == 0,
+                      "DuckDB's types:\n%.*s", (int)out.size, (const char *)out.data);
+            out.size = 0;
+            snprintf(cmd, sizeof cmd, "cd '%s' && node tests/parquet/duckdb_json.mjs '%s'",
+                     BASALT_TEST_SOURCE_DIR, path);
+            CHECK(tt_run(cmd, &out));
+            static const char rows[] =
+                "{\"d32\":\"0.00\",\"d64\":\"0.000\",\"l\":[\"1.5\",\"-2.0\"]}\n"
+                "{\"d32\":\"-0.01\",\"d64\":\"0.001\",\"l\":[]}\n"
+                "{\"d32\":\"1234567.89\",\"d64\":\"-999999999999999.999\",\"l\":null}\n"
+                "{\"d32\":\"-9999999.99\",\"d64\":\"123456789012345.678\",\"l\":[\"9999.9\"]}\n"
+                "{\"d32\":null,\"d64\":\"0.042\",\"l\":[\"0.0\"]}\n"
+                "{\"d32\":\"0.05\",\"d64\":null,\"l\":[\"-9999.9\"]}\n";
+            CHECK_MSG(out.size == strlen(rows) && memcmp(out.data, rows, out.size) == 0,
+                      "DuckDB's rows:\n%.*s", (int)out.size, (const char *)out.data);
+            basalt_buffer_reset(&out);
+        }
+        unlink(path);
+    }
+    basalt_free(data);
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
 }
