@@ -1,5 +1,6 @@
 /* The Parquet Thrift structures as data: one static table per struct
- * (pf_tables.c), read by one generic decoder (pf_decode.c).
+ * (pf_tables.c), read by one generic decoder (pf_decode.c) and one generic
+ * encoder (pf_encode.c).
  *
  * Tables rather than generated code: the C structs of parquet_format.h are
  * not what a Thrift compiler would emit (unions flattened into their parent,
@@ -102,7 +103,12 @@ extern const struct pf_struct basalt_thrift_pf_bloom_filter_header;
 extern const struct pf_struct *const basalt_thrift_pf_all_structs[];
 extern const size_t basalt_thrift_pf_num_structs;
 
-/* The generic decoder. `obj` points at the C struct `s` describes. */
+/* The generic codecs. `obj` points at the C struct `s` describes. */
 basalt_status basalt_thrift_pf_decode(struct pf_dec *d, const struct pf_struct *s, void *obj);
+/* Appends the struct to the writer: for an encoder kept in another file, as
+ * the entry points of pf_encode.c do. Failures are sticky in the writer, and
+ * its error gets the path of field names to where it happened. */
+void basalt_thrift_pf_encode(struct basalt_thrift_writer *w, const struct pf_struct *s,
+                             const void *obj);
 
 #endif

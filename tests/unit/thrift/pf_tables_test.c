@@ -1,7 +1,7 @@
 /* The Parquet struct tables (src/thrift/pf_tables.c) against the invariants
  * the generic decoder and encoder rely on, so that a table added or edited by
  * hand cannot quietly write outside its struct, drop a required check or
- * refuse valid lists; and the error paths the generic decoder builds. */
+ * refuse valid lists; and the error paths the generic codecs build. */
 #include <stdio.h>
 
 #include "pf_desc.h"
@@ -257,4 +257,31 @@ TEST(value_errors_name_the_field)
     CHECK_STATUS(st, BASALT_CORRUPT, &err);
     CHECK_MSG(strstr(err.message, "PageHeader: type: PageType -3 is not a valid enum value"),
               "%s", err.message);
+}
+
+TEST(encoder_errors_name_the_path)
+{
+    struct basalt_buffer buf;
+    basalt_buffer_init(&buf);
+    struct basalt_error err;
+    struct basalt_parquet_schema_element se[2] = {{.name = {"root", 4}},
+                                                  {.name = {"x", 1}, .has_logical_type = true}};
+    se[1].logical_type.kind = 40000;
+    struct basalt_parquet_file_metadata md = {.schema = se, .num_schema = 2};
+    CHECK_STATUS(basalt_thrift_encode_file_metadata(&md, &buf, &err), BASALT_INVALID_ARG, &err);
+    CHECK_MSG(strstr(err.message, "encoding FileMetaData: schema[1]: logicalType: "), "%s",
+              err.message);
+
+    /* A has_ flag on an out-of-line member without its pointer. */
+    struct basalt_parquet_column_chunk cc = {.has_meta_data = true};
+    cc.meta_data.has_geospatial_statistics = true;
+    struct basalt_parquet_row_group rg = {.columns = &cc, .num_columns = 1};
+    se[1].logical_type.kind = BASALT_PARQUET_LOGICAL_TYPE_STRING;
+    md.row_groups = &rg;
+    md.num_row_groups = 1;
+    buf.size = 0;
+    CHECK_STATUS(basalt_thrift_encode_file_metadata(&md, &buf, &err), BASALT_INVALID_ARG, &err);
+    CHECK_MSG(strstr(err.message, "row_groups[0]: columns[0]: meta_data: geospatial_statistics: "),
+              "%s", err.message);
+    basalt_buffer_reset(&buf);
 }
