@@ -1,17 +1,7 @@
-/* Shared machinery of the Parquet structure decoders: the decode state, arena
- * copies under a memory bound, list headers, required-field checks, and the
- * loop shape every struct decoder follows:
+/* The state of one Parquet structure decode (pf_decode.c) and its inline
+ * helpers: arena copies under a memory bound, in pool chunks.
  *
- *     STRUCT_BEGIN(d);
- *     switch (f.id) {
- *     case 1: EXPECT(I32); TRY(tr_i32(&d->r, &x->a, d->err)); SEEN(1); continue;
- *     }
- *     STRUCT_END(d);
- *
- * A case whose wire type is not the IDL's breaks out of the switch and the
- * field is skipped, like an unknown one.
- *
- * Decoders fill zeroed storage: list elements are zeroed with their array,
+ * Decoders fill zeroed storage: struct list elements are zeroed one by one,
  * nested structs with their parent, and only the entry points and
  * out-of-line allocations clear memory themselves. */
 #ifndef BASALT_THRIFT_PF_DECODE_INTERNAL_H
@@ -28,6 +18,9 @@ struct pf_dec {
      * KiB at a time, sparing an arena call each. */
     uint8_t *pool;
     size_t pool_left;
+    /* Some ColumnChunk has crypto_metadata or encrypted_column_metadata
+     * (FileMetaData.has_encrypted_columns). */
+    bool encrypted_columns;
 };
 
 #define TRY(expr)                                                                   \
@@ -37,70 +30,11 @@ struct pf_dec {
             return try_st_;                                                         \
     } while (0)
 
-/* Like TRY, naming the field the failure happened in. */
-#define TRY_IN(d, expr, ...)                                                        \
-    do {                                                                            \
-        basalt_status try_st_ = (expr);                                             \
-        if (TH_UNLIKELY(try_st_ != BASALT_OK))                                      \
-            return basalt_error_context((d)->err, try_st_, __VA_ARGS__);            \
-    } while (0)
-
-#define STRUCT_BEGIN(d)                                                             \
-    TRY(tr_struct_begin(&(d)->r, (d)->err));                                        \
-    struct basalt_thrift_field f = {0};                                             \
-    for (;;) {                                                                      \
-        TRY(tr_field(&(d)->r, &f, (d)->err));                                       \
-        if (f.type == BASALT_THRIFT_TYPE_STOP)                                      \
-            break;
-
-#define STRUCT_END(d)                                                               \
-        TRY(basalt_thrift_read_skip_field(&(d)->r, &f, (d)->err));                  \
-    }                                                                               \
-    tr_struct_end(&(d)->r)
-
-#define EXPECT(t)                                                                   \
-    if (f.type != BASALT_THRIFT_TYPE_##t)                                           \
-    break
-
-#define SEEN(id) (seen |= (uint32_t)1 << (id))
-
-/* Out of line (pf_decode_common.c). */
-basalt_status basalt_thrift_pf_missing(struct pf_dec *d, const char *struct_name, uint32_t seen,
-                                       uint32_t required, const char *const *field_names);
+/* Out of line (pf_decode.c). */
 basalt_status basalt_thrift_pf_nomem(struct pf_dec *d);
-basalt_status basalt_thrift_pf_list(struct pf_dec *d, uint8_t want_type, size_t elem_size,
-                                    size_t min_wire, void **out, size_t *count);
-basalt_status basalt_thrift_pf_i64_list(struct pf_dec *d, const int64_t **out, size_t *count);
-basalt_status basalt_thrift_pf_i32_list(struct pf_dec *d, const int32_t **out, size_t *count);
-basalt_status basalt_thrift_pf_enum_list(struct pf_dec *d, const char *name, const int32_t **out,
-                                         size_t *count);
-basalt_status basalt_thrift_pf_string_list(struct pf_dec *d,
-                                           const struct basalt_parquet_string **out,
-                                           size_t *count);
-basalt_status basalt_thrift_pf_key_values(struct pf_dec *d,
-                                          const struct basalt_parquet_key_value **out,
-                                          size_t *count);
-basalt_status basalt_thrift_pf_statistics(struct pf_dec *d, struct basalt_parquet_statistics *s);
-/* A union all of whose members are empty structs: `*kind` = the member's id. */
-basalt_status basalt_thrift_pf_empty_union(struct pf_dec *d, const char *name, int32_t *kind);
-basalt_status basalt_thrift_pf_encryption_algorithm(struct pf_dec *d,
-                                                    struct basalt_parquet_encryption_algorithm *a);
-basalt_status basalt_thrift_pf_two_members(struct pf_dec *d, const char *union_name);
-
 void basalt_thrift_pf_init(struct pf_dec *d, const void *data, size_t len,
                            struct basalt_arena *arena, const struct basalt_thrift_limits *limits,
                            struct basalt_error *err);
-
-/* An enum field: an i32 kept as read (later versions add values), but never
- * negative, which no version of the format uses. */
-static inline basalt_status pf_enum(struct pf_dec *d, int32_t *out, const char *name)
-{
-    TRY(tr_i32(&d->r, out, d->err));
-    if (TH_UNLIKELY(*out < 0))
-        return basalt_thrift_fail(&d->r, d->err, BASALT_CORRUPT, "%s %d is not a valid enum value",
-                                  name, *out);
-    return BASALT_OK;
-}
 
 static inline basalt_status pf_alloc(struct pf_dec *d, size_t bytes, size_t align, void **out)
 {
@@ -133,6 +67,17 @@ static inline basalt_status pf_pool_alloc(struct pf_dec *d, size_t size, size_t 
     return basalt_thrift_pf_pool_refill(d, size, align, out);
 }
 
+/* An enum value: an i32 kept as read (later versions add values), but never
+ * negative, which no version of the format uses. */
+static inline basalt_status pf_enum(struct pf_dec *d, int32_t *out, const char *name)
+{
+    TRY(tr_i32(&d->r, out, d->err));
+    if (TH_UNLIKELY(*out < 0))
+        return basalt_thrift_fail(&d->r, d->err, BASALT_CORRUPT, "%s %d is not a valid enum value",
+                                  name, *out);
+    return BASALT_OK;
+}
+
 /* A binary or string, copied into the arena with a NUL after it. */
 static inline basalt_status pf_bytes(struct pf_dec *d, const void **out, size_t *len)
 {
@@ -148,26 +93,5 @@ static inline basalt_status pf_bytes(struct pf_dec *d, const void **out, size_t 
     *len = n;
     return BASALT_OK;
 }
-
-static inline basalt_status pf_string(struct pf_dec *d, struct basalt_parquet_string *s)
-{
-    const void *p;
-    TRY(pf_bytes(d, &p, &s->len));
-    s->data = p;
-    return BASALT_OK;
-}
-
-static inline basalt_status pf_binary(struct pf_dec *d, struct basalt_parquet_binary *b)
-{
-    const void *p;
-    TRY(pf_bytes(d, &p, &b->len));
-    b->data = p;
-    return BASALT_OK;
-}
-
-/* ColumnMetaData alone (pf_decode_footer.c), for the encrypted column
- * metadata of encrypted columns (pf_decode_crypto.c). */
-basalt_status basalt_thrift_pf_column_metadata(struct pf_dec *d,
-                                               struct basalt_parquet_column_metadata *m);
 
 #endif

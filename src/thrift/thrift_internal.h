@@ -291,21 +291,28 @@ static inline void tw_i64(struct basalt_thrift_writer *w, int64_t v)
     tw_varint(w, tw_zigzag64(v));
 }
 
+/* A field header into room already taken (at most 4 bytes); returns its
+ * length. Callers that write a header and its value take room for both at
+ * once. */
+static inline size_t tw_put_field(struct basalt_thrift_writer *w, uint8_t *p, uint8_t type,
+                                  int16_t id)
+{
+    int16_t *last = &w->last_id[w->depth];
+    int32_t delta = (int32_t)id - (int32_t)*last;
+    *last = id;
+    if (delta > 0 && delta <= 15) {
+        p[0] = (uint8_t)((delta << 4) | type);
+        return 1;
+    }
+    p[0] = type;
+    return 1 + tw_put_varint(p + 1, tw_zigzag32(id));
+}
+
 static inline void tw_field(struct basalt_thrift_writer *w, uint8_t type, int16_t id)
 {
     uint8_t *p = tw_room(w, 4);
-    if (!p)
-        return;
-    int16_t *last = &w->last_id[w->depth];
-    int32_t delta = (int32_t)id - (int32_t)*last;
-    if (delta > 0 && delta <= 15) {
-        p[0] = (uint8_t)((delta << 4) | type);
-        w->out->size += 1;
-    } else {
-        p[0] = type;
-        w->out->size += 1 + tw_put_varint(p + 1, tw_zigzag32(id));
-    }
-    *last = id;
+    if (p)
+        w->out->size += tw_put_field(w, p, type, id);
 }
 
 static inline void tw_struct_begin(struct basalt_thrift_writer *w)
@@ -355,10 +362,5 @@ static inline void tw_binary(struct basalt_thrift_writer *w, const void *data, s
         memcpy(p + n, data, len);
     w->out->size += n + len;
 }
-
-/* ColumnMetaData as a structure of its own (pf_encode.c), for the
- * encrypted column metadata of encrypted columns (pf_encode_crypto.c). */
-void basalt_thrift_pf_encode_column_metadata(struct basalt_thrift_writer *w,
-                                             const struct basalt_parquet_column_metadata *m);
 
 #endif
