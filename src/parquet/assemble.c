@@ -526,13 +526,21 @@ static void spread_bytes(const struct spread *sp, const uint8_t *src, size_t wid
     }
 }
 
+/* The offset at k, 0 for an array of no values without an offsets buffer. */
+static inline int64_t offset_at(const void *src, bool wide, int64_t k)
+{
+    if (!src)
+        return 0;
+    return wide ? ((const int64_t *)src)[k] : ((const int32_t *)src)[k];
+}
+
 /* Offsets (32- or 64-bit): a gap repeats the offset before it (an empty
  * string or list). The values they point into stay as they are. */
 static void spread_offsets(const struct spread *sp, const void *src, int64_t src_offset, bool wide,
                            void *dst)
 {
     int64_t k = src_offset, o = 0;
-    int64_t at = wide ? ((const int64_t *)src)[k] : ((const int32_t *)src)[k];
+    int64_t at = offset_at(src, wide, k);
     for (int64_t i = 0; i < sp->lists; i++) {
         bool valid = basalt_bitmap_get(sp->valid, i);
         for (int64_t j = 0; j < sp->group; j++, o++) {
@@ -540,10 +548,8 @@ static void spread_offsets(const struct spread *sp, const void *src, int64_t src
                 ((int64_t *)dst)[o] = at;
             else
                 ((int32_t *)dst)[o] = (int32_t)at;
-            if (valid) {
-                k++;
-                at = wide ? ((const int64_t *)src)[k] : ((const int32_t *)src)[k];
-            }
+            if (valid)
+                at = offset_at(src, wide, ++k);
         }
     }
     if (wide)
@@ -571,9 +577,13 @@ static basalt_status spread_leaf(struct assembler *a, const struct basalt_parque
     case BASALT_PARQUET_OUT_INDICES:
         st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * (size_t)leaf->width, &buf,
                                                 a->err);
-        if (st == BASALT_OK)
-            spread_bytes(sp, (const uint8_t *)in->buffers[1] + (size_t)in->offset * (size_t)leaf->width,
-                         (size_t)leaf->width, buf);
+        if (st == BASALT_OK) {
+            /* no values buffer only when no list is present */
+            const uint8_t *src = in->buffers[1];
+            if (src)
+                src += (size_t)in->offset * (size_t)leaf->width;
+            spread_bytes(sp, src, (size_t)leaf->width, buf);
+        }
         return st;
     case BASALT_PARQUET_OUT_BINARY: {
         bool wide = leaf->width == 8;
@@ -583,11 +593,10 @@ static basalt_status spread_leaf(struct assembler *a, const struct basalt_parque
             return st;
         spread_offsets(sp, in->buffers[1], in->offset, wide, buf);
         /* The data is copied whole: the offsets still point into it. */
-        int64_t end = wide ? ((const int64_t *)in->buffers[1])[in->offset + in->length]
-                           : ((const int32_t *)in->buffers[1])[in->offset + in->length];
+        int64_t end = offset_at(in->buffers[1], wide, in->offset + in->length);
         void *data;
         st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)end, &data, a->err);
-        if (st == BASALT_OK && end > 0)
+        if (st == BASALT_OK && end > 0 && in->buffers[2])
             memcpy(data, in->buffers[2], (size_t)end);
         return st;
     }
