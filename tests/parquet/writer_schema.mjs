@@ -114,6 +114,18 @@ function parseType(p) {
     t.params = p.s.slice(p.i + 1, end).split(', ');
     p.i = end + 1;
   }
+  if (t.id === 'extension') {
+    // extension<NAME, STORAGE>: compared as its storage type (a UUID leaf is
+    // known from the input's logical type, see expectedLeaf)
+    const comma = p.s.indexOf(', ', p.i);
+    const ext = p.s.slice(p.i + 1, comma);
+    p.i = comma + 2;
+    const storage = parseType(p);
+    if (p.s[p.i] !== '>') throw new Error(`bad extension type in ${p.s}`);
+    p.i++;
+    storage.extension = ext;
+    return storage;
+  }
   if (t.id === 'dictionary') {
     // dictionary<values=TYPE, indices=INT[, ordered]>: written as its values
     p.i += '<values='.length;
@@ -154,7 +166,7 @@ const INTS = {
 };
 const UNITS = { s: 'MILLIS', ms: 'MILLIS', us: 'MICROS', ns: 'NANOS' };
 // `uuid`: the input's leaf at this position is a UUID (the reader carries
-// that as the arrow.uuid extension, which the schema text does not show).
+// that as the arrow.uuid extension around its fixed_size_binary[16]).
 function expectedLeaf(name, rep, t, uuid) {
   const o = {};
   if (INTS[t.id]) {
