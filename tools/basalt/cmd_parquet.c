@@ -292,20 +292,6 @@ static void print_elements(const struct basalt_parquet_file_metadata *md, size_t
 static void arrow_type_text(const struct ArrowSchema *s, struct basalt_buffer *out)
 {
     char buf[160];
-    /* Extension types: extension<name, storage>. */
-    const char *ext;
-    size_t ext_len;
-    if (s->metadata &&
-        basalt_arrow_metadata_get(s->metadata, "ARROW:extension:name", &ext, &ext_len, NULL) ==
-            BASALT_OK) {
-        struct ArrowSchema storage = *s;
-        storage.metadata = NULL;
-        snprintf(buf, sizeof buf, "extension<%.*s, ", (int)ext_len, ext);
-        basalt_buffer_append(out, buf, strlen(buf), NULL);
-        arrow_type_text(&storage, out);
-        basalt_buffer_append(out, ">", 1, NULL);
-        return;
-    }
     if (s->dictionary) {
         struct basalt_buffer v;
         basalt_buffer_init(&v);
