@@ -299,3 +299,25 @@ basalt_status basalt_thrift_encode_bloom_filter_header(
 {
     return encode(&basalt_thrift_pf_bloom_filter_header, bf, out, err);
 }
+
+/* Parquet modular encryption: a ColumnMetaData serialized by itself
+ * (encrypted into a column chunk's encrypted_column_metadata) and the
+ * FileCryptoMetaData that precedes an encrypted footer. */
+basalt_status basalt_thrift_encode_column_metadata(const struct basalt_parquet_column_metadata *m,
+                                                   struct basalt_buffer *out,
+                                                   struct basalt_error *err)
+{
+    return encode(&basalt_thrift_pf_column_metadata, m, out, err);
+}
+
+basalt_status basalt_thrift_encode_file_crypto_metadata(
+    const struct basalt_parquet_file_crypto_metadata *m, struct basalt_buffer *out,
+    struct basalt_error *err)
+{
+    if (m && m->encryption_algorithm.kind != BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_V1 &&
+        m->encryption_algorithm.kind != BASALT_PARQUET_ENCRYPTION_ALGORITHM_AES_GCM_CTR_V1)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "encoding FileCryptoMetaData: unknown algorithm %d",
+                                (int)m->encryption_algorithm.kind);
+    return encode(&basalt_thrift_pf_file_crypto_metadata, m, out, err);
+}
