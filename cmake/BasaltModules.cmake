@@ -1,12 +1,13 @@
 # basalt_module(name [DEPS targets...]) makes the object library basalt_<name>
-# from src/<name>/*.c. Its internal headers (src/<name>/) are visible to it and
-# to its own tests only.
+# from src/<name>/*.c and the .c files of its sub-folders (one per concern,
+# e.g. src/io/s3/). Its internal headers (src/<name>/, included with their
+# sub-folder as in "s3/s3.h") are visible to it and to its own tests only.
 set(BASALT_MODULES "" CACHE INTERNAL "")
 set(BASALT_MODULE_DEPS "" CACHE INTERNAL "")
 
 function(basalt_module name)
   cmake_parse_arguments(M "" "" "DEPS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.c)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.c)
   if(NOT sources)
     message(WARNING "module ${name} has no sources yet")
     return()

@@ -26,8 +26,10 @@ for dir in "$root"/src/*/; do
     if [ "$theirs" -gt "$mine" ]; then
       echo "$file includes basalt/$header.h, a higher layer than $module"; status=1
     fi
-  done < <(grep -H -E '#include "basalt/[a-z0-9_]+\.h"' "$dir"*.[ch] 2>/dev/null || true)
-  if grep -H -E '#include "\.\./' "$dir"*.[ch] 2>/dev/null; then
+  done < <(grep -r -H -E --include='*.[ch]' '#include "basalt/[a-z0-9_]+\.h"' "$dir" 2>/dev/null || true)
+  # Sub-folders include their module's headers by path from src/<module>/,
+  # so "../" only ever means another module.
+  if grep -r -H -E --include='*.[ch]' '#include "\.\./' "$dir" 2>/dev/null; then
     echo "module $module reaches into another module's directory"; status=1
   fi
 done
