@@ -36,6 +36,15 @@ add_library(basalt_deps_json INTERFACE)
 target_link_libraries(basalt_deps_json INTERFACE PkgConfig::JANSSON)
 add_library(basalt::deps::json ALIAS basalt_deps_json)
 
+# io: HTTP on libcurl, the XML of object-store APIs on expat, MD5 and base64
+# for request headers from libcrypto.
+pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
+pkg_check_modules(EXPAT REQUIRED IMPORTED_TARGET expat)
+add_library(basalt_deps_io INTERFACE)
+target_link_libraries(basalt_deps_io INTERFACE PkgConfig::CURL PkgConfig::EXPAT
+                      PkgConfig::CRYPTO)
+add_library(basalt::deps::io ALIAS basalt_deps_io)
+
 # Iceberg: JSON metadata, the SQL catalog on embedded SQLite, deletion vectors
 # as Roaring bitmaps (Debian's CRoaring ships no pkg-config file).
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
@@ -49,5 +58,5 @@ add_library(basalt::deps::iceberg ALIAS basalt_deps_iceberg)
 
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
-    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3")
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto libcurl expat jansson sqlite3")
 set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lroaring -lpthread -lm")

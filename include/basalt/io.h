@@ -36,6 +36,11 @@ struct basalt_input_ops {
      * files), so readers can use bytes in place. NULL when not available. */
     const uint8_t *(*view)(struct basalt_input *in);
     void (*close)(struct basalt_input *in);
+    /* Optional: a hint that these ranges will be read soon. Remote backends
+     * start fetching them in the background so that a later read_ranges of
+     * the same ranges finds the bytes in memory. NULL: no-op. */
+    void (*prefetch)(struct basalt_input *in, const struct basalt_io_range *ranges,
+                     size_t count);
 };
 
 /* An open input. `name` names it in error messages (a path or URL). Safe to
@@ -66,6 +71,11 @@ BASALT_EXPORT basalt_status basalt_input_read_at(struct basalt_input *in, uint64
 BASALT_EXPORT basalt_status basalt_input_read_ranges(struct basalt_input *in,
                                                      struct basalt_io_range *ranges, size_t count,
                                                      struct basalt_error *err);
+/* Hints that `ranges` (their dst is ignored) will be read soon; remote
+ * inputs start fetching them in the background. Never fails: a prefetch
+ * that goes wrong is retried by the read that follows. */
+BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
+                                         const struct basalt_io_range *ranges, size_t count);
 /* The whole object in memory if the backend has it, else NULL. Valid until close. */
 BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
 /* Closes and frees. NULL is a no-op. */
@@ -114,6 +124,187 @@ BASALT_EXPORT basalt_status basalt_output_commit(struct basalt_output *out,
 /* Frees the output, discarding what was written unless it was committed.
  * NULL is a no-op. */
 BASALT_EXPORT void basalt_output_close(struct basalt_output *out);
+
+/* ------------------------------------------------------------ object stores
+ *
+ * A `struct basalt_io_store` opens inputs and outputs by URI:
+ *   plain paths and file://       local files
+ *   http://, https://             read-only objects (range requests)
+ *   s3://BUCKET/KEY, s3a://       AWS S3 and S3-compatible servers (SigV4)
+ *   gs://BUCKET/KEY               Google Cloud Storage, XML API (HMAC keys
+ *                                 through SigV4, or a bearer token)
+ *   az://CONTAINER/BLOB, abfs[s]://CONTAINER@ACCOUNT.dfs.core.windows.net/BLOB
+ *                                 Azure Blob storage (Shared Key or SAS)
+ * The store holds what requests share: resolved credentials, pooled
+ * connections, DNS and TLS sessions, and the counters. It is safe to use from
+ * several threads at once; each input or output it opens is used by one
+ * thread at a time (reads of one input may come from several threads). */
+
+/* Bucket addressing for S3-compatible endpoints. AUTO: virtual-host style on
+ * AWS, path style for an IP address or localhost endpoint. */
+enum basalt_io_addressing {
+    BASALT_IO_ADDRESSING_AUTO = 0,
+    BASALT_IO_ADDRESSING_PATH,
+    BASALT_IO_ADDRESSING_VIRTUAL,
+};
+
+/* What a store is told. Strings are borrowed during basalt_io_store_new only
+ * (the store copies them). NULL strings fall back to the standard
+ * environment and shared files (see basalt_io_store_new). */
+struct basalt_io_options {
+    /* S3 and GCS HMAC keys. */
+    const char *access_key_id;
+    const char *secret_access_key;
+    const char *session_token;
+    const char *region;   /* default: environment, profile, then us-east-1 */
+    const char *endpoint; /* "http://127.0.0.1:9000"; NULL: the provider's own */
+    const char *profile;  /* a profile of ~/.aws/credentials and ~/.aws/config */
+    enum basalt_io_addressing addressing;
+    bool anonymous;          /* send unsigned requests (public buckets) */
+    bool ignore_environment; /* use only these options: no variables, no files */
+    /* Azure. */
+    const char *azure_account;
+    const char *azure_key;               /* base64 Shared Key */
+    const char *azure_sas_token;         /* "sv=...&sig=..." */
+    const char *azure_connection_string; /* overrides the three above */
+    const char *azure_endpoint;          /* "http://127.0.0.1:10000/devstoreaccount1" */
+    /* GCS OAuth bearer token (else GOOGLE_OAUTH_ACCESS_TOKEN). */
+    const char *bearer_token;
+
+    /* HTTP. */
+    bool tls_verify;            /* default true: the system CA store */
+    uint32_t connect_timeout_ms; /* default 10 000 */
+    /* A request that moves no byte for this long fails as a timeout (a
+     * stalled body is retried like a reset). Default 30 000. */
+    uint32_t stall_timeout_ms;
+    /* Retries: exponential backoff with full jitter, base * 2^attempt capped
+     * at max, at most max_attempts tries and retry_budget_ms in all. */
+    uint32_t max_attempts;   /* default 6 */
+    uint32_t retry_base_ms;  /* default 100 */
+    uint32_t retry_max_ms;   /* default 5 000 */
+    uint32_t retry_budget_ms; /* default 120 000 */
+    uint32_t max_concurrency; /* requests in flight at once, per operation; default 8 */
+
+    /* Reads. */
+    uint64_t coalesce_gap;    /* ranges closer than this share a request; default 1 MiB */
+    uint64_t split_size;      /* a longer range splits into concurrent requests; default 8 MiB */
+    uint64_t footer_tail;     /* bytes of the tail fetched at open (Parquet footers); default 64 KiB */
+    bool prefetch;            /* honour basalt_input_prefetch; default true */
+
+    /* Writes. An object up to one part goes up in a single request; a
+     * larger one in parts of this size (S3's minimum is 5 MiB). */
+    uint64_t part_size;           /* default 8 MiB */
+    uint32_t parts_in_flight;     /* parts uploading at once while the writer goes on; default 4 */
+};
+
+/* Fills `options` with the defaults above (every string NULL). */
+BASALT_EXPORT void basalt_io_options_init(struct basalt_io_options *options);
+
+/* Counters of a store since it was made: every HTTP request sent (retries
+ * included), retries alone, body bytes received and sent, requests that
+ * failed after their last attempt. */
+struct basalt_io_stats {
+    uint64_t requests;
+    uint64_t retries;
+    uint64_t bytes_received;
+    uint64_t bytes_sent;
+    uint64_t failures;
+};
+
+struct basalt_io_store;
+
+/* Makes a store. Credentials not given in `options` come, unless
+ * ignore_environment is set, from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+ * AWS_SESSION_TOKEN, AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 /
+ * AWS_ENDPOINT_URL, AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE,
+ * AWS_CONFIG_FILE, ~/.aws/credentials and ~/.aws/config (region,
+ * endpoint_url, s3 addressing_style), AZURE_STORAGE_ACCOUNT,
+ * AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN,
+ * AZURE_STORAGE_CONNECTION_STRING and GOOGLE_OAUTH_ACCESS_TOKEN. `options`
+ * NULL means the defaults. Secrets never appear in error messages.
+ * INVALID_ARG, CORRUPT (a malformed shared file), NOMEM. */
+BASALT_EXPORT basalt_status basalt_io_store_new(const struct basalt_io_options *options,
+                                                struct basalt_io_store **out,
+                                                struct basalt_error *err);
+/* Frees the store; every input and output it opened must be closed first.
+ * NULL is a no-op. */
+BASALT_EXPORT void basalt_io_store_free(struct basalt_io_store *store);
+/* Copies the store's counters into `out`. */
+BASALT_EXPORT void basalt_io_store_stats(const struct basalt_io_store *store,
+                                         struct basalt_io_stats *out);
+
+/* True when `uri` names a remote object (a scheme other than file://). */
+BASALT_EXPORT bool basalt_io_uri_is_remote(const char *uri);
+
+/* Opens `uri` for reading. Remote objects are sized at open by one request
+ * that also fetches the last footer_tail bytes. `store` NULL: local paths
+ * only (remote URIs are INVALID_ARG). NOT_FOUND, AUTH, IO, INVALID_ARG,
+ * NOMEM. The input borrows the store. */
+BASALT_EXPORT basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *uri,
+                                                 struct basalt_input **out,
+                                                 struct basalt_error *err);
+
+/* Flags for basalt_io_open_output. */
+enum {
+    /* Commit fails with CONFLICT when the object exists (S3 If-None-Match: *,
+     * Azure If-None-Match: *, local link()). */
+    BASALT_IO_CREATE_EXCLUSIVE = 1u << 0,
+};
+
+/* Opens `uri` for writing. Nothing is visible under the name until
+ * basalt_output_commit succeeds; closing without a commit (or a failed
+ * commit) leaves no object and no open multipart upload. Large remote
+ * objects are uploaded in parts while the caller keeps writing.
+ * INVALID_ARG (http:// is read-only), AUTH, IO, NOMEM. */
+BASALT_EXPORT basalt_status basalt_io_open_output(struct basalt_io_store *store, const char *uri,
+                                                  unsigned flags, struct basalt_output **out,
+                                                  struct basalt_error *err);
+
+/* One object (or, from a delimited listing, one common prefix). */
+struct basalt_io_entry {
+    const char *uri;  /* the full URI, e.g. "s3://bucket/dir/file" */
+    uint64_t size;
+    int64_t mtime_ms; /* Unix milliseconds; 0 when unknown */
+    const char *etag; /* "" when unknown */
+    bool is_prefix;   /* a common prefix ("directory") of a delimited listing */
+};
+
+/* Calls `visit` for every object under `uri_prefix` (all pages of the
+ * listing, in key order). With `delimited`, objects below the next '/' are
+ * folded into one is_prefix entry each. Entries are valid during the call
+ * only. A non-OK status from `visit` stops the listing and is returned.
+ * NOT_FOUND (no such bucket), AUTH, IO, NOMEM. */
+typedef basalt_status (*basalt_io_visit_fn)(void *ctx, const struct basalt_io_entry *entry,
+                                            struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_io_list(struct basalt_io_store *store, const char *uri_prefix,
+                                           bool delimited, basalt_io_visit_fn visit, void *ctx,
+                                           struct basalt_error *err);
+
+/* Size, time and ETag of one object. */
+#define BASALT_IO_ETAG_MAX 128
+struct basalt_io_object_info {
+    uint64_t size;
+    int64_t mtime_ms; /* Unix milliseconds; 0 when unknown */
+    char etag[BASALT_IO_ETAG_MAX]; /* as the server quotes it; "" when unknown */
+};
+/* NOT_FOUND, AUTH, IO. */
+BASALT_EXPORT basalt_status basalt_io_stat(struct basalt_io_store *store, const char *uri,
+                                           struct basalt_io_object_info *out,
+                                           struct basalt_error *err);
+
+/* Deletes objects, batched (S3 DeleteObjects takes 1000 keys a request). A
+ * missing object is not an error. The first failure is reported with its
+ * URI. AUTH, IO. */
+BASALT_EXPORT basalt_status basalt_io_delete(struct basalt_io_store *store,
+                                             const char *const *uris, size_t count,
+                                             struct basalt_error *err);
+
+/* A presigned URL for `method` ("GET" or "PUT") on an s3:// or gs:// object,
+ * valid for `expires_s` seconds (1 to 604800), written to `url` (NUL
+ * terminated). UNSUPPORTED for other schemes, LIMIT when `cap` is too small. */
+BASALT_EXPORT basalt_status basalt_io_presign(struct basalt_io_store *store, const char *uri,
+                                              const char *method, uint32_t expires_s, char *url,
+                                              size_t cap, struct basalt_error *err);
 
 #ifdef __cplusplus
 }

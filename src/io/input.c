@@ -35,6 +35,13 @@ basalt_status basalt_input_read_ranges(struct basalt_input *in, struct basalt_io
     return BASALT_OK;
 }
 
+void basalt_input_prefetch(struct basalt_input *in, const struct basalt_io_range *ranges,
+                           size_t count)
+{
+    if (in->ops->prefetch && count > 0)
+        in->ops->prefetch(in, ranges, count);
+}
+
 const uint8_t *basalt_input_view(struct basalt_input *in)
 {
     return in->ops->view ? in->ops->view(in) : NULL;

@@ -44,6 +44,7 @@ void basalt_output_close(struct basalt_output *out)
 struct file_output {
     struct basalt_output base;
     int fd;
+    bool exclusive; /* commit fails when the name exists */
     char *tmp_path; /* points into storage after name */
     char name[];
 };
@@ -76,6 +77,15 @@ static basalt_status file_commit(struct basalt_output *out, struct basalt_error 
         return basalt_io_errno(err, errno, "close", out->name);
     }
     f->fd = -1;
+    if (f->exclusive) {
+        /* link() fails when the name exists, where rename() would replace it. */
+        if (link(f->tmp_path, out->name) != 0)
+            return errno == EEXIST
+                       ? basalt_error_set(err, BASALT_CONFLICT, "%s: already exists", out->name)
+                       : basalt_io_errno(err, errno, "link", out->name);
+        unlink(f->tmp_path);
+        return BASALT_OK;
+    }
     if (rename(f->tmp_path, out->name) != 0)
         return basalt_io_errno(err, errno, "rename", out->name);
     return BASALT_OK;
@@ -99,6 +109,12 @@ static _Atomic unsigned tmp_counter;
 basalt_status basalt_output_open_file(const char *path, struct basalt_output **out,
                                       struct basalt_error *err)
 {
+    return basalt_io_file_output_open(path, false, out, err);
+}
+
+basalt_status basalt_io_file_output_open(const char *path, bool exclusive,
+                                         struct basalt_output **out, struct basalt_error *err)
+{
     size_t nlen = strlen(path);
     size_t tmp_cap = nlen + 48;
     struct file_output *f = basalt_malloc(sizeof *f + nlen + 1 + tmp_cap);
@@ -114,6 +130,7 @@ basalt_status basalt_output_open_file(const char *path, struct basalt_output **o
         basalt_free(f);
         return st;
     }
+    f->exclusive = exclusive;
     f->base.ops = &file_output_ops;
     f->base.written = 0;
     f->base.name = f->name;

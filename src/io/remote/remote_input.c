@@ -1,0 +1,418 @@
+/* Reading a remote object: the tail kept from the sizing request, ranges
+ * coalesced across small gaps and split into concurrent requests, and a
+ * prefetch that fetches the next ranges while the caller decodes. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/remote.h"
+
+/* Bytes fetched ahead of need: one prefetch's coalesced runs. */
+struct cached_run {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t *data;
+    unsigned generation;
+};
+
+struct remote_input {
+    struct basalt_input base;
+    struct basalt_http_client *http;
+    struct basalt_io_options options;
+    struct basalt_remote_object object;
+    char etag[BASALT_IO_ETAG_MAX];
+    uint8_t *tail;
+    uint64_t tail_offset;
+    uint64_t tail_len;
+
+    pthread_mutex_t lock; /* guards the cache and the prefetch state */
+    struct cached_run *cache;
+    size_t cache_count;
+    unsigned generation;
+    bool prefetching;
+    pthread_t prefetcher;
+    struct cached_run *pending; /* the runs the prefetcher is filling */
+    size_t pending_count;
+
+    _Atomic uint64_t fetches, bytes_fetched, from_tail, from_prefetch;
+    char *url;
+    char name[];
+};
+
+static const struct basalt_input_ops remote_ops;
+
+/* A run of the object to fetch into `dst`. */
+struct run {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t *dst;
+};
+
+/* Fetches runs with one batch of requests, each run split into pieces of at
+ * most split_size so a large range comes down over several connections. */
+static basalt_status fetch_runs(struct remote_input *r, const struct run *runs, size_t count,
+                                struct basalt_error *err)
+{
+    uint64_t split = r->options.split_size ? r->options.split_size : UINT64_MAX;
+    size_t pieces = 0;
+    for (size_t i = 0; i < count; i++)
+        pieces += (size_t)((runs[i].length + split - 1) / split);
+    if (pieces == 0)
+        return BASALT_OK;
+    struct basalt_http_request *reqs = basalt_calloc(pieces, sizeof *reqs);
+    struct basalt_http_response *resps = basalt_calloc(pieces, sizeof *resps);
+    if (!reqs || !resps) {
+        basalt_free(reqs);
+        basalt_free(resps);
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for %zu requests",
+                                r->base.name, pieces);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < count; i++) {
+        for (uint64_t at = 0; at < runs[i].length; at += split) {
+            uint64_t len = runs[i].length - at < split ? runs[i].length - at : split;
+            reqs[k++] = (struct basalt_http_request){
+                .method = "GET", .url = r->url, .headers = r->object.headers,
+                .signer = r->object.signer, .payload_hash = NULL, .range = true,
+                .offset = runs[i].offset + at, .length = len, .dst = runs[i].dst + at,
+                .if_match = r->etag[0] ? r->etag : NULL};
+            atomic_fetch_add(&r->bytes_fetched, len);
+        }
+    }
+    atomic_fetch_add(&r->fetches, pieces);
+    basalt_status st = basalt_http_execute_all(r->http, reqs, resps, pieces, err);
+    if (st != BASALT_OK)
+        basalt_error_context(err, st, "%s", r->base.name);
+    for (size_t i = 0; i < pieces && st == BASALT_OK; i++)
+        if (resps[i].status < 200 || resps[i].status >= 300)
+            st = r->object.error(&resps[i], "GET", r->base.name, err);
+    for (size_t i = 0; i < pieces; i++)
+        basalt_http_response_free(&resps[i]);
+    basalt_free(reqs);
+    basalt_free(resps);
+    return st;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const struct basalt_io_range *x = *(const struct basalt_io_range *const *)a;
+    const struct basalt_io_range *y = *(const struct basalt_io_range *const *)b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Copies a range out of memory the input already has; false if it has not. */
+static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
+{
+    if (g->offset >= r->tail_offset && g->offset + g->length <= r->tail_offset + r->tail_len) {
+        memcpy(g->dst, r->tail + (g->offset - r->tail_offset), (size_t)g->length);
+        atomic_fetch_add(&r->from_tail, 1);
+        return true;
+    }
+    for (size_t i = 0; i < r->cache_count; i++) {
+        const struct cached_run *c = &r->cache[i];
+        if (g->offset >= c->offset && g->offset + g->length <= c->offset + c->length) {
+            memcpy(g->dst, c->data + (g->offset - c->offset), (size_t)g->length);
+            atomic_fetch_add(&r->from_prefetch, 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void join_prefetch(struct remote_input *r)
+{
+    if (r->prefetching) {
+        pthread_join(r->prefetcher, NULL);
+        r->prefetching = false;
+    }
+}
+
+/* Groups ranges (sorted by offset) into runs: neighbours closer than the
+ * coalescing gap share one run. Returns the number of runs. */
+static size_t coalesce(const struct basalt_io_range *const *sorted, size_t count, uint64_t gap,
+                       struct run *runs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct basalt_io_range *g = sorted[i];
+        uint64_t end = g->offset + g->length;
+        if (n > 0 && g->offset <= runs[n - 1].offset + runs[n - 1].length + gap) {
+            uint64_t run_end = runs[n - 1].offset + runs[n - 1].length;
+            if (end > run_end)
+                runs[n - 1].length = end - runs[n - 1].offset;
+            runs[n - 1].dst = NULL; /* several ranges: fetched into a scratch buffer */
+        } else {
+            runs[n++] = (struct run){g->offset, g->length, g->dst};
+        }
+    }
+    return n;
+}
+
+static basalt_status remote_read_ranges(struct basalt_input *in, struct basalt_io_range *ranges,
+                                        size_t count, struct basalt_error *err)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    const struct basalt_io_range **todo = basalt_malloc(sizeof *todo * (count ? count : 1));
+    struct run *runs = basalt_malloc(sizeof *runs * (count ? count : 1));
+    if (!todo || !runs) {
+        basalt_free(todo);
+        basalt_free(runs);
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for reads", in->name);
+    }
+    size_t left = 0;
+    pthread_mutex_lock(&r->lock);
+    join_prefetch(r);
+    for (size_t i = 0; i < count; i++)
+        if (ranges[i].length > 0 && !serve_local(r, &ranges[i]))
+            todo[left++] = &ranges[i];
+    pthread_mutex_unlock(&r->lock);
+
+    basalt_status st = BASALT_OK;
+    if (left > 0) {
+        qsort(todo, left, sizeof *todo, by_offset);
+        size_t n = coalesce(todo, left, r->options.coalesce_gap, runs);
+        for (size_t i = 0; i < n && st == BASALT_OK; i++)
+            if (!runs[i].dst && !(runs[i].dst = basalt_malloc((size_t)runs[i].length)))
+                st = basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for %llu bytes",
+                                      in->name, (unsigned long long)runs[i].length);
+        if (st == BASALT_OK)
+            st = fetch_runs(r, runs, n, err);
+        /* Hand the bytes of scratch runs to their ranges, then drop them. */
+        size_t j = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool scratch = true;
+            for (; j < left && todo[j]->offset < runs[i].offset + runs[i].length; j++) {
+                if (todo[j]->dst == runs[i].dst) {
+                    scratch = false;
+                    continue;
+                }
+                if (st == BASALT_OK && runs[i].dst)
+                    memcpy(todo[j]->dst, runs[i].dst + (todo[j]->offset - runs[i].offset),
+                           (size_t)todo[j]->length);
+            }
+            if (scratch)
+                basalt_free(runs[i].dst);
+        }
+    }
+    basalt_free(todo);
+    basalt_free(runs);
+    return st;
+}
+
+static basalt_status remote_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                    void *dst, struct basalt_error *err)
+{
+    struct basalt_io_range g = {offset, length, dst};
+    return remote_read_ranges(in, &g, 1, err);
+}
+
+static void *prefetch_main(void *arg)
+{
+    struct remote_input *r = arg;
+    struct run *runs = basalt_malloc(sizeof *runs * (r->pending_count ? r->pending_count : 1));
+    bool ok = runs != NULL;
+    for (size_t i = 0; ok && i < r->pending_count; i++)
+        runs[i] = (struct run){r->pending[i].offset, r->pending[i].length, r->pending[i].data};
+    /* A failed prefetch is forgotten: the read that needs the bytes fetches
+     * them itself and reports what goes wrong. */
+    if (ok)
+        ok = fetch_runs(r, runs, r->pending_count, NULL) == BASALT_OK;
+    basalt_free(runs);
+    pthread_mutex_lock(&r->lock);
+    for (size_t i = 0; i < r->pending_count; i++) {
+        if (ok)
+            r->cache[r->cache_count++] = r->pending[i];
+        else
+            basalt_free(r->pending[i].data);
+    }
+    basalt_free(r->pending);
+    r->pending = NULL;
+    r->pending_count = 0;
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static void drop_generations_before(struct remote_input *r, unsigned keep_from)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < r->cache_count; i++) {
+        if (r->cache[i].generation >= keep_from)
+            r->cache[w++] = r->cache[i];
+        else
+            basalt_free(r->cache[i].data);
+    }
+    r->cache_count = w;
+}
+
+static void remote_prefetch(struct basalt_input *in, const struct basalt_io_range *ranges,
+                            size_t count)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    if (!r->options.prefetch || count == 0)
+        return;
+    pthread_mutex_lock(&r->lock);
+    join_prefetch(r);
+    /* Keep what the last prefetch brought (it may not be read yet), drop
+     * anything older. */
+    r->generation++;
+    drop_generations_before(r, r->generation - 1);
+    const struct basalt_io_range **sorted = basalt_malloc(sizeof *sorted * count);
+    struct run *runs = basalt_malloc(sizeof *runs * count);
+    struct cached_run *grown =
+        basalt_realloc(r->cache, sizeof *r->cache * (r->cache_count + count));
+    if (grown)
+        r->cache = grown;
+    size_t left = 0;
+    for (size_t i = 0; sorted && i < count; i++) {
+        struct basalt_io_range probe = ranges[i];
+        bool have = probe.offset >= r->tail_offset &&
+                    probe.offset + probe.length <= r->tail_offset + r->tail_len;
+        if (!have && probe.length > 0 && probe.offset + probe.length <= in->size)
+            sorted[left++] = &ranges[i];
+    }
+    size_t n = (sorted && runs && grown && left) ? (qsort(sorted, left, sizeof *sorted, by_offset),
+                                                  coalesce(sorted, left,
+                                                           r->options.coalesce_gap, runs))
+                                                : 0;
+    r->pending = n ? basalt_calloc(n, sizeof *r->pending) : NULL;
+    size_t made = 0;
+    for (size_t i = 0; r->pending && i < n; i++) {
+        uint8_t *data = basalt_malloc((size_t)runs[i].length);
+        if (!data)
+            break;
+        r->pending[made++] = (struct cached_run){runs[i].offset, runs[i].length, data,
+                                                 r->generation};
+    }
+    r->pending_count = made;
+    if (made > 0 && pthread_create(&r->prefetcher, NULL, prefetch_main, r) == 0) {
+        r->prefetching = true;
+    } else {
+        for (size_t i = 0; i < made; i++)
+            basalt_free(r->pending[i].data);
+        basalt_free(r->pending);
+        r->pending = NULL;
+        r->pending_count = 0;
+    }
+    pthread_mutex_unlock(&r->lock);
+    basalt_free(sorted);
+    basalt_free(runs);
+}
+
+static void remote_close(struct basalt_input *in)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    pthread_mutex_lock(&r->lock);
+    join_prefetch(r);
+    drop_generations_before(r, UINT32_MAX);
+    pthread_mutex_unlock(&r->lock);
+    pthread_mutex_destroy(&r->lock);
+    basalt_free(r->cache);
+    basalt_free(r->tail);
+    basalt_free(r->url);
+    basalt_free(r);
+}
+
+static const struct basalt_input_ops remote_ops = {.read_at = remote_read_at,
+                                                   .read_ranges = remote_read_ranges,
+                                                   .view = NULL,
+                                                   .close = remote_close,
+                                                   .prefetch = remote_prefetch};
+
+bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remote_input_stats *out)
+{
+    if (!in || in->ops != &remote_ops)
+        return false;
+    struct remote_input *r = (struct remote_input *)in;
+    out->fetches = atomic_load(&r->fetches);
+    out->bytes_fetched = atomic_load(&r->bytes_fetched);
+    out->served_from_tail = atomic_load(&r->from_tail);
+    out->served_from_prefetch = atomic_load(&r->from_prefetch);
+    return true;
+}
+
+/* The sizing request: the object's tail with its total size, or a HEAD when
+ * no tail is wanted or the object is empty (a suffix range of an empty
+ * object is unsatisfiable). */
+static basalt_status size_object(struct remote_input *r, struct basalt_error *err)
+{
+    struct basalt_http_request req = {.method = "GET", .url = r->url,
+                                      .headers = r->object.headers, .signer = r->object.signer,
+                                      .range = true, .suffix = true,
+                                      .length = r->options.footer_tail};
+    if (r->options.footer_tail == 0)
+        req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
+                                           .headers = r->object.headers,
+                                           .signer = r->object.signer};
+    struct basalt_http_response resp;
+    basalt_status st = basalt_http_execute(r->http, &req, &resp, err);
+    if (st == BASALT_OK && resp.status == 416 && req.suffix) {
+        basalt_http_response_free(&resp);
+        req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
+                                           .headers = r->object.headers,
+                                           .signer = r->object.signer};
+        st = basalt_http_execute(r->http, &req, &resp, err);
+    }
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "%s", r->base.name);
+    if (resp.status < 200 || resp.status >= 300) {
+        st = r->object.error(&resp, req.method, r->base.name, err);
+        basalt_http_response_free(&resp);
+        return st;
+    }
+    if (!resp.have_object_size) {
+        basalt_http_response_free(&resp);
+        return basalt_error_set(err, BASALT_IO, "%s: the server did not say the object's size",
+                                r->base.name);
+    }
+    r->base.size = resp.object_size;
+    snprintf(r->etag, sizeof r->etag, "%s", resp.etag);
+    if (req.suffix) {
+        if (resp.body_len > r->base.size || resp.body_len > req.length) {
+            basalt_http_response_free(&resp);
+            return basalt_error_set(err, BASALT_CORRUPT, "%s: the tail read returned %zu bytes",
+                                    r->base.name, resp.body_len);
+        }
+        r->tail_len = resp.body_len;
+        r->tail_offset = r->base.size - r->tail_len;
+        r->tail = resp.body; /* taken */
+        resp.body = NULL;
+    }
+    basalt_http_response_free(&resp);
+    return BASALT_OK;
+}
+
+basalt_status basalt_remote_input_open(struct basalt_http_client *http,
+                                       const struct basalt_io_options *options,
+                                       const struct basalt_remote_object *object,
+                                       struct basalt_input **out, struct basalt_error *err)
+{
+    *out = NULL;
+    size_t nlen = strlen(object->name);
+    struct remote_input *r = basalt_calloc(1, sizeof *r + nlen + 1);
+    size_t ulen = strlen(object->url);
+    char *url = basalt_malloc(ulen + 1);
+    if (!r || !url) {
+        basalt_free(r);
+        basalt_free(url);
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening", object->name);
+    }
+    memcpy(r->name, object->name, nlen + 1);
+    memcpy(url, object->url, ulen + 1);
+    r->url = url;
+    r->base.ops = &remote_ops;
+    r->base.name = r->name;
+    r->http = http;
+    r->options = *options;
+    r->object = *object;
+    r->object.name = r->name;
+    r->object.url = r->url;
+    pthread_mutex_init(&r->lock, NULL);
+    basalt_status st = size_object(r, err);
+    if (st != BASALT_OK) {
+        remote_close(&r->base);
+        return st;
+    }
+    *out = &r->base;
+    return BASALT_OK;
+}

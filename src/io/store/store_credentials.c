@@ -1,0 +1,108 @@
+/* Resolving a store's credentials (see store_credentials.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_credentials.h"
+
+/* An owned copy of the first non-empty value; NULL when all are empty. */
+static basalt_status pick(char **dst, const char *a, const char *b, const char *c,
+                          struct basalt_error *err)
+{
+    const char *v = a && a[0] ? a : b && b[0] ? b : c && c[0] ? c : NULL;
+    *dst = NULL;
+    if (!v)
+        return BASALT_OK;
+    size_t n = strlen(v);
+    *dst = basalt_malloc(n + 1);
+    if (!*dst)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for credentials");
+    memcpy(*dst, v, n + 1);
+    return BASALT_OK;
+}
+
+static const char *env(const struct basalt_io_options *o, const char *name)
+{
+    return o->ignore_environment ? NULL : getenv(name);
+}
+
+static basalt_status resolve_s3(struct basalt_io_s3_config *c, const struct basalt_io_options *o,
+                                struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    c->anonymous = o->anonymous;
+    c->addressing = o->addressing;
+    if (st == BASALT_OK)
+        st = pick(&c->access_key_id, o->access_key_id, env(o, "AWS_ACCESS_KEY_ID"), NULL, err);
+    if (st == BASALT_OK)
+        st = pick(&c->secret_access_key, o->secret_access_key, env(o, "AWS_SECRET_ACCESS_KEY"),
+                  NULL, err);
+    /* A token only goes with the keys it was issued for. */
+    if (st == BASALT_OK)
+        st = pick(&c->session_token, o->session_token,
+                  o->access_key_id ? NULL : env(o, "AWS_SESSION_TOKEN"), NULL, err);
+    if (st == BASALT_OK)
+        st = pick(&c->region, o->region, env(o, "AWS_REGION"), env(o, "AWS_DEFAULT_REGION"), err);
+    if (st == BASALT_OK)
+        st = pick(&c->endpoint, o->endpoint, env(o, "AWS_ENDPOINT_URL_S3"),
+                  env(o, "AWS_ENDPOINT_URL"), err);
+    return st;
+}
+
+static void wipe_free(char **p)
+{
+    if (*p) {
+        volatile char *v = *p;
+        while (*v)
+            *v++ = 0;
+        basalt_free(*p);
+        *p = NULL;
+    }
+}
+
+static void forget_s3(struct basalt_io_s3_config *c)
+{
+    wipe_free(&c->access_key_id);
+    wipe_free(&c->secret_access_key);
+    wipe_free(&c->session_token);
+    wipe_free(&c->region);
+    wipe_free(&c->endpoint);
+}
+
+basalt_status basalt_io_store_resolve_credentials(struct basalt_io_store *store,
+                                                  const struct basalt_io_options *o,
+                                                  struct basalt_error *err)
+{
+    basalt_status st = resolve_s3(&store->s3, o, err);
+    /* GCS takes the same HMAC keys (its interoperability API) or a token. */
+    if (st == BASALT_OK)
+        st = resolve_s3(&store->gcs, o, err);
+    if (st == BASALT_OK) {
+        wipe_free(&store->gcs.region);
+        st = pick(&store->gcs.region, "auto", NULL, NULL, err);
+    }
+    if (st == BASALT_OK)
+        st = pick(&store->gcs_bearer, o->bearer_token, env(o, "GOOGLE_OAUTH_ACCESS_TOKEN"), NULL,
+                  err);
+    if (st == BASALT_OK)
+        st = pick(&store->azure.account, o->azure_account, env(o, "AZURE_STORAGE_ACCOUNT"), NULL,
+                  err);
+    if (st == BASALT_OK)
+        st = pick(&store->azure.key, o->azure_key, env(o, "AZURE_STORAGE_KEY"), NULL, err);
+    if (st == BASALT_OK)
+        st = pick(&store->azure.sas_token, o->azure_sas_token, env(o, "AZURE_STORAGE_SAS_TOKEN"),
+                  NULL, err);
+    if (st == BASALT_OK)
+        st = pick(&store->azure.endpoint, o->azure_endpoint, NULL, NULL, err);
+    return st;
+}
+
+void basalt_io_store_forget_credentials(struct basalt_io_store *store)
+{
+    forget_s3(&store->s3);
+    forget_s3(&store->gcs);
+    wipe_free(&store->gcs_bearer);
+    wipe_free(&store->azure.account);
+    wipe_free(&store->azure.key);
+    wipe_free(&store->azure.sas_token);
+    wipe_free(&store->azure.endpoint);
+}
