@@ -28,8 +28,13 @@ basalt_status basalt_sigv4_format_time(int64_t time, char out[17], struct basalt
     int64_t day = doy - (153 * mp + 2) / 5 + 1;
     int64_t month = mp < 10 ? mp + 3 : mp - 9;
     int64_t year = yoe + era * 400 + (month <= 2);
-    snprintf(out, 17, "%04d%02d%02dT%02d%02d%02dZ", (int)year, (int)month, (int)day,
+    /* Formatted into room for any int so the compiler sees no truncation;
+     * the range checks above keep it to 16 characters. */
+    char text[64];
+    snprintf(text, sizeof text, "%04d%02d%02dT%02d%02d%02dZ", (int)year, (int)month, (int)day,
              (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+    memcpy(out, text, 16);
+    out[16] = '\0';
     return BASALT_OK;
 }
 

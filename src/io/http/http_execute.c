@@ -122,7 +122,7 @@ static size_t on_header(char *line, size_t size, size_t n, void *ctx)
         t->have_length = true;
         t->content_length = strtoull(v, NULL, 10);
     } else if (nlen == 4 && strncasecmp(line, "etag", 4) == 0) {
-        snprintf(t->etag, sizeof t->etag, "%s", v);
+        snprintf(t->etag, sizeof t->etag, "%.*s", (int)sizeof t->etag - 1, v);
     } else if (nlen == 13 && strncasecmp(line, "last-modified", 13) == 0) {
         time_t when = curl_getdate(v, NULL);
         if (when > 0)

@@ -3,6 +3,7 @@
  * prefetch that fetches the next ranges while the caller decodes. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,7 +324,7 @@ bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remo
 {
     if (!in || in->ops != &remote_ops)
         return false;
-    struct remote_input *r = (struct remote_input *)in;
+    const struct remote_input *r = (const struct remote_input *)in;
     out->fetches = atomic_load(&r->fetches);
     out->bytes_fetched = atomic_load(&r->bytes_fetched);
     out->served_from_tail = atomic_load(&r->from_tail);

@@ -142,16 +142,17 @@ static basalt_status begin(void *upload, struct basalt_error *err)
 }
 
 /* The upload id goes into URLs: percent-encode it. */
-static basalt_status part_url(struct s3_upload *u, const char *fmt_query, uint32_t number,
-                              char *url, size_t cap, struct basalt_error *err)
+static basalt_status part_url(struct s3_upload *u, uint32_t number, char *url, size_t cap,
+                              struct basalt_error *err)
 {
     char id[1536];
     basalt_status st =
         basalt_http_uri_encode(u->upload_id, strlen(u->upload_id), false, id, sizeof id, err);
     if (st != BASALT_OK)
         return st;
-    int w = number ? snprintf(url, cap, fmt_query, u->url, number, id)
-                   : snprintf(url, cap, fmt_query, u->url, id);
+    /* Part 0 means the upload itself (complete, abort). */
+    int w = number ? snprintf(url, cap, "%s?partNumber=%u&uploadId=%s", u->url, number, id)
+                   : snprintf(url, cap, "%s?uploadId=%s", u->url, id);
     if (w < 0 || (size_t)w >= cap)
         return basalt_error_set(err, BASALT_LIMIT, "%s: URL too long", u->name);
     return BASALT_OK;
@@ -162,7 +163,7 @@ static basalt_status put_part(void *upload, uint32_t number, const uint8_t *data
 {
     struct s3_upload *u = upload;
     char url[BASALT_S3_URL_MAX + 2048];
-    basalt_status st = part_url(u, "%s?partNumber=%u&uploadId=%s", number, url, sizeof url, err);
+    basalt_status st = part_url(u, number, url, sizeof url, err);
     if (st != BASALT_OK)
         return st;
     struct basalt_http_request req = {.method = "PUT", .url = url, .body = data,
@@ -211,7 +212,7 @@ static basalt_status complete(void *upload, char (*ids)[BASALT_IO_ETAG_MAX], uin
         st = basalt_buffer_append(&body, "</CompleteMultipartUpload>", 26, err);
     char url[BASALT_S3_URL_MAX + 2048];
     if (st == BASALT_OK)
-        st = part_url(u, "%s?uploadId=%s", 0, url, sizeof url, err);
+        st = part_url(u, 0, url, sizeof url, err);
     struct basalt_http_headers h;
     basalt_http_headers_init(&h);
     if (st == BASALT_OK && exclusive)
@@ -239,7 +240,7 @@ static void abort_upload(void *upload)
     if (!u->upload_id[0])
         return;
     char url[BASALT_S3_URL_MAX + 2048];
-    if (part_url(u, "%s?uploadId=%s", 0, url, sizeof url, NULL) != BASALT_OK)
+    if (part_url(u, 0, url, sizeof url, NULL) != BASALT_OK)
         return;
     struct basalt_http_request req = {.method = "DELETE", .url = url};
     run(u, &req, NULL, NULL);

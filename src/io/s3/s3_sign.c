@@ -63,7 +63,7 @@ static void params_init(const struct basalt_s3_signer *s, struct basalt_sigv4_pa
     p->credentials.secret_access_key = s->config->secret_access_key;
     p->credentials.session_token = s->config->session_token;
     p->flags = BASALT_SIGV4_FLAGS_S3;
-    p->cache = (struct basalt_sigv4_key_cache *)&s->key_cache;
+    p->cache = s->cache;
 }
 
 static basalt_status sign_s3(const struct basalt_http_signer *base, const char *method,
@@ -103,6 +103,7 @@ void basalt_s3_signer_init(struct basalt_s3_signer *s, const struct basalt_io_s3
     s->base.sign = sign_s3;
     s->config = config;
     s->bearer = bearer;
+    s->cache = &s->key_cache;
     basalt_sigv4_key_cache_init(&s->key_cache);
 }
 

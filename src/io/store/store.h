@@ -38,6 +38,7 @@ struct basalt_s3_signer {
     const struct basalt_io_s3_config *config;
     const char *bearer;
     struct basalt_sigv4_key_cache key_cache; /* derived keys, shared by all requests */
+    struct basalt_sigv4_key_cache *cache;    /* &key_cache: signing goes through a const signer */
 };
 
 struct basalt_io_store {
