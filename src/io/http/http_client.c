@@ -42,6 +42,7 @@ basalt_status basalt_http_client_new(const struct basalt_io_options *options,
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for an HTTP client");
     for (int i = 0; i < BASALT_HTTP_LOCKS; i++)
         pthread_mutex_init(&c->locks[i], NULL);
+    pthread_mutex_init(&c->idle_lock, NULL);
     c->options = *options;
     if (c->options.max_attempts == 0)
         c->options.max_attempts = 1;
@@ -55,9 +56,8 @@ basalt_status basalt_http_client_new(const struct basalt_io_options *options,
     curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
     curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
     curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-    /* Connections, DNS answers and TLS sessions outlive a batch of requests:
-     * the next batch to the same host skips the handshakes. */
-    curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    /* DNS answers and TLS sessions outlive a batch of requests: the next
+     * batch to the same host skips the lookups and full handshakes. */
     curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     atomic_init(&c->rng, (uint64_t)(uintptr_t)c ^ 0x9e3779b97f4a7c15ull);
@@ -69,8 +69,11 @@ void basalt_http_client_free(struct basalt_http_client *c)
 {
     if (!c)
         return;
+    for (size_t i = 0; i < c->idle_count; i++)
+        curl_multi_cleanup(c->idle[i]);
     if (c->share)
         curl_share_cleanup(c->share);
+    pthread_mutex_destroy(&c->idle_lock);
     for (int i = 0; i < BASALT_HTTP_LOCKS; i++)
         pthread_mutex_destroy(&c->locks[i]);
     basalt_free(c);
@@ -83,6 +86,30 @@ void basalt_http_client_stats(const struct basalt_http_client *c, struct basalt_
     out->bytes_received = atomic_load(&c->bytes_received);
     out->bytes_sent = atomic_load(&c->bytes_sent);
     out->failures = atomic_load(&c->failures);
+}
+
+CURLM *basalt_http_client_acquire(struct basalt_http_client *c)
+{
+    CURLM *m = NULL;
+    pthread_mutex_lock(&c->idle_lock);
+    if (c->idle_count > 0)
+        m = c->idle[--c->idle_count];
+    pthread_mutex_unlock(&c->idle_lock);
+    if (!m && (m = curl_multi_init()) != NULL)
+        curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, (long)c->options.max_concurrency);
+    return m;
+}
+
+void basalt_http_client_release(struct basalt_http_client *c, CURLM *multi)
+{
+    pthread_mutex_lock(&c->idle_lock);
+    if (c->idle_count < BASALT_HTTP_IDLE_MULTIS) {
+        c->idle[c->idle_count++] = multi;
+        multi = NULL;
+    }
+    pthread_mutex_unlock(&c->idle_lock);
+    if (multi)
+        curl_multi_cleanup(multi);
 }
 
 uint32_t basalt_http_client_concurrency(const struct basalt_http_client *c)

@@ -310,7 +310,6 @@ static basalt_status start_attempt(struct transfer *t, CURLM *multi, struct basa
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, c->options.tls_verify ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, c->options.tls_verify ? 2L : 0L);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)c->options.connect_timeout_ms);
@@ -462,13 +461,12 @@ basalt_status basalt_http_execute_all(struct basalt_http_client *c,
     if (count == 0)
         return BASALT_OK;
     struct transfer *ts = basalt_calloc(count, sizeof *ts);
-    CURLM *multi = curl_multi_init();
+    CURLM *multi = basalt_http_client_acquire(c);
     basalt_status st = BASALT_OK;
     if (!ts || !multi) {
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory for %zu requests", count);
         goto done;
     }
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)c->options.max_concurrency);
     int64_t start = now_ms();
     for (size_t i = 0; i < count && st == BASALT_OK; i++) {
         basalt_http_response_init(&resps[i]);
@@ -545,6 +543,6 @@ done:
         basalt_free(ts);
     }
     if (multi)
-        curl_multi_cleanup(multi);
+        basalt_http_client_release(c, multi);
     return st;
 }

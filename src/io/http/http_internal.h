@@ -11,8 +11,17 @@
 
 #define BASALT_HTTP_LOCKS 8
 
+#define BASALT_HTTP_IDLE_MULTIS 16
+
 struct basalt_http_client {
+    /* DNS answers and TLS sessions are shared by every request. Connections
+     * are not: curl does not support one connection cache used from several
+     * threads, so each batch borrows a multi handle (which keeps its own open
+     * connections) from this idle list and gives it back. */
     CURLSH *share;
+    pthread_mutex_t idle_lock;
+    CURLM *idle[BASALT_HTTP_IDLE_MULTIS];
+    size_t idle_count;
     pthread_mutex_t locks[BASALT_HTTP_LOCKS];
     struct basalt_io_options options; /* numbers only; its strings are not kept */
     _Atomic uint64_t rng;
@@ -22,6 +31,10 @@ struct basalt_http_client {
     _Atomic uint64_t bytes_sent;
     _Atomic uint64_t failures;
 };
+
+/* A multi handle with warm connections, or a new one; NULL on NOMEM. */
+CURLM *basalt_http_client_acquire(struct basalt_http_client *c);
+void basalt_http_client_release(struct basalt_http_client *c, CURLM *multi);
 
 /* A uniformly spread 64-bit number, for retry jitter. */
 uint64_t basalt_http_client_random(struct basalt_http_client *c);
