@@ -9,6 +9,8 @@ basalt_status basalt_io_base64_encode(const uint8_t *data, size_t len, struct ba
 {
     if (len > SIZE_MAX / 4 * 3 - 3)
         return basalt_error_set(err, BASALT_LIMIT, "base64: input too long");
+    if (len == 0)
+        return BASALT_OK; /* an empty buffer has no data pointer to offset */
     basalt_status st = basalt_buffer_reserve(out, (len + 2) / 3 * 4, err);
     if (st != BASALT_OK)
         return st;
@@ -50,6 +52,8 @@ basalt_status basalt_io_base64_decode(const char *text, size_t len, struct basal
     if ((data_len != len && len % 4 != 0) || data_len % 4 == 1)
         return basalt_error_set(err, BASALT_CORRUPT,
                                 "base64: %zu characters do not end on a whole group", len);
+    if (data_len == 0)
+        return BASALT_OK;
     basalt_status st = basalt_buffer_reserve(out, data_len / 4 * 3 + 2, err);
     if (st != BASALT_OK)
         return st;
