@@ -138,6 +138,11 @@ static basalt_status build_headers(struct sign_state *s, const char *amz_date,
             if (basalt_sigv4_name_equal(name, added[k].name))
                 return basalt_error_set(err, BASALT_INVALID_ARG,
                                         "sigv4: header %s is added by the signer", added[k].name);
+        /* An unsigned token is still added, after signing. */
+        if (!s->presign && s->token && !s->sign_token &&
+            basalt_sigv4_name_equal(name, "x-amz-security-token"))
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "sigv4: header X-Amz-Security-Token is added by the signer");
         if (basalt_sigv4_name_equal(name, "authorization"))
             return basalt_error_set(err, BASALT_INVALID_ARG,
                                     "sigv4: the request already has an Authorization header");

@@ -122,10 +122,11 @@ struct basalt_sigv4_result {
 };
 
 /* Signs `req` for the Authorization header. On success `out` holds the
- * canonical request, string to sign, signature and the headers to add.
- * Returns INVALID_ARG (missing or malformed inputs, a header the signer adds
- * itself), NOMEM. On failure `out` is left empty. Thread-safe (the cache, if
- * any, locks itself). */
+ * canonical request, string to sign, signature and the headers to add (Host
+ * is not among them: the request carries it already). Returns INVALID_ARG
+ * (missing or malformed inputs, a header the signer adds itself), NOMEM,
+ * LIMIT, INTERNAL (libcrypto failed a SigV4a signature). On failure `out` is
+ * left empty. Thread-safe (the cache, if any, locks itself). */
 basalt_status basalt_sigv4_sign_headers(const struct basalt_sigv4_request *req,
                                         const struct basalt_sigv4_params *params,
                                         struct basalt_sigv4_result *out,

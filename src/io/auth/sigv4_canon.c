@@ -41,6 +41,8 @@ basalt_status basalt_sigv4_uri_encode(struct basalt_buffer *out, const char *s, 
     static const char hex[] = "0123456789ABCDEF";
     if (len > SIZE_MAX / 3)
         return basalt_error_set(err, BASALT_LIMIT, "sigv4: string too long to encode");
+    if (len == 0)
+        return BASALT_OK; /* an empty buffer has no data pointer to offset */
     basalt_status st = basalt_buffer_reserve(out, len * 3, err);
     if (st != BASALT_OK)
         return st;
@@ -289,6 +291,8 @@ static basalt_status append_trimmed(struct basalt_buffer *out, const char *v,
     size_t len = strlen(v);
     while (len > 0 && is_space(v[len - 1]))
         len--;
+    if (len == 0)
+        return BASALT_OK;
     basalt_status st = basalt_buffer_reserve(out, len, err);
     if (st != BASALT_OK)
         return st;

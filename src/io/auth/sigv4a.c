@@ -36,7 +36,8 @@ static EVP_PKEY *make_pkey(const uint8_t pub[65], const BIGNUM *priv)
     OSSL_PARAM *params = NULL;
     EVP_PKEY_CTX *ctx = NULL;
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-    if (!bld || !OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) ||
+    if (!bld ||
+        !OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) ||
         !OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, pub, 65) ||
         (priv && !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, priv)))
         goto done;
