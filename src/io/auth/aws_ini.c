@@ -153,7 +153,8 @@ basalt_status basalt_aws_ini_parse(const char *text, size_t len, const char *nam
         const char *b = nl ? nl : end;
         if (b > p && b[-1] == '\r')
             b--;
-        if (memchr(p, '\0', (size_t)(b - p)))
+        size_t n = b > p ? (size_t)(b - p) : 0;
+        if (n > 0 && memchr(p, '\0', n))
             st = corrupt(out, line, "NUL byte in a text file", err);
         else
             st = parse_line(out, &s, p, b, line, err);
