@@ -24,7 +24,7 @@ static bool reference_mac(const char *text, char *out, size_t cap, char *why, si
     if (!f || fwrite(text, 1, strlen(text), f) != strlen(text)) {
         if (f)
             fclose(f);
-        snprintf(why, why_cap, "cannot write %s", path);
+        snprintf(why, why_cap, "cannot write %.100s", path);
         return false;
     }
     fclose(f);

@@ -259,7 +259,7 @@ static bool load_v4a_key(struct sigv4_case *c, struct v4a_ctx *k)
 static bool run_case(const char *root, const char *name, bool v4a)
 {
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/%s", root, name);
+    snprintf(dir, sizeof dir, "%.700s/%.300s", root, name);
     struct sigv4_case cs;
     struct sigv4_case *c = &cs;
     char why[256];
