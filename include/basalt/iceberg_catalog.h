@@ -54,17 +54,26 @@ BASALT_EXPORT void basalt_iceberg_io_free(struct basalt_iceberg_io *io);
  * `local` is ignored. INVALID_ARG for an empty prefix or local, NOMEM. */
 BASALT_EXPORT basalt_status basalt_iceberg_io_map(struct basalt_iceberg_io *io, const char *prefix,
                                                   const char *local, struct basalt_error *err);
-/* Copies every mapping of `from` into `io` (from may be NULL). NOMEM. */
+/* Reads remote locations (s3://, gs://, az://, http(s)://) through `store`
+ * (borrowed: it must outlive the io and every table loaded with it).
+ * Without a store such locations need a mapping. NULL clears it. */
+BASALT_EXPORT void basalt_iceberg_io_set_store(struct basalt_iceberg_io *io,
+                                               struct basalt_io_store *store);
+/* Copies every mapping of `from` into `io` (from may be NULL), and its store
+ * when `io` has none. NOMEM. */
 BASALT_EXPORT basalt_status basalt_iceberg_io_map_all(struct basalt_iceberg_io *io,
                                                       const struct basalt_iceberg_io *from,
                                                       struct basalt_error *err);
-/* The local path of `location`, NUL-terminated into path[0..cap). `io` may be
- * NULL (no mappings). UNSUPPORTED (an unmapped non-file scheme), LIMIT (does
- * not fit in cap), INVALID_ARG (empty location). Does not touch the disk. */
+/* The local path of `location`, NUL-terminated into path[0..cap), or the
+ * location itself when it is remote and `io` has a store. `io` may be NULL
+ * (no mappings). UNSUPPORTED (an unmapped non-file scheme without a store),
+ * LIMIT (does not fit in cap), INVALID_ARG (empty location). Does not touch
+ * the disk. */
 BASALT_EXPORT basalt_status basalt_iceberg_io_resolve(const struct basalt_iceberg_io *io,
                                                       const char *location, char *path,
                                                       size_t cap, struct basalt_error *err);
-/* Resolves and opens `location` for reading (a local file input). *out is
+/* Resolves and opens `location` for reading (a local file input or a remote
+ * object through the io's store). *out is
  * closed with basalt_input_close. NOT_FOUND / IO name the location and,
  * when it differs, the local path; plus the resolve statuses and NOMEM. */
 BASALT_EXPORT basalt_status basalt_iceberg_io_open(const struct basalt_iceberg_io *io,

@@ -26,6 +26,11 @@ basalt_status basalt_iceberg_io_new(struct basalt_iceberg_io **out, struct basal
     return BASALT_OK;
 }
 
+void basalt_iceberg_io_set_store(struct basalt_iceberg_io *io, struct basalt_io_store *store)
+{
+    io->store = store;
+}
+
 void basalt_iceberg_io_free(struct basalt_iceberg_io *io)
 {
     if (!io)
@@ -85,6 +90,8 @@ basalt_status basalt_iceberg_io_map_all(struct basalt_iceberg_io *io,
 {
     if (!from)
         return BASALT_OK;
+    if (!io->store)
+        io->store = from->store;
     for (size_t i = 0; i < from->n_maps; i++) {
         basalt_status st = basalt_iceberg_io_map(io, from->maps[i].prefix, from->maps[i].local, err);
         if (st != BASALT_OK)
@@ -195,9 +202,17 @@ basalt_status basalt_iceberg_io_resolve(const struct basalt_iceberg_io *io, cons
         return apply_mapping(m, location, path, cap, err);
     if (basalt_iceberg_location_has_scheme(location) && !starts_with(location, "file:")) {
         size_t n = (size_t)(strchr(location, ':') - location);
+        if (io && io->store && basalt_io_uri_is_remote(location)) {
+            /* Read where it is, through the store. */
+            size_t len = strlen(location);
+            if (len >= cap)
+                return basalt_error_set(err, BASALT_LIMIT, "%.300s: location too long", location);
+            memcpy(path, location, len + 1);
+            return BASALT_OK;
+        }
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "%.400s: no local mapping for '%.*s' locations (map the prefix to a "
-                                "directory)",
+                                "directory, or read through an object store)",
                                 location, (int)n, location);
     }
     /* path and cap are the caller's; normalise into them first, then look the

@@ -17,9 +17,9 @@ basalt_status basalt_iceberg_io_open(const struct basalt_iceberg_io *io, const c
     basalt_status st = basalt_iceberg_io_resolve(io, location, path, sizeof path, err);
     if (st != BASALT_OK)
         return st;
-    /* Mapped: the file is read in place, so readers may use its bytes
-     * without a copy. */
-    st = basalt_input_open_file(path, true, out, err);
+    /* Local files are mapped: readers use their bytes in place. */
+    st = basalt_io_uri_is_remote(path) ? basalt_io_open_input(io->store, path, out, err)
+                                       : basalt_input_open_file(path, true, out, err);
     if (st != BASALT_OK && strcmp(path, location) != 0)
         return basalt_error_context(err, st, "%.300s", location);
     return st;
@@ -61,10 +61,25 @@ basalt_status basalt_iceberg_io_read_all(const struct basalt_iceberg_io *io, con
     basalt_status st = basalt_iceberg_io_resolve(io, location, path, sizeof path, err);
     if (st != BASALT_OK)
         return st;
-    st = basalt_iceberg_read_path(path, data, len, err);
+    st = basalt_iceberg_io_read_resolved(io, path, data, len, err);
     if (st != BASALT_OK && strcmp(path, location) != 0)
         return basalt_error_context(err, st, "%.300s", location);
     return st;
+}
+
+basalt_status basalt_iceberg_io_read_resolved(const struct basalt_iceberg_io *io,
+                                              const char *path, uint8_t **data, size_t *len,
+                                              struct basalt_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (!basalt_io_uri_is_remote(path))
+        return basalt_iceberg_read_path(path, data, len, err);
+    struct basalt_input *in;
+    basalt_status st = basalt_io_open_input(io ? io->store : NULL, path, &in, err);
+    if (st != BASALT_OK)
+        return st;
+    return read_input(in, path, data, len, err);
 }
 
 basalt_status basalt_iceberg_read_path(const char *path, uint8_t **data, size_t *len,

@@ -129,7 +129,7 @@ basalt_status basalt_iceberg_table_load_file(const char *path, const struct basa
     *out = NULL;
     uint8_t *data;
     size_t len;
-    basalt_status st = basalt_iceberg_read_path(path, &data, &len, err);
+    basalt_status st = basalt_iceberg_io_read_resolved(io, path, &data, &len, err);
     if (st != BASALT_OK)
         return st;
     struct basalt_iceberg_table *t = basalt_calloc(1, sizeof *t);
@@ -171,7 +171,10 @@ basalt_status basalt_iceberg_table_load(const char *path, const struct basalt_ic
     if (!out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "no table output");
     *out = NULL;
-    basalt_status st = basalt_iceberg_table_find_metadata(path, file, sizeof file, err);
+    basalt_status st = basalt_io_uri_is_remote(path)
+                           ? basalt_iceberg_table_find_metadata_remote(io, path, file, sizeof file,
+                                                                       err)
+                           : basalt_iceberg_table_find_metadata(path, file, sizeof file, err);
     if (st != BASALT_OK)
         return st;
     return basalt_iceberg_table_load_file(file, io, out, err);

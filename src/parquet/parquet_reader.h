@@ -309,7 +309,15 @@ struct basalt_parquet_scan {
     int64_t holder_pos;
 
     struct basalt_parquet_scan_stats stats;
+    /* The next window's bytes were already asked of a remote input. */
+    bool window_prefetched;
 };
+
+/* Remote inputs (reader_prefetch.c): whether the input fetches ahead, and
+ * the hint of the byte ranges `plans` will read. */
+bool basalt_parquet_scan_prefetches(const struct basalt_parquet_scan *scan);
+void basalt_parquet_scan_prefetch(struct basalt_parquet_scan *scan,
+                                  const struct basalt_parquet_rg_plan *plans, int32_t n);
 
 /* Decodes the row groups of `plans` (reader_decode.c): every (row group,
  * leaf) chunk, then every output field, on the scan's pool; batches[i]

@@ -348,6 +348,37 @@ static void queue_pop(struct basalt_parquet_scan *scan, struct ArrowArray *out)
 
 /* Plans and decodes up to `max_groups` more row groups into the queue.
  * *done when no row group was left. */
+/* Over a remote input: this window's bytes are asked for (unless the last
+ * window already did), then the next window's, so that they arrive while
+ * this one decodes. The next window is planned here and again when its turn
+ * comes; planning reads only the footer (and bloom filters, cached by the
+ * input), and its pruning counters are not counted twice. */
+static void prefetch_windows(struct basalt_parquet_scan *scan,
+                             const struct basalt_parquet_rg_plan *plans, int32_t n,
+                             int32_t max_groups)
+{
+    if (!scan->window_prefetched)
+        basalt_parquet_scan_prefetch(scan, plans, n);
+    int32_t n_rg = (int32_t)scan->reader->md.num_row_groups;
+    struct basalt_parquet_scan_stats saved = scan->stats;
+    struct basalt_parquet_rg_plan *next = basalt_calloc((size_t)max_groups, sizeof *next);
+    int32_t m = 0;
+    for (int32_t g = scan->next_rg; next && g < n_rg && m < max_groups; g++) {
+        if (scan->row_groups && !scan->row_groups[g])
+            continue;
+        bool skip = false;
+        if (basalt_parquet_scan_plan(scan, g, &next[m], &skip, NULL) != BASALT_OK)
+            break;
+        if (!skip)
+            m++;
+    }
+    scan->stats = saved;
+    if (m > 0)
+        basalt_parquet_scan_prefetch(scan, next, m);
+    scan->window_prefetched = m > 0;
+    basalt_free(next);
+}
+
 static basalt_status decode_more(struct basalt_parquet_scan *scan, int32_t max_groups, bool *done,
                                  struct basalt_error *err)
 {
@@ -386,6 +417,8 @@ static basalt_status decode_more(struct basalt_parquet_scan *scan, int32_t max_g
         basalt_free(plans);
         return BASALT_OK;
     }
+    if (st == BASALT_OK && basalt_parquet_scan_prefetches(scan))
+        prefetch_windows(scan, plans, n, max_groups);
     if (st == BASALT_OK) {
         batches = basalt_calloc((size_t)n, sizeof *batches);
         if (!batches)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth/aws_config.h"
 #include "store/store_credentials.h"
 
 /* An owned copy of the first non-empty value; NULL when all are empty. */
@@ -25,27 +26,51 @@ static const char *env(const struct basalt_io_options *o, const char *name)
     return o->ignore_environment ? NULL : getenv(name);
 }
 
+static enum basalt_aws_addressing to_aws(enum basalt_io_addressing a)
+{
+    switch (a) {
+    case BASALT_IO_ADDRESSING_PATH: return BASALT_AWS_ADDRESSING_PATH;
+    case BASALT_IO_ADDRESSING_VIRTUAL: return BASALT_AWS_ADDRESSING_VIRTUAL;
+    case BASALT_IO_ADDRESSING_AUTO: break;
+    }
+    return BASALT_AWS_ADDRESSING_UNSET;
+}
+
+static enum basalt_io_addressing from_aws(enum basalt_aws_addressing a)
+{
+    return a == BASALT_AWS_ADDRESSING_PATH      ? BASALT_IO_ADDRESSING_PATH
+           : a == BASALT_AWS_ADDRESSING_VIRTUAL ? BASALT_IO_ADDRESSING_VIRTUAL
+                                                : BASALT_IO_ADDRESSING_AUTO;
+}
+
+/* Keys, region, endpoint and addressing the way the AWS SDKs find them:
+ * options, then the environment, then the shared credentials and config
+ * files (aws_config.h has the order). */
 static basalt_status resolve_s3(struct basalt_io_s3_config *c, const struct basalt_io_options *o,
                                 struct basalt_error *err)
 {
-    basalt_status st = BASALT_OK;
+    struct basalt_aws_config_options ao = {
+        .access_key_id = o->access_key_id, .secret_access_key = o->secret_access_key,
+        .session_token = o->session_token, .region = o->region, .endpoint_url = o->endpoint,
+        .profile = o->profile, .addressing_style = to_aws(o->addressing),
+        .getenv = o->ignore_environment ? NULL : basalt_aws_process_getenv,
+        .home = o->ignore_environment ? NULL : getenv("HOME")};
+    struct basalt_aws_config ac;
+    basalt_status st = basalt_aws_config_resolve(&ao, &ac, err);
+    if (st != BASALT_OK)
+        return st;
     c->anonymous = o->anonymous;
-    c->addressing = o->addressing;
-    if (st == BASALT_OK)
-        st = pick(&c->access_key_id, o->access_key_id, env(o, "AWS_ACCESS_KEY_ID"), NULL, err);
-    if (st == BASALT_OK)
-        st = pick(&c->secret_access_key, o->secret_access_key, env(o, "AWS_SECRET_ACCESS_KEY"),
-                  NULL, err);
-    /* A token only goes with the keys it was issued for. */
-    if (st == BASALT_OK)
-        st = pick(&c->session_token, o->session_token,
-                  o->access_key_id ? NULL : env(o, "AWS_SESSION_TOKEN"), NULL, err);
-    if (st == BASALT_OK)
-        st = pick(&c->region, o->region, env(o, "AWS_REGION"), env(o, "AWS_DEFAULT_REGION"), err);
-    if (st == BASALT_OK)
-        st = pick(&c->endpoint, o->endpoint, env(o, "AWS_ENDPOINT_URL_S3"),
-                  env(o, "AWS_ENDPOINT_URL"), err);
-    return st;
+    c->addressing = from_aws(ac.addressing_style);
+    /* The strings move into the store's config. */
+    c->access_key_id = ac.access_key_id;
+    c->secret_access_key = ac.secret_access_key;
+    c->session_token = ac.session_token;
+    c->region = ac.region;
+    c->endpoint = ac.endpoint_url;
+    ac.access_key_id = ac.secret_access_key = ac.session_token = NULL;
+    ac.region = ac.endpoint_url = NULL;
+    basalt_aws_config_reset(&ac);
+    return BASALT_OK;
 }
 
 static void wipe_free(char **p)
