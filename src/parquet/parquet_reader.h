@@ -309,8 +309,10 @@ struct basalt_parquet_scan {
     int64_t holder_pos;
 
     struct basalt_parquet_scan_stats stats;
-    /* The next window's bytes were already asked of a remote input. */
-    bool window_prefetched;
+    /* Row groups before this one were already asked of a remote input; the
+     * next stretch is asked for once planning reaches prefetch_trigger. */
+    int32_t prefetched_until;
+    int32_t prefetch_trigger;
 };
 
 /* Remote inputs (reader_prefetch.c): whether the input fetches ahead, and

@@ -348,35 +348,65 @@ static void queue_pop(struct basalt_parquet_scan *scan, struct ArrowArray *out)
 
 /* Plans and decodes up to `max_groups` more row groups into the queue.
  * *done when no row group was left. */
-/* Over a remote input: this window's bytes are asked for (unless the last
- * window already did), then the next window's, so that they arrive while
- * this one decodes. The next window is planned here and again when its turn
- * comes; planning reads only the footer (and bloom filters, cached by the
- * input), and its pruning counters are not counted twice. */
-static void prefetch_windows(struct basalt_parquet_scan *scan,
-                             const struct basalt_parquet_rg_plan *plans, int32_t n,
-                             int32_t max_groups)
+/* How far ahead of the decoder a remote input is asked to fetch: whole row
+ * groups until their projected bytes pass this (at least one window). One
+ * request per coalesced run of that stretch, fetched while the stretch
+ * before it decodes. */
+#define PREFETCH_AHEAD_BYTES ((uint64_t)64 << 20)
+
+/* Over a remote input: once the decoder is half way through the stretch
+ * asked for last, ask for the next one (and this window too if it was not
+ * part of the last stretch), so the fetch of one stretch overlaps the
+ * decoding of half of the one before. The input keeps the last stretch's
+ * bytes while it fetches the next. The stretch is planned here and again when its
+ * turn comes; planning reads only the footer (and bloom filters), and its
+ * pruning counters are not counted twice. */
+static void prefetch_ahead(struct basalt_parquet_scan *scan,
+                           const struct basalt_parquet_rg_plan *plans, int32_t n,
+                           int32_t max_groups)
 {
-    if (!scan->window_prefetched)
-        basalt_parquet_scan_prefetch(scan, plans, n);
-    int32_t n_rg = (int32_t)scan->reader->md.num_row_groups;
+    const struct basalt_parquet_reader *r = scan->reader;
+    int32_t n_rg = (int32_t)r->md.num_row_groups;
+    bool this_window = scan->prefetched_until <= plans[n - 1].row_group;
+    if (!this_window && (scan->next_rg < scan->prefetch_trigger ||
+                         scan->prefetched_until >= n_rg))
+        return; /* the next stretch is already on its way, or there is none */
+    int32_t from = scan->next_rg > scan->prefetched_until ? scan->next_rg : scan->prefetched_until;
     struct basalt_parquet_scan_stats saved = scan->stats;
-    struct basalt_parquet_rg_plan *next = basalt_calloc((size_t)max_groups, sizeof *next);
+    int32_t cap = n + (n_rg - from > 0 ? n_rg - from : 0);
+    struct basalt_parquet_rg_plan *all = basalt_calloc((size_t)(cap > 0 ? cap : 1), sizeof *all);
+    if (!all)
+        return;
     int32_t m = 0;
-    for (int32_t g = scan->next_rg; next && g < n_rg && m < max_groups; g++) {
+    if (this_window)
+        for (int32_t i = 0; i < n; i++)
+            all[m++] = plans[i];
+    uint64_t bytes = 0;
+    int32_t ahead = 0, g = from;
+    for (; g < n_rg && (bytes < PREFETCH_AHEAD_BYTES || ahead < max_groups); g++) {
         if (scan->row_groups && !scan->row_groups[g])
             continue;
         bool skip = false;
-        if (basalt_parquet_scan_plan(scan, g, &next[m], &skip, NULL) != BASALT_OK)
+        if (basalt_parquet_scan_plan(scan, g, &all[m], &skip, NULL) != BASALT_OK)
             break;
-        if (!skip)
-            m++;
+        if (skip)
+            continue;
+        for (int32_t d = 0; d < scan->n_decode; d++) {
+            uint64_t off = 0, len = 0;
+            if (basalt_parquet_reader_chunk_range(r, g, scan->decode_leaves[d], &off, &len,
+                                                  NULL) == BASALT_OK)
+                bytes += len;
+        }
+        m++;
+        ahead++;
     }
     scan->stats = saved;
     if (m > 0)
-        basalt_parquet_scan_prefetch(scan, next, m);
-    scan->window_prefetched = m > 0;
-    basalt_free(next);
+        basalt_parquet_scan_prefetch(scan, all, m);
+    int32_t start = this_window ? plans[0].row_group : from;
+    scan->prefetch_trigger = start + (g - start + 1) / 2;
+    scan->prefetched_until = g;
+    basalt_free(all);
 }
 
 static basalt_status decode_more(struct basalt_parquet_scan *scan, int32_t max_groups, bool *done,
@@ -418,7 +448,7 @@ static basalt_status decode_more(struct basalt_parquet_scan *scan, int32_t max_g
         return BASALT_OK;
     }
     if (st == BASALT_OK && basalt_parquet_scan_prefetches(scan))
-        prefetch_windows(scan, plans, n, max_groups);
+        prefetch_ahead(scan, plans, n, max_groups);
     if (st == BASALT_OK) {
         batches = basalt_calloc((size_t)n, sizeof *batches);
         if (!batches)

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Object storage: basalt against moto_server on 127.0.0.1 (SigV4 checked),
+# in three parts.
+#
+#  1. Requests and bytes of a projected read: 4 of the 19 columns of a
+#     60 MiB taxi-shaped file (bench/peers/gen_taxi_file.mjs, DuckDB, ZSTD,
+#     4 row groups), against what the read needs: the projected chunks plus
+#     the footer (from the footer itself, as DuckDB's parquet_metadata sees
+#     it) and 1 + the number of coalesced runs of requests.
+#  2. The same read through tests/tools/fault_proxy.c adding 20 ms to every
+#     request: its time against (its bytes at the link's throughput + 2 round
+#     trips), the throughput taken from a whole-object read through the same
+#     proxy, and the same read with coalescing and prefetch off.
+#  3. Client CPU (user + sys of the process) per GiB moved: basalt, boto3
+#     (bench/peers/s3_leg_boto3.py) and the AWS SDK for JavaScript
+#     (bench/peers/s3_leg_jssdk.mjs), downloading and uploading a 256 MiB
+#     object, interleaved; and basalt's multipart upload with 4 parts in
+#     flight against 1.
+#
+#   bench/objectstore.sh [BASALT] [ROUNDS]
+#     BASALT  the basalt CLI of an optimised build (default build/tools/basalt/basalt)
+#     ROUNDS  rounds of the interleaved legs (default 5)
+# Figures are p50 and p90 (nearest rank) over the rounds; every leg names its
+# threads: basalt decodes on 1 thread and keeps up to 8 requests in flight,
+# boto3 uses its transfer manager's 10 threads, the JavaScript SDK 4 parts
+# at once on node's event loop.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+basalt=${1:-$root/build/tools/basalt/basalt}
+rounds=${2:-5}
+[ -x "$basalt" ] || { echo "objectstore.sh: no basalt CLI at $basalt (build first)" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/basalt-objbench.XXXXXX")
+tmp=$work
+source "$root/tests/servers/servers.bash"
+trap 'stop_servers; rm -rf "$work"' EXIT
+
+start_moto >/dev/null
+export AWS_ACCESS_KEY_ID=$S3_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY=$S3_SECRET_ACCESS_KEY
+export AWS_REGION=$S3_REGION
+b() { "$basalt" --endpoint "$S3_ENDPOINT" "$@"; }
+echo "$(nproc) cpus; load $(cut -d' ' -f1-3 /proc/loadavg); moto $(moto_server --version 2>/dev/null | head -1 || echo '?')"
+
+# p50 / p90 of the numbers on stdin (nearest rank).
+pct() { sort -g | awk -v p="$1" '{v[NR]=$1} END {i=int((p*NR+99)/100); if (i<1) i=1; print v[i]}'; }
+# stats_field FIELD FILE: a number from basalt's --stats line.
+stats_field() { grep -o "[0-9.]* $1" "$2" | head -1 | cut -d' ' -f1; }
+
+# ---------------------------------------------------------------- part 1
+taxi=${BASALT_TAXI_FILE:-$HOME/.cache/basalt-peers/data/taxi60.parquet}
+if [ ! -f "$taxi" ]; then
+  mkdir -p "$(dirname "$taxi")"
+  node "$root/bench/peers/gen_taxi_file.mjs" "$taxi" >&2
+fi
+cols=tpep_pickup_datetime,PULocationID,fare_amount,total_amount
+b io cp "$taxi" "s3://$S3_BUCKET/taxi.parquet" >/dev/null
+need=$(node "$root/bench/peers/projected_bytes.mjs" "$taxi" "$cols")
+need_bytes=${need% *}; runs=${need#* }
+b --stats parquet scan "s3://$S3_BUCKET/taxi.parquet" --columns "$cols" >/dev/null 2>"$work/stats"
+got_req=$(stats_field requests "$work/stats")
+got_bytes=$(grep -o 'received [0-9]*' "$work/stats" | cut -d' ' -f2)
+echo
+echo "## 1. projected read: 4 of 19 columns of $(stat -c %s "$taxi") bytes"
+echo "needed: $need_bytes bytes (chunks + footer), $runs coalesced runs -> at most $((runs + 1)) requests"
+echo "basalt: $got_bytes bytes ($(awk -v a="$got_bytes" -v b="$need_bytes" 'BEGIN{printf "%.3f", a/b}')x), $got_req requests"
+
+# ---------------------------------------------------------------- part 2
+start_fault_proxy "$MOTO_PORT" --latency-ms 20 >/dev/null
+p() { "$basalt" --endpoint "$PROXY_ENDPOINT" "$@"; }
+whole=() proj=() flat=()
+for r in $(seq 1 "$rounds"); do
+  s=$(date +%s.%N); p io cat "s3://$S3_BUCKET/taxi.parquet" >/dev/null; e=$(date +%s.%N)
+  whole+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+  s=$(date +%s.%N); p parquet scan "s3://$S3_BUCKET/taxi.parquet" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+  proj+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+  s=$(date +%s.%N); p --coalesce-gap 0 --no-prefetch parquet scan "s3://$S3_BUCKET/taxi.parquet" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+  flat+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+done
+size=$(stat -c %s "$taxi")
+w50=$(printf '%s\n' "${whole[@]}" | pct 50)
+thr=$(awk -v n="$size" -v t="$w50" 'BEGIN{print n/t}')
+bound=$(awk -v n="$got_bytes" -v th="$thr" 'BEGIN{print n/th + 2*0.020}')
+echo
+echo "## 2. through the proxy, 20 ms per request ($rounds rounds, p50 / p90)"
+echo "link: whole object $w50 s -> $(awk -v t="$thr" 'BEGIN{printf "%.1f", t/1048576}') MiB/s; bound for the projected read: $(printf %.3f "$bound") s"
+for leg in proj flat; do
+  eval "vals=(\"\${${leg}[@]}\")"
+  p50=$(printf '%s\n' "${vals[@]}" | pct 50); p90=$(printf '%s\n' "${vals[@]}" | pct 90)
+  label=$([ $leg = proj ] && echo "coalesced + prefetch" || echo "coalescing and prefetch off")
+  printf '%-30s p50 %.3f s  p90 %.3f s  %.2fx the bound\n' "$label" "$p50" "$p90" \
+    "$(awk -v a="$p50" -v b="$bound" 'BEGIN{print a/b}')"
+done
+stop_fault_proxy >/dev/null
+
+# ---------------------------------------------------------------- part 3
+big=$work/big.bin
+head -c $((256 << 20)) /dev/urandom >"$big"
+b io cp "$big" "s3://$S3_BUCKET/big.bin" >/dev/null
+gib=$(awk -v n="$(stat -c %s "$big")" 'BEGIN{print n/1073741824}')
+cpu() { # cpu LEG CMD...: appends "user+sys" seconds per GiB to $work/LEG
+  local leg=$1; shift
+  /usr/bin/time -f '%U %S %e' -o "$work/time" "$@" >/dev/null
+  awk -v g="$gib" '{printf "%.4f %.3f\n", ($1+$2)/g, $3}' "$work/time" >>"$work/$leg"
+}
+for r in $(seq 1 "$rounds"); do
+  cpu basalt-get b io cat "s3://$S3_BUCKET/big.bin"
+  cpu boto3-get python3 "$root/bench/peers/s3_leg_boto3.py" get "$S3_ENDPOINT" "$S3_BUCKET" big.bin
+  cpu jssdk-get node "$root/bench/peers/s3_leg_jssdk.mjs" get "$S3_ENDPOINT" "$S3_BUCKET" big.bin
+  cpu basalt-put b io cp "$big" "s3://$S3_BUCKET/up-basalt.bin"
+  cpu boto3-put python3 "$root/bench/peers/s3_leg_boto3.py" put "$S3_ENDPOINT" "$S3_BUCKET" up-boto3.bin "$big"
+  cpu jssdk-put node "$root/bench/peers/s3_leg_jssdk.mjs" put "$S3_ENDPOINT" "$S3_BUCKET" up-js.bin "$big"
+  cpu basalt-put-seq b --parts-in-flight 1 io cp "$big" "s3://$S3_BUCKET/up-seq.bin"
+done
+echo
+echo "## 3. client CPU per GiB (user+sys), 256 MiB object, $rounds rounds: p50 / p90; wall p50"
+for leg in basalt-get boto3-get jssdk-get basalt-put boto3-put jssdk-put basalt-put-seq; do
+  c50=$(cut -d' ' -f1 "$work/$leg" | pct 50); c90=$(cut -d' ' -f1 "$work/$leg" | pct 90)
+  w=$(cut -d' ' -f2 "$work/$leg" | pct 50)
+  printf '%-16s %7.3f s/GiB  %7.3f s/GiB   wall %6.2f s\n' "$leg" "$c50" "$c90" "$w"
+done
