@@ -332,16 +332,39 @@ bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remo
     return true;
 }
 
+/* The tail after a HEAD sized the object (no_suffix_range): a plain range
+ * read of the last footer_tail bytes, pinned to the HEAD's ETag. */
+static basalt_status read_tail(struct remote_input *r, struct basalt_error *err)
+{
+    uint64_t want = r->options.footer_tail < r->base.size ? r->options.footer_tail : r->base.size;
+    if (want == 0)
+        return BASALT_OK;
+    uint8_t *tail = basalt_malloc((size_t)want);
+    if (!tail)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for the tail",
+                                r->base.name);
+    struct run run = {r->base.size - want, want, tail};
+    basalt_status st = fetch_runs(r, &run, 1, err);
+    if (st != BASALT_OK) {
+        basalt_free(tail);
+        return st;
+    }
+    r->tail = tail;
+    r->tail_offset = run.offset;
+    r->tail_len = want;
+    return BASALT_OK;
+}
+
 /* The sizing request: the object's tail with its total size, or a HEAD when
- * no tail is wanted or the object is empty (a suffix range of an empty
- * object is unsatisfiable). */
+ * no tail is wanted, the object is empty (a suffix range of an empty object
+ * is unsatisfiable) or the server has no suffix ranges. */
 static basalt_status size_object(struct remote_input *r, struct basalt_error *err)
 {
     struct basalt_http_request req = {.method = "GET", .url = r->url,
                                       .headers = r->object.headers, .signer = r->object.signer,
                                       .range = true, .suffix = true,
                                       .length = r->options.footer_tail};
-    if (r->options.footer_tail == 0)
+    if (r->options.footer_tail == 0 || r->object.no_suffix_range)
         req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
@@ -380,6 +403,8 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
         resp.body = NULL;
     }
     basalt_http_response_free(&resp);
+    if (!req.suffix && r->object.no_suffix_range)
+        return read_tail(r, err);
     return BASALT_OK;
 }
 
