@@ -8,6 +8,7 @@
  *   store_check [flags] --write-fail SIZE URI   a write that must fail and
  *                                         leave nothing under URI
  *   store_check [flags] --cat URI         the object's bytes on stdout
+ *   store_check [flags] --put URI         stdin as one object
  *
  * The store is configured from the environment plus the flags (see usage()).
  * Objects go under PREFIX/sc-<random>/ and are deleted at the end. */
@@ -41,7 +42,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: store_check [flags] PREFIX | --faults N PREFIX | --write-fail SIZE URI | "
-            "--cat URI\n"
+            "--cat URI | --put URI\n"
             "flags: --endpoint URL --part-size N --parts-in-flight N --footer-tail N\n"
             "       --coalesce-gap N --split-size N --stall-timeout-ms N --max-attempts N\n"
             "       --retry-base-ms N --retry-max-ms N --anonymous --sas TOKEN\n"
@@ -63,7 +64,7 @@ int main(int argc, char **argv)
     struct basalt_io_options o;
     basalt_io_options_init(&o);
     uint64_t faults = 0, write_fail = 0;
-    const char *cat = NULL;
+    const char *cat = NULL, *put = NULL;
     bool want_faults = false, want_write_fail = false;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -92,6 +93,8 @@ int main(int argc, char **argv)
                                                      : BASALT_IO_ADDRESSING_PATH;
         else if (strcmp(a, "--cat") == 0)
             cat = v;
+        else if (strcmp(a, "--put") == 0)
+            put = v;
         else if (!num) {
             fprintf(stderr, "store_check: %s needs a number\n", a);
             return 2;
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!cat && i != argc - 1) {
+    if (!cat && !put && i != argc - 1) {
         usage();
         return 2;
     }
@@ -133,8 +136,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "store_check: %s\n", err.message);
         return 1;
     }
-    if (cat) {
-        int rc = sc_cat(store, cat);
+    if (cat || put) {
+        int rc = cat ? sc_cat(store, cat) : sc_put(store, put);
         basalt_io_store_free(store);
         return rc;
     }

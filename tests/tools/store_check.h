@@ -24,6 +24,7 @@ basalt_status sc_read(struct basalt_io_store *store, const char *uri, uint8_t **
                       size_t *len, struct basalt_error *err);
 
 int sc_cat(struct basalt_io_store *store, const char *uri);
+int sc_put(struct basalt_io_store *store, const char *uri); /* stdin to one object */
 void sc_write_fail(struct basalt_io_store *store, const char *uri, size_t size);
 void sc_all_checks(const struct sc_context *c);
 void sc_faults(const struct sc_context *c, unsigned count);

@@ -197,8 +197,10 @@ static void check_list(const struct sc_context *c, struct object *objs)
             snprintf(names + used, sizeof names - used, "%s%s(%" PRIu64 ")", i ? " " : "",
                      s.found[i], s.sizes[i]);
         }
+        for (int i = 1; i < s.count && i < 16; i++)
+            all = all && strcmp(s.found[i - 1], s.found[i]) < 0;
         sc_report(all && s.count == want,
-                  "%s list: exactly the %d written keys with their sizes and etags: %s (%s %s)",
+                  "%s list: exactly the %d written keys, in order, with their sizes and etags: %s (%s %s)",
                   delimited ? "delimited" : "recursive", want, names, status(st),
                   st == BASALT_OK ? "" : err.message);
     }

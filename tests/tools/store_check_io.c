@@ -102,6 +102,28 @@ int sc_cat(struct basalt_io_store *store, const char *uri)
     return 0;
 }
 
+int sc_put(struct basalt_io_store *store, const char *uri)
+{
+    size_t cap = 1 << 16, len = 0, n;
+    uint8_t *data = malloc(cap);
+    while (data && (n = fread(data + len, 1, cap - len, stdin)) > 0)
+        if ((len += n) == cap) {
+            uint8_t *grown = realloc(data, cap *= 2);
+            if (!grown)
+                free(data);
+            data = grown;
+        }
+    struct basalt_error err;
+    basalt_error_init(&err);
+    basalt_status st = data ? sc_write(store, uri, data, len, 0, &err) : BASALT_NOMEM;
+    free(data);
+    if (st != BASALT_OK) {
+        fprintf(stderr, "store_check: %s: %s\n", basalt_status_name(st), err.message);
+        return 1;
+    }
+    return 0;
+}
+
 void sc_write_fail(struct basalt_io_store *store, const char *uri, size_t size)
 {
     struct basalt_error err;
