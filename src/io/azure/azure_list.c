@@ -10,26 +10,73 @@
 #include "azure/azure.h"
 #include "xml/xml.h"
 
-/* One page's worth of listing state, fed by the XML scanner. */
+/* One listed entry, kept until its page is sorted. */
+struct page_entry {
+    char *name;
+    uint64_t size;
+    int64_t mtime_ms;
+    char etag[BASALT_IO_ETAG_MAX];
+    bool is_prefix;
+};
+
+/* One page's worth of listing state, fed by the XML scanner. A page's blobs
+ * and prefixes are each in order, but not merged (azurite puts every prefix
+ * first): the page is collected and sorted before it is visited. */
 struct listing {
     const struct basalt_azure_target *target;
     basalt_io_visit_fn visit;
     void *ctx;
+    struct page_entry cur;
     char name[1024];
-    uint64_t size;
-    int64_t mtime_ms;
-    char etag[BASALT_IO_ETAG_MAX];
     char marker[1024];
+    struct page_entry *page;
+    size_t count, cap;
 };
 
-static basalt_status emit(struct listing *l, bool is_prefix, struct basalt_error *err)
+static basalt_status keep(struct listing *l, bool is_prefix, struct basalt_error *err)
 {
-    char uri[1400];
-    snprintf(uri, sizeof uri, "%s/%s", l->target->uri_base, l->name);
-    struct basalt_io_entry e = {.uri = uri, .size = is_prefix ? 0 : l->size,
-                                .mtime_ms = is_prefix ? 0 : l->mtime_ms,
-                                .etag = is_prefix ? "" : l->etag, .is_prefix = is_prefix};
-    return l->visit(l->ctx, &e, err);
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        struct page_entry *grown = basalt_realloc(l->page, cap * sizeof *grown);
+        if (!grown)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for a listing");
+        l->page = grown;
+        l->cap = cap;
+    }
+    size_t n = strlen(l->name);
+    struct page_entry *e = &l->page[l->count];
+    *e = l->cur;
+    e->is_prefix = is_prefix;
+    if (!(e->name = basalt_malloc(n + 1)))
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a listing");
+    memcpy(e->name, l->name, n + 1);
+    l->count++;
+    return BASALT_OK;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct page_entry *)a)->name, ((const struct page_entry *)b)->name);
+}
+
+/* Visits the page in key order and empties it. */
+static basalt_status flush_page(struct listing *l, basalt_status st, struct basalt_error *err)
+{
+    if (st == BASALT_OK && l->count > 1)
+        qsort(l->page, l->count, sizeof *l->page, by_name);
+    for (size_t i = 0; i < l->count; i++) {
+        const struct page_entry *p = &l->page[i];
+        if (st == BASALT_OK) {
+            char uri[1400];
+            snprintf(uri, sizeof uri, "%s/%s", l->target->uri_base, p->name);
+            struct basalt_io_entry e = {.uri = uri, .size = p->size, .mtime_ms = p->mtime_ms,
+                                        .etag = p->etag, .is_prefix = p->is_prefix};
+            st = l->visit(l->ctx, &e, err);
+        }
+        basalt_free(p->name);
+    }
+    l->count = 0;
+    return st;
 }
 
 #define BLOBS "EnumerationResults/Blobs/"
@@ -41,29 +88,28 @@ static basalt_status on_list(void *ctx, const char *path, const char *text, size
 #define FIELD(buf) snprintf(buf, sizeof buf, "%.*s", (int)len, text)
     if (!text) {
         if (strcmp(path, BLOBS "Blob") == 0 || strcmp(path, BLOBS "BlobPrefix") == 0) {
-            l->name[0] = l->etag[0] = '\0';
-            l->size = 0;
-            l->mtime_ms = 0;
+            l->name[0] = '\0';
+            memset(&l->cur, 0, sizeof l->cur);
         }
         return BASALT_OK;
     }
     if (strcmp(path, BLOBS "Blob/Name") == 0 || strcmp(path, BLOBS "BlobPrefix/Name") == 0)
         FIELD(l->name);
     else if (strcmp(path, BLOBS "Blob/Properties/Content-Length") == 0)
-        l->size = strtoull(text, NULL, 10);
+        l->cur.size = strtoull(text, NULL, 10);
     else if (strcmp(path, BLOBS "Blob/Properties/Last-Modified") == 0) {
         time_t when = curl_getdate(text, NULL); /* RFC 1123 */
-        l->mtime_ms = when > 0 ? (int64_t)when * 1000 : 0;
+        l->cur.mtime_ms = when > 0 ? (int64_t)when * 1000 : 0;
     } else if (strcmp(path, BLOBS "Blob/Properties/Etag") == 0) {
         /* Quoted as the ETag header of a HEAD is, so list and stat agree. */
         if (len > 0 && text[0] == '"')
-            FIELD(l->etag);
+            FIELD(l->cur.etag);
         else
-            snprintf(l->etag, sizeof l->etag, "\"%.*s\"", (int)len, text);
+            snprintf(l->cur.etag, sizeof l->cur.etag, "\"%.*s\"", (int)len, text);
     } else if (strcmp(path, BLOBS "Blob") == 0)
-        return emit(l, false, err);
+        return keep(l, false, err);
     else if (strcmp(path, BLOBS "BlobPrefix") == 0)
-        return emit(l, true, err);
+        return keep(l, true, err);
     else if (strcmp(path, "EnumerationResults/NextMarker") == 0)
         FIELD(l->marker);
 #undef FIELD
@@ -120,7 +166,9 @@ basalt_status basalt_azure_list(struct basalt_io_store *store, const char *uri_p
             st = basalt_xml_scan((const char *)resp.body, resp.body_len, uri_prefix, on_list, &l,
                                  err);
         basalt_http_response_free(&resp);
+        st = flush_page(&l, st, err);
     } while (st == BASALT_OK && l.marker[0]);
+    basalt_free(l.page);
     return st;
 }
 
