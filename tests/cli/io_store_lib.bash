@@ -10,7 +10,8 @@ find_store_check() {
   repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   for c in "${STORE_CHECK:-}" "$(dirname "$basalt")/../../tests/tools/store_check" \
            "$repo/build/tests/tools/store_check"; do
-    if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; return 0; fi
+    # Absolute: cases may cd elsewhere.
+    if [ -n "$c" ] && [ -x "$c" ]; then echo "$(cd "$(dirname "$c")" && pwd)/$(basename "$c")"; return 0; fi
   done
   echo "store_check is not built (cmake --build BUILD --target store_check) and STORE_CHECK is unset" >&2
   return 1

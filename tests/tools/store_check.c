@@ -46,7 +46,8 @@ static void usage(void)
             "flags: --endpoint URL --part-size N --parts-in-flight N --footer-tail N\n"
             "       --coalesce-gap N --split-size N --stall-timeout-ms N --max-attempts N\n"
             "       --retry-base-ms N --retry-max-ms N --anonymous --sas TOKEN\n"
-            "       --connection-string S --azure-key KEY --addressing path|virtual\n");
+            "       --connection-string S --azure-key KEY --addressing path|virtual\n"
+            "       --skip-list (no listing checks)\n");
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -65,14 +66,15 @@ int main(int argc, char **argv)
     basalt_io_options_init(&o);
     uint64_t faults = 0, write_fail = 0;
     const char *cat = NULL, *put = NULL;
-    bool want_faults = false, want_write_fail = false;
+    bool want_faults = false, want_write_fail = false, skip_list = false;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n = 0;
         bool num = v && parse_u64(v, &n);
-        if (strcmp(a, "--anonymous") == 0) {
-            o.anonymous = true;
+        if (strcmp(a, "--anonymous") == 0 || strcmp(a, "--skip-list") == 0) {
+            o.anonymous |= strcmp(a, "--anonymous") == 0;
+            skip_list |= strcmp(a, "--skip-list") == 0;
             continue;
         }
         if (!v) {
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
         snprintf(root, sizeof root, "%s%ssc-%d-%08x/", target,
                  n && target[n - 1] == '/' ? "" : "/", (int)getpid(), (unsigned)rand());
         struct sc_context c = {.store = store, .options = &o, .root = root,
-                               .part_size = o.part_size};
+                               .part_size = o.part_size, .skip_list = skip_list};
         if (want_faults)
             sc_faults(&c, (unsigned)faults);
         else
