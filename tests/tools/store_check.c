@@ -47,7 +47,7 @@ static void usage(void)
             "       --coalesce-gap N --split-size N --stall-timeout-ms N --max-attempts N\n"
             "       --retry-base-ms N --retry-max-ms N --anonymous --sas TOKEN\n"
             "       --connection-string S --azure-key KEY --addressing path|virtual\n"
-            "       --skip-list (no listing checks)\n");
+            "       --skip-list (no listing checks) --max-size N (--faults objects)\n");
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 {
     struct basalt_io_options o;
     basalt_io_options_init(&o);
-    uint64_t faults = 0, write_fail = 0;
+    uint64_t faults = 0, write_fail = 0, max_size = 0;
     const char *cat = NULL, *put = NULL;
     bool want_faults = false, want_write_fail = false, skip_list = false;
     int i = 1;
@@ -118,6 +118,8 @@ int main(int argc, char **argv)
             o.retry_base_ms = (uint32_t)n;
         else if (strcmp(a, "--retry-max-ms") == 0)
             o.retry_max_ms = (uint32_t)n;
+        else if (strcmp(a, "--max-size") == 0)
+            max_size = n;
         else if (strcmp(a, "--faults") == 0)
             faults = n, want_faults = true;
         else if (strcmp(a, "--write-fail") == 0)
@@ -154,7 +156,8 @@ int main(int argc, char **argv)
         snprintf(root, sizeof root, "%s%ssc-%d-%08x/", target,
                  n && target[n - 1] == '/' ? "" : "/", (int)getpid(), (unsigned)rand());
         struct sc_context c = {.store = store, .options = &o, .root = root,
-                               .part_size = o.part_size, .skip_list = skip_list};
+                               .part_size = o.part_size, .max_size = max_size,
+                               .skip_list = skip_list};
         if (want_faults)
             sc_faults(&c, (unsigned)faults);
         else

@@ -9,6 +9,7 @@ struct sc_context {
     const struct basalt_io_options *options;
     const char *root; /* "PREFIX/sc-PID-RANDOM/", ends in '/' */
     uint64_t part_size;
+    uint64_t max_size; /* --faults: objects of 1 to max_size bytes */
     bool skip_list; /* --skip-list: a server that cannot check listings' signatures */
 };
 

@@ -1,10 +1,12 @@
 /* store_check: reading and writing whole objects, and the modes that only do
  * that (--cat, --write-fail, --faults). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "store_check.h"
 
@@ -147,29 +149,38 @@ void sc_faults(const struct sc_context *c, unsigned count)
     unsigned same = 0, write_failed = 0, read_failed = 0, different = 0;
     char (*uris)[1200] = calloc(count ? count : 1, sizeof *uris);
     for (unsigned k = 0; uris && k < count; k++) {
-        /* Sizes from 1 byte to past the part size, so some go in parts. */
-        size_t len = (size_t)(1 + (k * 2654435761u) % (c->part_size ? c->part_size * 2 + 5000
-                                                                     : 300000));
+        /* Sizes from 1 byte to max_size (default: past the part size, so
+         * some go in parts). */
+        uint64_t part = c->part_size ? c->part_size : 8u << 20;
+        uint64_t max = c->max_size ? c->max_size : part + part / 2;
+        size_t len = (size_t)(1 + (k * 2654435761u) % max);
         snprintf(uris[k], sizeof uris[k], "%sobj-%03u.bin", c->root, k);
         uint8_t *data = sc_data(uris[k], len), *back = NULL;
         size_t got = 0;
         struct basalt_error err;
         basalt_error_init(&err);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         basalt_status st = sc_write(c->store, uris[k], data, len, 0, &err);
-        if (st != BASALT_OK) {
+        basalt_status written = st;
+        if (st == BASALT_OK)
+            st = sc_read(c->store, uris[k], &back, &got, &err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        long ms = (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+        if (written != BASALT_OK) {
             write_failed++;
-            printf("object %u (%zu bytes): write failed: %s: %s\n", k, len,
+            printf("object %u (%zu bytes, %ld ms): write failed: %s: %s\n", k, len, ms,
                    basalt_status_name(st), err.message);
-        } else if ((st = sc_read(c->store, uris[k], &back, &got, &err)) != BASALT_OK) {
+        } else if (st != BASALT_OK) {
             read_failed++;
-            printf("object %u (%zu bytes): read failed: %s: %s\n", k, len,
+            printf("object %u (%zu bytes, %ld ms): read failed: %s: %s\n", k, len, ms,
                    basalt_status_name(st), err.message);
         } else if (got != len || memcmp(back, data, len) != 0) {
             different++;
             sc_report(false, "object %u: read back %zu bytes, not the %zu written", k, got, len);
         } else {
             same++;
-            printf("object %u (%zu bytes): identical\n", k, len);
+            printf("object %u (%zu bytes, %ld ms): identical\n", k, len, ms);
         }
         free(data);
         free(back);
