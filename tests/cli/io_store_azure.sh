@@ -105,6 +105,19 @@ check "tampered SAS: the read fails with AUTH (rc $rc: $(cat "$tmp/err"))" \
 check "tampered SAS: the message holds no part of the SAS" \
   not grep -qF -e "sig=" -e "${sig:1:12}" -e "se=" "$tmp/err"
 
+# ---- URIs to URLs without azurite: no such host, offline ----
+# (An account name with '-' is invalid, so it never resolves anywhere.)
+(unset AZURE_STORAGE_CONNECTION_STRING AZURE_BLOB_ENDPOINT
+ AZURE_STORAGE_ACCOUNT=basalt-none "$store_check" --max-attempts 1 --sas "sv=x&sig=SECRETSIG" \
+   --cat "abfss://cont@basalt-other.dfs.core.windows.net/dir/x.bin"
+ AZURE_STORAGE_ACCOUNT=basalt-none "$store_check" --max-attempts 1 --cat "az://cont/dir/x.bin") \
+  >"$tmp/out" 2>"$tmp/err"
+check "abfss:// goes to the account's blob endpoint ($(head -n 1 "$tmp/err"))" \
+  grep -q 'https://basalt-other.blob.core.windows.net/cont/dir/x.bin' "$tmp/err"
+check "az:// goes to the configured account's blob endpoint ($(tail -n 1 "$tmp/err"))" \
+  grep -q 'https://basalt-none.blob.core.windows.net/cont/dir/x.bin' "$tmp/err"
+check "the SAS is not in the messages" not grep -q SECRETSIG "$tmp/err"
+
 # ---- nothing left behind by the checks (each deletes its own root) ----
 expect 0 node "$servers/azure_blob.mjs" GET "$AZURE_CONTAINER?restype=container&comp=list" --out "$tmp/listing"
 left=$(grep -o '<Name>[^<]*</Name>' "$tmp/listing" | grep -v '<Name>interop/' | head -5)

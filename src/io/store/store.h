@@ -25,6 +25,8 @@ struct basalt_io_s3_config {
     bool anonymous;
 };
 
+/* A SAS token, when there is one, is used instead of the key: it is the
+ * narrower credential, and whoever configured it meant it to be used. */
 struct basalt_io_azure_config {
     char *account;
     char *key; /* base64 */
