@@ -513,6 +513,8 @@ basalt_status basalt_http_execute_all(struct basalt_http_client *c,
                 st = fs;
             if (t->finished)
                 unfinished--;
+            else if (!t->active && t->not_before < wake)
+                wake = t->not_before; /* a retry scheduled just now: wake for it */
         }
         if (st != BASALT_OK || unfinished == 0)
             break;

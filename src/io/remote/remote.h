@@ -22,11 +22,17 @@ struct basalt_remote_object {
     const struct basalt_http_signer *signer;
     const struct basalt_http_headers *headers; /* added to every request; may be NULL */
     basalt_remote_error_fn error;
+    /* The server cannot be trusted with a suffix range (bytes=-N): Azure
+     * documents only bytes=N- and bytes=N-M, and azurite answers a suffix
+     * with a wrong Content-Length. The object is then sized by a HEAD and
+     * its tail read with a plain range: two requests at open, not one. */
+    bool no_suffix_range;
 };
 
 /* Opens a remote object for reading: one tail request sizes it and keeps its
- * last `options->footer_tail` bytes; later reads are pinned to the ETag it
- * returned. The input copies name and url. */
+ * last `options->footer_tail` bytes (a HEAD and a range read with
+ * no_suffix_range); later reads are pinned to the ETag it returned. The
+ * input copies name and url. */
 basalt_status basalt_remote_input_open(struct basalt_http_client *http,
                                        const struct basalt_io_options *options,
                                        const struct basalt_remote_object *object,

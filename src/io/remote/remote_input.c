@@ -32,6 +32,8 @@ struct remote_input {
     size_t cache_count;
     unsigned generation;
     bool prefetching;
+    bool prefetch_done;          /* the prefetcher has handed over its runs */
+    pthread_cond_t prefetch_end; /* signalled with prefetch_done */
     pthread_t prefetcher;
     struct cached_run *pending; /* the runs the prefetcher is filling */
     size_t pending_count;
@@ -121,8 +123,13 @@ static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
     return false;
 }
 
+/* Called with the lock held. The prefetcher takes the lock to hand over its
+ * runs, so joining it under the lock would deadlock: wait (unlocked) for its
+ * hand-over first; after that it only returns. */
 static void join_prefetch(struct remote_input *r)
 {
+    while (r->prefetching && !r->prefetch_done)
+        pthread_cond_wait(&r->prefetch_end, &r->lock);
     if (r->prefetching) {
         pthread_join(r->prefetcher, NULL);
         r->prefetching = false;
@@ -230,6 +237,8 @@ static void *prefetch_main(void *arg)
     basalt_free(r->pending);
     r->pending = NULL;
     r->pending_count = 0;
+    r->prefetch_done = true;
+    pthread_cond_broadcast(&r->prefetch_end);
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
@@ -286,6 +295,7 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
                                                  r->generation};
     }
     r->pending_count = made;
+    r->prefetch_done = false;
     if (made > 0 && pthread_create(&r->prefetcher, NULL, prefetch_main, r) == 0) {
         r->prefetching = true;
     } else {
@@ -308,6 +318,7 @@ static void remote_close(struct basalt_input *in)
     drop_generations_before(r, UINT32_MAX);
     pthread_mutex_unlock(&r->lock);
     pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->prefetch_end);
     basalt_free(r->cache);
     basalt_free(r->tail);
     basalt_free(r->url);
@@ -332,16 +343,39 @@ bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remo
     return true;
 }
 
+/* The tail after a HEAD sized the object (no_suffix_range): a plain range
+ * read of the last footer_tail bytes, pinned to the HEAD's ETag. */
+static basalt_status read_tail(struct remote_input *r, struct basalt_error *err)
+{
+    uint64_t want = r->options.footer_tail < r->base.size ? r->options.footer_tail : r->base.size;
+    if (want == 0)
+        return BASALT_OK;
+    uint8_t *tail = basalt_malloc((size_t)want);
+    if (!tail)
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for the tail",
+                                r->base.name);
+    struct run run = {r->base.size - want, want, tail};
+    basalt_status st = fetch_runs(r, &run, 1, err);
+    if (st != BASALT_OK) {
+        basalt_free(tail);
+        return st;
+    }
+    r->tail = tail;
+    r->tail_offset = run.offset;
+    r->tail_len = want;
+    return BASALT_OK;
+}
+
 /* The sizing request: the object's tail with its total size, or a HEAD when
- * no tail is wanted or the object is empty (a suffix range of an empty
- * object is unsatisfiable). */
+ * no tail is wanted, the object is empty (a suffix range of an empty object
+ * is unsatisfiable) or the server has no suffix ranges. */
 static basalt_status size_object(struct remote_input *r, struct basalt_error *err)
 {
     struct basalt_http_request req = {.method = "GET", .url = r->url,
                                       .headers = r->object.headers, .signer = r->object.signer,
                                       .range = true, .suffix = true,
                                       .length = r->options.footer_tail};
-    if (r->options.footer_tail == 0)
+    if (r->options.footer_tail == 0 || r->object.no_suffix_range)
         req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
@@ -380,6 +414,8 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
         resp.body = NULL;
     }
     basalt_http_response_free(&resp);
+    if (!req.suffix && r->object.no_suffix_range)
+        return read_tail(r, err);
     return BASALT_OK;
 }
 
@@ -409,6 +445,7 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
     r->object.name = r->name;
     r->object.url = r->url;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->prefetch_end, NULL);
     basalt_status st = size_object(r, err);
     if (st != BASALT_OK) {
         remote_close(&r->base);

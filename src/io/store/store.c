@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "azure/azure.h"
 #include "local/local.h"
 #include "s3/s3.h"
 #include "store/store.h"
@@ -96,12 +97,15 @@ basalt_status basalt_io_store_new(const struct basalt_io_options *options,
         s->options.bearer_token = NULL;
         st = basalt_http_client_new(&s->options, &s->http, err);
     }
+    if (st == BASALT_OK)
+        st = basalt_azure_headers_init(&s->azure_headers, err);
     if (st != BASALT_OK) {
         basalt_io_store_free(s);
         return st;
     }
     basalt_s3_signer_init(&s->s3_signer, &s->s3, NULL);
     basalt_s3_signer_init(&s->gcs_signer, &s->gcs, s->gcs_bearer);
+    basalt_azure_signer_init(&s->azure_signer, &s->azure);
     *out = s;
     return BASALT_OK;
 }
@@ -137,9 +141,9 @@ basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *ur
     case BASALT_IO_SCHEME_HTTP: return basalt_web_open_input(store, uri, out, err);
     case BASALT_IO_SCHEME_S3:
     case BASALT_IO_SCHEME_GCS: return basalt_s3_open_input(store, uri, out, err);
-    case BASALT_IO_SCHEME_AZURE: break;
+    case BASALT_IO_SCHEME_AZURE: return basalt_azure_open_input(store, uri, out, err);
     }
-    return basalt_error_set(err, BASALT_UNSUPPORTED, "%.300s: Azure is not built yet", uri);
+    return basalt_error_set(err, BASALT_INTERNAL, "%.300s: unhandled scheme", uri);
 }
 
 basalt_status basalt_io_open_output(struct basalt_io_store *store, const char *uri,
@@ -158,9 +162,9 @@ basalt_status basalt_io_open_output(struct basalt_io_store *store, const char *u
                                 uri);
     case BASALT_IO_SCHEME_S3:
     case BASALT_IO_SCHEME_GCS: return basalt_s3_open_output(store, uri, flags, out, err);
-    case BASALT_IO_SCHEME_AZURE: break;
+    case BASALT_IO_SCHEME_AZURE: return basalt_azure_open_output(store, uri, flags, out, err);
     }
-    return basalt_error_set(err, BASALT_UNSUPPORTED, "%.300s: Azure is not built yet", uri);
+    return basalt_error_set(err, BASALT_INTERNAL, "%.300s: unhandled scheme", uri);
 }
 
 basalt_status basalt_io_list(struct basalt_io_store *store, const char *uri_prefix,
@@ -176,8 +180,9 @@ basalt_status basalt_io_list(struct basalt_io_store *store, const char *uri_pref
     case BASALT_IO_SCHEME_S3:
     case BASALT_IO_SCHEME_GCS:
         return basalt_s3_list(store, uri_prefix, delimited, visit, ctx, err);
-    case BASALT_IO_SCHEME_HTTP:
-    case BASALT_IO_SCHEME_AZURE: break;
+    case BASALT_IO_SCHEME_AZURE:
+        return basalt_azure_list(store, uri_prefix, delimited, visit, ctx, err);
+    case BASALT_IO_SCHEME_HTTP: break;
     }
     return basalt_error_set(err, BASALT_UNSUPPORTED, "%.300s: listing is not supported here",
                             uri_prefix);
@@ -196,9 +201,9 @@ basalt_status basalt_io_stat(struct basalt_io_store *store, const char *uri,
     case BASALT_IO_SCHEME_HTTP: return basalt_web_stat(store, uri, out, err);
     case BASALT_IO_SCHEME_S3:
     case BASALT_IO_SCHEME_GCS: return basalt_s3_stat(store, uri, out, err);
-    case BASALT_IO_SCHEME_AZURE: break;
+    case BASALT_IO_SCHEME_AZURE: return basalt_azure_stat(store, uri, out, err);
     }
-    return basalt_error_set(err, BASALT_UNSUPPORTED, "%.300s: Azure is not built yet", uri);
+    return basalt_error_set(err, BASALT_INTERNAL, "%.300s: unhandled scheme", uri);
 }
 
 basalt_status basalt_io_delete(struct basalt_io_store *store, const char *const *uris,
@@ -222,10 +227,7 @@ basalt_status basalt_io_delete(struct basalt_io_store *store, const char *const 
             st = basalt_error_set(err, BASALT_INVALID_ARG, "%.300s: http(s) objects are read-only",
                                   uris[i]);
             break;
-        case BASALT_IO_SCHEME_AZURE:
-            st = basalt_error_set(err, BASALT_UNSUPPORTED, "%.300s: Azure is not built yet",
-                                  uris[i]);
-            break;
+        case BASALT_IO_SCHEME_AZURE: st = basalt_azure_delete(store, uris + i, j - i, err); break;
         }
         if (st != BASALT_OK)
             return st;

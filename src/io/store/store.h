@@ -25,11 +25,21 @@ struct basalt_io_s3_config {
     bool anonymous;
 };
 
+/* A SAS token, when there is one, is used instead of the key: it is the
+ * narrower credential, and whoever configured it meant it to be used. */
 struct basalt_io_azure_config {
     char *account;
     char *key; /* base64 */
     char *sas_token;
     char *endpoint; /* "http://127.0.0.1:10000/devstoreaccount1"; NULL: the account's */
+    bool anonymous;
+};
+
+/* Shared Key for the configured account: x-ms-date and Authorization on each
+ * attempt (a resumed read's Range changes what is signed). */
+struct basalt_azure_signer {
+    struct basalt_http_signer base;
+    const struct basalt_io_azure_config *config;
 };
 
 /* SigV4 with a provider's keys (service "s3"), or a GCS bearer token. */
@@ -50,6 +60,8 @@ struct basalt_io_store {
     struct basalt_s3_signer s3_signer;
     struct basalt_s3_signer gcs_signer;
     struct basalt_io_azure_config azure;
+    struct basalt_azure_signer azure_signer;
+    struct basalt_http_headers azure_headers; /* x-ms-version: on every Azure request */
 };
 
 /* The scheme of `uri`; INVALID_ARG for one basalt does not know. */

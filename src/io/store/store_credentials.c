@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "auth/aws_config.h"
+#include "auth/azure_sign.h"
 #include "store/store_credentials.h"
 
 /* An owned copy of the first non-empty value; NULL when all are empty. */
@@ -93,6 +94,57 @@ static void forget_s3(struct basalt_io_s3_config *c)
     wipe_free(&c->endpoint);
 }
 
+/* A SAS token without the '?' it is often pasted with. */
+static const char *sas_of(const char *token)
+{
+    return token && token[0] == '?' ? token + 1 : token;
+}
+
+/* Azure: options.azure_connection_string stands for account, key and SAS
+ * (and the endpoint, unless options.azure_endpoint is given). Otherwise
+ * each comes from its option, else AZURE_STORAGE_CONNECTION_STRING, else its
+ * own variable. */
+static basalt_status resolve_azure(struct basalt_io_azure_config *c,
+                                   const struct basalt_io_options *o, struct basalt_error *err)
+{
+    struct basalt_azure_connection conn;
+    memset(&conn, 0, sizeof conn);
+    const char *text = o->azure_connection_string;
+    bool given = text && text[0];
+    if (!given)
+        text = env(o, "AZURE_STORAGE_CONNECTION_STRING");
+    basalt_status st = BASALT_OK;
+    if (text && text[0]) {
+        st = basalt_azure_connection_parse(text, &conn, err);
+        if (st != BASALT_OK)
+            return basalt_error_context(err, st, "%s",
+                                        given ? "options.azure_connection_string"
+                                              : "AZURE_STORAGE_CONNECTION_STRING");
+    }
+    c->anonymous = o->anonymous;
+    if (given) {
+        st = pick(&c->account, conn.account_name, NULL, NULL, err);
+        if (st == BASALT_OK)
+            st = pick(&c->key, conn.account_key, NULL, NULL, err);
+        if (st == BASALT_OK)
+            st = pick(&c->sas_token, sas_of(conn.sas), NULL, NULL, err);
+    } else {
+        st = pick(&c->account, o->azure_account, conn.account_name,
+                  env(o, "AZURE_STORAGE_ACCOUNT"), err);
+        if (st == BASALT_OK)
+            st = pick(&c->key, o->azure_key, conn.account_key, env(o, "AZURE_STORAGE_KEY"), err);
+        if (st == BASALT_OK)
+            st = pick(&c->sas_token, sas_of(o->azure_sas_token), sas_of(conn.sas),
+                      sas_of(env(o, "AZURE_STORAGE_SAS_TOKEN")), err);
+    }
+    /* The connection string's endpoint serves its own account only. */
+    bool same = !c->account || !conn.account_name || strcmp(c->account, conn.account_name) == 0;
+    if (st == BASALT_OK)
+        st = pick(&c->endpoint, o->azure_endpoint, same ? conn.blob_endpoint : NULL, NULL, err);
+    basalt_azure_connection_reset(&conn);
+    return st;
+}
+
 basalt_status basalt_io_store_resolve_credentials(struct basalt_io_store *store,
                                                   const struct basalt_io_options *o,
                                                   struct basalt_error *err)
@@ -109,15 +161,7 @@ basalt_status basalt_io_store_resolve_credentials(struct basalt_io_store *store,
         st = pick(&store->gcs_bearer, o->bearer_token, env(o, "GOOGLE_OAUTH_ACCESS_TOKEN"), NULL,
                   err);
     if (st == BASALT_OK)
-        st = pick(&store->azure.account, o->azure_account, env(o, "AZURE_STORAGE_ACCOUNT"), NULL,
-                  err);
-    if (st == BASALT_OK)
-        st = pick(&store->azure.key, o->azure_key, env(o, "AZURE_STORAGE_KEY"), NULL, err);
-    if (st == BASALT_OK)
-        st = pick(&store->azure.sas_token, o->azure_sas_token, env(o, "AZURE_STORAGE_SAS_TOKEN"),
-                  NULL, err);
-    if (st == BASALT_OK)
-        st = pick(&store->azure.endpoint, o->azure_endpoint, NULL, NULL, err);
+        st = resolve_azure(&store->azure, o, err);
     return st;
 }
 

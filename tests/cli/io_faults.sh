@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The object-store client under injected faults: fault_proxy in front of moto
+# (SigV4 on) and of azurite (Shared Key on). Every object written and read
+# back through 503s, SlowDowns, resets and truncated bodies comes back
+# identical or fails with a clear message; stalled bodies are cut by the
+# stall timeout, so nothing hangs (each run has a deadline); a multipart
+# write whose part or completion fails past its retries fails and leaves no
+# object and no open multipart upload (checked with boto3 straight against
+# moto). Prints the counts: requests, faults by kind, retries, outcomes. The
+# basalt binary ($1) only locates the build tree.
+source "$(dirname "$0")/lib.bash"
+source "$(dirname "$0")/io_store_lib.bash"
+source "$(dirname "$0")/../servers/servers.bash"
+t0=$SECONDS
+
+if ! start_moto; then
+  check "moto starts with SigV4 checks on" false
+  finish; exit
+fi
+export AWS_ACCESS_KEY_ID=$S3_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY=$S3_SECRET_ACCESS_KEY AWS_REGION=$S3_REGION
+unset AWS_SESSION_TOKEN AWS_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3
+# Small tails and splits: each read is a tail, then several ranges, so
+# bodies break mid-range and must resume. Short backoff keeps the runs quick.
+reads=(--footer-tail 16384 --split-size 1048576 --coalesce-gap 4096 --retry-base-ms 20 --retry-max-ms 500)
+
+# counts NAME: the proxy's counters and store_check's outcome line.
+counts() {
+  local name=$1 k line="$1: proxy requests=$(proxy_stat "$PROXY_STATS" requests) faults:"
+  for k in status_503 slowdown error_500 reset_mid_body truncate stall; do
+    line+=" $k=$(proxy_stat "$PROXY_STATS" "faults.$k")"
+  done
+  echo "$line"
+  grep -E '^(outcomes|store stats):' "$tmp/$name.log" | sed "s/^/$name: /"
+}
+# clear_errors NAME: every failed round trip names its object and says why.
+clear_errors() {
+  local bad
+  bad=$(grep -E 'failed: ' "$tmp/$1.log" | grep -vE 'failed: [A-Z_]+: (s3|az)://[^ ]+: .{10,}' | head -3)
+  check "$1: every failure is a status with the URI and a reason (${bad:-all are})" test -z "$bad"
+}
+retries_of() { sed -n 's/^store stats: .*retries=\([0-9]*\).*/\1/p' "$tmp/$1.log"; }
+
+# open_uploads KEY|PREFIX/: multipart uploads moto still holds for KEY (boto3,
+# straight to moto; no Prefix, whose '/' moto's SigV4 check refuses).
+open_uploads() {
+  python3 - "$S3_ENDPOINT" "$S3_BUCKET" "$1" <<'EOF'
+import sys, boto3
+from botocore.config import Config
+s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+                  config=Config(retries={"max_attempts": 1}, s3={"addressing_style": "path"}))
+r = s3.list_multipart_uploads(Bucket=sys.argv[2])
+key = sys.argv[3]
+print(sum(1 for u in r.get("Uploads", [])
+          if u["Key"] == key or (key.endswith("/") and u["Key"].startswith(key))))
+EOF
+}
+# ---- 1. 503, SlowDown, reset and truncated bodies at 0.1 each ----
+echo "[$((SECONDS - t0)) s] faults at 0.1 (seed 7)"
+if start_fault_proxy "$MOTO_PORT" --status-503 0.1 --slowdown 0.1 --reset-mid-body 0.1 --truncate 0.1 --seed 7; then
+  run_store_check s3_faults 110 --faults 30 --max-size 7000000 --part-size 5242880 "${reads[@]}" \
+    --max-attempts 8 --endpoint "$PROXY_ENDPOINT" "s3://$S3_BUCKET/faults"
+  stop_fault_proxy
+  counts s3_faults
+  clear_errors s3_faults
+  for k in status_503 slowdown reset_mid_body truncate; do
+    check "s3_faults: the proxy injected $k" test "$(proxy_stat "$PROXY_STATS" "faults.$k")" -gt 0
+  done
+  check "s3_faults: the client retried ($(retries_of s3_faults) retries)" test "$(retries_of s3_faults)" -gt 0
+  # A CreateMultipartUpload whose answer is lost is not retried (a retry
+  # would create a second upload), so its upload stays open, unknown to the
+  # client: shown, not checked.
+  echo "s3_faults: multipart uploads left open under faults/: $(open_uploads faults/)"
+  identical=$(sed -n 's/^outcomes: identical=\([0-9]*\).*/\1/p' "$tmp/s3_faults.log")
+  check "s3_faults: most round trips succeeded despite the faults ($identical of 30)" test "${identical:-0}" -ge 20
+fi
+
+# ---- 2. stalled bodies: cut by a 1 s stall timeout, not waited out ----
+echo "[$((SECONDS - t0)) s] stalls (0.05, 5 s each; stall timeout 1 s)"
+if start_fault_proxy "$MOTO_PORT" --stall 0.05 --stall-ms 5000 --seed 7; then
+  started=$SECONDS
+  run_store_check s3_stalls 100 --faults 15 --max-size 3000000 --part-size 5242880 "${reads[@]}" \
+    --stall-timeout-ms 1000 --endpoint "$PROXY_ENDPOINT" "s3://$S3_BUCKET/stalls"
+  took=$((SECONDS - started))
+  stop_fault_proxy
+  counts s3_stalls
+  clear_errors s3_stalls
+  stalls=$(proxy_stat "$PROXY_STATS" faults.stall)
+  check "s3_stalls: the proxy stalled some bodies ($stalls)" test "$stalls" -gt 0
+  # Waiting out every stall would take 5 s each.
+  check "s3_stalls: $stalls stalls cost less than waiting them out (${took} s)" test "$took" -lt $((stalls * 5 + 30))
+fi
+
+# ---- 3. a multipart write that fails past its retries leaves nothing ----
+write_fail_case() { # NAME PROXY_FLAGS...
+  local name=$1; shift
+  echo "[$((SECONDS - t0)) s] $name"
+  start_fault_proxy "$MOTO_PORT" "$@" || { check "$name: proxy starts" false; return; }
+  local key="writefail/$name.bin"
+  run_store_check "$name" 100 --write-fail 12000000 --part-size 5242880 --max-attempts 2 \
+    --retry-base-ms 20 --endpoint "$PROXY_ENDPOINT" "s3://$S3_BUCKET/$key"
+  stop_fault_proxy
+  echo "$name: $PROXY_SUMMARY"
+  check "$name: the proxy failed requests ($(proxy_stat "$PROXY_STATS" faults.error_500) x 500)" \
+    test "$(proxy_stat "$PROXY_STATS" faults.error_500)" -gt 0
+  local open
+  open=$(open_uploads "$key")
+  check "$name: no multipart upload is left open (boto3 list_multipart_uploads: ${open:-error})" test "$open" = 0
+}
+# Part 2 of 3 answers 500 to both of its attempts; the upload is aborted.
+write_fail_case part_fails --error-500 1 --only-path-substring partNumber=2
+# Every part uploads; CompleteMultipartUpload answers 500 twice (begin is
+# "?uploads", which does not hold "uploadId=").
+write_fail_case complete_fails --error-500 1 --only-method POST --only-path-substring uploadId=
+
+# ---- 4. the Azure path under the same faults (block blobs, HEAD + tail) ----
+echo "[$((SECONDS - t0)) s] azure faults at 0.1"
+if start_azurite && start_fault_proxy "$AZURITE_PORT" --status-503 0.1 --slowdown 0.1 --reset-mid-body 0.1 --truncate 0.1 --seed 7; then
+  run_store_check az_faults 100 --faults 20 --max-size 1500000 --part-size 1048576 "${reads[@]}" \
+    --max-attempts 8 --endpoint "$PROXY_ENDPOINT/devstoreaccount1" "az://$AZURE_CONTAINER/faults"
+  stop_fault_proxy
+  counts az_faults
+  clear_errors az_faults
+  check "az_faults: the client retried ($(retries_of az_faults) retries)" test "$(retries_of az_faults)" -gt 0
+else
+  check "azurite and a proxy in front of it start" false
+fi
+
+echo "[$((SECONDS - t0)) s] done"
+finish
