@@ -66,6 +66,8 @@ struct s3_upload {
     const struct basalt_http_signer *signer;
     char *name;
     char url[BASALT_S3_URL_MAX];
+    char uploads_url[BASALT_S3_URL_MAX + 4096]; /* ListMultipartUploads of this key */
+    char *key;
     char upload_id[512]; /* "" until CreateMultipartUpload answered */
 };
 
@@ -122,6 +124,56 @@ static basalt_status on_upload_id(void *ctx, const char *path, const char *text,
     return BASALT_OK;
 }
 
+/* The uploads of exactly this key that a ListMultipartUploads page names. */
+struct orphans {
+    struct s3_upload *u;
+    char key[1024];
+    char ids[16][512];
+    int count;
+};
+
+static basalt_status on_orphan(void *ctx, const char *path, const char *text, size_t len,
+                               struct basalt_error *err)
+{
+    (void)err;
+    struct orphans *o = ctx;
+    if (!text) {
+        if (strcmp(path, "ListMultipartUploadsResult/Upload") == 0)
+            o->key[0] = '\0';
+        return BASALT_OK;
+    }
+    if (strcmp(path, "ListMultipartUploadsResult/Upload/Key") == 0)
+        snprintf(o->key, sizeof o->key, "%.*s", (int)len, text);
+    else if (strcmp(path, "ListMultipartUploadsResult/Upload/UploadId") == 0 &&
+             strcmp(o->key, o->u->key) == 0 && o->count < 16)
+        snprintf(o->ids[o->count++], sizeof o->ids[0], "%.*s", (int)len, text);
+    return BASALT_OK;
+}
+
+static void abort_upload(void *upload);
+
+/* CreateMultipartUpload is never retried after an ambiguous failure (a
+ * retry would open a second upload), but the first may have opened one
+ * whose id never reached us: find this key's open uploads and abort them,
+ * so that a failed write leaves none behind. Object names written through
+ * basalt are unique (Iceberg's are), so another writer's upload of the same
+ * key is not expected. Best effort: the write fails either way. */
+static void abort_orphans(struct s3_upload *u)
+{
+    struct basalt_http_request req = {.method = "GET", .url = u->uploads_url};
+    struct basalt_http_response resp;
+    if (run(u, &req, &resp, NULL) != BASALT_OK)
+        return;
+    struct orphans o = {.u = u};
+    basalt_xml_scan((const char *)resp.body, resp.body_len, u->name, on_orphan, &o, NULL);
+    basalt_http_response_free(&resp);
+    for (int i = 0; i < o.count; i++) {
+        snprintf(u->upload_id, sizeof u->upload_id, "%s", o.ids[i]);
+        abort_upload(u);
+    }
+    u->upload_id[0] = '\0';
+}
+
 static basalt_status begin(void *upload, struct basalt_error *err)
 {
     struct s3_upload *u = upload;
@@ -131,6 +183,10 @@ static basalt_status begin(void *upload, struct basalt_error *err)
                                       .retry = BASALT_HTTP_RETRY_UNSAFE};
     struct basalt_http_response resp;
     basalt_status st = run(u, &req, &resp, err);
+    /* IO is a transport failure (an HTTP error status is answered for
+     * sure, and maps to AUTH, NOT_FOUND and the like). */
+    if (st == BASALT_IO || st == BASALT_CORRUPT)
+        abort_orphans(u);
     if (st != BASALT_OK)
         return st;
     st = basalt_xml_scan((const char *)resp.body, resp.body_len, u->name, on_upload_id, u, err);
@@ -138,6 +194,8 @@ static basalt_status begin(void *upload, struct basalt_error *err)
     if (st == BASALT_OK && !u->upload_id[0])
         st = basalt_error_set(err, BASALT_CORRUPT, "%s: CreateMultipartUpload gave no UploadId",
                               u->name);
+    if (st != BASALT_OK)
+        abort_orphans(u);
     return st;
 }
 
@@ -250,6 +308,7 @@ static void free_upload(void *upload)
 {
     struct s3_upload *u = upload;
     basalt_free(u->name);
+    basalt_free(u->key);
     basalt_free(u);
 }
 
@@ -280,6 +339,17 @@ basalt_status basalt_s3_open_output(struct basalt_io_store *store, const char *u
     u->http = http;
     u->signer = basalt_s3_signer_get(t.gcs ? &store->gcs_signer : &store->s3_signer);
     st = basalt_s3_url(&t, t.key, NULL, u->url, sizeof u->url, err);
+    char query[4096];
+    size_t klen = strlen(t.key);
+    if (st == BASALT_OK && !(u->key = basalt_malloc(klen + 1)))
+        st = basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening", uri);
+    if (st == BASALT_OK) {
+        memcpy(u->key, t.key, klen + 1);
+        memcpy(query, "uploads&prefix=", 15);
+        st = basalt_http_uri_encode(t.key, klen, false, query + 15, sizeof query - 15, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_s3_url(&t, NULL, query, u->uploads_url, sizeof u->uploads_url, err);
     if (st != BASALT_OK) {
         free_upload(u);
         return st;
