@@ -35,6 +35,7 @@ struct remote_input {
     pthread_t prefetcher;
     struct cached_run *pending; /* the runs the prefetcher is filling */
     size_t pending_count;
+    bool pending_ok; /* set by the prefetcher before it exits */
 
     _Atomic uint64_t fetches, bytes_fetched, from_tail, from_prefetch;
     char *url;
@@ -121,12 +122,24 @@ static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
     return false;
 }
 
+/* Waits for the prefetcher and moves what it fetched into the cache. Called
+ * with the lock held; the prefetcher itself never takes the lock (a reader
+ * holding it while it joins would wait for it forever). */
 static void join_prefetch(struct remote_input *r)
 {
-    if (r->prefetching) {
-        pthread_join(r->prefetcher, NULL);
-        r->prefetching = false;
+    if (!r->prefetching)
+        return;
+    pthread_join(r->prefetcher, NULL);
+    r->prefetching = false;
+    for (size_t i = 0; i < r->pending_count; i++) {
+        if (r->pending_ok)
+            r->cache[r->cache_count++] = r->pending[i];
+        else
+            basalt_free(r->pending[i].data);
     }
+    basalt_free(r->pending);
+    r->pending = NULL;
+    r->pending_count = 0;
 }
 
 /* Groups ranges (sorted by offset) into runs: neighbours closer than the
@@ -220,17 +233,7 @@ static void *prefetch_main(void *arg)
     if (ok)
         ok = fetch_runs(r, runs, r->pending_count, NULL) == BASALT_OK;
     basalt_free(runs);
-    pthread_mutex_lock(&r->lock);
-    for (size_t i = 0; i < r->pending_count; i++) {
-        if (ok)
-            r->cache[r->cache_count++] = r->pending[i];
-        else
-            basalt_free(r->pending[i].data);
-    }
-    basalt_free(r->pending);
-    r->pending = NULL;
-    r->pending_count = 0;
-    pthread_mutex_unlock(&r->lock);
+    r->pending_ok = ok; /* join_prefetch publishes the runs */
     return NULL;
 }
 
