@@ -166,6 +166,34 @@ start_moto() {
   servers_log "moto on $S3_ENDPOINT (SigV4 on; a wrong secret got $MOTO_WRONG_SECRET_CODE)"
 }
 
+# start_moto_noauth: a second moto_server with signature checks off (every
+# request is accepted, however it is signed), for what moto 5.2.1 cannot
+# check with them on: it refuses (SignatureDoesNotMatch) a correctly signed
+# request whose query has a value holding '/' (ListObjectsV2 with
+# delimiter=/ or prefix=dir/; boto3 gets the same refusal), and answers 500
+# to any presigned URL. Creates the bucket $S3_NOAUTH_BUCKET (default
+# basalt-test). Exports S3_NOAUTH_ENDPOINT, S3_NOAUTH_BUCKET,
+# MOTO_NOAUTH_PORT, MOTO_NOAUTH_PID.
+start_moto_noauth() {
+  command -v moto_server >/dev/null || { servers_log "moto_server is not on PATH"; return 1; }
+  local port log=$SERVER_LOG_DIR/moto-noauth.log
+  port=$(free_port) || return 1
+  _servers_spawn moto-noauth "$log" env -u INITIAL_NO_AUTH_ACTION_COUNT moto_server -H 127.0.0.1 -p "$port"
+  MOTO_NOAUTH_PID=$_servers_last_pid
+  if ! _servers_wait_until "$MOTO_NOAUTH_PID" moto-noauth _servers_http_answers "http://127.0.0.1:$port/moto-api/"; then
+    _servers_show_log "$log"; return 1
+  fi
+  S3_NOAUTH_BUCKET=${S3_NOAUTH_BUCKET:-basalt-test}
+  # Any key is accepted: a fixed dummy one, nothing secret.
+  if ! curl -sS -f -m 30 -o /dev/null -X PUT "http://127.0.0.1:$port/$S3_NOAUTH_BUCKET" 2>>"$log"; then
+    servers_log "moto-noauth: creating the bucket failed"; _servers_show_log "$log"; return 1
+  fi
+  S3_NOAUTH_ENDPOINT=http://127.0.0.1:$port
+  MOTO_NOAUTH_PORT=$port
+  export S3_NOAUTH_ENDPOINT S3_NOAUTH_BUCKET MOTO_NOAUTH_PORT MOTO_NOAUTH_PID
+  servers_log "moto (signature checks off) on $S3_NOAUTH_ENDPOINT"
+}
+
 # ---------------------------------------------------------- azurite (Blob)
 
 # start_azurite: azurite-blob from node_modules (package.json), in memory,
