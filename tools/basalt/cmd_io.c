@@ -105,13 +105,26 @@ static void iso_time(int64_t ms, char *buf, size_t cap)
 
 struct ls_state {
     enum cli_format_kind format;
+    bool header_done; /* printed before the first entry, so a failure prints none */
     struct basalt_buffer line;
     uint64_t objects;
 };
 
+static void ls_header(struct ls_state *s)
+{
+    if (s->header_done)
+        return;
+    s->header_done = true;
+    if (s->format == CLI_FORMAT_TABLE)
+        printf("%14s  %-20s  %s\n", "size", "modified", "name");
+    else if (s->format == CLI_FORMAT_CSV)
+        printf("size,modified,name\n");
+}
+
 static basalt_status ls_visit(void *ctx, const struct basalt_io_entry *e, struct basalt_error *err)
 {
     struct ls_state *s = ctx;
+    ls_header(s);
     char when[32];
     iso_time(e->mtime_ms, when, sizeof when);
     s->line.size = 0;
@@ -222,15 +235,12 @@ static int cmd_ls(int argc, char **argv)
     struct basalt_io_store *store;
     if (!cli_io_store_for(uri, &store, &err))
         return cli_fail_error(&err);
-    if (s.format == CLI_FORMAT_TABLE)
-        printf("%14s  %-20s  %s\n", "size", "modified", "name");
-    else if (s.format == CLI_FORMAT_CSV)
-        printf("size,modified,name\n");
     basalt_buffer_init(&s.line);
     basalt_status st = basalt_io_list(store, uri, !recursive, ls_visit, &s, &err);
     basalt_buffer_reset(&s.line);
     if (st != BASALT_OK)
         return cli_fail_error(&err);
+    ls_header(&s);
     return fflush(stdout) == 0 ? CLI_OK : cli_fail("write to stdout failed");
 }
 
@@ -302,7 +312,7 @@ static int cmd_stat(int argc, char **argv)
             return cli_fail_error(&err);
     } else {
         printf("name      %s\nsize      %" PRIu64 "\nmodified  %s\netag      %s\n", uri, info.size,
-               when, info.etag);
+               when[0] ? when : "-", info.etag[0] ? info.etag : "-");
     }
     return fflush(stdout) == 0 ? CLI_OK : cli_fail("write to stdout failed");
 }
