@@ -91,6 +91,11 @@ b 0 io cat "$s3/data/big.bin" --offset $((big_size - 10)) --length 1000 &&
   check "a range past the end stops at the end" cmp -s "$tmp/out" <(tail -c 10 "$tmp/big.bin")
 b 1 io cat "$s3/data/big.bin" --offset $((big_size + 1)) && check "an offset past the end fails in one line" one_line_stderr
 
+: >"$tmp/empty"
+b 0 io cp "$tmp/empty" "$s3/data/empty" && b 0 io cat "$s3/data/empty" &&
+  check "an empty object copies and reads back empty" same "$tmp/empty"
+b 0 io cp "$s3/data/empty" "$tmp/empty.back" && check "and copies back empty" cmp -s "$tmp/empty.back" "$tmp/empty"
+
 b 0 io stat "$s3/data/big.bin" && check "stat size is $big_size (got $(stat_size))" test "$(stat_size)" = "$big_size"
 check "stat has an ETag" grep -q '^etag  *"' "$tmp/out"
 b 0 io stat "$s3/data/small.txt" --format json &&
@@ -162,6 +167,14 @@ for verb in "cat" "cat --format json" "schema"; do
 done
 b 1 avro cat "$s3/avro/missing.avro" && check "avro cat of a missing object: NOT_FOUND in one line" \
   bash -c "grep -q NOT_FOUND '$tmp/err' && [ \$(wc -l <'$tmp/err') = 1 ]"
+
+# hash and codec read (and codec writes) objects too.
+b 0 hash sha256 "$s3/data/big.bin" &&
+  check "hash sha256 of s3:// equals sha256sum of the source" \
+    test "$(cut -d' ' -f1 "$tmp/out")" = "$(sha256sum "$tmp/big.bin" | cut -d' ' -f1)"
+b 0 codec compress zstd "$s3/avro/weather.avro" "$s3/avro/weather.avro.zst" &&
+  b 0 codec decompress zstd "$s3/avro/weather.avro.zst" "$tmp/weather.back" &&
+  check "codec compress s3 -> s3, decompress s3 -> local: the same bytes" cmp -s "$tmp/weather.back" "$avro"
 
 # rewrite: s3 -> s3 and local -> local give the same bytes.
 src=$data/alltypes_plain.parquet
