@@ -35,11 +35,39 @@ int cli_fail(const char *fmt, ...) BASALT_PRINTF(1, 2);
 int cli_fail_error(const struct basalt_error *err);
 bool cli_is_help(const char *arg);
 
-/* Reads a whole file (or stdin for "-") into a basalt_malloc'd buffer. */
+/* Reads a whole file, remote object (through cli_store) or stdin for "-"
+ * into a basalt_malloc'd buffer. */
 basalt_status cli_read_file(const char *path, unsigned char **data, size_t *len,
                             struct basalt_error *err);
+/* Writes `data` to a file, a remote object, or stdout for "-". */
 basalt_status cli_write_file(const char *path, const void *data, size_t len,
                              struct basalt_error *err);
+
+/* ------------------------------------------------------------ object stores
+ * (cli_store.c). Every command takes the store options; main.c parses them
+ * before dispatch and removes them from argv. */
+
+/* The help lines of the store options. */
+extern const char cli_store_help[];
+/* Takes the store options out of argv[1..*argc) (stopping at "--"), updates
+ * *argc and returns CLI_OK, or prints a usage line and returns CLI_USAGE. */
+int cli_store_options(int *argc, char **argv);
+/* The process-wide store, made on first use from the options; NULL with
+ * `err` set when it cannot be made. Borrowed: freed by cli_store_finish. */
+struct basalt_io_store *cli_store(struct basalt_error *err);
+/* Prints the counters on stderr when --stats was given; frees the store. */
+void cli_store_finish(void);
+/* Whether `uri` names a remote object (s3://, gs://, az://, http(s)://...). */
+bool cli_is_remote(const char *uri);
+/* Opens `uri` for reading: a remote object through the store, a local path
+ * (or file:// URI) as a local file. Close with basalt_input_close. */
+basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct basalt_error *err);
+/* Opens `uri` for writing (flags: BASALT_IO_CREATE_EXCLUSIVE); nothing is
+ * visible until basalt_output_commit. */
+basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,
+                              struct basalt_error *err);
+/* "512 B", "4.1 MiB". */
+void cli_format_bytes(uint64_t n, char *buf, size_t cap);
 
 /* Keys for encrypted Parquet files (cli_keys.c; the --key-file format is
  * described there and in `basalt parquet cat --help`). */
@@ -85,6 +113,7 @@ int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
 int cli_iceberg_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
+int cli_io_main(int argc, char **argv);
 int cli_parquet_main(int argc, char **argv);
 int cli_parquet_rewrite_main(int argc, char **argv); /* a verb of the parquet group */
 

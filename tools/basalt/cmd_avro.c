@@ -59,7 +59,9 @@ static int cmd_schema(int argc, char **argv)
         printf("usage: basalt avro schema FILE [--canonical] [--fingerprint]\n\n"
                "Prints the schema of a container file (or of a .avsc schema file) as\n"
                "indented JSON, or its Parsing Canonical Form, or its CRC-64-AVRO\n"
-               "fingerprint (hex).\n");
+               "fingerprint (hex).\n"
+               "\nFILE is a local path or a URI (s3://, gs://, az://, http(s)://, file://);\n"
+               "the object-store options are in 'basalt --help'.\n");
         return CLI_OK;
     }
     const char *path = NULL;
@@ -130,7 +132,9 @@ static int cmd_count(int argc, char **argv)
         printf("usage: basalt avro count FILE [--verify]\n\n"
                "Prints the number of records, from the block headers (every block is\n"
                "framed and its sync marker checked). --verify also decompresses every\n"
-               "block and decodes every record.\n");
+               "block and decodes every record.\n"
+               "\nFILE is a local path or a URI (s3://, gs://, az://, http(s)://, file://);\n"
+               "the object-store options are in 'basalt --help'.\n");
         return CLI_OK;
     }
     const char *path = NULL;
@@ -759,7 +763,9 @@ static int cmd_cat(int argc, char **argv)
                "UTC ones, none for local-timestamp-* and Iceberg's \"adjust-to-utc\": false),\n"
                "uuids as their 8-4-4-4-12 text,\n"
                "durations as {\"months\",\"days\",\"nanoseconds\"}. --raw prints the Avro JSON\n"
-               "encoding instead (logical types as their underlying values).\n");
+               "encoding instead (logical types as their underlying values).\n"
+               "\nFILE is a local path or a URI (s3://, gs://, az://, http(s)://, file://);\n"
+               "the object-store options are in 'basalt --help'.\n");
         return CLI_OK;
     }
     struct cat_args a;

@@ -133,6 +133,12 @@ int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *com
     basalt_error_init(&err);
     *out = NULL;
     basalt_status st;
+    if (cli_is_remote(arg)) {
+        struct basalt_iceberg_io *io = NULL;
+        if (make_io(common, &io, &err) != BASALT_OK)
+            return cli_fail_error(&err);
+        return cli_iceberg_open_remote_table(arg, io, out);
+    }
     if (exists_on_disk(arg)) {
         struct basalt_iceberg_io *io = NULL;
         st = make_io(common, &io, &err);
@@ -697,7 +703,8 @@ static int table_verb(int argc, char **argv, bool snapshots)
     if (wants_help(argc, argv)) {
         printf("usage: basalt %s TABLE [--format table|json] [options]\n\n%s\n\n"
                "TABLE is a metadata file, a metadata directory or a table directory when it\n"
-               "exists on disk, else an identifier ns.table in the catalog.\n\n"
+               "exists on disk, the URI of a metadata file (s3://, gs://, az://, http(s)://;\n"
+               "store options in 'basalt --help'), else an identifier ns.table in the catalog.\n\n"
                "options:\n  --format F           table (default) or json\n%s",
                verb,
                snapshots

@@ -144,9 +144,11 @@ static bool wants_help(int argc, char **argv)
     "                   _KEY_MATERIAL_FOR_<file>.json beside the file)\n"                   \
     "  NAME KEY         both id:NAME and column:NAME\n"                                    \
     "KEY is hex (32, 48 or 64 digits) or base64 (16, 24 or 32 bytes). --aad-prefix TEXT\n"  \
-    "gives the AAD prefix of a file that does not store it.\n"
+    "gives the AAD prefix of a file that does not store it.\n"                            \
+    "\nFILE is a local path or a URI (s3://, gs://, az://, http(s)://, file://); the\n"      \
+    "object-store options are in 'basalt --help'.\n"
 
-/* Opens `path` with the keys of --key-file / --aad-prefix, if any. */
+/* Opens `path` (a local path or a URI) with the keys of --key-file / --aad-prefix, if any. */
 static basalt_status open_file(const char *path, struct basalt_parquet_reader **r,
                                struct basalt_error *err)
 {
@@ -156,7 +158,11 @@ static basalt_status open_file(const char *path, struct basalt_parquet_reader **
     struct basalt_parquet_reader_options o;
     basalt_parquet_reader_options_init(&o);
     o.decryption = dec;
-    return basalt_parquet_reader_open_file(path, &o, r, err);
+    struct basalt_input *in = NULL;
+    basalt_status st = cli_open_input(path, &in, err);
+    if (st != BASALT_OK)
+        return st;
+    return basalt_parquet_reader_open(in, true /* owns */, &o, r, err);
 }
 
 static int open_reader(const char *path, struct basalt_parquet_reader **r,

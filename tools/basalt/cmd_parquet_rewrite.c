@@ -35,6 +35,8 @@ static void usage(FILE *f)
             "  --keep-memory off  give freed memory back to the system between the\n"
             "              timed writes (default on: kept for the next write, as\n"
             "              allocators such as jemalloc keep it)\n"
+            "  IN and OUT are local paths or URIs (s3://, gs://, az://; IN also http(s)://);\n"
+            "  the object-store options are in 'basalt --help'.\n"
             "  --simple-paths on  the writer's reference paths, value by value (the same\n"
             "              file, slower: for checking the fast paths)\n"
             "  --page-index off  no ColumnIndex and OffsetIndex (default on)\n"
@@ -338,6 +340,21 @@ static basalt_status copy_kv(const struct basalt_parquet_file_metadata *md,
     return BASALT_OK;
 }
 
+/* The writer of OUT: a local file, or a remote object through the store
+ * (uploaded in parts as the writer goes; committed by finish). */
+static basalt_status open_writer(const char *out, const struct ArrowSchema *schema,
+                                 const struct basalt_parquet_writer_options *wo,
+                                 struct basalt_parquet_writer **w, struct basalt_error *err)
+{
+    if (!cli_is_remote(out))
+        return basalt_parquet_writer_open_file(out, schema, wo, w, err);
+    struct basalt_output *o = NULL;
+    basalt_status st = cli_open_output(out, 0, &o, err);
+    if (st != BASALT_OK)
+        return st;
+    return basalt_parquet_writer_open(o, true /* owns */, schema, wo, w, err);
+}
+
 /* "rewrite: [#####     ] 1200000 / 2400000 rows" on stderr, redrawn in place. */
 static void progress(int64_t done, int64_t total)
 {
@@ -497,7 +514,7 @@ static basalt_status time_writes(struct rewrite_args *a, struct basalt_parquet_s
     /* OUT too, so the file can be inspected and read back. */
     struct basalt_parquet_writer *w = NULL;
     if (st == BASALT_OK)
-        st = basalt_parquet_writer_open_file(a->out, &batches.schema, &a->wo, &w, err);
+        st = open_writer(a->out, &batches.schema, &a->wo, &w, err);
     for (int64_t i = 0; st == BASALT_OK && i < batches.n; i++)
         st = basalt_parquet_writer_write(w, &batches.arrays[i], err);
     if (st == BASALT_OK)
@@ -524,7 +541,10 @@ static basalt_status rewrite(struct rewrite_args *a, struct basalt_error *err)
     struct basalt_parquet_reader_options opts;
     basalt_parquet_reader_options_init(&opts);
     opts.decryption = dec;
-    basalt_status st = basalt_parquet_reader_open_file(a->in, &opts, &r, err);
+    struct basalt_input *in = NULL;
+    basalt_status st = cli_open_input(a->in, &in, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_reader_open(in, true /* owns */, &opts, &r, err);
     if (st == BASALT_OK && a->threads > 1)
         st = basalt_pool_new(a->threads - 1, &pool, err);
     struct basalt_parquet_read_options ro;
@@ -544,7 +564,7 @@ static basalt_status rewrite(struct rewrite_args *a, struct basalt_error *err)
         if (a->repeat > 0)
             st = time_writes(a, scan, err);
         else
-            st = basalt_parquet_writer_open_file(a->out, &schema, &a->wo, &w, err);
+            st = open_writer(a->out, &schema, &a->wo, &w, err);
     }
     const bool bar = a->repeat == 0 && isatty(STDERR_FILENO);
     const int64_t total = r ? basalt_parquet_reader_num_rows(r) : 0;

@@ -32,11 +32,10 @@ struct remote_input {
     size_t cache_count;
     unsigned generation;
     bool prefetching;
-    bool prefetch_done;          /* the prefetcher has handed over its runs */
-    pthread_cond_t prefetch_end; /* signalled with prefetch_done */
     pthread_t prefetcher;
     struct cached_run *pending; /* the runs the prefetcher is filling */
     size_t pending_count;
+    bool pending_ok; /* set by the prefetcher before it exits */
 
     _Atomic uint64_t fetches, bytes_fetched, from_tail, from_prefetch;
     char *url;
@@ -123,17 +122,24 @@ static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
     return false;
 }
 
-/* Called with the lock held. The prefetcher takes the lock to hand over its
- * runs, so joining it under the lock would deadlock: wait (unlocked) for its
- * hand-over first; after that it only returns. */
+/* Waits for the prefetcher and moves what it fetched into the cache. Called
+ * with the lock held; the prefetcher itself never takes the lock (a reader
+ * holding it while it joins would wait for it forever). */
 static void join_prefetch(struct remote_input *r)
 {
-    while (r->prefetching && !r->prefetch_done)
-        pthread_cond_wait(&r->prefetch_end, &r->lock);
-    if (r->prefetching) {
-        pthread_join(r->prefetcher, NULL);
-        r->prefetching = false;
+    if (!r->prefetching)
+        return;
+    pthread_join(r->prefetcher, NULL);
+    r->prefetching = false;
+    for (size_t i = 0; i < r->pending_count; i++) {
+        if (r->pending_ok)
+            r->cache[r->cache_count++] = r->pending[i];
+        else
+            basalt_free(r->pending[i].data);
     }
+    basalt_free(r->pending);
+    r->pending = NULL;
+    r->pending_count = 0;
 }
 
 /* Groups ranges (sorted by offset) into runs: neighbours closer than the
@@ -227,19 +233,7 @@ static void *prefetch_main(void *arg)
     if (ok)
         ok = fetch_runs(r, runs, r->pending_count, NULL) == BASALT_OK;
     basalt_free(runs);
-    pthread_mutex_lock(&r->lock);
-    for (size_t i = 0; i < r->pending_count; i++) {
-        if (ok)
-            r->cache[r->cache_count++] = r->pending[i];
-        else
-            basalt_free(r->pending[i].data);
-    }
-    basalt_free(r->pending);
-    r->pending = NULL;
-    r->pending_count = 0;
-    r->prefetch_done = true;
-    pthread_cond_broadcast(&r->prefetch_end);
-    pthread_mutex_unlock(&r->lock);
+    r->pending_ok = ok; /* join_prefetch publishes the runs */
     return NULL;
 }
 
@@ -295,7 +289,6 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
                                                  r->generation};
     }
     r->pending_count = made;
-    r->prefetch_done = false;
     if (made > 0 && pthread_create(&r->prefetcher, NULL, prefetch_main, r) == 0) {
         r->prefetching = true;
     } else {
@@ -318,7 +311,6 @@ static void remote_close(struct basalt_input *in)
     drop_generations_before(r, UINT32_MAX);
     pthread_mutex_unlock(&r->lock);
     pthread_mutex_destroy(&r->lock);
-    pthread_cond_destroy(&r->prefetch_end);
     basalt_free(r->cache);
     basalt_free(r->tail);
     basalt_free(r->url);
@@ -445,7 +437,6 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
     r->object.name = r->name;
     r->object.url = r->url;
     pthread_mutex_init(&r->lock, NULL);
-    pthread_cond_init(&r->prefetch_end, NULL);
     basalt_status st = size_object(r, err);
     if (st != BASALT_OK) {
         remote_close(&r->base);
