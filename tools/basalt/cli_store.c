@@ -17,6 +17,10 @@ const char cli_store_help[] =
     "  --addressing MODE       bucket addressing: path, virtual or auto (default)\n"
     "  --insecure              do not verify TLS certificates\n"
     "  --part-size SIZE        upload part size, 5MiB to 5GiB (default 8MiB)\n"
+    "  --parts-in-flight N     parts uploading at once (default 4)\n"
+    "  --max-concurrency N     requests in flight at once per read (default 8)\n"
+    "  --coalesce-gap SIZE     ranges closer than this share a request (default 1MiB)\n"
+    "  --no-prefetch           fetch row groups only when the decoder needs them\n"
     "  --stats                 print the store's request counters on stderr at the end\n"
     "Credentials come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,\n"
     "AWS_SESSION_TOKEN, AZURE_STORAGE_*, GOOGLE_OAUTH_ACCESS_TOKEN) or the AWS shared\n"
@@ -31,6 +35,11 @@ static struct {
     bool insecure;
     bool stats;
     uint64_t part_size; /* 0: the store's default */
+    uint32_t parts_in_flight; /* 0: the store's default */
+    uint32_t max_concurrency; /* 0: the store's default */
+    bool have_gap;
+    uint64_t coalesce_gap;
+    bool no_prefetch;
     struct basalt_io_store *store;
     basalt_status failed; /* why the store could not be made */
 } state;
@@ -111,6 +120,20 @@ static int take(const char *name, const char *value)
         if (!parse_size(value, &v) || v < (5u << 20) || v > ((uint64_t)5 << 30))
             return cli_usage_error("--part-size wants 5MiB to 5GiB, got '%s'", value);
         state.part_size = v;
+    } else if (strcmp(name, "--parts-in-flight") == 0 || strcmp(name, "--max-concurrency") == 0) {
+        uint64_t v;
+        if (!parse_size(value, &v) || v < 1 || v > 64)
+            return cli_usage_error("%s wants 1 to 64, got '%s'", name, value);
+        if (name[2] == 'p')
+            state.parts_in_flight = (uint32_t)v;
+        else
+            state.max_concurrency = (uint32_t)v;
+    } else if (strcmp(name, "--coalesce-gap") == 0) {
+        if (!parse_size(value, &state.coalesce_gap))
+            return cli_usage_error("--coalesce-gap wants a size, got '%s'", value);
+        state.have_gap = true;
+    } else if (strcmp(name, "--no-prefetch") == 0) {
+        state.no_prefetch = true;
     } else if (strcmp(name, "--no-sign-request") == 0) {
         state.anonymous = true;
     } else if (strcmp(name, "--insecure") == 0) {
@@ -130,6 +153,8 @@ int cli_store_options(int *argc, char **argv)
         {"--endpoint", true},         {"--region", true},    {"--profile", true},
         {"--addressing", true},       {"--part-size", true}, {"--no-sign-request", false},
         {"--insecure", false},        {"--stats", false},
+        {"--parts-in-flight", true},  {"--max-concurrency", true}, {"--coalesce-gap", true},
+        {"--no-prefetch", false},
     };
     int out = 1;
     int i = 1;
@@ -177,6 +202,14 @@ struct basalt_io_store *cli_store(struct basalt_error *err)
     o.tls_verify = !state.insecure;
     if (state.part_size)
         o.part_size = state.part_size;
+    if (state.parts_in_flight)
+        o.parts_in_flight = state.parts_in_flight;
+    if (state.max_concurrency)
+        o.max_concurrency = state.max_concurrency;
+    if (state.have_gap)
+        o.coalesce_gap = state.coalesce_gap;
+    if (state.no_prefetch)
+        o.prefetch = false;
     state.failed = basalt_io_store_new(&o, &state.store, err);
     if (state.failed != BASALT_OK) {
         basalt_error_context(err, state.failed, "object store");
