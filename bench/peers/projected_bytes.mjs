@@ -38,4 +38,5 @@ const fd = openSync(file, 'r');
 const tail = Buffer.alloc(8);
 readSync(fd, tail, 0, 8, fstatSync(fd).size - 8);
 bytes += tail.readUInt32LE(0) + 8;
+if (process.env.SHOW_RUNS) { let e2 = -Infinity, cur = null; for (const [s, e] of ranges) { if (s > e2 + gap) { if (cur) console.error(cur[0], cur[1] - cur[0]); cur = [s, e]; } else cur[1] = Math.max(cur[1], e); e2 = Math.max(e2, e); } if (cur) console.error(cur[0], cur[1] - cur[0]); }
 console.log(`${bytes} ${runs}`);

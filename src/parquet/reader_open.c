@@ -123,8 +123,12 @@ static basalt_status read_footer(struct basalt_parquet_reader *r, struct basalt_
     basalt_status st = basalt_input_read_at(r->input, size - 8, 8, tail, err);
     if (st != BASALT_OK)
         return st;
+    /* The leading magic costs a round trip of its own on a remote input
+     * (the footer came with the open): there only the trailing magic is
+     * checked, as most readers do everywhere. */
+    bool remote = !basalt_input_view(r->input) && r->input->ops->prefetch != NULL;
     uint8_t head[4];
-    st = basalt_input_read_at(r->input, 0, 4, head, err);
+    st = remote ? BASALT_OK : basalt_input_read_at(r->input, 0, 4, head, err);
     if (st != BASALT_OK)
         return st;
     uint32_t footer_len = 0;
@@ -138,7 +142,7 @@ static basalt_status read_footer(struct basalt_parquet_reader *r, struct basalt_
             *err = trailer_err;
         return st;
     }
-    if (memcmp(head, encrypted ? "PARE" : "PAR1", 4) != 0)
+    if (!remote && memcmp(head, encrypted ? "PARE" : "PAR1", 4) != 0)
         return basalt_error_set(err, BASALT_CORRUPT, "bad magic: the file does not start with %s",
                                 encrypted ? "PARE" : "PAR1");
     if (footer_len > r->options.max_footer_size)
