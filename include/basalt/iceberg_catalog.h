@@ -205,6 +205,10 @@ BASALT_EXPORT void basalt_iceberg_catalog_close(struct basalt_iceberg_catalog *c
 BASALT_EXPORT basalt_status basalt_iceberg_catalog_map(struct basalt_iceberg_catalog *c,
                                                        const char *prefix, const char *local,
                                                        struct basalt_error *err);
+/* Reads tables' remote locations through `store` (borrowed; it must outlive
+ * the catalog and the tables loaded from it), as basalt_iceberg_io_set_store. */
+BASALT_EXPORT void basalt_iceberg_catalog_set_store(struct basalt_iceberg_catalog *c,
+                                                    struct basalt_io_store *store);
 
 /* Lists: arrays of basalt_malloc'd strings, sorted (byte order), freed with
  * basalt_iceberg_string_list_free. An empty list is *out = NULL, *n = 0. */

@@ -80,6 +80,12 @@ basalt_status basalt_iceberg_catalog_map(struct basalt_iceberg_catalog *c, const
     return basalt_iceberg_io_map(c->io, prefix, local, err);
 }
 
+void basalt_iceberg_catalog_set_store(struct basalt_iceberg_catalog *c,
+                                      struct basalt_io_store *store)
+{
+    basalt_iceberg_io_set_store(c->io, store);
+}
+
 /* A namespace name: non-empty levels separated by single dots. */
 static basalt_status check_namespace(const char *ns, struct basalt_error *err)
 {

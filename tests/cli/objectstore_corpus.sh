@@ -28,10 +28,11 @@ while IFS= read -r f; do files+=("$f"); done < <(find "$testdata/parquet-extra" 
 # nothing file-specific.
 declare -A skip=([large_string_map.brotli.parquet]=1)
 
-compared=0 differ=0 uploaded=0
+compared=0 differ=0 uploaded=0 wanted=0
 for f in "${files[@]}"; do
   name=$(basename "$f")
   [ -n "${skip[$name]:-}" ] && continue
+  wanted=$((wanted + 1))
   key="corpus/$(printf '%s' "${f#"$testdata"/}" | tr -c 'A-Za-z0-9._/\n-' '_')"
   s3 io cp "$f" "s3://$S3_BUCKET/$key" >"$tmp/cp.out" 2>&1 || { echo "upload failed: $f"; cat "$tmp/cp.out"; differ=$((differ + 1)); continue; }
   uploaded=$((uploaded + 1))
@@ -49,36 +50,47 @@ for f in "${files[@]}"; do
   fi
 done
 echo "parquet: $compared files print the same from S3 as locally, $differ differ"
-check "every corpus file was uploaded" [ "$uploaded" -gt 200 ]
+check "every corpus file ($wanted) was uploaded" [ "$uploaded" = "$wanted" ]
+check "the corpus is there ($wanted files)" [ "$wanted" -gt 100 ]
 check "every uploaded file prints the same from S3" [ "$differ" = 0 ]
 
 # --- Iceberg: tables whose metadata names s3:// and s3a:// locations -----
+# moto 5.2.1 also rejects correctly signed requests for keys with '=', '+',
+# ':' and the like in their path (boto3's as well): the Hive-style partition
+# directories of spark/rename_column ("id_bucket=0/") go to the moto without
+# signature checks, with the table-directory loads.
 bucket=hyperparam-iceberg
 local_root=$testdata/iceberg/icebird/$bucket
-/usr/bin/env python3 - "$S3_ENDPOINT" "$bucket" <<'PY' || fail "could not create the bucket"
+start_moto_noauth >/dev/null
+for endpoint in "$S3_ENDPOINT" "$S3_NOAUTH_ENDPOINT"; do
+  /usr/bin/env python3 - "$endpoint" "$bucket" <<'PY'
 import sys, boto3
 boto3.client("s3", endpoint_url=sys.argv[1]).create_bucket(Bucket=sys.argv[2])
 PY
-expect 0 s3 io cp -r "$local_root/" "s3://$bucket/"
+  check "the bucket $bucket exists at $endpoint" [ $? = 0 ]
+done
+signed_tables=(athena/example java/bunnies spark/bunnies)
+for table in "${signed_tables[@]}"; do
+  expect 0 s3 io cp -r "$local_root/$table/" "s3://$bucket/$table/"
+done
+expect 0 "$basalt" --endpoint "$S3_NOAUTH_ENDPOINT" io cp -r "$local_root/" "s3://$bucket/"
 tables=0
 while IFS= read -r meta; do
   rel=${meta#"$local_root"/}
+  endpoint=$S3_NOAUTH_ENDPOINT
+  for table in "${signed_tables[@]}"; do
+    [[ $rel == "$table"/* ]] && endpoint=$S3_ENDPOINT
+  done
   expect 0 "$basalt" iceberg scan "$meta" --format json && cp "$tmp/out" "$tmp/local"
   # No --map: the data and delete files are read where the metadata says.
-  expect 0 s3 iceberg scan "s3://$bucket/$rel" --format json &&
+  expect 0 "$basalt" --endpoint "$endpoint" iceberg scan "s3://$bucket/$rel" --format json &&
     check "$rel: scan from S3 = local scan ($(wc -l <"$tmp/local") rows)" cmp -s "$tmp/out" "$tmp/local"
   tables=$((tables + 1))
 done < <(find "$local_root" -name '*.metadata.json' | sort)
 check "every icebird metadata file was scanned" [ "$tables" -ge 15 ]
 
 # A table named by its directory: the newest metadata file from a listing.
-start_moto_noauth >/dev/null
-/usr/bin/env python3 - "$S3_NOAUTH_ENDPOINT" "$bucket" <<'PY' || fail "could not create the bucket"
-import sys, boto3
-boto3.client("s3", endpoint_url=sys.argv[1]).create_bucket(Bucket=sys.argv[2])
-PY
-expect 0 "$basalt" --endpoint "$S3_NOAUTH_ENDPOINT" io cp -r "$local_root/" "s3://$bucket/"
-for table in java/bunnies spark/bunnies; do
+for table in java/bunnies spark/bunnies spark/rename_column; do
   expect 0 "$basalt" iceberg scan "$local_root/$table" --format json && cp "$tmp/out" "$tmp/local"
   expect 0 "$basalt" --endpoint "$S3_NOAUTH_ENDPOINT" iceberg scan "s3a://$bucket/$table" --format json &&
     check "$table by directory: scan from S3 = local scan" cmp -s "$tmp/out" "$tmp/local"

@@ -99,6 +99,11 @@ static basalt_status make_io(const struct cli_iceberg_common *common, struct bas
     basalt_status st = basalt_iceberg_io_new(io, err);
     for (int i = 0; st == BASALT_OK && i < common->n_maps; i++)
         st = basalt_iceberg_io_map(*io, common->map_prefix[i], common->map_dir[i], err);
+    /* Remote locations (the metadata's or a table's own) are read where
+     * they are, through the CLI's store; a --map still wins. */
+    struct basalt_io_store *store = st == BASALT_OK ? cli_store(NULL) : NULL;
+    if (store)
+        basalt_iceberg_io_set_store(*io, store);
     if (st != BASALT_OK) {
         basalt_iceberg_io_free(*io);
         *io = NULL;
@@ -113,6 +118,9 @@ static basalt_status open_catalog(const struct cli_iceberg_common *common, bool 
         basalt_iceberg_catalog_open(common->catalog, common->catalog_name, create, out, err);
     for (int i = 0; st == BASALT_OK && i < common->n_maps; i++)
         st = basalt_iceberg_catalog_map(*out, common->map_prefix[i], common->map_dir[i], err);
+    struct basalt_io_store *store = st == BASALT_OK ? cli_store(NULL) : NULL;
+    if (store)
+        basalt_iceberg_catalog_set_store(*out, store);
     if (st != BASALT_OK) {
         basalt_iceberg_catalog_close(*out);
         *out = NULL;
@@ -133,13 +141,7 @@ int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *com
     basalt_error_init(&err);
     *out = NULL;
     basalt_status st;
-    if (cli_is_remote(arg)) {
-        struct basalt_iceberg_io *io = NULL;
-        if (make_io(common, &io, &err) != BASALT_OK)
-            return cli_fail_error(&err);
-        return cli_iceberg_open_remote_table(arg, io, out);
-    }
-    if (exists_on_disk(arg)) {
+    if (cli_is_remote(arg) || exists_on_disk(arg)) {
         struct basalt_iceberg_io *io = NULL;
         st = make_io(common, &io, &err);
         if (st == BASALT_OK)

@@ -55,13 +55,6 @@ int cli_iceberg_common_option(struct cli_iceberg_common *common, const char *ver
 int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *common,
                            struct basalt_iceberg_table **out);
 
-/* Opens a table from a metadata file given as a remote URI (s3://, gs://,
- * az://, http(s)://), read through the CLI's store; `io` (taken, freed on
- * failure) holds the --map mappings. Prints one line and returns
- * CLI_FAILURE on failure (cmd_iceberg_remote.c). */
-int cli_iceberg_open_remote_table(const char *uri, struct basalt_iceberg_io *io,
-                                  struct basalt_iceberg_table **out);
-
 int cli_iceberg_files(int argc, char **argv);
 int cli_iceberg_scan(int argc, char **argv);
 int cli_iceberg_count(int argc, char **argv);
