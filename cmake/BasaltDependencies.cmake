@@ -58,5 +58,8 @@ add_library(basalt::deps::iceberg ALIAS basalt_deps_iceberg)
 
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
-    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto libcurl expat jansson sqlite3")
-set(BASALT_PC_LIBS_PRIVATE "-lbz2 -lroaring -lpthread -lm")
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3")
+# libcurl and expat by name: their pkg-config files would pull every static
+# dependency of libcurl (nghttp2, ssh2, ldap...), which Debian's -dev
+# packages do not all ship as archives; the shared libraries are enough.
+set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lbz2 -lroaring -lpthread -lm")

@@ -141,9 +141,11 @@ expect 2 "$basalt" iceberg register db.x && check "register needs METADATA" one_
 expect 2 "$basalt" iceberg describe db.bunnies --map nothing && check "--map without =" one_line_stderr
 expect 2 "$basalt" iceberg frob && check "unknown verb" one_line_stderr
 
-# --map: an s3 location registered as stored, read through the mapping
-expect 1 "$basalt" iceberg register ice.athena "s3://hyperparam-iceberg/athena/example/metadata/00001-aaf0d033-d06b-43c7-be60-67f83abd4aca.metadata.json" --catalog "$cat" &&
-  check "unmapped s3 location" grep -q "UNSUPPORTED" "$tmp/err"
+# --map: an s3 location registered as stored, read through the mapping.
+# Unmapped, it is read from the object store: here one that refuses every
+# connection (the discard port), so the failure names the location.
+expect 1 "$basalt" --endpoint http://127.0.0.1:9 iceberg register ice.athena "s3://hyperparam-iceberg/athena/example/metadata/00001-aaf0d033-d06b-43c7-be60-67f83abd4aca.metadata.json" --catalog "$cat" &&
+  check "unmapped s3 location: read from the store, which fails" grep -q "IO: .*hyperparam-iceberg/athena/example/metadata/00001" "$tmp/err"
 expect 0 "$basalt" iceberg register ice.athena "s3://hyperparam-iceberg/athena/example/metadata/00001-aaf0d033-d06b-43c7-be60-67f83abd4aca.metadata.json" \
   --catalog "$cat" --map "s3://hyperparam-iceberg/=$ice/icebird/hyperparam-iceberg"
 expect 0 "$basalt" iceberg snapshots ice.athena --catalog "$cat" --map "s3://hyperparam-iceberg/=$ice/icebird/hyperparam-iceberg" &&

@@ -91,7 +91,12 @@ basalt_status basalt_azure_target_parse(struct basalt_io_store *store, const cha
                                 "%.300s: a remote URI needs an object store (none was given)",
                                 uri);
     out->config = &store->azure;
-    basalt_status st;
+    /* Every Azure operation starts here: make the store's HTTP client now,
+     * so the operations may use store->http directly. */
+    struct basalt_http_client *http;
+    basalt_status st = basalt_io_store_http(store, uri, &http, err);
+    if (st != BASALT_OK)
+        return st;
     if (strncasecmp(uri, "az://", 5) == 0)
         st = parse_az(uri, uri + 5, out, err);
     else if (strncasecmp(uri, "abfs://", 7) == 0)

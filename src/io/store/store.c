@@ -69,8 +69,16 @@ basalt_status basalt_io_store_http(struct basalt_io_store *store, const char *ur
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "%.300s: a remote URI needs an object store (none was given)",
                                 uri);
+    basalt_status st = BASALT_OK;
+    pthread_mutex_lock(&store->http_lock);
+    if (!store->http) {
+        struct basalt_http_client *made = NULL;
+        st = basalt_http_client_new(&store->options, &made, err);
+        store->http = made;
+    }
     *out = store->http;
-    return BASALT_OK;
+    pthread_mutex_unlock(&store->http_lock);
+    return st;
 }
 
 basalt_status basalt_io_store_new(const struct basalt_io_options *options,
@@ -85,6 +93,7 @@ basalt_status basalt_io_store_new(const struct basalt_io_options *options,
     struct basalt_io_store *s = basalt_calloc(1, sizeof *s);
     if (!s)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for an object store");
+    pthread_mutex_init(&s->http_lock, NULL);
     basalt_status st = basalt_io_store_resolve_credentials(s, options, err);
     if (st == BASALT_OK) {
         s->options = *options;
@@ -95,7 +104,6 @@ basalt_status basalt_io_store_new(const struct basalt_io_options *options,
         s->options.azure_account = s->options.azure_key = s->options.azure_sas_token = NULL;
         s->options.azure_connection_string = s->options.azure_endpoint = NULL;
         s->options.bearer_token = NULL;
-        st = basalt_http_client_new(&s->options, &s->http, err);
     }
     if (st == BASALT_OK)
         st = basalt_azure_headers_init(&s->azure_headers, err);
@@ -118,14 +126,16 @@ void basalt_io_store_free(struct basalt_io_store *store)
     basalt_s3_signer_reset(&store->s3_signer);
     basalt_s3_signer_reset(&store->gcs_signer);
     basalt_io_store_forget_credentials(store);
+    pthread_mutex_destroy(&store->http_lock);
     basalt_free(store);
 }
 
 void basalt_io_store_stats(const struct basalt_io_store *store, struct basalt_io_stats *out)
 {
     memset(out, 0, sizeof *out);
-    if (store && store->http)
-        basalt_http_client_stats(store->http, out);
+    struct basalt_http_client *http = store ? store->http : NULL;
+    if (http)
+        basalt_http_client_stats(http, out);
 }
 
 basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *uri,

@@ -2,6 +2,8 @@
 #ifndef BASALT_IO_STORE_H
 #define BASALT_IO_STORE_H
 
+#include <pthread.h>
+
 #include "basalt/io.h"
 #include "auth/sigv4.h"
 #include "http/http.h"
@@ -53,7 +55,10 @@ struct basalt_s3_signer {
 
 struct basalt_io_store {
     struct basalt_io_options options; /* numbers; strings cleared */
-    struct basalt_http_client *http;
+    /* Made on the first remote operation (libcurl and TLS set-up cost a few
+     * milliseconds a process that only reads local files should not pay). */
+    pthread_mutex_t http_lock;
+    struct basalt_http_client *_Atomic http;
     struct basalt_io_s3_config s3;
     struct basalt_io_s3_config gcs; /* HMAC keys; region "auto" */
     char *gcs_bearer;
