@@ -73,7 +73,7 @@ s3=s3://$S3_BUCKET
 b 0 io cp "$tmp/small.txt" "$s3/data/small.txt"
 b 0 --stats io cp "$tmp/big.bin" "$s3/data/big.bin" --part-size 5MiB &&
   check "--stats: one counters line on stderr ($(cat "$tmp/err"))" \
-    grep -Eq '^io: [0-9]+ requests \([0-9]+ retries, [0-9]+ failed\), .* received, 20\.0 MiB sent$' "$tmp/err"
+    grep -Eq '^io: [0-9]+ requests \([0-9]+ retries, [0-9]+ failed\), .* received, 20\.0 MiB sent \([0-9]+ and [0-9]+ bytes\)$' "$tmp/err"
 requests=$(sed -n 's/^io: \([0-9]*\) requests.*/\1/p' "$tmp/err")
 check "20 MiB in 5 MiB parts: create + 4 parts + complete >= 6 requests (got $requests)" \
   test "${requests:-0}" -ge 6

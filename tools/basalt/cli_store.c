@@ -248,9 +248,13 @@ void cli_store_finish(void)
         char in[32], out[32];
         human_bytes(s.bytes_received, in, sizeof in);
         human_bytes(s.bytes_sent, out, sizeof out);
-        fprintf(stderr, "io: %llu requests (%llu retries, %llu failed), %s received, %s sent\n",
+        /* Exact byte counts too, for scripts that check request budgets. */
+        fprintf(stderr,
+                "io: %llu requests (%llu retries, %llu failed), %s received, %s sent "
+                "(%llu and %llu bytes)\n",
                 (unsigned long long)s.requests, (unsigned long long)s.retries,
-                (unsigned long long)s.failures, in, out);
+                (unsigned long long)s.failures, in, out, (unsigned long long)s.bytes_received,
+                (unsigned long long)s.bytes_sent);
     }
     basalt_io_store_free(state.store);
     state.store = NULL;

@@ -53,6 +53,8 @@ enum basalt_http_retry {
     BASALT_HTTP_RETRY_UNSAFE,
 };
 
+struct basalt_http_response;
+
 struct basalt_http_request {
     const char *method; /* "GET", "HEAD", "PUT", "POST", "DELETE" */
     const char *url;    /* encoded */
@@ -75,6 +77,11 @@ struct basalt_http_request {
     const char *if_match;
     /* Largest body kept in `body` (error documents, XML); default 64 MiB. */
     size_t max_body;
+    /* Called, on the thread running the batch, as soon as this request has
+     * its final response (before the rest of the batch is done), so a
+     * consumer can use its bytes early. NULL: none. */
+    void (*on_complete)(void *arg, const struct basalt_http_response *resp);
+    void *on_complete_arg;
 };
 
 struct basalt_http_response {

@@ -434,6 +434,8 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
     resp->body_len = t->body.size - 1;
     resp->body = basalt_buffer_take(&t->body);
     t->finished = true;
+    if (r->on_complete)
+        r->on_complete(r->on_complete_arg, resp);
     return BASALT_OK;
 }
 

@@ -9,12 +9,16 @@
 
 #include "remote/remote.h"
 
-/* Bytes fetched ahead of need: one prefetch's coalesced runs. */
+/* Bytes fetched ahead of need: one prefetch's coalesced runs. A run is
+ * readable once all its requests have landed (pieces_left 0); readers wait
+ * for the run they need, not for the whole prefetch. */
 struct cached_run {
     uint64_t offset;
     uint64_t length;
     uint8_t *data;
     unsigned generation;
+    uint32_t pieces_left; /* requests of this run still in flight */
+    bool failed;          /* a request of it failed: read the bytes afresh */
 };
 
 struct remote_input {
@@ -27,15 +31,16 @@ struct remote_input {
     uint64_t tail_offset;
     uint64_t tail_len;
 
-    pthread_mutex_t lock; /* guards the cache and the prefetch state */
+    pthread_mutex_t lock;  /* guards the cache and the prefetch state */
+    pthread_cond_t landed; /* a prefetched request landed, or the prefetch ended */
     struct cached_run *cache;
     size_t cache_count;
     unsigned generation;
-    bool prefetching;
+    bool prefetching;      /* a prefetcher thread exists (join it) */
+    bool prefetch_done;    /* it will not touch the cache again */
     pthread_t prefetcher;
-    struct cached_run *pending; /* the runs the prefetcher is filling */
-    size_t pending_count;
-    bool pending_ok; /* set by the prefetcher before it exits */
+    size_t prefetch_first; /* the cache entries it fills */
+    size_t prefetch_count;
 
     _Atomic uint64_t fetches, bytes_fetched, from_tail, from_prefetch;
     char *url;
@@ -103,7 +108,9 @@ static int by_offset(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Copies a range out of memory the input already has; false if it has not. */
+/* Copies a range out of memory the input already has; false if it has not.
+ * Called with the lock held; waits (releasing it) for a prefetched run that
+ * holds the range and is still landing. */
 static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
 {
     if (g->offset >= r->tail_offset && g->offset + g->length <= r->tail_offset + r->tail_len) {
@@ -111,35 +118,38 @@ static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
         atomic_fetch_add(&r->from_tail, 1);
         return true;
     }
-    for (size_t i = 0; i < r->cache_count; i++) {
-        const struct cached_run *c = &r->cache[i];
-        if (g->offset >= c->offset && g->offset + g->length <= c->offset + c->length) {
+    for (;;) {
+        bool wait = false;
+        for (size_t i = 0; i < r->cache_count; i++) {
+            const struct cached_run *c = &r->cache[i];
+            if (c->failed || g->offset < c->offset ||
+                g->offset + g->length > c->offset + c->length)
+                continue;
+            if (c->pieces_left > 0) {
+                wait = true;
+                continue;
+            }
             memcpy(g->dst, c->data + (g->offset - c->offset), (size_t)g->length);
             atomic_fetch_add(&r->from_prefetch, 1);
             return true;
         }
+        if (!wait || r->prefetch_done)
+            return false;
+        pthread_cond_wait(&r->landed, &r->lock);
     }
-    return false;
 }
 
-/* Waits for the prefetcher and moves what it fetched into the cache. Called
- * with the lock held; the prefetcher itself never takes the lock (a reader
- * holding it while it joins would wait for it forever). */
-static void join_prefetch(struct remote_input *r)
+/* Waits, with the lock held, until the prefetcher is done with the cache,
+ * and reaps its thread. */
+static void end_prefetch(struct remote_input *r)
 {
-    if (!r->prefetching)
-        return;
-    pthread_join(r->prefetcher, NULL);
-    r->prefetching = false;
-    for (size_t i = 0; i < r->pending_count; i++) {
-        if (r->pending_ok)
-            r->cache[r->cache_count++] = r->pending[i];
-        else
-            basalt_free(r->pending[i].data);
+    while (r->prefetching && !r->prefetch_done)
+        pthread_cond_wait(&r->landed, &r->lock);
+    if (r->prefetching) {
+        /* It set prefetch_done as its last use of the lock. */
+        pthread_join(r->prefetcher, NULL);
+        r->prefetching = false;
     }
-    basalt_free(r->pending);
-    r->pending = NULL;
-    r->pending_count = 0;
 }
 
 /* Groups ranges (sorted by offset) into runs: neighbours closer than the
@@ -176,7 +186,6 @@ static basalt_status remote_read_ranges(struct basalt_input *in, struct basalt_i
     }
     size_t left = 0;
     pthread_mutex_lock(&r->lock);
-    join_prefetch(r);
     for (size_t i = 0; i < count; i++)
         if (ranges[i].length > 0 && !serve_local(r, &ranges[i]))
             todo[left++] = &ranges[i];
@@ -221,19 +230,72 @@ static basalt_status remote_read_at(struct basalt_input *in, uint64_t offset, ui
     return remote_read_ranges(in, &g, 1, err);
 }
 
+/* One prefetched request: which cache entry it fills. */
+struct piece {
+    struct remote_input *r;
+    size_t entry;
+};
+
+static void piece_landed(void *arg, const struct basalt_http_response *resp)
+{
+    struct piece *p = arg;
+    struct remote_input *r = p->r;
+    pthread_mutex_lock(&r->lock);
+    struct cached_run *c = &r->cache[p->entry];
+    if (resp->status >= 200 && resp->status < 300 && c->pieces_left > 0)
+        c->pieces_left--;
+    else
+        c->failed = true;
+    pthread_cond_broadcast(&r->landed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* The prefetcher: every run of its entries in one batch of requests, each
+ * landing as soon as it is done. A failure is forgotten: the read that needs
+ * those bytes fetches them itself and reports what goes wrong. */
 static void *prefetch_main(void *arg)
 {
     struct remote_input *r = arg;
-    struct run *runs = basalt_malloc(sizeof *runs * (r->pending_count ? r->pending_count : 1));
-    bool ok = runs != NULL;
-    for (size_t i = 0; ok && i < r->pending_count; i++)
-        runs[i] = (struct run){r->pending[i].offset, r->pending[i].length, r->pending[i].data};
-    /* A failed prefetch is forgotten: the read that needs the bytes fetches
-     * them itself and reports what goes wrong. */
-    if (ok)
-        ok = fetch_runs(r, runs, r->pending_count, NULL) == BASALT_OK;
-    basalt_free(runs);
-    r->pending_ok = ok; /* join_prefetch publishes the runs */
+    uint64_t split = r->options.split_size ? r->options.split_size : UINT64_MAX;
+    size_t pieces = 0;
+    for (size_t i = 0; i < r->prefetch_count; i++)
+        pieces += r->cache[r->prefetch_first + i].pieces_left;
+    struct basalt_http_request *reqs = basalt_calloc(pieces ? pieces : 1, sizeof *reqs);
+    struct basalt_http_response *resps = basalt_calloc(pieces ? pieces : 1, sizeof *resps);
+    struct piece *refs = basalt_calloc(pieces ? pieces : 1, sizeof *refs);
+    bool ok = reqs && resps && refs;
+    size_t k = 0;
+    for (size_t i = 0; ok && i < r->prefetch_count; i++) {
+        size_t e = r->prefetch_first + i;
+        /* Entries do not move while a prefetch runs: read them unlocked. */
+        const struct cached_run *c = &r->cache[e];
+        for (uint64_t at = 0; at < c->length; at += split, k++) {
+            uint64_t len = c->length - at < split ? c->length - at : split;
+            refs[k] = (struct piece){r, e};
+            reqs[k] = (struct basalt_http_request){
+                .method = "GET", .url = r->url, .headers = r->object.headers,
+                .signer = r->object.signer, .range = true, .offset = c->offset + at,
+                .length = len, .dst = c->data + at, .if_match = r->etag[0] ? r->etag : NULL,
+                .on_complete = piece_landed, .on_complete_arg = &refs[k]};
+            atomic_fetch_add(&r->bytes_fetched, len);
+        }
+    }
+    if (ok) {
+        atomic_fetch_add(&r->fetches, pieces);
+        basalt_http_execute_all(r->http, reqs, resps, pieces, NULL);
+        for (size_t i = 0; i < pieces; i++)
+            basalt_http_response_free(&resps[i]);
+    }
+    basalt_free(reqs);
+    basalt_free(resps);
+    basalt_free(refs);
+    pthread_mutex_lock(&r->lock);
+    for (size_t i = 0; i < r->prefetch_count; i++)
+        if (r->cache[r->prefetch_first + i].pieces_left > 0)
+            r->cache[r->prefetch_first + i].failed = true;
+    r->prefetch_done = true;
+    pthread_cond_broadcast(&r->landed);
+    pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
@@ -241,7 +303,7 @@ static void drop_generations_before(struct remote_input *r, unsigned keep_from)
 {
     size_t w = 0;
     for (size_t i = 0; i < r->cache_count; i++) {
-        if (r->cache[i].generation >= keep_from)
+        if (r->cache[i].generation >= keep_from && !r->cache[i].failed)
             r->cache[w++] = r->cache[i];
         else
             basalt_free(r->cache[i].data);
@@ -256,7 +318,7 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
     if (!r->options.prefetch || count == 0)
         return;
     pthread_mutex_lock(&r->lock);
-    join_prefetch(r);
+    end_prefetch(r);
     /* Keep what the last prefetch brought (it may not be read yet), drop
      * anything older. */
     r->generation++;
@@ -279,24 +341,24 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
                                                   coalesce(sorted, left,
                                                            r->options.coalesce_gap, runs))
                                                 : 0;
-    r->pending = n ? basalt_calloc(n, sizeof *r->pending) : NULL;
-    size_t made = 0;
-    for (size_t i = 0; r->pending && i < n; i++) {
+    uint64_t split = r->options.split_size ? r->options.split_size : UINT64_MAX;
+    r->prefetch_first = r->cache_count;
+    for (size_t i = 0; i < n; i++) {
         uint8_t *data = basalt_malloc((size_t)runs[i].length);
         if (!data)
             break;
-        r->pending[made++] = (struct cached_run){runs[i].offset, runs[i].length, data,
-                                                 r->generation};
+        r->cache[r->cache_count++] = (struct cached_run){
+            runs[i].offset, runs[i].length, data, r->generation,
+            (uint32_t)((runs[i].length + split - 1) / split), false};
     }
-    r->pending_count = made;
-    if (made > 0 && pthread_create(&r->prefetcher, NULL, prefetch_main, r) == 0) {
+    r->prefetch_count = r->cache_count - r->prefetch_first;
+    r->prefetch_done = false;
+    if (r->prefetch_count > 0 && pthread_create(&r->prefetcher, NULL, prefetch_main, r) == 0) {
         r->prefetching = true;
     } else {
-        for (size_t i = 0; i < made; i++)
-            basalt_free(r->pending[i].data);
-        basalt_free(r->pending);
-        r->pending = NULL;
-        r->pending_count = 0;
+        for (size_t i = 0; i < r->prefetch_count; i++)
+            r->cache[r->prefetch_first + i].failed = true;
+        r->prefetch_done = true;
     }
     pthread_mutex_unlock(&r->lock);
     basalt_free(sorted);
@@ -307,9 +369,10 @@ static void remote_close(struct basalt_input *in)
 {
     struct remote_input *r = (struct remote_input *)in;
     pthread_mutex_lock(&r->lock);
-    join_prefetch(r);
+    end_prefetch(r);
     drop_generations_before(r, UINT32_MAX);
     pthread_mutex_unlock(&r->lock);
+    pthread_cond_destroy(&r->landed);
     pthread_mutex_destroy(&r->lock);
     basalt_free(r->cache);
     basalt_free(r->tail);
@@ -437,6 +500,8 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
     r->object.name = r->name;
     r->object.url = r->url;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->landed, NULL);
+    r->prefetch_done = true;
     basalt_status st = size_object(r, err);
     if (st != BASALT_OK) {
         remote_close(&r->base);
