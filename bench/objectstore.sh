@@ -102,13 +102,13 @@ cpu() { # cpu LEG CMD...: appends "user+sys" seconds per GiB to $work/LEG
   awk -v g="$gib" '{printf "%.4f %.3f\n", ($1+$2)/g, $3}' "$work/time" >>"$work/$leg"
 }
 for r in $(seq 1 "$rounds"); do
-  cpu basalt-get b io cat "s3://$S3_BUCKET/big.bin"
+  cpu basalt-get "$basalt" --endpoint "$S3_ENDPOINT" io cat "s3://$S3_BUCKET/big.bin"
   cpu boto3-get python3 "$root/bench/peers/s3_leg_boto3.py" get "$S3_ENDPOINT" "$S3_BUCKET" big.bin
   cpu jssdk-get node "$root/bench/peers/s3_leg_jssdk.mjs" get "$S3_ENDPOINT" "$S3_BUCKET" big.bin
-  cpu basalt-put b io cp "$big" "s3://$S3_BUCKET/up-basalt.bin"
+  cpu basalt-put "$basalt" --endpoint "$S3_ENDPOINT" io cp "$big" "s3://$S3_BUCKET/up-basalt.bin"
   cpu boto3-put python3 "$root/bench/peers/s3_leg_boto3.py" put "$S3_ENDPOINT" "$S3_BUCKET" up-boto3.bin "$big"
   cpu jssdk-put node "$root/bench/peers/s3_leg_jssdk.mjs" put "$S3_ENDPOINT" "$S3_BUCKET" up-js.bin "$big"
-  cpu basalt-put-seq b --parts-in-flight 1 io cp "$big" "s3://$S3_BUCKET/up-seq.bin"
+  cpu basalt-put-seq "$basalt" --endpoint "$S3_ENDPOINT" --parts-in-flight 1 io cp "$big" "s3://$S3_BUCKET/up-seq.bin"
 done
 echo
 echo "## 3. client CPU per GiB (user+sys), 256 MiB object, $rounds rounds: p50 / p90; wall p50"

@@ -17,8 +17,13 @@ static void rfc1123_now(char out[32])
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    snprintf(out, 32, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday % 7], tm.tm_mday,
-             months[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    /* Formatted with room for any int (the compiler cannot see the ranges
+     * gmtime_r keeps); the real text is 29 characters. */
+    char text[96];
+    snprintf(text, sizeof text, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday % 7],
+             tm.tm_mday, months[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+             tm.tm_sec);
+    snprintf(out, 32, "%.31s", text);
 }
 
 static basalt_status sign_shared_key(const struct basalt_http_signer *base, const char *method,

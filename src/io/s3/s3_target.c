@@ -10,6 +10,10 @@ basalt_status basalt_s3_target_parse(struct basalt_io_store *store, const char *
 {
     const char *rest;
     memset(out, 0, sizeof *out);
+    if (!store)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "%.300s: a remote URI needs an object store (none was given)",
+                                uri);
     if (strncmp(uri, "s3://", 5) == 0)
         rest = uri + 5;
     else if (strncmp(uri, "s3a://", 6) == 0)
