@@ -46,22 +46,11 @@ basalt_status basalt_azure_stat(struct basalt_io_store *store, const char *uri,
     basalt_status st = blob_url(store, uri, &t, url, sizeof url, err);
     if (st != BASALT_OK)
         return st;
-    struct basalt_http_request req = {.method = "HEAD", .url = url,
-                                      .headers = &store->azure_headers,
-                                      .signer = basalt_azure_signer_get(store)};
-    struct basalt_http_response resp;
-    st = basalt_http_execute(store->http, &req, &resp, err);
-    if (st != BASALT_OK)
-        return basalt_error_context(err, st, "%s", uri);
-    if (resp.status < 200 || resp.status >= 300)
-        st = basalt_azure_error(&resp, "HEAD", uri, err);
-    else {
-        out->size = resp.object_size;
-        out->mtime_ms = resp.last_modified_ms;
-        snprintf(out->etag, sizeof out->etag, "%s", resp.etag);
-    }
-    basalt_http_response_free(&resp);
-    return st;
+    struct basalt_remote_object object = {.name = uri, .url = url,
+                                          .signer = basalt_azure_signer_get(store),
+                                          .headers = &store->azure_headers,
+                                          .error = basalt_azure_error};
+    return basalt_remote_stat(store->http, &object, out, err);
 }
 
 /* ------------------------------------------------------------------ writes */

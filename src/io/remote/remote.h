@@ -38,6 +38,12 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
                                        const struct basalt_remote_object *object,
                                        struct basalt_input **out, struct basalt_error *err);
 
+/* One HEAD: the object's size, time and ETag (remote_stat.c). NOT_FOUND,
+ * AUTH, IO as `object->error` maps them. */
+basalt_status basalt_remote_stat(struct basalt_http_client *http,
+                                 const struct basalt_remote_object *object,
+                                 struct basalt_io_object_info *out, struct basalt_error *err);
+
 /* Counters of one remote input, for tests that prove the fast paths. */
 struct basalt_remote_input_stats {
     uint64_t fetches;        /* range requests sent (retries not counted) */

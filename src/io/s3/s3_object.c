@@ -42,21 +42,10 @@ basalt_status basalt_s3_stat(struct basalt_io_store *store, const char *uri,
     if (st != BASALT_OK)
         return st;
     const struct basalt_s3_signer *signer = t.gcs ? &store->gcs_signer : &store->s3_signer;
-    struct basalt_http_request req = {.method = "HEAD", .url = url,
-                                      .signer = basalt_s3_signer_get(signer)};
-    struct basalt_http_response resp;
-    st = basalt_http_execute(http, &req, &resp, err);
-    if (st != BASALT_OK)
-        return basalt_error_context(err, st, "%s", uri);
-    if (resp.status < 200 || resp.status >= 300)
-        st = basalt_s3_error(&resp, "HEAD", uri, err);
-    else {
-        out->size = resp.object_size;
-        out->mtime_ms = resp.last_modified_ms;
-        snprintf(out->etag, sizeof out->etag, "%s", resp.etag);
-    }
-    basalt_http_response_free(&resp);
-    return st;
+    struct basalt_remote_object object = {.name = uri, .url = url,
+                                          .signer = basalt_s3_signer_get(signer),
+                                          .error = basalt_s3_error};
+    return basalt_remote_stat(http, &object, out, err);
 }
 
 /* ------------------------------------------------------------------ writes */

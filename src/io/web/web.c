@@ -36,20 +36,9 @@ basalt_status basalt_web_stat(struct basalt_io_store *store, const char *uri,
     basalt_status st = basalt_io_store_http(store, uri, &http, err);
     if (st != BASALT_OK)
         return st;
-    struct basalt_http_request req = {.method = "HEAD", .url = uri};
-    struct basalt_http_response resp;
-    st = basalt_http_execute(http, &req, &resp, err);
-    if (st != BASALT_OK)
-        return st;
+    /* The query may hold a presigned signature: it names nothing in messages. */
     char name[1024];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(uri, "?"), uri);
-    if (resp.status < 200 || resp.status >= 300)
-        st = web_error(&resp, "HEAD", name, err);
-    else {
-        out->size = resp.object_size;
-        out->mtime_ms = resp.last_modified_ms;
-        snprintf(out->etag, sizeof out->etag, "%s", resp.etag);
-    }
-    basalt_http_response_free(&resp);
-    return st;
+    struct basalt_remote_object object = {.name = name, .url = uri, .error = web_error};
+    return basalt_remote_stat(http, &object, out, err);
 }
