@@ -130,4 +130,9 @@ bool basalt_http_status_is_retryable(long status);
 basalt_status basalt_http_uri_encode(const char *in, size_t len, bool keep_slash, char *out,
                                      size_t cap, struct basalt_error *err);
 
+/* Appends "&NAME=VALUE" to the NUL-terminated query in `query`, VALUE
+ * percent-encoded. LIMIT when it does not fit in `cap`. */
+basalt_status basalt_http_query_append(char *query, size_t cap, const char *name,
+                                       const char *value, struct basalt_error *err);
+
 #endif

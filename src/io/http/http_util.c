@@ -72,3 +72,17 @@ bool basalt_http_status_is_retryable(long status)
     return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 ||
            status == 504;
 }
+
+basalt_status basalt_http_query_append(char *query, size_t cap, const char *name,
+                                       const char *value, struct basalt_error *err)
+{
+    char enc[3200];
+    basalt_status st = basalt_http_uri_encode(value, strlen(value), false, enc, sizeof enc, err);
+    if (st != BASALT_OK)
+        return st;
+    size_t used = strlen(query);
+    int w = snprintf(query + used, cap - used, "&%s=%s", name, enc);
+    if (w < 0 || (size_t)w >= cap - used)
+        return basalt_error_set(err, BASALT_LIMIT, "listing query too long");
+    return BASALT_OK;
+}

@@ -38,6 +38,16 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
                                        const struct basalt_remote_object *object,
                                        struct basalt_input **out, struct basalt_error *err);
 
+/* Sets `err` from an <Error><Code/><Message/></Error> document (S3 and Azure
+ * alike) as "NAME: METHOD: HTTP 404 Code: message", with the status
+ * `status_for` maps the HTTP status and code to; without a document,
+ * `not_found` is appended to a NOT_FOUND message (remote_error.c). */
+basalt_status basalt_remote_error_document(const struct basalt_http_response *resp,
+                                           const char *method, const char *name,
+                                           basalt_status (*status_for)(long http,
+                                                                       const char *code),
+                                           const char *not_found, struct basalt_error *err);
+
 /* One HEAD: the object's size, time and ETag (remote_stat.c). NOT_FOUND,
  * AUTH, IO as `object->error` maps them. */
 basalt_status basalt_remote_stat(struct basalt_http_client *http,

@@ -87,20 +87,6 @@ static basalt_status on_list(void *ctx, const char *path, const char *text, size
     return BASALT_OK;
 }
 
-static basalt_status append_param(char *query, size_t cap, const char *name, const char *value,
-                                  struct basalt_error *err)
-{
-    char enc[3200];
-    basalt_status st = basalt_http_uri_encode(value, strlen(value), false, enc, sizeof enc, err);
-    if (st != BASALT_OK)
-        return st;
-    size_t used = strlen(query);
-    int w = snprintf(query + used, cap - used, "&%s=%s", name, enc);
-    if (w < 0 || (size_t)w >= cap - used)
-        return basalt_error_set(err, BASALT_LIMIT, "listing query too long");
-    return BASALT_OK;
-}
-
 basalt_status basalt_s3_list(struct basalt_io_store *store, const char *uri_prefix,
                              bool delimited, basalt_io_visit_fn visit, void *ctx,
                              struct basalt_error *err)
@@ -119,11 +105,12 @@ basalt_status basalt_s3_list(struct basalt_io_store *store, const char *uri_pref
     do {
         char query[4096] = "list-type=2";
         if (t.key[0])
-            st = append_param(query, sizeof query, "prefix", t.key, err);
+            st = basalt_http_query_append(query, sizeof query, "prefix", t.key, err);
         if (st == BASALT_OK && delimited)
-            st = append_param(query, sizeof query, "delimiter", "/", err);
+            st = basalt_http_query_append(query, sizeof query, "delimiter", "/", err);
         if (st == BASALT_OK && l.token[0])
-            st = append_param(query, sizeof query, "continuation-token", l.token, err);
+            st = basalt_http_query_append(query, sizeof query, "continuation-token", l.token,
+                                          err);
         char url[BASALT_S3_URL_MAX + 4096];
         if (st == BASALT_OK)
             st = basalt_s3_url(&t, NULL, query, url, sizeof url, err);
