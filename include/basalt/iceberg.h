@@ -12,6 +12,7 @@
  *                        builders, binding, literals, vectorised evaluation
  *   iceberg_transform.h  partition transforms, projection of filters onto
  *                        specs, the pruning evaluators, residuals
+ *   iceberg_write.h      writing data files, manifests and manifest lists
  *   iceberg_catalog.h    locations and file access, loading tables,
  *                        catalogs (SQLite with the JDBC/PyIceberg schema,
  *                        file system)
@@ -28,5 +29,6 @@
 #include "basalt/iceberg_transform.h"
 #include "basalt/iceberg_catalog.h"
 #include "basalt/iceberg_scan.h"
+#include "basalt/iceberg_write.h"
 
 #endif

@@ -47,6 +47,9 @@ basalt_status basalt_iceberg_io_read_resolved(const struct basalt_iceberg_io *io
 basalt_status basalt_iceberg_read_path(const char *path, uint8_t **data, size_t *len,
                                        struct basalt_error *err);
 
+/* mkdir -p of the directory part of the local path `path`. IO, LIMIT. */
+basalt_status basalt_iceberg_make_parent_dirs(const char *path, struct basalt_error *err);
+
 /* A basalt_malloc'd copy of s (NULL on NOMEM). */
 char *basalt_iceberg_strdup(const char *s);
 char *basalt_iceberg_strndup(const char *s, size_t len);

@@ -141,32 +141,6 @@ static basalt_status column_exists(struct basalt_iceberg_sql_catalog *sql, const
     return st;
 }
 
-/* mkdir -p of the directory part of `path`. */
-static basalt_status make_parent_dirs(const char *path, struct basalt_error *err)
-{
-    char dir[PATH_MAX];
-    size_t len = strlen(path);
-    if (len >= sizeof dir)
-        return basalt_error_set(err, BASALT_LIMIT, "path too long: %.200s", path);
-    memcpy(dir, path, len + 1);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return BASALT_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; ; p++) {
-        if (*p == '/' || *p == '\0') {
-            char saved = *p;
-            *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-                return basalt_error_set(err, BASALT_IO, "%s: %s", dir, strerror(errno));
-            *p = saved;
-            if (saved == '\0')
-                break;
-        }
-    }
-    return BASALT_OK;
-}
-
 /* Creates whichever of the two tables is missing, in one transaction, the
  * check repeated under the write lock so two creators do not collide. */
 static basalt_status create_schema(struct basalt_iceberg_sql_catalog *sql,
@@ -211,7 +185,7 @@ basalt_status basalt_iceberg_sql_open(const char *path, bool create,
             return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
         if (!create)
             return basalt_error_set(err, BASALT_NOT_FOUND, "%s: no such catalog database", path);
-        basalt_status st = make_parent_dirs(path, err);
+        basalt_status st = basalt_iceberg_make_parent_dirs(path, err);
         if (st != BASALT_OK)
             return st;
     }

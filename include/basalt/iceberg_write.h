@@ -1,0 +1,201 @@
+/* basalt iceberg: writing tables.
+ *
+ *   - basalt_iceberg_io_open_output / _delete   write and remove files at
+ *                                               table locations
+ *   - basalt_iceberg_data_writer_*   Arrow batches -> Parquet data files with
+ *                                    field ids and column metrics, fanned out
+ *                                    by partition, rolled at a target size
+ *   - basalt_iceberg_manifest_write / basalt_iceberg_manifest_list_write
+ *                                    manifests and manifest lists in Avro,
+ *                                    with the exact schemas of the
+ *                                    specification for format v1, v2 and v3
+ *
+ * Everything here writes files only; making them part of a table is a commit
+ * (iceberg_commit.h). Every output goes through basalt_output, so a file
+ * appears under its name only when complete. */
+#ifndef BASALT_ICEBERG_WRITE_H
+#define BASALT_ICEBERG_WRITE_H
+
+#include "basalt/arrow.h"
+#include "basalt/core.h"
+#include "basalt/iceberg_catalog.h"
+#include "basalt/iceberg_types.h"
+#include "basalt/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------- io */
+
+/* Opens a table location for writing: the location is resolved as
+ * basalt_iceberg_io_resolve resolves it (mappings, file:// forms) and opened
+ * with basalt_io_open_output through the io's store (local paths without
+ * one). `flags`: BASALT_IO_CREATE_EXCLUSIVE makes the commit fail with
+ * CONFLICT when the file exists. Parent directories of local paths are
+ * created. The statuses of both calls. */
+BASALT_EXPORT basalt_status basalt_iceberg_io_open_output(const struct basalt_iceberg_io *io,
+                                                          const char *location, unsigned flags,
+                                                          struct basalt_output **out,
+                                                          struct basalt_error *err);
+/* Deletes files by location (missing files are not an error). The first
+ * failure is returned, naming the location; every location is tried. */
+BASALT_EXPORT basalt_status basalt_iceberg_io_delete(const struct basalt_iceberg_io *io,
+                                                     const char *const *locations, size_t count,
+                                                     struct basalt_error *err);
+
+/* -------------------------------------------------------------- data files */
+
+struct basalt_pool;
+
+struct basalt_iceberg_data_writer_options {
+    /* The table's current schema and default partition spec (borrowed; they
+     * must outlive the writer). A spec with no fields (or NULL) writes an
+     * unpartitioned table. */
+    const struct basalt_iceberg_schema *schema;
+    const struct basalt_iceberg_partition_spec *spec;
+    /* The table's properties (borrowed), read for:
+     *   write.target-file-size-bytes (default 536870912): a file is closed
+     *     and the next one opened when its bytes written pass it;
+     *   write.parquet.compression-codec (zstd default; snappy, gzip, lz4,
+     *     brotli, uncompressed) and write.parquet.compression-level;
+     *   write.parquet.row-group-size-bytes (default 134217728);
+     *   write.metadata.metrics.default (default "truncate(16)") and
+     *     write.metadata.metrics.column.<column name> ("none", "counts",
+     *     "truncate(N)", "full"), as the Java writer applies them;
+     *   write.metadata.metrics.max-inferred-column-defaults (default 100).
+     * Unknown keys are ignored. */
+    const struct basalt_iceberg_kv *properties;
+    uint32_t n_properties;
+    /* Where data files go: the table's write.data.path, or
+     * "<table location>/data". Files are named
+     * "<data_location>/<partition path>/<file_prefix>-<NNNNN>.parquet" with
+     * the partition path as the Java writer forms it
+     * ("ts_month=2024-03/id_bucket=7", values URL-encoded). */
+    const char *data_location;
+    /* Unique per writer (e.g. "00000-0-<uuid>"), so concurrent writers never
+     * name the same file. */
+    const char *file_prefix;
+    /* Resolves and opens the locations (borrowed). */
+    const struct basalt_iceberg_io *io;
+    /* Sort order id recorded in every data file (-1: none recorded). */
+    int32_t sort_order_id;
+    /* Workers: data files of different partitions are encoded at once, and
+     * the Parquet writer encodes column chunks on it. NULL: calling thread. */
+    struct basalt_pool *pool;
+    int num_workers;
+};
+
+BASALT_EXPORT void basalt_iceberg_data_writer_options_init(
+    struct basalt_iceberg_data_writer_options *options);
+
+struct basalt_iceberg_data_writer;
+
+/* INVALID_ARG (no schema, a spec field whose source is missing or whose
+ * transform cannot apply), UNSUPPORTED (a type the writer cannot write),
+ * NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_data_writer_new(
+    const struct basalt_iceberg_data_writer_options *options,
+    struct basalt_iceberg_data_writer **out, struct basalt_error *err);
+
+/* Writes one batch. `batch` has the Arrow type basalt_iceberg_schema_to_arrow
+ * gives for the schema (same columns in the same order, same formats; field
+ * names are not compared); borrowed (not released). A required column with a
+ * null is INVALID_ARG naming it and the row. IO/AUTH from the outputs, NOMEM.
+ * After a failure the writer can only be aborted. */
+BASALT_EXPORT basalt_status basalt_iceberg_data_writer_write(struct basalt_iceberg_data_writer *w,
+                                                             const struct ArrowArray *batch,
+                                                             struct basalt_error *err);
+
+/* Finishes and commits every open file and returns what was written:
+ * (*files)[0, *n) in the order the files were opened, valid until the writer
+ * is freed. Each has content DATA, format PARQUET, the partition tuple typed
+ * by the spec's result types, record_count, file_size_in_bytes, the column
+ * metrics per field id (sorted by field id) as the metrics modes allow,
+ * split_offsets (the row groups' starting offsets) and sort_order_id. */
+BASALT_EXPORT basalt_status basalt_iceberg_data_writer_finish(struct basalt_iceberg_data_writer *w,
+                                                              const struct basalt_iceberg_data_file **files,
+                                                              uint32_t *n,
+                                                              struct basalt_error *err);
+
+/* Deletes every file the writer committed (after a failed commit of the
+ * table, say) and closes those still open. Returns the first delete failure.
+ * The writer stays valid for free only. */
+BASALT_EXPORT basalt_status basalt_iceberg_data_writer_abort(struct basalt_iceberg_data_writer *w,
+                                                             struct basalt_error *err);
+
+/* NULL is a no-op. Files already committed stay (abort first to remove them). */
+BASALT_EXPORT void basalt_iceberg_data_writer_free(struct basalt_iceberg_data_writer *w);
+
+/* ---------------------------------------------------------------- manifests */
+
+struct basalt_arena;
+
+struct basalt_iceberg_manifest_write_options {
+    int32_t format_version;                           /* 1, 2 or 3 */
+    /* Borrowed. The schema is written into the "schema" / "schema-id"
+     * header keys and types the partition values; the spec gives the
+     * "partition" record (one field per spec field, named and numbered as
+     * the spec, typed by its result type) and "partition-spec" /
+     * "partition-spec-id". */
+    const struct basalt_iceberg_schema *schema;
+    const struct basalt_iceberg_partition_spec *spec;
+    enum basalt_iceberg_manifest_content content;     /* v2+; v1: DATA only */
+    /* The snapshot that writes the manifest: its id goes into the list
+     * entry's added_snapshot_id. */
+    int64_t snapshot_id;
+};
+
+/* Writes one manifest of `entries` to `out` (not committed: the caller
+ * commits or closes it) and fills `summary` with what the manifest list
+ * needs: manifest_length, partition_spec_id, content, added_snapshot_id,
+ * the added / existing / deleted file and row counts, min_sequence_number
+ * (over EXISTING and DELETED entries; -1 when every entry is ADDED, meaning
+ * "this snapshot's") and one partition field summary per spec field
+ * (contains_null, contains_nan, lower / upper bound bytes), allocated in
+ * `arena`; summary->manifest_path is left for the caller.
+ * Entry fields are written as the spec says for the version:
+ *   - ADDED entries: snapshot_id written; sequence_number and
+ *     file_sequence_number written as null (inherited at read time from the
+ *     manifest list entry, whose sequence number is assigned at commit);
+ *     v3 data files' first_row_id null (inherited) unless has_first_row_id;
+ *   - EXISTING / DELETED entries: every value written as given.
+ * Codec deflate (the Java default for manifests). A partition tuple whose
+ * size or types do not match the spec is INVALID_ARG naming the file;
+ * a delete file in a DATA manifest or a data file in a DELETES manifest too.
+ * IO from `out`, NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_manifest_write(
+    const struct basalt_iceberg_manifest_write_options *options,
+    const struct basalt_iceberg_manifest_entry *entries, uint32_t n_entries,
+    struct basalt_output *out, struct basalt_arena *arena,
+    struct basalt_iceberg_manifest_file *summary, struct basalt_error *err);
+
+struct basalt_iceberg_manifest_list_write_options {
+    int32_t format_version;                           /* 1, 2 or 3 */
+    int64_t snapshot_id;
+    bool has_parent_snapshot_id;
+    int64_t parent_snapshot_id;
+    int64_t sequence_number;                          /* v2+: this snapshot's */
+    /* v3: the snapshot's first-row-id (the table's next-row-id). Data
+     * manifests without first_row_id get one from here on, in list order,
+     * each advancing it by its added and existing row counts, as the spec's
+     * row-lineage rules say; *next_row_id (may be NULL) receives where it
+     * ended. */
+    int64_t first_row_id;
+};
+
+/* Writes a manifest list of files[0, n) to `out` (not committed). Entries
+ * whose sequence_number or min_sequence_number is -1 get this snapshot's
+ * sequence number. The header carries "snapshot-id", "parent-snapshot-id"
+ * (when there is one), "sequence-number" (v2+), "first-row-id" (v3) and
+ * "format-version". IO, NOMEM, INVALID_ARG (v1 with a delete manifest). */
+BASALT_EXPORT basalt_status basalt_iceberg_manifest_list_write(
+    const struct basalt_iceberg_manifest_list_write_options *options,
+    const struct basalt_iceberg_manifest_file *files, uint32_t n_files,
+    struct basalt_output *out, int64_t *next_row_id, struct basalt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
