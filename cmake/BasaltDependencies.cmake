@@ -45,20 +45,22 @@ target_link_libraries(basalt_deps_io INTERFACE PkgConfig::CURL PkgConfig::EXPAT
                       PkgConfig::CRYPTO)
 add_library(basalt::deps::io ALIAS basalt_deps_io)
 
-# Iceberg: JSON metadata, the SQL catalog on embedded SQLite, deletion vectors
+# Iceberg: JSON metadata, the SQL catalog on embedded SQLite or PostgreSQL
+# (libpq), deletion vectors
 # as Roaring bitmaps (Debian's CRoaring ships no pkg-config file).
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)
 find_library(ROARING_LIBRARY NAMES roaring REQUIRED)
 find_path(ROARING_INCLUDE_DIR roaring/roaring.h REQUIRED)
 add_library(basalt_deps_iceberg INTERFACE)
 target_link_libraries(basalt_deps_iceberg INTERFACE PkgConfig::JANSSON PkgConfig::SQLITE3
-                      ${ROARING_LIBRARY})
+                      PkgConfig::LIBPQ ${ROARING_LIBRARY})
 target_include_directories(basalt_deps_iceberg INTERFACE ${ROARING_INCLUDE_DIR})
 add_library(basalt::deps::iceberg ALIAS basalt_deps_iceberg)
 
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
-    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3")
+    "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3 libpq")
 # libcurl and expat by name: their pkg-config files would pull every static
 # dependency of libcurl (nghttp2, ssh2, ldap...), which Debian's -dev
 # packages do not all ship as archives; the shared libraries are enough.

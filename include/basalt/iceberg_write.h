@@ -44,6 +44,39 @@ BASALT_EXPORT basalt_status basalt_iceberg_io_delete(const struct basalt_iceberg
                                                      const char *const *locations, size_t count,
                                                      struct basalt_error *err);
 
+/* ------------------------------------------------------------ table input */
+
+/* An Iceberg schema (as JSON, schema-id 0, fresh ids as
+ * basalt_iceberg_schema_from_text assigns them) for an Arrow struct schema:
+ * Arrow's integers up to 32 bits become int, uint32 and int64 long,
+ * float/double, decimal128, utf8 / large_utf8 / string views string,
+ * binaries binary, fixed_size_binary(16) with the arrow.uuid extension uuid
+ * and other fixed sizes fixed[L], date32/64 date, time32/64 time, timestamps
+ * timestamp (timestamptz with a zone; nanosecond ones timestamp_ns from
+ * format version 3), null unknown (v3), structs, lists and maps; dictionary
+ * columns their value type; non-nullable fields required. *out is
+ * basalt_malloc'd. UNSUPPORTED naming the column (uint64, float16,
+ * decimal256 past 38 digits, unions...), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_schema_from_arrow(const struct ArrowSchema *schema,
+                                                             int32_t format_version, char **out,
+                                                             struct basalt_error *err);
+
+/* Conforms a batch of input columns to `schema`, giving a batch of the Arrow
+ * type basalt_iceberg_schema_to_arrow gives (what the data writer takes):
+ * top-level columns matched by name (exactly, else ignoring ASCII case),
+ * primitive values cast to the table's types (integer widening, float to
+ * double, temporal units, decimal scale, large offsets), nested columns
+ * taken when their Arrow shape already matches, missing optional columns
+ * filled with nulls. `src` is consumed (released in every case); `out` is
+ * caller storage, owned on OK. INVALID_ARG (an input column the table does
+ * not have, a required column missing), UNSUPPORTED (a cast the spec does
+ * not allow, naming the column), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_conform_batch(const struct basalt_iceberg_schema *schema,
+                                                         const struct ArrowSchema *src_schema,
+                                                         struct ArrowArray *src,
+                                                         struct ArrowArray *out,
+                                                         struct basalt_error *err);
+
 /* -------------------------------------------------------------- data files */
 
 struct basalt_pool;

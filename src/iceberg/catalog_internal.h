@@ -87,14 +87,26 @@ enum basalt_iceberg_catalog_kind { BASALT_ICEBERG_CATALOG_SQL, BASALT_ICEBERG_CA
 
 struct basalt_iceberg_catalog {
     enum basalt_iceberg_catalog_kind kind;
+    /* Where new tables go: <warehouse>/<namespace levels>/<table>. The
+     * catalog database's directory or the file-system catalog's directory
+     * unless set. */
+    char *warehouse;
     char *name;                     /* catalog_name */
     struct basalt_iceberg_io *io;   /* mappings for table loads */
     struct basalt_iceberg_sql_catalog *sql;
     struct basalt_iceberg_fs_catalog *fs;
 };
 
-/* SQL catalog on SQLite (catalog_sqlite.c). `path`: the database file. */
-basalt_status basalt_iceberg_sql_open(const char *path, bool create,
+/* Loads the table whose metadata file is `location` under `identifier`
+ * (table->metadata_location is `location`). */
+basalt_status basalt_iceberg_catalog_load_location(struct basalt_iceberg_catalog *c,
+                                                   const char *identifier, const char *location,
+                                                   struct basalt_iceberg_table **out,
+                                                   struct basalt_error *err);
+
+/* SQL catalog (catalog_sql.c) on SQLite (`target`: the database file) or
+ * PostgreSQL (`target`: a libpq connection string or URI). */
+basalt_status basalt_iceberg_sql_open(const char *target, bool postgres, bool create,
                                       struct basalt_iceberg_sql_catalog **out,
                                       struct basalt_error *err);
 void basalt_iceberg_sql_close(struct basalt_iceberg_sql_catalog *sql);
@@ -121,6 +133,13 @@ basalt_status basalt_iceberg_sql_table_location(struct basalt_iceberg_sql_catalo
 basalt_status basalt_iceberg_sql_register(struct basalt_iceberg_sql_catalog *sql,
                                           const char *catalog, const char *ns, const char *name,
                                           const char *metadata_location, struct basalt_error *err);
+/* Points the table at `location` if it still points at `expected`;
+ * CONFLICT when another commit moved it. */
+basalt_status basalt_iceberg_sql_swap(struct basalt_iceberg_sql_catalog *sql, const char *catalog,
+                                      const char *ns, const char *name, const char *expected,
+                                      const char *location, struct basalt_error *err);
+/* The database file's path. */
+const char *basalt_iceberg_sql_path(const struct basalt_iceberg_sql_catalog *sql);
 basalt_status basalt_iceberg_sql_drop(struct basalt_iceberg_sql_catalog *sql, const char *catalog,
                                       const char *ns, const char *name, struct basalt_error *err);
 

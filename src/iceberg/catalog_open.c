@@ -1,6 +1,9 @@
 /* Catalog entry points: URI dispatch, namespaces, table loads. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "basalt/iceberg_commit.h"
 
 #include "catalog_internal.h"
 
@@ -29,6 +32,37 @@ static const char *sqlite_path(const char *uri)
     return uri;
 }
 
+/* New tables go next to the catalog database, or into the file-system
+ * catalog's directory; absolute, so other engines find them too. */
+static basalt_status default_warehouse(struct basalt_iceberg_catalog *c, const char *path,
+                                       bool is_db, struct basalt_error *err)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    basalt_status st = basalt_iceberg_location_normalize(path, true, dir, sizeof dir, err);
+    if (st != BASALT_OK)
+        return st;
+    if (is_db) {
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir)
+            *slash = '\0';
+        else if (slash)
+            slash[1] = '\0';
+        else
+            strcpy(dir, ".");
+    }
+    const char *use = realpath(dir, real) ? real : dir;
+    return basalt_iceberg_catalog_set_warehouse(c, use, err);
+}
+
+/* The libpq URI of a PostgreSQL catalog URI ("postgresql://...",
+ * "postgres://...", also after "jdbc:"), or NULL. */
+static const char *postgres_uri(const char *uri)
+{
+    if (starts_with(uri, "jdbc:"))
+        uri += 5;
+    return starts_with(uri, "postgresql://") || starts_with(uri, "postgres://") ? uri : NULL;
+}
+
 basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_name, bool create,
                                           struct basalt_iceberg_catalog **out,
                                           struct basalt_error *err)
@@ -47,14 +81,20 @@ basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_n
     basalt_status st = c->name ? basalt_iceberg_io_new(&c->io, err)
                                : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     const char *db = sqlite_path(uri);
-    if (st == BASALT_OK && db) {
+    const char *pg = postgres_uri(uri);
+    if (st == BASALT_OK && pg) {
         c->kind = BASALT_ICEBERG_CATALOG_SQL;
-        st = *db ? basalt_iceberg_sql_open(db, create, &c->sql, err)
+        st = basalt_iceberg_sql_open(pg, true, create, &c->sql, err);
+    } else if (st == BASALT_OK && db) {
+        c->kind = BASALT_ICEBERG_CATALOG_SQL;
+        st = *db ? basalt_iceberg_sql_open(db, false, create, &c->sql, err)
                  : basalt_error_set(err, BASALT_INVALID_ARG, "catalog URI '%s' names no file", uri);
     } else if (st == BASALT_OK) {
         c->kind = BASALT_ICEBERG_CATALOG_FS;
         st = basalt_iceberg_fs_open(uri, create, &c->fs, err);
     }
+    if (st == BASALT_OK)
+        st = default_warehouse(c, pg ? "./warehouse/catalog" : db ? db : uri, pg || db, err);
     if (st != BASALT_OK) {
         basalt_iceberg_catalog_close(c);
         return st;
@@ -70,6 +110,7 @@ void basalt_iceberg_catalog_close(struct basalt_iceberg_catalog *catalog)
     basalt_iceberg_sql_close(catalog->sql);
     basalt_iceberg_fs_close(catalog->fs);
     basalt_iceberg_io_free(catalog->io);
+    basalt_free(catalog->warehouse);
     basalt_free(catalog->name);
     basalt_free(catalog);
 }
@@ -239,6 +280,36 @@ static basalt_status load_location(struct basalt_iceberg_catalog *c, const char 
     return st;
 }
 
+basalt_status basalt_iceberg_catalog_load_location(struct basalt_iceberg_catalog *c,
+                                                   const char *identifier, const char *location,
+                                                   struct basalt_iceberg_table **out,
+                                                   struct basalt_error *err)
+{
+    struct basalt_iceberg_table *t = NULL;
+    *out = NULL;
+    basalt_status st = load_location(c, location, &t, err);
+    if (st == BASALT_OK) {
+        char *name = basalt_iceberg_strdup(identifier);
+        char *loc = basalt_iceberg_strdup(location);
+        if (!name || !loc) {
+            basalt_free(name);
+            basalt_free(loc);
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        } else {
+            basalt_free(t->name);
+            t->name = name;
+            basalt_free(t->metadata_location);
+            t->metadata_location = loc;
+        }
+    }
+    if (st != BASALT_OK) {
+        basalt_iceberg_table_free(t);
+        return st;
+    }
+    *out = t;
+    return BASALT_OK;
+}
+
 basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c,
                                                 const char *identifier,
                                                 struct basalt_iceberg_table **out,
@@ -249,28 +320,10 @@ basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c
         return basalt_error_set(err, BASALT_INVALID_ARG, "no table output");
     *out = NULL;
     basalt_status st = basalt_iceberg_catalog_table_location(c, identifier, &location, err);
-    struct basalt_iceberg_table *t = NULL;
     if (st == BASALT_OK)
-        st = load_location(c, location, &t, err);
-    if (st == BASALT_OK) {
-        char *name = basalt_iceberg_strdup(identifier);
-        if (!name) {
-            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        } else {
-            basalt_free(t->name);
-            t->name = name;
-            basalt_free(t->metadata_location);
-            t->metadata_location = location;
-            location = NULL;
-        }
-    }
+        st = basalt_iceberg_catalog_load_location(c, identifier, location, out, err);
     basalt_free(location);
-    if (st != BASALT_OK) {
-        basalt_iceberg_table_free(t);
-        return st;
-    }
-    *out = t;
-    return BASALT_OK;
+    return st;
 }
 
 basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalog *c,

@@ -262,7 +262,7 @@ static json_t *encryption_keys_json(const struct basalt_iceberg_metadata *m)
     return arr;
 }
 
-static json_t *metadata_json(const struct basalt_iceberg_metadata *m)
+json_t *basalt_iceberg_metadata_json(const struct basalt_iceberg_metadata *m)
 {
     json_t *o = json_object();
     if (!o)
@@ -320,7 +320,7 @@ basalt_status basalt_iceberg_metadata_to_json(const struct basalt_iceberg_metada
     if (!metadata || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "metadata_to_json: NULL argument");
     *out = NULL;
-    json_t *root = metadata_json(metadata);
+    json_t *root = basalt_iceberg_metadata_json(metadata);
     if (!root)
         return basalt_error_set(err, BASALT_NOMEM, "metadata_to_json: out of memory");
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);

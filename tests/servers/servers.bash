@@ -1,5 +1,5 @@
-# Object-storage servers for tests: moto (S3 with SigV4 checks), azurite
-# (Azure Blob with Shared Key checks), nginx (plain HTTP with ranges) and
+# Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
+# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs) and
 # fault_proxy (tests/tools/fault_proxy.c) in front of any of them. Source it
 # from a CLI case (after tests/cli/lib.bash, or alone):
 #
@@ -292,6 +292,44 @@ EOF
   NGINX_PORT=$port
   export HTTP_ENDPOINT NGINX_PORT NGINX_PID
   servers_log "nginx on $HTTP_ENDPOINT serving $root"
+}
+
+# ------------------------------------------------------------- PostgreSQL
+
+# start_postgres: a throwaway PostgreSQL server (initdb in the scratch
+# directory, trust authentication for user "basalt", fsync off) on
+# 127.0.0.1. PostgreSQL refuses to run as root, so as root it runs as the
+# "postgres" user the Debian package creates. Exports POSTGRES_URI
+# (postgresql://basalt@127.0.0.1:PORT/postgres), POSTGRES_PORT and
+# POSTGRES_PID.
+start_postgres() {
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$bin" ] && [ -x "$bin/initdb" ] || { servers_log "PostgreSQL is missing: run scripts/setup"; return 1; }
+  local dir=$_servers_scratch/postgres log=$SERVER_LOG_DIR/postgres.log
+  mkdir -p "$dir/sock"
+  local run=()
+  if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$_servers_scratch"
+    chown -R postgres "$dir"
+    run=(runuser -u postgres --)
+  fi
+  if ! "${run[@]}" "$bin/initdb" -D "$dir/data" -U basalt --auth=trust -E UTF8 --no-sync \
+      >"$SERVER_LOG_DIR/initdb.log" 2>&1; then
+    _servers_show_log "$SERVER_LOG_DIR/initdb.log"; return 1
+  fi
+  local port
+  port=$(free_port) || return 1
+  _servers_spawn postgres "$log" "${run[@]}" "$bin/postgres" -D "$dir/data" -h 127.0.0.1 \
+    -p "$port" -k "$dir/sock" -c fsync=off -c max_connections=200
+  POSTGRES_PID=$_servers_last_pid
+  if ! _servers_wait_until "$POSTGRES_PID" postgres "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
+    _servers_show_log "$log"; return 1
+  fi
+  POSTGRES_PORT=$port
+  POSTGRES_URI=postgresql://basalt@127.0.0.1:$port/postgres
+  export POSTGRES_URI POSTGRES_PORT POSTGRES_PID
+  servers_log "postgres on 127.0.0.1:$port"
 }
 
 # ------------------------------------------------------------- fault_proxy

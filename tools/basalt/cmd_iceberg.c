@@ -111,8 +111,9 @@ static basalt_status make_io(const struct cli_iceberg_common *common, struct bas
     return st;
 }
 
-static basalt_status open_catalog(const struct cli_iceberg_common *common, bool create,
-                                  struct basalt_iceberg_catalog **out, struct basalt_error *err)
+basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, bool create,
+                                       struct basalt_iceberg_catalog **out,
+                                       struct basalt_error *err)
 {
     basalt_status st =
         basalt_iceberg_catalog_open(common->catalog, common->catalog_name, create, out, err);
@@ -152,7 +153,7 @@ int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *com
     if (strchr(arg, '/') || !strchr(arg, '.'))
         return cli_fail("NOT_FOUND: %s: no such file, directory or table", arg);
     struct basalt_iceberg_catalog *catalog = NULL;
-    st = open_catalog(common, false, &catalog, &err);
+    st = cli_iceberg_open_catalog(common, false, &catalog, &err);
     if (st == BASALT_OK)
         st = basalt_iceberg_catalog_load_table(catalog, arg, out, &err);
     basalt_iceberg_catalog_close(catalog);
@@ -442,7 +443,7 @@ static int list_verb(int argc, char **argv, bool tables)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_iceberg_catalog *c = NULL;
-    basalt_status st = open_catalog(&a.common, false, &c, &err);
+    basalt_status st = cli_iceberg_open_catalog(&a.common, false, &c, &err);
     struct text t = {0};
     if (st == BASALT_OK)
         st = walk_namespaces(c, a.n_pos ? a.pos[0] : NULL, 0, tables, &t, &err);
@@ -845,7 +846,7 @@ static int cmd_register(int argc, char **argv)
         location = absolute;
     }
     struct basalt_iceberg_catalog *c = NULL;
-    basalt_status st = open_catalog(&a.common, true, &c, &err);
+    basalt_status st = cli_iceberg_open_catalog(&a.common, true, &c, &err);
     if (st == BASALT_OK)
         st = basalt_iceberg_catalog_register_table(c, a.pos[0], location, &err);
     basalt_iceberg_catalog_close(c);
@@ -873,7 +874,7 @@ static int cmd_drop(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_iceberg_catalog *c = NULL;
-    basalt_status st = open_catalog(&a.common, false, &c, &err);
+    basalt_status st = cli_iceberg_open_catalog(&a.common, false, &c, &err);
     if (st == BASALT_OK)
         st = basalt_iceberg_catalog_drop_table(c, a.pos[0], &err);
     basalt_iceberg_catalog_close(c);

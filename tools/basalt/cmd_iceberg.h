@@ -55,6 +55,14 @@ int cli_iceberg_common_option(struct cli_iceberg_common *common, const char *ver
 int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *common,
                            struct basalt_iceberg_table **out);
 
+/* Opens the catalog of `common` (creating a missing one when `create`),
+ * with its --map mappings and the CLI's store. */
+basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, bool create,
+                                       struct basalt_iceberg_catalog **out,
+                                       struct basalt_error *err);
+
+int cli_iceberg_create(int argc, char **argv);
+int cli_iceberg_append(int argc, char **argv);
 int cli_iceberg_files(int argc, char **argv);
 int cli_iceberg_scan(int argc, char **argv);
 int cli_iceberg_count(int argc, char **argv);

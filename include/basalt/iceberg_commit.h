@@ -1,0 +1,179 @@
+/* basalt iceberg: changing tables.
+ *
+ * A change to a table is a list of requirements and a list of updates, the
+ * TableRequirement and TableUpdate objects of the REST catalog specification
+ * (../reference/iceberg-rest-catalog-open-api.yaml), as JSON text. One model
+ * serves every catalog: a REST catalog receives the lists as they are; the
+ * SQL and file-system catalogs check the requirements against the table's
+ * current metadata, apply the updates, write the next metadata file and
+ * swap the catalog's pointer to it atomically (compare-and-swap), so two
+ * writers never both win.
+ *
+ * Requirements (a failed one is CONFLICT, naming it):
+ *   assert-create, assert-table-uuid, assert-ref-snapshot-id (snapshot-id
+ *   null: the ref must not exist), assert-last-assigned-field-id,
+ *   assert-current-schema-id, assert-last-assigned-partition-id,
+ *   assert-default-spec-id, assert-default-sort-order-id.
+ * Updates: assign-uuid, upgrade-format-version, add-schema,
+ *   set-current-schema (-1: the schema added last), add-spec,
+ *   set-default-spec (-1), add-sort-order, set-default-sort-order (-1),
+ *   add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,
+ *   set-location, set-properties, remove-properties, set-statistics,
+ *   remove-statistics, set-partition-statistics, remove-partition-statistics,
+ *   remove-partition-specs, remove-schemas. Others are UNSUPPORTED.
+ * Added schemas, specs and sort orders get the next free id unless an equal
+ * one exists (its id is reused), as the Java metadata builder does. */
+#ifndef BASALT_ICEBERG_COMMIT_H
+#define BASALT_ICEBERG_COMMIT_H
+
+#include "basalt/core.h"
+#include "basalt/iceberg_catalog.h"
+#include "basalt/iceberg_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------- requirements */
+
+/* Checks a JSON array of requirements against `base` (NULL: the table does
+ * not exist, so only assert-create holds). CONFLICT naming the first that
+ * fails; CORRUPT for malformed JSON or an unknown requirement type. */
+BASALT_EXPORT basalt_status basalt_iceberg_check_requirements(
+    const struct basalt_iceberg_metadata *base, const char *requirements_json,
+    struct basalt_error *err);
+
+/* ---------------------------------------------------------------- updates */
+
+struct basalt_iceberg_update_context {
+    int64_t now_ms;                         /* last-updated-ms of the result */
+    /* The file `base` was read from: added to the metadata log (NULL: none,
+     * as for a new table). */
+    const char *base_location;
+};
+
+/* Applies a JSON array of updates to `base` (NULL: a new, empty table: the
+ * updates must then set a location and add a schema) and returns the new
+ * metadata as JSON text in *out (basalt_malloc'd, *len its length). The
+ * result is checked by parsing it back, so it is always loadable. The
+ * metadata log keeps write.metadata.previous-versions-max entries (default
+ * 100). CORRUPT (malformed update), INVALID_ARG (an update that does not
+ * apply: an unknown schema id, a snapshot with an older sequence number,
+ * a ref to a missing snapshot...), UNSUPPORTED, NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_apply_updates(
+    const struct basalt_iceberg_metadata *base, const char *updates_json,
+    const struct basalt_iceberg_update_context *ctx, char **out, size_t *len,
+    struct basalt_error *err);
+
+/* ---------------------------------------------------------- table creation */
+
+/* A schema from text: comma-separated "name type [not null] [comment 'doc']"
+ * with types boolean, int, long, float, double, decimal(P,S), date, time,
+ * timestamp, timestamptz, timestamp_ns, timestamptz_ns, string, uuid,
+ * fixed[L], binary, variant, unknown, struct<name: type, ...>, list<type>,
+ * map<type, type> (case-insensitive; "bigint", "integer", "varchar" and
+ * "bool" also accepted). Field ids are assigned as the Java library
+ * assigns fresh ids: 1..n for the top-level fields, then the fields nested
+ * in each, breadth first. *out: the schema's JSON (schema-id 0),
+ * basalt_malloc'd. INVALID_ARG with the position of the first error. */
+BASALT_EXPORT basalt_status basalt_iceberg_schema_from_text(const char *text, char **out,
+                                                            struct basalt_error *err);
+
+/* The updates that create a table: assign-uuid (a random UUID),
+ * upgrade-format-version, add-schema (schema_json), set-current-schema,
+ * add-spec from `partition_text` ("month(ts), bucket(16, id), truncate(4,
+ * name), day(d), year(d), hour(ts), identity(x) or x, void(x)"; NULL or "":
+ * unpartitioned; partition field names as the Java builder names them:
+ * ts_month, id_bucket, name_trunc, x, x_null...), set-default-spec, add-sort-order
+ * from `sort_text` ("col [asc|desc] [nulls first|nulls last]" or a transform
+ * of a column, comma separated; NULL: unsorted), set-default-sort-order,
+ * set-location and set-properties. *out is the JSON array, basalt_malloc'd.
+ * INVALID_ARG naming the bad clause (an unknown column, a transform that
+ * does not apply to the column's type). */
+BASALT_EXPORT basalt_status basalt_iceberg_create_updates(
+    const char *schema_json, const char *partition_text, const char *sort_text,
+    int32_t format_version, const char *location, const struct basalt_iceberg_kv *properties,
+    uint32_t n_properties, char **out, struct basalt_error *err);
+
+/* --------------------------------------------------- catalogs: changing */
+
+/* Where new tables go (default: the SQLite database's directory, or the
+ * file-system catalog's directory, made absolute). Copied. NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_catalog_set_warehouse(struct basalt_iceberg_catalog *c,
+                                                                 const char *warehouse,
+                                                                 struct basalt_error *err);
+/* "<warehouse>/<namespace levels as directories>/<table>", basalt_malloc'd.
+ * INVALID_ARG (no namespace), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_catalog_default_location(
+    struct basalt_iceberg_catalog *c, const char *identifier, char **out,
+    struct basalt_error *err);
+
+/* Creates a table from `updates_json` (basalt_iceberg_create_updates makes
+ * them) and registers it: the first metadata file is written at
+ * "<location>/metadata/00000-<uuid>.metadata.json" (file-system catalog:
+ * "v1.metadata.json" plus version-hint.text, and the location must be the
+ * default one, since that catalog finds tables by directory). A missing
+ * namespace is created with it. CONFLICT when the table exists (also when
+ * another writer creates it first), the statuses of apply_updates, IO,
+ * NOMEM. *out (may be NULL) receives the new table. */
+BASALT_EXPORT basalt_status basalt_iceberg_catalog_create_table(
+    struct basalt_iceberg_catalog *c, const char *identifier, const char *updates_json,
+    struct basalt_iceberg_table **out, struct basalt_error *err);
+
+/* Commits a change: loads the table, checks `requirements_json` (NULL or ""
+ * for none), applies `updates_json`, writes the next metadata file
+ * ("<NNNNN>-<uuid>.metadata.json", or "v<N>.metadata.json" in a file-system
+ * catalog, created exclusively) and swaps the catalog to it only if the
+ * table still points at the metadata the change was built on (SQL: one
+ * UPDATE ... WHERE metadata_location = <base>; file system: the exclusive
+ * create of the next version). When write.metadata.delete-after-commit.enabled
+ * is true, metadata files that fell off the metadata log are deleted.
+ * CONFLICT when a requirement fails or another commit won (the new file is
+ * deleted: nothing references it), NOT_FOUND, the statuses of
+ * apply_updates, IO, NOMEM. *out (may be NULL): the table as committed. */
+BASALT_EXPORT basalt_status basalt_iceberg_catalog_commit_table(
+    struct basalt_iceberg_catalog *c, const char *identifier, const char *requirements_json,
+    const char *updates_json, struct basalt_iceberg_table **out, struct basalt_error *err);
+
+/* ------------------------------------------------------------ appending */
+
+struct basalt_iceberg_append_options {
+    const char *branch;                     /* NULL: "main" */
+    /* Extra snapshot summary entries (borrowed). */
+    const struct basalt_iceberg_kv *summary;
+    uint32_t n_summary;
+    /* -1: the table's commit.retry.num-retries (default 4). Waits between
+     * attempts follow commit.retry.min-wait-ms / max-wait-ms (100 / 60000),
+     * doubling, with jitter. */
+    int retries;
+};
+
+BASALT_EXPORT void basalt_iceberg_append_options_init(struct basalt_iceberg_append_options *o);
+
+/* Fast append: commits files[0, n) (DATA files of the table's default spec,
+ * as basalt_iceberg_data_writer_finish returns them) as one new snapshot
+ * (operation "append") on the branch. One manifest of the new files is
+ * written once; each attempt writes a manifest list of it plus the base's
+ * manifests and commits with assert-ref-snapshot-id on the branch. On
+ * CONFLICT (another writer committed first) the table is reloaded and the
+ * commit retried. An append never conflicts with other changes, so only the
+ * retry limit makes it fail.
+ * On failure the manifest and manifest lists written are deleted, except
+ * when the commit's outcome is unknown (IO from the catalog during the
+ * swap), in which case nothing that a successful commit might reference is
+ * deleted and the status is IO with a message saying the commit state is
+ * unknown. The data files are the caller's (delete them with
+ * basalt_iceberg_data_writer_abort on failure).
+ * *out (may be NULL) receives the table as committed; *snapshot_id (may be
+ * NULL) the new snapshot's id. */
+BASALT_EXPORT basalt_status basalt_iceberg_append(
+    struct basalt_iceberg_catalog *catalog, const char *identifier,
+    const struct basalt_iceberg_data_file *files, uint32_t n_files,
+    const struct basalt_iceberg_append_options *options, struct basalt_iceberg_table **out,
+    int64_t *snapshot_id, struct basalt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
