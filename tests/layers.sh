@@ -11,7 +11,7 @@ rank() {
     io) echo 2 ;;
     thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
-    frame|ipc) echo 5 ;;
+    catalog|frame|ipc) echo 5 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac

@@ -15,5 +15,6 @@
 #include "basalt/parquet_writer.h"
 #include "basalt/thrift.h"
 #include "basalt/iceberg.h"
+#include "basalt/catalog.h"
 
 #endif

@@ -106,6 +106,31 @@ BASALT_EXPORT void basalt_alloc_fail_after(int64_t n);
 BASALT_EXPORT int64_t basalt_alloc_live(void);
 BASALT_EXPORT int64_t basalt_alloc_total(void);
 
+/* ---------------------------------------------------------------- strings */
+
+/* basalt_malloc'd copies of s / of s[0, len) plus a NUL; NULL on NOMEM (or
+ * for a NULL s). */
+BASALT_EXPORT char *basalt_strdup(const char *s);
+BASALT_EXPORT char *basalt_strndup(const char *s, size_t len);
+
+/* A growable list of basalt_malloc'd strings (caller storage, zeroed to
+ * start). Lists handed out by the library are (items, n) pairs freed with
+ * basalt_string_list_free. */
+struct basalt_string_list {
+    char **items;
+    size_t n;
+    size_t cap;
+};
+/* Appends a copy of s[0, len). NOMEM. */
+BASALT_EXPORT basalt_status basalt_string_list_add(struct basalt_string_list *list, const char *s,
+                                                   size_t len, struct basalt_error *err);
+/* Sorts in byte order and drops duplicates. */
+BASALT_EXPORT void basalt_string_list_sort_unique(struct basalt_string_list *list);
+/* Frees every string and the array; the list is empty again. */
+BASALT_EXPORT void basalt_string_list_reset(struct basalt_string_list *list);
+/* Frees an array of n basalt_malloc'd strings and the array. NULL is a no-op. */
+BASALT_EXPORT void basalt_string_list_free(char **items, size_t n);
+
 /* ------------------------------------------------------------------ arena */
 
 struct basalt_arena_block;

@@ -13,9 +13,9 @@
  *   iceberg_transform.h  partition transforms, projection of filters onto
  *                        specs, the pruning evaluators, residuals
  *   iceberg_write.h      writing data files, manifests and manifest lists
- *   iceberg_catalog.h    locations and file access, loading tables,
- *                        catalogs (SQLite with the JDBC/PyIceberg schema,
- *                        file system)
+ *   iceberg_catalog.h    locations and file access, loading tables
+ *   iceberg_commit.h     changing tables: requirements and updates, table
+ *                        creation, the committer interface, appends
  *   iceberg_scan.h       scan planning, reading with deletes and schema
  *                        evolution into Arrow, counts */
 #ifndef BASALT_ICEBERG_H
@@ -30,5 +30,6 @@
 #include "basalt/iceberg_catalog.h"
 #include "basalt/iceberg_scan.h"
 #include "basalt/iceberg_write.h"
+#include "basalt/iceberg_commit.h"
 
 #endif

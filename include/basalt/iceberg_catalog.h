@@ -1,6 +1,6 @@
-/* basalt iceberg: where a table's files are, opening tables, and catalogs.
+/* basalt iceberg: where a table's files are, and opening tables.
  *
- * Three pieces:
+ * Two pieces (catalogs, which name tables, are a layer above: catalog.h):
  *   - struct basalt_iceberg_io maps the locations stored in table metadata
  *     (file://..., bare paths, s3://... under a mapped prefix) to local paths
  *     and reads them through basalt_input (io.h);
@@ -8,10 +8,7 @@
  *     metadata directory or a table directory, and rebases the locations the
  *     table stores onto the directory it was found in, so a table written
  *     elsewhere (another machine, an object store, a relative path) reads in
- *     place;
- *   - struct basalt_iceberg_catalog names tables: the SQL catalog schema of
- *     the Java JdbcCatalog and PyIceberg's SqlCatalog on an embedded SQLite
- *     file, or a filesystem warehouse (<warehouse>/<ns>/<table>/metadata/).
+ *     place.
  *
  * Location rules (basalt_iceberg_io_resolve):
  *   1. The longest mapped prefix that the location starts with wins. A
@@ -72,6 +69,13 @@ BASALT_EXPORT basalt_status basalt_iceberg_io_map_all(struct basalt_iceberg_io *
 BASALT_EXPORT basalt_status basalt_iceberg_io_resolve(const struct basalt_iceberg_io *io,
                                                       const char *location, char *path,
                                                       size_t cap, struct basalt_error *err);
+/* The normalised form of a location (rule 2 above), NUL-terminated into
+ * out[0..cap): file URI forms become paths, leading "./" go, and with
+ * `strip_slash` trailing '/' go too (never the root's). LIMIT. */
+BASALT_EXPORT basalt_status basalt_iceberg_location_normalize(const char *location,
+                                                              bool strip_slash, char *out,
+                                                              size_t cap,
+                                                              struct basalt_error *err);
 /* Resolves and opens `location` for reading (a local file input or a remote
  * object through the io's store). *out is
  * closed with basalt_input_close. NOT_FOUND / IO name the location and,
@@ -136,143 +140,15 @@ BASALT_EXPORT basalt_status basalt_iceberg_table_load(const char *path,
 BASALT_EXPORT basalt_status basalt_iceberg_table_find_metadata(const char *path, char *out,
                                                                size_t cap,
                                                                struct basalt_error *err);
+/* Loads the metadata file at `path` -- a local path, or a remote URI read
+ * through io's store -- as basalt_iceberg_table_load loads a metadata file,
+ * without looking for a newer version (catalogs name the file). */
+BASALT_EXPORT basalt_status basalt_iceberg_table_load_file(const char *path,
+                                                           const struct basalt_iceberg_io *io,
+                                                           struct basalt_iceberg_table **out,
+                                                           struct basalt_error *err);
 /* Frees the table, its metadata and its io. NULL is a no-op. */
 BASALT_EXPORT void basalt_iceberg_table_free(struct basalt_iceberg_table *table);
-
-/* ----------------------------------------------------------------- catalog */
-
-/* The catalog_name used when none is given (PyIceberg's and the Java
- * catalogs' usual name). */
-#define BASALT_ICEBERG_CATALOG_DEFAULT_NAME "default"
-
-/* A catalog. Used by one thread at a time; tables loaded from it are
- * independent of it and may outlive it.
- *
- * SQL catalog ("sqlite:PATH", also "sqlite:///PATH" as SQLAlchemy writes it
- * -- "sqlite:////abs" is "/abs" -- and "jdbc:sqlite:PATH"). The two tables
- * are created exactly as PyIceberg's SqlCatalog creates them (the SQLAlchemy
- * models of pyiceberg/catalog/sql.py):
- *
- *   CREATE TABLE iceberg_tables (
- *       catalog_name VARCHAR(255) NOT NULL,
- *       table_namespace VARCHAR(255) NOT NULL,
- *       table_name VARCHAR(255) NOT NULL,
- *       metadata_location VARCHAR(1000),
- *       previous_metadata_location VARCHAR(1000),
- *       PRIMARY KEY (catalog_name, table_namespace, table_name))
- *   CREATE TABLE iceberg_namespace_properties (
- *       catalog_name VARCHAR(255) NOT NULL,
- *       namespace VARCHAR(255) NOT NULL,
- *       property_key VARCHAR(255) NOT NULL,
- *       property_value VARCHAR(1000) NOT NULL,
- *       PRIMARY KEY (catalog_name, namespace, property_key))
- *
- * This is also the Java JdbcCatalog's "V0" schema (the Java catalog's default;
- * it declares the two property columns nullable, which changes nothing for
- * rows either writes). No `iceberg_type` column is created: current PyIceberg
- * neither creates nor reads it, and the Java catalog only adds it (ALTER
- * TABLE ... ADD COLUMN iceberg_type VARCHAR(5)) when asked for its "V1"
- * schema with views. A catalog that has the column is read correctly: rows
- * whose iceberg_type is 'VIEW' are not tables and are skipped, and register
- * writes 'TABLE' into it.
- * Namespaces are dot-joined strings ("a.b"); a namespace exists when a table
- * or a property row names it or a namespace under it. Every statement is
- * prepared with bound parameters; the connection waits up to 5 s on a
- * locked database.
- *
- * Filesystem catalog (any other URI: a directory, or "file://" + directory):
- * <warehouse>/<ns>/<table> with namespace levels as nested directories; a
- * directory is a table when it holds metadata/ with a metadata file. A
- * namespace directory named "<ns>.db" (Hive/PyIceberg style) is listed and
- * found as "<ns>". Tables are registered by placing them there: register and
- * drop are UNSUPPORTED.
- *
- * `catalog_name`: the catalog_name column (NULL: "default"). `create`: create
- * the SQLite file (and its parent directories) and the two tables, or the
- * warehouse directory, when missing; without it a missing catalog is
- * NOT_FOUND, and a SQLite file without iceberg_tables is NOT_FOUND too.
- * INVALID_ARG (empty URI), IO (SQLite errors), NOMEM. */
-struct basalt_iceberg_catalog;
-
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_name,
-                                                        bool create,
-                                                        struct basalt_iceberg_catalog **out,
-                                                        struct basalt_error *err);
-/* NULL is a no-op. */
-BASALT_EXPORT void basalt_iceberg_catalog_close(struct basalt_iceberg_catalog *catalog);
-/* Adds a location mapping used when loading tables (and when register checks
- * a metadata location), as basalt_iceberg_io_map. NOMEM, INVALID_ARG. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_map(struct basalt_iceberg_catalog *c,
-                                                       const char *prefix, const char *local,
-                                                       struct basalt_error *err);
-/* Reads tables' remote locations through `store` (borrowed; it must outlive
- * the catalog and the tables loaded from it), as basalt_iceberg_io_set_store. */
-BASALT_EXPORT void basalt_iceberg_catalog_set_store(struct basalt_iceberg_catalog *c,
-                                                    struct basalt_io_store *store);
-
-/* Lists: arrays of basalt_malloc'd strings, sorted (byte order), freed with
- * basalt_iceberg_string_list_free. An empty list is *out = NULL, *n = 0. */
-/* The namespaces directly under `parent` (NULL or "" for the top level), as
- * full dotted names. NOT_FOUND when parent does not exist. IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_list_namespaces(struct basalt_iceberg_catalog *c,
-                                                                   const char *parent,
-                                                                   char ***out, size_t *n,
-                                                                   struct basalt_error *err);
-/* The tables directly in namespace `ns`, as full identifiers "ns.table".
- * NOT_FOUND when the namespace does not exist, INVALID_ARG for an empty
- * name or an empty level ("a..b"). IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_list_tables(struct basalt_iceberg_catalog *c,
-                                                               const char *ns, char ***out,
-                                                               size_t *n,
-                                                               struct basalt_error *err);
-/* Frees the strings and the array. NULL is a no-op. */
-BASALT_EXPORT void basalt_iceberg_string_list_free(char **list, size_t n);
-/* Creates a namespace (SQL: the row ("exists", "true") in
- * iceberg_namespace_properties, as PyIceberg does for a namespace created
- * without properties; filesystem: the directory). CONFLICT when it exists,
- * INVALID_ARG for an empty name or an empty level ("a..b"), IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_create_namespace(struct basalt_iceberg_catalog *c,
-                                                                    const char *ns,
-                                                                    struct basalt_error *err);
-/* Whether a namespace exists. IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_namespace_exists(struct basalt_iceberg_catalog *c,
-                                                                    const char *ns, bool *exists,
-                                                                    struct basalt_error *err);
-/* Loads a table by identifier "ns.table" (the namespace may itself contain
- * dots: the last dot splits). The stored metadata location is resolved with
- * the catalog's mappings and loaded as basalt_iceberg_table_load loads a
- * metadata file; table->name is the identifier and
- * table->metadata_location the stored location. NOT_FOUND (no such table, or
- * its metadata file is missing), INVALID_ARG (no namespace in the
- * identifier), the statuses of basalt_iceberg_table_load, IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c,
-                                                              const char *identifier,
-                                                              struct basalt_iceberg_table **out,
-                                                              struct basalt_error *err);
-/* The stored metadata location of a table, basalt_malloc'd into *out.
- * NOT_FOUND, INVALID_ARG, IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_table_location(struct basalt_iceberg_catalog *c,
-                                                                  const char *identifier,
-                                                                  char **out,
-                                                                  struct basalt_error *err);
-/* Adds an existing table by the location of its metadata file, stored as
- * given (previous_metadata_location NULL). The metadata is read and parsed
- * first, so a location that does not resolve to a table is refused with its
- * load status and nothing is written. A namespace that does not exist yet
- * is created with the table, in one transaction, as create_namespace creates
- * it (PyIceberg registers only into existing namespaces, so a catalog it
- * reads always has that row; the namespace then outlives a drop).
- * CONFLICT when the identifier exists, INVALID_ARG (no namespace),
- * UNSUPPORTED (filesystem catalog), IO, NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalog *c,
-                                                                  const char *identifier,
-                                                                  const char *metadata_location,
-                                                                  struct basalt_error *err);
-/* Removes the table from the catalog; its files are kept. NOT_FOUND,
- * INVALID_ARG, UNSUPPORTED (filesystem catalog), IO. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_drop_table(struct basalt_iceberg_catalog *c,
-                                                              const char *identifier,
-                                                              struct basalt_error *err);
 
 #ifdef __cplusplus
 }

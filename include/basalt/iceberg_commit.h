@@ -95,45 +95,28 @@ BASALT_EXPORT basalt_status basalt_iceberg_create_updates(
     int32_t format_version, const char *location, const struct basalt_iceberg_kv *properties,
     uint32_t n_properties, char **out, struct basalt_error *err);
 
-/* --------------------------------------------------- catalogs: changing */
+/* ---------------------------------------------------------- committing */
 
-/* Where new tables go (default: the SQLite database's directory, or the
- * file-system catalog's directory, made absolute). Copied. NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_set_warehouse(struct basalt_iceberg_catalog *c,
-                                                                 const char *warehouse,
-                                                                 struct basalt_error *err);
-/* "<warehouse>/<namespace levels as directories>/<table>", basalt_malloc'd.
- * INVALID_ARG (no namespace), NOMEM. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_default_location(
-    struct basalt_iceberg_catalog *c, const char *identifier, char **out,
-    struct basalt_error *err);
+/* How a change reaches the catalog that names a table. Every catalog kind
+ * provides one (catalog.h: basalt_catalog_committer), so the table format
+ * commits without knowing whether SQL, a file system or HTTP is behind it.
+ *   load    the table as the catalog has it now (*out owned by the caller);
+ *   commit  requirements and updates as basalt_catalog_commit_table takes
+ *           them: CONFLICT when a requirement fails or another writer won,
+ *           IO when the outcome is unknown (a lost connection after the
+ *           request went out), *out (may be NULL) the table as committed. */
+struct basalt_iceberg_committer {
+    void *ctx;
+    basalt_status (*load)(void *ctx, const char *identifier, struct basalt_iceberg_table **out,
+                          struct basalt_error *err);
+    basalt_status (*commit)(void *ctx, const char *identifier, const char *requirements_json,
+                            const char *updates_json, struct basalt_iceberg_table **out,
+                            struct basalt_error *err);
+};
 
-/* Creates a table from `updates_json` (basalt_iceberg_create_updates makes
- * them) and registers it: the first metadata file is written at
- * "<location>/metadata/00000-<uuid>.metadata.json" (file-system catalog:
- * "v1.metadata.json" plus version-hint.text, and the location must be the
- * default one, since that catalog finds tables by directory). A missing
- * namespace is created with it. CONFLICT when the table exists (also when
- * another writer creates it first), the statuses of apply_updates, IO,
- * NOMEM. *out (may be NULL) receives the new table. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_create_table(
-    struct basalt_iceberg_catalog *c, const char *identifier, const char *updates_json,
-    struct basalt_iceberg_table **out, struct basalt_error *err);
-
-/* Commits a change: loads the table, checks `requirements_json` (NULL or ""
- * for none), applies `updates_json`, writes the next metadata file
- * ("<NNNNN>-<uuid>.metadata.json", or "v<N>.metadata.json" in a file-system
- * catalog, created exclusively) and swaps the catalog to it only if the
- * table still points at the metadata the change was built on (SQL: one
- * UPDATE ... WHERE metadata_location = <base>; file system: the exclusive
- * create of the next version). When write.metadata.delete-after-commit.enabled
- * is true, metadata files that fell off the metadata log are deleted.
- * CONFLICT when a requirement fails or another commit won (the new file is
- * deleted: nothing references it), NOT_FOUND, the statuses of
- * apply_updates, IO, NOMEM. *out (may be NULL): the table as committed. */
-BASALT_EXPORT basalt_status basalt_iceberg_catalog_commit_table(
-    struct basalt_iceberg_catalog *c, const char *identifier, const char *requirements_json,
-    const char *updates_json, struct basalt_iceberg_table **out, struct basalt_error *err);
+/* A random (version 4) UUID as 36 lowercase characters and a NUL, as table
+ * uuids and file names use them. */
+BASALT_EXPORT void basalt_iceberg_uuid4(char out[37]);
 
 /* ------------------------------------------------------------ appending */
 
@@ -167,7 +150,7 @@ BASALT_EXPORT void basalt_iceberg_append_options_init(struct basalt_iceberg_appe
  * *out (may be NULL) receives the table as committed; *snapshot_id (may be
  * NULL) the new snapshot's id. */
 BASALT_EXPORT basalt_status basalt_iceberg_append(
-    struct basalt_iceberg_catalog *catalog, const char *identifier,
+    const struct basalt_iceberg_committer *committer, const char *identifier,
     const struct basalt_iceberg_data_file *files, uint32_t n_files,
     const struct basalt_iceberg_append_options *options, struct basalt_iceberg_table **out,
     int64_t *snapshot_id, struct basalt_error *err);

@@ -292,6 +292,10 @@ BASALT_EXPORT basalt_status basalt_io_stat(struct basalt_io_store *store, const 
                                            struct basalt_io_object_info *out,
                                            struct basalt_error *err);
 
+/* Creates the missing parent directories of the local path `path` (mkdir
+ * -p of its directory part). IO naming the directory, LIMIT. */
+BASALT_EXPORT basalt_status basalt_io_make_parent_dirs(const char *path, struct basalt_error *err);
+
 /* Deletes objects, batched (S3 DeleteObjects takes 1000 keys a request). A
  * missing object is not an error. The first failure is reported with its
  * URI. AUTH, IO. */

@@ -10,8 +10,6 @@
 
 /* Random bytes from the kernel (a clock-seeded mix when it has none). */
 void basalt_iceberg_random_bytes(void *out, size_t len);
-/* A random (version 4) UUID as 36 characters plus NUL. */
-void basalt_iceberg_uuid4(char out[37]);
 /* A random positive snapshot id, as Java derives one from a UUID. */
 int64_t basalt_iceberg_new_snapshot_id(void);
 /* Milliseconds since the epoch. */

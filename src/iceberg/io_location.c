@@ -1,22 +1,7 @@
 /* Stored locations -> local paths: prefix mappings and file URI forms. */
 #include <string.h>
 
-#include "catalog_internal.h"
-
-char *basalt_iceberg_strndup(const char *s, size_t len)
-{
-    char *p = basalt_malloc(len + 1);
-    if (p) {
-        memcpy(p, s, len);
-        p[len] = '\0';
-    }
-    return p;
-}
-
-char *basalt_iceberg_strdup(const char *s)
-{
-    return basalt_iceberg_strndup(s, strlen(s));
-}
+#include "io_internal.h"
 
 basalt_status basalt_iceberg_io_new(struct basalt_iceberg_io **out, struct basalt_error *err)
 {
@@ -51,8 +36,8 @@ basalt_status basalt_iceberg_io_map(struct basalt_iceberg_io *io, const char *pr
     size_t local_len = strlen(local);
     while (local_len > 1 && local[local_len - 1] == '/')
         local_len--;
-    char *p = basalt_iceberg_strdup(prefix);
-    char *l = basalt_iceberg_strndup(local, local_len);
+    char *p = basalt_strdup(prefix);
+    char *l = basalt_strndup(local, local_len);
     if (!p || !l) {
         basalt_free(p);
         basalt_free(l);

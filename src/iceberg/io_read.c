@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "catalog_internal.h"
+#include "io_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096

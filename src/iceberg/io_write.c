@@ -1,43 +1,13 @@
 /* Writing and deleting a table's files by their locations. */
-#include <errno.h>
 #include <limits.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "basalt/iceberg_write.h"
-#include "catalog_internal.h"
+#include "io_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
-
-basalt_status basalt_iceberg_make_parent_dirs(const char *path, struct basalt_error *err)
-{
-    char dir[PATH_MAX];
-    size_t len = strlen(path);
-    if (len >= sizeof dir)
-        return basalt_error_set(err, BASALT_LIMIT, "path too long: %.200s", path);
-    memcpy(dir, path, len + 1);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return BASALT_OK;
-    *slash = '\0';
-    struct stat sb;
-    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return BASALT_OK; /* the common case: one stat, no walk */
-    for (char *p = dir + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char saved = *p;
-            *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-                return basalt_error_set(err, BASALT_IO, "%s: %s", dir, strerror(errno));
-            *p = saved;
-            if (saved == '\0')
-                break;
-        }
-    }
-    return BASALT_OK;
-}
 
 basalt_status basalt_iceberg_io_open_output(const struct basalt_iceberg_io *io,
                                             const char *location, unsigned flags,
@@ -49,7 +19,7 @@ basalt_status basalt_iceberg_io_open_output(const struct basalt_iceberg_io *io,
     if (st != BASALT_OK)
         return st;
     if (!basalt_io_uri_is_remote(path)) {
-        st = basalt_iceberg_make_parent_dirs(path, err);
+        st = basalt_io_make_parent_dirs(path, err);
         if (st != BASALT_OK)
             return st;
     }

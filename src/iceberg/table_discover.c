@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "catalog_internal.h"
+#include "io_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -178,7 +178,7 @@ static basalt_status from_listing(const char *mdir, char *out, size_t cap,
     if (!d)
         return basalt_error_set(err, errno == ENOENT ? BASALT_NOT_FOUND : BASALT_IO, "%s: %s",
                                 mdir, strerror(errno));
-    struct basalt_iceberg_strings best = {0};
+    struct basalt_string_list best = {0};
     int64_t best_version = -2;
     basalt_status st = BASALT_OK;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
@@ -189,10 +189,10 @@ static basalt_status from_listing(const char *mdir, char *out, size_t cap,
         if (join(path, sizeof path, mdir, e->d_name, NULL) != BASALT_OK || !is_file(path))
             continue;
         if (v > best_version) {
-            basalt_iceberg_strings_reset(&best);
+            basalt_string_list_reset(&best);
             best_version = v;
         }
-        st = basalt_iceberg_strings_add(&best, e->d_name, strlen(e->d_name), err);
+        st = basalt_string_list_add(&best, e->d_name, strlen(e->d_name), err);
         if (st != BASALT_OK)
             break;
     }
@@ -202,11 +202,11 @@ static basalt_status from_listing(const char *mdir, char *out, size_t cap,
                               "%s: no table metadata (no version-hint.text, no *.metadata.json)",
                               mdir);
     if (st != BASALT_OK) {
-        basalt_iceberg_strings_reset(&best);
+        basalt_string_list_reset(&best);
         return st;
     }
     /* Name order first, so that equal timestamps keep the greatest name. */
-    basalt_iceberg_strings_sort_unique(&best);
+    basalt_string_list_sort_unique(&best);
     size_t pick = best.n - 1;
     if (best.n > 1) {
         int64_t best_ts = INT64_MIN;
@@ -224,7 +224,7 @@ static basalt_status from_listing(const char *mdir, char *out, size_t cap,
     }
     if (st == BASALT_OK)
         st = join(out, cap, mdir, best.items[pick], err);
-    basalt_iceberg_strings_reset(&best);
+    basalt_string_list_reset(&best);
     return st;
 }
 

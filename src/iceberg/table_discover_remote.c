@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_internal.h"
+#include "io_internal.h"
 
 struct best_version {
     char *uri;        /* basalt_malloc'd */
@@ -51,7 +51,7 @@ static basalt_status visit(void *ctx, const struct basalt_io_entry *e, struct ba
     /* Equal versions: the later name wins, as the local listing does. */
     if (b->found && (v < b->version || (v == b->version && strcmp(e->uri, b->uri) < 0)))
         return BASALT_OK;
-    char *copy = basalt_iceberg_strdup(e->uri);
+    char *copy = basalt_strdup(e->uri);
     if (!copy)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory listing metadata");
     basalt_free(b->uri);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_internal.h"
+#include "io_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -91,7 +91,7 @@ static basalt_status table_name(const char *file, const char *table_dir, char **
             }
         }
     }
-    *out = basalt_iceberg_strndup(name, len);
+    *out = basalt_strndup(name, len);
     if (!*out)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory naming a table");
     return BASALT_OK;
@@ -144,7 +144,7 @@ basalt_status basalt_iceberg_table_load_file(const char *path, const struct basa
     if (st == BASALT_OK)
         st = table_name(path, dir, &t->name, err);
     if (st == BASALT_OK) {
-        t->metadata_location = basalt_iceberg_strdup(path);
+        t->metadata_location = basalt_strdup(path);
         if (!t->metadata_location)
             st = basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening a table", path);
     }

@@ -4,8 +4,8 @@
 # conflicts, several processes committing at once) run against it.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/../servers/servers.bash"
-tests=$(dirname "$basalt")/../../tests/test_iceberg
-check "the iceberg unit tests are built" [ -x "$tests" ]
+tests=$(dirname "$basalt")/../../tests/test_catalog
+check "the catalog unit tests are built" [ -x "$tests" ]
 if ! command -v runuser >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   echo "skipped: PostgreSQL is missing (scripts/setup installs it)"
   [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "PostgreSQL available" false

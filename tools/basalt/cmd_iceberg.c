@@ -30,7 +30,7 @@ void cli_iceberg_common_init(struct cli_iceberg_common *common)
 {
     memset(common, 0, sizeof *common);
     common->catalog = CLI_ICEBERG_DEFAULT_CATALOG;
-    common->catalog_name = BASALT_ICEBERG_CATALOG_DEFAULT_NAME;
+    common->catalog_name = BASALT_CATALOG_DEFAULT_NAME;
 }
 
 /* "--name VALUE" or "--name=VALUE": the value, or NULL when argv[*i] is not
@@ -112,18 +112,18 @@ static basalt_status make_io(const struct cli_iceberg_common *common, struct bas
 }
 
 basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, bool create,
-                                       struct basalt_iceberg_catalog **out,
+                                       struct basalt_catalog **out,
                                        struct basalt_error *err)
 {
     basalt_status st =
-        basalt_iceberg_catalog_open(common->catalog, common->catalog_name, create, out, err);
+        basalt_catalog_open(common->catalog, common->catalog_name, create, out, err);
     for (int i = 0; st == BASALT_OK && i < common->n_maps; i++)
-        st = basalt_iceberg_catalog_map(*out, common->map_prefix[i], common->map_dir[i], err);
+        st = basalt_catalog_map(*out, common->map_prefix[i], common->map_dir[i], err);
     struct basalt_io_store *store = st == BASALT_OK ? cli_store(NULL) : NULL;
     if (store)
-        basalt_iceberg_catalog_set_store(*out, store);
+        basalt_catalog_set_store(*out, store);
     if (st != BASALT_OK) {
-        basalt_iceberg_catalog_close(*out);
+        basalt_catalog_close(*out);
         *out = NULL;
     }
     return st;
@@ -152,11 +152,11 @@ int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *com
     }
     if (strchr(arg, '/') || !strchr(arg, '.'))
         return cli_fail("NOT_FOUND: %s: no such file, directory or table", arg);
-    struct basalt_iceberg_catalog *catalog = NULL;
+    struct basalt_catalog *catalog = NULL;
     st = cli_iceberg_open_catalog(common, false, &catalog, &err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_load_table(catalog, arg, out, &err);
-    basalt_iceberg_catalog_close(catalog);
+        st = basalt_catalog_load_table(catalog, arg, out, &err);
+    basalt_catalog_close(catalog);
     if (st != BASALT_OK) {
         basalt_error_context(&err, st, "%s", arg);
         return cli_fail_error(&err);
@@ -395,7 +395,7 @@ static int parse_args(const char *verb, int argc, char **argv, int max_pos, bool
 }
 
 /* Every namespace at or under `ns` (NULL: all), depth first, sorted. */
-static basalt_status walk_namespaces(struct basalt_iceberg_catalog *c, const char *ns, int depth,
+static basalt_status walk_namespaces(struct basalt_catalog *c, const char *ns, int depth,
                                      bool with_tables, struct text *t, struct basalt_error *err)
 {
     char **list = NULL;
@@ -404,21 +404,21 @@ static basalt_status walk_namespaces(struct basalt_iceberg_catalog *c, const cha
     if (depth > 64)
         return BASALT_OK;
     if (with_tables && ns) {
-        st = basalt_iceberg_catalog_list_tables(c, ns, &list, &n, err);
+        st = basalt_catalog_list_tables(c, ns, &list, &n, err);
         for (size_t i = 0; st == BASALT_OK && i < n; i++)
             putf(t, "%s\n", list[i]);
-        basalt_iceberg_string_list_free(list, n);
+        basalt_string_list_free(list, n);
         list = NULL;
         n = 0;
     }
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_list_namespaces(c, ns, &list, &n, err);
+        st = basalt_catalog_list_namespaces(c, ns, &list, &n, err);
     for (size_t i = 0; st == BASALT_OK && i < n; i++) {
         if (!with_tables)
             putf(t, "%s\n", list[i]);
         st = walk_namespaces(c, list[i], depth + 1, with_tables, t, err);
     }
-    basalt_iceberg_string_list_free(list, n);
+    basalt_string_list_free(list, n);
     return st;
 }
 
@@ -442,12 +442,12 @@ static int list_verb(int argc, char **argv, bool tables)
         return rc;
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     basalt_status st = cli_iceberg_open_catalog(&a.common, false, &c, &err);
     struct text t = {0};
     if (st == BASALT_OK)
         st = walk_namespaces(c, a.n_pos ? a.pos[0] : NULL, 0, tables, &t, &err);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     if (st != BASALT_OK) {
         basalt_buffer_reset(&t.buf);
         return cli_fail_error(&err);
@@ -845,11 +845,11 @@ static int cmd_register(int argc, char **argv)
             return cli_fail("IO: %s: %s", found, strerror(errno));
         location = absolute;
     }
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     basalt_status st = cli_iceberg_open_catalog(&a.common, true, &c, &err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_register_table(c, a.pos[0], location, &err);
-    basalt_iceberg_catalog_close(c);
+        st = basalt_catalog_register_table(c, a.pos[0], location, &err);
+    basalt_catalog_close(c);
     if (st != BASALT_OK)
         return cli_fail_error(&err);
     printf("registered %s: %s\n", a.pos[0], location);
@@ -873,11 +873,11 @@ static int cmd_drop(int argc, char **argv)
         return cli_usage_error("iceberg drop: expected NAME");
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     basalt_status st = cli_iceberg_open_catalog(&a.common, false, &c, &err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_drop_table(c, a.pos[0], &err);
-    basalt_iceberg_catalog_close(c);
+        st = basalt_catalog_drop_table(c, a.pos[0], &err);
+    basalt_catalog_close(c);
     if (st != BASALT_OK)
         return cli_fail_error(&err);
     printf("dropped %s\n", a.pos[0]);

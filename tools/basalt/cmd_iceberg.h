@@ -4,7 +4,7 @@
 #ifndef BASALT_CMD_ICEBERG_H
 #define BASALT_CMD_ICEBERG_H
 
-#include "basalt/iceberg_catalog.h"
+#include "basalt/catalog.h"
 
 /* The catalog used when --catalog is not given. */
 #define CLI_ICEBERG_DEFAULT_CATALOG "sqlite:./warehouse/catalog.db"
@@ -58,7 +58,7 @@ int cli_iceberg_open_table(const char *arg, const struct cli_iceberg_common *com
 /* Opens the catalog of `common` (creating a missing one when `create`),
  * with its --map mappings and the CLI's store. */
 basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, bool create,
-                                       struct basalt_iceberg_catalog **out,
+                                       struct basalt_catalog **out,
                                        struct basalt_error *err);
 
 int cli_iceberg_create(int argc, char **argv);

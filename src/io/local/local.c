@@ -166,3 +166,33 @@ basalt_status basalt_local_list(const char *uri_prefix, bool delimited, basalt_i
     dir[dlen] = '\0';
     return walk(dir, prefix + dlen, delimited, visit, ctx, err);
 }
+
+/* mkdir -p of the directory part of a local path, for writers that create
+ * files in directories that may not exist yet. */
+basalt_status basalt_io_make_parent_dirs(const char *path, struct basalt_error *err)
+{
+    char dir[PATH_MAX];
+    size_t len = strlen(path);
+    if (len >= sizeof dir)
+        return basalt_error_set(err, BASALT_LIMIT, "path too long: %.200s", path);
+    memcpy(dir, path, len + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return BASALT_OK;
+    *slash = '\0';
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return BASALT_OK; /* the common case: one stat, no walk */
+    for (char *p = dir + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+                return basalt_error_set(err, BASALT_IO, "%s: %s", dir, strerror(errno));
+            *p = saved;
+            if (saved == '\0')
+                break;
+        }
+    }
+    return BASALT_OK;
+}

@@ -25,7 +25,7 @@ static void one_line(char *s)
 }
 
 static basalt_status pg_exec(void *conn, const char *text, const char *const *args, int n_args,
-                             basalt_iceberg_sql_row_fn row, void *ctx, int64_t *changes,
+                             basalt_catalog_sql_row_fn row, void *ctx, int64_t *changes,
                              struct basalt_error *err)
 {
     PGconn *pg = conn;
@@ -98,7 +98,7 @@ static void pg_close(void *conn)
         PQfinish(conn);
 }
 
-static const struct basalt_iceberg_sql_driver postgres_driver = {
+static const struct basalt_catalog_sql_driver postgres_driver = {
     .name = "PostgreSQL",
     .begin_write = "BEGIN",
     .exec = pg_exec,
@@ -107,8 +107,8 @@ static const struct basalt_iceberg_sql_driver postgres_driver = {
     .close = pg_close,
 };
 
-basalt_status basalt_iceberg_postgres_open(const char *conninfo,
-                                           const struct basalt_iceberg_sql_driver **driver,
+basalt_status basalt_catalog_postgres_open(const char *conninfo,
+                                           const struct basalt_catalog_sql_driver **driver,
                                            void **conn, struct basalt_error *err)
 {
     *driver = &postgres_driver;

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "basalt/iceberg_commit.h"
+#include "basalt/catalog.h"
 #include "basalt/iceberg_metadata.h"
 #include "test.h"
 
@@ -39,18 +39,18 @@ static bool exists(const char *path)
 }
 
 /* Creates table `name` with a small schema in catalog `c`. */
-static basalt_status create(struct basalt_iceberg_catalog *c, const char *name,
+static basalt_status create(struct basalt_catalog *c, const char *name,
                             struct basalt_iceberg_table **out, struct basalt_error *err)
 {
     char *schema = NULL, *location = NULL, *updates = NULL;
     basalt_status st = basalt_iceberg_schema_from_text("id long not null, v string", &schema, err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_default_location(c, name, &location, err);
+        st = basalt_catalog_default_location(c, name, &location, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_create_updates(schema, "bucket(4, id)", NULL, 2, location, NULL, 0,
                                            &updates, err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_create_table(c, name, updates, out, err);
+        st = basalt_catalog_create_table(c, name, updates, out, err);
     basalt_free(schema);
     basalt_free(location);
     basalt_free(updates);
@@ -89,9 +89,9 @@ TEST(sqlite_create_and_commit_swap_the_pointer)
     CHECK(make_tmp(tmp, sizeof tmp));
     snprintf(db, sizeof db, "%s/catalog.db", tmp);
     snprintf(uri, sizeof uri, "sqlite:%s", db);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    CHECK_EQ(basalt_iceberg_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
     CHECK_MSG(create(c, "db.events", &t, &err) == BASALT_OK, "%s", err.message);
     /* Tables go under the catalog's directory, namespace levels as dirs. */
     char want[256];
@@ -108,7 +108,7 @@ TEST(sqlite_create_and_commit_swap_the_pointer)
     /* A second create of the same name is a conflict and writes nothing. */
     CHECK_EQ(create(c, "db.events", NULL, &err), BASALT_CONFLICT);
 
-    CHECK_MSG(basalt_iceberg_catalog_commit_table(
+    CHECK_MSG(basalt_catalog_commit_table(
                   c, "db.events", "[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":0}]",
                   "[{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}]", &t, &err) ==
                   BASALT_OK,
@@ -121,7 +121,7 @@ TEST(sqlite_create_and_commit_swap_the_pointer)
     CHECK(strstr(loc1, "/metadata/00001-") != NULL);
     CHECK_STR(prev, loc0);
     /* A failed requirement changes nothing and leaves no file behind. */
-    CHECK_EQ(basalt_iceberg_catalog_commit_table(
+    CHECK_EQ(basalt_catalog_commit_table(
                  c, "db.events", "[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":7}]",
                  "[{\"action\":\"set-properties\",\"updates\":{\"k\":\"w\"}}]", NULL, &err),
              BASALT_CONFLICT);
@@ -137,7 +137,7 @@ TEST(sqlite_create_and_commit_swap_the_pointer)
     CHECK(p && fscanf(p, "%d", &files) == 1);
     pclose(p);
     CHECK_EQ(files, 2);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     remove_tree(tmp);
 }
 
@@ -146,15 +146,15 @@ TEST(filesystem_catalog_commits_by_exclusive_create)
     char tmp[64];
     struct basalt_error err;
     CHECK(make_tmp(tmp, sizeof tmp));
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    CHECK_EQ(basalt_iceberg_catalog_open(tmp, NULL, true, &c, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_open(tmp, NULL, true, &c, &err), BASALT_OK);
     CHECK_MSG(create(c, "ns.t", &t, &err) == BASALT_OK, "%s", err.message);
     basalt_iceberg_table_free(t);
     char path[256];
     snprintf(path, sizeof path, "%s/ns/t/metadata/v1.metadata.json", tmp);
     CHECK(exists(path));
-    CHECK_MSG(basalt_iceberg_catalog_commit_table(
+    CHECK_MSG(basalt_catalog_commit_table(
                   c, "ns.t", NULL, "[{\"action\":\"set-properties\",\"updates\":{\"a\":\"1\"}}]",
                   &t, &err) == BASALT_OK,
               "%s", err.message);
@@ -175,22 +175,22 @@ TEST(filesystem_catalog_commits_by_exclusive_create)
     CHECK(system(v2) == 0);
     snprintf(path, sizeof path, "%s/ns/t/metadata/version-hint.text", tmp);
     /* The hint still says 2, so the commit builds v3 and finds it taken. */
-    CHECK_EQ(basalt_iceberg_catalog_commit_table(
+    CHECK_EQ(basalt_catalog_commit_table(
                  c, "ns.t", NULL, "[{\"action\":\"set-properties\",\"updates\":{\"a\":\"2\"}}]",
                  NULL, &err),
              BASALT_OK); /* the hint rolls forward to v3: the commit writes v4 */
     snprintf(path, sizeof path, "%s/ns/t/metadata/v4.metadata.json", tmp);
     CHECK(exists(path));
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     remove_tree(tmp);
 }
 
 /* One child process: `commits` property commits, each retried until it wins. */
 static int commit_worker(const char *uri, int worker, int commits)
 {
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_error err;
-    if (basalt_iceberg_catalog_open(uri, NULL, false, &c, &err) != BASALT_OK)
+    if (basalt_catalog_open(uri, NULL, false, &c, &err) != BASALT_OK)
         return 2;
     int failures = 0;
     for (int i = 0; i < commits; i++) {
@@ -200,14 +200,14 @@ static int commit_worker(const char *uri, int worker, int commits)
         basalt_status st;
         int tries = 0;
         do {
-            st = basalt_iceberg_catalog_commit_table(c, "db.t", NULL, updates, NULL, &err);
+            st = basalt_catalog_commit_table(c, "db.t", NULL, updates, NULL, &err);
         } while (st == BASALT_CONFLICT && ++tries < 1000);
         if (st != BASALT_OK) {
             fprintf(stderr, "worker %d commit %d: %s\n", worker, i, err.message);
             failures++;
         }
     }
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     return failures ? 1 : 0;
 }
 
@@ -230,10 +230,10 @@ static void concurrent_commits(const char *uri)
         failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
     }
     CHECK_EQ(failed, 0);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    CHECK_EQ(basalt_iceberg_catalog_open(uri, NULL, false, &c, &err), BASALT_OK);
-    CHECK_EQ(basalt_iceberg_catalog_load_table(c, "db.t", &t, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_open(uri, NULL, false, &c, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_load_table(c, "db.t", &t, &err), BASALT_OK);
     for (int w = 0; w < WORKERS; w++)
         for (int i = 0; i < COMMITS; i++) {
             char key[32];
@@ -244,7 +244,7 @@ static void concurrent_commits(const char *uri)
      * predecessor in the log. */
     CHECK_EQ(t->metadata->n_metadata_log, WORKERS * COMMITS);
     basalt_iceberg_table_free(t);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
 }
 
 TEST(sqlite_concurrent_commits_lose_nothing)
@@ -253,10 +253,10 @@ TEST(sqlite_concurrent_commits_lose_nothing)
     struct basalt_error err;
     CHECK(make_tmp(tmp, sizeof tmp));
     snprintf(uri, sizeof uri, "sqlite:%s/catalog.db", tmp);
-    struct basalt_iceberg_catalog *c = NULL;
-    CHECK_EQ(basalt_iceberg_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
+    struct basalt_catalog *c = NULL;
+    CHECK_EQ(basalt_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
     CHECK_EQ(create(c, "db.t", NULL, &err), BASALT_OK);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     concurrent_commits(uri);
     remove_tree(tmp);
 }
@@ -266,10 +266,10 @@ TEST(filesystem_concurrent_commits_lose_nothing)
     char tmp[64];
     struct basalt_error err;
     CHECK(make_tmp(tmp, sizeof tmp));
-    struct basalt_iceberg_catalog *c = NULL;
-    CHECK_EQ(basalt_iceberg_catalog_open(tmp, NULL, true, &c, &err), BASALT_OK);
+    struct basalt_catalog *c = NULL;
+    CHECK_EQ(basalt_catalog_open(tmp, NULL, true, &c, &err), BASALT_OK);
     CHECK_EQ(create(c, "db.t", NULL, &err), BASALT_OK);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     concurrent_commits(tmp);
     remove_tree(tmp);
 }
@@ -286,25 +286,25 @@ TEST(postgres_create_commit_and_concurrent_commits)
     char tmp[64];
     struct basalt_error err;
     CHECK(make_tmp(tmp, sizeof tmp));
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    CHECK_MSG(basalt_iceberg_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK, "%s",
+    CHECK_MSG(basalt_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK, "%s",
               err.message);
-    CHECK_EQ(basalt_iceberg_catalog_set_warehouse(c, tmp, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_set_warehouse(c, tmp, &err), BASALT_OK);
     CHECK_MSG(create(c, "db.t", &t, &err) == BASALT_OK, "%s", err.message);
     basalt_iceberg_table_free(t);
     CHECK_EQ(create(c, "db.t", NULL, &err), BASALT_CONFLICT);
     bool exists = false;
-    CHECK_EQ(basalt_iceberg_catalog_namespace_exists(c, "db", &exists, &err), BASALT_OK);
+    CHECK_EQ(basalt_catalog_namespace_exists(c, "db", &exists, &err), BASALT_OK);
     CHECK(exists);
-    CHECK_EQ(basalt_iceberg_catalog_commit_table(
+    CHECK_EQ(basalt_catalog_commit_table(
                  c, "db.t", "[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":3}]",
                  "[]", NULL, &err),
              BASALT_CONFLICT);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     concurrent_commits(uri);
     /* A wrong server is a clear IO error naming it, without a password. */
-    CHECK_EQ(basalt_iceberg_catalog_open("postgresql://basalt:s3cret@127.0.0.1:1/none", NULL,
+    CHECK_EQ(basalt_catalog_open("postgresql://basalt:s3cret@127.0.0.1:1/none", NULL,
                                          false, &c, &err),
              BASALT_IO);
     CHECK(strstr(err.message, "127.0.0.1:1") != NULL);

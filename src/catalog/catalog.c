@@ -11,6 +11,26 @@
 #define PATH_MAX 4096
 #endif
 
+basalt_status basalt_catalog_identifier_split(const char *identifier, char **ns, char **name,
+                                              struct basalt_error *err)
+{
+    *ns = *name = NULL;
+    const char *dot = identifier ? strrchr(identifier, '.') : NULL;
+    if (!dot || dot == identifier || !dot[1])
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "table identifier '%.200s' is not <namespace>.<table>",
+                                identifier ? identifier : "");
+    *ns = basalt_strndup(identifier, (size_t)(dot - identifier));
+    *name = basalt_strdup(dot + 1);
+    if (!*ns || !*name) {
+        basalt_free(*ns);
+        basalt_free(*name);
+        *ns = *name = NULL;
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    return BASALT_OK;
+}
+
 static bool starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -34,7 +54,7 @@ static const char *sqlite_path(const char *uri)
 
 /* New tables go next to the catalog database, or into the file-system
  * catalog's directory; absolute, so other engines find them too. */
-static basalt_status default_warehouse(struct basalt_iceberg_catalog *c, const char *path,
+static basalt_status default_warehouse(struct basalt_catalog *c, const char *path,
                                        bool is_db, struct basalt_error *err)
 {
     char dir[PATH_MAX], real[PATH_MAX];
@@ -51,7 +71,7 @@ static basalt_status default_warehouse(struct basalt_iceberg_catalog *c, const c
             strcpy(dir, ".");
     }
     const char *use = realpath(dir, real) ? real : dir;
-    return basalt_iceberg_catalog_set_warehouse(c, use, err);
+    return basalt_catalog_set_warehouse(c, use, err);
 }
 
 /* The libpq URI of a PostgreSQL catalog URI ("postgresql://...",
@@ -63,8 +83,8 @@ static const char *postgres_uri(const char *uri)
     return starts_with(uri, "postgresql://") || starts_with(uri, "postgres://") ? uri : NULL;
 }
 
-basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_name, bool create,
-                                          struct basalt_iceberg_catalog **out,
+basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, bool create,
+                                          struct basalt_catalog **out,
                                           struct basalt_error *err)
 {
     if (!out)
@@ -72,56 +92,56 @@ basalt_status basalt_iceberg_catalog_open(const char *uri, const char *catalog_n
     *out = NULL;
     if (!uri || !*uri)
         return basalt_error_set(err, BASALT_INVALID_ARG, "empty catalog URI");
-    struct basalt_iceberg_catalog *c = basalt_calloc(1, sizeof *c);
+    struct basalt_catalog *c = basalt_calloc(1, sizeof *c);
     if (!c)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory opening a catalog");
-    c->name = basalt_iceberg_strdup(catalog_name && *catalog_name
+    c->name = basalt_strdup(catalog_name && *catalog_name
                                         ? catalog_name
-                                        : BASALT_ICEBERG_CATALOG_DEFAULT_NAME);
+                                        : BASALT_CATALOG_DEFAULT_NAME);
     basalt_status st = c->name ? basalt_iceberg_io_new(&c->io, err)
                                : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     const char *db = sqlite_path(uri);
     const char *pg = postgres_uri(uri);
     if (st == BASALT_OK && pg) {
-        c->kind = BASALT_ICEBERG_CATALOG_SQL;
-        st = basalt_iceberg_sql_open(pg, true, create, &c->sql, err);
+        c->kind = BASALT_CATALOG_KIND_SQL;
+        st = basalt_catalog_sql_open(pg, true, create, &c->sql, err);
     } else if (st == BASALT_OK && db) {
-        c->kind = BASALT_ICEBERG_CATALOG_SQL;
-        st = *db ? basalt_iceberg_sql_open(db, false, create, &c->sql, err)
+        c->kind = BASALT_CATALOG_KIND_SQL;
+        st = *db ? basalt_catalog_sql_open(db, false, create, &c->sql, err)
                  : basalt_error_set(err, BASALT_INVALID_ARG, "catalog URI '%s' names no file", uri);
     } else if (st == BASALT_OK) {
-        c->kind = BASALT_ICEBERG_CATALOG_FS;
-        st = basalt_iceberg_fs_open(uri, create, &c->fs, err);
+        c->kind = BASALT_CATALOG_KIND_FS;
+        st = basalt_catalog_fs_open(uri, create, &c->fs, err);
     }
     if (st == BASALT_OK)
         st = default_warehouse(c, pg ? "./warehouse/catalog" : db ? db : uri, pg || db, err);
     if (st != BASALT_OK) {
-        basalt_iceberg_catalog_close(c);
+        basalt_catalog_close(c);
         return st;
     }
     *out = c;
     return BASALT_OK;
 }
 
-void basalt_iceberg_catalog_close(struct basalt_iceberg_catalog *catalog)
+void basalt_catalog_close(struct basalt_catalog *catalog)
 {
     if (!catalog)
         return;
-    basalt_iceberg_sql_close(catalog->sql);
-    basalt_iceberg_fs_close(catalog->fs);
+    basalt_catalog_sql_close(catalog->sql);
+    basalt_catalog_fs_close(catalog->fs);
     basalt_iceberg_io_free(catalog->io);
     basalt_free(catalog->warehouse);
     basalt_free(catalog->name);
     basalt_free(catalog);
 }
 
-basalt_status basalt_iceberg_catalog_map(struct basalt_iceberg_catalog *c, const char *prefix,
+basalt_status basalt_catalog_map(struct basalt_catalog *c, const char *prefix,
                                          const char *local, struct basalt_error *err)
 {
     return basalt_iceberg_io_map(c->io, prefix, local, err);
 }
 
-void basalt_iceberg_catalog_set_store(struct basalt_iceberg_catalog *c,
+void basalt_catalog_set_store(struct basalt_catalog *c,
                                       struct basalt_io_store *store)
 {
     basalt_iceberg_io_set_store(c->io, store);
@@ -137,7 +157,7 @@ static basalt_status check_namespace(const char *ns, struct basalt_error *err)
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_catalog_namespace_exists(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_namespace_exists(struct basalt_catalog *c,
                                                       const char *ns, bool *exists,
                                                       struct basalt_error *err)
 {
@@ -146,25 +166,25 @@ basalt_status basalt_iceberg_catalog_namespace_exists(struct basalt_iceberg_cata
         *exists = true; /* the root */
         return BASALT_OK;
     }
-    if (c->kind == BASALT_ICEBERG_CATALOG_SQL)
-        return basalt_iceberg_sql_namespace_exists(c->sql, c->name, ns, exists, err);
-    return basalt_iceberg_fs_namespace_exists(c->fs, ns, exists, err);
+    if (c->kind == BASALT_CATALOG_KIND_SQL)
+        return basalt_catalog_sql_namespace_exists(c->sql, c->name, ns, exists, err);
+    return basalt_catalog_fs_namespace_exists(c->fs, ns, exists, err);
 }
 
-static basalt_status require_namespace(struct basalt_iceberg_catalog *c, const char *ns,
+static basalt_status require_namespace(struct basalt_catalog *c, const char *ns,
                                        struct basalt_error *err)
 {
     bool exists;
-    basalt_status st = basalt_iceberg_catalog_namespace_exists(c, ns, &exists, err);
+    basalt_status st = basalt_catalog_namespace_exists(c, ns, &exists, err);
     if (st == BASALT_OK && !exists)
         st = basalt_error_set(err, BASALT_NOT_FOUND, "no namespace '%.200s' in catalog '%.100s'",
                               ns, c->name);
     return st;
 }
 
-static void hand_out(struct basalt_iceberg_strings *list, char ***out, size_t *n)
+static void hand_out(struct basalt_string_list *list, char ***out, size_t *n)
 {
-    basalt_iceberg_strings_sort_unique(list);
+    basalt_string_list_sort_unique(list);
     *out = list->items;
     *n = list->n;
     if (!list->n) {
@@ -173,7 +193,7 @@ static void hand_out(struct basalt_iceberg_strings *list, char ***out, size_t *n
     }
 }
 
-basalt_status basalt_iceberg_catalog_list_namespaces(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_list_namespaces(struct basalt_catalog *c,
                                                      const char *parent, char ***out, size_t *n,
                                                      struct basalt_error *err)
 {
@@ -182,12 +202,12 @@ basalt_status basalt_iceberg_catalog_list_namespaces(struct basalt_iceberg_catal
     if (parent && !*parent)
         parent = NULL;
     basalt_status st = parent ? require_namespace(c, parent, err) : BASALT_OK;
-    struct basalt_iceberg_strings found = {0}, children = {0};
-    if (st == BASALT_OK && c->kind == BASALT_ICEBERG_CATALOG_FS) {
-        st = basalt_iceberg_fs_list_namespaces(c->fs, parent, &children, err);
+    struct basalt_string_list found = {0}, children = {0};
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
+        st = basalt_catalog_fs_list_namespaces(c->fs, parent, &children, err);
     } else if (st == BASALT_OK) {
         /* Rows name full namespaces at any depth: keep the level under parent. */
-        st = basalt_iceberg_sql_all_namespaces(c->sql, c->name, parent, &found, err);
+        st = basalt_catalog_sql_all_namespaces(c->sql, c->name, parent, &found, err);
         size_t skip = parent ? strlen(parent) + 1 : 0;
         for (size_t i = 0; st == BASALT_OK && i < found.n; i++) {
             const char *ns = found.items[i];
@@ -195,19 +215,19 @@ basalt_status basalt_iceberg_catalog_list_namespaces(struct basalt_iceberg_catal
                 continue; /* parent itself */
             const char *dot = strchr(ns + skip, '.');
             size_t len = dot ? (size_t)(dot - ns) : strlen(ns);
-            st = basalt_iceberg_strings_add(&children, ns, len, err);
+            st = basalt_string_list_add(&children, ns, len, err);
         }
     }
-    basalt_iceberg_strings_reset(&found);
+    basalt_string_list_reset(&found);
     if (st != BASALT_OK) {
-        basalt_iceberg_strings_reset(&children);
+        basalt_string_list_reset(&children);
         return st;
     }
     hand_out(&children, out, n);
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_catalog_list_tables(struct basalt_iceberg_catalog *c, const char *ns,
+basalt_status basalt_catalog_list_tables(struct basalt_catalog *c, const char *ns,
                                                  char ***out, size_t *n,
                                                  struct basalt_error *err)
 {
@@ -216,48 +236,48 @@ basalt_status basalt_iceberg_catalog_list_tables(struct basalt_iceberg_catalog *
     basalt_status st = check_namespace(ns, err);
     if (st == BASALT_OK)
         st = require_namespace(c, ns, err);
-    struct basalt_iceberg_strings tables = {0};
+    struct basalt_string_list tables = {0};
     if (st == BASALT_OK)
-        st = c->kind == BASALT_ICEBERG_CATALOG_SQL
-                 ? basalt_iceberg_sql_list_tables(c->sql, c->name, ns, &tables, err)
-                 : basalt_iceberg_fs_list_tables(c->fs, ns, &tables, err);
+        st = c->kind == BASALT_CATALOG_KIND_SQL
+                 ? basalt_catalog_sql_list_tables(c->sql, c->name, ns, &tables, err)
+                 : basalt_catalog_fs_list_tables(c->fs, ns, &tables, err);
     if (st != BASALT_OK) {
-        basalt_iceberg_strings_reset(&tables);
+        basalt_string_list_reset(&tables);
         return st;
     }
     hand_out(&tables, out, n);
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_catalog_create_namespace(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_create_namespace(struct basalt_catalog *c,
                                                       const char *ns, struct basalt_error *err)
 {
     basalt_status st = check_namespace(ns, err);
     if (st != BASALT_OK)
         return st;
-    if (c->kind == BASALT_ICEBERG_CATALOG_SQL)
-        return basalt_iceberg_sql_create_namespace(c->sql, c->name, ns, err);
-    return basalt_iceberg_fs_create_namespace(c->fs, ns, err);
+    if (c->kind == BASALT_CATALOG_KIND_SQL)
+        return basalt_catalog_sql_create_namespace(c->sql, c->name, ns, err);
+    return basalt_catalog_fs_create_namespace(c->fs, ns, err);
 }
 
-basalt_status basalt_iceberg_catalog_table_location(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_table_location(struct basalt_catalog *c,
                                                     const char *identifier, char **out,
                                                     struct basalt_error *err)
 {
     char *ns, *name;
     *out = NULL;
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
-    if (c->kind == BASALT_ICEBERG_CATALOG_SQL) {
-        st = basalt_iceberg_sql_table_location(c->sql, c->name, ns, name, out, err);
+    if (c->kind == BASALT_CATALOG_KIND_SQL) {
+        st = basalt_catalog_sql_table_location(c->sql, c->name, ns, name, out, err);
     } else {
         char *dir = NULL;
         char file[PATH_MAX];
-        st = basalt_iceberg_fs_table_dir(c->fs, ns, name, &dir, err);
+        st = basalt_catalog_fs_table_dir(c->fs, ns, name, &dir, err);
         if (st == BASALT_OK)
             st = basalt_iceberg_table_find_metadata(dir, file, sizeof file, err);
-        if (st == BASALT_OK && !(*out = basalt_iceberg_strdup(file)))
+        if (st == BASALT_OK && !(*out = basalt_strdup(file)))
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         basalt_free(dir);
     }
@@ -267,7 +287,7 @@ basalt_status basalt_iceberg_catalog_table_location(struct basalt_iceberg_catalo
 }
 
 /* Loads a table by the stored location of its metadata file. */
-static basalt_status load_location(struct basalt_iceberg_catalog *c, const char *location,
+static basalt_status load_location(struct basalt_catalog *c, const char *location,
                                    struct basalt_iceberg_table **out, struct basalt_error *err)
 {
     char path[PATH_MAX];
@@ -280,7 +300,7 @@ static basalt_status load_location(struct basalt_iceberg_catalog *c, const char 
     return st;
 }
 
-basalt_status basalt_iceberg_catalog_load_location(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_load_location(struct basalt_catalog *c,
                                                    const char *identifier, const char *location,
                                                    struct basalt_iceberg_table **out,
                                                    struct basalt_error *err)
@@ -289,8 +309,8 @@ basalt_status basalt_iceberg_catalog_load_location(struct basalt_iceberg_catalog
     *out = NULL;
     basalt_status st = load_location(c, location, &t, err);
     if (st == BASALT_OK) {
-        char *name = basalt_iceberg_strdup(identifier);
-        char *loc = basalt_iceberg_strdup(location);
+        char *name = basalt_strdup(identifier);
+        char *loc = basalt_strdup(location);
         if (!name || !loc) {
             basalt_free(name);
             basalt_free(loc);
@@ -310,7 +330,7 @@ basalt_status basalt_iceberg_catalog_load_location(struct basalt_iceberg_catalog
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_load_table(struct basalt_catalog *c,
                                                 const char *identifier,
                                                 struct basalt_iceberg_table **out,
                                                 struct basalt_error *err)
@@ -319,24 +339,24 @@ basalt_status basalt_iceberg_catalog_load_table(struct basalt_iceberg_catalog *c
     if (!out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "no table output");
     *out = NULL;
-    basalt_status st = basalt_iceberg_catalog_table_location(c, identifier, &location, err);
+    basalt_status st = basalt_catalog_table_location(c, identifier, &location, err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_load_location(c, identifier, location, out, err);
+        st = basalt_catalog_load_location(c, identifier, location, out, err);
     basalt_free(location);
     return st;
 }
 
-basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
                                                     const char *identifier,
                                                     const char *metadata_location,
                                                     struct basalt_error *err)
 {
     char *ns, *name;
-    if (c->kind != BASALT_ICEBERG_CATALOG_SQL)
+    if (c->kind != BASALT_CATALOG_KIND_SQL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog lists the tables in its directory: place the "
                                 "table there instead of registering it");
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
     st = check_namespace(ns, err);
@@ -348,7 +368,7 @@ basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalo
         char *existing = NULL;
         struct basalt_error lookup;
         basalt_error_init(&lookup);
-        st = basalt_iceberg_sql_table_location(c->sql, c->name, ns, name, &existing, &lookup);
+        st = basalt_catalog_sql_table_location(c->sql, c->name, ns, name, &existing, &lookup);
         basalt_free(existing);
         if (st == BASALT_OK)
             st = basalt_error_set(err, BASALT_CONFLICT,
@@ -365,23 +385,23 @@ basalt_status basalt_iceberg_catalog_register_table(struct basalt_iceberg_catalo
         basalt_iceberg_table_free(t);
     }
     if (st == BASALT_OK)
-        st = basalt_iceberg_sql_register(c->sql, c->name, ns, name, metadata_location, err);
+        st = basalt_catalog_sql_register(c->sql, c->name, ns, name, metadata_location, err);
     basalt_free(ns);
     basalt_free(name);
     return st;
 }
 
-basalt_status basalt_iceberg_catalog_drop_table(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
                                                 const char *identifier, struct basalt_error *err)
 {
     char *ns, *name;
-    if (c->kind != BASALT_ICEBERG_CATALOG_SQL)
+    if (c->kind != BASALT_CATALOG_KIND_SQL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog does not drop tables (it would delete files)");
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
-    st = basalt_iceberg_sql_drop(c->sql, c->name, ns, name, err);
+    st = basalt_catalog_sql_drop(c->sql, c->name, ns, name, err);
     basalt_free(ns);
     basalt_free(name);
     return st;

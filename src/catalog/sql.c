@@ -27,16 +27,16 @@ static const char create_properties_sql[] =
     "\tPRIMARY KEY (catalog_name, namespace, property_key)\n"
     ")";
 
-struct basalt_iceberg_sql_catalog {
-    const struct basalt_iceberg_sql_driver *driver;
+struct basalt_catalog_sql {
+    const struct basalt_catalog_sql_driver *driver;
     void *conn;
     char *path;            /* the database, for messages (no password) */
     bool has_properties;   /* iceberg_namespace_properties exists */
     bool has_iceberg_type; /* the Java catalog's V1 schema (views share the table) */
 };
 
-static basalt_status run(struct basalt_iceberg_sql_catalog *sql, const char *text,
-                         const char *const *args, int n, basalt_iceberg_sql_row_fn row, void *ctx,
+static basalt_status run(struct basalt_catalog_sql *sql, const char *text,
+                         const char *const *args, int n, basalt_catalog_sql_row_fn row, void *ctx,
                          int64_t *changes, struct basalt_error *err)
 {
     return sql->driver->exec(sql->conn, text, args, n, row, ctx, changes, err);
@@ -44,7 +44,7 @@ static basalt_status run(struct basalt_iceberg_sql_catalog *sql, const char *tex
 
 /* Creates whichever of the two tables is missing, in one transaction, the
  * check repeated under the write lock so two creators do not collide. */
-static basalt_status create_schema(struct basalt_iceberg_sql_catalog *sql,
+static basalt_status create_schema(struct basalt_catalog_sql *sql,
                                    struct basalt_error *err)
 {
     basalt_status st = run(sql, sql->driver->begin_write, NULL, 0, NULL, NULL, NULL, err);
@@ -65,7 +65,7 @@ static basalt_status create_schema(struct basalt_iceberg_sql_catalog *sql,
     return st;
 }
 
-void basalt_iceberg_sql_close(struct basalt_iceberg_sql_catalog *sql)
+void basalt_catalog_sql_close(struct basalt_catalog_sql *sql)
 {
     if (!sql)
         return;
@@ -80,10 +80,10 @@ void basalt_iceberg_sql_close(struct basalt_iceberg_sql_catalog *sql)
 static char *display_name(const char *target, bool postgres)
 {
     if (!postgres)
-        return basalt_iceberg_strdup(target);
+        return basalt_strdup(target);
     const char *at = strchr(target, '@'), *scheme = strstr(target, "://");
     if (!at || !scheme || at < scheme)
-        return basalt_iceberg_strdup(target);
+        return basalt_strdup(target);
     size_t n = (size_t)(scheme + 3 - target);
     char *out = basalt_malloc(strlen(target) + 1);
     if (out) {
@@ -93,18 +93,18 @@ static char *display_name(const char *target, bool postgres)
     return out;
 }
 
-basalt_status basalt_iceberg_sql_open(const char *target, bool postgres, bool create,
-                                      struct basalt_iceberg_sql_catalog **out,
+basalt_status basalt_catalog_sql_open(const char *target, bool postgres, bool create,
+                                      struct basalt_catalog_sql **out,
                                       struct basalt_error *err)
 {
     *out = NULL;
-    struct basalt_iceberg_sql_catalog *sql = basalt_calloc(1, sizeof *sql);
+    struct basalt_catalog_sql *sql = basalt_calloc(1, sizeof *sql);
     if (!sql || !(sql->path = display_name(target, postgres))) {
         basalt_free(sql);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory opening a catalog");
     }
-    basalt_status st = postgres ? basalt_iceberg_postgres_open(target, &sql->driver, &sql->conn, err)
-                                : basalt_iceberg_sqlite_open(target, create, &sql->driver,
+    basalt_status st = postgres ? basalt_catalog_postgres_open(target, &sql->driver, &sql->conn, err)
+                                : basalt_catalog_sqlite_open(target, create, &sql->driver,
                                                              &sql->conn, err);
     bool tables = false;
     if (st == BASALT_OK)
@@ -130,7 +130,7 @@ basalt_status basalt_iceberg_sql_open(const char *target, bool postgres, bool cr
         st = sql->driver->has_column(sql->conn, "iceberg_tables", "iceberg_type",
                                      &sql->has_iceberg_type, err);
     if (st != BASALT_OK) {
-        basalt_iceberg_sql_close(sql);
+        basalt_catalog_sql_close(sql);
         return st;
     }
     *out = sql;
@@ -162,7 +162,7 @@ static bool within(const char *candidate, const char *ns)
 }
 
 struct collect {
-    struct basalt_iceberg_strings *out;
+    struct basalt_string_list *out;
     const char *ns;
     const char *prefix; /* list_tables: "ns." before each name */
 };
@@ -175,7 +175,7 @@ static basalt_status collect_row(void *ctx, const char *const *columns, int n,
     if (!value || (c->ns && !within(value, c->ns)))
         return BASALT_OK;
     if (!c->prefix)
-        return basalt_iceberg_strings_add(c->out, value, strlen(value), err);
+        return basalt_string_list_add(c->out, value, strlen(value), err);
     size_t pl = strlen(c->prefix), vl = strlen(value);
     char *id = basalt_malloc(pl + vl + 2);
     if (!id)
@@ -183,16 +183,16 @@ static basalt_status collect_row(void *ctx, const char *const *columns, int n,
     memcpy(id, c->prefix, pl);
     id[pl] = '.';
     memcpy(id + pl + 1, value, vl + 1);
-    basalt_status st = basalt_iceberg_strings_add(c->out, id, pl + vl + 1, err);
+    basalt_status st = basalt_string_list_add(c->out, id, pl + vl + 1, err);
     basalt_free(id);
     return st;
 }
 
 /* Collects the namespace column of rows in `ns` or under it (every row when
  * ns is NULL) from both tables. */
-static basalt_status collect_namespaces(struct basalt_iceberg_sql_catalog *sql,
+static basalt_status collect_namespaces(struct basalt_catalog_sql *sql,
                                         const char *catalog, const char *ns,
-                                        struct basalt_iceberg_strings *out,
+                                        struct basalt_string_list *out,
                                         struct basalt_error *err)
 {
     static const char *const filtered[2] = {
@@ -218,20 +218,20 @@ static basalt_status collect_namespaces(struct basalt_iceberg_sql_catalog *sql,
     return st;
 }
 
-basalt_status basalt_iceberg_sql_namespace_exists(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_namespace_exists(struct basalt_catalog_sql *sql,
                                                   const char *catalog, const char *ns,
                                                   bool *exists, struct basalt_error *err)
 {
-    struct basalt_iceberg_strings found = {0};
+    struct basalt_string_list found = {0};
     basalt_status st = collect_namespaces(sql, catalog, ns, &found, err);
     *exists = found.n > 0;
-    basalt_iceberg_strings_reset(&found);
+    basalt_string_list_reset(&found);
     return st;
 }
 
-basalt_status basalt_iceberg_sql_all_namespaces(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_all_namespaces(struct basalt_catalog_sql *sql,
                                                 const char *catalog, const char *parent,
-                                                struct basalt_iceberg_strings *out,
+                                                struct basalt_string_list *out,
                                                 struct basalt_error *err)
 {
     return collect_namespaces(sql, catalog, parent, out, err);
@@ -241,9 +241,9 @@ basalt_status basalt_iceberg_sql_all_namespaces(struct basalt_iceberg_sql_catalo
  * the table and carry iceberg_type 'VIEW'. */
 #define TABLE_ROWS " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)"
 
-basalt_status basalt_iceberg_sql_list_tables(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_list_tables(struct basalt_catalog_sql *sql,
                                              const char *catalog, const char *ns,
-                                             struct basalt_iceberg_strings *out,
+                                             struct basalt_string_list *out,
                                              struct basalt_error *err)
 {
 #define LIST_SQL "SELECT table_name FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2"
@@ -253,12 +253,12 @@ basalt_status basalt_iceberg_sql_list_tables(struct basalt_iceberg_sql_catalog *
                &c, NULL, err);
 }
 
-basalt_status basalt_iceberg_sql_create_namespace(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_create_namespace(struct basalt_catalog_sql *sql,
                                                   const char *catalog, const char *ns,
                                                   struct basalt_error *err)
 {
     bool exists;
-    basalt_status st = basalt_iceberg_sql_namespace_exists(sql, catalog, ns, &exists, err);
+    basalt_status st = basalt_catalog_sql_namespace_exists(sql, catalog, ns, &exists, err);
     if (st != BASALT_OK)
         return st;
     if (exists)
@@ -286,12 +286,12 @@ static basalt_status take_location(void *ctx, const char *const *columns, int n,
     char **out = ctx;
     if (*out || n < 1 || !columns[0] || !*columns[0])
         return BASALT_OK;
-    if (!(*out = basalt_iceberg_strdup(columns[0])))
+    if (!(*out = basalt_strdup(columns[0])))
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_sql_table_location(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_table_location(struct basalt_catalog_sql *sql,
                                                 const char *catalog, const char *ns,
                                                 const char *name, char **out,
                                                 struct basalt_error *err)
@@ -313,7 +313,7 @@ basalt_status basalt_iceberg_sql_table_location(struct basalt_iceberg_sql_catalo
     return st;
 }
 
-static basalt_status insert_table(struct basalt_iceberg_sql_catalog *sql, const char *catalog,
+static basalt_status insert_table(struct basalt_catalog_sql *sql, const char *catalog,
                                   const char *ns, const char *name, const char *metadata_location,
                                   struct basalt_error *err)
 {
@@ -334,7 +334,7 @@ static basalt_status insert_table(struct basalt_iceberg_sql_catalog *sql, const 
     return st;
 }
 
-basalt_status basalt_iceberg_sql_register(struct basalt_iceberg_sql_catalog *sql,
+basalt_status basalt_catalog_sql_register(struct basalt_catalog_sql *sql,
                                           const char *catalog, const char *ns, const char *name,
                                           const char *metadata_location, struct basalt_error *err)
 {
@@ -344,9 +344,9 @@ basalt_status basalt_iceberg_sql_register(struct basalt_iceberg_sql_catalog *sql
     if (st != BASALT_OK)
         return st;
     bool exists = false;
-    st = basalt_iceberg_sql_namespace_exists(sql, catalog, ns, &exists, err);
+    st = basalt_catalog_sql_namespace_exists(sql, catalog, ns, &exists, err);
     if (st == BASALT_OK && !exists)
-        st = basalt_iceberg_sql_create_namespace(sql, catalog, ns, err);
+        st = basalt_catalog_sql_create_namespace(sql, catalog, ns, err);
     if (st == BASALT_OK)
         st = insert_table(sql, catalog, ns, name, metadata_location, err);
     if (st == BASALT_OK)
@@ -359,7 +359,7 @@ basalt_status basalt_iceberg_sql_register(struct basalt_iceberg_sql_catalog *sql
 #define DROP_SQL                                                                                \
     "DELETE FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3"
 
-basalt_status basalt_iceberg_sql_drop(struct basalt_iceberg_sql_catalog *sql, const char *catalog,
+basalt_status basalt_catalog_sql_drop(struct basalt_catalog_sql *sql, const char *catalog,
                                       const char *ns, const char *name, struct basalt_error *err)
 {
     const char *args[3] = {catalog, ns, name};
@@ -372,7 +372,7 @@ basalt_status basalt_iceberg_sql_drop(struct basalt_iceberg_sql_catalog *sql, co
     return st;
 }
 
-basalt_status basalt_iceberg_sql_swap(struct basalt_iceberg_sql_catalog *sql, const char *catalog,
+basalt_status basalt_catalog_sql_swap(struct basalt_catalog_sql *sql, const char *catalog,
                                       const char *ns, const char *name, const char *expected,
                                       const char *location, struct basalt_error *err)
 {
@@ -392,7 +392,7 @@ basalt_status basalt_iceberg_sql_swap(struct basalt_iceberg_sql_catalog *sql, co
     return st;
 }
 
-const char *basalt_iceberg_sql_path(const struct basalt_iceberg_sql_catalog *sql)
+const char *basalt_catalog_sql_path(const struct basalt_catalog_sql *sql)
 {
     return sql->path;
 }

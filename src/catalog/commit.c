@@ -7,18 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+#include <strings.h>
+#include <time.h>
+
 #include "catalog_internal.h"
-#include "commit_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
 
-basalt_status basalt_iceberg_catalog_set_warehouse(struct basalt_iceberg_catalog *c,
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+basalt_status basalt_catalog_set_warehouse(struct basalt_catalog *c,
                                                    const char *warehouse,
                                                    struct basalt_error *err)
 {
-    char *copy = basalt_iceberg_strdup(warehouse);
+    char *copy = basalt_strdup(warehouse);
     if (!copy)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     size_t n = strlen(copy);
@@ -29,13 +39,13 @@ basalt_status basalt_iceberg_catalog_set_warehouse(struct basalt_iceberg_catalog
     return BASALT_OK;
 }
 
-basalt_status basalt_iceberg_catalog_default_location(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_default_location(struct basalt_catalog *c,
                                                       const char *identifier, char **out,
                                                       struct basalt_error *err)
 {
     char *ns, *name;
     *out = NULL;
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
     size_t cap = strlen(c->warehouse) + strlen(ns) + strlen(name) + 3;
@@ -71,13 +81,13 @@ static long metadata_version(const char *location)
 }
 
 /* Where the next metadata file of a table at `table_location` goes. */
-static basalt_status next_metadata_location(const struct basalt_iceberg_catalog *c,
+static basalt_status next_metadata_location(const struct basalt_catalog *c,
                                             const char *table_location, const char *previous,
                                             const char *compression, char **out, long *version,
                                             struct basalt_error *err)
 {
-    long v = previous ? metadata_version(previous) + 1 : (c->kind == BASALT_ICEBERG_CATALOG_FS);
-    if (c->kind == BASALT_ICEBERG_CATALOG_FS && v < 1)
+    long v = previous ? metadata_version(previous) + 1 : (c->kind == BASALT_CATALOG_KIND_FS);
+    if (c->kind == BASALT_CATALOG_KIND_FS && v < 1)
         v = 1;
     bool gz = compression && strcasecmp(compression, "gzip") == 0;
     size_t cap = strlen(table_location) + 96;
@@ -87,7 +97,7 @@ static basalt_status next_metadata_location(const struct basalt_iceberg_catalog 
     size_t tl = strlen(table_location);
     while (tl > 1 && table_location[tl - 1] == '/')
         tl--;
-    if (c->kind == BASALT_ICEBERG_CATALOG_FS) {
+    if (c->kind == BASALT_CATALOG_KIND_FS) {
         snprintf(loc, cap, "%.*s/metadata/v%ld%s.metadata.json", (int)tl, table_location, v,
                  gz ? ".gz" : "");
     } else {
@@ -139,7 +149,7 @@ static char *json_location(const char *text)
 {
     json_t *m = json_loads(text, 0, NULL);
     const char *loc = json_string_value(json_object_get(m, "location"));
-    char *copy = loc ? basalt_iceberg_strdup(loc) : NULL;
+    char *copy = loc ? basalt_strdup(loc) : NULL;
     json_decref(m);
     return copy;
 }
@@ -155,16 +165,16 @@ static const char *property(const char *text, const char *key, char *buf, size_t
 }
 
 /* The table as committed at `location` (not whatever is newest now). */
-static basalt_status load_committed(struct basalt_iceberg_catalog *c, const char *identifier,
+static basalt_status load_committed(struct basalt_catalog *c, const char *identifier,
                                     const char *location, struct basalt_iceberg_table **out,
                                     struct basalt_error *err)
 {
     if (!out)
         return BASALT_OK;
-    return basalt_iceberg_catalog_load_location(c, identifier, location, out, err);
+    return basalt_catalog_load_location(c, identifier, location, out, err);
 }
 
-basalt_status basalt_iceberg_catalog_create_table(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
                                                   const char *identifier,
                                                   const char *updates_json,
                                                   struct basalt_iceberg_table **out,
@@ -176,12 +186,12 @@ basalt_status basalt_iceberg_catalog_create_table(struct basalt_iceberg_catalog 
     char compression[32];
     if (out)
         *out = NULL;
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK) {
         char *existing = NULL;
         struct basalt_error probe;
         basalt_error_init(&probe);
-        st = basalt_iceberg_catalog_table_location(c, identifier, &existing, &probe);
+        st = basalt_catalog_table_location(c, identifier, &existing, &probe);
         basalt_free(existing);
         if (st == BASALT_OK)
             st = basalt_error_set(err, BASALT_CONFLICT, "table '%.200s' already exists",
@@ -192,16 +202,16 @@ basalt_status basalt_iceberg_catalog_create_table(struct basalt_iceberg_catalog 
             *err = probe;
     }
     if (st == BASALT_OK) {
-        struct basalt_iceberg_update_context ctx = {.now_ms = basalt_iceberg_now_ms()};
+        struct basalt_iceberg_update_context ctx = {.now_ms = now_ms()};
         st = basalt_iceberg_apply_updates(NULL, updates_json, &ctx, &text, &len, err);
     }
     if (st == BASALT_OK && !(table_loc = json_location(text)))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    if (st == BASALT_OK && c->kind == BASALT_ICEBERG_CATALOG_FS) {
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
         /* A file-system catalog finds tables by directory: the table must
          * live where its identifier says. */
         char *want = NULL;
-        st = basalt_iceberg_catalog_default_location(c, identifier, &want, err);
+        st = basalt_catalog_default_location(c, identifier, &want, err);
         if (st == BASALT_OK && strcmp(want, table_loc) != 0)
             st = basalt_error_set(err, BASALT_INVALID_ARG,
                                   "a file-system catalog keeps table %.200s at %.300s, not %.300s",
@@ -209,9 +219,9 @@ basalt_status basalt_iceberg_catalog_create_table(struct basalt_iceberg_catalog 
         basalt_free(want);
         bool exists = false;
         if (st == BASALT_OK)
-            st = basalt_iceberg_catalog_namespace_exists(c, ns, &exists, err);
+            st = basalt_catalog_namespace_exists(c, ns, &exists, err);
         if (st == BASALT_OK && !exists)
-            st = basalt_iceberg_fs_create_namespace(c->fs, ns, err);
+            st = basalt_catalog_fs_create_namespace(c->fs, ns, err);
     }
     if (st == BASALT_OK)
         st = next_metadata_location(
@@ -227,10 +237,10 @@ basalt_status basalt_iceberg_catalog_create_table(struct basalt_iceberg_catalog 
     if (st == BASALT_OK)
         st = write_metadata(c->io, meta_loc, text, len, err);
     if (st == BASALT_OK) {
-        if (c->kind == BASALT_ICEBERG_CATALOG_FS) {
+        if (c->kind == BASALT_CATALOG_KIND_FS) {
             write_version_hint(c->io, table_loc, version);
         } else {
-            st = basalt_iceberg_sql_register(c->sql, c->name, ns, name, meta_loc, err);
+            st = basalt_catalog_sql_register(c->sql, c->name, ns, name, meta_loc, err);
             if (st != BASALT_OK) {
                 const char *loc = meta_loc;
                 basalt_iceberg_io_delete(c->io, &loc, 1, NULL);
@@ -278,7 +288,7 @@ static void delete_old_metadata(const struct basalt_iceberg_io *io,
     json_decref(m);
 }
 
-basalt_status basalt_iceberg_catalog_commit_table(struct basalt_iceberg_catalog *c,
+basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
                                                   const char *identifier,
                                                   const char *requirements_json,
                                                   const char *updates_json,
@@ -291,14 +301,14 @@ basalt_status basalt_iceberg_catalog_commit_table(struct basalt_iceberg_catalog 
     long version = 0;
     if (out)
         *out = NULL;
-    basalt_status st = basalt_iceberg_identifier_split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_load_table(c, identifier, &base, err);
+        st = basalt_catalog_load_table(c, identifier, &base, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_check_requirements(base->metadata, requirements_json, err);
     if (st == BASALT_OK) {
         struct basalt_iceberg_update_context ctx = {
-            .now_ms = basalt_iceberg_now_ms(),
+            .now_ms = now_ms(),
             .base_location = base->metadata_location,
         };
         if (ctx.now_ms <= base->metadata->last_updated_ms)
@@ -314,11 +324,11 @@ basalt_status basalt_iceberg_catalog_commit_table(struct basalt_iceberg_catalog 
     if (st == BASALT_OK)
         st = write_metadata(base->io, meta_loc, text, len, err);
     if (st == BASALT_OK) {
-        if (c->kind == BASALT_ICEBERG_CATALOG_FS) {
+        if (c->kind == BASALT_CATALOG_KIND_FS) {
             /* The exclusive create of v<N+1> was the swap. */
             write_version_hint(base->io, table_loc, version);
         } else {
-            st = basalt_iceberg_sql_swap(c->sql, c->name, ns, name, base->metadata_location,
+            st = basalt_catalog_sql_swap(c->sql, c->name, ns, name, base->metadata_location,
                                          meta_loc, err);
             /* SQLite either ran the UPDATE or did not: on any failure the
              * new file is referenced by nothing. */
@@ -341,4 +351,24 @@ basalt_status basalt_iceberg_catalog_commit_table(struct basalt_iceberg_catalog 
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "commit %.200s", identifier);
     return BASALT_OK;
+}
+
+static basalt_status committer_load(void *ctx, const char *identifier,
+                                    struct basalt_iceberg_table **out, struct basalt_error *err)
+{
+    return basalt_catalog_load_table(ctx, identifier, out, err);
+}
+
+static basalt_status committer_commit(void *ctx, const char *identifier,
+                                      const char *requirements_json, const char *updates_json,
+                                      struct basalt_iceberg_table **out, struct basalt_error *err)
+{
+    return basalt_catalog_commit_table(ctx, identifier, requirements_json, updates_json, out, err);
+}
+
+void basalt_catalog_committer(struct basalt_catalog *c, struct basalt_iceberg_committer *out)
+{
+    out->ctx = c;
+    out->load = committer_load;
+    out->commit = committer_commit;
 }

@@ -1,17 +1,17 @@
 /* The database under the SQL catalog: one small interface with a driver for
- * embedded SQLite (sql_sqlite.c) and one for PostgreSQL over libpq
- * (sql_postgres.c), so the catalog's statements are written once
- * (catalog_sql.c). Not part of the public API. */
-#ifndef BASALT_ICEBERG_SQL_DRIVER_H
-#define BASALT_ICEBERG_SQL_DRIVER_H
+ * embedded SQLite (sqlite.c) and one for PostgreSQL over libpq
+ * (postgres.c), so the catalog's statements are written once
+ * (sql.c). Not part of the public API. */
+#ifndef BASALT_CATALOG_SQL_DRIVER_H
+#define BASALT_CATALOG_SQL_DRIVER_H
 
 #include "basalt/core.h"
 
 /* Called once per result row with its columns as text (NULL for SQL NULL). */
-typedef basalt_status (*basalt_iceberg_sql_row_fn)(void *ctx, const char *const *columns,
+typedef basalt_status (*basalt_catalog_sql_row_fn)(void *ctx, const char *const *columns,
                                                    int n_columns, struct basalt_error *err);
 
-struct basalt_iceberg_sql_driver {
+struct basalt_catalog_sql_driver {
     const char *name; /* "SQLite", "PostgreSQL": for messages */
     /* The statement that starts a transaction that will write, taking the
      * write lock up front where the database has one. */
@@ -22,7 +22,7 @@ struct basalt_iceberg_sql_driver {
      * uniqueness constraint is CONFLICT; other failures IO (NOMEM for the
      * database's own allocation failures), with the database's message. */
     basalt_status (*exec)(void *conn, const char *text, const char *const *args, int n_args,
-                          basalt_iceberg_sql_row_fn row, void *ctx, int64_t *changes,
+                          basalt_catalog_sql_row_fn row, void *ctx, int64_t *changes,
                           struct basalt_error *err);
     /* Whether a table / a table's column exists. */
     basalt_status (*has_table)(void *conn, const char *table, bool *exists,
@@ -34,14 +34,14 @@ struct basalt_iceberg_sql_driver {
 
 /* Opens a SQLite database file (created, with its directories, when
  * `create`); NOT_FOUND when it is missing and not created. */
-basalt_status basalt_iceberg_sqlite_open(const char *path, bool create,
-                                         const struct basalt_iceberg_sql_driver **driver,
+basalt_status basalt_catalog_sqlite_open(const char *path, bool create,
+                                         const struct basalt_catalog_sql_driver **driver,
                                          void **conn, struct basalt_error *err);
 /* Connects to PostgreSQL with a libpq connection string or URI
  * ("postgresql://user:secret@host:5432/db"). IO naming the server when it
  * cannot connect (the password is never printed). */
-basalt_status basalt_iceberg_postgres_open(const char *conninfo,
-                                           const struct basalt_iceberg_sql_driver **driver,
+basalt_status basalt_catalog_postgres_open(const char *conninfo,
+                                           const struct basalt_catalog_sql_driver **driver,
                                            void **conn, struct basalt_error *err);
 
 #endif

@@ -12,7 +12,7 @@
 #define PATH_MAX 4096
 #endif
 
-struct basalt_iceberg_fs_catalog {
+struct basalt_catalog_fs {
     char *dir;
 };
 
@@ -61,7 +61,7 @@ static bool descend(char *path, size_t cap, const char *level, size_t len)
 }
 
 /* The directory of namespace `ns` (the warehouse for NULL or ""). */
-static basalt_status ns_dir(struct basalt_iceberg_fs_catalog *fs, const char *ns, char *out,
+static basalt_status ns_dir(struct basalt_catalog_fs *fs, const char *ns, char *out,
                             size_t cap, struct basalt_error *err)
 {
     if (strlen(fs->dir) + 1 > cap)
@@ -81,8 +81,8 @@ static basalt_status ns_dir(struct basalt_iceberg_fs_catalog *fs, const char *ns
     }
 }
 
-basalt_status basalt_iceberg_fs_open(const char *dir, bool create,
-                                     struct basalt_iceberg_fs_catalog **out,
+basalt_status basalt_catalog_fs_open(const char *dir, bool create,
+                                     struct basalt_catalog_fs **out,
                                      struct basalt_error *err)
 {
     *out = NULL;
@@ -105,8 +105,8 @@ basalt_status basalt_iceberg_fs_open(const char *dir, bool create,
             }
         }
     }
-    struct basalt_iceberg_fs_catalog *fs = basalt_calloc(1, sizeof *fs);
-    if (!fs || !(fs->dir = basalt_iceberg_strdup(path))) {
+    struct basalt_catalog_fs *fs = basalt_calloc(1, sizeof *fs);
+    if (!fs || !(fs->dir = basalt_strdup(path))) {
         basalt_free(fs);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory opening a catalog");
     }
@@ -114,7 +114,7 @@ basalt_status basalt_iceberg_fs_open(const char *dir, bool create,
     return BASALT_OK;
 }
 
-void basalt_iceberg_fs_close(struct basalt_iceberg_fs_catalog *fs)
+void basalt_catalog_fs_close(struct basalt_catalog_fs *fs)
 {
     if (!fs)
         return;
@@ -122,7 +122,7 @@ void basalt_iceberg_fs_close(struct basalt_iceberg_fs_catalog *fs)
     basalt_free(fs);
 }
 
-basalt_status basalt_iceberg_fs_namespace_exists(struct basalt_iceberg_fs_catalog *fs,
+basalt_status basalt_catalog_fs_namespace_exists(struct basalt_catalog_fs *fs,
                                                  const char *ns, bool *exists,
                                                  struct basalt_error *err)
 {
@@ -134,8 +134,8 @@ basalt_status basalt_iceberg_fs_namespace_exists(struct basalt_iceberg_fs_catalo
 }
 
 /* Lists the subdirectories of namespace `ns` that are tables (or not). */
-static basalt_status list(struct basalt_iceberg_fs_catalog *fs, const char *ns, bool tables,
-                          struct basalt_iceberg_strings *out, struct basalt_error *err)
+static basalt_status list(struct basalt_catalog_fs *fs, const char *ns, bool tables,
+                          struct basalt_string_list *out, struct basalt_error *err)
 {
     char dir[PATH_MAX];
     basalt_status st = ns_dir(fs, ns, dir, sizeof dir, err);
@@ -160,28 +160,28 @@ static basalt_status list(struct basalt_iceberg_fs_catalog *fs, const char *ns, 
         n = ns && *ns ? snprintf(full, sizeof full, "%s.%.*s", ns, (int)len, e->d_name)
                       : snprintf(full, sizeof full, "%.*s", (int)len, e->d_name);
         if (n > 0 && (size_t)n < sizeof full && len > 0)
-            st = basalt_iceberg_strings_add(out, full, (size_t)n, err);
+            st = basalt_string_list_add(out, full, (size_t)n, err);
     }
     closedir(d);
     return st;
 }
 
-basalt_status basalt_iceberg_fs_list_namespaces(struct basalt_iceberg_fs_catalog *fs,
+basalt_status basalt_catalog_fs_list_namespaces(struct basalt_catalog_fs *fs,
                                                 const char *parent,
-                                                struct basalt_iceberg_strings *out,
+                                                struct basalt_string_list *out,
                                                 struct basalt_error *err)
 {
     return list(fs, parent, false, out, err);
 }
 
-basalt_status basalt_iceberg_fs_list_tables(struct basalt_iceberg_fs_catalog *fs, const char *ns,
-                                            struct basalt_iceberg_strings *out,
+basalt_status basalt_catalog_fs_list_tables(struct basalt_catalog_fs *fs, const char *ns,
+                                            struct basalt_string_list *out,
                                             struct basalt_error *err)
 {
     return list(fs, ns, true, out, err);
 }
 
-basalt_status basalt_iceberg_fs_create_namespace(struct basalt_iceberg_fs_catalog *fs,
+basalt_status basalt_catalog_fs_create_namespace(struct basalt_catalog_fs *fs,
                                                  const char *ns, struct basalt_error *err)
 {
     char dir[PATH_MAX];
@@ -205,7 +205,7 @@ basalt_status basalt_iceberg_fs_create_namespace(struct basalt_iceberg_fs_catalo
     }
 }
 
-basalt_status basalt_iceberg_fs_table_dir(struct basalt_iceberg_fs_catalog *fs, const char *ns,
+basalt_status basalt_catalog_fs_table_dir(struct basalt_catalog_fs *fs, const char *ns,
                                           const char *name, char **out,
                                           struct basalt_error *err)
 {
@@ -221,7 +221,7 @@ basalt_status basalt_iceberg_fs_table_dir(struct basalt_iceberg_fs_catalog *fs, 
     if (st != BASALT_OK)
         return basalt_error_set(err, BASALT_NOT_FOUND, "no table '%.200s.%.200s' in %.200s", ns,
                                 name, fs->dir);
-    if (!(*out = basalt_iceberg_strdup(dir)))
+    if (!(*out = basalt_strdup(dir)))
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     return BASALT_OK;
 }

@@ -34,7 +34,7 @@ static basalt_status sqlite_failure(struct sqlite_conn *c, int rc, struct basalt
 }
 
 static basalt_status sqlite_exec(void *conn, const char *text, const char *const *args,
-                                 int n_args, basalt_iceberg_sql_row_fn row, void *ctx,
+                                 int n_args, basalt_catalog_sql_row_fn row, void *ctx,
                                  int64_t *changes, struct basalt_error *err)
 {
     struct sqlite_conn *c = conn;
@@ -114,7 +114,7 @@ static void sqlite_close(void *conn)
     basalt_free(c);
 }
 
-static const struct basalt_iceberg_sql_driver sqlite_driver = {
+static const struct basalt_catalog_sql_driver sqlite_driver = {
     .name = "SQLite",
     .begin_write = "BEGIN IMMEDIATE",
     .exec = sqlite_exec,
@@ -123,8 +123,8 @@ static const struct basalt_iceberg_sql_driver sqlite_driver = {
     .close = sqlite_close,
 };
 
-basalt_status basalt_iceberg_sqlite_open(const char *path, bool create,
-                                         const struct basalt_iceberg_sql_driver **driver,
+basalt_status basalt_catalog_sqlite_open(const char *path, bool create,
+                                         const struct basalt_catalog_sql_driver **driver,
                                          void **conn, struct basalt_error *err)
 {
     *conn = NULL;
@@ -136,12 +136,12 @@ basalt_status basalt_iceberg_sqlite_open(const char *path, bool create,
             return basalt_error_set(err, BASALT_IO, "%s: %s", path, strerror(errno));
         if (!create)
             return basalt_error_set(err, BASALT_NOT_FOUND, "%s: no such catalog database", path);
-        basalt_status st = basalt_iceberg_make_parent_dirs(path, err);
+        basalt_status st = basalt_io_make_parent_dirs(path, err);
         if (st != BASALT_OK)
             return st;
     }
     struct sqlite_conn *c = basalt_calloc(1, sizeof *c);
-    if (!c || !(c->path = basalt_iceberg_strdup(path))) {
+    if (!c || !(c->path = basalt_strdup(path))) {
         basalt_free(c);
         return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening a catalog", path);
     }

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "basalt/iceberg_catalog.h"
+#include "basalt/catalog.h"
 #include "basalt/iceberg_metadata.h"
 #include "test.h"
 
@@ -136,9 +136,9 @@ TEST(catalog_sql_schema_matches_pyiceberg)
     snprintf(uri, sizeof uri, "sqlite:%s", db_path);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
-    basalt_status st = basalt_iceberg_catalog_open(uri, NULL, true, &c, &err);
-    basalt_iceberg_catalog_close(c);
+    struct basalt_catalog *c = NULL;
+    basalt_status st = basalt_catalog_open(uri, NULL, true, &c, &err);
+    basalt_catalog_close(c);
     bool ok = false, objects = false;
     sqlite3 *db = NULL;
     if (st == BASALT_OK && sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
@@ -152,8 +152,8 @@ TEST(catalog_sql_schema_matches_pyiceberg)
     }
     sqlite3_close(db);
     /* Opening again (without create) keeps the schema and works. */
-    basalt_status again = basalt_iceberg_catalog_open(uri, NULL, false, &c, &err);
-    basalt_iceberg_catalog_close(c);
+    basalt_status again = basalt_catalog_open(uri, NULL, false, &c, &err);
+    basalt_catalog_close(c);
     remove_tree(tmp);
     CHECK_OK(st, &err);
     CHECK(ok);
@@ -168,7 +168,7 @@ static bool list_is(char **list, size_t n, const char *want)
         size_t k = strlen(got);
         snprintf(got + k, sizeof got - k, "%s%s", i ? "|" : "", list[i]);
     }
-    basalt_iceberg_string_list_free(list, n);
+    basalt_string_list_free(list, n);
     if (strcmp(got, want) != 0) {
         printf("  list '%s', expected '%s'\n", got, want);
         return false;
@@ -176,26 +176,26 @@ static bool list_is(char **list, size_t n, const char *want)
     return true;
 }
 
-static bool namespaces_are(struct basalt_iceberg_catalog *c, const char *parent, const char *want)
+static bool namespaces_are(struct basalt_catalog *c, const char *parent, const char *want)
 {
     char **list;
     size_t n;
     struct basalt_error err;
     basalt_error_init(&err);
-    if (basalt_iceberg_catalog_list_namespaces(c, parent, &list, &n, &err) != BASALT_OK) {
+    if (basalt_catalog_list_namespaces(c, parent, &list, &n, &err) != BASALT_OK) {
         printf("  namespaces of %s: %s\n", parent ? parent : "(root)", err.message);
         return false;
     }
     return list_is(list, n, want);
 }
 
-static bool tables_are(struct basalt_iceberg_catalog *c, const char *ns, const char *want)
+static bool tables_are(struct basalt_catalog *c, const char *ns, const char *want)
 {
     char **list;
     size_t n;
     struct basalt_error err;
     basalt_error_init(&err);
-    if (basalt_iceberg_catalog_list_tables(c, ns, &list, &n, &err) != BASALT_OK) {
+    if (basalt_catalog_list_tables(c, ns, &list, &n, &err) != BASALT_OK) {
         printf("  tables of %s: %s\n", ns, err.message);
         return false;
     }
@@ -211,12 +211,12 @@ TEST(catalog_sql_register_list_load_drop)
     corpus(BUNNIES_V5, meta, sizeof meta);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
-    bool ok = basalt_iceberg_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_register_table(c, "db.bunnies", meta, &err) == BASALT_OK;
+    struct basalt_catalog *c = NULL;
+    bool ok = basalt_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_register_table(c, "db.bunnies", meta, &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "db") && tables_are(c, "db", "db.bunnies");
     struct basalt_iceberg_table *t = NULL;
-    ok = ok && basalt_iceberg_catalog_load_table(c, "db.bunnies", &t, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_load_table(c, "db.bunnies", &t, &err) == BASALT_OK;
     /* TABLES.tsv: v5 has 3 snapshots, current 9158179788527662767 */
     ok = ok && t->metadata->n_snapshots == 3 && t->metadata->has_current_snapshot_id &&
          t->metadata->current_snapshot_id == INT64_C(9158179788527662767) &&
@@ -225,37 +225,37 @@ TEST(catalog_sql_register_list_load_drop)
     t = NULL;
     CHECK(ok);
     /* twice: CONFLICT, and the first row is untouched */
-    basalt_status twice = basalt_iceberg_catalog_register_table(c, "db.bunnies", meta, &err);
+    basalt_status twice = basalt_catalog_register_table(c, "db.bunnies", meta, &err);
     bool conflict_named = strstr(err.message, "db.bunnies") != NULL;
     /* a location that does not load is refused and nothing is written */
-    basalt_status bad = basalt_iceberg_catalog_register_table(c, "db.nothing", "/no/such.metadata.json",
+    basalt_status bad = basalt_catalog_register_table(c, "db.nothing", "/no/such.metadata.json",
                                                               NULL);
     /* nested namespaces */
-    ok = basalt_iceberg_catalog_register_table(c, "a.b.t", meta, &err) == BASALT_OK;
+    ok = basalt_catalog_register_table(c, "a.b.t", meta, &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "a|db") && namespaces_are(c, "a", "a.b") &&
          namespaces_are(c, "a.b", "") && tables_are(c, "a.b", "a.b.t") && tables_are(c, "a", "") &&
          tables_are(c, "db", "db.bunnies");
     /* an empty namespace exists by its ("exists", "true") property row */
-    ok = ok && basalt_iceberg_catalog_create_namespace(c, "empty", &err) == BASALT_OK;
+    ok = ok && basalt_catalog_create_namespace(c, "empty", &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "a|db|empty") && tables_are(c, "empty", "");
-    basalt_status again = basalt_iceberg_catalog_create_namespace(c, "empty", NULL);
-    basalt_status dup = basalt_iceberg_catalog_create_namespace(c, "a", NULL); /* exists by a table */
+    basalt_status again = basalt_catalog_create_namespace(c, "empty", NULL);
+    basalt_status dup = basalt_catalog_create_namespace(c, "a", NULL); /* exists by a table */
     bool exists_a = false, exists_upper = true, exists_pattern = true;
-    ok = ok && basalt_iceberg_catalog_namespace_exists(c, "a", &exists_a, &err) == BASALT_OK &&
-         basalt_iceberg_catalog_namespace_exists(c, "A", &exists_upper, &err) == BASALT_OK &&
-         basalt_iceberg_catalog_namespace_exists(c, "_", &exists_pattern, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_namespace_exists(c, "a", &exists_a, &err) == BASALT_OK &&
+         basalt_catalog_namespace_exists(c, "A", &exists_upper, &err) == BASALT_OK &&
+         basalt_catalog_namespace_exists(c, "_", &exists_pattern, &err) == BASALT_OK;
     char **none = NULL;
     size_t n_none = 0;
-    basalt_status no_ns = basalt_iceberg_catalog_list_tables(c, "nope", &none, &n_none, NULL);
-    basalt_iceberg_string_list_free(none, n_none);
+    basalt_status no_ns = basalt_catalog_list_tables(c, "nope", &none, &n_none, NULL);
+    basalt_string_list_free(none, n_none);
     /* drop removes the row only */
-    basalt_status dropped = basalt_iceberg_catalog_drop_table(c, "db.bunnies", &err);
-    basalt_status load_dropped = basalt_iceberg_catalog_load_table(c, "db.bunnies", &t, NULL);
-    basalt_status drop_again = basalt_iceberg_catalog_drop_table(c, "db.bunnies", NULL);
-    basalt_status no_dot = basalt_iceberg_catalog_load_table(c, "bunnies", &t, NULL);
+    basalt_status dropped = basalt_catalog_drop_table(c, "db.bunnies", &err);
+    basalt_status load_dropped = basalt_catalog_load_table(c, "db.bunnies", &t, NULL);
+    basalt_status drop_again = basalt_catalog_drop_table(c, "db.bunnies", NULL);
+    basalt_status no_dot = basalt_catalog_load_table(c, "bunnies", &t, NULL);
     struct stat sb;
     bool file_kept = stat(meta, &sb) == 0;
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
 
     sqlite3 *db = NULL;
     bool rows = sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
@@ -335,11 +335,11 @@ TEST(catalog_sql_reads_pyiceberg_catalog)
     snprintf(uri, sizeof uri, "sqlite:///%s", db_path);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    ok = ok && basalt_iceberg_catalog_open(uri, "pyc", false, &c, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_open(uri, "pyc", false, &c, &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "default") && tables_are(c, "default", "default.cities");
-    ok = ok && basalt_iceberg_catalog_load_table(c, "default.cities", &t, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_load_table(c, "default.cities", &t, &err) == BASALT_OK;
     /* glaredb/EXPECTED.md: snapshot 8687260678833969554, sequence 1 */
     ok = ok && t->metadata->n_snapshots == 1 &&
          t->metadata->snapshots[0].snapshot_id == INT64_C(8687260678833969554) &&
@@ -352,7 +352,7 @@ TEST(catalog_sql_reads_pyiceberg_catalog)
                                          sizeof path, &err) == BASALT_OK &&
          stat(path, &sb) == 0;
     basalt_iceberg_table_free(t);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     remove_tree(tmp);
     if (!ok)
         printf("  %s\n", err.message);
@@ -383,18 +383,18 @@ TEST(catalog_sql_java_v1_schema_with_views)
     snprintf(uri, sizeof uri, "jdbc:sqlite:%s", db_path);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
-    ok = ok && basalt_iceberg_catalog_open(uri, NULL, false, &c, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_open(uri, NULL, false, &c, &err) == BASALT_OK;
     ok = ok && tables_are(c, "ns", "ns.old|ns.tbl");
-    ok = ok && basalt_iceberg_catalog_load_table(c, "ns.tbl", &t, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_load_table(c, "ns.tbl", &t, &err) == BASALT_OK;
     basalt_iceberg_table_free(t);
     t = NULL;
-    basalt_status view = c ? basalt_iceberg_catalog_load_table(c, "ns.v", &t, NULL) : BASALT_OK;
+    basalt_status view = c ? basalt_catalog_load_table(c, "ns.v", &t, NULL) : BASALT_OK;
     basalt_status view_conflict =
-        c ? basalt_iceberg_catalog_register_table(c, "ns.v", meta, NULL) : BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_register_table(c, "ns.new", meta, &err) == BASALT_OK;
-    basalt_iceberg_catalog_close(c);
+        c ? basalt_catalog_register_table(c, "ns.v", meta, NULL) : BASALT_OK;
+    ok = ok && basalt_catalog_register_table(c, "ns.new", meta, &err) == BASALT_OK;
+    basalt_catalog_close(c);
     sqlite3 *db = NULL;
     ok = ok && sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
          query_is(db, "SELECT iceberg_type FROM iceberg_tables WHERE table_name = 'new'", "TABLE");
@@ -411,9 +411,9 @@ TEST(catalog_open_errors)
 {
     char tmp[256], path[512], uri[600];
     CHECK(make_tmp(tmp, sizeof tmp));
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     snprintf(uri, sizeof uri, "sqlite:%s/missing.db", tmp);
-    basalt_status missing = basalt_iceberg_catalog_open(uri, NULL, false, &c, NULL);
+    basalt_status missing = basalt_catalog_open(uri, NULL, false, &c, NULL);
     struct stat sb;
     snprintf(path, sizeof path, "%s/missing.db", tmp);
     bool not_created = stat(path, &sb) != 0;
@@ -421,7 +421,7 @@ TEST(catalog_open_errors)
     snprintf(path, sizeof path, "%s/other.db", tmp);
     bool made = run_sql(path, "CREATE TABLE t(x);");
     snprintf(uri, sizeof uri, "sqlite:%s", path);
-    basalt_status other = basalt_iceberg_catalog_open(uri, NULL, false, &c, NULL);
+    basalt_status other = basalt_catalog_open(uri, NULL, false, &c, NULL);
     /* not a database at all */
     snprintf(path, sizeof path, "%s/text.db", tmp);
     FILE *f = fopen(path, "wb");
@@ -430,11 +430,11 @@ TEST(catalog_open_errors)
         fclose(f);
     }
     snprintf(uri, sizeof uri, "sqlite:%s", path);
-    basalt_status text = basalt_iceberg_catalog_open(uri, NULL, false, &c, NULL);
-    basalt_status empty = basalt_iceberg_catalog_open("", NULL, false, &c, NULL);
-    basalt_status no_file = basalt_iceberg_catalog_open("sqlite:", NULL, false, &c, NULL);
+    basalt_status text = basalt_catalog_open(uri, NULL, false, &c, NULL);
+    basalt_status empty = basalt_catalog_open("", NULL, false, &c, NULL);
+    basalt_status no_file = basalt_catalog_open("sqlite:", NULL, false, &c, NULL);
     snprintf(uri, sizeof uri, "%s/no-warehouse", tmp);
-    basalt_status no_dir = basalt_iceberg_catalog_open(uri, NULL, false, &c, NULL);
+    basalt_status no_dir = basalt_catalog_open(uri, NULL, false, &c, NULL);
     remove_tree(tmp);
     CHECK_EQ(missing, BASALT_NOT_FOUND);
     CHECK(not_created);
@@ -455,18 +455,18 @@ TEST(catalog_sql_register_mapped_location)
     corpus("icebird/hyperparam-iceberg", dir, sizeof dir);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
     /* without a mapping the s3:// location cannot be read */
-    bool ok = basalt_iceberg_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK;
-    basalt_status unmapped = c ? basalt_iceberg_catalog_register_table(
+    bool ok = basalt_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK;
+    basalt_status unmapped = c ? basalt_catalog_register_table(
                                      c, "ice.athena", "s3://hyperparam-iceberg/" ATHENA_V1, NULL)
                                : BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_map(c, "s3://hyperparam-iceberg/", dir, &err) == BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_register_table(c, "ice.athena",
+    ok = ok && basalt_catalog_map(c, "s3://hyperparam-iceberg/", dir, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_register_table(c, "ice.athena",
                                                      "s3://hyperparam-iceberg/" ATHENA_V1,
                                                      &err) == BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_load_table(c, "ice.athena", &t, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_load_table(c, "ice.athena", &t, &err) == BASALT_OK;
     /* icebird/EXPECTED.md: last-sequence-number 1, one snapshot */
     ok = ok && t->metadata->last_sequence_number == 1 && t->metadata->n_snapshots == 1 &&
          strcmp(t->metadata_location, "s3://hyperparam-iceberg/" ATHENA_V1) == 0;
@@ -476,7 +476,7 @@ TEST(catalog_sql_register_mapped_location)
                                          sizeof path, &err) == BASALT_OK &&
          stat(path, &sb) == 0;
     basalt_iceberg_table_free(t);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     remove_tree(tmp);
     if (!ok)
         printf("  %s\n", err.message);
@@ -489,36 +489,36 @@ TEST(catalog_filesystem_warehouses)
     char dir[1024];
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
     /* PyIceberg's <warehouse>/<ns>.db/<table> layout */
-    bool ok = basalt_iceberg_catalog_open(corpus("glaredb/iceberg/wh", dir, sizeof dir), NULL, false,
+    bool ok = basalt_catalog_open(corpus("glaredb/iceberg/wh", dir, sizeof dir), NULL, false,
                                           &c, &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "default") && tables_are(c, "default", "default.cities");
-    ok = ok && basalt_iceberg_catalog_load_table(c, "default.cities", &t, &err) == BASALT_OK &&
+    ok = ok && basalt_catalog_load_table(c, "default.cities", &t, &err) == BASALT_OK &&
          t->metadata->has_current_snapshot_id &&
          t->metadata->current_snapshot_id == INT64_C(8687260678833969554) &&
          strcmp(t->name, "default.cities") == 0;
     basalt_iceberg_table_free(t);
     t = NULL;
-    basalt_status reg = c ? basalt_iceberg_catalog_register_table(c, "default.x", "/x", NULL)
+    basalt_status reg = c ? basalt_catalog_register_table(c, "default.x", "/x", NULL)
                           : BASALT_OK;
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     c = NULL;
     CHECK(ok);
     CHECK_EQ(reg, BASALT_UNSUPPORTED);
     /* <warehouse>/<ns>/<table> */
-    ok = basalt_iceberg_catalog_open(corpus("icebird/hyperparam-iceberg", dir, sizeof dir), NULL,
+    ok = basalt_catalog_open(corpus("icebird/hyperparam-iceberg", dir, sizeof dir), NULL,
                                      false, &c, &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "athena|java|spark") &&
          tables_are(c, "spark", "spark.bunnies|spark.rename_column") &&
          tables_are(c, "java", "java.bunnies");
-    ok = ok && basalt_iceberg_catalog_load_table(c, "spark.rename_column", &t, &err) == BASALT_OK &&
+    ok = ok && basalt_catalog_load_table(c, "spark.rename_column", &t, &err) == BASALT_OK &&
          t->metadata->n_schemas == 2; /* v3, TABLES.tsv */
     basalt_iceberg_table_free(t);
-    basalt_status missing = c ? basalt_iceberg_catalog_load_table(c, "spark.nope", &t, NULL)
+    basalt_status missing = c ? basalt_catalog_load_table(c, "spark.nope", &t, NULL)
                               : BASALT_OK;
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     if (!ok)
         printf("  %s\n", err.message);
     CHECK(ok);
@@ -532,21 +532,21 @@ struct sweep_ctx {
 static basalt_status catalog_attempt(void *ctx)
 {
     struct sweep_ctx *s = ctx;
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
     char **list = NULL;
     size_t n = 0;
-    basalt_status st = basalt_iceberg_catalog_open(s->uri, NULL, false, &c, NULL);
+    basalt_status st = basalt_catalog_open(s->uri, NULL, false, &c, NULL);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_list_namespaces(c, NULL, &list, &n, NULL);
-    basalt_iceberg_string_list_free(list, n);
+        st = basalt_catalog_list_namespaces(c, NULL, &list, &n, NULL);
+    basalt_string_list_free(list, n);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_list_tables(c, "db", &list, &n, NULL);
-    basalt_iceberg_string_list_free(list, n);
+        st = basalt_catalog_list_tables(c, "db", &list, &n, NULL);
+    basalt_string_list_free(list, n);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_load_table(c, "db.bunnies", &t, NULL);
+        st = basalt_catalog_load_table(c, "db.bunnies", &t, NULL);
     basalt_iceberg_table_free(t);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     return st;
 }
 
@@ -555,13 +555,13 @@ TEST(catalog_alloc_sweep)
     char tmp[256], uri[600], meta[1024];
     CHECK(make_tmp(tmp, sizeof tmp));
     snprintf(uri, sizeof uri, "sqlite:%s/c.db", tmp);
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_error err;
     basalt_error_init(&err);
-    bool ok = basalt_iceberg_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK &&
-              basalt_iceberg_catalog_register_table(c, "db.bunnies", corpus(BUNNIES_V5, meta, sizeof meta),
+    bool ok = basalt_catalog_open(uri, NULL, true, &c, &err) == BASALT_OK &&
+              basalt_catalog_register_table(c, "db.bunnies", corpus(BUNNIES_V5, meta, sizeof meta),
                                                     &err) == BASALT_OK;
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     struct sweep_ctx ctx = {uri};
     int64_t attempts = ok ? bt_alloc_failure_sweep(__FILE__, __LINE__, catalog_attempt, &ctx) : -1;
     remove_tree(tmp);
@@ -576,14 +576,14 @@ TEST(catalog_filesystem_create)
     snprintf(dir, sizeof dir, "%s/new/warehouse", tmp);
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_iceberg_catalog *c = NULL;
-    bool ok = basalt_iceberg_catalog_open(dir, NULL, true, &c, &err) == BASALT_OK;
-    ok = ok && basalt_iceberg_catalog_create_namespace(c, "a.b", &err) == BASALT_OK;
+    struct basalt_catalog *c = NULL;
+    bool ok = basalt_catalog_open(dir, NULL, true, &c, &err) == BASALT_OK;
+    ok = ok && basalt_catalog_create_namespace(c, "a.b", &err) == BASALT_OK;
     ok = ok && namespaces_are(c, NULL, "a") && namespaces_are(c, "a", "a.b") &&
          tables_are(c, "a.b", "");
-    basalt_status again = c ? basalt_iceberg_catalog_create_namespace(c, "a.b", NULL) : BASALT_OK;
-    basalt_status bad = c ? basalt_iceberg_catalog_create_namespace(c, "a..b", NULL) : BASALT_OK;
-    basalt_iceberg_catalog_close(c);
+    basalt_status again = c ? basalt_catalog_create_namespace(c, "a.b", NULL) : BASALT_OK;
+    basalt_status bad = c ? basalt_catalog_create_namespace(c, "a..b", NULL) : BASALT_OK;
+    basalt_catalog_close(c);
     struct stat sb;
     snprintf(path, sizeof path, "%s/a/b", dir);
     bool made = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
@@ -599,27 +599,27 @@ TEST(catalog_filesystem_create)
 static basalt_status register_attempt(void *ctx)
 {
     const char *meta = ctx;
-    struct basalt_iceberg_catalog *c = NULL;
+    struct basalt_catalog *c = NULL;
     struct basalt_iceberg_table *t = NULL;
     char **list = NULL;
     size_t n = 0;
     /* A fresh in-memory catalog per attempt: every attempt starts empty. */
-    basalt_status st = basalt_iceberg_catalog_open("sqlite::memory:", "sweep", true, &c, NULL);
+    basalt_status st = basalt_catalog_open("sqlite::memory:", "sweep", true, &c, NULL);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_create_namespace(c, "x", NULL);
+        st = basalt_catalog_create_namespace(c, "x", NULL);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_register_table(c, "a.b.t", meta, NULL);
+        st = basalt_catalog_register_table(c, "a.b.t", meta, NULL);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_list_namespaces(c, "a", &list, &n, NULL);
+        st = basalt_catalog_list_namespaces(c, "a", &list, &n, NULL);
     if (st == BASALT_OK && (n != 1 || strcmp(list[0], "a.b") != 0))
         st = BASALT_INTERNAL;
-    basalt_iceberg_string_list_free(list, n);
+    basalt_string_list_free(list, n);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_load_table(c, "a.b.t", &t, NULL);
+        st = basalt_catalog_load_table(c, "a.b.t", &t, NULL);
     if (st == BASALT_OK)
-        st = basalt_iceberg_catalog_drop_table(c, "a.b.t", NULL);
+        st = basalt_catalog_drop_table(c, "a.b.t", NULL);
     basalt_iceberg_table_free(t);
-    basalt_iceberg_catalog_close(c);
+    basalt_catalog_close(c);
     return st;
 }
 
