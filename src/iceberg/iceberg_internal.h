@@ -94,6 +94,9 @@ basalt_status basalt_iceberg_default_decode(struct basalt_iceberg_parse_ctx *ctx
 basalt_status basalt_iceberg_schema_parse(struct basalt_iceberg_parse_ctx *ctx, const json_t *json,
                                           struct basalt_iceberg_schema *out);
 json_t *basalt_iceberg_schema_to_json(const struct basalt_iceberg_schema *schema);
+/* The "fields" array of a partition spec (what a manifest's "partition-spec"
+ * key holds); a new reference, or NULL when out of memory. */
+json_t *basalt_iceberg_spec_fields_to_json(const struct basalt_iceberg_partition_spec *spec);
 /* Builds schema->index (in the arena). CORRUPT for a repeated field id. */
 basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *ctx,
                                                struct basalt_iceberg_schema *schema);
