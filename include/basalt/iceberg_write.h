@@ -170,7 +170,7 @@ struct basalt_iceberg_manifest_write_options {
      * header keys and types the partition values; the spec gives the
      * "partition" record (one field per spec field, named and numbered as
      * the spec, typed by its result type) and "partition-spec" /
-     * "partition-spec-id". */
+     * "partition-spec-id" (NULL: unpartitioned, spec id 0). */
     const struct basalt_iceberg_schema *schema;
     const struct basalt_iceberg_partition_spec *spec;
     enum basalt_iceberg_manifest_content content;     /* v2+; v1: DATA only */
@@ -182,21 +182,33 @@ struct basalt_iceberg_manifest_write_options {
 /* Writes one manifest of `entries` to `out` (not committed: the caller
  * commits or closes it) and fills `summary` with what the manifest list
  * needs: manifest_length, partition_spec_id, content, added_snapshot_id,
- * the added / existing / deleted file and row counts, min_sequence_number
- * (over EXISTING and DELETED entries; -1 when every entry is ADDED, meaning
- * "this snapshot's") and one partition field summary per spec field
- * (contains_null, contains_nan, lower / upper bound bytes), allocated in
- * `arena`; summary->manifest_path is left for the caller.
+ * the added / existing / deleted file and row counts, sequence_number -1,
+ * min_sequence_number (over EXISTING entries, the live ones with a sequence
+ * number of their own: DELETED entries are not live, as the spec and the
+ * Java writer count it; -1 when there is none, meaning "this snapshot's")
+ * and one partition field summary per spec field (contains_null,
+ * contains_nan, set for every type as the Java writer does, lower / upper
+ * bound bytes and values over every entry's partition value), allocated in
+ * `arena`; an unpartitioned manifest gets an empty, non-NULL array of them;
+ * summary->manifest_path is left for the caller.
  * Entry fields are written as the spec says for the version:
- *   - ADDED entries: snapshot_id written; sequence_number and
- *     file_sequence_number written as null (inherited at read time from the
- *     manifest list entry, whose sequence number is assigned at commit);
- *     v3 data files' first_row_id null (inherited) unless has_first_row_id;
- *   - EXISTING / DELETED entries: every value written as given.
- * Codec deflate (the Java default for manifests). A partition tuple whose
- * size or types do not match the spec is INVALID_ARG naming the file;
- * a delete file in a DATA manifest or a data file in a DELETES manifest too.
- * IO from `out`, NOMEM. */
+ *   - ADDED entries: snapshot_id written as options->snapshot_id (the file
+ *     belongs to the snapshot adding it, whatever the entry holds);
+ *     sequence_number and file_sequence_number written as null (inherited
+ *     at read time from the manifest list entry, whose sequence number is
+ *     assigned at commit); v3 data files' first_row_id null (inherited)
+ *     unless has_first_row_id;
+ *   - EXISTING / DELETED entries: every value written as given (from v2 on
+ *     their sequence numbers must be >= 0);
+ *   - delete files: first_row_id always null (spec).
+ * Partition values have the spec field's result type (day values may also
+ * be ints, as the manifest reader returns them). Nothing is written before
+ * every entry is checked. Codec deflate (the Java default for manifests).
+ * A partition tuple whose size or types do not match the spec is INVALID_ARG
+ * naming the file; a delete file in a DATA manifest or a data file in a
+ * DELETES manifest too, and a spec field whose source is not in the schema.
+ * UNSUPPORTED: an unknown transform, a result type without an Avro form.
+ * LIMIT: counts beyond their fields. IO from `out`, NOMEM. */
 BASALT_EXPORT basalt_status basalt_iceberg_manifest_write(
     const struct basalt_iceberg_manifest_write_options *options,
     const struct basalt_iceberg_manifest_entry *entries, uint32_t n_entries,
@@ -219,9 +231,16 @@ struct basalt_iceberg_manifest_list_write_options {
 
 /* Writes a manifest list of files[0, n) to `out` (not committed). Entries
  * whose sequence_number or min_sequence_number is -1 get this snapshot's
- * sequence number. The header carries "snapshot-id", "parent-snapshot-id"
- * (when there is one), "sequence-number" (v2+), "first-row-id" (v3) and
- * "format-version". IO, NOMEM, INVALID_ARG (v1 with a delete manifest). */
+ * sequence number. Counts of -1 (unknown) are written as null in v1, where
+ * they are optional, and are INVALID_ARG from v2 on. Partition summaries
+ * are written from their bound bytes (from their typed values when the
+ * bytes are NULL); partitions NULL writes null, an empty array an empty
+ * list. Delete manifests' first_row_id is always null (spec). The header
+ * carries "snapshot-id", "parent-snapshot-id" (when there is one: the Java
+ * writer writes the text "null" otherwise, this one leaves the key out),
+ * "sequence-number" (v2+), "first-row-id" (v3) and "format-version".
+ * IO, NOMEM, LIMIT (row ids beyond int64), INVALID_ARG (v1 with a delete
+ * manifest, a NULL manifest_path, a negative v3 first_row_id). */
 BASALT_EXPORT basalt_status basalt_iceberg_manifest_list_write(
     const struct basalt_iceberg_manifest_list_write_options *options,
     const struct basalt_iceberg_manifest_file *files, uint32_t n_files,

@@ -97,6 +97,9 @@ json_t *basalt_iceberg_schema_to_json(const struct basalt_iceberg_schema *schema
 /* The whole table metadata as a new JSON object (every field this library
  * reads, plus the unknown top-level keys it kept); NULL on NOMEM. */
 json_t *basalt_iceberg_metadata_json(const struct basalt_iceberg_metadata *m);
+/* The "fields" array of a partition spec (what a manifest's "partition-spec"
+ * key holds); a new reference, or NULL when out of memory. */
+json_t *basalt_iceberg_spec_fields_to_json(const struct basalt_iceberg_partition_spec *spec);
 /* Builds schema->index (in the arena). CORRUPT for a repeated field id. */
 basalt_status basalt_iceberg_field_index_build(struct basalt_iceberg_parse_ctx *ctx,
                                                struct basalt_iceberg_schema *schema);

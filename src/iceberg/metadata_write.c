@@ -41,7 +41,7 @@ static bool put_source(json_t *o, int32_t id, const int32_t *ids, uint32_t n)
     return put(o, "source-ids", arr);
 }
 
-static json_t *spec_fields(const struct basalt_iceberg_partition_spec *spec)
+json_t *basalt_iceberg_spec_fields_to_json(const struct basalt_iceberg_partition_spec *spec)
 {
     json_t *arr = json_array();
     for (uint32_t i = 0; arr && i < spec->n_fields; i++) {
@@ -64,7 +64,7 @@ static json_t *specs_json(const struct basalt_iceberg_metadata *m)
     for (uint32_t i = 0; arr && i < m->n_specs; i++) {
         json_t *o = json_object();
         if (!append(arr, o) || !put(o, "spec-id", json_integer(m->specs[i].spec_id)) ||
-            !put(o, "fields", spec_fields(&m->specs[i]))) {
+            !put(o, "fields", basalt_iceberg_spec_fields_to_json(&m->specs[i]))) {
             json_decref(arr);
             return NULL;
         }
@@ -300,7 +300,7 @@ json_t *basalt_iceberg_metadata_json(const struct basalt_iceberg_metadata *m)
         const struct basalt_iceberg_partition_spec *spec =
             basalt_iceberg_metadata_spec(m, m->default_spec_id);
         ok = (!cur || put(o, "schema", basalt_iceberg_schema_to_json(cur))) &&
-             (!spec || put(o, "partition-spec", spec_fields(spec)));
+             (!spec || put(o, "partition-spec", basalt_iceberg_spec_fields_to_json(spec)));
     }
     if (ok && m->unknown_keys_json) {
         json_t *unknown = json_loads(m->unknown_keys_json, 0, NULL);
