@@ -229,14 +229,18 @@ static basalt_status write_partitioned(struct basalt_iceberg_data_writer *w,
     basalt_status st = basalt_iceberg_dw_route(w, batch, err);
     if (st != BASALT_OK)
         return st;
-    if (w->n_touched == 1)
+    w->counters.routed_rows += batch->length;
+    if (w->n_touched == 1) {
+        w->counters.direct_batches++;
         return write_rows(w, w->parts[w->touched[0]], batch, 0, batch->length, err);
+    }
     for (uint32_t t = 0; t < w->n_touched; t++) {
         struct basalt_iceberg_dw_partition *p = w->parts[w->touched[t]];
         struct ArrowArray rows;
         st = basalt_arrow_take(&w->arrow, batch, w->row_index + p->first, p->count, &rows, err);
         if (st != BASALT_OK)
             return st;
+        w->counters.gathered_rows += rows.length;
         st = write_rows(w, p, &rows, 0, rows.length, err);
         basalt_arrow_array_release(&rows);
         if (st != BASALT_OK)
@@ -268,6 +272,7 @@ basalt_status basalt_iceberg_data_writer_write(struct basalt_iceberg_data_writer
         } else {
             struct basalt_iceberg_dw_partition *p;
             st = basalt_iceberg_dw_unpartitioned(w, &p, err);
+            w->counters.direct_batches++;
             if (st == BASALT_OK)
                 st = write_rows(w, p, batch, 0, batch->length, err);
         }

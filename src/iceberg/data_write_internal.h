@@ -114,6 +114,12 @@ struct basalt_iceberg_data_writer {
     struct basalt_iceberg_value *tmp;     /* one tuple being formed */
     uint64_t batch_seq;
     bool failed, finished, aborted;
+    /* How batches went, so tests prove the fast paths fire: rows routed to
+     * partitions one by one, rows gathered into a partition's own batch,
+     * and batches handed to the Parquet writer as they came. */
+    struct {
+        int64_t routed_rows, gathered_rows, direct_batches;
+    } counters;
 };
 
 /* ------------------------------------------------------------ configuration
