@@ -223,6 +223,27 @@ static basalt_status write_rows(struct basalt_iceberg_data_writer *w,
     return BASALT_OK;
 }
 
+/* The rows of each partition a batch touches, gathered on the pool: one
+ * task per partition, each into its own batch. */
+struct gather {
+    const struct basalt_iceberg_data_writer *w;
+    const struct ArrowArray *batch;
+    struct ArrowArray *rows;     /* per touched partition */
+    basalt_status *status;
+    struct basalt_error *errs;
+};
+
+static void gather_task(void *arg, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    struct gather *g = arg;
+    for (int64_t t = begin; t < end; t++) {
+        const struct basalt_iceberg_dw_partition *p = g->w->parts[g->w->touched[t]];
+        g->status[t] = basalt_arrow_take(&g->w->arrow, g->batch, g->w->row_index + p->first,
+                                         p->count, &g->rows[t], &g->errs[t]);
+    }
+}
+
 static basalt_status write_partitioned(struct basalt_iceberg_data_writer *w,
                                        const struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -234,19 +255,35 @@ static basalt_status write_partitioned(struct basalt_iceberg_data_writer *w,
         w->counters.direct_batches++;
         return write_rows(w, w->parts[w->touched[0]], batch, 0, batch->length, err);
     }
-    for (uint32_t t = 0; t < w->n_touched; t++) {
-        struct basalt_iceberg_dw_partition *p = w->parts[w->touched[t]];
-        struct ArrowArray rows;
-        st = basalt_arrow_take(&w->arrow, batch, w->row_index + p->first, p->count, &rows, err);
-        if (st != BASALT_OK)
-            return st;
-        w->counters.gathered_rows += rows.length;
-        st = write_rows(w, p, &rows, 0, rows.length, err);
-        basalt_arrow_array_release(&rows);
-        if (st != BASALT_OK)
-            return st;
+    /* Gathering runs on the pool; the writes after it run one partition at
+     * a time, in the order their first rows came, each Parquet writer
+     * encoding its columns on the pool: the files are the same for any
+     * number of workers. */
+    uint32_t n = w->n_touched;
+    struct gather g = {w, batch, basalt_calloc(n, sizeof *g.rows), basalt_calloc(n, sizeof *g.status),
+                       basalt_calloc(n, sizeof *g.errs)};
+    if (!g.rows || !g.status || !g.errs) {
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    } else {
+        basalt_pool_parallel_for(w->options.pool, w->options.num_workers, n, 1, gather_task, &g);
+        for (uint32_t t = 0; t < n && st == BASALT_OK; t++) {
+            if (g.status[t] != BASALT_OK) {
+                st = g.status[t];
+                if (err)
+                    *err = g.errs[t];
+            }
+        }
     }
-    return BASALT_OK;
+    for (uint32_t t = 0; st == BASALT_OK && t < n; t++) {
+        w->counters.gathered_rows += g.rows[t].length;
+        st = write_rows(w, w->parts[w->touched[t]], &g.rows[t], 0, g.rows[t].length, err);
+    }
+    for (uint32_t t = 0; g.rows && t < n; t++)
+        basalt_arrow_array_release(&g.rows[t]);
+    basalt_free(g.rows);
+    basalt_free(g.status);
+    basalt_free(g.errs);
+    return st;
 }
 
 basalt_status basalt_iceberg_data_writer_write(struct basalt_iceberg_data_writer *w,

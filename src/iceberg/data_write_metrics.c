@@ -110,7 +110,7 @@ static bool utf8_increment(const uint8_t *s, size_t n, uint8_t *buf, size_t *out
         size_t start = end - 1;
         while (start > 0 && (s[start] & 0xc0) == 0x80)
             start--;
-        uint32_t cp;
+        uint32_t cp = 0;
         if (utf8_next(s + start, end - start, &cp) != end - start)
             return false;
         uint32_t next = cp + 1;

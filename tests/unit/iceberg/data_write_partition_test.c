@@ -433,3 +433,72 @@ TEST(data_writer_partitioned_files_read_by_duckdb)
     CHECK_MSG(strcmp(out, want) == 0, "DuckDB: '%s', expected '%s'", out, want);
     ptable_close(&t);
 }
+
+/* ------------------------------------------------------------ workers */
+
+/* Writes rows with `pool`; the files' bytes concatenated into `out`. */
+static basalt_status write_with_pool(struct basalt_pool *pool, const struct prow *rows, int64_t n,
+                                     struct basalt_buffer *out, uint32_t *n_files,
+                                     struct basalt_error *err)
+{
+    struct basalt_iceberg_partition_field pf[1] = {dwt_pfield(1, 1000, "id_bucket", "bucket[8]")};
+    struct ptable t;
+    if (!dwt_tmpdir(t.dir))
+        return BASALT_IO;
+    basalt_arena_init(&t.arena, 4096);
+    dwt_schema(pschema, &t.arena, &t.schema);
+    t.spec = (struct basalt_iceberg_partition_spec){1, pf, 1};
+    struct basalt_iceberg_data_writer_options o;
+    dwt_options(&o, &t.schema, &t.spec, t.data, sizeof t.data, t.dir);
+    static const struct basalt_iceberg_kv props[] = {{"write.target-file-size-bytes", "8000"}};
+    o.properties = props;
+    o.n_properties = 1;
+    o.pool = pool;
+    basalt_status st = basalt_iceberg_data_writer_new(&o, &t.w, err);
+    for (int64_t first = 0; st == BASALT_OK && first < n; first += 500)
+        st = pt_write(&t, rows + first, n - first < 500 ? n - first : 500, err);
+    const struct basalt_iceberg_data_file *files;
+    if (st == BASALT_OK)
+        st = basalt_iceberg_data_writer_finish(t.w, &files, n_files, err);
+    for (uint32_t i = 0; st == BASALT_OK && i < *n_files; i++) {
+        size_t len;
+        uint8_t *data = bt_read_file(files[i].file_path, &len);
+        if (!data)
+            return BASALT_IO;
+        st = basalt_buffer_append(out, files[i].file_path + strlen(t.dir),
+                                  strlen(files[i].file_path + strlen(t.dir)), err);
+        if (st == BASALT_OK)
+            st = basalt_buffer_append(out, data, len, err);
+        basalt_free(data);
+    }
+    ptable_close(&t);
+    return st;
+}
+
+TEST(data_writer_files_are_the_same_for_any_number_of_workers)
+{
+    enum { N = 3000 };
+    static struct prow rows[N];
+    static char names[N][12];
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "v%d", i * 7919 % 1000);
+        rows[i] = (struct prow){i, i % 3 ? "eu" : "us", TS_MAR5 + i * 1000, 19787 + i % 5, names[i],
+                                i * 0.125};
+    }
+    struct basalt_buffer one, many;
+    basalt_buffer_init(&one);
+    basalt_buffer_init(&many);
+    struct basalt_error err;
+    uint32_t n1 = 0, n2 = 0;
+    CHECK_OK(write_with_pool(NULL, rows, N, &one, &n1, &err), &err);
+    struct basalt_pool *pool;
+    CHECK_OK(basalt_pool_new(3, &pool, &err), &err);
+    basalt_status st = write_with_pool(pool, rows, N, &many, &n2, &err);
+    basalt_pool_free(pool);
+    CHECK_OK(st, &err);
+    CHECK(n1 > 8);
+    CHECK_EQ(n1, n2);
+    CHECK(one.size == many.size && memcmp(one.data, many.data, one.size) == 0);
+    basalt_buffer_reset(&one);
+    basalt_buffer_reset(&many);
+}

@@ -160,7 +160,7 @@ static bool file_holds_rows(const char *path, int64_t first, int64_t expect_rows
     struct basalt_arrow_batches b;
     struct basalt_error err;
     if (dwt_read(path, &b, &err) != BASALT_OK) {
-        snprintf(why, cap, "%s: %s", path, err.message);
+        snprintf(why, cap, "%.100s: %.140s", path, err.message);
         return false;
     }
     int64_t r = first;
