@@ -565,6 +565,29 @@ BASALT_EXPORT basalt_status basalt_arrow_builder_schema(const struct basalt_arro
                                                         struct ArrowSchema *schema,
                                                         struct basalt_error *err);
 
+/* ------------------------------------------------------------------ take */
+
+/* Gathers rows: `out` (caller storage, owned on OK) becomes a new array of
+ * type `schema` holding slots indices[0, n) of `array`, in that order
+ * (logical slots, 0 <= indices[i] < array->length; repeats allowed). Every
+ * value is copied: nothing in `out` points into `array`, which stays
+ * borrowed. A null slot stays null; a null list or map slot becomes an empty
+ * one. A validity bitmap is kept only when some gathered slot is null.
+ * Types: null, bool, every fixed-width type (integers, floats, decimals,
+ * dates, times, timestamps, durations, intervals, fixed-size binary),
+ * binary and string (large too), list, large list, fixed-size list, map and
+ * struct, nested to any depth up to 64 levels. `array` is trusted to fit
+ * `schema` (validate a foreign one first); offsets that run backwards or
+ * past a child are CORRUPT. O(n + the gathered children's rows and bytes).
+ * Returns OK; INVALID_ARG (NULL or released arguments, n < 0, an index out
+ * of range); UNSUPPORTED (dictionary, union, view and run-end-encoded
+ * types); CORRUPT; LIMIT (more than 2^31-1 bytes or children under 32-bit
+ * offsets, nesting); NOMEM. On failure `out` is released. */
+BASALT_EXPORT basalt_status basalt_arrow_take(const struct ArrowSchema *schema,
+                                              const struct ArrowArray *array,
+                                              const int64_t *indices, int64_t n,
+                                              struct ArrowArray *out, struct basalt_error *err);
+
 /* ------------------------------------------------------------------ streams */
 
 /* An owned list of batches sharing one schema. Caller storage. */

@@ -306,6 +306,23 @@ BASALT_EXPORT int64_t basalt_parquet_writer_num_rows(const struct basalt_parquet
 BASALT_EXPORT int32_t basalt_parquet_writer_num_row_groups(
     const struct basalt_parquet_writer *writer);
 
+/* The size of the file so far: the bytes written to the output plus the
+ * encoded pages of the row group being built (its pending pages counted as
+ * their raw values), so a caller can roll files at a target size before the
+ * row group is written. After finish, the size of the whole file. */
+BASALT_EXPORT int64_t basalt_parquet_writer_bytes(const struct basalt_parquet_writer *writer);
+
+/* The row groups written so far (every one of them once finish returned),
+ * as the footer holds them: per leaf column, in schema order, its
+ * ColumnMetaData with num_values, total_compressed_size, the data and
+ * dictionary page offsets and the chunk's statistics (bounds truncated to
+ * max_statistics_size, with their is_*_value_exact flags); file_offset is
+ * where the row group starts. *n receives their number. For callers that
+ * derive metadata from the file they wrote (table formats' column metrics)
+ * without reading it back. Valid until the next write, finish or close. */
+BASALT_EXPORT const struct basalt_parquet_row_group *basalt_parquet_writer_row_groups(
+    const struct basalt_parquet_writer *writer, size_t *n);
+
 #ifdef __cplusplus
 }
 #endif

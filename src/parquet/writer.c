@@ -762,6 +762,20 @@ int32_t basalt_parquet_writer_num_row_groups(const struct basalt_parquet_writer 
     return w ? (int32_t)w->num_groups : 0;
 }
 
+int64_t basalt_parquet_writer_bytes(const struct basalt_parquet_writer *w)
+{
+    if (!w)
+        return 0;
+    return w->finished ? w->offset : w->offset + buffered_bytes(w);
+}
+
+const struct basalt_parquet_row_group *basalt_parquet_writer_row_groups(
+    const struct basalt_parquet_writer *w, size_t *n)
+{
+    *n = w ? w->num_groups : 0;
+    return w ? w->groups : NULL;
+}
+
 void basalt_parquet_writer_counters(const struct basalt_parquet_writer *w,
                                     struct basalt_parquet_wcounters *out)
 {
