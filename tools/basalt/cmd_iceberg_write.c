@@ -1,0 +1,379 @@
+/* basalt iceberg create / append: making tables and adding data to them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "basalt/catalog.h"
+#include "basalt/iceberg_commit.h"
+#include "basalt/iceberg_metadata.h"
+#include "basalt/iceberg_write.h"
+#include "batch_source.h"
+#include "cli.h"
+#include "cmd_iceberg.h"
+
+#define MAX_PROPERTIES 64
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i]))
+            return true;
+    return false;
+}
+
+/* "--name VALUE" / "--name=VALUE" at argv[*i]: the value, or NULL. */
+static const char *opt(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+    size_t n = strlen(name);
+    *missing = false;
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* ------------------------------------------------------------------ create */
+
+struct create_args {
+    struct cli_iceberg_common common;
+    const char *name;
+    const char *schema;
+    const char *like;
+    const char *partition;
+    const char *sort;
+    const char *location;
+    int format_version;
+    struct basalt_iceberg_kv props[MAX_PROPERTIES];
+    uint32_t n_props;
+};
+
+static int parse_create(int argc, char **argv, struct create_args *a)
+{
+    memset(a, 0, sizeof *a);
+    cli_iceberg_common_init(&a->common);
+    a->format_version = 2;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_iceberg_common_option(&a->common, "iceberg create", argc, argv, &i);
+        if (r == CLI_ICEBERG_OPT_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ICEBERG_OPT_TAKEN)
+            continue;
+        static const char *const names[] = {"--schema", "--like", "--partition", "--sort",
+                                            "--location", "--format-version", "--property"};
+        const char *v = NULL;
+        int k = 0;
+        bool missing = false;
+        for (; k < 7 && !v && !missing; k++)
+            v = opt(names[k], argc, argv, &i, &missing);
+        k--;
+        if (missing)
+            return cli_usage_error("iceberg create: %s needs a value", names[k]);
+        if (!v) {
+            if (argv[i][0] == '-' && argv[i][1])
+                return cli_usage_error("iceberg create: unknown option '%s'", argv[i]);
+            if (a->name)
+                return cli_usage_error("iceberg create: unexpected argument '%s'", argv[i]);
+            a->name = argv[i];
+            continue;
+        }
+        switch (k) {
+        case 0: a->schema = v; break;
+        case 1: a->like = v; break;
+        case 2: a->partition = v; break;
+        case 3: a->sort = v; break;
+        case 4: a->location = v; break;
+        case 5:
+            a->format_version = atoi(v);
+            if (a->format_version < 1 || a->format_version > 3)
+                return cli_usage_error("iceberg create: --format-version is 1, 2 or 3");
+            break;
+        default: {
+            char *eq = strchr(argv[i] + (v - argv[i]), '=');
+            if (!eq || eq == v)
+                return cli_usage_error("iceberg create: --property wants KEY=VALUE, got '%s'", v);
+            if (a->n_props == MAX_PROPERTIES)
+                return cli_usage_error("iceberg create: more than %d properties", MAX_PROPERTIES);
+            *eq = '\0';
+            a->props[a->n_props].key = v;
+            a->props[a->n_props++].value = eq + 1;
+        }
+        }
+    }
+    if (!a->name)
+        return cli_usage_error("iceberg create: expected NAME");
+    if (!a->schema == !a->like)
+        return cli_usage_error("iceberg create: give one of --schema and --like");
+    return CLI_OK;
+}
+
+/* The schema JSON of --schema or --like. */
+static basalt_status create_schema(const struct create_args *a, char **out,
+                                   struct basalt_error *err)
+{
+    if (a->schema)
+        return basalt_iceberg_schema_from_text(a->schema, out, err);
+    struct cli_batch_source *src = NULL;
+    basalt_status st = cli_batch_source_open(a->like, NULL, &src, err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_schema_from_arrow(cli_batch_source_schema(src), a->format_version, out,
+                                              err);
+    if (st != BASALT_OK && src)
+        st = basalt_error_context(err, st, "%.300s", a->like);
+    cli_batch_source_close(src);
+    return st;
+}
+
+int cli_iceberg_create(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: basalt iceberg create NAME (--schema SPEC | --like FILE) [options]\n\n"
+               "Creates table NAME (ns.table) in the catalog, with a missing namespace.\n"
+               "--schema: \"id long not null, name string, ts timestamptz, tags list<string>,\n"
+               "  attrs map<string, int>, loc struct<lat: double, lon: double>\" (types:\n"
+               "  boolean int long float double decimal(P,S) date time timestamp timestamptz\n"
+               "  timestamp_ns timestamptz_ns string uuid fixed[L] binary, nested as shown).\n"
+               "--like FILE: the schema of a Parquet or Avro file.\n\n"
+               "options:\n"
+               "  --partition SPEC     e.g. 'month(ts), bucket(16, id), truncate(4, name), x'\n"
+               "                       (identity, bucket, truncate, year, month, day, hour, void)\n"
+               "  --sort ORDER         e.g. 'ts desc nulls last, id' (transforms allowed)\n"
+               "  --format-version N   1, 2 (default) or 3\n"
+               "  --property KEY=VALUE a table property (repeatable)\n"
+               "  --location URI       where the table's files go (default: the warehouse,\n"
+               "                       <catalog dir>/<namespace>/<table>)\n%s",
+               cli_iceberg_common_help);
+        return CLI_OK;
+    }
+    struct create_args a;
+    int rc = parse_create(argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_catalog *c = NULL;
+    char *schema = NULL, *location = NULL, *updates = NULL;
+    struct basalt_iceberg_table *t = NULL;
+    basalt_status st = create_schema(&a, &schema, &err);
+    if (st == BASALT_OK)
+        st = cli_iceberg_open_catalog(&a.common, true, &c, &err);
+    if (st == BASALT_OK && !a.location)
+        st = basalt_catalog_default_location(c, a.name, &location, &err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_create_updates(schema, a.partition, a.sort, a.format_version,
+                                           a.location ? a.location : location, a.props, a.n_props,
+                                           &updates, &err);
+    if (st == BASALT_OK)
+        st = basalt_catalog_create_table(c, a.name, updates, &t, &err);
+    if (st == BASALT_OK)
+        printf("created %s at %s\n", a.name, t->metadata->location);
+    basalt_iceberg_table_free(t);
+    basalt_catalog_close(c);
+    basalt_free(schema);
+    basalt_free(location);
+    basalt_free(updates);
+    return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
+}
+
+/* ------------------------------------------------------------------ append */
+
+struct append_args {
+    struct cli_iceberg_common common;
+    const char *name;
+    const char **files;
+    int n_files;
+    const char *branch;
+    int threads;
+};
+
+static int parse_append(int argc, char **argv, struct append_args *a)
+{
+    memset(a, 0, sizeof *a);
+    cli_iceberg_common_init(&a->common);
+    a->threads = default_threads();
+    a->files = calloc((size_t)argc, sizeof *a->files);
+    if (!a->files)
+        return cli_fail("out of memory");
+    for (int i = 1; i < argc; i++) {
+        int r = cli_iceberg_common_option(&a->common, "iceberg append", argc, argv, &i);
+        if (r == CLI_ICEBERG_OPT_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ICEBERG_OPT_TAKEN)
+            continue;
+        bool missing = false;
+        const char *v;
+        if ((v = opt("--branch", argc, argv, &i, &missing))) {
+            a->branch = v;
+        } else if (!missing && (v = opt("--threads", argc, argv, &i, &missing))) {
+            a->threads = atoi(v);
+            if (a->threads < 1 || a->threads > 256)
+                return cli_usage_error("iceberg append: --threads is 1 to 256");
+        } else if (missing) {
+            return cli_usage_error("iceberg append: %s needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("iceberg append: unknown option '%s'", argv[i]);
+        } else if (!a->name) {
+            a->name = argv[i];
+        } else {
+            a->files[a->n_files++] = argv[i];
+        }
+    }
+    if (!a->name || a->n_files == 0)
+        return cli_usage_error("iceberg append: expected NAME and at least one FILE");
+    return CLI_OK;
+}
+
+/* A unique prefix for this writer's data files: "00000-0-<uuid>". */
+static void file_prefix(char *out, size_t cap)
+{
+    uint8_t b[16] = {0};
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+        uint64_t x = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull;
+        memcpy(b, &x, 8);
+    }
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+    b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+    snprintf(out, cap,
+             "00000-0-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
+}
+
+/* Writes every input file through the data writer. */
+static basalt_status write_inputs(const struct append_args *a, struct basalt_iceberg_data_writer *w,
+                                  const struct basalt_iceberg_schema *schema,
+                                  struct basalt_pool *pool, int64_t *rows,
+                                  struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int f = 0; st == BASALT_OK && f < a->n_files; f++) {
+        struct cli_batch_source *src = NULL;
+        st = cli_batch_source_open(a->files[f], pool, &src, err);
+        while (st == BASALT_OK) {
+            struct ArrowArray batch, conformed;
+            st = cli_batch_source_next(src, &batch, err);
+            if (st != BASALT_OK || !batch.release)
+                break;
+            st = basalt_iceberg_conform_batch(schema, cli_batch_source_schema(src), &batch,
+                                              &conformed, err);
+            if (st == BASALT_OK) {
+                *rows += conformed.length;
+                st = basalt_iceberg_data_writer_write(w, &conformed, err);
+                basalt_arrow_array_release(&conformed);
+            }
+        }
+        if (st != BASALT_OK)
+            st = basalt_error_context(err, st, "%.300s", a->files[f]);
+        cli_batch_source_close(src);
+    }
+    return st;
+}
+
+int cli_iceberg_append(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: basalt iceberg append NAME FILE... [options]\n\n"
+               "Appends the rows of Parquet or Avro files to table NAME as one snapshot.\n"
+               "Columns are matched by name and cast to the table's types; missing optional\n"
+               "columns are null. Rows are written as the table's data files (partitioned,\n"
+               "rolled at write.target-file-size-bytes) and committed with retries when\n"
+               "another writer commits first; on failure the files written are removed.\n\n"
+               "options:\n"
+               "  --branch NAME        commit to this branch (default main)\n"
+               "  --threads N          workers for reading and writing (default: the CPUs)\n%s",
+               cli_iceberg_common_help);
+        return CLI_OK;
+    }
+    struct append_args a;
+    int rc = parse_append(argc, argv, &a);
+    if (rc != CLI_OK) {
+        free(a.files);
+        return rc;
+    }
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_catalog *c = NULL;
+    struct basalt_iceberg_table *t = NULL;
+    struct basalt_iceberg_data_writer *w = NULL;
+    struct basalt_pool *pool = NULL;
+    char *data_location = NULL;
+    int64_t rows = 0, snapshot_id = 0;
+    const struct basalt_iceberg_data_file *files = NULL;
+    uint32_t n_files = 0;
+    basalt_status st = cli_iceberg_open_catalog(&a.common, false, &c, &err);
+    if (st == BASALT_OK)
+        st = basalt_catalog_load_table(c, a.name, &t, &err);
+    if (st == BASALT_OK && a.threads > 1)
+        st = basalt_pool_new(a.threads - 1, &pool, &err);
+    const struct basalt_iceberg_metadata *m = t ? t->metadata : NULL;
+    const struct basalt_iceberg_schema *schema = m ? basalt_iceberg_metadata_current_schema(m) : NULL;
+    if (st == BASALT_OK) {
+        const char *path = basalt_iceberg_metadata_property(m, "write.data.path");
+        size_t cap = (path ? strlen(path) : strlen(m->location)) + 8;
+        data_location = malloc(cap);
+        if (!data_location)
+            st = basalt_error_set(&err, BASALT_NOMEM, "out of memory");
+        else if (path)
+            snprintf(data_location, cap, "%s", path);
+        else
+            snprintf(data_location, cap, "%s/data", m->location);
+    }
+    char prefix[64];
+    file_prefix(prefix, sizeof prefix);
+    if (st == BASALT_OK) {
+        struct basalt_iceberg_data_writer_options wo;
+        basalt_iceberg_data_writer_options_init(&wo);
+        wo.schema = schema;
+        wo.spec = basalt_iceberg_metadata_spec(m, m->default_spec_id);
+        wo.properties = m->properties;
+        wo.n_properties = m->n_properties;
+        wo.data_location = data_location;
+        wo.file_prefix = prefix;
+        wo.io = t->io;
+        wo.sort_order_id = m->default_sort_order_id;
+        wo.pool = pool;
+        st = basalt_iceberg_data_writer_new(&wo, &w, &err);
+    }
+    if (st == BASALT_OK)
+        st = write_inputs(&a, w, schema, pool, &rows, &err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_data_writer_finish(w, &files, &n_files, &err);
+    if (st == BASALT_OK) {
+        struct basalt_iceberg_append_options ao;
+        basalt_iceberg_append_options_init(&ao);
+        ao.branch = a.branch;
+        struct basalt_iceberg_committer committer;
+        basalt_catalog_committer(c, &committer);
+        st = basalt_iceberg_append(&committer, a.name, files, n_files, &ao, NULL, &snapshot_id,
+                                   &err);
+    }
+    /* Data files of a failed append are removed, unless the commit's outcome
+     * is unknown: then a committed snapshot may name them. */
+    bool unknown = st == BASALT_IO && strstr(err.message, "commit state") != NULL;
+    if (st != BASALT_OK && w && !unknown)
+        basalt_iceberg_data_writer_abort(w, NULL);
+    if (st == BASALT_OK)
+        printf("appended %lld rows in %u files to %s: snapshot %lld\n", (long long)rows, n_files,
+               a.name, (long long)snapshot_id);
+    basalt_iceberg_data_writer_free(w);
+    basalt_pool_free(pool);
+    basalt_iceberg_table_free(t);
+    basalt_catalog_close(c);
+    free(data_location);
+    free(a.files);
+    return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
+}
