@@ -89,22 +89,38 @@ struct basalt_iceberg_data_writer_options {
     const struct basalt_iceberg_partition_spec *spec;
     /* The table's properties (borrowed), read for:
      *   write.target-file-size-bytes (default 536870912): a file is closed
-     *     and the next one opened when its bytes written pass it;
+     *     and the next one opened when its bytes written pass it (its bytes
+     *     so far and the row group being built, whose pending pages count at
+     *     their raw size, as parquet-java's length() counts them: rows are
+     *     given to a file in runs sized from its bytes per row, so a file
+     *     ends close to the target);
      *   write.parquet.compression-codec (zstd default; snappy, gzip, lz4,
-     *     brotli, uncompressed) and write.parquet.compression-level;
-     *   write.parquet.row-group-size-bytes (default 134217728);
+     *     lz4_raw, brotli, uncompressed; case ignored) and
+     *     write.parquet.compression-level;
+     *   write.parquet.row-group-size-bytes (default 134217728), and
+     *     write.parquet.page-size-bytes, page-row-limit and dict-size-bytes
+     *     (the Parquet writer's defaults when absent);
      *   write.metadata.metrics.default (default "truncate(16)") and
      *     write.metadata.metrics.column.<column name> ("none", "counts",
-     *     "truncate(N)", "full"), as the Java writer applies them;
-     *   write.metadata.metrics.max-inferred-column-defaults (default 100).
-     * Unknown keys are ignored. */
+     *     "truncate(N)", "full"), as the Java writer applies them: a column
+     *     is named by its full dotted name ("addr.city", "tags.element",
+     *     "m.key"), a mode that does not parse falls back to the default;
+     *   write.metadata.metrics.max-inferred-column-defaults (default 100):
+     *     without an explicit default, the columns of the top-level fields
+     *     past the first N get "none" unless set one by one.
+     * Numbers that do not parse and unknown codecs are INVALID_ARG at new.
+     * Unknown keys are ignored. (The Java writer also raises the columns of
+     * the table's sort order to truncate(16) when the default is none or
+     * counts; the sort order is not among these options, so that is left
+     * to the caller's properties.) */
     const struct basalt_iceberg_kv *properties;
     uint32_t n_properties;
     /* Where data files go: the table's write.data.path, or
      * "<table location>/data". Files are named
      * "<data_location>/<partition path>/<file_prefix>-<NNNNN>.parquet" with
      * the partition path as the Java writer forms it
-     * ("ts_month=2024-03/id_bucket=7", values URL-encoded). */
+     * ("ts_month=2024-03/id_bucket=7", values URL-encoded) and NNNNN the
+     * writer's count of files opened, from 00001. */
     const char *data_location;
     /* Unique per writer (e.g. "00000-0-<uuid>"), so concurrent writers never
      * name the same file. */
@@ -113,8 +129,10 @@ struct basalt_iceberg_data_writer_options {
     const struct basalt_iceberg_io *io;
     /* Sort order id recorded in every data file (-1: none recorded). */
     int32_t sort_order_id;
-    /* Workers: data files of different partitions are encoded at once, and
-     * the Parquet writer encodes column chunks on it. NULL: calling thread. */
+    /* Workers: the rows of the partitions a batch touches are gathered at
+     * once, and the Parquet writers encode column chunks on it; files are
+     * written one at a time, so they are the same for any number of
+     * workers. NULL: calling thread. */
     struct basalt_pool *pool;
     int num_workers;
 };
@@ -133,8 +151,13 @@ BASALT_EXPORT basalt_status basalt_iceberg_data_writer_new(
 
 /* Writes one batch. `batch` has the Arrow type basalt_iceberg_schema_to_arrow
  * gives for the schema (same columns in the same order, same formats; field
- * names are not compared); borrowed (not released). A required column with a
- * null is INVALID_ARG naming it and the row. IO/AUTH from the outputs, NOMEM.
+ * names are not compared; an ArrowArray carries no formats, so only its
+ * structure is checked: INVALID_ARG when it does not fit); borrowed (not
+ * released). A required column with a null (where its parent holds a
+ * value) is INVALID_ARG naming it and the row. An unpartitioned batch goes
+ * to the Parquet writer as it is; a partitioned one is routed row by row
+ * and each partition's rows gathered into a batch of their own, unless the
+ * whole batch falls in one partition. IO/AUTH from the outputs, NOMEM.
  * After a failure the writer can only be aborted. */
 BASALT_EXPORT basalt_status basalt_iceberg_data_writer_write(struct basalt_iceberg_data_writer *w,
                                                              const struct ArrowArray *batch,
@@ -142,10 +165,19 @@ BASALT_EXPORT basalt_status basalt_iceberg_data_writer_write(struct basalt_icebe
 
 /* Finishes and commits every open file and returns what was written:
  * (*files)[0, *n) in the order the files were opened, valid until the writer
- * is freed. Each has content DATA, format PARQUET, the partition tuple typed
- * by the spec's result types, record_count, file_size_in_bytes, the column
- * metrics per field id (sorted by field id) as the metrics modes allow,
- * split_offsets (the row groups' starting offsets) and sort_order_id. */
+ * is freed (a second call returns the same). Each has content DATA, format
+ * PARQUET, the partition tuple typed by the spec's result types,
+ * record_count, file_size_in_bytes, the column metrics per field id (sorted
+ * by field id) as the metrics modes allow, split_offsets (the row groups'
+ * starting offsets) and sort_order_id (when not -1). Metrics, per Parquet
+ * leaf whose mode is not none: column size (compressed bytes), value count
+ * (nulls included) and null count, for leaves inside lists and maps too;
+ * NaN count for floats and doubles; lower and upper bounds (truncate and
+ * full) for leaves reached through structs only, NaN never a bound,
+ * strings cut to N code points and binaries to N bytes, a cut upper bound
+ * incremented and left out when it cannot be; geometry, geography and
+ * unknown columns get counts only. Taken from the Parquet writer's
+ * statistics, not from the values again. */
 BASALT_EXPORT basalt_status basalt_iceberg_data_writer_finish(struct basalt_iceberg_data_writer *w,
                                                               const struct basalt_iceberg_data_file **files,
                                                               uint32_t *n,

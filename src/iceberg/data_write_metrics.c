@@ -15,7 +15,9 @@
  * byte incremented, so all but that byte is a prefix of the true max. The
  * writer asks Parquet for long enough bounds that truncate(N) never sees
  * such a cut within its N code points; a full-mode value longer than that
- * keeps the cut, still a bound. */
+ * keeps the cut, still a bound. One departure from Java: incrementing a
+ * code point to a surrogate (U+D7FF + 1) gives U+E000, where Java would
+ * write a lone surrogate that is no UTF-8. */
 #include <stdlib.h>
 #include <string.h>
 
