@@ -4,6 +4,7 @@
  *   sqlite:PATH (also sqlite:///PATH, jdbc:sqlite:PATH)   embedded SQLite
  *   postgresql://... (also postgres://, jdbc:postgresql://)  PostgreSQL
  *   a directory or file://DIR                             file system
+ *   rest+http://HOST:PORT[/PATH], rest+https://...        Iceberg REST catalog
  * The SQL kinds keep the tables of PyIceberg's SqlCatalog and the Java
  * JdbcCatalog, so those read and write the same catalog. Table changes are
  * committed with requirements and updates (iceberg_commit.h); every kind
@@ -15,6 +16,7 @@
 #include "basalt/iceberg_catalog.h"
 #include "basalt/iceberg_commit.h"
 #include "basalt/iceberg_metadata.h"
+#include "basalt/iceberg_view.h"
 #include "basalt/iceberg_write.h"
 
 #ifdef __cplusplus
@@ -155,6 +157,118 @@ BASALT_EXPORT basalt_status basalt_catalog_register_table(struct basalt_catalog 
 BASALT_EXPORT basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
                                                               const char *identifier,
                                                               struct basalt_error *err);
+
+/* ----------------------------------------------------------- REST catalogs
+ *
+ * "rest+http://HOST[:PORT][/PATH][?warehouse=W]" (or rest+https://) opens an
+ * Iceberg REST catalog (the OpenAPI document iceberg-rest-catalog-open-api
+ * .yaml) whose routes live under http(s)://HOST:PORT/PATH/v1/ -- PATH is
+ * what the Java client's `uri` property holds beyond the host ("/iceberg",
+ * "/api/catalog"), usually nothing. Opening sends nothing; the first
+ * operation makes the session: a token first when client credentials are
+ * set, then GET /v1/config (with ?warehouse= from the URI or
+ * basalt_catalog_set_warehouse), whose overrides, else defaults, give the
+ * {prefix} path segment and the namespace separator (default %1F), and
+ * whose `endpoints` say which routes the server offers (absent: the spec's
+ * default set). An operation whose route is not offered is UNSUPPORTED.
+ *
+ * Every operation above works on a REST catalog: namespaces (listed
+ * following next-page-token through every page; a parent is sent as
+ * ?parent=), tables (listed likewise), loads (GET loadTable: the metadata
+ * comes in the answer, table->metadata_location is its metadata-location),
+ * register (POST register), drop (DELETE, files kept: purgeRequested=false),
+ * create_table (POST createTable with the schema, spec, sort order,
+ * location and properties of the updates, "format-version" among the
+ * properties; when the updates hold more, or stage_create is set, a staged
+ * create then a commit of every update with assert-create, as the Java
+ * client's create transactions do; a missing namespace is created first),
+ * commit_table (POST updateTable with the requirements and updates as
+ * given; the server writes the metadata file) and default_location (the
+ * location the server chooses, asked with a staged create that creates
+ * nothing; NOT_FOUND when the namespace does not exist). `create` of
+ * basalt_catalog_open and the catalog name are not used.
+ *
+ * Statuses of answers: 400/422 INVALID_ARG, 401/403/419 AUTH, 404
+ * NOT_FOUND, 406/501 UNSUPPORTED, 409 CONFLICT (an existing namespace or
+ * table; for a commit, a failed requirement: CommitFailedException, which
+ * appends retry), anything else IO; messages carry the server's error type
+ * and text. For a commit, 500/502/503/504 -- and a connection lost after
+ * the request went out -- are IO with a message saying that the commit
+ * state is unknown: the change may have been applied, so callers keep
+ * every file it names (basalt_iceberg_append does). Reads are retried by
+ * the io layer (basalt_io_http_request); writes only when they certainly
+ * never reached the server.
+ *
+ * HTTP goes through the catalog's store (basalt_catalog_set_store; else one
+ * made with the defaults), so its TLS settings, timeouts and retries
+ * apply. Tables loaded from a REST catalog read and write their files
+ * through their own io: the catalog's mappings and store, or -- when the
+ * LoadTableResult vends credentials (storage-credentials, longest prefix
+ * of the table location first, else its config: s3.access-key-id,
+ * s3.secret-access-key, s3.session-token, s3.endpoint,
+ * s3.path-style-access, client.region, gcs.oauth2.token) -- a store of
+ * their own made from them, which the table owns
+ * (basalt_iceberg_io_adopt_store), so it outlives the catalog as the
+ * table may. A table config's `token` is the bearer for that table's
+ * later loads and commits. */
+
+/* How to talk to a REST catalog. Strings are copied by
+ * basalt_catalog_set_rest_options. */
+struct basalt_catalog_rest_options {
+    /* A bearer token sent as "Authorization: Bearer TOKEN" (the Java
+     * client's `token`). A 401 is AUTH. */
+    const char *token;
+    /* OAuth2 client credentials "CLIENT_ID:CLIENT_SECRET" (or "SECRET"
+     * alone; the Java client's `credential`): exchanged with
+     * grant_type=client_credentials at the token endpoint for a bearer
+     * token, fetched again shortly before it expires (expires_in) and
+     * whenever a request gets 401. Takes precedence over `token`. */
+    const char *credential;
+    /* The token endpoint (an identity provider's); NULL: the catalog's
+     * oauth2-server-uri from its config when it sends one, else the
+     * catalog's deprecated BASE/v1/oauth/tokens. */
+    const char *oauth2_server_uri;
+    const char *scope; /* NULL: "catalog" */
+    /* Ask for vended credentials: "X-Iceberg-Access-Delegation:
+     * vended-credentials" on loads and creates. */
+    bool vended_credentials;
+    /* Create tables with a staged create and a commit (see above). */
+    bool stage_create;
+};
+
+/* Sets every member to zero / NULL. */
+BASALT_EXPORT void basalt_catalog_rest_options_init(struct basalt_catalog_rest_options *o);
+/* Replaces the REST options of a REST catalog (the next operation makes a
+ * new session). INVALID_ARG for another kind of catalog, NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_set_rest_options(
+    struct basalt_catalog *c, const struct basalt_catalog_rest_options *options,
+    struct basalt_error *err);
+
+/* Commits changes to n tables atomically: all or none (REST catalogs that
+ * offer POST /v1/{prefix}/transactions/commit). identifiers[i],
+ * requirements[i] (NULL or "" for none) and updates[i] as
+ * basalt_catalog_commit_table takes them. CONFLICT when a requirement
+ * fails, IO saying the commit state is unknown on 500/502/503/504,
+ * UNSUPPORTED for other catalogs and servers that do not offer it, the
+ * other statuses of REST answers, INVALID_ARG, NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_commit_transaction(
+    struct basalt_catalog *c, size_t n, const char *const *identifiers,
+    const char *const *requirements_json, const char *const *updates_json,
+    struct basalt_error *err);
+
+/* Views of a REST catalog that offers the view routes: the views of
+ * namespace `ns` as "ns.view" (sorted, every page), and one view's
+ * metadata (*location, may be NULL: its metadata-location,
+ * basalt_malloc'd). UNSUPPORTED for other catalogs and servers that do not
+ * offer them, NOT_FOUND, the statuses of REST answers and of
+ * basalt_iceberg_view_metadata_parse, NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_list_views(struct basalt_catalog *c, const char *ns,
+                                                      char ***out, size_t *n,
+                                                      struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_catalog_load_view(struct basalt_catalog *c,
+                                                     const char *identifier,
+                                                     struct basalt_iceberg_view_metadata **out,
+                                                     char **location, struct basalt_error *err);
 
 /* ---------------------------------------------------------------- changing */
 

@@ -56,6 +56,13 @@ BASALT_EXPORT basalt_status basalt_iceberg_io_map(struct basalt_iceberg_io *io, 
  * Without a store such locations need a mapping. NULL clears it. */
 BASALT_EXPORT void basalt_iceberg_io_set_store(struct basalt_iceberg_io *io,
                                                struct basalt_io_store *store);
+/* As io_set_store, but the io takes `store` (basalt_io_store_new made it):
+ * it is freed with the io, or when another store is set. For a table whose
+ * files need credentials of their own (a REST catalog's vended ones), so
+ * that the table carries them wherever it goes. An io that copies this
+ * one's store (io_map_all) only borrows it. */
+BASALT_EXPORT void basalt_iceberg_io_adopt_store(struct basalt_iceberg_io *io,
+                                                 struct basalt_io_store *store);
 /* Copies every mapping of `from` into `io` (from may be NULL), and its store
  * when `io` has none. NOMEM. */
 BASALT_EXPORT basalt_status basalt_iceberg_io_map_all(struct basalt_iceberg_io *io,

@@ -310,6 +310,67 @@ BASALT_EXPORT basalt_status basalt_io_presign(struct basalt_io_store *store, con
                                               const char *method, uint32_t expires_s, char *url,
                                               size_t cap, struct basalt_error *err);
 
+/* ------------------------------------------------------------ HTTP requests
+ *
+ * One HTTP request through a store's client (the one its http(s), S3, GCS
+ * and Azure objects use), so that the store's TLS settings, timeouts,
+ * retries with jittered backoff, pooled connections and counters apply.
+ * For protocols above io that speak HTTP themselves (the REST catalog).
+ * Nothing is signed: the caller sends its own Authorization header. */
+
+/* When a request may be sent again. */
+enum basalt_io_http_retry {
+    /* After any transport failure or a retryable status (408, 429, 500,
+     * 502, 503, 504): for requests that may run twice (GET, HEAD, token
+     * requests). */
+    BASALT_IO_HTTP_RETRY_ANY = 0,
+    /* Only when the server certainly did not act on it: the connection
+     * never opened, or it answered 429. Every other outcome, 5xx included,
+     * is the caller's to judge (a commit that got 503 may have happened). */
+    BASALT_IO_HTTP_RETRY_UNSENT,
+};
+
+struct basalt_io_http_header {
+    const char *name;
+    const char *value;
+};
+
+/* A request; everything borrowed for the duration of the call. Without a
+ * Content-Type header none is sent; without an Accept header none either. */
+struct basalt_io_http_request {
+    const char *method; /* "GET", "HEAD", "POST", "PUT", "DELETE" */
+    const char *url;    /* http:// or https://, already percent-encoded */
+    const struct basalt_io_http_header *headers;
+    size_t n_headers;   /* at most 16 */
+    const void *body;   /* NULL when body_len is 0 */
+    size_t body_len;
+    enum basalt_io_http_retry retry;
+    size_t max_body;    /* the largest response body kept; 0: 64 MiB */
+};
+
+/* A response. `body` is basalt_malloc'd and NUL-terminated (an empty body
+ * is ""), owned by the response until basalt_io_http_response_reset. */
+struct basalt_io_http_response {
+    long status;      /* the final status after retries */
+    uint8_t *body;
+    size_t body_len;
+    unsigned attempts; /* requests sent, retries included */
+};
+
+/* Sends `req` and waits for its final response. Any HTTP status is OK (the
+ * caller reads resp->status); IO when no response came after the last
+ * attempt (connection refused, reset, timed out; the message names the
+ * method and the URL without its query), LIMIT (a body over max_body, too
+ * many or too long headers), INVALID_ARG (no store, a URL that is not
+ * http(s)), NOMEM. *resp is initialised here; reset it even on failure.
+ * Safe to call from several threads on one store. */
+BASALT_EXPORT basalt_status basalt_io_http_request(struct basalt_io_store *store,
+                                                   const struct basalt_io_http_request *req,
+                                                   struct basalt_io_http_response *resp,
+                                                   struct basalt_error *err);
+/* Frees the body; the response is empty again. */
+BASALT_EXPORT void basalt_io_http_response_reset(struct basalt_io_http_response *resp);
+
 #ifdef __cplusplus
 }
 #endif

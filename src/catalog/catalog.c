@@ -6,6 +6,7 @@
 #include "basalt/iceberg_commit.h"
 
 #include "catalog_internal.h"
+#include "rest_client_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -102,7 +103,12 @@ basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, boo
                                : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     const char *db = sqlite_path(uri);
     const char *pg = postgres_uri(uri);
-    if (st == BASALT_OK && pg) {
+    bool rest = basalt_catalog_rest_uri(uri);
+    if (st == BASALT_OK && rest) {
+        /* Nothing is sent yet; the server chooses where tables go. */
+        c->kind = BASALT_CATALOG_KIND_REST;
+        st = basalt_catalog_rest_open(uri, &c->rest, err);
+    } else if (st == BASALT_OK && pg) {
         c->kind = BASALT_CATALOG_KIND_SQL;
         st = basalt_catalog_sql_open(pg, true, create, &c->sql, err);
     } else if (st == BASALT_OK && db) {
@@ -113,7 +119,7 @@ basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, boo
         c->kind = BASALT_CATALOG_KIND_FS;
         st = basalt_catalog_fs_open(uri, create, &c->fs, err);
     }
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && !rest)
         st = default_warehouse(c, pg ? "./warehouse/catalog" : db ? db : uri, pg || db, err);
     if (st != BASALT_OK) {
         basalt_catalog_close(c);
@@ -129,6 +135,7 @@ void basalt_catalog_close(struct basalt_catalog *catalog)
         return;
     basalt_catalog_sql_close(catalog->sql);
     basalt_catalog_fs_close(catalog->fs);
+    basalt_catalog_rest_close(catalog->rest);
     basalt_iceberg_io_free(catalog->io);
     basalt_free(catalog->warehouse);
     basalt_free(catalog->name);
@@ -145,6 +152,8 @@ void basalt_catalog_set_store(struct basalt_catalog *c,
                                       struct basalt_io_store *store)
 {
     basalt_iceberg_io_set_store(c->io, store);
+    if (c->rest)
+        basalt_catalog_rest_set_store(c->rest, store);
 }
 
 /* A namespace name: non-empty levels separated by single dots. */
@@ -166,6 +175,8 @@ basalt_status basalt_catalog_namespace_exists(struct basalt_catalog *c,
         *exists = true; /* the root */
         return BASALT_OK;
     }
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_namespace_exists(c->rest, ns, exists, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_namespace_exists(c->sql, c->name, ns, exists, err);
     return basalt_catalog_fs_namespace_exists(c->fs, ns, exists, err);
@@ -201,9 +212,14 @@ basalt_status basalt_catalog_list_namespaces(struct basalt_catalog *c,
     *n = 0;
     if (parent && !*parent)
         parent = NULL;
-    basalt_status st = parent ? require_namespace(c, parent, err) : BASALT_OK;
+    /* A REST server answers 404 for a missing parent itself. */
+    basalt_status st = parent && c->kind != BASALT_CATALOG_KIND_REST
+                           ? require_namespace(c, parent, err)
+                           : BASALT_OK;
     struct basalt_string_list found = {0}, children = {0};
-    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_REST) {
+        st = basalt_catalog_rest_list_namespaces(c->rest, parent, &children, err);
+    } else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
         st = basalt_catalog_fs_list_namespaces(c->fs, parent, &children, err);
     } else if (st == BASALT_OK) {
         /* Rows name full namespaces at any depth: keep the level under parent. */
@@ -234,10 +250,12 @@ basalt_status basalt_catalog_list_tables(struct basalt_catalog *c, const char *n
     *out = NULL;
     *n = 0;
     basalt_status st = check_namespace(ns, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && c->kind != BASALT_CATALOG_KIND_REST)
         st = require_namespace(c, ns, err);
     struct basalt_string_list tables = {0};
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_REST)
+        st = basalt_catalog_rest_list_tables(c->rest, ns, false, &tables, err);
+    else if (st == BASALT_OK)
         st = c->kind == BASALT_CATALOG_KIND_SQL
                  ? basalt_catalog_sql_list_tables(c->sql, c->name, ns, &tables, err)
                  : basalt_catalog_fs_list_tables(c->fs, ns, &tables, err);
@@ -255,6 +273,8 @@ basalt_status basalt_catalog_create_namespace(struct basalt_catalog *c,
     basalt_status st = check_namespace(ns, err);
     if (st != BASALT_OK)
         return st;
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_create_namespace(c->rest, ns, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_create_namespace(c->sql, c->name, ns, err);
     return basalt_catalog_fs_create_namespace(c->fs, ns, err);
@@ -269,7 +289,17 @@ basalt_status basalt_catalog_table_location(struct basalt_catalog *c,
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
-    if (c->kind == BASALT_CATALOG_KIND_SQL) {
+    if (c->kind == BASALT_CATALOG_KIND_REST) {
+        json_t *result = NULL;
+        st = basalt_catalog_rest_load_result(c->rest, identifier, &result, err);
+        const char *loc = json_string_value(json_object_get(result, "metadata-location"));
+        if (st == BASALT_OK && !loc)
+            st = basalt_error_set(err, BASALT_CORRUPT, "%.200s: the catalog names no metadata "
+                                                       "location", identifier);
+        if (st == BASALT_OK && !(*out = basalt_strdup(loc)))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        json_decref(result);
+    } else if (c->kind == BASALT_CATALOG_KIND_SQL) {
         st = basalt_catalog_sql_table_location(c->sql, c->name, ns, name, out, err);
     } else {
         char *dir = NULL;
@@ -339,6 +369,15 @@ basalt_status basalt_catalog_load_table(struct basalt_catalog *c,
     if (!out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "no table output");
     *out = NULL;
+    if (c->kind == BASALT_CATALOG_KIND_REST) {
+        /* The metadata comes in the answer: no file is read. */
+        json_t *result = NULL;
+        basalt_status st = basalt_catalog_rest_load_result(c->rest, identifier, &result, err);
+        if (st == BASALT_OK)
+            st = basalt_catalog_rest_make_table(c->rest, c->io, identifier, result, out, err);
+        json_decref(result);
+        return st;
+    }
     basalt_status st = basalt_catalog_table_location(c, identifier, &location, err);
     if (st == BASALT_OK)
         st = basalt_catalog_load_location(c, identifier, location, out, err);
@@ -352,6 +391,19 @@ basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
                                                     struct basalt_error *err)
 {
     char *ns, *name;
+    if (c->kind == BASALT_CATALOG_KIND_REST) {
+        /* The server reads and checks the metadata, with its own access. */
+        basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
+        if (st == BASALT_OK)
+            st = check_namespace(ns, err);
+        if (st == BASALT_OK && (!metadata_location || !*metadata_location))
+            st = basalt_error_set(err, BASALT_INVALID_ARG, "no metadata location");
+        if (st == BASALT_OK)
+            st = basalt_catalog_rest_register(c->rest, identifier, metadata_location, err);
+        basalt_free(ns);
+        basalt_free(name);
+        return st;
+    }
     if (c->kind != BASALT_CATALOG_KIND_SQL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog lists the tables in its directory: place the "
@@ -395,6 +447,8 @@ basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
                                                 const char *identifier, struct basalt_error *err)
 {
     char *ns, *name;
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_drop(c->rest, identifier, err);
     if (c->kind != BASALT_CATALOG_KIND_SQL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog does not drop tables (it would delete files)");
@@ -405,4 +459,48 @@ basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
     basalt_free(ns);
     basalt_free(name);
     return st;
+}
+
+basalt_status basalt_catalog_commit_transaction(struct basalt_catalog *c, size_t n,
+                                                const char *const *identifiers,
+                                                const char *const *requirements_json,
+                                                const char *const *updates_json,
+                                                struct basalt_error *err)
+{
+    if (c->kind != BASALT_CATALOG_KIND_REST)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "multi-table transactions are made through REST catalogs only");
+    return basalt_catalog_rest_commit_transaction(c->rest, n, identifiers, requirements_json,
+                                                  updates_json, err);
+}
+
+basalt_status basalt_catalog_list_views(struct basalt_catalog *c, const char *ns, char ***out,
+                                        size_t *n, struct basalt_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (c->kind != BASALT_CATALOG_KIND_REST)
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "only REST catalogs list views");
+    basalt_status st = check_namespace(ns, err);
+    struct basalt_string_list views = {0};
+    if (st == BASALT_OK)
+        st = basalt_catalog_rest_list_tables(c->rest, ns, true, &views, err);
+    if (st != BASALT_OK) {
+        basalt_string_list_reset(&views);
+        return st;
+    }
+    hand_out(&views, out, n);
+    return BASALT_OK;
+}
+
+basalt_status basalt_catalog_load_view(struct basalt_catalog *c, const char *identifier,
+                                       struct basalt_iceberg_view_metadata **out, char **location,
+                                       struct basalt_error *err)
+{
+    *out = NULL;
+    if (location)
+        *location = NULL;
+    if (c->kind != BASALT_CATALOG_KIND_REST)
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "only REST catalogs load views");
+    return basalt_catalog_rest_load_view(c->rest, identifier, out, location, err);
 }

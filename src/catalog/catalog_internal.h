@@ -1,5 +1,6 @@
 /* Internal declarations of the catalogs: the catalog object, and the SQL
- * and file-system kinds behind it. Not part of the public API. */
+ * and file-system kinds behind it (the REST kind: rest_client_internal.h).
+ * Not part of the public API. */
 #ifndef BASALT_CATALOG_INTERNAL_H
 #define BASALT_CATALOG_INTERNAL_H
 
@@ -13,8 +14,13 @@ basalt_status basalt_catalog_identifier_split(const char *identifier, char **ns,
 
 struct basalt_catalog_sql;
 struct basalt_catalog_fs;
+struct basalt_catalog_rest; /* rest_client_internal.h */
 
-enum basalt_catalog_kind { BASALT_CATALOG_KIND_SQL, BASALT_CATALOG_KIND_FS };
+enum basalt_catalog_kind {
+    BASALT_CATALOG_KIND_SQL,
+    BASALT_CATALOG_KIND_FS,
+    BASALT_CATALOG_KIND_REST,
+};
 
 struct basalt_catalog {
     enum basalt_catalog_kind kind;
@@ -26,6 +32,7 @@ struct basalt_catalog {
     struct basalt_iceberg_io *io;   /* mappings for table loads */
     struct basalt_catalog_sql *sql;
     struct basalt_catalog_fs *fs;
+    struct basalt_catalog_rest *rest;
 };
 
 /* Loads the table whose metadata file is `location` under `identifier`

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "catalog_internal.h"
+#include "rest_client_internal.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -28,6 +29,12 @@ basalt_status basalt_catalog_set_warehouse(struct basalt_catalog *c,
                                                    const char *warehouse,
                                                    struct basalt_error *err)
 {
+    if (c->kind == BASALT_CATALOG_KIND_REST) {
+        /* The ?warehouse= of the REST config request, sent as given. */
+        basalt_status st = basalt_catalog_rest_set_warehouse(c->rest, warehouse, err);
+        if (st != BASALT_OK)
+            return st;
+    }
     char *copy = basalt_strdup(warehouse);
     if (!copy)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -45,6 +52,8 @@ basalt_status basalt_catalog_default_location(struct basalt_catalog *c,
 {
     char *ns, *name;
     *out = NULL;
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_default_location(c->rest, identifier, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
@@ -186,6 +195,8 @@ basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
     char compression[32];
     if (out)
         *out = NULL;
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_create_table(c->rest, c->io, identifier, updates_json, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK) {
         char *existing = NULL;
@@ -301,6 +312,9 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
     long version = 0;
     if (out)
         *out = NULL;
+    if (c->kind == BASALT_CATALOG_KIND_REST)
+        return basalt_catalog_rest_commit_table(c->rest, c->io, identifier, requirements_json,
+                                                updates_json, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
         st = basalt_catalog_load_table(c, identifier, &base, err);

@@ -15,6 +15,7 @@ struct basalt_iceberg_io_mapping {
 
 struct basalt_iceberg_io {
     struct basalt_io_store *store; /* borrowed; NULL: local files only */
+    struct basalt_io_store *owned; /* == store when adopted; freed with the io */
     struct basalt_iceberg_io_mapping *maps;
     size_t n_maps;
     size_t cap_maps;

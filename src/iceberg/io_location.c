@@ -13,7 +13,17 @@ basalt_status basalt_iceberg_io_new(struct basalt_iceberg_io **out, struct basal
 
 void basalt_iceberg_io_set_store(struct basalt_iceberg_io *io, struct basalt_io_store *store)
 {
+    if (io->owned && io->owned != store) {
+        basalt_io_store_free(io->owned);
+        io->owned = NULL;
+    }
     io->store = store;
+}
+
+void basalt_iceberg_io_adopt_store(struct basalt_iceberg_io *io, struct basalt_io_store *store)
+{
+    basalt_iceberg_io_set_store(io, store);
+    io->owned = store;
 }
 
 void basalt_iceberg_io_free(struct basalt_iceberg_io *io)
@@ -25,6 +35,7 @@ void basalt_iceberg_io_free(struct basalt_iceberg_io *io)
         basalt_free(io->maps[i].local);
     }
     basalt_free(io->maps);
+    basalt_io_store_free(io->owned);
     basalt_free(io);
 }
 

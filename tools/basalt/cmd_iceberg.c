@@ -21,10 +21,21 @@
 #endif
 
 const char cli_iceberg_common_help[] =
-    "  --catalog URI        catalog for table identifiers: sqlite:PATH or a warehouse\n"
-    "                       directory (default " CLI_ICEBERG_DEFAULT_CATALOG ")\n"
+    "  --catalog URI        catalog for table identifiers: sqlite:PATH, postgresql://...,\n"
+    "                       a warehouse directory, or an Iceberg REST catalog\n"
+    "                       rest+http(s)://HOST:PORT[/PATH][?warehouse=W]\n"
+    "                       (default " CLI_ICEBERG_DEFAULT_CATALOG ")\n"
     "  --catalog-name NAME  catalog_name in a SQL catalog (default \"default\")\n"
-    "  --map PREFIX=DIR     read locations starting with PREFIX from DIR (repeatable)\n";
+    "  --map PREFIX=DIR     read locations starting with PREFIX from DIR (repeatable)\n"
+    "  REST catalogs:\n"
+    "  --token TOKEN        bearer token (default $BASALT_REST_TOKEN)\n"
+    "  --credential ID:SECRET  OAuth2 client credentials, exchanged for tokens and\n"
+    "                       renewed when they expire (default $BASALT_REST_CREDENTIAL)\n"
+    "  --oauth2-server-uri URI  token endpoint (default: the catalog's oauth2-server-uri,\n"
+    "                       else its /v1/oauth/tokens)\n"
+    "  --warehouse W        warehouse to ask the catalog's config for\n"
+    "  --vended-credentials ask for the tables' storage credentials\n"
+    "                       (X-Iceberg-Access-Delegation: vended-credentials)\n";
 
 void cli_iceberg_common_init(struct cli_iceberg_common *common)
 {
@@ -56,8 +67,14 @@ static const char *option_value(const char *name, int argc, char **argv, int *i,
 int cli_iceberg_common_option(struct cli_iceberg_common *common, const char *verb, int argc,
                               char **argv, int *i)
 {
-    static const char *const names[] = {"--catalog", "--catalog-name", "--map"};
-    for (int k = 0; k < 3; k++) {
+    if (strcmp(argv[*i], "--vended-credentials") == 0) {
+        common->vended_credentials = true;
+        return CLI_ICEBERG_OPT_TAKEN;
+    }
+    static const char *const names[] = {"--catalog",    "--catalog-name",      "--map",
+                                        "--token",      "--credential",        "--oauth2-server-uri",
+                                        "--warehouse"};
+    for (int k = 0; k < 7; k++) {
         bool missing;
         const char *v = option_value(names[k], argc, argv, i, &missing);
         if (missing) {
@@ -70,6 +87,14 @@ int cli_iceberg_common_option(struct cli_iceberg_common *common, const char *ver
             common->catalog = v;
         } else if (k == 1) {
             common->catalog_name = v;
+        } else if (k == 3) {
+            common->token = v;
+        } else if (k == 4) {
+            common->credential = v;
+        } else if (k == 5) {
+            common->oauth2_server_uri = v;
+        } else if (k == 6) {
+            common->warehouse = v;
         } else {
             const char *eq = strrchr(v, '=');
             if (!eq || eq == v || !eq[1]) {
@@ -117,6 +142,19 @@ basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, 
 {
     basalt_status st =
         basalt_catalog_open(common->catalog, common->catalog_name, create, out, err);
+    if (st == BASALT_OK && strncmp(common->catalog, "rest+", 5) == 0) {
+        /* Secrets from the environment keep them out of the process list. */
+        struct basalt_catalog_rest_options o;
+        basalt_catalog_rest_options_init(&o);
+        o.token = common->token ? common->token : getenv("BASALT_REST_TOKEN");
+        o.credential = common->credential ? common->credential : getenv("BASALT_REST_CREDENTIAL");
+        o.oauth2_server_uri = common->oauth2_server_uri;
+        o.vended_credentials = common->vended_credentials;
+        o.stage_create = common->stage_create;
+        st = basalt_catalog_set_rest_options(*out, &o, err);
+    }
+    if (st == BASALT_OK && common->warehouse)
+        st = basalt_catalog_set_warehouse(*out, common->warehouse, err);
     for (int i = 0; st == BASALT_OK && i < common->n_maps; i++)
         st = basalt_catalog_map(*out, common->map_prefix[i], common->map_dir[i], err);
     struct basalt_io_store *store = st == BASALT_OK ? cli_store(NULL) : NULL;

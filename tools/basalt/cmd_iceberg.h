@@ -17,6 +17,13 @@
  *   --catalog-name NAME  the catalog_name of a SQL catalog (default "default")
  *   --map PREFIX=DIR     read locations starting with PREFIX from DIR
  *                        (repeatable; longest prefix wins)
+ * and, for REST catalogs (--catalog rest+http(s)://HOST:PORT[/PATH]):
+ *   --token TOKEN        a bearer token (else $BASALT_REST_TOKEN)
+ *   --credential ID:SECRET  OAuth2 client credentials (else
+ *                        $BASALT_REST_CREDENTIAL), exchanged for tokens
+ *   --oauth2-server-uri URI  the token endpoint (default: the catalog's)
+ *   --warehouse W        the warehouse asked for in GET /v1/config
+ *   --vended-credentials ask the catalog for the tables' storage credentials
  * Each also in the form --option=VALUE. Strings point into argv (the last
  * '=' of a --map value is overwritten with a NUL to end the prefix). */
 struct cli_iceberg_common {
@@ -25,6 +32,12 @@ struct cli_iceberg_common {
     const char *map_prefix[CLI_ICEBERG_MAX_MAPS];
     const char *map_dir[CLI_ICEBERG_MAX_MAPS];
     int n_maps;
+    const char *token;
+    const char *credential;
+    const char *oauth2_server_uri;
+    const char *warehouse;
+    bool vended_credentials;
+    bool stage_create; /* iceberg create --stage-create */
 };
 
 /* The help lines of the common options, to print in a verb's --help. */

@@ -73,6 +73,10 @@ static int parse_create(int argc, char **argv, struct create_args *a)
             return CLI_USAGE;
         if (r == CLI_ICEBERG_OPT_TAKEN)
             continue;
+        if (strcmp(argv[i], "--stage-create") == 0) {
+            a->common.stage_create = true;
+            continue;
+        }
         static const char *const names[] = {"--schema", "--like", "--partition", "--sort",
                                             "--location", "--format-version", "--property"};
         const char *v = NULL;
@@ -155,7 +159,10 @@ int cli_iceberg_create(int argc, char **argv)
                "  --format-version N   1, 2 (default) or 3\n"
                "  --property KEY=VALUE a table property (repeatable)\n"
                "  --location URI       where the table's files go (default: the warehouse,\n"
-               "                       <catalog dir>/<namespace>/<table>)\n%s",
+               "                       <catalog dir>/<namespace>/<table>; for a REST catalog,\n"
+               "                       where the server puts it)\n"
+               "  --stage-create       REST catalogs: a staged create, then a commit of every\n"
+               "                       change with assert-create (as Java's create transactions)\n%s",
                cli_iceberg_common_help);
         return CLI_OK;
     }
@@ -171,8 +178,23 @@ int cli_iceberg_create(int argc, char **argv)
     basalt_status st = create_schema(&a, &schema, &err);
     if (st == BASALT_OK)
         st = cli_iceberg_open_catalog(&a.common, true, &c, &err);
-    if (st == BASALT_OK && !a.location)
+    if (st == BASALT_OK && !a.location) {
         st = basalt_catalog_default_location(c, a.name, &location, &err);
+        /* A REST catalog places tables in existing namespaces only: make
+         * the missing one first (others never answer NOT_FOUND here). */
+        const char *dot = strrchr(a.name, '.');
+        if (st == BASALT_NOT_FOUND && dot) {
+            char *ns = strndup(a.name, (size_t)(dot - a.name));
+            basalt_error_init(&err);
+            st = ns ? basalt_catalog_create_namespace(c, ns, &err)
+                    : basalt_error_set(&err, BASALT_NOMEM, "out of memory");
+            if (st == BASALT_CONFLICT)
+                st = BASALT_OK;
+            free(ns);
+            if (st == BASALT_OK)
+                st = basalt_catalog_default_location(c, a.name, &location, &err);
+        }
+    }
     if (st == BASALT_OK)
         st = basalt_iceberg_create_updates(schema, a.partition, a.sort, a.format_version,
                                            a.location ? a.location : location, a.props, a.n_props,

@@ -21,7 +21,7 @@ struct basalt_http_headers {
     const char *name[BASALT_HTTP_MAX_HEADERS];
     const char *value[BASALT_HTTP_MAX_HEADERS];
     size_t used;
-    char storage[4096];
+    char storage[16384]; /* bearer tokens from identity providers run to kilobytes */
 };
 
 void basalt_http_headers_init(struct basalt_http_headers *h);
@@ -51,6 +51,10 @@ enum basalt_http_retry {
      * create): only when the server certainly did not act on it, i.e. the
      * connection never opened or the server answered 429/503. */
     BASALT_HTTP_RETRY_UNSAFE,
+    /* Only when the server certainly did not act on it, 503 excluded: the
+     * connection never opened, or 429 (a REST catalog commit that got 503
+     * has an unknown outcome). */
+    BASALT_HTTP_RETRY_UNSENT,
 };
 
 struct basalt_http_response;

@@ -227,7 +227,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 static basalt_status add_line(struct curl_slist **list, const char *name, const char *value,
                               struct basalt_error *err)
 {
-    char line[2048];
+    char line[8192];
     int w = value ? snprintf(line, sizeof line, "%s: %s", name, value)
                   : snprintf(line, sizeof line, "%s:", name);
     if (w < 0 || (size_t)w >= sizeof line)
@@ -271,7 +271,7 @@ static basalt_status build_headers(struct transfer *t, struct basalt_error *err)
         st = add_line(&t->slist, "Content-Type", NULL, err);
     if (st == BASALT_OK)
         st = add_line(&t->slist, "Expect", NULL, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && !basalt_http_headers_get(&h, "Accept"))
         st = add_line(&t->slist, "Accept", NULL, err);
     return st;
 }
@@ -384,12 +384,13 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
                                 safe_url(r->url, ubuf, sizeof ubuf), t->fatal_msg);
     }
     bool retry = false;
-    bool unsafe = r->retry == BASALT_HTTP_RETRY_UNSAFE;
+    bool unsent_only = r->retry == BASALT_HTTP_RETRY_UNSENT;
+    bool unsafe = r->retry == BASALT_HTTP_RETRY_UNSAFE || unsent_only;
     if (code != CURLE_OK) {
         bool never_sent = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
         retry = !unsafe || never_sent;
     } else if (basalt_http_status_is_retryable(t->status) || body_says_retry(t)) {
-        retry = !unsafe || t->status == 429 || t->status == 503;
+        retry = !unsafe || t->status == 429 || (t->status == 503 && !unsent_only);
     } else if (t->status >= 200 && t->status < 300 && r->range && r->dst && !r->suffix &&
                t->done != r->length) {
         /* A body that ended early without a transport error (closed
