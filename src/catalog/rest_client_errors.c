@@ -79,21 +79,25 @@ basalt_status basalt_catalog_rest_error(long http_status, const char *body, size
     return st;
 }
 
-char *basalt_catalog_rest_namespace_string(const json_t *levels)
+basalt_status basalt_catalog_rest_namespace_string(const json_t *levels, const char *what,
+                                                   char **result, struct basalt_error *err)
 {
-    if (!json_is_array(levels) || json_array_size(levels) == 0)
-        return NULL;
+    *result = NULL;
     size_t total = 0, i;
     const json_t *v;
+    bool valid = json_is_array(levels) && json_array_size(levels) > 0;
     json_array_foreach(levels, i, v)
     {
-        if (!json_is_string(v))
-            return NULL;
+        if (!json_is_string(v) || json_string_length(v) == 0)
+            valid = false;
         total += json_string_length(v) + 1;
     }
+    if (!valid)
+        return basalt_error_set(err, BASALT_CORRUPT,
+                                "%s: a namespace is not an array of non-empty strings", what);
     char *out = basalt_malloc(total);
     if (!out)
-        return NULL;
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     size_t o = 0;
     json_array_foreach(levels, i, v)
     {
@@ -103,7 +107,8 @@ char *basalt_catalog_rest_namespace_string(const json_t *levels)
         o += json_string_length(v);
     }
     out[o] = '\0';
-    return out;
+    *result = out;
+    return BASALT_OK;
 }
 
 json_t *basalt_catalog_rest_namespace_json(const char *ns)

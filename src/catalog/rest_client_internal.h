@@ -143,9 +143,10 @@ basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
 basalt_status basalt_catalog_rest_error(long http_status, const char *body, size_t len,
                                         enum basalt_rest_op op, const char *what,
                                         struct basalt_error *err);
-/* Dotted "a.b" from a JSON namespace array ["a", "b"], basalt_malloc'd;
- * NULL for anything else (and on NOMEM). */
-char *basalt_catalog_rest_namespace_string(const json_t *levels);
+/* Dotted "a.b" from a JSON namespace array ["a", "b"] into *out
+ * (basalt_malloc'd). CORRUPT naming `what` for anything else, NOMEM. */
+basalt_status basalt_catalog_rest_namespace_string(const json_t *levels, const char *what,
+                                                   char **out, struct basalt_error *err);
 /* ["a", "b"] from "a.b". */
 json_t *basalt_catalog_rest_namespace_json(const char *ns);
 /* {"namespace": [...], "name": "t"} from "ns.t". */

@@ -88,14 +88,11 @@ struct namespace_list {
 static basalt_status add_namespace(void *ctx, const json_t *item, struct basalt_error *err)
 {
     struct namespace_list *l = ctx;
-    char *ns = basalt_catalog_rest_namespace_string(item);
-    if (!ns) {
-        if (json_is_array(item) && json_array_size(item) > 0)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        return basalt_error_set(err, BASALT_CORRUPT,
-                                "listNamespaces: a namespace is not an array of strings");
-    }
-    basalt_status st = basalt_string_list_add(l->out, ns, strlen(ns), err);
+    char *ns = NULL;
+    basalt_status st = basalt_catalog_rest_namespace_string(item, "listNamespaces", &ns, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_string_list_add(l->out, ns, strlen(ns), err);
     basalt_free(ns);
     return st;
 }

@@ -14,15 +14,15 @@ static basalt_status add_identifier(void *ctx, const json_t *item, struct basalt
 {
     struct identifier_list *l = ctx;
     const char *name = json_string_value(json_object_get(item, "name"));
-    char *ns = basalt_catalog_rest_namespace_string(json_object_get(item, "namespace"));
-    if (!name || !ns) {
-        basalt_free(ns);
-        return basalt_error_set(err, BASALT_CORRUPT,
-                                "a listed identifier has no namespace array or no name");
-    }
+    if (!name || !*name)
+        return basalt_error_set(err, BASALT_CORRUPT, "a listed identifier has no name");
+    char *ns = NULL;
+    basalt_status st = basalt_catalog_rest_namespace_string(json_object_get(item, "namespace"),
+                                                            "a listed identifier", &ns, err);
+    if (st != BASALT_OK)
+        return st;
     size_t nl = strlen(ns), tl = strlen(name);
     char *full = basalt_malloc(nl + tl + 2);
-    basalt_status st = BASALT_OK;
     if (!full) {
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     } else {

@@ -506,11 +506,11 @@ class Handler(BaseHTTPRequestHandler):
             rest = path[len(base) + len("/v1/"):]
             with c.lock:
                 c.stats["requests"] += 1
-            if c.args.delay_ms:
-                time.sleep(c.args.delay_ms / 1000.0)
             if rest == "oauth/tokens" and method == "POST":
                 return self.token()
-            self.authenticate()
+            self.authenticate()  # a token is judged when it arrives
+            if c.args.delay_ms:
+                time.sleep(c.args.delay_ms / 1000.0)
             if rest == "config" and method == "GET":
                 return self.config(query)
             prefix = c.args.prefix

@@ -1,5 +1,6 @@
 # Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
-# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs) and
+# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs), a
+# minimal Iceberg REST catalog (tests/catalog/mini_rest_server.py) and
 # fault_proxy (tests/tools/fault_proxy.c) in front of any of them. Source it
 # from a CLI case (after tests/cli/lib.bash, or alone):
 #
@@ -402,6 +403,51 @@ d = json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
     d = d[k]
 print(d)' "$1" "$2"
+}
+
+# ------------------------------------------------ mini REST catalog (tests)
+
+_servers_mini_rest_count=0
+
+# start_mini_rest ARGS...: tests/catalog/mini_rest_server.py ARGS (a small
+# Iceberg REST catalog written from the spec; --warehouse DIR at least, see
+# its docstring), ready once it printed the URL it listens on. It runs on
+# /usr/bin/python3, or on the python3 of PATH (with boto3) when ARGS hold
+# --s3-endpoint. Exports MINI_REST_URL (http://127.0.0.1:PORT),
+# MINI_REST_PORT, MINI_REST_PID and MINI_REST_LOG (its output; requests
+# are logged there, never a secret). Several may run at once.
+start_mini_rest() {
+  local py=/usr/bin/python3 a
+  [ -x "$py" ] || py=python3
+  for a in "$@"; do [ "$a" = --s3-endpoint ] && py=python3; done
+  _servers_mini_rest_count=$((_servers_mini_rest_count + 1))
+  local log=$SERVER_LOG_DIR/mini-rest-$_servers_mini_rest_count.log
+  _servers_spawn "mini-rest-$_servers_mini_rest_count" "$log" "$py" \
+    "$servers_dir/../catalog/mini_rest_server.py" --port 0 "$@"
+  MINI_REST_PID=$_servers_last_pid
+  if ! _servers_wait_until "$MINI_REST_PID" "mini REST catalog" \
+      grep -q '^listening on http://' "$log"; then
+    _servers_show_log "$log"; return 1
+  fi
+  MINI_REST_URL=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$log" | head -n 1)
+  MINI_REST_PORT=${MINI_REST_URL##*:}
+  MINI_REST_LOG=$log
+  export MINI_REST_URL MINI_REST_PORT MINI_REST_PID MINI_REST_LOG
+  servers_log "mini REST catalog on $MINI_REST_URL"
+}
+
+# stop_server PID: stops one server started here (the others keep running).
+stop_server() {
+  local pid=${1:?stop_server PID} i
+  for i in "${!_servers_pids[@]}"; do
+    if [ "${_servers_pids[$i]}" = "$pid" ]; then
+      _servers_stop_pid "$pid"
+      unset '_servers_pids[i]' '_servers_names[i]'
+      return 0
+    fi
+  done
+  servers_log "stop_server: $pid was not started here"
+  return 1
 }
 
 # ---------------------------------------------------------------- stopping
