@@ -155,6 +155,59 @@ BASALT_EXPORT basalt_status basalt_iceberg_append(
     const struct basalt_iceberg_append_options *options, struct basalt_iceberg_table **out,
     int64_t *snapshot_id, struct basalt_error *err);
 
+/* ------------------------------------------------------------- evolution */
+
+enum basalt_iceberg_column_change_kind {
+    BASALT_ICEBERG_ADD_COLUMN,        /* value: the type text (as schema text) */
+    BASALT_ICEBERG_DROP_COLUMN,
+    BASALT_ICEBERG_RENAME_COLUMN,     /* value: the new name of the last level */
+    BASALT_ICEBERG_UPDATE_COLUMN,     /* value: the wider type (int -> long,
+                                         float -> double, decimal(P,S) ->
+                                         decimal(P2,S) with P2 >= P) */
+    BASALT_ICEBERG_MAKE_OPTIONAL,
+    BASALT_ICEBERG_MOVE_FIRST,
+    BASALT_ICEBERG_MOVE_AFTER,        /* value: the column it follows (same parent) */
+    BASALT_ICEBERG_MOVE_BEFORE,       /* value: the column it precedes (same parent) */
+    BASALT_ICEBERG_SET_DOC,           /* value: the doc */
+};
+
+/* One schema change. `column` is the full dotted name ("loc.alt": for an
+ * add, the new field alt inside struct loc; lists and maps are crossed by
+ * "element", "key", "value"). */
+struct basalt_iceberg_column_change {
+    enum basalt_iceberg_column_change_kind kind;
+    const char *column;
+    const char *value;
+};
+
+/* The requirements and updates that apply `changes` in order to the
+ * current schema of `m`, as one new schema (the Java library's
+ * UpdateSchema): new fields get ids from last-column-id + 1 on (nested ones
+ * in fresh-id order) and are optional (a required new column would make
+ * existing rows invalid); dropped columns may not be identifier fields or
+ * sources of the default partition spec or sort order. Requirements:
+ * assert-current-schema-id and assert-last-assigned-field-id, so a
+ * concurrent schema change makes the commit fail rather than lose one of
+ * the two. *requirements and *updates are basalt_malloc'd JSON arrays.
+ * INVALID_ARG naming the change (an unknown column, a name taken, a type
+ * change that is not a promotion...), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_schema_changes(
+    const struct basalt_iceberg_metadata *m, const struct basalt_iceberg_column_change *changes,
+    uint32_t n_changes, char **requirements, char **updates, struct basalt_error *err);
+
+/* Partition spec evolution: a new default spec of the current one's fields
+ * minus those named in drop[0, n_drop), plus the clauses of `add_text` (as
+ * basalt_iceberg_create_updates reads them; NULL for none). Fields kept keep
+ * their ids; requirements assert-default-spec-id and
+ * assert-last-assigned-partition-id. INVALID_ARG (an unknown field, a clause
+ * that does not apply, a field both kept and added), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_spec_changes(const struct basalt_iceberg_metadata *m,
+                                                        const char *add_text,
+                                                        const char *const *drop,
+                                                        uint32_t n_drop, char **requirements,
+                                                        char **updates,
+                                                        struct basalt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -146,8 +146,9 @@ static const char *clause_end(const char *s)
     return s;
 }
 
-static basalt_status spec_json(const struct basalt_iceberg_schema *schema, const char *text,
-                               json_t **out, struct basalt_error *err)
+basalt_status basalt_iceberg_spec_from_text(const struct basalt_iceberg_schema *schema,
+                                           const char *text, json_t **out,
+                                           struct basalt_error *err)
 {
     json_t *fields = json_array();
     *out = json_pack("{s:i,s:o}", "spec-id", 0, "fields", fields);
@@ -255,7 +256,7 @@ basalt_status basalt_iceberg_create_updates(const char *schema_json, const char 
     if (st == BASALT_OK && (!schema_obj || !props))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = spec_json(&schema, partition_text, &spec, err);
+        st = basalt_iceberg_spec_from_text(&schema, partition_text, &spec, err);
     if (st == BASALT_OK)
         st = order_json(&schema, sort_text, &order, err);
     for (uint32_t i = 0; st == BASALT_OK && i < n_properties; i++)

@@ -63,6 +63,9 @@ basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, 
 
 int cli_iceberg_create(int argc, char **argv);
 int cli_iceberg_append(int argc, char **argv);
+int cli_iceberg_evolve(int argc, char **argv);
+int cli_iceberg_branch(int argc, char **argv);
+int cli_iceberg_tag(int argc, char **argv);
 int cli_iceberg_files(int argc, char **argv);
 int cli_iceberg_scan(int argc, char **argv);
 int cli_iceberg_count(int argc, char **argv);
