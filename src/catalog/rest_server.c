@@ -44,7 +44,6 @@ basalt_status basalt_catalog_rest_handler_new(
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->freed, NULL);
     bool nomem = false;
-    h->catalog_uri = copy_or_null(o->catalog_uri, &nomem);
     h->prefix = copy_or_null(o->prefix, &nomem);
     h->token = copy_or_null(o->token, &nomem);
     h->max_body = o->max_body_bytes ? o->max_body_bytes : DEFAULT_MAX_BODY;
@@ -58,13 +57,18 @@ basalt_status basalt_catalog_rest_handler_new(
     for (unsigned i = 0; st == BASALT_OK && i < n; i++) {
         st = basalt_catalog_open(o->catalog_uri, o->catalog_name, true, &h->slots[i].catalog,
                                  err);
-        if (st == BASALT_OK && o->warehouse && *o->warehouse)
-            st = basalt_catalog_set_warehouse(h->slots[i].catalog, o->warehouse, err);
         if (st == BASALT_OK)
             h->n_slots = i + 1;
+        if (st == BASALT_OK && o->warehouse && *o->warehouse)
+            st = basalt_catalog_set_warehouse(h->slots[i].catalog, o->warehouse, err);
+        /* The server's own connection to a SQL catalog's database, opened
+         * now so that an unreachable database fails the start. */
+        if (st == BASALT_OK && h->slots[i].catalog->kind == BASALT_CATALOG_KIND_SQL)
+            st = basalt_catalog_rest_sql_open(o->catalog_uri, h->slots[i].catalog,
+                                              &h->slots[i].sql, err);
     }
     if (st == BASALT_OK)
-        h->sql = h->slots[0].catalog->kind == BASALT_CATALOG_KIND_SQL;
+        h->sql = h->slots[0].sql != NULL;
     if (st != BASALT_OK) {
         basalt_catalog_rest_handler_free(h);
         return basalt_error_context(err, st, "REST server");
@@ -82,7 +86,6 @@ void basalt_catalog_rest_handler_free(struct basalt_catalog_rest_handler *h)
         basalt_catalog_close(h->slots[i].catalog);
     }
     basalt_free(h->slots);
-    basalt_free(h->catalog_uri);
     basalt_free(h->prefix);
     basalt_free(h->token);
     pthread_mutex_destroy(&h->lock);

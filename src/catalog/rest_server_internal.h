@@ -18,12 +18,11 @@ struct basalt_catalog_rest_sql;
  * since a catalog is used by one thread at a time. */
 struct basalt_catalog_rest_slot {
     struct basalt_catalog *catalog;
-    struct basalt_catalog_rest_sql *sql; /* SQL catalogs: opened on first need */
+    struct basalt_catalog_rest_sql *sql; /* SQL catalogs: the server's own connection */
     bool busy;
 };
 
 struct basalt_catalog_rest_handler {
-    char *catalog_uri;
     char *prefix;  /* NULL: none */
     char *token;   /* NULL: no authentication */
     size_t max_body;
@@ -185,7 +184,7 @@ basalt_status basalt_catalog_rest_sql_open(const char *catalog_uri, struct basal
                                            struct basalt_catalog_rest_sql **out,
                                            struct basalt_error *err);
 void basalt_catalog_rest_sql_close(struct basalt_catalog_rest_sql *sql);
-/* The slot's connection, opened on first need. */
+/* The connection of the call's slot; UNSUPPORTED for other kinds. */
 basalt_status basalt_catalog_rest_slot_sql(struct basalt_catalog_rest_call *call,
                                            struct basalt_catalog_rest_sql **out,
                                            struct basalt_error *err);

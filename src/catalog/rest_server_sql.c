@@ -86,15 +86,9 @@ basalt_status basalt_catalog_rest_slot_sql(struct basalt_catalog_rest_call *call
                                            struct basalt_catalog_rest_sql **out,
                                            struct basalt_error *err)
 {
-    struct basalt_catalog_rest_slot *slot = call->slot;
-    if (!slot->sql) {
-        basalt_status st =
-            basalt_catalog_rest_sql_open(call->h->catalog_uri, slot->catalog, &slot->sql, err);
-        if (st != BASALT_OK)
-            return st;
-    }
-    *out = slot->sql;
-    return BASALT_OK;
+    *out = call->slot->sql;
+    return *out ? BASALT_OK
+                : basalt_error_set(err, BASALT_UNSUPPORTED, "not a SQL catalog");
 }
 
 /* "ns" -> "ns.%" with the catalogs' LIKE escaping ('!' escapes '!', '_', '%'). */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basalt/iceberg_metadata.h"
+#include "basalt/iceberg_transform.h"
 #include "commit_internal.h"
 
 /* A JSON object parsed from `text` (NULL or "": `dflt` when given). */
@@ -22,6 +24,49 @@ static basalt_status object_from(const char *text, const char *what, const char 
         *out = NULL;
         return basalt_error_set(err, BASALT_INVALID_ARG, "create: %s is not a JSON object (%s)",
                                 what, jerr.text);
+    }
+    return BASALT_OK;
+}
+
+/* Checks that each field of a spec or order names source fields of the
+ * schema that its transform applies to: metadata naming a missing column
+ * would parse, and fail only when the table is written. */
+static basalt_status check_sources(const struct basalt_iceberg_schema *schema, const json_t *obj,
+                                   const char *what, struct basalt_error *err)
+{
+    const json_t *fields = json_object_get(obj, "fields");
+    if (!json_is_array(fields))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "create: %s has no 'fields' array", what);
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fields, i, f)
+    {
+        const char *text = json_string_value(json_object_get(f, "transform"));
+        const json_t *one = json_object_get(f, "source-id");
+        const json_t *ids = json_object_get(f, "source-ids");
+        struct basalt_iceberg_transform t;
+        if (!text || basalt_iceberg_transform_parse(text, &t, NULL) != BASALT_OK)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "create: %s field %zu: bad transform",
+                                    what, i);
+        size_t n = json_is_integer(one) ? 1 : json_array_size(ids);
+        if (n == 0)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "create: %s field %zu: no source-id",
+                                    what, i);
+        for (size_t k = 0; k < n; k++) {
+            const json_t *id = json_is_integer(one) ? one : json_array_get(ids, k);
+            const struct basalt_iceberg_field *src =
+                json_is_integer(id)
+                    ? basalt_iceberg_schema_field(schema, (int32_t)json_integer_value(id))
+                    : NULL;
+            if (!src)
+                return basalt_error_set(err, BASALT_INVALID_ARG,
+                                        "create: %s field %zu: no source field %lld in the schema",
+                                        what, i, (long long)json_integer_value(id));
+            if (!basalt_iceberg_transform_can_apply(&t, &src->type))
+                return basalt_error_set(err, BASALT_INVALID_ARG,
+                                        "create: %s field %zu: %s cannot apply to field %d", what,
+                                        i, text, (int)src->id);
+        }
     }
     return BASALT_OK;
 }
@@ -53,6 +98,20 @@ basalt_status basalt_iceberg_create_updates_json(const char *schema_json, const 
                          err);
     if (st == BASALT_OK)
         st = object_from(properties_json, "the properties", "{}", &props, err);
+    struct basalt_arena arena;
+    basalt_arena_init(&arena, 0);
+    struct basalt_iceberg_schema parsed;
+    if (st == BASALT_OK) {
+        st = basalt_iceberg_schema_parse_json(schema_json, strlen(schema_json), &arena, &parsed,
+                                              err);
+        if (st == BASALT_CORRUPT || st == BASALT_LIMIT)
+            st = basalt_error_context(err, BASALT_INVALID_ARG, "create: the schema");
+    }
+    if (st == BASALT_OK)
+        st = check_sources(&parsed, spec, "the partition spec", err);
+    if (st == BASALT_OK)
+        st = check_sources(&parsed, order, "the sort order", err);
+    basalt_arena_reset(&arena);
     const char *key;
     json_t *v;
     json_object_foreach(props, key, v)
