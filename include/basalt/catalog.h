@@ -217,7 +217,8 @@ BASALT_EXPORT void basalt_catalog_committer(struct basalt_catalog *c,
  * properties, drops, registers and renames tables, and commits multi-table
  * transactions atomically (one database transaction that swaps every
  * table's metadata pointer, or none). Views, scan planning, credentials and
- * request signing are not served (406). */
+ * request signing are not served: their routes, and those a catalog kind
+ * lacks, answer 501 UnsupportedOperationException. */
 
 /* Options; basalt_catalog_rest_server_options_init sets the defaults.
  * Strings are borrowed for the duration of the call that takes them. */

@@ -82,7 +82,7 @@ struct basalt_catalog_rest_errors {
 };
 
 /* The error response for a failed call: NOT_FOUND 404, CONFLICT 409,
- * INVALID_ARG / CORRUPT / LIMIT 400 BadRequestException, UNSUPPORTED 406
+ * INVALID_ARG / CORRUPT / LIMIT 400 BadRequestException, UNSUPPORTED 501
  * UnsupportedOperationException, anything else 500. */
 void basalt_catalog_rest_fail(struct basalt_catalog_rest_response *resp, basalt_status st,
                               const struct basalt_error *err,

@@ -87,7 +87,9 @@ void basalt_catalog_rest_fail(struct basalt_catalog_rest_response *resp, basalt_
         basalt_catalog_rest_error(resp, 400, "BadRequestException", "%s", message);
         break;
     case BASALT_UNSUPPORTED:
-        basalt_catalog_rest_error(resp, 406, "UnsupportedOperationException", "%s", message);
+        /* 501, not 406: every operation declares 5XX, few declare 406, and
+         * the Java client reads 501 as UnsupportedOperationException. */
+        basalt_catalog_rest_error(resp, 501, "UnsupportedOperationException", "%s", message);
         break;
     default:
         basalt_catalog_rest_error(resp, 500,

@@ -105,6 +105,9 @@ void basalt_catalog_rest_op_create_namespace(struct basalt_catalog_rest_call *ca
     if (st == BASALT_CONFLICT)
         basalt_catalog_rest_error(call->resp, 409, "AlreadyExistsException",
                                   "Namespace already exists: %.300s", ns);
+    else if (st == BASALT_UNSUPPORTED) /* the operation declares 406 for it */
+        basalt_catalog_rest_error(call->resp, 406, "UnsupportedOperationException", "%s",
+                                  err.message);
     else if (st != BASALT_OK)
         basalt_catalog_rest_fail(call->resp, st, &err, &namespace_errors);
     else

@@ -40,8 +40,12 @@ static const struct route routes[] = {
     {"POST", "transactions/commit", basalt_catalog_rest_op_commit_transaction, true, true},
 };
 
-/* Routes of the spec that are not served: answered 406 rather than "no
- * such route", so a client that calls one anyway learns why. */
+/* Routes of the spec that are not served: answered 501 (which the Java
+ * client turns into UnsupportedOperationException) rather than "no such
+ * route", so a client that calls one anyway learns why. 501 because every
+ * operation declares 5XX, while few declare 406; 406 is kept for a request
+ * that a served route cannot honour (namespace properties in a file-system
+ * catalog). */
 static const char *const unserved[] = {
     "namespaces/{namespace}/views",
     "namespaces/{namespace}/views/{view}",
@@ -233,7 +237,7 @@ void basalt_catalog_rest_route(struct basalt_catalog_rest_handler *h,
             continue;
         }
         if (!served(h, &routes[i])) {
-            basalt_catalog_rest_error(resp, 406, "UnsupportedOperationException",
+            basalt_catalog_rest_error(resp, 501, "UnsupportedOperationException",
                                       "%s /v1/{prefix}/%s needs a SQL catalog; this one keeps "
                                       "tables in a file system",
                                       method, routes[i].path);
@@ -244,7 +248,7 @@ void basalt_catalog_rest_route(struct basalt_catalog_rest_handler *h,
     }
     for (size_t i = 0; path && i < N_UNSERVED; i++) {
         if (matches(unserved[i], path, &p)) {
-            basalt_catalog_rest_error(resp, 406, "UnsupportedOperationException",
+            basalt_catalog_rest_error(resp, 501, "UnsupportedOperationException",
                                       "/v1/{prefix}/%s is not served by this catalog",
                                       unserved[i]);
             return;
