@@ -5,7 +5,7 @@
 # (plain, and with a prefix and a bearer token), the tables it created read
 # back by `basalt iceberg describe` from the SQLite catalog file directly, a
 # commit made directly in that file seen through REST, and a clean stop on
-# SIGTERM and SIGINT.
+# SIGTERM and SIGINT; and the same on a PostgreSQL catalog.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/../servers/servers.bash"
 conformance=$(cd "$(dirname "$0")/../catalog" && pwd)/rest_conformance.py
@@ -41,6 +41,7 @@ if ! "$py" -c 'import openapi_schema_validator, yaml' 2>/dev/null; then
   echo "skipped: $py lacks openapi-schema-validator or PyYAML: the REST conformance run"
   [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "openapi-schema-validator and PyYAML available" false
 else
+  py_ok=1
   "$py" "$conformance" "$spec" "$url" --catalog-db "$db" --max-body 65536 >"$tmp/conf" 2>&1
   rc=$?
   tail -n 3 "$tmp/conf" | sed 's/^/  /'
@@ -74,6 +75,31 @@ else
   wait "$BASALT_CATALOG_PID"
   check "SIGINT stops it with status 0" [ $? = 0 ]
   check "and it says so" grep -q 'stopped (SIGINT)' "$BASALT_CATALOG_LOG"
+fi
+
+# ------------------------------------------------------------ PostgreSQL
+# The same server on a PostgreSQL catalog (transactions on row locks), and
+# the handler's racing-commit tests against it.
+tests=$(dirname "$basalt")/../../tests/test_catalog
+if ! command -v runuser >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "skipped: PostgreSQL is missing (scripts/setup installs it)"
+  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "PostgreSQL available" false
+elif check "a PostgreSQL server starts" start_postgres; then
+  if [ -x "$tests" ]; then
+    out=$(BASALT_TEST_POSTGRES_URI=$POSTGRES_URI "$tests" rest_pg_ 2>&1)
+    echo "$out" | tail -n 1 | sed 's/^/  /'
+    check "the handler's PostgreSQL tests pass" grep -q '^3 passed, 0 failed' <<<"$out"
+    check "they did not skip" bash -c '! grep -q skipped <<<"$1"' _ "$out"
+  fi
+  if [ -n "${py_ok:-}" ]; then
+    check "a server on the PostgreSQL catalog starts" start_basalt_catalog "$basalt" \
+      --catalog "$POSTGRES_URI" --warehouse "$tmp/pg" --max-body 65536
+    "$py" "$conformance" "$spec" "$BASALT_CATALOG_URL" --max-body 65536 >"$tmp/conf3" 2>&1
+    rc=$?
+    tail -n 1 "$tmp/conf3" | sed 's/^/  /'
+    grep '^FAIL' "$tmp/conf3" | head -n 20 | sed 's/^/  /'
+    check "on PostgreSQL, every response matches too" [ "$rc" = 0 ]
+  fi
 fi
 
 kill -TERM "$pid"

@@ -182,11 +182,11 @@ static void *race(void *arg)
     return NULL;
 }
 
-TEST(rest_racing_commits_have_one_winner)
+static void racing_commits(const char *uri)
 {
     enum { N = 6 };
     struct rs_fixture f;
-    CHECK(rs_open(&f, &(struct rs_config){.threads = N}));
+    CHECK(rs_open(&f, &(struct rs_config){.threads = N, .uri = uri}));
     CHECK(rs_create_namespace(&f, "[\"db\"]"));
     CHECK(rs_create_table(&f, "db", "t"));
     char uuid[64];
@@ -224,6 +224,11 @@ TEST(rest_racing_commits_have_one_winner)
     rs_close(&f);
 }
 
+TEST(rest_racing_commits_have_one_winner)
+{
+    racing_commits(NULL);
+}
+
 static const char tx_two[] =
     "{\"table-changes\": [{\"identifier\": {\"namespace\": [\"db\"], \"name\": \"a\"}, "
     "\"requirements\": [%s], \"updates\": [{\"action\": \"set-properties\", \"updates\": "
@@ -241,10 +246,10 @@ static int count_property(struct rs_fixture *f, const char *path, const char *ke
     return n;
 }
 
-TEST(rest_transactions_commit_all_or_nothing)
+static void transactions(const char *uri)
 {
     struct rs_fixture f;
-    CHECK(rs_open(&f, NULL));
+    CHECK(rs_open(&f, &(struct rs_config){.uri = uri}));
     CHECK(rs_create_namespace(&f, "[\"db\"]"));
     CHECK(rs_create_table(&f, "db", "a"));
     CHECK(rs_create_table(&f, "db", "b"));
@@ -312,6 +317,11 @@ TEST(rest_transactions_commit_all_or_nothing)
     rs_close(&f);
 }
 
+TEST(rest_transactions_commit_all_or_nothing)
+{
+    transactions(NULL);
+}
+
 /* Transactions racing with each other and with single-table commits: each
  * transaction sets its own key on both tables, a single commit sets its own
  * on a only. Whatever won, a and b must hold the same transaction keys. */
@@ -345,11 +355,11 @@ static void *tx_race(void *arg)
     return NULL;
 }
 
-TEST(rest_racing_transactions_stay_atomic)
+static void racing_transactions(const char *uri)
 {
     enum { N = 4 };
     struct rs_fixture f;
-    CHECK(rs_open(&f, &(struct rs_config){.threads = N}));
+    CHECK(rs_open(&f, &(struct rs_config){.threads = N, .uri = uri}));
     CHECK(rs_create_namespace(&f, "[\"db\"]"));
     CHECK(rs_create_table(&f, "db", "a"));
     CHECK(rs_create_table(&f, "db", "b"));
@@ -394,6 +404,35 @@ TEST(rest_racing_transactions_stay_atomic)
     json_decref(a);
     json_decref(b);
     rs_close(&f);
+}
+
+TEST(rest_racing_transactions_stay_atomic)
+{
+    racing_transactions(NULL);
+}
+
+/* The same on PostgreSQL (row locks instead of SQLite's write lock),
+ * against a server tests/cli/catalog_rest_server.sh starts; skipped
+ * without one. */
+TEST(rest_pg_racing_commits_have_one_winner)
+{
+    const char *uri = rs_postgres_uri();
+    if (uri)
+        racing_commits(uri);
+}
+
+TEST(rest_pg_transactions_commit_all_or_nothing)
+{
+    const char *uri = rs_postgres_uri();
+    if (uri)
+        transactions(uri);
+}
+
+TEST(rest_pg_racing_transactions_stay_atomic)
+{
+    const char *uri = rs_postgres_uri();
+    if (uri)
+        racing_transactions(uri);
 }
 
 /* Failing the n-th allocation: every request still gets an answer (the

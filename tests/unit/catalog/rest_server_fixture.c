@@ -29,13 +29,22 @@ bool rs_open(struct rs_fixture *f, const struct rs_config *config)
     snprintf(f->dir, sizeof f->dir, "/tmp/basalt-rest-XXXXXX");
     if (!mkdtemp(f->dir))
         return false;
-    if (config->filesystem)
+    if (config->uri)
+        snprintf(f->uri, sizeof f->uri, "%s", config->uri);
+    else if (config->filesystem)
         snprintf(f->uri, sizeof f->uri, "%s/warehouse", f->dir);
     else
         snprintf(f->uri, sizeof f->uri, "sqlite:%s/catalog.db", f->dir);
     struct basalt_catalog_rest_server_options o;
     basalt_catalog_rest_server_options_init(&o);
     o.catalog_uri = f->uri;
+    /* A shared database: a catalog of this fixture's own, tables here. */
+    char name[96];
+    if (config->uri) {
+        snprintf(name, sizeof name, "rest%s", strrchr(f->dir, '-'));
+        o.catalog_name = name;
+        o.warehouse = f->dir;
+    }
     o.token = config->token;
     o.prefix = config->prefix;
     if (config->max_body)
@@ -47,6 +56,16 @@ bool rs_open(struct rs_fixture *f, const struct rs_config *config)
         return false;
     }
     return true;
+}
+
+const char *rs_postgres_uri(void)
+{
+    const char *uri = getenv("BASALT_TEST_POSTGRES_URI");
+    if (!uri || !*uri) {
+        printf("  skipped: BASALT_TEST_POSTGRES_URI is not set\n");
+        return NULL;
+    }
+    return uri;
 }
 
 void rs_close(struct rs_fixture *f)

@@ -10,7 +10,7 @@
 
 struct rs_fixture {
     char dir[64];
-    char uri[160];
+    char uri[512];
     struct basalt_catalog_rest_handler *h;
     struct basalt_error err;
 };
@@ -18,14 +18,21 @@ struct rs_fixture {
 /* Options of a fixture; zero fields take the handler's defaults. */
 struct rs_config {
     bool filesystem; /* a file-system catalog instead of SQLite */
+    /* Another catalog (PostgreSQL): new tables then go into the temporary
+     * directory, under a catalog_name of their own. */
+    const char *uri;
     const char *token;
     const char *prefix;
     size_t max_body;
     unsigned threads;
 };
 
-/* A temporary directory with a catalog in it, and a handler over it. */
+/* A temporary directory with a catalog in it (or config->uri's, with the
+ * tables in the directory), and a handler over it. */
 bool rs_open(struct rs_fixture *f, const struct rs_config *config);
+/* The PostgreSQL URI of BASALT_TEST_POSTGRES_URI, or NULL after printing
+ * that the test is skipped. */
+const char *rs_postgres_uri(void);
 /* Frees the handler and removes the directory. */
 void rs_close(struct rs_fixture *f);
 
