@@ -135,6 +135,18 @@ json_t *basalt_catalog_rest_identifier_json(const char *identifier);
 /* "ns.name", basalt_malloc'd (NULL on NOMEM). */
 char *basalt_catalog_rest_join(const char *ns, const char *name);
 
+/* ------------------------------------------------------------ lookups */
+
+/* Whether namespace `ns` exists; when it does not, or the lookup fails, the
+ * call is answered (404 NoSuchNamespaceException, or the failure). */
+bool basalt_catalog_rest_require_namespace(struct basalt_catalog_rest_call *call,
+                                           const char *ns);
+/* Whether table `identifier` exists into *exists (*location, may be NULL,
+ * receives its metadata location); false when the lookup failed and the
+ * call was answered. */
+bool basalt_catalog_rest_find_table(struct basalt_catalog_rest_call *call, const char *identifier,
+                                    bool *exists, char **location);
+
 /* ------------------------------------------------------------ tables */
 
 /* The LoadTableResult of a table: metadata-location, metadata (only the
@@ -142,6 +154,9 @@ char *basalt_catalog_rest_join(const char *ns, const char *name);
 basalt_status basalt_catalog_rest_table_result(const struct basalt_iceberg_table *t,
                                                bool refs_only, json_t **out,
                                                struct basalt_error *err);
+/* Answers 200 with the LoadTableResult of `t` and its ETag. */
+void basalt_catalog_rest_reply_table(struct basalt_catalog_rest_call *call,
+                                     const struct basalt_iceberg_table *t, bool refs_only);
 /* The ETag of a table's metadata as loaded: a hash of its location (each
  * commit writes a new file) and of the snapshot selection. */
 void basalt_catalog_rest_etag(const char *metadata_location, bool refs_only, char out[72]);

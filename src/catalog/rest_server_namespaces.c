@@ -12,8 +12,7 @@ static json_t *namespace_item(const char *dotted)
     return basalt_catalog_rest_namespace_json(dotted, strlen(dotted));
 }
 
-/* 404 unless the call's namespace exists; false when answered. */
-static bool require_namespace(struct basalt_catalog_rest_call *call, const char *ns)
+bool basalt_catalog_rest_require_namespace(struct basalt_catalog_rest_call *call, const char *ns)
 {
     struct basalt_error err;
     basalt_error_init(&err);
@@ -120,7 +119,7 @@ void basalt_catalog_rest_op_create_namespace(struct basalt_catalog_rest_call *ca
 
 void basalt_catalog_rest_op_load_namespace(struct basalt_catalog_rest_call *call)
 {
-    if (!require_namespace(call, call->ns))
+    if (!basalt_catalog_rest_require_namespace(call, call->ns))
         return;
     struct basalt_error err;
     basalt_error_init(&err);
@@ -147,13 +146,13 @@ void basalt_catalog_rest_op_load_namespace(struct basalt_catalog_rest_call *call
 
 void basalt_catalog_rest_op_namespace_exists(struct basalt_catalog_rest_call *call)
 {
-    if (require_namespace(call, call->ns))
+    if (basalt_catalog_rest_require_namespace(call, call->ns))
         basalt_catalog_rest_no_content(call->resp);
 }
 
 void basalt_catalog_rest_op_drop_namespace(struct basalt_catalog_rest_call *call)
 {
-    if (!require_namespace(call, call->ns))
+    if (!basalt_catalog_rest_require_namespace(call, call->ns))
         return;
     struct basalt_error err;
     basalt_error_init(&err);
@@ -196,7 +195,7 @@ void basalt_catalog_rest_op_update_properties(struct basalt_catalog_rest_call *c
             return;
         }
     }
-    if (!require_namespace(call, call->ns))
+    if (!basalt_catalog_rest_require_namespace(call, call->ns))
         return;
     json_t *updated = json_array(), *removed = json_array(), *missing = json_array();
     struct basalt_catalog_rest_sql *sql = NULL;
