@@ -218,7 +218,12 @@ BASALT_EXPORT void basalt_catalog_committer(struct basalt_catalog *c,
  * transactions atomically (one database transaction that swaps every
  * table's metadata pointer, or none). Views, scan planning, credentials and
  * request signing are not served: their routes, and those a catalog kind
- * lacks, answer 501 UnsupportedOperationException. */
+ * lacks, answer 501 UnsupportedOperationException.
+ *
+ * Clients choose where tables live: a create writes metadata where its
+ * location says, and register reads whatever metadata location it is
+ * given, with the server's file permissions. Serve trusted clients (the
+ * default address is 127.0.0.1; set a token). */
 
 /* Options; basalt_catalog_rest_server_options_init sets the defaults.
  * Strings are borrowed for the duration of the call that takes them. */
@@ -250,9 +255,11 @@ BASALT_EXPORT void basalt_catalog_rest_server_options_init(
  * `threads` catalog connections, waiting for one to be free). */
 struct basalt_catalog_rest_handler;
 
-/* Opens the catalog `threads` times (bind_address and port are unused).
+/* Opens the catalog `threads` times, and a SQL catalog's database once
+ * more per connection for the server's own statements (namespace
+ * properties, renames, transactions); bind_address and port are unused.
  * The statuses of basalt_catalog_open, INVALID_ARG (no catalog URI, a
- * prefix holding '/'), NOMEM. */
+ * prefix holding '/'), IO (the database), NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_rest_handler_new(
     const struct basalt_catalog_rest_server_options *options,
     struct basalt_catalog_rest_handler **out, struct basalt_error *err);
