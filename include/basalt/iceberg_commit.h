@@ -95,6 +95,20 @@ BASALT_EXPORT basalt_status basalt_iceberg_create_updates(
     int32_t format_version, const char *location, const struct basalt_iceberg_kv *properties,
     uint32_t n_properties, char **out, struct basalt_error *err);
 
+/* The same updates from JSON objects, as a REST CreateTableRequest carries
+ * them: `schema_json` a Schema (field ids as given: they are kept),
+ * `spec_json` a PartitionSpec and `order_json` a SortOrder (NULL or "":
+ * unpartitioned, unsorted), `properties_json` an object of strings (NULL:
+ * none). Partition field ids and spec and order ids are assigned as for
+ * add-spec and add-sort-order when missing. *out is the JSON array,
+ * basalt_malloc'd. INVALID_ARG (not an object, no schema fields, a property
+ * that is not a string, no location), UNSUPPORTED (format version), NOMEM;
+ * what the objects hold is checked when the updates are applied. */
+BASALT_EXPORT basalt_status basalt_iceberg_create_updates_json(
+    const char *schema_json, const char *spec_json, const char *order_json,
+    int32_t format_version, const char *location, const char *properties_json, char **out,
+    struct basalt_error *err);
+
 /* ---------------------------------------------------------- committing */
 
 /* How a change reaches the catalog that names a table. Every catalog kind

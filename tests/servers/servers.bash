@@ -1,6 +1,7 @@
 # Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
-# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs) and
-# fault_proxy (tests/tools/fault_proxy.c) in front of any of them. Source it
+# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs),
+# basalt's own REST catalog server, and fault_proxy
+# (tests/tools/fault_proxy.c) in front of any of them. Source it
 # from a CLI case (after tests/cli/lib.bash, or alone):
 #
 #   source "$(dirname "$0")/../servers/servers.bash"
@@ -402,6 +403,32 @@ d = json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
     d = d[k]
 print(d)' "$1" "$2"
+}
+
+# ------------------------------------------------- basalt catalog serve
+
+_servers_catalog_count=0
+
+# start_basalt_catalog BASALT [ARGS...]: `BASALT catalog serve --port 0 ARGS`
+# (ARGS name the catalog, and --token, --prefix... as wanted), ready once it
+# printed the URL it listens on. Exports BASALT_CATALOG_URL
+# (http://127.0.0.1:PORT), BASALT_CATALOG_PORT, BASALT_CATALOG_PID and
+# BASALT_CATALOG_LOG (its stdout and stderr). Several may run at once.
+start_basalt_catalog() {
+  local bin=${1:?start_basalt_catalog BASALT [args]}; shift
+  _servers_catalog_count=$((_servers_catalog_count + 1))
+  local log=$SERVER_LOG_DIR/basalt-catalog-$_servers_catalog_count.log
+  _servers_spawn "basalt-catalog-$_servers_catalog_count" "$log" "$bin" catalog serve --port 0 "$@"
+  BASALT_CATALOG_PID=$_servers_last_pid
+  if ! _servers_wait_until "$BASALT_CATALOG_PID" "basalt catalog serve" \
+      grep -q '^listening on http://' "$log"; then
+    _servers_show_log "$log"; return 1
+  fi
+  BASALT_CATALOG_URL=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$log" | head -n 1)
+  BASALT_CATALOG_PORT=${BASALT_CATALOG_URL##*:}
+  BASALT_CATALOG_LOG=$log
+  export BASALT_CATALOG_URL BASALT_CATALOG_PORT BASALT_CATALOG_PID BASALT_CATALOG_LOG
+  servers_log "basalt catalog serve on $BASALT_CATALOG_URL"
 }
 
 # ---------------------------------------------------------------- stopping
