@@ -222,6 +222,46 @@ BASALT_EXPORT basalt_status basalt_iceberg_spec_changes(const struct basalt_iceb
                                                         char **updates,
                                                         struct basalt_error *err);
 
+/* ----------------------------------------------------------------- expiry */
+
+struct basalt_iceberg_expire_options {
+    /* Snapshots older than this (Unix ms) may go; -1: now minus the table's
+     * history.expire.max-snapshot-age-ms (default 5 days). */
+    int64_t older_than_ms;
+    /* Snapshots each branch keeps whatever their age; -1: the table's
+     * history.expire.min-snapshots-to-keep (default 1). A ref's own
+     * min-snapshots-to-keep / max-snapshot-age-ms take precedence. */
+    int32_t retain_last;
+    bool clean_files;   /* delete what only expired snapshots reached (default true) */
+    bool dry_run;       /* decide and count, change nothing */
+    int retries;        /* attempts after a conflict (default 10) */
+};
+
+BASALT_EXPORT void basalt_iceberg_expire_options_init(struct basalt_iceberg_expire_options *o);
+
+struct basalt_iceberg_expire_result {
+    uint32_t snapshots_expired;
+    uint32_t refs_removed;
+    uint32_t manifest_lists_deleted;
+    uint32_t manifests_deleted;
+    uint32_t files_deleted;             /* data and delete files */
+};
+
+/* Expires snapshots as the Java library's ExpireSnapshots does: every branch
+ * keeps its head and the ancestors within its retention, tags keep their
+ * snapshot, refs older than their max-ref-age-ms (table default
+ * history.expire.max-ref-age-ms) are removed (never main), snapshots on no
+ * branch's history are kept while younger than the cut-off. One commit of
+ * remove-snapshot-ref / remove-snapshots, asserting every branch head it
+ * decided from (recomputed on conflict). Then, with clean_files, the data
+ * files, manifests and manifest lists that expired snapshots reached and
+ * kept ones do not are deleted, in that order. *result (may be NULL) counts
+ * it all. The statuses of loading, committing and reading manifests. */
+BASALT_EXPORT basalt_status basalt_iceberg_expire_snapshots(
+    const struct basalt_iceberg_committer *committer, const char *identifier,
+    const struct basalt_iceberg_expire_options *options,
+    struct basalt_iceberg_expire_result *result, struct basalt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -898,6 +898,7 @@ int cli_iceberg_main(int argc, char **argv)
         {"evolve", "change a table's schema, partitioning or properties", cli_iceberg_evolve},
         {"branch", "create, replace, drop or fast-forward a branch", cli_iceberg_branch},
         {"tag", "create, replace or drop a tag", cli_iceberg_tag},
+        {"expire", "expire old snapshots and delete the files only they used", cli_iceberg_expire},
         {"register", "add an existing table to a SQL catalog", cmd_register},
         {"drop", "remove a table from a SQL catalog (files are kept)", cmd_drop},
         {"files", "the scan plan: data files, deletes, residuals, pruning counts", cli_iceberg_files},
