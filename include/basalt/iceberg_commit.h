@@ -262,6 +262,44 @@ BASALT_EXPORT basalt_status basalt_iceberg_expire_snapshots(
     const struct basalt_iceberg_expire_options *options,
     struct basalt_iceberg_expire_result *result, struct basalt_error *err);
 
+/* ------------------------------------------------- delete and overwrite */
+
+struct basalt_pool;
+
+struct basalt_iceberg_delete_options {
+    const char *branch;          /* NULL: main */
+    struct basalt_pool *pool;    /* reading and writing the rewritten files */
+    int num_workers;
+    int retries;                 /* attempts after a conflict (default 10) */
+};
+
+BASALT_EXPORT void basalt_iceberg_delete_options_init(struct basalt_iceberg_delete_options *o);
+
+struct basalt_iceberg_delete_result {
+    int64_t snapshot_id;         /* 0: nothing matched, no snapshot */
+    uint32_t files_removed;      /* data files taken out of the table */
+    uint32_t files_added;        /* files written with the rows kept */
+    int64_t rows_deleted;
+};
+
+/* Deletes the rows where `filter` (the text language of iceberg_expr.h) is
+ * true, copy-on-write: the matching rows are found by a scan of their
+ * positions (pruned by partitions and metrics); files where every row
+ * matches are removed, the others are rewritten without those rows (in the
+ * current schema and default spec); deletes already on a file stay applied.
+ * With added[0, n_added) (data files the caller wrote) it is an overwrite:
+ * one snapshot removes the matching rows and adds those files. The snapshot
+ * (operation "delete" or "overwrite") asserts the branch has not moved;
+ * when it has, everything is done again on the new head (the attempt's
+ * files are deleted), so rows a concurrent writer added are judged too.
+ * Nothing matching and nothing added: no snapshot. INVALID_ARG / NOT_FOUND
+ * for a bad filter, the statuses of reading, writing and committing. */
+BASALT_EXPORT basalt_status basalt_iceberg_delete_where(
+    const struct basalt_iceberg_committer *committer, const char *identifier, const char *filter,
+    const struct basalt_iceberg_data_file *added, uint32_t n_added,
+    const struct basalt_iceberg_delete_options *options,
+    struct basalt_iceberg_delete_result *result, struct basalt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,35 @@ json_t *basalt_iceberg_append_summary(const struct basalt_iceberg_data_file *fil
                                       const struct basalt_iceberg_snapshot *parent,
                                       const struct basalt_iceberg_kv *extra, uint32_t n_extra);
 
+/* ----------------------------------------------------- rewriting commits */
+
+/* A change that removes data files and adds others in one snapshot. */
+struct basalt_iceberg_rewrite {
+    const char *branch;                       /* NULL: main */
+    const char *operation;                    /* "delete", "overwrite", "replace" */
+    const char *const *removed;               /* paths, sorted (strcmp) */
+    uint32_t n_removed;
+    const struct basalt_iceberg_data_file *added;
+    uint32_t n_added;
+};
+
+/* What one attempt wrote (to delete when it loses) and counted. */
+struct basalt_iceberg_rewrite_state {
+    struct basalt_string_list written;        /* manifests and the list */
+    int64_t deleted_files, deleted_rows, deleted_bytes;
+};
+
+/* Writes the manifests and manifest list of the change against `t`'s
+ * branch head and builds its requirements (the head must not have moved)
+ * and updates (add-snapshot, set-snapshot-ref). CONFLICT when a file to
+ * remove is no longer live in the head. */
+basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
+                                           const struct basalt_iceberg_rewrite *rw,
+                                           int64_t snapshot_id, struct basalt_arena *arena,
+                                           struct basalt_iceberg_rewrite_state *state,
+                                           char **requirements, char **updates,
+                                           struct basalt_error *err);
+
 /* ------------------------------------------------------- reachable files */
 
 struct basalt_iceberg_io;

@@ -895,6 +895,8 @@ int cli_iceberg_main(int argc, char **argv)
         {"create", "create a table (schema text or like a file, partitioning, sort order)",
          cli_iceberg_create},
         {"append", "append Parquet or Avro files to a table as one snapshot", cli_iceberg_append},
+        {"overwrite", "replace the rows matching a filter with the rows of files", cli_iceberg_overwrite},
+        {"delete", "delete the rows matching a filter (copy-on-write)", cli_iceberg_delete},
         {"evolve", "change a table's schema, partitioning or properties", cli_iceberg_evolve},
         {"branch", "create, replace, drop or fast-forward a branch", cli_iceberg_branch},
         {"tag", "create, replace or drop a tag", cli_iceberg_tag},
