@@ -84,7 +84,7 @@ static basalt_status filter_manifest(const struct basalt_iceberg_table *t,
 {
     const struct basalt_iceberg_metadata *m = t->metadata;
     *rewritten = false;
-    if (mf->content != BASALT_ICEBERG_MANIFEST_DATA)
+    if (mf->content != BASALT_ICEBERG_MANIFEST_DATA || rw->n_removed == 0)
         return BASALT_OK;
     uint8_t *data = NULL;
     size_t len = 0;
@@ -139,18 +139,15 @@ static json_t *rewrite_summary(const struct basalt_iceberg_rewrite *rw,
                                const struct basalt_iceberg_rewrite_state *s,
                                const struct basalt_iceberg_snapshot *parent)
 {
-    json_t *o = basalt_iceberg_append_summary(rw->added, rw->n_added, parent, NULL, 0);
+    json_t *o = basalt_iceberg_append_summary(rw->added, rw->n_added, parent, rw->summary,
+                                              rw->n_summary);
     if (!o)
         return NULL;
-    int64_t added_rows = 0, added_bytes = 0;
-    for (uint32_t i = 0; i < rw->n_added; i++) {
-        added_rows += rw->added[i].record_count;
-        added_bytes += rw->added[i].file_size_in_bytes;
-    }
+    /* Only what happened is written, as Java's SnapshotSummary does. */
     bool ok = json_object_set_new(o, "operation", json_string(rw->operation)) == 0 &&
-              put_count(o, "deleted-data-files", s->deleted_files) &&
-              put_count(o, "deleted-records", s->deleted_rows) &&
-              put_count(o, "removed-files-size", s->deleted_bytes);
+              (!s->deleted_files || (put_count(o, "deleted-data-files", s->deleted_files) &&
+                                     put_count(o, "deleted-records", s->deleted_rows) &&
+                                     put_count(o, "removed-files-size", s->deleted_bytes)));
     /* append_summary moved the totals on by the added files only. */
     static const char *const keys[] = {"total-records", "total-files-size", "total-data-files"};
     const int64_t minus[] = {s->deleted_rows, s->deleted_bytes, s->deleted_files};
@@ -159,8 +156,6 @@ static json_t *rewrite_summary(const struct basalt_iceberg_rewrite *rw,
         if (v)
             ok = put_count(o, keys[k], strtoll(v, NULL, 10) - minus[k]);
     }
-    (void)added_rows;
-    (void)added_bytes;
     if (!ok) {
         json_decref(o);
         return NULL;

@@ -19,11 +19,13 @@ json_t *basalt_iceberg_append_summary(const struct basalt_iceberg_data_file *fil
 /* A change that removes data files and adds others in one snapshot. */
 struct basalt_iceberg_rewrite {
     const char *branch;                       /* NULL: main */
-    const char *operation;                    /* "delete", "overwrite", "replace" */
+    const char *operation;                    /* "append", "delete", "overwrite", "replace" */
     const char *const *removed;               /* paths, sorted (strcmp) */
     uint32_t n_removed;
     const struct basalt_iceberg_data_file *added;
     uint32_t n_added;
+    const struct basalt_iceberg_kv *summary;  /* extra summary entries */
+    uint32_t n_summary;
 };
 
 /* What one attempt wrote (to delete when it loses) and counted. */
