@@ -91,22 +91,6 @@ basalt_status basalt_catalog_rest_slot_sql(struct basalt_catalog_rest_call *call
                 : basalt_error_set(err, BASALT_UNSUPPORTED, "not a SQL catalog");
 }
 
-/* "ns" -> "ns.%" with the catalogs' LIKE escaping ('!' escapes '!', '_', '%'). */
-static char *like_children(const char *ns)
-{
-    size_t len = strlen(ns), k = 0;
-    char *p = basalt_malloc(2 * len + 3);
-    if (!p)
-        return NULL;
-    for (size_t i = 0; i < len; i++) {
-        if (ns[i] == '!' || ns[i] == '_' || ns[i] == '%')
-            p[k++] = '!';
-        p[k++] = ns[i];
-    }
-    memcpy(p + k, ".%", 3);
-    return p;
-}
-
 static basalt_status take_property(void *ctx, const char *const *columns, int n,
                                    struct basalt_error *err)
 {
@@ -152,16 +136,6 @@ basalt_status basalt_catalog_rest_sql_create_namespace(struct basalt_catalog_res
             st = run(sql, INSERT_PROPERTY, args, 4, NULL, NULL, NULL, err);
     }
     return finish(sql, st, err);
-}
-
-static basalt_status one_row(void *ctx, const char *const *columns, int n,
-                             struct basalt_error *err)
-{
-    (void)columns;
-    (void)n;
-    (void)err;
-    *(bool *)ctx = true;
-    return BASALT_OK;
 }
 
 basalt_status basalt_catalog_rest_sql_update_properties(
@@ -211,7 +185,7 @@ basalt_status basalt_catalog_rest_sql_update_properties(
         st = run(sql,
                  "SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = $1 AND "
                  "namespace = $2",
-                 args, 2, one_row, &any, NULL, err);
+                 args, 2, basalt_catalog_sql_one_row, &any, NULL, err);
     if (st == BASALT_OK && !any)
         st = run(sql,
                  "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, "
@@ -224,7 +198,7 @@ basalt_status basalt_catalog_rest_sql_drop_namespace(struct basalt_catalog_rest_
                                                      const char *catalog, const char *ns,
                                                      struct basalt_error *err)
 {
-    char *like = like_children(ns);
+    char *like = basalt_catalog_sql_like_children(ns);
     if (!like)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     /* The checks and the delete in one write transaction, so a table
@@ -236,14 +210,14 @@ basalt_status basalt_catalog_rest_sql_drop_namespace(struct basalt_catalog_rest_
         st = run(sql,
                  "SELECT 1 FROM iceberg_tables WHERE catalog_name = $1 AND (table_namespace = $2 "
                  "OR table_namespace LIKE $3 ESCAPE '!')",
-                 args, 3, one_row, &tables, NULL, err);
+                 args, 3, basalt_catalog_sql_one_row, &tables, NULL, err);
     /* PostgreSQL wants every parameter passed to be used. */
     const char *child_args[2] = {catalog, like};
     if (st == BASALT_OK)
         st = run(sql,
                  "SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = $1 AND "
                  "namespace LIKE $2 ESCAPE '!'",
-                 child_args, 2, one_row, &children, NULL, err);
+                 child_args, 2, basalt_catalog_sql_one_row, &children, NULL, err);
     if (st == BASALT_OK && (tables || children))
         st = basalt_error_set(err, BASALT_CONFLICT, "%s",
                               tables ? "it holds tables or views" : "it holds namespaces");

@@ -128,6 +128,26 @@ static const char *in_use(const struct basalt_iceberg_metadata *m, int64_t id)
     return NULL;
 }
 
+/* A type written as schema text ("list<string>", "decimal(12, 2)") as JSON,
+ * ids to be numbered by the caller; *out a new reference. */
+static basalt_status type_from_text(const char *text, json_t **out, struct basalt_error *err)
+{
+    size_t len = strlen(text) + 8;
+    char *field = basalt_malloc(len), *parsed = NULL;
+    if (!field)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    snprintf(field, len, "x %s", text);
+    basalt_status st = basalt_iceberg_schema_from_text(field, &parsed, err);
+    basalt_free(field);
+    if (st != BASALT_OK)
+        return st;
+    json_t *schema = json_loads(parsed, 0, NULL);
+    basalt_free(parsed);
+    *out = json_incref(json_object_get(json_array_get(json_object_get(schema, "fields"), 0), "type"));
+    json_decref(schema);
+    return *out ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+}
+
 static basalt_status apply_change(const struct basalt_iceberg_metadata *m, json_t *schema,
                                   const struct basalt_iceberg_column_change *c, int32_t *next_id,
                                   struct basalt_error *err)
@@ -153,20 +173,10 @@ static basalt_status apply_change(const struct basalt_iceberg_metadata *m, json_
             return basalt_error_set(err, BASALT_INVALID_ARG, "column '%.200s' already exists",
                                     c->column);
         /* The type through the schema-text parser, then numbered on. */
-        size_t len = strlen(c->value) + 8;
-        char *text = basalt_malloc(len);
-        char *parsed = NULL;
-        if (!text)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        snprintf(text, len, "x %s", c->value);
-        st = basalt_iceberg_schema_from_text(text, &parsed, err);
-        basalt_free(text);
+        json_t *type = NULL;
+        st = type_from_text(c->value, &type, err);
         if (st != BASALT_OK)
             return basalt_error_context(err, st, "add column '%.200s'", c->column);
-        json_t *one = json_loads(parsed, 0, NULL);
-        basalt_free(parsed);
-        json_t *type = json_incref(json_object_get(json_array_get(json_object_get(one, "fields"), 0), "type"));
-        json_decref(one);
         int32_t id = (*next_id)++;
         basalt_iceberg_assign_ids_from(type, next_id);
         json_t *field = type ? json_pack("{s:i,s:s,s:b,s:o}", "id", id, "name",
@@ -201,20 +211,11 @@ static basalt_status apply_change(const struct basalt_iceberg_metadata *m, json_
     }
     case BASALT_ICEBERG_UPDATE_COLUMN: {
         const char *from = json_string_value(json_object_get(at.field, "type"));
-        char *parsed = NULL;
-        size_t len = strlen(c->value) + 8;
-        char *text = basalt_malloc(len);
-        if (!text)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        snprintf(text, len, "x %s", c->value);
-        st = basalt_iceberg_schema_from_text(text, &parsed, err);
-        basalt_free(text);
+        json_t *one = NULL;
+        st = type_from_text(c->value, &one, err);
         if (st != BASALT_OK)
             return basalt_error_context(err, st, "update column '%.200s'", c->column);
-        json_t *one = json_loads(parsed, 0, NULL);
-        basalt_free(parsed);
-        const char *to = json_string_value(
-            json_object_get(json_array_get(json_object_get(one, "fields"), 0), "type"));
+        const char *to = json_string_value(one);
         st = from && to && promotion(from, to)
                  ? (json_object_set_new(at.field, "type", json_string(to)) == 0
                         ? BASALT_OK

@@ -6,17 +6,7 @@
 # the same files both land. Expected rows: DuckDB over the input files with
 # the same condition in SQL, never basalt.
 source "$(dirname "$0")/lib.bash"
-here=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
-  echo "skipped: node or @duckdb/node-api is missing (scripts/setup installs them)"
-  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "node and DuckDB available" false
-  finish
-fi
-in=$tmp/in
-mkdir -p "$in"
-check "DuckDB writes the inputs" node "$here/iceberg/make_write_input.mjs" "$in"
-canon() { node "$here/iceberg/canonical_rows.mjs" "$@"; }
-cat="--catalog sqlite:$tmp/wh/catalog.db"
+source "$(dirname "$0")/iceberg_inputs.bash"
 t=db.events
 scan_is() { # WHERE-SQL (over the canonical columns) FILES...: the table holds those rows
   local where=$1; shift

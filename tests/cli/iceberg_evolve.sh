@@ -5,16 +5,7 @@
 # branches written to, fast-forwarded and tags for time travel. Expected
 # values are the inputs' known rows (tests/iceberg/make_write_input.mjs).
 source "$(dirname "$0")/lib.bash"
-here=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
-  echo "skipped: node or @duckdb/node-api is missing (scripts/setup installs them)"
-  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "node and DuckDB available" false
-  finish
-fi
-in=$tmp/in
-mkdir -p "$in"
-check "DuckDB writes the inputs" node "$here/iceberg/make_write_input.mjs" "$in"
-cat="--catalog sqlite:$tmp/wh/catalog.db"
+source "$(dirname "$0")/iceberg_inputs.bash"
 t=db.schema
 expect 0 "$basalt" iceberg create $t --like "$in/a.parquet" --partition 'bucket(4, id)' $cat
 expect 0 "$basalt" iceberg append $t "$in/a.parquet" $cat

@@ -4,17 +4,7 @@
 # a kept snapshot uses), a dry run changes nothing; the table reads the same
 # rows afterwards (DuckDB reads the inputs for the expected rows).
 source "$(dirname "$0")/lib.bash"
-here=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
-  echo "skipped: node or @duckdb/node-api is missing (scripts/setup installs them)"
-  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "node and DuckDB available" false
-  finish
-fi
-in=$tmp/in
-mkdir -p "$in"
-check "DuckDB writes the inputs" node "$here/iceberg/make_write_input.mjs" "$in"
-canon() { node "$here/iceberg/canonical_rows.mjs" "$@"; }
-cat="--catalog sqlite:$tmp/wh/catalog.db"
+source "$(dirname "$0")/iceberg_inputs.bash"
 t=db.events
 dir=$tmp/wh/db/events
 expect 0 "$basalt" iceberg create $t --like "$in/a.parquet" --partition 'bucket(2, id)' $cat
