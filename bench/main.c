@@ -18,6 +18,7 @@ basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct bas
 basalt_status bench_parquet_footer_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_iceberg_append_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -31,6 +32,7 @@ static const struct {
     {"parquet footer", bench_parquet_footer_register},
     {"avro", bench_avro_register},
     {"iceberg", bench_iceberg_register},
+    {"iceberg append", bench_iceberg_append_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

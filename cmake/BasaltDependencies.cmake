@@ -56,16 +56,18 @@ add_library(basalt_deps_iceberg INTERFACE)
 target_link_libraries(basalt_deps_iceberg INTERFACE PkgConfig::JANSSON ${ROARING_LIBRARY})
 target_include_directories(basalt_deps_iceberg INTERFACE ${ROARING_INCLUDE_DIR})
 add_library(basalt::deps::iceberg ALIAS basalt_deps_iceberg)
+# The REST catalog server listens with libmicrohttpd.
+pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd)
 add_library(basalt_deps_catalog INTERFACE)
 target_link_libraries(basalt_deps_catalog INTERFACE PkgConfig::JANSSON PkgConfig::SQLITE3
-                      PkgConfig::LIBPQ)
+                      PkgConfig::LIBPQ PkgConfig::MICROHTTPD)
 add_library(basalt::deps::catalog ALIAS basalt_deps_catalog)
 
 # Libraries the installed pkg-config file names for static linking.
 set(BASALT_PC_REQUIRES_PRIVATE
     "libzstd liblz4 libbrotlienc libbrotlidec snappy libdeflate zlib liblzma libxxhash libcrypto jansson sqlite3")
-# libcurl, expat and libpq by name: their pkg-config files would pull every
-# static dependency (nghttp2, ssh2, ldap, libpq's pgcommon/pgport, gssapi...),
-# which Debian's -dev packages do not all ship as archives; the shared
-# libraries are enough.
-set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lbz2 -lroaring -lpthread -lm")
+# libcurl, expat, libpq and libmicrohttpd by name: their pkg-config files
+# would pull every static dependency (nghttp2, ssh2, ldap, libpq's
+# pgcommon/pgport, gssapi, gnutls...), which Debian's -dev packages do not all
+# ship as archives; the shared libraries are enough.
+set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lmicrohttpd -lbz2 -lroaring -lpthread -lm")

@@ -314,6 +314,128 @@ BASALT_EXPORT basalt_status basalt_catalog_commit_table(
 BASALT_EXPORT void basalt_catalog_committer(struct basalt_catalog *c,
                                             struct basalt_iceberg_committer *out);
 
+/* ------------------------------------------------------ REST catalog server
+ *
+ * Serves a catalog over the Iceberg REST catalog protocol
+ * (iceberg-rest-catalog-open-api.yaml), so that any Iceberg engine shares
+ * the tables basalt reads and writes. Routes are /v1/config and
+ * /v1/[{prefix}/]..., namespaces in paths are levels joined by 0x1F (%1F,
+ * also advertised as `namespace-separator`). Every error is the spec's
+ * IcebergErrorResponse, {"error": {"message", "type", "code"}}, with the
+ * exception names of the Java client (NoSuchTableException,
+ * CommitFailedException, ...). Requests and responses are JSON.
+ *
+ * What is served depends on the catalog kind, and GET /v1/config lists it
+ * in `endpoints`: every kind lists, creates, loads and commits namespaces
+ * and tables; a SQL catalog also drops namespaces, keeps namespace
+ * properties, drops, registers and renames tables, and commits multi-table
+ * transactions atomically (one database transaction that swaps every
+ * table's metadata pointer, or none). Views, scan planning, credentials and
+ * request signing are not served: their routes, and those a catalog kind
+ * lacks, answer 501 UnsupportedOperationException.
+ *
+ * Clients choose where tables live: a create writes metadata where its
+ * location says, and register reads whatever metadata location it is
+ * given, with the server's file permissions. Serve trusted clients (the
+ * default address is 127.0.0.1; set a token). */
+
+/* Options; basalt_catalog_rest_server_options_init sets the defaults.
+ * Strings are borrowed for the duration of the call that takes them. */
+struct basalt_catalog_rest_server_options {
+    const char *catalog_uri;  /* as basalt_catalog_open takes it; created when missing */
+    const char *catalog_name; /* NULL: BASALT_CATALOG_DEFAULT_NAME */
+    const char *warehouse;    /* where new tables go; NULL: the catalog's default */
+    /* The {prefix} path segment, advertised in /v1/config overrides; NULL or
+     * "": none (paths are /v1/namespaces/...). */
+    const char *prefix;
+    /* When set, every request, /v1/config included (the spec puts the whole
+     * API under its security schemes), needs "Authorization: Bearer TOKEN";
+     * anything else is 401 NotAuthorizedException. NULL: no check. */
+    const char *token;
+    const char *bind_address; /* IPv4 or IPv6 literal; NULL: "127.0.0.1" */
+    uint16_t port;            /* 0: one the kernel picks (see _port) */
+    size_t max_body_bytes;    /* request bodies above are 413; 0: 16 MiB */
+    /* Requests handled at once, each on its own connection to the catalog;
+     * 0: 4. */
+    unsigned threads;
+};
+
+BASALT_EXPORT void basalt_catalog_rest_server_options_init(
+    struct basalt_catalog_rest_server_options *options);
+
+/* The request handling, without sockets: what the listener below feeds, and
+ * what tests call directly. Shareable: any number of threads may call
+ * basalt_catalog_rest_handle at once (each request borrows one of the
+ * `threads` catalog connections, waiting for one to be free). */
+struct basalt_catalog_rest_handler;
+
+/* Opens the catalog `threads` times, and a SQL catalog's database once
+ * more per connection for the server's own statements (namespace
+ * properties, renames, transactions); bind_address and port are unused.
+ * The statuses of basalt_catalog_open, INVALID_ARG (no catalog URI, a
+ * prefix holding '/'), IO (the database), NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_rest_handler_new(
+    const struct basalt_catalog_rest_server_options *options,
+    struct basalt_catalog_rest_handler **out, struct basalt_error *err);
+/* NULL is a no-op. No request may be in progress. */
+BASALT_EXPORT void basalt_catalog_rest_handler_free(struct basalt_catalog_rest_handler *h);
+
+/* One HTTP request, all borrowed. `path` is as received, still
+ * percent-encoded ("/v1/namespaces/a%1Fb"); `query` is the raw text after
+ * '?' (NULL: none). Header names are matched case-insensitively. */
+struct basalt_catalog_rest_request {
+    const char *method;
+    const char *path;
+    const char *query;
+    const struct basalt_iceberg_kv *headers;
+    uint32_t n_headers;
+    const void *body;
+    size_t body_len;
+};
+
+#define BASALT_CATALOG_REST_MAX_HEADERS 4
+
+struct basalt_catalog_rest_header {
+    char name[32];
+    char value[224];
+};
+
+/* One response: `body` (basalt_malloc'd, NULL when there is none, as for
+ * 204 and 304) is JSON; `headers` are what to send besides Content-Type
+ * and Content-Length (ETag, Allow, WWW-Authenticate). */
+struct basalt_catalog_rest_response {
+    int status;
+    char *body;
+    size_t body_len;
+    struct basalt_catalog_rest_header headers[BASALT_CATALOG_REST_MAX_HEADERS];
+    uint32_t n_headers;
+};
+
+/* Handles one request into *out (caller storage, overwritten; free it with
+ * _response_reset). Never fails: every failure is an error response, and
+ * when even that cannot be allocated, status 500 with no body. */
+BASALT_EXPORT void basalt_catalog_rest_handle(struct basalt_catalog_rest_handler *h,
+                                              const struct basalt_catalog_rest_request *req,
+                                              struct basalt_catalog_rest_response *out);
+/* Frees the body; the response is empty again. */
+BASALT_EXPORT void basalt_catalog_rest_response_reset(struct basalt_catalog_rest_response *r);
+
+/* The listener: libmicrohttpd on bind_address:port with `threads` threads,
+ * feeding basalt_catalog_rest_handle. Bodies are read up to max_body_bytes
+ * (a larger Content-Length is refused before the body is read).
+ * The statuses of _handler_new, INVALID_ARG (a bad bind address), IO (the
+ * address is taken or cannot be bound). */
+struct basalt_catalog_rest_server;
+
+BASALT_EXPORT basalt_status basalt_catalog_rest_server_start(
+    const struct basalt_catalog_rest_server_options *options,
+    struct basalt_catalog_rest_server **out, struct basalt_error *err);
+/* The port it listens on (the kernel's pick when options->port was 0). */
+BASALT_EXPORT uint16_t basalt_catalog_rest_server_port(const struct basalt_catalog_rest_server *s);
+/* Stops listening, lets requests in progress finish, closes the catalog.
+ * NULL is a no-op. */
+BASALT_EXPORT void basalt_catalog_rest_server_stop(struct basalt_catalog_rest_server *s);
+
 #ifdef __cplusplus
 }
 #endif

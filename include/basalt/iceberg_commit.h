@@ -95,6 +95,20 @@ BASALT_EXPORT basalt_status basalt_iceberg_create_updates(
     int32_t format_version, const char *location, const struct basalt_iceberg_kv *properties,
     uint32_t n_properties, char **out, struct basalt_error *err);
 
+/* The same updates from JSON objects, as a REST CreateTableRequest carries
+ * them: `schema_json` a Schema (field ids as given: they are kept),
+ * `spec_json` a PartitionSpec and `order_json` a SortOrder (NULL or "":
+ * unpartitioned, unsorted), `properties_json` an object of strings (NULL:
+ * none). Partition field ids and spec and order ids are assigned as for
+ * add-spec and add-sort-order when missing. *out is the JSON array,
+ * basalt_malloc'd. INVALID_ARG (not an object, no schema fields, a property
+ * that is not a string, no location), UNSUPPORTED (format version), NOMEM;
+ * what the objects hold is checked when the updates are applied. */
+BASALT_EXPORT basalt_status basalt_iceberg_create_updates_json(
+    const char *schema_json, const char *spec_json, const char *order_json,
+    int32_t format_version, const char *location, const char *properties_json, char **out,
+    struct basalt_error *err);
+
 /* ---------------------------------------------------------- committing */
 
 /* How a change reaches the catalog that names a table. Every catalog kind
@@ -154,6 +168,137 @@ BASALT_EXPORT basalt_status basalt_iceberg_append(
     const struct basalt_iceberg_data_file *files, uint32_t n_files,
     const struct basalt_iceberg_append_options *options, struct basalt_iceberg_table **out,
     int64_t *snapshot_id, struct basalt_error *err);
+
+/* ------------------------------------------------------------- evolution */
+
+enum basalt_iceberg_column_change_kind {
+    BASALT_ICEBERG_ADD_COLUMN,        /* value: the type text (as schema text) */
+    BASALT_ICEBERG_DROP_COLUMN,
+    BASALT_ICEBERG_RENAME_COLUMN,     /* value: the new name of the last level */
+    BASALT_ICEBERG_UPDATE_COLUMN,     /* value: the wider type (int -> long,
+                                         float -> double, decimal(P,S) ->
+                                         decimal(P2,S) with P2 >= P) */
+    BASALT_ICEBERG_MAKE_OPTIONAL,
+    BASALT_ICEBERG_MOVE_FIRST,
+    BASALT_ICEBERG_MOVE_AFTER,        /* value: the column it follows (same parent) */
+    BASALT_ICEBERG_MOVE_BEFORE,       /* value: the column it precedes (same parent) */
+    BASALT_ICEBERG_SET_DOC,           /* value: the doc */
+};
+
+/* One schema change. `column` is the full dotted name ("loc.alt": for an
+ * add, the new field alt inside struct loc; lists and maps are crossed by
+ * "element", "key", "value"). */
+struct basalt_iceberg_column_change {
+    enum basalt_iceberg_column_change_kind kind;
+    const char *column;
+    const char *value;
+};
+
+/* The requirements and updates that apply `changes` in order to the
+ * current schema of `m`, as one new schema (the Java library's
+ * UpdateSchema): new fields get ids from last-column-id + 1 on (nested ones
+ * in fresh-id order) and are optional (a required new column would make
+ * existing rows invalid); dropped columns may not be identifier fields or
+ * sources of the default partition spec or sort order. Requirements:
+ * assert-current-schema-id and assert-last-assigned-field-id, so a
+ * concurrent schema change makes the commit fail rather than lose one of
+ * the two. *requirements and *updates are basalt_malloc'd JSON arrays.
+ * INVALID_ARG naming the change (an unknown column, a name taken, a type
+ * change that is not a promotion...), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_schema_changes(
+    const struct basalt_iceberg_metadata *m, const struct basalt_iceberg_column_change *changes,
+    uint32_t n_changes, char **requirements, char **updates, struct basalt_error *err);
+
+/* Partition spec evolution: a new default spec of the current one's fields
+ * minus those named in drop[0, n_drop), plus the clauses of `add_text` (as
+ * basalt_iceberg_create_updates reads them; NULL for none). Fields kept keep
+ * their ids; requirements assert-default-spec-id and
+ * assert-last-assigned-partition-id. INVALID_ARG (an unknown field, a clause
+ * that does not apply, a field both kept and added), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_spec_changes(const struct basalt_iceberg_metadata *m,
+                                                        const char *add_text,
+                                                        const char *const *drop,
+                                                        uint32_t n_drop, char **requirements,
+                                                        char **updates,
+                                                        struct basalt_error *err);
+
+/* ----------------------------------------------------------------- expiry */
+
+struct basalt_iceberg_expire_options {
+    /* Snapshots older than this (Unix ms) may go; -1: now minus the table's
+     * history.expire.max-snapshot-age-ms (default 5 days). */
+    int64_t older_than_ms;
+    /* Snapshots each branch keeps whatever their age; -1: the table's
+     * history.expire.min-snapshots-to-keep (default 1). A ref's own
+     * min-snapshots-to-keep / max-snapshot-age-ms take precedence. */
+    int32_t retain_last;
+    bool clean_files;   /* delete what only expired snapshots reached (default true) */
+    bool dry_run;       /* decide and count, change nothing */
+    int retries;        /* attempts after a conflict (default 10) */
+};
+
+BASALT_EXPORT void basalt_iceberg_expire_options_init(struct basalt_iceberg_expire_options *o);
+
+struct basalt_iceberg_expire_result {
+    uint32_t snapshots_expired;
+    uint32_t refs_removed;
+    uint32_t manifest_lists_deleted;
+    uint32_t manifests_deleted;
+    uint32_t files_deleted;             /* data and delete files */
+};
+
+/* Expires snapshots as the Java library's ExpireSnapshots does: every branch
+ * keeps its head and the ancestors within its retention, tags keep their
+ * snapshot, refs older than their max-ref-age-ms (table default
+ * history.expire.max-ref-age-ms) are removed (never main), snapshots on no
+ * branch's history are kept while younger than the cut-off. One commit of
+ * remove-snapshot-ref / remove-snapshots, asserting every branch head it
+ * decided from (recomputed on conflict). Then, with clean_files, the data
+ * files, manifests and manifest lists that expired snapshots reached and
+ * kept ones do not are deleted, in that order. *result (may be NULL) counts
+ * it all. The statuses of loading, committing and reading manifests. */
+BASALT_EXPORT basalt_status basalt_iceberg_expire_snapshots(
+    const struct basalt_iceberg_committer *committer, const char *identifier,
+    const struct basalt_iceberg_expire_options *options,
+    struct basalt_iceberg_expire_result *result, struct basalt_error *err);
+
+/* ------------------------------------------------- delete and overwrite */
+
+struct basalt_pool;
+
+struct basalt_iceberg_delete_options {
+    const char *branch;          /* NULL: main */
+    struct basalt_pool *pool;    /* reading and writing the rewritten files */
+    int num_workers;
+    int retries;                 /* attempts after a conflict (default 10) */
+};
+
+BASALT_EXPORT void basalt_iceberg_delete_options_init(struct basalt_iceberg_delete_options *o);
+
+struct basalt_iceberg_delete_result {
+    int64_t snapshot_id;         /* 0: nothing matched, no snapshot */
+    uint32_t files_removed;      /* data files taken out of the table */
+    uint32_t files_added;        /* files written with the rows kept */
+    int64_t rows_deleted;
+};
+
+/* Deletes the rows where `filter` (the text language of iceberg_expr.h) is
+ * true, copy-on-write: the matching rows are found by a scan of their
+ * positions (pruned by partitions and metrics); files where every row
+ * matches are removed, the others are rewritten without those rows (in the
+ * current schema and default spec); deletes already on a file stay applied.
+ * With added[0, n_added) (data files the caller wrote) it is an overwrite:
+ * one snapshot removes the matching rows and adds those files. The snapshot
+ * (operation "delete" or "overwrite") asserts the branch has not moved;
+ * when it has, everything is done again on the new head (the attempt's
+ * files are deleted), so rows a concurrent writer added are judged too.
+ * Nothing matching and nothing added: no snapshot. INVALID_ARG / NOT_FOUND
+ * for a bad filter, the statuses of reading, writing and committing. */
+BASALT_EXPORT basalt_status basalt_iceberg_delete_where(
+    const struct basalt_iceberg_committer *committer, const char *identifier, const char *filter,
+    const struct basalt_iceberg_data_file *added, uint32_t n_added,
+    const struct basalt_iceberg_delete_options *options,
+    struct basalt_iceberg_delete_result *result, struct basalt_error *err);
 
 #ifdef __cplusplus
 }

@@ -75,6 +75,12 @@ struct basalt_iceberg_scan_options {
     int num_workers;
     int64_t batch_size;              /* rows read per batch (default 65536) */
     bool prune;                      /* default true; false plans every file (for tests) */
+    /* Plan only these data files (their paths as the manifests store them,
+     * sorted in strcmp order; borrowed: they must outlive the scan). NULL:
+     * every file. What table writes use to read back the files they
+     * rewrite. */
+    const char *const *only_files;
+    size_t n_only_files;
 };
 
 /* Fills `options` with the defaults above. */

@@ -59,16 +59,6 @@ static basalt_status pg_exec(void *conn, const char *text, const char *const *ar
     return st;
 }
 
-static basalt_status one_row(void *ctx, const char *const *columns, int n,
-                             struct basalt_error *err)
-{
-    (void)columns;
-    (void)n;
-    (void)err;
-    *(bool *)ctx = true;
-    return BASALT_OK;
-}
-
 /* Tables and columns are looked up in the schemas on the search path, as
  * unqualified names in the statements resolve. */
 static basalt_status pg_has_table(void *conn, const char *table, bool *exists,
@@ -78,7 +68,7 @@ static basalt_status pg_has_table(void *conn, const char *table, bool *exists,
     return pg_exec(conn,
                    "SELECT 1 FROM information_schema.tables WHERE table_name = $1 AND "
                    "table_schema = ANY (current_schemas(false))",
-                   &table, 1, one_row, exists, NULL, err);
+                   &table, 1, basalt_catalog_sql_one_row, exists, NULL, err);
 }
 
 static basalt_status pg_has_column(void *conn, const char *table, const char *column, bool *exists,
@@ -89,7 +79,7 @@ static basalt_status pg_has_column(void *conn, const char *table, const char *co
     return pg_exec(conn,
                    "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND "
                    "column_name = $2 AND table_schema = ANY (current_schemas(false))",
-                   args, 2, one_row, exists, NULL, err);
+                   args, 2, basalt_catalog_sql_one_row, exists, NULL, err);
 }
 
 static void pg_close(void *conn)

@@ -138,7 +138,7 @@ basalt_status basalt_catalog_sql_open(const char *target, bool postgres, bool cr
 }
 
 /* "ns" -> "ns.%" with PyIceberg's escaping ('!' escapes '!', '_', '%'). */
-static char *like_children(const char *ns)
+char *basalt_catalog_sql_like_children(const char *ns)
 {
     size_t len = strlen(ns), k = 0;
     char *p = basalt_malloc(2 * len + 3);
@@ -159,6 +159,16 @@ static bool within(const char *candidate, const char *ns)
 {
     size_t n = strlen(ns);
     return strncmp(candidate, ns, n) == 0 && (candidate[n] == '\0' || candidate[n] == '.');
+}
+
+basalt_status basalt_catalog_sql_one_row(void *ctx, const char *const *columns, int n,
+                                        struct basalt_error *err)
+{
+    (void)columns;
+    (void)n;
+    (void)err;
+    *(bool *)ctx = true;
+    return BASALT_OK;
 }
 
 struct collect {
@@ -204,7 +214,7 @@ static basalt_status collect_namespaces(struct basalt_catalog_sql *sql,
         "SELECT DISTINCT table_namespace FROM iceberg_tables WHERE catalog_name = $1",
         "SELECT DISTINCT namespace FROM iceberg_namespace_properties WHERE catalog_name = $1"};
     char *like = NULL;
-    if (ns && !(like = like_children(ns)))
+    if (ns && !(like = basalt_catalog_sql_like_children(ns)))
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_status st = BASALT_OK;
     struct collect c = {.out = out, .ns = ns};

@@ -32,6 +32,13 @@ struct basalt_catalog_sql_driver {
     void (*close)(void *conn);
 };
 
+/* A row callback that sets the bool at ctx: "is there a row". */
+basalt_status basalt_catalog_sql_one_row(void *ctx, const char *const *columns, int n_columns,
+                                        struct basalt_error *err);
+/* "ns" -> "ns.%" with PyIceberg's LIKE escaping ('!' escapes '!', '_', '%'):
+ * the pattern of the namespaces under ns. basalt_malloc'd; NULL on NOMEM. */
+char *basalt_catalog_sql_like_children(const char *ns);
+
 /* Opens a SQLite database file (created, with its directories, when
  * `create`); NOT_FOUND when it is missing and not created. */
 basalt_status basalt_catalog_sqlite_open(const char *path, bool create,

@@ -77,22 +77,12 @@ static basalt_status sqlite_exec(void *conn, const char *text, const char *const
     return st;
 }
 
-static basalt_status one_row(void *ctx, const char *const *columns, int n,
-                             struct basalt_error *err)
-{
-    (void)columns;
-    (void)n;
-    (void)err;
-    *(bool *)ctx = true;
-    return BASALT_OK;
-}
-
 static basalt_status sqlite_has_table(void *conn, const char *table, bool *exists,
                                       struct basalt_error *err)
 {
     *exists = false;
     return sqlite_exec(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1",
-                       &table, 1, one_row, exists, NULL, err);
+                       &table, 1, basalt_catalog_sql_one_row, exists, NULL, err);
 }
 
 static basalt_status sqlite_has_column(void *conn, const char *table, const char *column,
@@ -101,7 +91,7 @@ static basalt_status sqlite_has_column(void *conn, const char *table, const char
     const char *args[2] = {table, column};
     *exists = false;
     return sqlite_exec(conn, "SELECT 1 FROM pragma_table_info($1) WHERE name = $2", args, 2,
-                       one_row, exists, NULL, err);
+                       basalt_catalog_sql_one_row, exists, NULL, err);
 }
 
 static void sqlite_close(void *conn)

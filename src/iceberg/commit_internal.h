@@ -18,6 +18,16 @@ int64_t basalt_iceberg_now_ms(void);
 /* Numbers the fields of schema JSON as Java's fresh ids: a struct's
  * fields take the next ids together, then each nested type in turn. */
 void basalt_iceberg_assign_fresh_ids(json_t *schema);
+/* The same numbering for the ids nested in `type`, from *next on. */
+void basalt_iceberg_assign_ids_from(json_t *type, int32_t *next);
+
+/* A partition spec object ({"spec-id": 0, "fields": [...]}, fields without
+ * field ids) from partition text, resolved against `schema`. *out is a new
+ * reference (also on failure, when not NULL). INVALID_ARG, NOMEM. */
+struct basalt_iceberg_schema;
+basalt_status basalt_iceberg_spec_from_text(const struct basalt_iceberg_schema *schema,
+                                           const char *text, json_t **out,
+                                           struct basalt_error *err);
 
 /* ---------------------------------------------------- metadata as JSON */
 

@@ -1,5 +1,6 @@
 /* Scan planning: manifest list, manifest pruning, manifests read on the
  * pool, file pruning, delete association, residuals, splits. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "basalt/iceberg_catalog.h"
@@ -8,6 +9,11 @@
 #include "basalt/iceberg_metadata.h"
 #include "basalt/iceberg_transform.h"
 #include "scan_internal.h"
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 /* Files larger than this are split at their split offsets into tasks of
  * about this size. */
@@ -276,6 +282,11 @@ basalt_status basalt_iceberg_scan_do_plan(struct basalt_iceberg_scan *scan, stru
             const struct basalt_iceberg_manifest_entry *en = &man->entries[e];
             const struct basalt_iceberg_data_file *f = &en->data_file;
             if (f->content != BASALT_ICEBERG_CONTENT_DATA || en->status == BASALT_ICEBERG_ENTRY_DELETED)
+                continue;
+            if (scan->options.n_only_files && !bsearch(&f->file_path, scan->options.only_files,
+                                                       scan->options.n_only_files,
+                                                       sizeof *scan->options.only_files,
+                                                       compare_paths))
                 continue;
             plan->data_files_total++;
             struct basalt_iceberg_file_task task;

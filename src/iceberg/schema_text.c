@@ -270,6 +270,11 @@ void basalt_iceberg_assign_fresh_ids(json_t *schema)
     assign_ids(schema, &next);
 }
 
+void basalt_iceberg_assign_ids_from(json_t *type, int32_t *next)
+{
+    assign_ids(type, next);
+}
+
 static void assign_ids(json_t *type, int32_t *next)
 {
     if (!json_is_object(type))

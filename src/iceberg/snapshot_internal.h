@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "basalt/iceberg_catalog.h"
 #include "basalt/iceberg_types.h"
 
 /* The summary of an append of files[0, n) on top of `parent` (NULL for the
@@ -12,5 +13,69 @@
 json_t *basalt_iceberg_append_summary(const struct basalt_iceberg_data_file *files, uint32_t n,
                                       const struct basalt_iceberg_snapshot *parent,
                                       const struct basalt_iceberg_kv *extra, uint32_t n_extra);
+
+/* ----------------------------------------------------- rewriting commits */
+
+/* A change that removes data files and adds others in one snapshot. */
+struct basalt_iceberg_rewrite {
+    const char *branch;                       /* NULL: main */
+    const char *operation;                    /* "append", "delete", "overwrite", "replace" */
+    const char *const *removed;               /* paths, sorted (strcmp) */
+    uint32_t n_removed;
+    const struct basalt_iceberg_data_file *added;
+    uint32_t n_added;
+    const struct basalt_iceberg_kv *summary;  /* extra summary entries */
+    uint32_t n_summary;
+};
+
+/* What one attempt wrote (to delete when it loses) and counted. */
+struct basalt_iceberg_rewrite_state {
+    struct basalt_string_list written;        /* manifests and the list */
+    int64_t deleted_files, deleted_rows, deleted_bytes;
+};
+
+/* Writes the manifests and manifest list of the change against `t`'s
+ * branch head and builds its requirements (the head must not have moved)
+ * and updates (add-snapshot, set-snapshot-ref). CONFLICT when a file to
+ * remove is no longer live in the head. */
+basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
+                                           const struct basalt_iceberg_rewrite *rw,
+                                           int64_t snapshot_id, struct basalt_arena *arena,
+                                           struct basalt_iceberg_rewrite_state *state,
+                                           char **requirements, char **updates,
+                                           struct basalt_error *err);
+
+/* ------------------------------------------------------- reachable files */
+
+struct basalt_iceberg_io;
+struct basalt_iceberg_metadata;
+struct basalt_iceberg_manifest_list;
+
+/* Sorted, unique lists of the files some snapshots reach. */
+struct basalt_iceberg_reach {
+    struct basalt_string_list lists;     /* manifest lists */
+    struct basalt_string_list manifests;
+    struct basalt_string_list files;     /* data and delete files */
+};
+
+/* Adds what snapshots ids[0, n) of `m` reach (unknown ids skipped): their
+ * manifest lists and manifests and, with `with_files`, the files their
+ * manifests name (only live entries with `live_only`). Reads through `io`.
+ * The statuses of reading manifest lists and manifests, NOMEM. */
+basalt_status basalt_iceberg_reach_snapshots(const struct basalt_iceberg_io *io,
+                                             const struct basalt_iceberg_metadata *m,
+                                             const int64_t *ids, uint32_t n_ids, bool with_files,
+                                             bool live_only, struct basalt_iceberg_reach *out,
+                                             struct basalt_error *err);
+bool basalt_iceberg_reach_has(const struct basalt_string_list *sorted, const char *s);
+void basalt_iceberg_reach_reset(struct basalt_iceberg_reach *r);
+
+/* Reads and parses a snapshot's manifest list. UNSUPPORTED for v1 inline
+ * manifests; the statuses of reading and parsing. */
+basalt_status basalt_iceberg_read_manifest_list(const struct basalt_iceberg_io *io,
+                                                const struct basalt_iceberg_metadata *m,
+                                                const struct basalt_iceberg_snapshot *s,
+                                                struct basalt_iceberg_manifest_list **out,
+                                                struct basalt_error *err);
 
 #endif

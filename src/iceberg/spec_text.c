@@ -146,8 +146,9 @@ static const char *clause_end(const char *s)
     return s;
 }
 
-static basalt_status spec_json(const struct basalt_iceberg_schema *schema, const char *text,
-                               json_t **out, struct basalt_error *err)
+basalt_status basalt_iceberg_spec_from_text(const struct basalt_iceberg_schema *schema,
+                                           const char *text, json_t **out,
+                                           struct basalt_error *err)
 {
     json_t *fields = json_array();
     *out = json_pack("{s:i,s:o}", "spec-id", 0, "fields", fields);
@@ -242,52 +243,39 @@ basalt_status basalt_iceberg_create_updates(const char *schema_json, const char 
     *out = NULL;
     if (!schema_json || !location || !*location)
         return basalt_error_set(err, BASALT_INVALID_ARG, "create: a schema and a location are needed");
-    if (format_version < 1 || format_version > 3)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "create: format version %d",
-                                (int)format_version);
     struct basalt_arena arena;
     basalt_arena_init(&arena, 0);
     struct basalt_iceberg_schema schema;
-    json_t *schema_obj = json_loads(schema_json, 0, NULL);
-    json_t *spec = NULL, *order = NULL, *props = json_object(), *updates = NULL;
+    json_t *spec = NULL, *order = NULL, *props = json_object();
+    char *spec_text = NULL, *order_text = NULL, *props_text = NULL;
     basalt_status st = basalt_iceberg_schema_parse_json(schema_json, strlen(schema_json), &arena,
                                                         &schema, err);
-    if (st == BASALT_OK && (!schema_obj || !props))
+    if (st == BASALT_OK && !props)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = spec_json(&schema, partition_text, &spec, err);
+        st = basalt_iceberg_spec_from_text(&schema, partition_text, &spec, err);
     if (st == BASALT_OK)
         st = order_json(&schema, sort_text, &order, err);
     for (uint32_t i = 0; st == BASALT_OK && i < n_properties; i++)
         if (json_object_set_new(props, properties[i].key, json_string(properties[i].value)) != 0)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK) {
-        char uuid[37];
-        basalt_iceberg_uuid4(uuid);
-        updates = json_pack(
-            "[{s:s,s:s},{s:s,s:i},{s:s,s:O},{s:s,s:i},{s:s,s:O},{s:s,s:i},{s:s,s:O},{s:s,s:i},"
-            "{s:s,s:s},{s:s,s:O}]",
-            "action", "assign-uuid", "uuid", uuid, "action", "upgrade-format-version",
-            "format-version", (int)format_version, "action", "add-schema", "schema", schema_obj,
-            "action", "set-current-schema", "schema-id", -1, "action", "add-spec", "spec", spec,
-            "action", "set-default-spec", "spec-id", -1, "action", "add-sort-order",
-            "sort-order", order, "action", "set-default-sort-order", "sort-order-id", -1,
-            "action", "set-location", "location", location, "action", "set-properties",
-            "updates", props);
-        char *text = updates ? json_dumps(updates, JSON_COMPACT) : NULL;
-        size_t n = text ? strlen(text) : 0;
-        *out = text ? basalt_malloc(n + 1) : NULL;
-        if (*out)
-            memcpy(*out, text, n + 1);
-        else
+        spec_text = json_dumps(spec, JSON_COMPACT);
+        order_text = json_dumps(order, JSON_COMPACT);
+        props_text = json_dumps(props, JSON_COMPACT);
+        if (!spec_text || !order_text || !props_text)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        free(text);
     }
-    json_decref(updates);
+    /* The text forms only resolve to the JSON objects a REST client sends. */
+    if (st == BASALT_OK)
+        st = basalt_iceberg_create_updates_json(schema_json, spec_text, order_text,
+                                                format_version, location, props_text, out, err);
+    free(spec_text);
+    free(order_text);
+    free(props_text);
     json_decref(spec);
     json_decref(order);
     json_decref(props);
-    json_decref(schema_obj);
     basalt_arena_reset(&arena);
     return st;
 }

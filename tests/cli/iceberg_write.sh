@@ -7,18 +7,8 @@
 # from DuckDB reading the input files, never from basalt.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/../servers/servers.bash"
-here=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/iceberg_inputs.bash"
 py=/usr/bin/python3
-if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
-  echo "skipped: node or @duckdb/node-api is missing (scripts/setup installs them)"
-  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && check "node and DuckDB available" false
-  finish
-fi
-in=$tmp/in
-mkdir -p "$in"
-check "DuckDB writes the inputs" node "$here/iceberg/make_write_input.mjs" "$in"
-canon() { node "$here/iceberg/canonical_rows.mjs" "$@"; }
-cat="--catalog sqlite:$tmp/wh/catalog.db"
 
 # --------------------------------------------------------------- create
 expect 0 "$basalt" iceberg create db.events --like "$in/a.parquet" \

@@ -9,6 +9,7 @@
 //                                            column reads as null)
 //   node canonical_rows.mjs csv FILE          `basalt iceberg scan --format csv`
 //   node canonical_rows.mjs glob 'DIR/**/*.parquet'  the data files a table wrote
+//   node canonical_rows.mjs --where 'SQL' MODE ...   only the rows where SQL holds
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,13 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'));
 const { DuckDBInstance } = require('@duckdb/node-api');
 
-const [mode, ...files] = process.argv.slice(2);
+let args = process.argv.slice(2);
+let where = 'true';
+if (args[0] === '--where') {
+  where = args[1];
+  args = args.slice(2);
+}
+const [mode, ...files] = args;
 const q = (s) => `'${s.replaceAll("'", "''")}'`;
 const db = await DuckDBInstance.create(':memory:', { threads: '1' });
 const c = await db.connect();
@@ -41,7 +48,7 @@ if (mode === 'parquet') {
   console.error('usage: node canonical_rows.mjs parquet FILE... | csv FILE | glob PATTERN');
   process.exit(2);
 }
-const rows = await (await c.run(`SELECT * FROM (${sql}) ORDER BY id`)).getRows();
+const rows = await (await c.run(`SELECT * FROM (${sql}) WHERE ${where} ORDER BY id`)).getRows();
 const text = (v) => {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' && Number.isNaN(v)) return 'NaN';

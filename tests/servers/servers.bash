@@ -1,7 +1,8 @@
 # Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
-# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs), a
-# minimal Iceberg REST catalog (tests/catalog/mini_rest_server.py) and
-# fault_proxy (tests/tools/fault_proxy.c) in front of any of them. Source it
+# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs),
+# basalt's own REST catalog server, a minimal Iceberg REST catalog
+# (tests/catalog/mini_rest_server.py), and fault_proxy
+# (tests/tools/fault_proxy.c) in front of any of them. Source it
 # from a CLI case (after tests/cli/lib.bash, or alone):
 #
 #   source "$(dirname "$0")/../servers/servers.bash"
@@ -405,6 +406,32 @@ for k in sys.argv[2].split("."):
 print(d)' "$1" "$2"
 }
 
+# ------------------------------------------------- basalt catalog serve
+
+_servers_catalog_count=0
+
+# start_basalt_catalog BASALT [ARGS...]: `BASALT catalog serve --port 0 ARGS`
+# (ARGS name the catalog, and --token, --prefix... as wanted), ready once it
+# printed the URL it listens on. Exports BASALT_CATALOG_URL
+# (http://127.0.0.1:PORT), BASALT_CATALOG_PORT, BASALT_CATALOG_PID and
+# BASALT_CATALOG_LOG (its stdout and stderr). Several may run at once.
+start_basalt_catalog() {
+  local bin=${1:?start_basalt_catalog BASALT [args]}; shift
+  _servers_catalog_count=$((_servers_catalog_count + 1))
+  local log=$SERVER_LOG_DIR/basalt-catalog-$_servers_catalog_count.log
+  _servers_spawn "basalt-catalog-$_servers_catalog_count" "$log" "$bin" catalog serve --port 0 "$@"
+  BASALT_CATALOG_PID=$_servers_last_pid
+  if ! _servers_wait_until "$BASALT_CATALOG_PID" "basalt catalog serve" \
+      grep -q '^listening on http://' "$log"; then
+    _servers_show_log "$log"; return 1
+  fi
+  BASALT_CATALOG_URL=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$log" | head -n 1)
+  BASALT_CATALOG_PORT=${BASALT_CATALOG_URL##*:}
+  BASALT_CATALOG_LOG=$log
+  export BASALT_CATALOG_URL BASALT_CATALOG_PORT BASALT_CATALOG_PID BASALT_CATALOG_LOG
+  servers_log "basalt catalog serve on $BASALT_CATALOG_URL"
+}
+
 # ------------------------------------------------ mini REST catalog (tests)
 
 _servers_mini_rest_count=0
@@ -434,20 +461,6 @@ start_mini_rest() {
   MINI_REST_LOG=$log
   export MINI_REST_URL MINI_REST_PORT MINI_REST_PID MINI_REST_LOG
   servers_log "mini REST catalog on $MINI_REST_URL"
-}
-
-# stop_server PID: stops one server started here (the others keep running).
-stop_server() {
-  local pid=${1:?stop_server PID} i
-  for i in "${!_servers_pids[@]}"; do
-    if [ "${_servers_pids[$i]}" = "$pid" ]; then
-      _servers_stop_pid "$pid"
-      unset '_servers_pids[i]' '_servers_names[i]'
-      return 0
-    fi
-  done
-  servers_log "stop_server: $pid was not started here"
-  return 1
 }
 
 # ---------------------------------------------------------------- stopping

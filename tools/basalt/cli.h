@@ -109,6 +109,7 @@ int cli_keys_decryption(struct cli_keys *k, const char *parquet_path,
                         const struct basalt_parquet_decryption **out);
 
 int cli_avro_main(int argc, char **argv);
+int cli_catalog_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);
 int cli_iceberg_main(int argc, char **argv);

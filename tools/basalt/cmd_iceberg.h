@@ -74,8 +74,18 @@ basalt_status cli_iceberg_open_catalog(const struct cli_iceberg_common *common, 
                                        struct basalt_catalog **out,
                                        struct basalt_error *err);
 
+/* Epoch milliseconds, or ISO-8601 "YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|+HH:MM]"
+ * (UTC without a zone), into *ms. False when malformed. */
+bool cli_parse_time(const char *s, int64_t *ms);
+
 int cli_iceberg_create(int argc, char **argv);
+int cli_iceberg_expire(int argc, char **argv);
+int cli_iceberg_delete(int argc, char **argv);
+int cli_iceberg_overwrite(int argc, char **argv);
 int cli_iceberg_append(int argc, char **argv);
+int cli_iceberg_evolve(int argc, char **argv);
+int cli_iceberg_branch(int argc, char **argv);
+int cli_iceberg_tag(int argc, char **argv);
 int cli_iceberg_files(int argc, char **argv);
 int cli_iceberg_scan(int argc, char **argv);
 int cli_iceberg_count(int argc, char **argv);

@@ -57,7 +57,7 @@ static bool digits(const char **p, int n, int64_t *out)
 }
 
 /* Epoch milliseconds, or ISO-8601 "YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|+HH:MM|-HH:MM]" (UTC when no zone). */
-static bool parse_time(const char *s, int64_t *ms)
+bool cli_parse_time(const char *s, int64_t *ms)
 {
     const char *p = s;
     bool all_digits = *p != '\0';
@@ -204,7 +204,7 @@ static int parse_args(const char *verb, int argc, char **argv, struct scan_args 
         } else if (strcmp(name, "--ref") == 0) {
             a->ref = val;
         } else if (strcmp(name, "--as-of") == 0) {
-            if (!parse_time(val, &a->as_of))
+            if (!cli_parse_time(val, &a->as_of))
                 return cli_usage_error("iceberg %s: --as-of wants ISO-8601 or epoch milliseconds, got '%s'",
                                        verb, val);
             a->has_as_of = true;

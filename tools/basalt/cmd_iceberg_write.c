@@ -215,6 +215,8 @@ int cli_iceberg_create(int argc, char **argv)
 
 struct append_args {
     struct cli_iceberg_common common;
+    bool overwrite;    /* the overwrite verb: --where allowed */
+    const char *where; /* overwrite: the rows replaced (NULL: all) */
     const char *name;
     const char **files;
     int n_files;
@@ -222,9 +224,10 @@ struct append_args {
     int threads;
 };
 
-static int parse_append(int argc, char **argv, struct append_args *a)
+static int parse_append(int argc, char **argv, bool overwrite, struct append_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->overwrite = overwrite;
     cli_iceberg_common_init(&a->common);
     a->threads = default_threads();
     a->files = calloc((size_t)argc, sizeof *a->files);
@@ -240,6 +243,8 @@ static int parse_append(int argc, char **argv, struct append_args *a)
         const char *v;
         if ((v = opt("--branch", argc, argv, &i, &missing))) {
             a->branch = v;
+        } else if (overwrite && !missing && (v = opt("--where", argc, argv, &i, &missing))) {
+            a->where = v;
         } else if (!missing && (v = opt("--threads", argc, argv, &i, &missing))) {
             a->threads = atoi(v);
             if (a->threads < 1 || a->threads > 256)
@@ -255,7 +260,8 @@ static int parse_append(int argc, char **argv, struct append_args *a)
         }
     }
     if (!a->name || a->n_files == 0)
-        return cli_usage_error("iceberg append: expected NAME and at least one FILE");
+        return cli_usage_error("iceberg %s: expected NAME and at least one FILE",
+                               overwrite ? "overwrite" : "append");
     return CLI_OK;
 }
 
@@ -305,7 +311,33 @@ static basalt_status write_inputs(const struct append_args *a, struct basalt_ice
     return st;
 }
 
+static int append_or_overwrite(int argc, char **argv, bool overwrite);
+
 int cli_iceberg_append(int argc, char **argv)
+{
+    return append_or_overwrite(argc, argv, false);
+}
+
+int cli_iceberg_overwrite(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: basalt iceberg overwrite NAME FILE... [--where EXPR] [options]\n\n"
+               "Replaces the rows of table NAME where EXPR holds (default: every row) with\n"
+               "the rows of Parquet or Avro files, in one snapshot (operation overwrite):\n"
+               "files whose rows all match are removed, files partly matching are written\n"
+               "again without those rows. Retried on the new head when another writer\n"
+               "commits first.\n\n"
+               "options:\n"
+               "  --where EXPR         the rows replaced, e.g. \"d >= '2024-03-01'\"\n"
+               "  --branch NAME        commit to this branch (default main)\n"
+               "  --threads N          workers for reading and writing (default: the CPUs)\n%s",
+               cli_iceberg_common_help);
+        return CLI_OK;
+    }
+    return append_or_overwrite(argc, argv, true);
+}
+
+static int append_or_overwrite(int argc, char **argv, bool overwrite)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt iceberg append NAME FILE... [options]\n\n"
@@ -321,7 +353,7 @@ int cli_iceberg_append(int argc, char **argv)
         return CLI_OK;
     }
     struct append_args a;
-    int rc = parse_append(argc, argv, &a);
+    int rc = parse_append(argc, argv, overwrite, &a);
     if (rc != CLI_OK) {
         free(a.files);
         return rc;
@@ -374,21 +406,37 @@ int cli_iceberg_append(int argc, char **argv)
         st = write_inputs(&a, w, schema, pool, &rows, &err);
     if (st == BASALT_OK)
         st = basalt_iceberg_data_writer_finish(w, &files, &n_files, &err);
+    struct basalt_iceberg_delete_result replaced;
+    memset(&replaced, 0, sizeof replaced);
     if (st == BASALT_OK) {
-        struct basalt_iceberg_append_options ao;
-        basalt_iceberg_append_options_init(&ao);
-        ao.branch = a.branch;
         struct basalt_iceberg_committer committer;
         basalt_catalog_committer(c, &committer);
-        st = basalt_iceberg_append(&committer, a.name, files, n_files, &ao, NULL, &snapshot_id,
-                                   &err);
+        if (overwrite) {
+            struct basalt_iceberg_delete_options d;
+            basalt_iceberg_delete_options_init(&d);
+            d.branch = a.branch;
+            d.pool = pool;
+            st = basalt_iceberg_delete_where(&committer, a.name, a.where ? a.where : "true", files,
+                                             n_files, &d, &replaced, &err);
+            snapshot_id = replaced.snapshot_id;
+        } else {
+            struct basalt_iceberg_append_options ao;
+            basalt_iceberg_append_options_init(&ao);
+            ao.branch = a.branch;
+            st = basalt_iceberg_append(&committer, a.name, files, n_files, &ao, NULL,
+                                       &snapshot_id, &err);
+        }
     }
     /* Data files of a failed append are removed, unless the commit's outcome
      * is unknown: then a committed snapshot may name them. */
     bool unknown = st == BASALT_IO && strstr(err.message, "commit state") != NULL;
     if (st != BASALT_OK && w && !unknown)
         basalt_iceberg_data_writer_abort(w, NULL);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && overwrite)
+        printf("overwrote %lld rows with %lld rows in %u files in %s: snapshot %lld\n",
+               (long long)replaced.rows_deleted, (long long)rows, n_files, a.name,
+               (long long)snapshot_id);
+    else if (st == BASALT_OK)
         printf("appended %lld rows in %u files to %s: snapshot %lld\n", (long long)rows, n_files,
                a.name, (long long)snapshot_id);
     basalt_iceberg_data_writer_free(w);
