@@ -103,11 +103,11 @@ basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, boo
                                : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     const char *db = sqlite_path(uri);
     const char *pg = postgres_uri(uri);
-    bool rest = basalt_catalog_rest_uri(uri);
+    bool rest = basalt_rest_client_uri(uri);
     if (st == BASALT_OK && rest) {
         /* Nothing is sent yet; the server chooses where tables go. */
         c->kind = BASALT_CATALOG_KIND_REST;
-        st = basalt_catalog_rest_open(uri, &c->rest, err);
+        st = basalt_rest_client_open(uri, &c->rest, err);
     } else if (st == BASALT_OK && pg) {
         c->kind = BASALT_CATALOG_KIND_SQL;
         st = basalt_catalog_sql_open(pg, true, create, &c->sql, err);
@@ -135,7 +135,7 @@ void basalt_catalog_close(struct basalt_catalog *catalog)
         return;
     basalt_catalog_sql_close(catalog->sql);
     basalt_catalog_fs_close(catalog->fs);
-    basalt_catalog_rest_close(catalog->rest);
+    basalt_rest_client_close(catalog->rest);
     basalt_iceberg_io_free(catalog->io);
     basalt_free(catalog->warehouse);
     basalt_free(catalog->name);
@@ -153,7 +153,7 @@ void basalt_catalog_set_store(struct basalt_catalog *c,
 {
     basalt_iceberg_io_set_store(c->io, store);
     if (c->rest)
-        basalt_catalog_rest_set_store(c->rest, store);
+        basalt_rest_client_set_store(c->rest, store);
 }
 
 /* A namespace name: non-empty levels separated by single dots. */
@@ -176,7 +176,7 @@ basalt_status basalt_catalog_namespace_exists(struct basalt_catalog *c,
         return BASALT_OK;
     }
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_namespace_exists(c->rest, ns, exists, err);
+        return basalt_rest_client_namespace_exists(c->rest, ns, exists, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_namespace_exists(c->sql, c->name, ns, exists, err);
     return basalt_catalog_fs_namespace_exists(c->fs, ns, exists, err);
@@ -218,7 +218,7 @@ basalt_status basalt_catalog_list_namespaces(struct basalt_catalog *c,
                            : BASALT_OK;
     struct basalt_string_list found = {0}, children = {0};
     if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_REST) {
-        st = basalt_catalog_rest_list_namespaces(c->rest, parent, &children, err);
+        st = basalt_rest_client_list_namespaces(c->rest, parent, &children, err);
     } else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
         st = basalt_catalog_fs_list_namespaces(c->fs, parent, &children, err);
     } else if (st == BASALT_OK) {
@@ -254,7 +254,7 @@ basalt_status basalt_catalog_list_tables(struct basalt_catalog *c, const char *n
         st = require_namespace(c, ns, err);
     struct basalt_string_list tables = {0};
     if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_REST)
-        st = basalt_catalog_rest_list_tables(c->rest, ns, false, &tables, err);
+        st = basalt_rest_client_list_tables(c->rest, ns, false, &tables, err);
     else if (st == BASALT_OK)
         st = c->kind == BASALT_CATALOG_KIND_SQL
                  ? basalt_catalog_sql_list_tables(c->sql, c->name, ns, &tables, err)
@@ -274,7 +274,7 @@ basalt_status basalt_catalog_create_namespace(struct basalt_catalog *c,
     if (st != BASALT_OK)
         return st;
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_create_namespace(c->rest, ns, err);
+        return basalt_rest_client_create_namespace(c->rest, ns, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_create_namespace(c->sql, c->name, ns, err);
     return basalt_catalog_fs_create_namespace(c->fs, ns, err);
@@ -291,7 +291,7 @@ basalt_status basalt_catalog_table_location(struct basalt_catalog *c,
         return st;
     if (c->kind == BASALT_CATALOG_KIND_REST) {
         json_t *result = NULL;
-        st = basalt_catalog_rest_load_result(c->rest, identifier, &result, err);
+        st = basalt_rest_client_load_result(c->rest, identifier, &result, err);
         const char *loc = json_string_value(json_object_get(result, "metadata-location"));
         if (st == BASALT_OK && !loc)
             st = basalt_error_set(err, BASALT_CORRUPT, "%.200s: the catalog names no metadata "
@@ -372,9 +372,9 @@ basalt_status basalt_catalog_load_table(struct basalt_catalog *c,
     if (c->kind == BASALT_CATALOG_KIND_REST) {
         /* The metadata comes in the answer: no file is read. */
         json_t *result = NULL;
-        basalt_status st = basalt_catalog_rest_load_result(c->rest, identifier, &result, err);
+        basalt_status st = basalt_rest_client_load_result(c->rest, identifier, &result, err);
         if (st == BASALT_OK)
-            st = basalt_catalog_rest_make_table(c->rest, c->io, identifier, result, out, err);
+            st = basalt_rest_client_make_table(c->rest, c->io, identifier, result, out, err);
         json_decref(result);
         return st;
     }
@@ -399,7 +399,7 @@ basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
         if (st == BASALT_OK && (!metadata_location || !*metadata_location))
             st = basalt_error_set(err, BASALT_INVALID_ARG, "no metadata location");
         if (st == BASALT_OK)
-            st = basalt_catalog_rest_register(c->rest, identifier, metadata_location, err);
+            st = basalt_rest_client_register(c->rest, identifier, metadata_location, err);
         basalt_free(ns);
         basalt_free(name);
         return st;
@@ -448,7 +448,7 @@ basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
 {
     char *ns, *name;
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_drop(c->rest, identifier, err);
+        return basalt_rest_client_drop(c->rest, identifier, err);
     if (c->kind != BASALT_CATALOG_KIND_SQL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog does not drop tables (it would delete files)");
@@ -470,7 +470,7 @@ basalt_status basalt_catalog_commit_transaction(struct basalt_catalog *c, size_t
     if (c->kind != BASALT_CATALOG_KIND_REST)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "multi-table transactions are made through REST catalogs only");
-    return basalt_catalog_rest_commit_transaction(c->rest, n, identifiers, requirements_json,
+    return basalt_rest_client_commit_transaction(c->rest, n, identifiers, requirements_json,
                                                   updates_json, err);
 }
 
@@ -484,7 +484,7 @@ basalt_status basalt_catalog_list_views(struct basalt_catalog *c, const char *ns
     basalt_status st = check_namespace(ns, err);
     struct basalt_string_list views = {0};
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_list_tables(c->rest, ns, true, &views, err);
+        st = basalt_rest_client_list_tables(c->rest, ns, true, &views, err);
     if (st != BASALT_OK) {
         basalt_string_list_reset(&views);
         return st;
@@ -502,5 +502,5 @@ basalt_status basalt_catalog_load_view(struct basalt_catalog *c, const char *ide
         *location = NULL;
     if (c->kind != BASALT_CATALOG_KIND_REST)
         return basalt_error_set(err, BASALT_UNSUPPORTED, "only REST catalogs load views");
-    return basalt_catalog_rest_load_view(c->rest, identifier, out, location, err);
+    return basalt_rest_client_load_view(c->rest, identifier, out, location, err);
 }

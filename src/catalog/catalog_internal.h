@@ -14,7 +14,7 @@ basalt_status basalt_catalog_identifier_split(const char *identifier, char **ns,
 
 struct basalt_catalog_sql;
 struct basalt_catalog_fs;
-struct basalt_catalog_rest; /* rest_client_internal.h */
+struct basalt_rest_client; /* rest_client_internal.h */
 
 enum basalt_catalog_kind {
     BASALT_CATALOG_KIND_SQL,
@@ -32,7 +32,7 @@ struct basalt_catalog {
     struct basalt_iceberg_io *io;   /* mappings for table loads */
     struct basalt_catalog_sql *sql;
     struct basalt_catalog_fs *fs;
-    struct basalt_catalog_rest *rest;
+    struct basalt_rest_client *rest;
 };
 
 /* Loads the table whose metadata file is `location` under `identifier`

@@ -31,7 +31,7 @@ basalt_status basalt_catalog_set_warehouse(struct basalt_catalog *c,
 {
     if (c->kind == BASALT_CATALOG_KIND_REST) {
         /* The ?warehouse= of the REST config request, sent as given. */
-        basalt_status st = basalt_catalog_rest_set_warehouse(c->rest, warehouse, err);
+        basalt_status st = basalt_rest_client_set_warehouse(c->rest, warehouse, err);
         if (st != BASALT_OK)
             return st;
     }
@@ -53,7 +53,7 @@ basalt_status basalt_catalog_default_location(struct basalt_catalog *c,
     char *ns, *name;
     *out = NULL;
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_default_location(c->rest, identifier, out, err);
+        return basalt_rest_client_default_location(c->rest, identifier, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
@@ -196,7 +196,7 @@ basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
     if (out)
         *out = NULL;
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_create_table(c->rest, c->io, identifier, updates_json, out, err);
+        return basalt_rest_client_create_table(c->rest, c->io, identifier, updates_json, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK) {
         char *existing = NULL;
@@ -313,7 +313,7 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
     if (out)
         *out = NULL;
     if (c->kind == BASALT_CATALOG_KIND_REST)
-        return basalt_catalog_rest_commit_table(c->rest, c->io, identifier, requirements_json,
+        return basalt_rest_client_commit_table(c->rest, c->io, identifier, requirements_json,
                                                 updates_json, out, err);
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)

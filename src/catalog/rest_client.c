@@ -26,7 +26,7 @@ static const char *const default_endpoints[] = {
     "POST /v1/{prefix}/transactions/commit",
 };
 
-bool basalt_catalog_rest_uri(const char *uri)
+bool basalt_rest_client_uri(const char *uri)
 {
     return uri && (strncasecmp(uri, "rest+http://", 12) == 0 ||
                    strncasecmp(uri, "rest+https://", 13) == 0);
@@ -64,7 +64,7 @@ static char *decode(const char *s, size_t len)
 }
 
 /* The query of the URI: warehouse=W, nothing else. */
-static basalt_status parse_query(struct basalt_catalog_rest *r, const char *uri, const char *q,
+static basalt_status parse_query(struct basalt_rest_client *r, const char *uri, const char *q,
                                  struct basalt_error *err)
 {
     while (*q) {
@@ -93,7 +93,7 @@ static basalt_status default_transport(void *ctx, const struct basalt_io_http_re
                                        struct basalt_io_http_response *resp,
                                        struct basalt_error *err)
 {
-    struct basalt_catalog_rest *r = ctx;
+    struct basalt_rest_client *r = ctx;
     if (!r->store && !r->own_store) {
         basalt_status st = basalt_io_store_new(NULL, &r->own_store, err);
         if (st != BASALT_OK)
@@ -102,11 +102,11 @@ static basalt_status default_transport(void *ctx, const struct basalt_io_http_re
     return basalt_io_http_request(r->store ? r->store : r->own_store, req, resp, err);
 }
 
-basalt_status basalt_catalog_rest_open(const char *uri, struct basalt_catalog_rest **out,
+basalt_status basalt_rest_client_open(const char *uri, struct basalt_rest_client **out,
                                        struct basalt_error *err)
 {
     *out = NULL;
-    if (!basalt_catalog_rest_uri(uri))
+    if (!basalt_rest_client_uri(uri))
         return basalt_error_set(err, BASALT_INVALID_ARG, "%.200s is not a rest+http(s):// URI",
                                 uri ? uri : "");
     const char *rest = uri + 5; /* "http..." */
@@ -120,7 +120,7 @@ basalt_status basalt_catalog_rest_open(const char *uri, struct basalt_catalog_re
                                 "client credentials: basalt_catalog_set_rest_options)");
     if (strchr(host, '#'))
         return basalt_error_set(err, BASALT_INVALID_ARG, "catalog URI %.200s has a fragment", uri);
-    struct basalt_catalog_rest *r = basalt_calloc(1, sizeof *r);
+    struct basalt_rest_client *r = basalt_calloc(1, sizeof *r);
     if (!r)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory opening a REST catalog");
     r->transport = default_transport;
@@ -137,7 +137,7 @@ basalt_status basalt_catalog_rest_open(const char *uri, struct basalt_catalog_re
     if (st == BASALT_OK && q)
         st = parse_query(r, uri, q + 1, err);
     if (st != BASALT_OK) {
-        basalt_catalog_rest_close(r);
+        basalt_rest_client_close(r);
         return st;
     }
     *out = r;
@@ -145,7 +145,7 @@ basalt_status basalt_catalog_rest_open(const char *uri, struct basalt_catalog_re
 }
 
 /* Forgets the session: the next operation makes a new one. */
-static void reset_session(struct basalt_catalog_rest *r)
+static void reset_session(struct basalt_rest_client *r)
 {
     r->configured = false;
     basalt_free(r->prefix);
@@ -160,7 +160,7 @@ static void reset_session(struct basalt_catalog_rest *r)
     json_object_clear(r->tables);
 }
 
-void basalt_catalog_rest_close(struct basalt_catalog_rest *r)
+void basalt_rest_client_close(struct basalt_rest_client *r)
 {
     if (!r)
         return;
@@ -177,19 +177,19 @@ void basalt_catalog_rest_close(struct basalt_catalog_rest *r)
     basalt_free(r);
 }
 
-void basalt_catalog_rest_set_store(struct basalt_catalog_rest *r, struct basalt_io_store *store)
+void basalt_rest_client_set_store(struct basalt_rest_client *r, struct basalt_io_store *store)
 {
     r->store = store;
 }
 
-void basalt_catalog_rest_set_transport(struct basalt_catalog_rest *r,
-                                       basalt_catalog_rest_transport fn, void *ctx)
+void basalt_rest_client_set_transport(struct basalt_rest_client *r,
+                                       basalt_rest_client_transport fn, void *ctx)
 {
     r->transport = fn ? fn : default_transport;
     r->transport_ctx = fn ? ctx : r;
 }
 
-basalt_status basalt_catalog_rest_set_warehouse(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_set_warehouse(struct basalt_rest_client *r,
                                                 const char *warehouse, struct basalt_error *err)
 {
     char *copy = warehouse && *warehouse ? basalt_strdup(warehouse) : NULL;
@@ -207,7 +207,7 @@ void basalt_catalog_rest_options_init(struct basalt_catalog_rest_options *o)
 }
 
 /* Copies of the options' strings into r (NULL stays NULL). */
-static basalt_status set_options(struct basalt_catalog_rest *r,
+static basalt_status set_options(struct basalt_rest_client *r,
                                  const struct basalt_catalog_rest_options *o,
                                  struct basalt_error *err)
 {
@@ -277,7 +277,7 @@ static const char *config_value(const json_t *config, const char *key)
     return v;
 }
 
-static basalt_status take_config(struct basalt_catalog_rest *r, const json_t *config,
+static basalt_status take_config(struct basalt_rest_client *r, const json_t *config,
                                  struct basalt_error *err)
 {
     if (!json_is_object(config) ||
@@ -327,7 +327,7 @@ static basalt_status take_config(struct basalt_catalog_rest *r, const json_t *co
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_session(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_session(struct basalt_rest_client *r,
                                           struct basalt_error *err)
 {
     if (r->configured)
@@ -350,15 +350,15 @@ basalt_status basalt_catalog_rest_session(struct basalt_catalog_rest *r,
     if (st == BASALT_OK && r->warehouse) {
         st = basalt_buffer_append(&url, "?warehouse=", 11, err);
         if (st == BASALT_OK)
-            st = basalt_catalog_rest_append_encoded(&url, r->warehouse, strlen(r->warehouse), err);
+            st = basalt_rest_client_append_encoded(&url, r->warehouse, strlen(r->warehouse), err);
     }
     if (st == BASALT_OK)
         st = basalt_buffer_append(&url, "", 1, err);
     json_t *config = NULL;
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "GET", .url = (const char *)url.data,
-                                        .op = BASALT_REST_OP_READ};
-        st = basalt_catalog_rest_call(r, &call, &config, NULL, err);
+        struct basalt_rest_client_call call = {.method = "GET", .url = (const char *)url.data,
+                                        .op = BASALT_REST_CLIENT_OP_READ};
+        st = basalt_rest_client_call(r, &call, &config, NULL, err);
     }
     if (st == BASALT_OK)
         st = take_config(r, config, err);
@@ -372,7 +372,7 @@ basalt_status basalt_catalog_rest_session(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-bool basalt_catalog_rest_offers(const struct basalt_catalog_rest *r, const char *endpoint)
+bool basalt_rest_client_offers(const struct basalt_rest_client *r, const char *endpoint)
 {
     if (!r->have_endpoints) {
         for (size_t i = 0; i < sizeof default_endpoints / sizeof default_endpoints[0]; i++)
@@ -386,10 +386,10 @@ bool basalt_catalog_rest_offers(const struct basalt_catalog_rest *r, const char 
     return false;
 }
 
-basalt_status basalt_catalog_rest_require(const struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_require(const struct basalt_rest_client *r,
                                           const char *endpoint, struct basalt_error *err)
 {
-    if (basalt_catalog_rest_offers(r, endpoint))
+    if (basalt_rest_client_offers(r, endpoint))
         return BASALT_OK;
     return basalt_error_set(err, BASALT_UNSUPPORTED,
                             "REST catalog %.200s does not offer %s (not among the endpoints of "

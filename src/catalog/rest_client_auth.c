@@ -15,7 +15,7 @@ static int64_t monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-bool basalt_catalog_rest_can_refresh(const struct basalt_catalog_rest *r)
+bool basalt_rest_client_can_refresh(const struct basalt_rest_client *r)
 {
     return r->client_secret != NULL;
 }
@@ -31,12 +31,12 @@ static basalt_status form_field(struct basalt_buffer *b, const char *name, const
     if (st == BASALT_OK)
         st = basalt_buffer_append(b, "=", 1, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_append_encoded(b, value, strlen(value), err);
+        st = basalt_rest_client_append_encoded(b, value, strlen(value), err);
     return st;
 }
 
 /* POST grant_type=client_credentials to the token endpoint. */
-static basalt_status fetch_token(struct basalt_catalog_rest *r, struct basalt_error *err)
+static basalt_status fetch_token(struct basalt_rest_client *r, struct basalt_error *err)
 {
     struct basalt_buffer form;
     basalt_buffer_init(&form);
@@ -50,12 +50,12 @@ static basalt_status fetch_token(struct basalt_catalog_rest *r, struct basalt_er
     json_t *answer = NULL;
     if (st == BASALT_OK) {
         /* A token request may be sent twice: a second token does no harm. */
-        struct basalt_rest_call call = {.method = "POST", .url = r->token_endpoint,
+        struct basalt_rest_client_call call = {.method = "POST", .url = r->token_endpoint,
                                         .body = (const char *)form.data, .body_len = form.size,
-                                        .form = true, .op = BASALT_REST_OP_READ,
+                                        .form = true, .op = BASALT_REST_CLIENT_OP_READ,
                                         .no_auth = true};
         long status = 0;
-        st = basalt_catalog_rest_call(r, &call, &answer, &status, err);
+        st = basalt_rest_client_call(r, &call, &answer, &status, err);
         /* The token endpoint refusing credentials is an authentication
          * failure, whatever status it chose (400 invalid_client...). */
         if (st != BASALT_OK && status >= 400 && status < 500)
@@ -97,7 +97,7 @@ static basalt_status fetch_token(struct basalt_catalog_rest *r, struct basalt_er
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_bearer(struct basalt_catalog_rest *r, bool force,
+basalt_status basalt_rest_client_bearer(struct basalt_rest_client *r, bool force,
                                          const char **out, struct basalt_error *err)
 {
     *out = r->token;

@@ -23,19 +23,19 @@ static basalt_status split(const char *identifier, char **ns, const char **name,
 }
 
 /* POST `body` to `path` (relative to /v1/[prefix]/). */
-static basalt_status post(struct basalt_catalog_rest *r, const char *path, json_t *body,
-                          enum basalt_rest_op op, bool delegation, const char *table,
+static basalt_status post(struct basalt_rest_client *r, const char *path, json_t *body,
+                          enum basalt_rest_client_op op, bool delegation, const char *table,
                           json_t **answer, long *status, struct basalt_error *err)
 {
     char *url = NULL;
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    basalt_status st = text ? basalt_catalog_rest_url(r, path, &url, err)
+    basalt_status st = text ? basalt_rest_client_url(r, path, &url, err)
                             : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "POST", .url = url, .body = text,
+        struct basalt_rest_client_call call = {.method = "POST", .url = url, .body = text,
                                         .body_len = strlen(text), .delegation = delegation,
                                         .table = table, .op = op};
-        st = basalt_catalog_rest_call(r, &call, answer, status, err);
+        st = basalt_rest_client_call(r, &call, answer, status, err);
     }
     free(text);
     basalt_free(url);
@@ -43,17 +43,17 @@ static basalt_status post(struct basalt_catalog_rest *r, const char *path, json_
 }
 
 /* POST createTable (stage-create when asked) for ns.name. */
-static basalt_status post_create(struct basalt_catalog_rest *r, const char *identifier,
+static basalt_status post_create(struct basalt_rest_client *r, const char *identifier,
                                  const char *ns, json_t *request, json_t **answer, long *status,
                                  struct basalt_error *err)
 {
     char *path = NULL;
-    basalt_status st = basalt_catalog_rest_require(
+    basalt_status st = basalt_rest_client_require(
         r, "POST /v1/{prefix}/namespaces/{namespace}/tables", err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_namespace_path(r, ns, "tables", &path, err);
+        st = basalt_rest_client_namespace_path(r, ns, "tables", &path, err);
     if (st == BASALT_OK)
-        st = post(r, path, request, BASALT_REST_OP_WRITE, true, identifier, answer, status, err);
+        st = post(r, path, request, BASALT_REST_CLIENT_OP_WRITE, true, identifier, answer, status, err);
     basalt_free(path);
     if (st == BASALT_OK && !json_is_object(json_object_get(*answer, "metadata"))) {
         json_decref(*answer);
@@ -63,7 +63,7 @@ static basalt_status post_create(struct basalt_catalog_rest *r, const char *iden
     return st;
 }
 
-basalt_status basalt_catalog_rest_default_location(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_default_location(struct basalt_rest_client *r,
                                                    const char *identifier, char **out,
                                                    struct basalt_error *err)
 {
@@ -73,7 +73,7 @@ basalt_status basalt_catalog_rest_default_location(struct basalt_catalog_rest *r
     *out = NULL;
     basalt_status st = split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_session(r, err);
+        st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK) {
         /* A staged create creates nothing and answers the metadata the
          * server would make, its location included. */
@@ -103,7 +103,7 @@ basalt_status basalt_catalog_rest_default_location(struct basalt_catalog_rest *r
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_create_request(const char *name, const json_t *updates,
+basalt_status basalt_rest_client_create_request(const char *name, const json_t *updates,
                                                  json_t **out, struct basalt_error *err)
 {
     *out = NULL;
@@ -200,32 +200,32 @@ static json_t *first_location(const json_t *updates)
 }
 
 /* POST updateTable for `identifier` with the two arrays. */
-static basalt_status post_commit(struct basalt_catalog_rest *r, const char *identifier,
+static basalt_status post_commit(struct basalt_rest_client *r, const char *identifier,
                                  json_t *requirements, json_t *updates, json_t **answer,
                                  struct basalt_error *err)
 {
     char *path = NULL;
-    basalt_status st = basalt_catalog_rest_require(
+    basalt_status st = basalt_rest_client_require(
         r, "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}", err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_object_path(r, identifier, "tables", &path, err);
+        st = basalt_rest_client_object_path(r, identifier, "tables", &path, err);
     json_t *body = NULL;
     if (st == BASALT_OK) {
         body = json_pack("{s:o,s:O,s:O}", "identifier",
-                         basalt_catalog_rest_identifier_json(identifier), "requirements",
+                         basalt_rest_client_identifier_json(identifier), "requirements",
                          requirements, "updates", updates);
         if (!body)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     if (st == BASALT_OK)
-        st = post(r, path, body, BASALT_REST_OP_COMMIT, false, identifier, answer, NULL, err);
+        st = post(r, path, body, BASALT_REST_CLIENT_OP_COMMIT, false, identifier, answer, NULL, err);
     json_decref(body);
     basalt_free(path);
     return st;
 }
 
 /* Creates through a staged create and a commit of every update. */
-static basalt_status staged_create(struct basalt_catalog_rest *r, const char *identifier,
+static basalt_status staged_create(struct basalt_rest_client *r, const char *identifier,
                                    const char *ns, const char *name, json_t *updates,
                                    json_t **answer, long *status, struct basalt_error *err)
 {
@@ -243,7 +243,7 @@ static basalt_status staged_create(struct basalt_catalog_rest *r, const char *id
     if (st != BASALT_OK)
         return st;
     /* The staged answer carries the credentials for the new table. */
-    basalt_catalog_rest_remember(r, identifier, staged);
+    basalt_rest_client_remember(r, identifier, staged);
     json_decref(staged);
     json_t *requirements = json_pack("[{s:s}]", "type", "assert-create");
     st = requirements ? post_commit(r, identifier, requirements, updates, answer, err)
@@ -252,7 +252,7 @@ static basalt_status staged_create(struct basalt_catalog_rest *r, const char *id
     return st;
 }
 
-basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_create_table(struct basalt_rest_client *r,
                                                const struct basalt_iceberg_io *base_io,
                                                const char *identifier, const char *updates_json,
                                                struct basalt_iceberg_table **out,
@@ -265,11 +265,11 @@ basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
         *out = NULL;
     basalt_status st = split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_parse_array(updates_json, "create updates", &updates, err);
+        st = basalt_rest_client_parse_array(updates_json, "create updates", &updates, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_session(r, err);
+        st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK && !r->stage_create)
-        st = basalt_catalog_rest_create_request(name, updates, &request, err);
+        st = basalt_rest_client_create_request(name, updates, &request, err);
     /* A missing namespace is created, as the other catalog kinds create it. */
     for (int attempt = 0; st == BASALT_OK && attempt < 2; attempt++) {
         long status = 0;
@@ -279,7 +279,7 @@ basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
                      : staged_create(r, identifier, ns, name, updates, &answer, &status, &first);
         if (st == BASALT_NOT_FOUND && status == 404 && attempt == 0) {
             bool exists = true;
-            st = basalt_catalog_rest_namespace_exists(r, ns, &exists, err);
+            st = basalt_rest_client_namespace_exists(r, ns, &exists, err);
             if (st == BASALT_OK && exists) {
                 st = BASALT_NOT_FOUND; /* the 404 was about something else */
                 if (err)
@@ -287,7 +287,7 @@ basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
                 break;
             }
             if (st == BASALT_OK)
-                st = basalt_catalog_rest_create_namespace(r, ns, err);
+                st = basalt_rest_client_create_namespace(r, ns, err);
             if (st == BASALT_CONFLICT)
                 st = BASALT_OK; /* another writer made it meanwhile */
             continue;
@@ -297,9 +297,9 @@ basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
         break;
     }
     if (st == BASALT_OK && request)
-        basalt_catalog_rest_remember(r, identifier, answer);
+        basalt_rest_client_remember(r, identifier, answer);
     if (st == BASALT_OK && out)
-        st = basalt_catalog_rest_make_table(r, base_io, identifier, answer, out, err);
+        st = basalt_rest_client_make_table(r, base_io, identifier, answer, out, err);
     json_decref(updates);
     json_decref(request);
     json_decref(answer);
@@ -309,7 +309,7 @@ basalt_status basalt_catalog_rest_create_table(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_commit_table(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_commit_table(struct basalt_rest_client *r,
                                                const struct basalt_iceberg_io *base_io,
                                                const char *identifier,
                                                const char *requirements_json,
@@ -324,16 +324,16 @@ basalt_status basalt_catalog_rest_commit_table(struct basalt_catalog_rest *r,
         *out = NULL;
     basalt_status st = split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_parse_array(requirements_json, "requirements", &requirements,
+        st = basalt_rest_client_parse_array(requirements_json, "requirements", &requirements,
                                              err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_parse_array(updates_json, "updates", &updates, err);
+        st = basalt_rest_client_parse_array(updates_json, "updates", &updates, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_session(r, err);
+        st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
         st = post_commit(r, identifier, requirements, updates, &answer, err);
     if (st == BASALT_OK && out)
-        st = basalt_catalog_rest_make_table(r, base_io, identifier, answer, out, err);
+        st = basalt_rest_client_make_table(r, base_io, identifier, answer, out, err);
     json_decref(requirements);
     json_decref(updates);
     json_decref(answer);
@@ -343,7 +343,7 @@ basalt_status basalt_catalog_rest_commit_table(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_commit_transaction(struct basalt_catalog_rest *r, size_t n,
+basalt_status basalt_rest_client_commit_transaction(struct basalt_rest_client *r, size_t n,
                                                      const char *const *identifiers,
                                                      const char *const *requirements,
                                                      const char *const *updates,
@@ -354,9 +354,9 @@ basalt_status basalt_catalog_rest_commit_transaction(struct basalt_catalog_rest 
     if (!identifiers || !updates)
         return basalt_error_set(err, BASALT_INVALID_ARG, "a transaction needs identifiers and "
                                                          "updates");
-    basalt_status st = basalt_catalog_rest_session(r, err);
+    basalt_status st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(r, "POST /v1/{prefix}/transactions/commit", err);
+        st = basalt_rest_client_require(r, "POST /v1/{prefix}/transactions/commit", err);
     json_t *changes = json_array();
     if (st == BASALT_OK && !changes)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -367,13 +367,13 @@ basalt_status basalt_catalog_rest_commit_transaction(struct basalt_catalog_rest 
         st = split(identifiers[i], &ns, &name, err);
         basalt_free(ns);
         if (st == BASALT_OK)
-            st = basalt_catalog_rest_parse_array(requirements ? requirements[i] : NULL,
+            st = basalt_rest_client_parse_array(requirements ? requirements[i] : NULL,
                                                  "requirements", &req, err);
         if (st == BASALT_OK)
-            st = basalt_catalog_rest_parse_array(updates[i], "updates", &upd, err);
+            st = basalt_rest_client_parse_array(updates[i], "updates", &upd, err);
         if (st == BASALT_OK) {
             json_t *change = json_pack("{s:o,s:o,s:o}", "identifier",
-                                       basalt_catalog_rest_identifier_json(identifiers[i]),
+                                       basalt_rest_client_identifier_json(identifiers[i]),
                                        "requirements", req, "updates", upd);
             req = upd = NULL;
             if (!change || json_array_append_new(changes, change) != 0)
@@ -386,7 +386,7 @@ basalt_status basalt_catalog_rest_commit_transaction(struct basalt_catalog_rest 
     if (st == BASALT_OK && !body)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = post(r, "transactions/commit", body, BASALT_REST_OP_COMMIT, false, NULL, NULL, NULL,
+        st = post(r, "transactions/commit", body, BASALT_REST_CLIENT_OP_COMMIT, false, NULL, NULL, NULL,
                   err);
     json_decref(body);
     json_decref(changes);

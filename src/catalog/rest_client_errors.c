@@ -6,7 +6,7 @@
 #include "rest_client_internal.h"
 
 /* The status of an HTTP error answer to an operation of kind `op`. */
-static basalt_status map_status(long status, enum basalt_rest_op op)
+static basalt_status map_status(long status, enum basalt_rest_client_op op)
 {
     switch (status) {
     case 400:
@@ -41,8 +41,8 @@ static void plain_excerpt(const char *body, size_t len, char *out, size_t cap)
     out[o] = '\0';
 }
 
-basalt_status basalt_catalog_rest_error(long http_status, const char *body, size_t len,
-                                        enum basalt_rest_op op, const char *what,
+basalt_status basalt_rest_client_error(long http_status, const char *body, size_t len,
+                                        enum basalt_rest_client_op op, const char *what,
                                         struct basalt_error *err)
 {
     basalt_status st = map_status(http_status, op);
@@ -63,7 +63,7 @@ basalt_status basalt_catalog_rest_error(long http_status, const char *body, size
         message = excerpt;
     }
     const char *unknown = "";
-    if (op == BASALT_REST_OP_COMMIT && commit_unknown(http_status)) {
+    if (op == BASALT_REST_CLIENT_OP_COMMIT && commit_unknown(http_status)) {
         st = BASALT_IO;
         unknown = "commit state unknown (the server may have applied it): ";
     }
@@ -79,7 +79,7 @@ basalt_status basalt_catalog_rest_error(long http_status, const char *body, size
     return st;
 }
 
-basalt_status basalt_catalog_rest_namespace_string(const json_t *levels, const char *what,
+basalt_status basalt_rest_client_namespace_string(const json_t *levels, const char *what,
                                                    char **result, struct basalt_error *err)
 {
     *result = NULL;
@@ -111,7 +111,7 @@ basalt_status basalt_catalog_rest_namespace_string(const json_t *levels, const c
     return BASALT_OK;
 }
 
-json_t *basalt_catalog_rest_namespace_json(const char *ns)
+json_t *basalt_rest_client_namespace_json(const char *ns)
 {
     json_t *a = json_array();
     const char *p = ns;
@@ -127,20 +127,20 @@ json_t *basalt_catalog_rest_namespace_json(const char *ns)
     return a;
 }
 
-json_t *basalt_catalog_rest_identifier_json(const char *identifier)
+json_t *basalt_rest_client_identifier_json(const char *identifier)
 {
     const char *dot = strrchr(identifier, '.');
     if (!dot)
         return NULL;
     char *ns = basalt_strndup(identifier, (size_t)(dot - identifier));
-    json_t *levels = ns ? basalt_catalog_rest_namespace_json(ns) : NULL;
+    json_t *levels = ns ? basalt_rest_client_namespace_json(ns) : NULL;
     basalt_free(ns);
     if (!levels)
         return NULL;
     return json_pack("{s:o,s:s}", "namespace", levels, "name", dot + 1);
 }
 
-basalt_status basalt_catalog_rest_parse_array(const char *text, const char *what, json_t **out,
+basalt_status basalt_rest_client_parse_array(const char *text, const char *what, json_t **out,
                                               struct basalt_error *err)
 {
     *out = NULL;

@@ -6,7 +6,7 @@
 
 #include "rest_client_internal.h"
 
-basalt_status basalt_catalog_rest_append_encoded(struct basalt_buffer *b, const char *s,
+basalt_status basalt_rest_client_append_encoded(struct basalt_buffer *b, const char *s,
                                                  size_t len, struct basalt_error *err)
 {
     static const char hex[] = "0123456789ABCDEF";
@@ -26,7 +26,7 @@ basalt_status basalt_catalog_rest_append_encoded(struct basalt_buffer *b, const 
     return st;
 }
 
-basalt_status basalt_catalog_rest_append_namespace(const struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_append_namespace(const struct basalt_rest_client *r,
                                                    struct basalt_buffer *b, const char *ns,
                                                    struct basalt_error *err)
 {
@@ -40,7 +40,7 @@ basalt_status basalt_catalog_rest_append_namespace(const struct basalt_catalog_r
     while (st == BASALT_OK) {
         const char *dot = strchr(p, '.');
         size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        st = basalt_catalog_rest_append_encoded(b, p, n, err);
+        st = basalt_rest_client_append_encoded(b, p, n, err);
         if (!dot)
             break;
         if (st == BASALT_OK)
@@ -61,7 +61,7 @@ static basalt_status finish(struct basalt_buffer *b, char **out, struct basalt_e
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_namespace_path(const struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_namespace_path(const struct basalt_rest_client *r,
                                                  const char *ns, const char *suffix,
                                                  char **out, struct basalt_error *err)
 {
@@ -70,7 +70,7 @@ basalt_status basalt_catalog_rest_namespace_path(const struct basalt_catalog_res
     *out = NULL;
     basalt_status st = basalt_buffer_append(&b, "namespaces/", 11, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_append_namespace(r, &b, ns, err);
+        st = basalt_rest_client_append_namespace(r, &b, ns, err);
     if (st == BASALT_OK && suffix && *suffix) {
         st = basalt_buffer_append(&b, "/", 1, err);
         if (st == BASALT_OK)
@@ -83,7 +83,7 @@ basalt_status basalt_catalog_rest_namespace_path(const struct basalt_catalog_res
     return finish(&b, out, err);
 }
 
-basalt_status basalt_catalog_rest_object_path(const struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_object_path(const struct basalt_rest_client *r,
                                               const char *identifier, const char *kind,
                                               char **out, struct basalt_error *err)
 {
@@ -100,7 +100,7 @@ basalt_status basalt_catalog_rest_object_path(const struct basalt_catalog_rest *
     basalt_buffer_init(&b);
     basalt_status st = basalt_buffer_append(&b, "namespaces/", 11, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_append_namespace(r, &b, ns, err);
+        st = basalt_rest_client_append_namespace(r, &b, ns, err);
     basalt_free(ns);
     if (st == BASALT_OK)
         st = basalt_buffer_append(&b, "/", 1, err);
@@ -109,7 +109,7 @@ basalt_status basalt_catalog_rest_object_path(const struct basalt_catalog_rest *
     if (st == BASALT_OK)
         st = basalt_buffer_append(&b, "/", 1, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_append_encoded(&b, dot + 1, strlen(dot + 1), err);
+        st = basalt_rest_client_append_encoded(&b, dot + 1, strlen(dot + 1), err);
     if (st != BASALT_OK) {
         basalt_buffer_reset(&b);
         return st;
@@ -117,7 +117,7 @@ basalt_status basalt_catalog_rest_object_path(const struct basalt_catalog_rest *
     return finish(&b, out, err);
 }
 
-basalt_status basalt_catalog_rest_url(const struct basalt_catalog_rest *r, const char *path,
+basalt_status basalt_rest_client_url(const struct basalt_rest_client *r, const char *path,
                                       char **out, struct basalt_error *err)
 {
     struct basalt_buffer b;
@@ -141,7 +141,7 @@ basalt_status basalt_catalog_rest_url(const struct basalt_catalog_rest *r, const
 }
 
 /* The token a table's LoadTableResult config gave, if any. */
-static const char *table_token(const struct basalt_catalog_rest *r, const char *table)
+static const char *table_token(const struct basalt_rest_client *r, const char *table)
 {
     if (!table)
         return NULL;
@@ -151,7 +151,7 @@ static const char *table_token(const struct basalt_catalog_rest *r, const char *
 }
 
 /* "GET http://host/v1/x" without the query, for messages. */
-static void describe(const struct basalt_rest_call *call, char *out, size_t cap)
+static void describe(const struct basalt_rest_client_call *call, char *out, size_t cap)
 {
     size_t n = strcspn(call->url, "?");
     snprintf(out, cap, "%s %.*s", call->method, (int)(n > 300 ? 300 : n), call->url);
@@ -165,8 +165,8 @@ static bool whitespace_only(const uint8_t *s, size_t n)
     return true;
 }
 
-basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
-                                       const struct basalt_rest_call *call, json_t **json,
+basalt_status basalt_rest_client_call(struct basalt_rest_client *r,
+                                       const struct basalt_rest_client_call *call, json_t **json,
                                        long *http_status, struct basalt_error *err)
 {
     if (json)
@@ -184,7 +184,7 @@ basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
             /* A table's own token first; after a 401 the session's, renewed. */
             bearer = attempt == 0 ? table_token(r, call->table) : NULL;
             if (!bearer) {
-                st = basalt_catalog_rest_bearer(r, attempt > 0 && basalt_catalog_rest_can_refresh(r),
+                st = basalt_rest_client_bearer(r, attempt > 0 && basalt_rest_client_can_refresh(r),
                                                 &bearer, err);
                 if (st != BASALT_OK)
                     return st;
@@ -214,14 +214,14 @@ basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
             .n_headers = n,
             .body = call->body,
             .body_len = call->body ? call->body_len : 0,
-            .retry = call->op == BASALT_REST_OP_READ ? BASALT_IO_HTTP_RETRY_ANY
+            .retry = call->op == BASALT_REST_CLIENT_OP_READ ? BASALT_IO_HTTP_RETRY_ANY
                                                      : BASALT_IO_HTTP_RETRY_UNSENT,
         };
         basalt_io_http_response_reset(&resp);
         st = r->transport(r->transport_ctx, &req, &resp, err);
         if (st != BASALT_OK) {
             basalt_io_http_response_reset(&resp);
-            if (call->op == BASALT_REST_OP_COMMIT && st == BASALT_IO)
+            if (call->op == BASALT_REST_CLIENT_OP_COMMIT && st == BASALT_IO)
                 return basalt_error_context(err, BASALT_IO,
                                             "%s: commit state unknown (no answer came)", what);
             return basalt_error_context(err, st, "%s", what);
@@ -229,7 +229,7 @@ basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
         /* A 401 says the token is not (or no longer) good: one more try
          * with a new one, when one can be had. The server did not act on
          * the request, so even a commit may go again. */
-        bool renewable = !call->no_auth && (basalt_catalog_rest_can_refresh(r) || table_auth);
+        bool renewable = !call->no_auth && (basalt_rest_client_can_refresh(r) || table_auth);
         if (resp.status == 401 && attempt == 0 && renewable)
             continue;
         break;
@@ -245,7 +245,7 @@ basalt_status basalt_catalog_rest_call(struct basalt_catalog_rest *r,
                                       what, jerr.text);
         }
     } else {
-        st = basalt_catalog_rest_error(resp.status, (const char *)resp.body, resp.body_len,
+        st = basalt_rest_client_error(resp.status, (const char *)resp.body, resp.body_len,
                                        call->op, what, err);
     }
     basalt_io_http_response_reset(&resp);

@@ -17,7 +17,7 @@ static basalt_status add_identifier(void *ctx, const json_t *item, struct basalt
     if (!name || !*name)
         return basalt_error_set(err, BASALT_CORRUPT, "a listed identifier has no name");
     char *ns = NULL;
-    basalt_status st = basalt_catalog_rest_namespace_string(json_object_get(item, "namespace"),
+    basalt_status st = basalt_rest_client_namespace_string(json_object_get(item, "namespace"),
                                                             "a listed identifier", &ns, err);
     if (st != BASALT_OK)
         return st;
@@ -36,22 +36,22 @@ static basalt_status add_identifier(void *ctx, const json_t *item, struct basalt
     return st;
 }
 
-basalt_status basalt_catalog_rest_list_tables(struct basalt_catalog_rest *r, const char *ns,
+basalt_status basalt_rest_client_list_tables(struct basalt_rest_client *r, const char *ns,
                                               bool views, struct basalt_string_list *out,
                                               struct basalt_error *err)
 {
     char *path = NULL;
-    basalt_status st = basalt_catalog_rest_session(r, err);
+    basalt_status st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(r,
+        st = basalt_rest_client_require(r,
                                          views ? "GET /v1/{prefix}/namespaces/{namespace}/views"
                                                : "GET /v1/{prefix}/namespaces/{namespace}/tables",
                                          err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_namespace_path(r, ns, views ? "views" : "tables", &path, err);
+        st = basalt_rest_client_namespace_path(r, ns, views ? "views" : "tables", &path, err);
     struct identifier_list l = {.out = out};
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_list_pages(r, path, NULL, "identifiers", add_identifier, &l, err);
+        st = basalt_rest_client_list_pages(r, path, NULL, "identifiers", add_identifier, &l, err);
     basalt_free(path);
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "list %s in %.200s", views ? "views" : "tables",
@@ -59,7 +59,7 @@ basalt_status basalt_catalog_rest_list_tables(struct basalt_catalog_rest *r, con
     return BASALT_OK;
 }
 
-void basalt_catalog_rest_remember(struct basalt_catalog_rest *r, const char *identifier,
+void basalt_rest_client_remember(struct basalt_rest_client *r, const char *identifier,
                                   const json_t *result)
 {
     json_t *config = json_object_get(result, "config");
@@ -108,7 +108,7 @@ static const char *get(const json_t *a, const json_t *b, const char *key)
     return v && *v ? v : NULL;
 }
 
-bool basalt_catalog_rest_vended_options(const json_t *result, const char *location,
+bool basalt_rest_client_vended_options(const json_t *result, const char *location,
                                         struct basalt_io_options *o)
 {
     json_t *config = json_object_get(result, "config");
@@ -147,7 +147,7 @@ static char *account_of(const char *host)
     return basalt_strndup(host, strcspn(host, "."));
 }
 
-basalt_status basalt_catalog_rest_make_table(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_make_table(struct basalt_rest_client *r,
                                              const struct basalt_iceberg_io *base_io,
                                              const char *identifier, const json_t *result,
                                              struct basalt_iceberg_table **out,
@@ -188,7 +188,7 @@ basalt_status basalt_catalog_rest_make_table(struct basalt_catalog_rest *r,
                               : json_object_get(r->tables, identifier);
     struct basalt_io_options o;
     const char *location = t ? (t->metadata ? t->metadata->location : NULL) : NULL;
-    if (st == BASALT_OK && creds && basalt_catalog_rest_vended_options(creds, location, &o)) {
+    if (st == BASALT_OK && creds && basalt_rest_client_vended_options(creds, location, &o)) {
         char *account = o.azure_account ? account_of(o.azure_account) : NULL;
         o.azure_account = account;
         struct basalt_io_store *store = NULL;
@@ -214,29 +214,29 @@ basalt_status basalt_catalog_rest_make_table(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_load_result(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_load_result(struct basalt_rest_client *r,
                                               const char *identifier, json_t **result,
                                               struct basalt_error *err)
 {
     char *path = NULL, *url = NULL;
     *result = NULL;
-    basalt_status st = basalt_catalog_rest_session(r, err);
+    basalt_status st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(r, "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        st = basalt_rest_client_require(r, "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
                                          err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_object_path(r, identifier, "tables", &path, err);
+        st = basalt_rest_client_object_path(r, identifier, "tables", &path, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_url(r, path, &url, err);
+        st = basalt_rest_client_url(r, path, &url, err);
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "GET", .url = url, .delegation = true,
-                                        .table = identifier, .op = BASALT_REST_OP_READ};
-        st = basalt_catalog_rest_call(r, &call, result, NULL, err);
+        struct basalt_rest_client_call call = {.method = "GET", .url = url, .delegation = true,
+                                        .table = identifier, .op = BASALT_REST_CLIENT_OP_READ};
+        st = basalt_rest_client_call(r, &call, result, NULL, err);
     }
     if (st == BASALT_OK && !json_is_object(*result))
         st = basalt_error_set(err, BASALT_CORRUPT, "the answer is not a LoadTableResult");
     if (st == BASALT_OK)
-        basalt_catalog_rest_remember(r, identifier, *result);
+        basalt_rest_client_remember(r, identifier, *result);
     basalt_free(path);
     basalt_free(url);
     if (st != BASALT_OK) {
@@ -247,24 +247,24 @@ basalt_status basalt_catalog_rest_load_result(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_register(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_register(struct basalt_rest_client *r,
                                            const char *identifier, const char *location,
                                            struct basalt_error *err)
 {
     char *path = NULL, *url = NULL, *body = NULL;
     const char *dot = strrchr(identifier, '.');
     char *ns = dot ? basalt_strndup(identifier, (size_t)(dot - identifier)) : NULL;
-    basalt_status st = ns ? basalt_catalog_rest_session(r, err)
+    basalt_status st = ns ? basalt_rest_client_session(r, err)
                           : basalt_error_set(err, dot ? BASALT_NOMEM : BASALT_INVALID_ARG,
                                              "identifier '%.200s' is not <namespace>.<table>",
                                              identifier);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(r, "POST /v1/{prefix}/namespaces/{namespace}/register",
+        st = basalt_rest_client_require(r, "POST /v1/{prefix}/namespaces/{namespace}/register",
                                          err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_namespace_path(r, ns, "register", &path, err);
+        st = basalt_rest_client_namespace_path(r, ns, "register", &path, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_url(r, path, &url, err);
+        st = basalt_rest_client_url(r, path, &url, err);
     if (st == BASALT_OK) {
         json_t *req = json_pack("{s:s,s:s}", "name", dot + 1, "metadata-location", location);
         body = req ? json_dumps(req, JSON_COMPACT) : NULL;
@@ -273,9 +273,9 @@ basalt_status basalt_catalog_rest_register(struct basalt_catalog_rest *r,
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "POST", .url = url, .body = body,
-                                        .body_len = strlen(body), .op = BASALT_REST_OP_WRITE};
-        st = basalt_catalog_rest_call(r, &call, NULL, NULL, err);
+        struct basalt_rest_client_call call = {.method = "POST", .url = url, .body = body,
+                                        .body_len = strlen(body), .op = BASALT_REST_CLIENT_OP_WRITE};
+        st = basalt_rest_client_call(r, &call, NULL, NULL, err);
     }
     basalt_free(ns);
     basalt_free(path);
@@ -286,16 +286,16 @@ basalt_status basalt_catalog_rest_register(struct basalt_catalog_rest *r,
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_drop(struct basalt_catalog_rest *r, const char *identifier,
+basalt_status basalt_rest_client_drop(struct basalt_rest_client *r, const char *identifier,
                                        struct basalt_error *err)
 {
     char *path = NULL, *url = NULL;
-    basalt_status st = basalt_catalog_rest_session(r, err);
+    basalt_status st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(
+        st = basalt_rest_client_require(
             r, "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}", err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_object_path(r, identifier, "tables", &path, err);
+        st = basalt_rest_client_object_path(r, identifier, "tables", &path, err);
     if (st == BASALT_OK) {
         /* The files are kept, as every catalog kind here keeps them. */
         size_t n = strlen(path) + 32;
@@ -305,14 +305,14 @@ basalt_status basalt_catalog_rest_drop(struct basalt_catalog_rest *r, const char
         } else {
             memcpy(with_query, path, strlen(path));
             memcpy(with_query + strlen(path), "?purgeRequested=false", 22);
-            st = basalt_catalog_rest_url(r, with_query, &url, err);
+            st = basalt_rest_client_url(r, with_query, &url, err);
             basalt_free(with_query);
         }
     }
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "DELETE", .url = url, .table = identifier,
-                                        .op = BASALT_REST_OP_WRITE};
-        st = basalt_catalog_rest_call(r, &call, NULL, NULL, err);
+        struct basalt_rest_client_call call = {.method = "DELETE", .url = url, .table = identifier,
+                                        .op = BASALT_REST_CLIENT_OP_WRITE};
+        st = basalt_rest_client_call(r, &call, NULL, NULL, err);
     }
     if (st == BASALT_OK)
         json_object_del(r->tables, identifier);
@@ -323,7 +323,7 @@ basalt_status basalt_catalog_rest_drop(struct basalt_catalog_rest *r, const char
     return BASALT_OK;
 }
 
-basalt_status basalt_catalog_rest_load_view(struct basalt_catalog_rest *r,
+basalt_status basalt_rest_client_load_view(struct basalt_rest_client *r,
                                             const char *identifier,
                                             struct basalt_iceberg_view_metadata **out,
                                             char **location, struct basalt_error *err)
@@ -333,17 +333,17 @@ basalt_status basalt_catalog_rest_load_view(struct basalt_catalog_rest *r,
     *out = NULL;
     if (location)
         *location = NULL;
-    basalt_status st = basalt_catalog_rest_session(r, err);
+    basalt_status st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_require(r, "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        st = basalt_rest_client_require(r, "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
                                          err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_object_path(r, identifier, "views", &path, err);
+        st = basalt_rest_client_object_path(r, identifier, "views", &path, err);
     if (st == BASALT_OK)
-        st = basalt_catalog_rest_url(r, path, &url, err);
+        st = basalt_rest_client_url(r, path, &url, err);
     if (st == BASALT_OK) {
-        struct basalt_rest_call call = {.method = "GET", .url = url, .op = BASALT_REST_OP_READ};
-        st = basalt_catalog_rest_call(r, &call, &result, NULL, err);
+        struct basalt_rest_client_call call = {.method = "GET", .url = url, .op = BASALT_REST_CLIENT_OP_READ};
+        st = basalt_rest_client_call(r, &call, &result, NULL, err);
     }
     const json_t *metadata = json_object_get(result, "metadata");
     if (st == BASALT_OK && !json_is_object(metadata))

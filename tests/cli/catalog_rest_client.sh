@@ -8,7 +8,8 @@
 # state is unknown: every file is kept, applied or not), drop and register,
 # the spec's default endpoints, bearer tokens (401 reported), OAuth2 client
 # credentials with tokens that expire (renewed before they lapse, and after
-# a 401), and vended S3 credentials on moto (longest prefix first).
+# a 401), and vended S3 credentials on moto (longest prefix first). Then the
+# same flow against basalt's own server (`basalt catalog serve`).
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/../servers/servers.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -195,6 +196,49 @@ expect 0 "$basalt" iceberg append db.a "$in/c.parquet" $cat5
 expect 0 "$basalt" iceberg tables $cat5 && check "tables after a 401" test "$(cat "$tmp/out")" = db.a
 check "a 401 was met" test "$(stat "$url5" unauthorized)" -ge 1
 check "and answered with new tokens" test "$(stat "$url5" tokens_issued)" -ge 4
+
+# ------------------------------- the same flow on basalt's own REST server
+bc=$tmp/bc
+if start_basalt_catalog "$basalt" --catalog "sqlite:$bc/catalog.db" --prefix wh --token tok-bc; then
+  catb="--catalog rest+http://127.0.0.1:$BASALT_CATALOG_PORT"
+  expect 1 "$basalt" iceberg namespaces $catb &&
+    check "serve: no token is 401" grep -q 'AUTH: .*HTTP 401' "$tmp/err"
+  catb="$catb --token tok-bc"
+  expect 0 "$basalt" iceberg create db.events --like "$in/a.parquet" --partition 'month(ts)' $catb &&
+    check "serve: created in its warehouse" grep -q "created db.events at $bc/db/events" "$tmp/out"
+  expect 1 "$basalt" iceberg create db.events --schema 'id long' $catb &&
+    check "serve: creating it twice is a conflict" grep -q 'CONFLICT: .*409' "$tmp/err"
+  expect 0 "$basalt" iceberg create db.sub.t0 --schema 'id long' $catb
+  for t in t1 t2 t3; do expect 0 "$basalt" iceberg create "db.$t" --schema 'id long' $catb; done
+  expect 0 "$basalt" iceberg namespaces $catb &&
+    check "serve: namespaces" test "$(tr '\n' ' ' <"$tmp/out")" = "db db.sub "
+  expect 0 "$basalt" iceberg tables $catb &&
+    check "serve: tables" test "$(tr '\n' ' ' <"$tmp/out")" = "db.events db.t1 db.t2 db.t3 db.sub.t0 "
+  expect 0 "$basalt" iceberg append db.events "$in/a.parquet" $catb
+  "$basalt" iceberg append db.events "$in/b.parquet" $catb >"$tmp/w1" 2>&1 &
+  p1=$!
+  "$basalt" iceberg append db.events "$in/c.parquet" $catb >"$tmp/w2" 2>&1 &
+  p2=$!
+  wait $p1; r1=$?
+  wait $p2; r2=$?
+  check "serve: two appends at once ($(cat "$tmp/w1" "$tmp/w2" | tr '\n' ' '))" test "$r1$r2" = 00
+  expect 0 "$basalt" iceberg count db.events $catb && check "serve: count 5500" test "$(cat "$tmp/out")" = 5500
+  expect 0 "$basalt" iceberg scan db.events --format csv $catb && cp "$tmp/out" "$tmp/scan-bc.csv"
+  canon csv "$tmp/scan-bc.csv" >"$tmp/got"
+  check "serve: the scan gives DuckDB's rows" cmp -s "$tmp/want-all" "$tmp/got"
+  expect 0 "$basalt" iceberg count db.events --catalog "sqlite:$bc/catalog.db" &&
+    check "serve: the commits are in its SQLite catalog" test "$(cat "$tmp/out")" = 5500
+  expect 0 "$basalt" iceberg create db.staged --like "$in/c.parquet" --stage-create $catb
+  expect 0 "$basalt" iceberg append db.staged "$in/c.parquet" $catb
+  expect 0 "$basalt" iceberg count db.staged $catb && check "serve: staged table" test "$(cat "$tmp/out")" = 500
+  expect 0 "$basalt" iceberg describe db.t3 $catb
+  t3=$(sed -n 's/^metadata  *//p' "$tmp/out")
+  expect 0 "$basalt" iceberg drop db.t3 $catb
+  expect 0 "$basalt" iceberg register db.t3 "$t3" $catb
+  expect 0 "$basalt" iceberg tables db $catb && check "serve: dropped and registered" grep -qx db.t3 "$tmp/out"
+else
+  check "basalt catalog serve starts" false
+fi
 
 # ------------------------------------- vended credentials, S3 on moto
 if command -v moto_server >/dev/null && python3 -c 'import boto3' 2>/dev/null && start_moto; then

@@ -13,23 +13,23 @@ TEST(rest_error_statuses)
 {
     static const struct {
         long http;
-        enum basalt_rest_op op;
+        enum basalt_rest_client_op op;
         basalt_status want;
     } cases[] = {
-        {400, BASALT_REST_OP_READ, BASALT_INVALID_ARG},  {422, BASALT_REST_OP_WRITE, BASALT_INVALID_ARG},
-        {401, BASALT_REST_OP_READ, BASALT_AUTH},         {403, BASALT_REST_OP_COMMIT, BASALT_AUTH},
-        {419, BASALT_REST_OP_READ, BASALT_AUTH},         {404, BASALT_REST_OP_READ, BASALT_NOT_FOUND},
-        {404, BASALT_REST_OP_COMMIT, BASALT_NOT_FOUND},  {406, BASALT_REST_OP_READ, BASALT_UNSUPPORTED},
-        {501, BASALT_REST_OP_WRITE, BASALT_UNSUPPORTED}, {409, BASALT_REST_OP_WRITE, BASALT_CONFLICT},
-        {409, BASALT_REST_OP_COMMIT, BASALT_CONFLICT},   {500, BASALT_REST_OP_READ, BASALT_IO},
-        {503, BASALT_REST_OP_READ, BASALT_IO},           {500, BASALT_REST_OP_COMMIT, BASALT_IO},
-        {502, BASALT_REST_OP_COMMIT, BASALT_IO},         {503, BASALT_REST_OP_COMMIT, BASALT_IO},
-        {504, BASALT_REST_OP_COMMIT, BASALT_IO},         {418, BASALT_REST_OP_READ, BASALT_IO},
+        {400, BASALT_REST_CLIENT_OP_READ, BASALT_INVALID_ARG},  {422, BASALT_REST_CLIENT_OP_WRITE, BASALT_INVALID_ARG},
+        {401, BASALT_REST_CLIENT_OP_READ, BASALT_AUTH},         {403, BASALT_REST_CLIENT_OP_COMMIT, BASALT_AUTH},
+        {419, BASALT_REST_CLIENT_OP_READ, BASALT_AUTH},         {404, BASALT_REST_CLIENT_OP_READ, BASALT_NOT_FOUND},
+        {404, BASALT_REST_CLIENT_OP_COMMIT, BASALT_NOT_FOUND},  {406, BASALT_REST_CLIENT_OP_READ, BASALT_UNSUPPORTED},
+        {501, BASALT_REST_CLIENT_OP_WRITE, BASALT_UNSUPPORTED}, {409, BASALT_REST_CLIENT_OP_WRITE, BASALT_CONFLICT},
+        {409, BASALT_REST_CLIENT_OP_COMMIT, BASALT_CONFLICT},   {500, BASALT_REST_CLIENT_OP_READ, BASALT_IO},
+        {503, BASALT_REST_CLIENT_OP_READ, BASALT_IO},           {500, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},
+        {502, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},         {503, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},
+        {504, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},         {418, BASALT_REST_CLIENT_OP_READ, BASALT_IO},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct basalt_error err;
         basalt_error_init(&err);
-        basalt_status st = basalt_catalog_rest_error(cases[i].http, iceberg_error,
+        basalt_status st = basalt_rest_client_error(cases[i].http, iceberg_error,
                                                      strlen(iceberg_error), cases[i].op,
                                                      "POST http://h/v1/x", &err);
         CHECK_MSG(st == cases[i].want, "HTTP %ld op %d: %s", cases[i].http, (int)cases[i].op,
@@ -37,7 +37,7 @@ TEST(rest_error_statuses)
         CHECK_EQ(err.status, cases[i].want);
         CHECK(strstr(err.message, "POST http://h/v1/x: "));
         CHECK(strstr(err.message, "CommitFailedException: Requirement failed: branch main"));
-        bool unknown = cases[i].op == BASALT_REST_OP_COMMIT && cases[i].http >= 500 &&
+        bool unknown = cases[i].op == BASALT_REST_CLIENT_OP_COMMIT && cases[i].http >= 500 &&
                        cases[i].http != 501;
         CHECK_MSG((strstr(err.message, "commit state unknown") != NULL) == unknown, "%s",
                   err.message);
@@ -50,19 +50,19 @@ TEST(rest_error_bodies)
     basalt_error_init(&err);
     /* An OAuth2 error. */
     const char *oauth = "{\"error\": \"invalid_client\", \"error_description\": \"bad secret\"}";
-    CHECK_EQ(basalt_catalog_rest_error(401, oauth, strlen(oauth), BASALT_REST_OP_READ, "POST t",
+    CHECK_EQ(basalt_rest_client_error(401, oauth, strlen(oauth), BASALT_REST_CLIENT_OP_READ, "POST t",
                                        &err),
              BASALT_AUTH);
     CHECK(strstr(err.message, "HTTP 401 invalid_client: bad secret"));
     CHECK(strstr(err.message, "not authenticated"));
     /* Not JSON: a printable excerpt on one line. */
     const char *html = "<html>\n<b>Bad\tGateway</b>\n</html>\n";
-    CHECK_EQ(basalt_catalog_rest_error(502, html, strlen(html), BASALT_REST_OP_READ, "GET u", &err),
+    CHECK_EQ(basalt_rest_client_error(502, html, strlen(html), BASALT_REST_CLIENT_OP_READ, "GET u", &err),
              BASALT_IO);
     CHECK(strstr(err.message, "HTTP 502: <html> <b>Bad Gateway</b> </html>"));
     CHECK(!strchr(err.message, '\n'));
     /* Nothing at all. */
-    CHECK_EQ(basalt_catalog_rest_error(404, NULL, 0, BASALT_REST_OP_READ, "GET u", &err),
+    CHECK_EQ(basalt_rest_client_error(404, NULL, 0, BASALT_REST_CLIENT_OP_READ, "GET u", &err),
              BASALT_NOT_FOUND);
     CHECK_STR(err.message, "GET u: HTTP 404");
 }

@@ -81,7 +81,7 @@ basalt_status fake_catalog(const char *uri, struct fake *f, const struct fake_re
     f->n_replies = n;
     basalt_status st = basalt_catalog_open(uri, NULL, false, out, err);
     if (st == BASALT_OK)
-        basalt_catalog_rest_set_transport((*out)->rest, fake_transport, f);
+        basalt_rest_client_set_transport((*out)->rest, fake_transport, f);
     return st;
 }
 

@@ -202,7 +202,7 @@ TEST(rest_load_vended_and_table_token)
      * from the config. */
     json_t *result = json_loads(replies[1].body, 0, NULL);
     struct basalt_io_options io;
-    CHECK(basalt_catalog_rest_vended_options(result, t->metadata->location, &io));
+    CHECK(basalt_rest_client_vended_options(result, t->metadata->location, &io));
     CHECK_STR(io.access_key_id, "LONG");
     CHECK_STR(io.secret_access_key, "L");
     CHECK_STR(io.session_token, "ST");
@@ -210,7 +210,7 @@ TEST(rest_load_vended_and_table_token)
     CHECK_STR(io.endpoint, "http://127.0.0.1:9000");
     CHECK_EQ(io.addressing, BASALT_IO_ADDRESSING_PATH);
     /* Without a matching prefix: the config's keys. */
-    CHECK(basalt_catalog_rest_vended_options(result, "gs://elsewhere/t", &io));
+    CHECK(basalt_rest_client_vended_options(result, "gs://elsewhere/t", &io));
     CHECK_STR(io.access_key_id, "CFG");
     json_decref(result);
     basalt_iceberg_table_free(t);

@@ -43,10 +43,10 @@ TEST(rest_uri_refused)
 }
 
 /* Builds a URL for `path` in a session with `prefix` and separator. */
-static char *url_of(struct basalt_catalog_rest *r, const char *path)
+static char *url_of(struct basalt_rest_client *r, const char *path)
 {
     char *out = NULL;
-    return basalt_catalog_rest_url(r, path, &out, NULL) == BASALT_OK ? out : NULL;
+    return basalt_rest_client_url(r, path, &out, NULL) == BASALT_OK ? out : NULL;
 }
 
 TEST(rest_url_prefix_and_namespaces)
@@ -55,7 +55,7 @@ TEST(rest_url_prefix_and_namespaces)
     struct basalt_error err;
     basalt_error_init(&err);
     CHECK_EQ(basalt_catalog_open("rest+http://h:1/base", NULL, false, &c, &err), BASALT_OK);
-    struct basalt_catalog_rest *r = c->rest;
+    struct basalt_rest_client *r = c->rest;
     char *u = url_of(r, "namespaces");
     CHECK(u);
     CHECK_STR(u, "http://h:1/base/v1/namespaces"); /* no prefix: no segment */
@@ -66,24 +66,24 @@ TEST(rest_url_prefix_and_namespaces)
     basalt_free(u);
 
     char *p = NULL;
-    CHECK_EQ(basalt_catalog_rest_namespace_path(r, "a.b.c", "tables", &p, &err), BASALT_OK);
+    CHECK_EQ(basalt_rest_client_namespace_path(r, "a.b.c", "tables", &p, &err), BASALT_OK);
     CHECK_STR(p, "namespaces/a%1Fb%1Fc/tables");
     basalt_free(p);
-    CHECK_EQ(basalt_catalog_rest_object_path(r, "a.b.tbl", "tables", &p, &err), BASALT_OK);
+    CHECK_EQ(basalt_rest_client_object_path(r, "a.b.tbl", "tables", &p, &err), BASALT_OK);
     CHECK_STR(p, "namespaces/a%1Fb/tables/tbl");
     basalt_free(p);
     /* Levels and names are percent-encoded: '/', '%', space, UTF-8. */
-    CHECK_EQ(basalt_catalog_rest_object_path(r, "sales/eu.q 1%.t\xc3\xa9/x", "views", &p, &err),
+    CHECK_EQ(basalt_rest_client_object_path(r, "sales/eu.q 1%.t\xc3\xa9/x", "views", &p, &err),
              BASALT_OK);
     CHECK_STR(p, "namespaces/sales%2Feu%1Fq%201%25/views/t%C3%A9%2Fx");
     basalt_free(p);
     /* The separator the config advertised, as it gave it. */
     r->separator = basalt_strdup("%2E");
-    CHECK_EQ(basalt_catalog_rest_namespace_path(r, "a.b", NULL, &p, &err), BASALT_OK);
+    CHECK_EQ(basalt_rest_client_namespace_path(r, "a.b", NULL, &p, &err), BASALT_OK);
     CHECK_STR(p, "namespaces/a%2Eb");
     basalt_free(p);
-    CHECK_EQ(basalt_catalog_rest_namespace_path(r, "a..b", NULL, &p, &err), BASALT_INVALID_ARG);
-    CHECK_EQ(basalt_catalog_rest_object_path(r, "nodot", "tables", &p, &err), BASALT_INVALID_ARG);
+    CHECK_EQ(basalt_rest_client_namespace_path(r, "a..b", NULL, &p, &err), BASALT_INVALID_ARG);
+    CHECK_EQ(basalt_rest_client_object_path(r, "nodot", "tables", &p, &err), BASALT_INVALID_ARG);
     CHECK(p == NULL);
     basalt_catalog_close(c);
 }
