@@ -75,6 +75,8 @@ extern "C" {
  * the SQLite file (and its parent directories) and the two tables, or the
  * warehouse directory, when missing; without it a missing catalog is
  * NOT_FOUND, and a SQLite file without iceberg_tables is NOT_FOUND too.
+ * REST catalogs: see "REST catalogs" below (nothing is sent at open;
+ * INVALID_ARG for a malformed URI, or one holding credentials).
  * INVALID_ARG (empty URI), IO (SQLite errors), NOMEM. */
 struct basalt_catalog;
 
@@ -273,7 +275,9 @@ BASALT_EXPORT basalt_status basalt_catalog_load_view(struct basalt_catalog *c,
 /* ---------------------------------------------------------------- changing */
 
 /* Where new tables go (default: the SQLite database's directory, or the
- * file-system catalog's directory, made absolute). Copied. NOMEM. */
+ * file-system catalog's directory, made absolute). Copied. For a REST
+ * catalog it is the warehouse asked for in GET /v1/config (?warehouse=,
+ * sent as given; the next operation makes a new session). NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_set_warehouse(struct basalt_catalog *c,
                                                                  const char *warehouse,
                                                                  struct basalt_error *err);

@@ -220,11 +220,12 @@ basalt_status basalt_rest_client_call(struct basalt_rest_client *r,
         basalt_io_http_response_reset(&resp);
         st = r->transport(r->transport_ctx, &req, &resp, err);
         if (st != BASALT_OK) {
+            /* The io layer's message names the method and the URL. */
             basalt_io_http_response_reset(&resp);
             if (call->op == BASALT_REST_CLIENT_OP_COMMIT && st == BASALT_IO)
                 return basalt_error_context(err, BASALT_IO,
-                                            "%s: commit state unknown (no answer came)", what);
-            return basalt_error_context(err, st, "%s", what);
+                                            "commit state unknown (no answer came)");
+            return st;
         }
         /* A 401 says the token is not (or no longer) good: one more try
          * with a new one, when one can be had. The server did not act on

@@ -94,6 +94,7 @@ check "both concurrent appends succeed ($(cat "$tmp/w1" "$tmp/w2" | tr '\n' ' ')
 check "one of them met 409 CommitFailed" test $(($(stat "$url" commit_conflicts) - conflicts_before)) -ge 1
 expect 0 "$basalt" iceberg count db.events $cat && check "count 5500" test "$(cat "$tmp/out")" = 5500
 canon parquet "$in/a.parquet" "$in/b.parquet" "$in/c.parquet" >"$tmp/want-all"
+canon parquet "$in/a.parquet" >"$tmp/want-a"
 expect 0 "$basalt" iceberg scan db.events --format csv $cat && cp "$tmp/out" "$tmp/scan.csv"
 canon csv "$tmp/scan.csv" >"$tmp/got"
 check "the scan gives DuckDB's rows of the three inputs" cmp -s "$tmp/want-all" "$tmp/got"
@@ -228,6 +229,17 @@ if start_basalt_catalog "$basalt" --catalog "sqlite:$bc/catalog.db" --prefix wh 
   check "serve: the scan gives DuckDB's rows" cmp -s "$tmp/want-all" "$tmp/got"
   expect 0 "$basalt" iceberg count db.events --catalog "sqlite:$bc/catalog.db" &&
     check "serve: the commits are in its SQLite catalog" test "$(cat "$tmp/out")" = 5500
+  # The other table operations commit through the same committer.
+  expect 0 "$basalt" iceberg evolve db.events add-column extra string $catb
+  expect 0 "$basalt" iceberg delete db.events --where 'id < 100' $catb
+  expect 0 "$basalt" iceberg count db.events $catb && check "serve: delete" test "$(cat "$tmp/out")" = 5400
+  expect 0 "$basalt" iceberg branch db.events create dev $catb
+  expect 0 "$basalt" iceberg expire db.events --older-than 2099-01-01T00:00:00 --retain 1 $catb &&
+    check "serve: expire" grep -q 'snapshots expired' "$tmp/out"
+  expect 0 "$basalt" iceberg describe db.events $catb &&
+    check "serve: the new column and the branch" grep -q 'extra' "$tmp/out" &&
+    check "serve: the branch" grep -qw 'dev' "$tmp/out"
+  expect 0 "$basalt" iceberg count db.events $catb && check "serve: still 5400" test "$(cat "$tmp/out")" = 5400
   expect 0 "$basalt" iceberg create db.staged --like "$in/c.parquet" --stage-create $catb
   expect 0 "$basalt" iceberg append db.staged "$in/c.parquet" $catb
   expect 0 "$basalt" iceberg count db.staged $catb && check "serve: staged table" test "$(cat "$tmp/out")" = 500
@@ -259,6 +271,10 @@ if command -v moto_server >/dev/null && python3 -c 'import boto3' 2>/dev/null &&
   expect 0 "${clean[@]}" "$basalt" iceberg append db.s3 "$in/a.parquet" $cat6 --vended-credentials
   expect 0 "${clean[@]}" "$basalt" iceberg count db.s3 $cat6 --vended-credentials &&
     check "vended credentials read what they wrote: 3000" test "$(cat "$tmp/out")" = 3000
+  expect 0 "${clean[@]}" "$basalt" iceberg scan db.s3 --format csv $cat6 --vended-credentials &&
+    cp "$tmp/out" "$tmp/scan-s3.csv"
+  canon csv "$tmp/scan-s3.csv" >"$tmp/got"
+  check "and the data files scan as DuckDB reads the input" cmp -s "$tmp/want-a" "$tmp/got"
   check "the catalog was asked for vended credentials" test "$(stat "$url6" vended)" -ge 3
   # The same endpoint without them: moto refuses the unsigned reads.
   expect 1 "${clean[@]}" AWS_ENDPOINT_URL="$S3_ENDPOINT" AWS_REGION=us-east-1 \
