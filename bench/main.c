@@ -19,6 +19,7 @@ basalt_status bench_parquet_footer_register(struct basalt_bench *bench, struct b
 basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_append_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -33,6 +34,7 @@ static const struct {
     {"avro", bench_avro_register},
     {"iceberg", bench_iceberg_register},
     {"iceberg append", bench_iceberg_append_register},
+    {"iceberg commit", bench_iceberg_commit_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
