@@ -38,7 +38,7 @@ struct basalt_rest_client {
     /* The session, made by the first operation (basalt_rest_client_session)
      * and again after the options or the warehouse change. */
     bool configured;
-    char *prefix;     /* the {prefix} segment, percent-encoded; NULL: none */
+    char *prefix;     /* the {prefix} segment(s) as the config gave them; NULL: none */
     char *separator;  /* the namespace separator as sent in paths ("%1F") */
     bool have_endpoints;
     struct basalt_string_list endpoints; /* "VERB /v1/{prefix}/..." */

@@ -142,12 +142,17 @@ expect 0 "$basalt" iceberg describe db.staged $cat &&
 # ------------------------------------- no endpoints sent: the default set
 wh2=$tmp/wh2
 mkdir -p "$wh2"
-start_mini_rest --warehouse "$wh2" --no-endpoints || check "second catalog starts" false
-cat2="--catalog rest+http://127.0.0.1:$MINI_REST_PORT"
+start_mini_rest --warehouse "$wh2" --no-endpoints --expect-warehouse 'w 2' ||
+  check "second catalog starts" false
+cat2="--catalog rest+http://127.0.0.1:$MINI_REST_PORT?warehouse=w%202"
+expect 1 "$basalt" iceberg namespaces --catalog "rest+http://127.0.0.1:$MINI_REST_PORT" --warehouse w1 &&
+  check "another warehouse: 404 NoSuchWarehouse" grep -q 'NOT_FOUND: .*NoSuchWarehouseException' "$tmp/err"
+check "the warehouse is a query parameter of the config" grep -q 'GET /v1/config?warehouse=w1 HTTP' "$MINI_REST_LOG"
 expect 0 "$basalt" iceberg create ns.t --like "$in/c.parquet" $cat2
 expect 0 "$basalt" iceberg append ns.t "$in/c.parquet" $cat2
 expect 0 "$basalt" iceberg count ns.t $cat2 && check "default endpoints: 500 rows" test "$(cat "$tmp/out")" = 500
 check "no prefix: /v1/namespaces" grep -q '"POST /v1/namespaces HTTP' "$MINI_REST_LOG"
+check "the URI's warehouse, encoded" grep -q 'GET /v1/config?warehouse=w%202 HTTP' "$MINI_REST_LOG"
 check "HEAD is not in the default set: never sent" test "$(grep -c '"HEAD ' "$MINI_REST_LOG")" = 0
 
 # --------------------------------------------------------- bearer token

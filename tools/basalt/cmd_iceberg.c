@@ -33,7 +33,8 @@ const char cli_iceberg_common_help[] =
     "                       renewed when they expire (default $BASALT_REST_CREDENTIAL)\n"
     "  --oauth2-server-uri URI  token endpoint (default: the catalog's oauth2-server-uri,\n"
     "                       else its /v1/oauth/tokens)\n"
-    "  --warehouse W        warehouse to ask the catalog's config for\n"
+    "  --warehouse W        the warehouse asked for in GET /v1/config (other\n"
+    "                       catalogs: where new tables go)\n"
     "  --vended-credentials ask for the tables' storage credentials\n"
     "                       (X-Iceberg-Access-Delegation: vended-credentials)\n";
 

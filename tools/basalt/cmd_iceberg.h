@@ -22,7 +22,8 @@
  *   --credential ID:SECRET  OAuth2 client credentials (else
  *                        $BASALT_REST_CREDENTIAL), exchanged for tokens
  *   --oauth2-server-uri URI  the token endpoint (default: the catalog's)
- *   --warehouse W        the warehouse asked for in GET /v1/config
+ *   --warehouse W        the warehouse asked for in GET /v1/config (other
+ *                        catalogs: where new tables go)
  *   --vended-credentials ask the catalog for the tables' storage credentials
  * Each also in the form --option=VALUE. Strings point into argv (the last
  * '=' of a --map value is overwritten with a NUL to end the prefix). */
