@@ -42,7 +42,7 @@ void dwr_make_row(int64_t r, struct dwr_row *o)
     o->ntags = o->tags_null ? 0 : (int)(r % 3);
     for (int j = 0; j < o->ntags; j++) {
         o->tag_null[j] = j == 1 && r % 4 == 0;
-        snprintf(o->tags[j], sizeof o->tags[j], "t%d", j);
+        snprintf(o->tags[j], sizeof o->tags[j], "t%c", (char)('0' + j));
     }
     o->addr_null = r % 8 == 5;
     if (r % 3 != 0) {
@@ -56,7 +56,7 @@ void dwr_make_row(int64_t r, struct dwr_row *o)
     o->day = DWR_DAY0 + (int32_t)(r % 40);
     o->nm = (int)(r % 3);
     for (int j = 0; j < o->nm; j++) {
-        snprintf(o->keys[j], sizeof o->keys[j], "k%d", j);
+        snprintf(o->keys[j], sizeof o->keys[j], "k%c", (char)('0' + j));
         o->value_null[j] = j == 2;
         o->values[j] = j * r;
     }
