@@ -293,7 +293,7 @@ basalt_status basalt_iceberg_delete_where(const struct basalt_iceberg_committer 
         st = committer->load(committer->ctx, identifier, &t, err);
         if (st == BASALT_OK)
             st = find_hits(t, branch, filter, &arena, &h, &scan, err);
-        if (st == BASALT_OK)
+        if (st == BASALT_OK && h.n > 1)
             qsort(h.items, h.n, sizeof *h.items, compare_hits);
         bool partial = false;
         for (uint32_t k = 0; k < h.n; k++)
