@@ -5,22 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_internal.h"
 #include "rest_client_internal.h"
-
-/* The namespace of "ns.t" (basalt_malloc'd) and where the name starts. */
-static basalt_status split(const char *identifier, char **ns, const char **name,
-                           struct basalt_error *err)
-{
-    const char *dot = identifier ? strrchr(identifier, '.') : NULL;
-    *ns = NULL;
-    if (!dot || dot == identifier || !dot[1])
-        return basalt_error_set(err, BASALT_INVALID_ARG,
-                                "table identifier '%.200s' is not <namespace>.<table>",
-                                identifier ? identifier : "");
-    *ns = basalt_strndup(identifier, (size_t)(dot - identifier));
-    *name = dot + 1;
-    return *ns ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-}
 
 /* POST `body` to `path` (relative to /v1/[prefix]/). */
 static basalt_status post(struct basalt_rest_client *r, const char *path, json_t *body,
@@ -68,10 +54,10 @@ basalt_status basalt_rest_client_default_location(struct basalt_rest_client *r,
                                                    struct basalt_error *err)
 {
     char *ns = NULL;
-    const char *name = NULL;
+    char *name = NULL;
     json_t *answer = NULL;
     *out = NULL;
-    basalt_status st = split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
         st = basalt_rest_client_session(r, err);
     if (st == BASALT_OK) {
@@ -98,6 +84,7 @@ basalt_status basalt_rest_client_default_location(struct basalt_rest_client *r,
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     json_decref(answer);
     basalt_free(ns);
+    basalt_free(name);
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "default location of %.200s", identifier);
     return BASALT_OK;
@@ -259,11 +246,11 @@ basalt_status basalt_rest_client_create_table(struct basalt_rest_client *r,
                                                struct basalt_error *err)
 {
     char *ns = NULL;
-    const char *name = NULL;
+    char *name = NULL;
     json_t *updates = NULL, *request = NULL, *answer = NULL;
     if (out)
         *out = NULL;
-    basalt_status st = split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
         st = basalt_rest_client_parse_array(updates_json, "create updates", &updates, err);
     if (st == BASALT_OK)
@@ -304,6 +291,7 @@ basalt_status basalt_rest_client_create_table(struct basalt_rest_client *r,
     json_decref(request);
     json_decref(answer);
     basalt_free(ns);
+    basalt_free(name);
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "create %.200s", identifier);
     return BASALT_OK;
@@ -318,11 +306,11 @@ basalt_status basalt_rest_client_commit_table(struct basalt_rest_client *r,
                                                struct basalt_error *err)
 {
     char *ns = NULL;
-    const char *name = NULL;
+    char *name = NULL;
     json_t *requirements = NULL, *updates = NULL, *answer = NULL;
     if (out)
         *out = NULL;
-    basalt_status st = split(identifier, &ns, &name, err);
+    basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st == BASALT_OK)
         st = basalt_rest_client_parse_array(requirements_json, "requirements", &requirements,
                                              err);
@@ -338,6 +326,7 @@ basalt_status basalt_rest_client_commit_table(struct basalt_rest_client *r,
     json_decref(updates);
     json_decref(answer);
     basalt_free(ns);
+    basalt_free(name);
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "commit %.200s", identifier);
     return BASALT_OK;
@@ -362,10 +351,11 @@ basalt_status basalt_rest_client_commit_transaction(struct basalt_rest_client *r
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (size_t i = 0; st == BASALT_OK && i < n; i++) {
         char *ns = NULL;
-        const char *name;
+        char *name = NULL;
         json_t *req = NULL, *upd = NULL;
-        st = split(identifiers[i], &ns, &name, err);
+        st = basalt_catalog_identifier_split(identifiers[i], &ns, &name, err);
         basalt_free(ns);
+        basalt_free(name);
         if (st == BASALT_OK)
             st = basalt_rest_client_parse_array(requirements ? requirements[i] : NULL,
                                                  "requirements", &req, err);
