@@ -266,11 +266,34 @@ BASALT_EXPORT basalt_status basalt_iceberg_expire_snapshots(
 
 struct basalt_pool;
 
+/* How rows are deleted (and updated rows replaced). */
+enum basalt_iceberg_delete_mode {
+    /* The table's write.delete.mode (write.update.mode for updates):
+     * "copy-on-write" (the default) or "merge-on-read". */
+    BASALT_ICEBERG_DELETE_TABLE_MODE = 0,
+    /* Files holding deleted rows are written again without them. */
+    BASALT_ICEBERG_COPY_ON_WRITE,
+    /* Delete files record the deleted rows; data files stay (v2+): one
+     * position-delete file per data file in v2 tables, deletion vectors in
+     * one Puffin file in v3 (merged with the deletes already on the file,
+     * whose old vector is removed), or equality deletes on request. A data
+     * file whose every row goes is removed instead. */
+    BASALT_ICEBERG_MERGE_ON_READ,
+};
+
 struct basalt_iceberg_delete_options {
     const char *branch;          /* NULL: main */
     struct basalt_pool *pool;    /* reading and writing the rewritten files */
     int num_workers;
     int retries;                 /* attempts after a conflict (default 10) */
+    enum basalt_iceberg_delete_mode mode;
+    /* Merge-on-read with equality deletes: the key columns (top-level
+     * primitive columns; NULL: position deletes or DVs). Every row of an
+     * older data file in the same partition whose key equals a deleted
+     * row's key is deleted too, so the keys should identify rows (the
+     * table's identifier fields). */
+    const char *const *equality_columns;
+    uint32_t n_equality_columns;
 };
 
 BASALT_EXPORT void basalt_iceberg_delete_options_init(struct basalt_iceberg_delete_options *o);
@@ -278,12 +301,14 @@ BASALT_EXPORT void basalt_iceberg_delete_options_init(struct basalt_iceberg_dele
 struct basalt_iceberg_delete_result {
     int64_t snapshot_id;         /* 0: nothing matched, no snapshot */
     uint32_t files_removed;      /* data files taken out of the table */
-    uint32_t files_added;        /* files written with the rows kept */
-    int64_t rows_deleted;
+    uint32_t files_added;        /* files written with the rows kept or updated */
+    uint32_t delete_files_added; /* merge-on-read: delete files and DVs */
+    int64_t rows_deleted;        /* for an update: the rows updated */
 };
 
 /* Deletes the rows where `filter` (the text language of iceberg_expr.h) is
- * true, copy-on-write: the matching rows are found by a scan of their
+ * true, merge-on-read or copy-on-write as options->mode says. Copy-on-write:
+ * the matching rows are found by a scan of their
  * positions (pruned by partitions and metrics); files where every row
  * matches are removed, the others are rewritten without those rows (in the
  * current schema and default spec); deletes already on a file stay applied.
@@ -298,6 +323,22 @@ BASALT_EXPORT basalt_status basalt_iceberg_delete_where(
     const struct basalt_iceberg_committer *committer, const char *identifier, const char *filter,
     const struct basalt_iceberg_data_file *added, uint32_t n_added,
     const struct basalt_iceberg_delete_options *options,
+    struct basalt_iceberg_delete_result *result, struct basalt_error *err);
+
+/* Row-level update: the rows where `filter` is true get the values of the
+ * SET clauses set[0, n_set), each "column = literal" (a top-level primitive
+ * column; a literal of the filter language, converted to the column's type
+ * as filters convert them, or NULL for an optional column). Copy-on-write
+ * rewrites the files holding those rows with the rows changed;
+ * merge-on-read deletes them (position deletes, DVs or equality deletes as
+ * for a delete) and appends the changed rows in new files. One snapshot
+ * ("overwrite"), redone on the new head when the branch moved, as a delete
+ * is. INVALID_ARG naming a bad clause (unknown or nested column, a literal
+ * that does not convert, NULL for a required column), and the statuses of
+ * basalt_iceberg_delete_where. */
+BASALT_EXPORT basalt_status basalt_iceberg_update_where(
+    const struct basalt_iceberg_committer *committer, const char *identifier, const char *filter,
+    const char *const *set, uint32_t n_set, const struct basalt_iceberg_delete_options *options,
     struct basalt_iceberg_delete_result *result, struct basalt_error *err);
 
 #ifdef __cplusplus

@@ -1,20 +1,21 @@
-/* Deleting rows by filter, copy-on-write, and overwriting by filter: the
- * rows matching the filter are found with a scan that reads only their
- * positions (_file, _pos; pruned by partitions and metrics), files whose
- * every row matches are removed whole, the others are read again and
- * written without those rows, and one snapshot swaps the old files for the
- * new (plus any files the caller adds). A lost race starts over on the new
- * head, so rows another writer added are judged too. */
+/* Row-level changes by filter: delete, overwrite and update, copy-on-write
+ * or merge-on-read. Each attempt finds the matching rows on the branch
+ * head (delete_hits.c), then either writes their files again without them
+ * (copy-on-write) or records them in delete files (merge-on-read: position
+ * deletes, deletion vectors or equality deletes), writes any changed rows,
+ * and commits one snapshot asserting the head has not moved. A lost race
+ * starts over on the new head, so rows another writer added or deleted are
+ * judged too: no change is lost or applied twice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "basalt/iceberg_expr.h"
 #include "basalt/iceberg_manifest.h"
 #include "basalt/iceberg_metadata.h"
 #include "basalt/iceberg_scan.h"
 #include "commit_internal.h"
+#include "delete_internal.h"
 #include "scan_internal.h"
 #include "snapshot_internal.h"
 
@@ -24,239 +25,298 @@ void basalt_iceberg_delete_options_init(struct basalt_iceberg_delete_options *o)
     o->retries = 10;
 }
 
-/* The matching positions of one data file. */
-struct hit {
-    char *path;
-    struct basalt_iceberg_posset *positions;
-    const struct basalt_iceberg_data_file *file; /* from the plan */
-    bool has_deletes;
-    bool whole;                                  /* every row matches */
+/* What one change asks for. */
+struct change {
+    const char *branch;
+    const char *filter;
+    const struct basalt_iceberg_data_file *added;   /* the caller's files (overwrite) */
+    uint32_t n_added;
+    const char *const *set;                          /* update */
+    uint32_t n_set;
+    const struct basalt_iceberg_delete_options *o;
+    bool update;
 };
 
-struct hits {
-    struct hit *items;
-    uint32_t n, cap;
+/* Everything one attempt holds. */
+struct attempt {
+    struct basalt_iceberg_table *t;
+    struct basalt_iceberg_scan *scan;
+    struct basalt_iceberg_hits h;
+    struct basalt_iceberg_data_writer *w;
+    struct basalt_iceberg_delete_files deletes;
+    struct basalt_iceberg_file_deletes *items;
+    struct basalt_iceberg_rewrite_state state;
+    struct basalt_arena arena;
+    const struct basalt_iceberg_data_file *written; /* by w */
+    uint32_t n_written;
+    int64_t rows;                                   /* matching rows */
+    bool mor;
 };
 
-static void hits_reset(struct hits *h)
+static bool merge_on_read(const struct basalt_iceberg_metadata *m, const struct change *c)
 {
-    for (uint32_t i = 0; i < h->n; i++) {
-        basalt_free(h->items[i].path);
-        basalt_iceberg_posset_free(h->items[i].positions);
-    }
-    basalt_free(h->items);
-    memset(h, 0, sizeof *h);
+    if (c->o->mode != BASALT_ICEBERG_DELETE_TABLE_MODE)
+        return c->o->mode == BASALT_ICEBERG_MERGE_ON_READ;
+    const char *mode =
+        basalt_iceberg_metadata_property(m, c->update ? "write.update.mode" : "write.delete.mode");
+    return mode && strcmp(mode, "merge-on-read") == 0;
 }
 
-static struct hit *hit_for(struct hits *h, const char *path, size_t len, struct basalt_error *err)
+static basalt_status open_writer(struct attempt *a, const struct change *c,
+                                 struct basalt_error *err)
 {
-    /* Batches come file by file: the last one is nearly always the one. */
-    for (uint32_t i = h->n; i-- > 0;)
-        if (strlen(h->items[i].path) == len && memcmp(h->items[i].path, path, len) == 0)
-            return &h->items[i];
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 16;
-        struct hit *items = basalt_realloc(h->items, cap * sizeof *items);
-        if (!items)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory"), NULL;
-        h->items = items;
-        h->cap = cap;
-    }
-    struct hit *x = &h->items[h->n];
-    memset(x, 0, sizeof *x);
-    x->path = basalt_strndup(path, len);
-    if (!x->path || basalt_iceberg_posset_new(&x->positions, err) != BASALT_OK) {
-        basalt_free(x->path);
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory"), NULL;
-    }
-    h->n++;
-    return x;
+    const struct basalt_iceberg_metadata *m = a->t->metadata;
+    char *data = basalt_arena_alloc(&a->arena, 4096, 1), *prefix = basalt_arena_alloc(&a->arena, 96, 1);
+    if (!data || !prefix)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_iceberg_data_writer_options wo;
+    basalt_iceberg_delete_writer_options(a->t, "data", data, prefix, &wo);
+    wo.schema = basalt_iceberg_metadata_current_schema(m);
+    wo.spec = basalt_iceberg_metadata_spec(m, m->default_spec_id);
+    wo.sort_order_id = m->default_sort_order_id;
+    wo.pool = c->o->pool;
+    wo.num_workers = c->o->num_workers;
+    return basalt_iceberg_data_writer_new(&wo, &a->w, err);
 }
 
-static const char *branch_ref(const struct basalt_iceberg_table *t, const char *branch)
+/* The top-level indexes and ids of the equality delete columns. */
+static basalt_status equality_keys(const struct basalt_iceberg_schema *schema,
+                                   const struct change *c, struct basalt_arena *arena,
+                                   uint32_t **index, int32_t **ids, struct basalt_error *err)
 {
-    return basalt_iceberg_metadata_ref(t->metadata, branch) ? branch : NULL;
+    uint32_t n = c->o->n_equality_columns;
+    *index = basalt_arena_alloc(arena, n * sizeof **index, 4);
+    *ids = basalt_arena_alloc(arena, n * sizeof **ids, 4);
+    if (!*index || !*ids)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (uint32_t k = 0; k < n; k++) {
+        const char *name = c->o->equality_columns[k];
+        bool found = false;
+        for (uint32_t i = 0; i < schema->root.n_fields && !found; i++)
+            if (strcmp(schema->root.fields[i].name, name) == 0) {
+                (*index)[k] = i;
+                (*ids)[k] = schema->root.fields[i].id;
+                found = true;
+            }
+        if (!found)
+            return basalt_error_set(err, BASALT_NOT_FOUND,
+                                    "equality delete column '%s' is not a top-level column", name);
+    }
+    return BASALT_OK;
 }
 
-/* Scan A: where the filter matches, as (_file, _pos). */
-static basalt_status find_hits(const struct basalt_iceberg_table *t, const char *branch,
-                               const char *filter, struct basalt_arena *arena, struct hits *h,
-                               struct basalt_iceberg_scan **scan_out, struct basalt_error *err)
+/* Merge-on-read: position deletes (v2) or DVs merged with the deletes
+ * already on each file (v3) for the partly matching files; files whose
+ * every row matches are removed instead. */
+static basalt_status write_position_deletes(struct attempt *a, uint32_t *n_items,
+                                            struct basalt_error *err)
 {
-    struct basalt_iceberg_expr *expr = NULL;
-    basalt_status st = basalt_iceberg_expr_parse(filter, arena, &expr, err);
+    bool v3 = a->t->metadata->format_version >= 3;
+    a->items = basalt_arena_alloc(&a->arena, (a->h.n + 1) * sizeof *a->items, 8);
+    if (!a->items)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    uint32_t n = 0;
+    for (uint32_t k = 0; st == BASALT_OK && k < a->h.n; k++) {
+        struct basalt_iceberg_hit *x = &a->h.items[k];
+        if (x->whole)
+            continue;
+        if (v3 && x->has_deletes) {
+            struct basalt_iceberg_posset *old = NULL;
+            const struct basalt_iceberg_eqset **eq = NULL;
+            uint32_t n_eq = 0;
+            st = basalt_iceberg_task_deletes(a->scan, x->task, &old, &eq, &n_eq, err);
+            if (st == BASALT_OK && old)
+                st = basalt_iceberg_posset_union(x->positions, old, err);
+            basalt_iceberg_posset_free(old);
+            basalt_free(eq);
+        }
+        a->items[n++] = (struct basalt_iceberg_file_deletes){
+            .file = x->file, .spec_id = x->spec_id, .positions = x->positions};
+    }
+    *n_items = n;
     if (st != BASALT_OK)
         return st;
-    static const char *const columns[] = {"_file", "_pos"};
-    struct basalt_iceberg_scan_options o;
-    basalt_iceberg_scan_options_init(&o);
-    o.ref = branch_ref(t, branch);
-    o.filter = expr;
-    o.columns = columns;
-    o.n_columns = 2;
-    struct basalt_iceberg_scan *scan = NULL;
-    struct ArrowArrayStream stream;
-    stream.release = NULL;
-    st = basalt_iceberg_scan_new(t, &o, &scan, err);
-    if (st == BASALT_OK && !o.ref && t->metadata->has_current_snapshot_id == false) {
-        *scan_out = scan; /* an empty table: nothing matches */
-        return BASALT_OK;
+    return v3 ? basalt_iceberg_write_dvs(a->t, a->items, n, &a->deletes, err)
+              : basalt_iceberg_write_position_deletes(a->t, a->items, n, &a->deletes, err);
+}
+
+/* Reads and writes what the change needs before its snapshot. */
+static basalt_status prepare(struct attempt *a, const struct change *c, uint32_t *n_dv_items,
+                             struct basalt_error *err)
+{
+    const struct basalt_iceberg_metadata *m = a->t->metadata;
+    const struct basalt_iceberg_schema *schema = basalt_iceberg_metadata_current_schema(m);
+    a->mor = merge_on_read(m, c);
+    if (a->mor && m->format_version < 2)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "merge-on-read deletes need format version 2 or later (this table "
+                                "is version %d)",
+                                (int)m->format_version);
+    bool equality = a->mor && c->o->n_equality_columns > 0;
+    struct basalt_iceberg_row_pass pass = {
+        .branch = c->branch,
+        .filter = a->mor ? c->filter : NULL,
+        .keep_unmatched = !a->mor,
+        .all_files = c->update || equality,
+        .pool = c->o->pool,
+        .num_workers = c->o->num_workers,
+    };
+    basalt_status st = BASALT_OK;
+    struct basalt_iceberg_set_clause *set = NULL;
+    if (c->update)
+        st = basalt_iceberg_set_parse(schema, c->set, c->n_set, &a->arena, &set, err);
+    pass.set = set;
+    pass.n_set = c->update ? c->n_set : 0;
+    if (st == BASALT_OK && equality) {
+        int32_t *ids = NULL;
+        uint32_t *index = NULL;
+        st = equality_keys(schema, c, &a->arena, &index, &ids, err);
+        pass.eq_index = index;
+        pass.n_eq = c->o->n_equality_columns;
+        pass.eq = &a->deletes;
+        if (st == BASALT_OK)
+            st = basalt_iceberg_eq_deletes_begin(a->t, ids, pass.n_eq, &a->deletes, err);
     }
     if (st == BASALT_OK)
-        st = basalt_iceberg_scan_stream(scan, &stream, err);
-    while (st == BASALT_OK) {
-        struct ArrowArray batch;
-        if (stream.get_next(&stream, &batch) != 0) {
-            st = basalt_error_set(err, BASALT_IO, "reading the rows to delete: %s",
-                                  stream.get_last_error(&stream));
-            break;
-        }
-        if (!batch.release)
-            break;
-        const struct ArrowArray *files = batch.children[0], *pos = batch.children[1];
-        const int32_t *off = (const int32_t *)files->buffers[1] + files->offset;
-        const char *chars = files->buffers[2];
-        const int64_t *p = (const int64_t *)pos->buffers[1] + pos->offset;
-        struct hit *x = NULL;
-        for (int64_t r = 0; st == BASALT_OK && r < batch.length; r++) {
-            const char *path = chars + off[r];
-            size_t len = (size_t)(off[r + 1] - off[r]);
-            if (!x || strlen(x->path) != len || memcmp(x->path, path, len) != 0)
-                x = hit_for(h, path, len, err);
-            st = x ? basalt_iceberg_posset_add(x->positions, (uint64_t)p[r], err) : BASALT_NOMEM;
-        }
-        batch.release(&batch);
+        st = basalt_iceberg_find_hits(a->t, c->branch, c->filter, &a->arena, &a->h, &a->scan, err);
+    if (st != BASALT_OK || a->h.n == 0)
+        return st;
+    for (uint32_t k = 0; k < a->h.n; k++)
+        a->rows += (int64_t)basalt_iceberg_posset_cardinality(a->h.items[k].positions);
+    /* Whole files go in every mode, unless an update must read their rows
+     * or equality deletes their keys. */
+    bool partial = false;
+    for (uint32_t k = 0; k < a->h.n; k++)
+        partial |= !a->h.items[k].whole;
+    bool rows_needed = a->mor ? c->update || equality : partial || c->update;
+    if (rows_needed) {
+        st = open_writer(a, c, err);
+        if (st == BASALT_OK)
+            st = basalt_iceberg_row_pass_run(a->t, &a->h, &pass, a->w, err);
+        if (st == BASALT_OK)
+            st = basalt_iceberg_data_writer_finish(a->w, &a->written, &a->n_written, err);
     }
-    if (stream.release)
-        stream.release(&stream);
-    /* The plan knows each file's row count and whether deletes apply. */
-    const struct basalt_iceberg_plan *plan = NULL;
-    if (st == BASALT_OK)
-        st = basalt_iceberg_scan_plan(scan, &plan, err);
-    for (uint32_t i = 0; st == BASALT_OK && i < plan->n_tasks; i++)
-        for (uint32_t k = 0; k < h->n; k++)
-            if (strcmp(h->items[k].path, plan->tasks[i].file->file_path) == 0) {
-                h->items[k].file = plan->tasks[i].file;
-                h->items[k].has_deletes |= plan->tasks[i].n_deletes > 0;
-            }
-    for (uint32_t k = 0; st == BASALT_OK && k < h->n; k++) {
-        struct hit *x = &h->items[k];
-        x->whole = x->file && !x->has_deletes &&
-                   basalt_iceberg_posset_cardinality(x->positions) == (uint64_t)x->file->record_count;
-    }
-    *scan_out = scan;
+    if (st == BASALT_OK && equality)
+        st = basalt_iceberg_eq_deletes_finish(&a->deletes, err);
+    else if (st == BASALT_OK && a->mor)
+        st = write_position_deletes(a, n_dv_items, err);
     return st;
 }
 
-static int compare_hits(const void *a, const void *b)
+static void attempt_reset(struct attempt *a, basalt_status st)
 {
-    return strcmp(((const struct hit *)a)->path, ((const struct hit *)b)->path);
+    if (st != BASALT_OK && st != BASALT_IO && a->t) {
+        /* Nothing names them: the attempt's files go. An IO failure may be
+         * a commit whose outcome is unknown, so they stay. */
+        if (a->state.written.n)
+            basalt_iceberg_io_delete(a->t->io, (const char *const *)a->state.written.items,
+                                     a->state.written.n, NULL);
+        if (a->w)
+            basalt_iceberg_data_writer_abort(a->w, NULL);
+        basalt_iceberg_delete_files_abort(a->t, &a->deletes);
+    }
+    basalt_string_list_reset(&a->state.written);
+    basalt_iceberg_data_writer_free(a->w);
+    basalt_iceberg_delete_files_reset(&a->deletes);
+    basalt_iceberg_hits_reset(&a->h);
+    basalt_iceberg_scan_free(a->scan);
+    basalt_arena_reset(&a->arena);
+    basalt_iceberg_table_free(a->t);
 }
 
-/* Scan B: the rows of the partly matching files that do not match, into
- * the data writer. */
-static basalt_status rewrite_rest(const struct basalt_iceberg_table *t, const char *branch,
-                                  struct hits *h, const struct basalt_iceberg_delete_options *opt,
-                                  struct basalt_iceberg_data_writer *w, struct basalt_error *err)
+static int compare_paths(const void *x, const void *y)
 {
-    const struct basalt_iceberg_schema *schema = basalt_iceberg_metadata_current_schema(t->metadata);
-    uint32_t n_fields = schema->root.n_fields, n_partial = 0;
-    const char **only = basalt_malloc((h->n ? h->n : 1) * sizeof *only);
-    const char **columns = basalt_malloc((n_fields + 2) * sizeof *columns);
-    if (!only || !columns) {
-        basalt_free(only);
-        basalt_free(columns);
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Builds and commits the snapshot of a prepared attempt. */
+static basalt_status commit(struct attempt *a, const struct basalt_iceberg_committer *committer,
+                            const char *identifier, const struct change *c, uint32_t n_dv_items,
+                            struct basalt_iceberg_delete_result *result, struct basalt_error *err)
+{
+    uint32_t n_new = a->n_written + c->n_added;
+    struct basalt_iceberg_data_file *all = basalt_arena_alloc(&a->arena, (n_new + 1) * sizeof *all, 8);
+    const char **removed = basalt_arena_alloc(&a->arena, (a->h.n + 1) * sizeof *removed, 8);
+    const char **replaced = basalt_arena_alloc(&a->arena, (n_dv_items + 1) * sizeof *replaced, 8);
+    if (!all || !removed || !replaced)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < a->n_written; i++)
+        all[i] = a->written[i];
+    for (uint32_t i = 0; i < c->n_added; i++)
+        all[a->n_written + i] = c->added[i];
+    /* Copy-on-write removes every hit file; merge-on-read the whole ones
+     * (and an update's are read and written again, so those go too). */
+    uint32_t n_removed = 0;
+    for (uint32_t k = 0; k < a->h.n; k++) {
+        const struct basalt_iceberg_hit *x = &a->h.items[k];
+        if (!a->mor || x->whole)
+            removed[n_removed++] = x->path; /* sorted: h is */
     }
-    for (uint32_t k = 0; k < h->n; k++)
-        if (!h->items[k].whole)
-            only[n_partial++] = h->items[k].path; /* sorted: h is */
-    for (uint32_t i = 0; i < n_fields; i++)
-        columns[i] = schema->root.fields[i].name;
-    columns[n_fields] = "_file";
-    columns[n_fields + 1] = "_pos";
-    struct basalt_iceberg_scan_options o;
-    basalt_iceberg_scan_options_init(&o);
-    o.ref = branch_ref(t, branch);
-    o.columns = columns;
-    o.n_columns = n_fields + 2;
-    o.only_files = only;
-    o.n_only_files = n_partial;
-    o.pool = opt->pool;
-    o.num_workers = opt->num_workers;
-    struct basalt_iceberg_scan *scan = NULL;
-    struct ArrowArrayStream stream;
-    stream.release = NULL;
-    struct ArrowSchema out_schema;
-    out_schema.release = NULL;
-    basalt_status st = n_partial ? basalt_iceberg_scan_new(t, &o, &scan, err) : BASALT_OK;
-    if (n_partial && st == BASALT_OK)
-        st = basalt_iceberg_scan_schema(scan, &out_schema, err);
-    if (n_partial && st == BASALT_OK)
-        st = basalt_iceberg_scan_stream(scan, &stream, err);
-    uint8_t *sel = NULL;
-    while (n_partial && st == BASALT_OK) {
-        struct ArrowArray batch, kept, rows;
-        if (stream.get_next(&stream, &batch) != 0) {
-            st = basalt_error_set(err, BASALT_IO, "reading the rows to keep: %s",
-                                  stream.get_last_error(&stream));
-            break;
-        }
-        if (!batch.release)
-            break;
-        const struct ArrowArray *files = batch.children[n_fields], *pos = batch.children[n_fields + 1];
-        const int32_t *off = (const int32_t *)files->buffers[1] + files->offset;
-        const char *chars = files->buffers[2];
-        const int64_t *p = (const int64_t *)pos->buffers[1] + pos->offset;
-        basalt_free(sel);
-        sel = basalt_calloc((size_t)(batch.length + 7) / 8 + 1, 1);
-        int64_t n_keep = 0;
-        struct hit key, *x = NULL;
-        for (int64_t r = 0; sel && r < batch.length; r++) {
-            size_t len = (size_t)(off[r + 1] - off[r]);
-            if (!x || strlen(x->path) != len || memcmp(x->path, chars + off[r], len) != 0) {
-                char path[4096];
-                snprintf(path, sizeof path, "%.*s", (int)len, chars + off[r]);
-                key.path = path;
-                x = bsearch(&key, h->items, h->n, sizeof *h->items, compare_hits);
-            }
-            if (!x || !basalt_iceberg_posset_contains(x->positions, (uint64_t)p[r])) {
-                sel[r / 8] |= (uint8_t)(1u << (r % 8));
-                n_keep++;
-            }
-        }
-        st = sel ? basalt_iceberg_filter_array(&out_schema, &batch, sel, n_keep, &kept, err)
-                 : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        batch.release(&batch);
-        if (st != BASALT_OK)
-            break;
-        /* The table's columns without _file and _pos. */
-        st = basalt_arrow_array_init(&rows, 1, n_fields, err);
-        for (uint32_t i = 0; st == BASALT_OK && i < n_fields; i++)
-            basalt_arrow_array_move(kept.children[i], rows.children[i]);
-        if (st == BASALT_OK) {
-            rows.length = kept.length;
-            st = rows.length ? basalt_iceberg_data_writer_write(w, &rows, err) : BASALT_OK;
-            basalt_arrow_array_release(&rows);
-        }
-        basalt_arrow_array_release(&kept);
+    /* DVs written replace the old ones of their files. */
+    bool dvs = a->mor && a->t->metadata->format_version >= 3 && !a->deletes.eq;
+    for (uint32_t i = 0; dvs && i < n_dv_items; i++)
+        replaced[i] = a->items[i].file->file_path;
+    if (dvs && n_dv_items > 1)
+        qsort(replaced, n_dv_items, sizeof *replaced, compare_paths);
+    const char *operation = n_new ? "overwrite" : "delete";
+    struct basalt_iceberg_rewrite rw = {
+        .branch = c->branch,
+        .operation = operation,
+        .removed = removed,
+        .n_removed = n_removed,
+        .added = all,
+        .n_added = n_new,
+        .added_deletes = a->deletes.files,
+        .added_delete_specs = a->deletes.spec_ids,
+        .n_added_deletes = a->deletes.n,
+        .replaced_dvs = replaced,
+        .n_replaced_dvs = dvs ? n_dv_items : 0,
+    };
+    char *reqs = NULL, *ups = NULL;
+    int64_t id = basalt_iceberg_new_snapshot_id();
+    basalt_status st =
+        basalt_iceberg_rewrite_build(a->t, &rw, id, &a->arena, &a->state, &reqs, &ups, err);
+    if (st == BASALT_OK)
+        st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
+    basalt_free(reqs);
+    basalt_free(ups);
+    if (st == BASALT_OK) {
+        result->snapshot_id = id;
+        result->files_removed = n_removed;
+        result->files_added = a->n_written;
+        result->delete_files_added = a->deletes.n;
+        result->rows_deleted = a->rows;
     }
-    basalt_free(sel);
-    if (stream.release)
-        stream.release(&stream);
-    if (out_schema.release)
-        out_schema.release(&out_schema);
-    basalt_iceberg_scan_free(scan);
-    basalt_free(only);
-    basalt_free(columns);
     return st;
 }
 
-static void delete_written(const struct basalt_iceberg_table *t, struct basalt_string_list *l)
+static basalt_status run(const struct basalt_iceberg_committer *committer, const char *identifier,
+                         const struct change *c, struct basalt_iceberg_delete_result *result,
+                         struct basalt_error *err)
 {
-    if (l->n)
-        basalt_iceberg_io_delete(t->io, (const char *const *)l->items, l->n, NULL);
-    basalt_string_list_reset(l);
+    struct basalt_iceberg_delete_result ignored;
+    if (!result)
+        result = &ignored;
+    memset(result, 0, sizeof *result);
+    basalt_status st = BASALT_CONFLICT;
+    for (int attempt = 0; st == BASALT_CONFLICT && attempt <= c->o->retries; attempt++) {
+        struct attempt a;
+        memset(&a, 0, sizeof a);
+        basalt_arena_init(&a.arena, 0);
+        basalt_iceberg_delete_files_init(&a.deletes);
+        uint32_t n_dv_items = 0;
+        st = committer->load(committer->ctx, identifier, &a.t, err);
+        if (st == BASALT_OK)
+            st = prepare(&a, c, &n_dv_items, err);
+        /* Nothing matching and nothing added: no snapshot. */
+        if (st == BASALT_OK && (a.h.n > 0 || c->n_added > 0))
+            st = commit(&a, committer, identifier, c, n_dv_items, result, err);
+        attempt_reset(&a, st);
+    }
+    if (st != BASALT_OK)
+        memset(result, 0, sizeof *result);
+    return st;
 }
 
 basalt_status basalt_iceberg_delete_where(const struct basalt_iceberg_committer *committer,
@@ -268,114 +328,41 @@ basalt_status basalt_iceberg_delete_where(const struct basalt_iceberg_committer 
                                           struct basalt_error *err)
 {
     struct basalt_iceberg_delete_options defaults;
-    struct basalt_iceberg_delete_result ignored;
     if (!options) {
         basalt_iceberg_delete_options_init(&defaults);
         options = &defaults;
     }
-    if (!result)
-        result = &ignored;
-    memset(result, 0, sizeof *result);
-    const char *branch = options->branch ? options->branch : "main";
-    basalt_status st = BASALT_CONFLICT;
-    for (int attempt = 0; st == BASALT_CONFLICT && attempt <= options->retries; attempt++) {
-        struct basalt_iceberg_table *t = NULL;
-        struct basalt_iceberg_scan *scan = NULL;
-        struct basalt_iceberg_data_writer *w = NULL;
-        struct basalt_arena arena;
-        basalt_arena_init(&arena, 0);
-        struct hits h = {0};
-        struct basalt_iceberg_rewrite_state state;
-        memset(&state, 0, sizeof state);
-        char *reqs = NULL, *ups = NULL;
-        const struct basalt_iceberg_data_file *rewritten = NULL;
-        uint32_t n_rewritten = 0;
-        st = committer->load(committer->ctx, identifier, &t, err);
-        if (st == BASALT_OK)
-            st = find_hits(t, branch, filter, &arena, &h, &scan, err);
-        if (st == BASALT_OK && h.n > 1)
-            qsort(h.items, h.n, sizeof *h.items, compare_hits);
-        bool partial = false;
-        for (uint32_t k = 0; k < h.n; k++)
-            partial |= !h.items[k].whole;
-        if (st == BASALT_OK && partial) {
-            const struct basalt_iceberg_metadata *m = t->metadata;
-            char data[4096], prefix[64], uuid[37];
-            const char *path = basalt_iceberg_metadata_property(m, "write.data.path");
-            snprintf(data, sizeof data, "%s%s", path ? path : m->location, path ? "" : "/data");
-            basalt_iceberg_uuid4(uuid);
-            snprintf(prefix, sizeof prefix, "00000-0-%s", uuid);
-            struct basalt_iceberg_data_writer_options wo;
-            basalt_iceberg_data_writer_options_init(&wo);
-            wo.schema = basalt_iceberg_metadata_current_schema(m);
-            wo.spec = basalt_iceberg_metadata_spec(m, m->default_spec_id);
-            wo.properties = m->properties;
-            wo.n_properties = m->n_properties;
-            wo.data_location = data;
-            wo.file_prefix = prefix;
-            wo.io = t->io;
-            wo.sort_order_id = m->default_sort_order_id;
-            wo.pool = options->pool;
-            wo.num_workers = options->num_workers;
-            st = basalt_iceberg_data_writer_new(&wo, &w, err);
-            if (st == BASALT_OK)
-                st = rewrite_rest(t, branch, &h, options, w, err);
-            if (st == BASALT_OK)
-                st = basalt_iceberg_data_writer_finish(w, &rewritten, &n_rewritten, err);
-        }
-        /* Nothing to remove and nothing to add: no snapshot. */
-        bool nothing = st == BASALT_OK && h.n == 0 && n_added == 0;
-        struct basalt_iceberg_data_file *all = NULL;
-        const char **removed = NULL;
-        if (st == BASALT_OK && !nothing) {
-            all = basalt_arena_alloc(&arena, (n_rewritten + n_added + 1) * sizeof *all, 8);
-            removed = basalt_arena_alloc(&arena, (h.n + 1) * sizeof *removed, 8);
-            if (!all || !removed)
-                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        }
-        if (st == BASALT_OK && !nothing) {
-            for (uint32_t i = 0; i < n_rewritten; i++)
-                all[i] = rewritten[i];
-            for (uint32_t i = 0; i < n_added; i++)
-                all[n_rewritten + i] = added[i];
-            for (uint32_t k = 0; k < h.n; k++) {
-                removed[k] = h.items[k].path;
-                result->rows_deleted += (int64_t)basalt_iceberg_posset_cardinality(h.items[k].positions);
-            }
-            struct basalt_iceberg_rewrite rw = {
-                .branch = branch,
-                .operation = n_added || n_rewritten ? "overwrite" : "delete",
-                .removed = removed,
-                .n_removed = h.n,
-                .added = all,
-                .n_added = n_rewritten + n_added,
-            };
-            int64_t id = basalt_iceberg_new_snapshot_id();
-            st = basalt_iceberg_rewrite_build(t, &rw, id, &arena, &state, &reqs, &ups, err);
-            if (st == BASALT_OK)
-                st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
-            if (st == BASALT_OK) {
-                result->snapshot_id = id;
-                result->files_removed = h.n;
-                result->files_added = n_rewritten;
-            }
-        }
-        if (st != BASALT_OK && st != BASALT_IO) {
-            /* Nothing names them: the attempt's files go. */
-            delete_written(t, &state.written);
-            if (w)
-                basalt_iceberg_data_writer_abort(w, NULL);
-        }
-        basalt_string_list_reset(&state.written);
-        if (st != BASALT_OK)
-            result->rows_deleted = 0;
-        basalt_iceberg_data_writer_free(w);
-        basalt_iceberg_scan_free(scan);
-        hits_reset(&h);
-        basalt_free(reqs);
-        basalt_free(ups);
-        basalt_arena_reset(&arena);
-        basalt_iceberg_table_free(t);
+    struct change c = {
+        .branch = options->branch ? options->branch : "main",
+        .filter = filter,
+        .added = added,
+        .n_added = n_added,
+        .o = options,
+    };
+    return run(committer, identifier, &c, result, err);
+}
+
+basalt_status basalt_iceberg_update_where(const struct basalt_iceberg_committer *committer,
+                                          const char *identifier, const char *filter,
+                                          const char *const *set, uint32_t n_set,
+                                          const struct basalt_iceberg_delete_options *options,
+                                          struct basalt_iceberg_delete_result *result,
+                                          struct basalt_error *err)
+{
+    struct basalt_iceberg_delete_options defaults;
+    if (!options) {
+        basalt_iceberg_delete_options_init(&defaults);
+        options = &defaults;
     }
-    return st;
+    if (n_set == 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "an update needs a SET clause");
+    struct change c = {
+        .branch = options->branch ? options->branch : "main",
+        .filter = filter,
+        .set = set,
+        .n_set = n_set,
+        .o = options,
+        .update = true,
+    };
+    return run(committer, identifier, &c, result, err);
 }

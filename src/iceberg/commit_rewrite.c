@@ -1,7 +1,8 @@
 /* A snapshot that removes data files and may add others (delete, overwrite,
- * rewrite): the branch head's manifests that name a removed file are written
- * again with that entry DELETED and the rest EXISTING, the others are
- * carried as they are, and the added files get a manifest of their own. */
+ * rewrite, merge-on-read deletes): the branch head's manifests that name a
+ * removed file are written again with that entry DELETED and the rest
+ * EXISTING, the others are carried as they are, the added data files get a
+ * manifest of their own and the added delete files one per spec. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,20 @@ static bool removed(const struct basalt_iceberg_rewrite *rw, const char *path)
            bsearch(&path, rw->removed, rw->n_removed, sizeof *rw->removed, compare_paths);
 }
 
+/* A delete file that must go with the change: a DV or file-scoped position
+ * delete of a removed data file, or of one whose DV is replaced (the new DV
+ * holds its positions). */
+static bool delete_goes(const struct basalt_iceberg_rewrite *rw,
+                        const struct basalt_iceberg_data_file *f)
+{
+    const char *ref = f->referenced_data_file;
+    if (!ref || f->content != BASALT_ICEBERG_CONTENT_POSITION_DELETES)
+        return false;
+    return removed(rw, ref) ||
+           (rw->n_replaced_dvs && bsearch(&ref, rw->replaced_dvs, rw->n_replaced_dvs,
+                                          sizeof *rw->replaced_dvs, compare_paths));
+}
+
 static char *metadata_location(struct basalt_arena *arena, const char *table_location,
                                const char *name)
 {
@@ -38,6 +53,7 @@ static char *metadata_location(struct basalt_arena *arena, const char *table_loc
 /* Writes one manifest of `entries` at a new location; *summary filled. */
 static basalt_status write_manifest(const struct basalt_iceberg_table *t, int64_t snapshot_id,
                                     const char *uuid, int k, int32_t spec_id,
+                                    enum basalt_iceberg_manifest_content content,
                                     const struct basalt_iceberg_manifest_entry *entries,
                                     uint32_t n, struct basalt_arena *arena,
                                     struct basalt_iceberg_manifest_file *summary,
@@ -54,7 +70,7 @@ static basalt_status write_manifest(const struct basalt_iceberg_table *t, int64_
         .format_version = m->format_version,
         .schema = basalt_iceberg_metadata_current_schema(m),
         .spec = basalt_iceberg_metadata_spec(m, spec_id),
-        .content = BASALT_ICEBERG_MANIFEST_DATA,
+        .content = content,
         .snapshot_id = snapshot_id,
     };
     struct basalt_output *out = NULL;
@@ -84,7 +100,8 @@ static basalt_status filter_manifest(const struct basalt_iceberg_table *t,
 {
     const struct basalt_iceberg_metadata *m = t->metadata;
     *rewritten = false;
-    if (mf->content != BASALT_ICEBERG_MANIFEST_DATA || rw->n_removed == 0)
+    bool deletes = mf->content == BASALT_ICEBERG_MANIFEST_DELETES;
+    if (rw->n_removed == 0 && (!deletes || rw->n_replaced_dvs == 0))
         return BASALT_OK;
     uint8_t *data = NULL;
     size_t len = 0;
@@ -98,7 +115,8 @@ static basalt_status filter_manifest(const struct basalt_iceberg_table *t,
                                            basalt_iceberg_metadata_current_schema(m), &o, &man, err);
     uint32_t hits = 0;
     for (uint32_t i = 0; st == BASALT_OK && i < man->n_entries; i++)
-        hits += removed(rw, man->entries[i].data_file.file_path);
+        hits += deletes ? delete_goes(rw, &man->entries[i].data_file)
+                        : removed(rw, man->entries[i].data_file.file_path);
     if (st == BASALT_OK && hits) {
         struct basalt_iceberg_manifest_entry *entries =
             basalt_malloc((size_t)man->n_entries * sizeof *entries);
@@ -106,7 +124,11 @@ static basalt_status filter_manifest(const struct basalt_iceberg_table *t,
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         for (uint32_t i = 0; st == BASALT_OK && i < man->n_entries; i++) {
             entries[i] = man->entries[i];
-            if (removed(rw, entries[i].data_file.file_path)) {
+            if (deletes && delete_goes(rw, &entries[i].data_file)) {
+                entries[i].status = BASALT_ICEBERG_ENTRY_DELETED;
+                entries[i].snapshot_id = snapshot_id;
+                basalt_iceberg_delete_counts_add(&state->removed_deletes, &entries[i].data_file);
+            } else if (!deletes && removed(rw, entries[i].data_file.file_path)) {
                 entries[i].status = BASALT_ICEBERG_ENTRY_DELETED;
                 entries[i].snapshot_id = snapshot_id;
                 state->deleted_rows += entries[i].data_file.record_count;
@@ -117,13 +139,58 @@ static basalt_status filter_manifest(const struct basalt_iceberg_table *t,
             }
         }
         if (st == BASALT_OK)
-            st = write_manifest(t, snapshot_id, uuid, k, mf->partition_spec_id, entries,
-                                man->n_entries, arena, out, state, err);
+            st = write_manifest(t, snapshot_id, uuid, k, mf->partition_spec_id, mf->content,
+                                entries, man->n_entries, arena, out, state, err);
         basalt_free(entries);
         *rewritten = st == BASALT_OK;
     }
     basalt_iceberg_manifest_free(man);
     basalt_free(data);
+    return st;
+}
+
+/* The added delete files: one DELETES manifest per spec, in the order the
+ * specs first appear. */
+static basalt_status write_delete_manifests(const struct basalt_iceberg_table *t,
+                                            const struct basalt_iceberg_rewrite *rw,
+                                            int64_t snapshot_id, const char *uuid,
+                                            struct basalt_arena *arena,
+                                            struct basalt_iceberg_manifest_file *list,
+                                            uint32_t *n_list,
+                                            struct basalt_iceberg_rewrite_state *state,
+                                            struct basalt_error *err)
+{
+    uint32_t n = rw->n_added_deletes;
+    struct basalt_iceberg_manifest_entry *entries = basalt_arena_alloc(arena, n * sizeof *entries, 8);
+    bool *done = basalt_arena_alloc(arena, n, 1);
+    if (!entries || !done)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    memset(done, 0, n);
+    basalt_status st = BASALT_OK;
+    for (uint32_t first = 0; st == BASALT_OK && first < n; first++) {
+        if (done[first])
+            continue;
+        int32_t spec = rw->added_delete_specs[first];
+        uint32_t k = 0;
+        for (uint32_t i = first; i < n; i++) {
+            if (done[i] || rw->added_delete_specs[i] != spec)
+                continue;
+            done[i] = true;
+            memset(&entries[k], 0, sizeof entries[k]);
+            entries[k].status = BASALT_ICEBERG_ENTRY_ADDED;
+            entries[k].snapshot_id = snapshot_id;
+            entries[k].sequence_number = entries[k].file_sequence_number = -1;
+            entries[k++].data_file = rw->added_deletes[i];
+        }
+        /* Manifest names: -m0 the data, -m1.. these, then the rewritten. */
+        struct basalt_iceberg_manifest_file *mf = &list[*n_list];
+        st = write_manifest(t, snapshot_id, uuid, (int)(1 + first), spec,
+                            BASALT_ICEBERG_MANIFEST_DELETES, entries, k, arena, mf, state, err);
+        if (st == BASALT_OK) {
+            mf->sequence_number = mf->min_sequence_number = -1;
+            (*n_list)++;
+        }
+    }
     return st;
 }
 
@@ -148,6 +215,10 @@ static json_t *rewrite_summary(const struct basalt_iceberg_rewrite *rw,
               (!s->deleted_files || (put_count(o, "deleted-data-files", s->deleted_files) &&
                                      put_count(o, "deleted-records", s->deleted_rows) &&
                                      put_count(o, "removed-files-size", s->deleted_bytes)));
+    struct basalt_iceberg_delete_counts added = {0};
+    for (uint32_t i = 0; i < rw->n_added_deletes; i++)
+        basalt_iceberg_delete_counts_add(&added, &rw->added_deletes[i]);
+    ok = ok && basalt_iceberg_summary_deletes(o, &added, &s->removed_deletes, parent);
     /* append_summary moved the totals on by the added files only. */
     static const char *const keys[] = {"total-records", "total-files-size", "total-data-files"};
     const int64_t minus[] = {s->deleted_rows, s->deleted_bytes, s->deleted_files};
@@ -182,7 +253,7 @@ basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
                             : BASALT_OK;
     uint32_t n_base = base ? base->n_files : 0;
     struct basalt_iceberg_manifest_file *list =
-        basalt_arena_alloc(arena, (n_base + 1) * sizeof *list, 8);
+        basalt_arena_alloc(arena, (n_base + 1 + rw->n_added_deletes) * sizeof *list, 8);
     uint32_t n_list = 0;
     if (st == BASALT_OK && !list)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -200,16 +271,20 @@ basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
             entries[i].data_file = rw->added[i];
         }
         if (st == BASALT_OK)
-            st = write_manifest(t, snapshot_id, uuid, 0, m->default_spec_id, entries, rw->n_added,
-                                arena, &list[n_list], state, err);
+            st = write_manifest(t, snapshot_id, uuid, 0, m->default_spec_id,
+                                BASALT_ICEBERG_MANIFEST_DATA, entries, rw->n_added, arena,
+                                &list[n_list], state, err);
         if (st == BASALT_OK) {
             list[n_list].sequence_number = list[n_list].min_sequence_number = -1;
             n_list++;
         }
     }
+    if (st == BASALT_OK && rw->n_added_deletes)
+        st = write_delete_manifests(t, rw, snapshot_id, uuid, arena, list, &n_list, state, err);
     for (uint32_t i = 0; st == BASALT_OK && i < n_base; i++) {
         bool rewritten = false;
-        st = filter_manifest(t, rw, snapshot_id, uuid, (int)i + 1, &base->files[i], arena,
+        st = filter_manifest(t, rw, snapshot_id, uuid, (int)(i + 1 + rw->n_added_deletes),
+                             &base->files[i], arena,
                              &list[n_list], &rewritten, state, err);
         if (st != BASALT_OK)
             break;

@@ -26,13 +26,40 @@ struct basalt_iceberg_rewrite {
     uint32_t n_added;
     const struct basalt_iceberg_kv *summary;  /* extra summary entries */
     uint32_t n_summary;
+    /* Delete files added (position deletes, DVs, equality deletes), each in
+     * the spec of the data files it applies to; a delete manifest per spec. */
+    const struct basalt_iceberg_data_file *added_deletes;
+    const int32_t *added_delete_specs;
+    uint32_t n_added_deletes;
+    /* Data files whose deletion vector the change replaces with a merged
+     * one (sorted, strcmp). Their old DVs are removed, and so are the DVs
+     * and file-scoped position deletes of every removed data file, so that
+     * a data file never has two DVs and no delete outlives its file. */
+    const char *const *replaced_dvs;
+    uint32_t n_replaced_dvs;
+};
+
+/* Counts of delete files, for snapshot summaries. */
+struct basalt_iceberg_delete_counts {
+    int64_t files, position_files, dvs, equality_files;
+    int64_t position_records, equality_records, bytes;
 };
 
 /* What one attempt wrote (to delete when it loses) and counted. */
 struct basalt_iceberg_rewrite_state {
     struct basalt_string_list written;        /* manifests and the list */
     int64_t deleted_files, deleted_rows, deleted_bytes;
+    struct basalt_iceberg_delete_counts removed_deletes;
 };
+
+/* Adds what `f` (a delete file) counts to *c. */
+void basalt_iceberg_delete_counts_add(struct basalt_iceberg_delete_counts *c,
+                                      const struct basalt_iceberg_data_file *f);
+/* Writes the added-* and removed-* delete entries of a summary (those that
+ * are not zero) and moves the parent's delete totals on. false on NOMEM. */
+bool basalt_iceberg_summary_deletes(json_t *summary, const struct basalt_iceberg_delete_counts *added,
+                                    const struct basalt_iceberg_delete_counts *removed,
+                                    const struct basalt_iceberg_snapshot *parent);
 
 /* Writes the manifests and manifest list of the change against `t`'s
  * branch head and builds its requirements (the head must not have moved)

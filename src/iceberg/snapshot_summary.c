@@ -116,3 +116,60 @@ json_t *basalt_iceberg_append_summary(const struct basalt_iceberg_data_file *fil
     }
     return o;
 }
+
+void basalt_iceberg_delete_counts_add(struct basalt_iceberg_delete_counts *c,
+                                      const struct basalt_iceberg_data_file *f)
+{
+    c->files++;
+    if (f->content == BASALT_ICEBERG_CONTENT_EQUALITY_DELETES) {
+        c->equality_files++;
+        c->equality_records += f->record_count;
+    } else {
+        c->position_records += f->record_count;
+        if (f->file_format == BASALT_ICEBERG_FORMAT_PUFFIN)
+            c->dvs++;
+        else
+            c->position_files++;
+    }
+    /* A DV counts its blob, not the Puffin file holding several. */
+    c->bytes += f->has_content_offset ? f->content_size_in_bytes : f->file_size_in_bytes;
+}
+
+/* Adds v to the count under `key` (written when the result is not zero,
+ * or `always`). */
+static bool bump(json_t *o, const char *key, int64_t v, bool always)
+{
+    const char *old = json_string_value(json_object_get(o, key));
+    int64_t now = (old ? strtoll(old, NULL, 10) : 0) + v;
+    if (!always && now == 0)
+        return true;
+    return put_count(o, key, now);
+}
+
+bool basalt_iceberg_summary_deletes(json_t *o, const struct basalt_iceberg_delete_counts *a,
+                                    const struct basalt_iceberg_delete_counts *r,
+                                    const struct basalt_iceberg_snapshot *parent)
+{
+    bool ok = bump(o, "added-delete-files", a->files, false) &&
+              bump(o, "added-position-delete-files", a->position_files, false) &&
+              bump(o, "added-dvs", a->dvs, false) &&
+              bump(o, "added-equality-delete-files", a->equality_files, false) &&
+              bump(o, "added-position-deletes", a->position_records, false) &&
+              bump(o, "added-equality-deletes", a->equality_records, false) &&
+              bump(o, "added-files-size", a->bytes, false) &&
+              bump(o, "removed-delete-files", r->files, false) &&
+              bump(o, "removed-position-delete-files", r->position_files, false) &&
+              bump(o, "removed-dvs", r->dvs, false) &&
+              bump(o, "removed-equality-delete-files", r->equality_files, false) &&
+              bump(o, "removed-position-deletes", r->position_records, false) &&
+              bump(o, "removed-equality-deletes", r->equality_records, false) &&
+              bump(o, "removed-files-size", r->bytes, false);
+    static const char *const totals[] = {"total-delete-files", "total-position-deletes",
+                                         "total-equality-deletes", "total-files-size"};
+    const int64_t change[] = {a->files - r->files, a->position_records - r->position_records,
+                              a->equality_records - r->equality_records, a->bytes - r->bytes};
+    for (int k = 0; ok && k < 4; k++)
+        if (json_object_get(o, totals[k]) || parent_total(parent, totals[k]) >= 0)
+            ok = bump(o, totals[k], change[k], true);
+    return ok;
+}

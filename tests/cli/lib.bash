@@ -4,7 +4,7 @@ basalt=$1
 failures=0
 checks=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${BASALT_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 
 # The third-party files the suite reads (testdata/SOURCES.md says where each
 # set comes from). Missing data fails the case: it never passes on nothing.
@@ -31,7 +31,7 @@ expect() {
 check() {
   local what=$1; shift
   checks=$((checks + 1))
-  if ! "$@"; then echo "FAIL: $what"; failures=$((failures + 1)); return 1; fi
+  if ! "$@"; then echo "FAIL: $what (line ${BASH_LINENO[0]})"; failures=$((failures + 1)); return 1; fi
   return 0
 }
 

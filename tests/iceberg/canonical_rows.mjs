@@ -10,6 +10,8 @@
 //   node canonical_rows.mjs csv FILE          `basalt iceberg scan --format csv`
 //   node canonical_rows.mjs glob 'DIR/**/*.parquet'  the data files a table wrote
 //   node canonical_rows.mjs --where 'SQL' MODE ...   only the rows where SQL holds
+//   node canonical_rows.mjs --select 'LIST' MODE ... the canonical columns
+//                           computed again by LIST (an update's expected rows)
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +21,10 @@ const { DuckDBInstance } = require('@duckdb/node-api');
 
 let args = process.argv.slice(2);
 let where = 'true';
-if (args[0] === '--where') {
-  where = args[1];
+let list = '*';
+while (args[0] === '--where' || args[0] === '--select') {
+  if (args[0] === '--where') where = args[1];
+  else list = args[1];
   args = args.slice(2);
 }
 const [mode, ...files] = args;
@@ -48,7 +52,7 @@ if (mode === 'parquet') {
   console.error('usage: node canonical_rows.mjs parquet FILE... | csv FILE | glob PATTERN');
   process.exit(2);
 }
-const rows = await (await c.run(`SELECT * FROM (${sql}) WHERE ${where} ORDER BY id`)).getRows();
+const rows = await (await c.run(`SELECT ${list} FROM (${sql}) WHERE ${where} ORDER BY id`)).getRows();
 const text = (v) => {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' && Number.isNaN(v)) return 'NaN';

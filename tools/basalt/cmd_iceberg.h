@@ -82,6 +82,7 @@ bool cli_parse_time(const char *s, int64_t *ms);
 int cli_iceberg_create(int argc, char **argv);
 int cli_iceberg_expire(int argc, char **argv);
 int cli_iceberg_delete(int argc, char **argv);
+int cli_iceberg_update(int argc, char **argv);
 int cli_iceberg_overwrite(int argc, char **argv);
 int cli_iceberg_append(int argc, char **argv);
 int cli_iceberg_evolve(int argc, char **argv);

@@ -1,4 +1,4 @@
-/* basalt iceberg expire and delete: table maintenance and row deletes. */
+/* basalt iceberg expire: table maintenance. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,84 +77,5 @@ int cli_iceberg_expire(int argc, char **argv)
            "%u manifest lists\n",
            o.dry_run ? "dry run: " : "", name, r.snapshots_expired, r.refs_removed, r.files_deleted,
            r.manifests_deleted, r.manifest_lists_deleted);
-    return CLI_OK;
-}
-
-int cli_iceberg_delete(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            printf("usage: basalt iceberg delete NAME --where EXPR [--mode cow] [--branch B]\n"
-                   "                              [--threads N] [options]\n\n"
-                   "Deletes the rows of table NAME where EXPR holds, copy-on-write: files whose\n"
-                   "rows all match are removed, files partly matching are written again without\n"
-                   "those rows, in one snapshot (operation delete, or overwrite when files were\n"
-                   "rewritten). Retried on the new head when another writer commits first.\n"
-                   "(--mode mor, position deletes and deletion vectors, is not available yet.)\n\n"
-                   "options:\n%s",
-                   cli_iceberg_common_help);
-            return CLI_OK;
-        }
-    struct cli_iceberg_common common;
-    cli_iceberg_common_init(&common);
-    struct basalt_iceberg_delete_options o;
-    basalt_iceberg_delete_options_init(&o);
-    const char *name = NULL, *where = NULL;
-    int threads = 1;
-    for (int i = 1; i < argc; i++) {
-        int r = cli_iceberg_common_option(&common, "iceberg delete", argc, argv, &i);
-        if (r == CLI_ICEBERG_OPT_ERROR)
-            return CLI_USAGE;
-        if (r == CLI_ICEBERG_OPT_TAKEN)
-            continue;
-        if (strcmp(argv[i], "--where") == 0 && i + 1 < argc) {
-            where = argv[++i];
-        } else if (strcmp(argv[i], "--branch") == 0 && i + 1 < argc) {
-            o.branch = argv[++i];
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            threads = atoi(argv[++i]);
-            if (threads < 1 || threads > 256)
-                return cli_usage_error("iceberg delete: --threads is 1 to 256");
-        } else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) {
-            const char *mode = argv[++i];
-            if (strcmp(mode, "mor") == 0)
-                return cli_fail("UNSUPPORTED: iceberg delete --mode mor: merge-on-read deletes "
-                                "are not implemented yet; use --mode cow");
-            if (strcmp(mode, "cow") != 0)
-                return cli_usage_error("iceberg delete: --mode is cow or mor");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("iceberg delete: unknown option '%s'", argv[i]);
-        } else if (!name) {
-            name = argv[i];
-        } else {
-            return cli_usage_error("iceberg delete: unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (!name || !where)
-        return cli_usage_error("iceberg delete: expected NAME and --where EXPR");
-    struct basalt_error err;
-    basalt_error_init(&err);
-    struct basalt_catalog *c = NULL;
-    struct basalt_pool *pool = NULL;
-    struct basalt_iceberg_delete_result r;
-    memset(&r, 0, sizeof r);
-    basalt_status st = cli_iceberg_open_catalog(&common, false, &c, &err);
-    if (st == BASALT_OK && threads > 1)
-        st = basalt_pool_new(threads - 1, &pool, &err);
-    if (st == BASALT_OK) {
-        struct basalt_iceberg_committer committer;
-        basalt_catalog_committer(c, &committer);
-        o.pool = pool;
-        st = basalt_iceberg_delete_where(&committer, name, where, NULL, 0, &o, &r, &err);
-    }
-    basalt_pool_free(pool);
-    basalt_catalog_close(c);
-    if (st != BASALT_OK)
-        return cli_fail_error(&err);
-    if (r.snapshot_id == 0)
-        printf("%s: no row matches; nothing deleted\n", name);
-    else
-        printf("%s: deleted %lld rows: %u files removed, %u written: snapshot %lld\n", name,
-               (long long)r.rows_deleted, r.files_removed, r.files_added, (long long)r.snapshot_id);
     return CLI_OK;
 }
