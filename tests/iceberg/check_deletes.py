@@ -24,14 +24,18 @@ import json
 import os
 import struct
 import sys
+import warnings
 import zlib
 
 try:
     import avro.datafile
+    import avro.errors
     import avro.io
 except ImportError:
     print("skipped: python3-avro is missing")
     sys.exit(1 if os.environ.get("BASALT_REQUIRE_PEERS") == "1" else 0)
+
+warnings.filterwarnings("ignore", category=avro.errors.IgnoredLogicalType)
 
 
 def fail(msg):
