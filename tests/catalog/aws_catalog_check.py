@@ -6,6 +6,9 @@ AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.
     aws_catalog_check.py table-bucket NAME     create a table bucket, print its ARN
     aws_catalog_check.py version-check         prove the launcher refuses a stale
                                                or unknown VersionId (prints "ok")
+    aws_catalog_check.py token-check ARN       prove UpdateTableMetadataLocation
+                                               refuses a stale version token
+                                               (prints "ok")
     aws_catalog_check.py glue-table DB NAME    the table's VersionId, TableType,
                                                table_type, metadata_location,
                                                previous_metadata_location, Location
@@ -60,6 +63,29 @@ def version_check():
     print("ok")
 
 
+def token_check(arn):
+    s3t = client("s3tables")
+    s3t.create_namespace(tableBucketARN=arn, namespace=["tokencheck"])
+    s3t.create_table(tableBucketARN=arn, namespace="tokencheck", name="t", format="ICEBERG")
+    got = s3t.get_table_metadata_location(tableBucketARN=arn, namespace="tokencheck", name="t")
+    wh, token = got["warehouseLocation"], got["versionToken"]
+    s3t.update_table_metadata_location(tableBucketARN=arn, namespace="tokencheck", name="t",
+                                       versionToken=token, metadataLocation=wh + "/m1")
+    try:
+        s3t.update_table_metadata_location(tableBucketARN=arn, namespace="tokencheck", name="t",
+                                           versionToken=token, metadataLocation=wh + "/m2")
+    except botocore.exceptions.ClientError as e:
+        code = e.response["Error"]["Code"]
+        status = e.response["ResponseMetadata"]["HTTPStatusCode"]
+        if (code, status) != ("ConflictException", 409):
+            sys.exit(f"a stale token: {status} {code}, not 409 ConflictException")
+    else:
+        sys.exit("an update with a stale version token was accepted")
+    s3t.delete_table(tableBucketARN=arn, namespace="tokencheck", name="t")
+    s3t.delete_namespace(tableBucketARN=arn, namespace="tokencheck")
+    print("ok")
+
+
 def history(args):
     if args[0] == "glue":
         t = client("glue").get_table(DatabaseName=args[1], Name=args[2])["Table"]
@@ -96,6 +122,8 @@ def main():
         print(client("s3tables").create_table_bucket(name=args[0])["arn"])
     elif cmd == "version-check":
         version_check()
+    elif cmd == "token-check":
+        token_check(args[0])
     elif cmd == "glue-table":
         t = client("glue").get_table(DatabaseName=args[0], Name=args[1])["Table"]
         p = t.get("Parameters", {})
