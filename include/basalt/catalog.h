@@ -5,6 +5,8 @@
  *   postgresql://... (also postgres://, jdbc:postgresql://)  PostgreSQL
  *   a directory or file://DIR                             file system
  *   rest+http://HOST:PORT[/PATH], rest+https://...        Iceberg REST catalog
+ *   glue://[REGION]                                       AWS Glue Data Catalog
+ *   s3tables://arn:aws:s3tables:REGION:ACCOUNT:bucket/NAME  Amazon S3 Tables
  * The SQL kinds keep the tables of PyIceberg's SqlCatalog and the Java
  * JdbcCatalog, so those read and write the same catalog. Table changes are
  * committed with requirements and updates (iceberg_commit.h); every kind
@@ -159,6 +161,50 @@ BASALT_EXPORT basalt_status basalt_catalog_register_table(struct basalt_catalog 
 BASALT_EXPORT basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
                                                               const char *identifier,
                                                               struct basalt_error *err);
+
+/* ------------------------------------------------------------ AWS catalogs
+ *
+ * "glue://[REGION]" opens the AWS Glue Data Catalog over its JSON 1.1 API,
+ * laid out as the Java GlueCatalog and PyIceberg lay it out: a database per
+ * namespace (one level: a dotted namespace is INVALID_ARG), an Iceberg
+ * table as a Glue table of TableType EXTERNAL_TABLE whose Parameters hold
+ * table_type "ICEBERG", metadata_location and previous_metadata_location,
+ * with the table location in StorageDescriptor.Location and the current
+ * schema as Columns (Hive types; parameters iceberg.field.id,
+ * iceberg.field.optional, iceberg.field.current). Listings follow NextToken
+ * and list only Iceberg tables; other tables do not load (NOT_FOUND). New
+ * tables go to "<database LocationUri>/<table>", else
+ * "<warehouse>/<ns>.db/<table>" (basalt_catalog_set_warehouse: s3://... or
+ * a local path; without either, INVALID_ARG). A commit reads the table
+ * (GetTable), refuses with CONFLICT when its metadata_location is not the
+ * base of the change, writes the next metadata file, and sends UpdateTable
+ * with the VersionId that GetTable gave and SkipArchive: Glue answers
+ * ConcurrentModificationException (CONFLICT; the new file is deleted) when
+ * another commit came in between.
+ *
+ * "s3tables://<table bucket ARN>" opens Amazon S3 Tables over its
+ * control-plane API: namespaces (one level), tables (format ICEBERG). The
+ * service places each table (its warehouseLocation, a bucket of its own):
+ * create_table makes the table, writes the first metadata file there
+ * whatever location the updates name (default_location only names the
+ * table), and sets it with UpdateTableMetadataLocation; a commit writes the
+ * next file there and swaps with the version token read with the base
+ * check (a stale token is 409 ConflictException: CONFLICT). register is
+ * UNSUPPORTED (metadata must live in the service's bucket).
+ *
+ * Both sign every request with SigV4 ("glue", "s3tables") using the AWS
+ * credentials of the catalog's store (basalt_catalog_set_store, else one
+ * made with the defaults: AWS_ACCESS_KEY_ID..., profiles), for the region
+ * of the URI (S3 Tables: the ARN's), else the store's (AWS_REGION,
+ * AWS_DEFAULT_REGION, the profile; else us-east-1). Endpoints:
+ * AWS_ENDPOINT_URL_GLUE / AWS_ENDPOINT_URL_S3TABLES, else AWS_ENDPOINT_URL,
+ * else https://glue.REGION.amazonaws.com / https://s3tables.REGION
+ * .amazonaws.com. Answers: EntityNotFoundException and 404 are NOT_FOUND,
+ * AlreadyExistsException, ConcurrentModificationException, ConflictException
+ * and 409 CONFLICT, 401/403 and AccessDenied AUTH, validation errors
+ * INVALID_ARG, the rest IO with the operation's name and AWS's message. A
+ * commit whose answer was lost (or was 5xx) is IO saying that the commit
+ * state is unknown, and its metadata file is kept. */
 
 /* ----------------------------------------------------------- REST catalogs
  *

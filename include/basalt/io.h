@@ -315,8 +315,9 @@ BASALT_EXPORT basalt_status basalt_io_presign(struct basalt_io_store *store, con
  * One HTTP request through a store's client (the one its http(s), S3, GCS
  * and Azure objects use), so that the store's TLS settings, timeouts,
  * retries with jittered backoff, pooled connections and counters apply.
- * For protocols above io that speak HTTP themselves (the REST catalog).
- * Nothing is signed: the caller sends its own Authorization header. */
+ * For protocols above io that speak HTTP themselves (the REST catalog, the
+ * AWS Glue and S3 Tables catalogs). Nothing is signed unless aws_service is
+ * set; otherwise the caller sends its own Authorization header. */
 
 /* When a request may be sent again. */
 enum basalt_io_http_retry {
@@ -346,6 +347,15 @@ struct basalt_io_http_request {
     size_t body_len;
     enum basalt_io_http_retry retry;
     size_t max_body;    /* the largest response body kept; 0: 64 MiB */
+    /* Set: every attempt is signed with AWS Signature Version 4 for this
+     * service ("glue", "s3tables"), with the store's AWS credentials (those
+     * its s3:// objects use: options, environment, shared files), the body's
+     * SHA-256 and a fresh X-Amz-Date; the request's headers are signed too.
+     * A store without AWS credentials sends the request unsigned. NULL:
+     * nothing is signed. */
+    const char *aws_service;
+    /* The region signed for; NULL: the store's (basalt_io_store_aws_region). */
+    const char *aws_region;
 };
 
 /* A response. `body` is basalt_malloc'd and NUL-terminated (an empty body
@@ -370,6 +380,11 @@ BASALT_EXPORT basalt_status basalt_io_http_request(struct basalt_io_store *store
                                                    struct basalt_error *err);
 /* Frees the body; the response is empty again. */
 BASALT_EXPORT void basalt_io_http_response_reset(struct basalt_io_http_response *resp);
+
+/* The AWS region the store resolved (options, AWS_REGION,
+ * AWS_DEFAULT_REGION, the profile's region), or "us-east-1" when none
+ * names one. Valid while the store lives. */
+BASALT_EXPORT const char *basalt_io_store_aws_region(const struct basalt_io_store *store);
 
 #ifdef __cplusplus
 }

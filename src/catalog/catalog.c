@@ -104,7 +104,16 @@ basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, boo
     const char *db = sqlite_path(uri);
     const char *pg = postgres_uri(uri);
     bool rest = basalt_rest_client_uri(uri);
-    if (st == BASALT_OK && rest) {
+    bool glue = basalt_catalog_glue_uri(uri), s3t = basalt_catalog_s3tables_uri(uri);
+    if (st == BASALT_OK && glue) {
+        /* New tables go under --warehouse (or the database's LocationUri). */
+        c->kind = BASALT_CATALOG_KIND_GLUE;
+        st = basalt_catalog_glue_open(uri, &c->glue, err);
+    } else if (st == BASALT_OK && s3t) {
+        /* The service places tables itself. */
+        c->kind = BASALT_CATALOG_KIND_S3TABLES;
+        st = basalt_catalog_s3tables_open(uri, &c->s3t, err);
+    } else if (st == BASALT_OK && rest) {
         /* Nothing is sent yet; the server chooses where tables go. */
         c->kind = BASALT_CATALOG_KIND_REST;
         st = basalt_rest_client_open(uri, &c->rest, err);
@@ -119,7 +128,7 @@ basalt_status basalt_catalog_open(const char *uri, const char *catalog_name, boo
         c->kind = BASALT_CATALOG_KIND_FS;
         st = basalt_catalog_fs_open(uri, create, &c->fs, err);
     }
-    if (st == BASALT_OK && !rest)
+    if (st == BASALT_OK && !rest && !glue && !s3t)
         st = default_warehouse(c, pg ? "./warehouse/catalog" : db ? db : uri, pg || db, err);
     if (st != BASALT_OK) {
         basalt_catalog_close(c);
@@ -136,6 +145,8 @@ void basalt_catalog_close(struct basalt_catalog *catalog)
     basalt_catalog_sql_close(catalog->sql);
     basalt_catalog_fs_close(catalog->fs);
     basalt_rest_client_close(catalog->rest);
+    basalt_catalog_glue_close(catalog->glue);
+    basalt_catalog_s3tables_close(catalog->s3t);
     basalt_iceberg_io_free(catalog->io);
     basalt_free(catalog->warehouse);
     basalt_free(catalog->name);
@@ -154,6 +165,10 @@ void basalt_catalog_set_store(struct basalt_catalog *c,
     basalt_iceberg_io_set_store(c->io, store);
     if (c->rest)
         basalt_rest_client_set_store(c->rest, store);
+    if (c->glue)
+        basalt_catalog_glue_set_store(c->glue, store);
+    if (c->s3t)
+        basalt_catalog_s3tables_set_store(c->s3t, store);
 }
 
 /* A namespace name: non-empty levels separated by single dots. */
@@ -177,6 +192,10 @@ basalt_status basalt_catalog_namespace_exists(struct basalt_catalog *c,
     }
     if (c->kind == BASALT_CATALOG_KIND_REST)
         return basalt_rest_client_namespace_exists(c->rest, ns, exists, err);
+    if (c->kind == BASALT_CATALOG_KIND_GLUE)
+        return basalt_catalog_glue_namespace_exists(c->glue, ns, exists, err);
+    if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+        return basalt_catalog_s3tables_namespace_exists(c->s3t, ns, exists, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_namespace_exists(c->sql, c->name, ns, exists, err);
     return basalt_catalog_fs_namespace_exists(c->fs, ns, exists, err);
@@ -221,6 +240,10 @@ basalt_status basalt_catalog_list_namespaces(struct basalt_catalog *c,
         st = basalt_rest_client_list_namespaces(c->rest, parent, &children, err);
     } else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_FS) {
         st = basalt_catalog_fs_list_namespaces(c->fs, parent, &children, err);
+    } else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_GLUE) {
+        st = basalt_catalog_glue_list_namespaces(c->glue, parent, &children, err);
+    } else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_S3TABLES) {
+        st = basalt_catalog_s3tables_list_namespaces(c->s3t, parent, &children, err);
     } else if (st == BASALT_OK) {
         /* Rows name full namespaces at any depth: keep the level under parent. */
         st = basalt_catalog_sql_all_namespaces(c->sql, c->name, parent, &found, err);
@@ -255,6 +278,10 @@ basalt_status basalt_catalog_list_tables(struct basalt_catalog *c, const char *n
     struct basalt_string_list tables = {0};
     if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_REST)
         st = basalt_rest_client_list_tables(c->rest, ns, false, &tables, err);
+    else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_GLUE)
+        st = basalt_catalog_glue_list_tables(c->glue, ns, &tables, err);
+    else if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_S3TABLES)
+        st = basalt_catalog_s3tables_list_tables(c->s3t, ns, &tables, err);
     else if (st == BASALT_OK)
         st = c->kind == BASALT_CATALOG_KIND_SQL
                  ? basalt_catalog_sql_list_tables(c->sql, c->name, ns, &tables, err)
@@ -275,6 +302,10 @@ basalt_status basalt_catalog_create_namespace(struct basalt_catalog *c,
         return st;
     if (c->kind == BASALT_CATALOG_KIND_REST)
         return basalt_rest_client_create_namespace(c->rest, ns, err);
+    if (c->kind == BASALT_CATALOG_KIND_GLUE)
+        return basalt_catalog_glue_create_namespace(c->glue, ns, err);
+    if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+        return basalt_catalog_s3tables_create_namespace(c->s3t, ns, err);
     if (c->kind == BASALT_CATALOG_KIND_SQL)
         return basalt_catalog_sql_create_namespace(c->sql, c->name, ns, err);
     return basalt_catalog_fs_create_namespace(c->fs, ns, err);
@@ -299,6 +330,10 @@ basalt_status basalt_catalog_table_location(struct basalt_catalog *c,
         if (st == BASALT_OK && !(*out = basalt_strdup(loc)))
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         json_decref(result);
+    } else if (c->kind == BASALT_CATALOG_KIND_GLUE) {
+        st = basalt_catalog_glue_table_location(c->glue, ns, name, out, err);
+    } else if (c->kind == BASALT_CATALOG_KIND_S3TABLES) {
+        st = basalt_catalog_s3tables_table_location(c->s3t, ns, name, out, err);
     } else if (c->kind == BASALT_CATALOG_KIND_SQL) {
         st = basalt_catalog_sql_table_location(c->sql, c->name, ns, name, out, err);
     } else {
@@ -404,7 +439,11 @@ basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
         basalt_free(name);
         return st;
     }
-    if (c->kind != BASALT_CATALOG_KIND_SQL)
+    if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "S3 Tables keeps each table's metadata in the bucket the service "
+                                "made for it: register is not possible");
+    if (c->kind == BASALT_CATALOG_KIND_FS)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog lists the tables in its directory: place the "
                                 "table there instead of registering it");
@@ -420,7 +459,7 @@ basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
         char *existing = NULL;
         struct basalt_error lookup;
         basalt_error_init(&lookup);
-        st = basalt_catalog_sql_table_location(c->sql, c->name, ns, name, &existing, &lookup);
+        st = basalt_catalog_table_location(c, identifier, &existing, &lookup);
         basalt_free(existing);
         if (st == BASALT_OK)
             st = basalt_error_set(err, BASALT_CONFLICT,
@@ -431,13 +470,24 @@ basalt_status basalt_catalog_register_table(struct basalt_catalog *c,
         else if (err)
             *err = lookup;
     }
-    if (st == BASALT_OK) {
-        struct basalt_iceberg_table *t = NULL;
-        st = load_location(c, metadata_location, &t, err);
-        basalt_iceberg_table_free(t);
-    }
+    struct basalt_iceberg_table *t = NULL;
     if (st == BASALT_OK)
+        st = load_location(c, metadata_location, &t, err);
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_GLUE) {
+        bool exists = false;
+        st = basalt_catalog_namespace_exists(c, ns, &exists, err);
+        if (st == BASALT_OK && !exists)
+            st = basalt_catalog_glue_create_namespace(c->glue, ns, err);
+        char *text = NULL;
+        if (st == BASALT_OK)
+            st = basalt_iceberg_metadata_to_json(t->metadata, &text, NULL, err);
+        if (st == BASALT_OK)
+            st = basalt_catalog_glue_register(c->glue, ns, name, metadata_location, text, err);
+        basalt_free(text);
+    } else if (st == BASALT_OK) {
         st = basalt_catalog_sql_register(c->sql, c->name, ns, name, metadata_location, err);
+    }
+    basalt_iceberg_table_free(t);
     basalt_free(ns);
     basalt_free(name);
     return st;
@@ -449,13 +499,18 @@ basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
     char *ns, *name;
     if (c->kind == BASALT_CATALOG_KIND_REST)
         return basalt_rest_client_drop(c->rest, identifier, err);
-    if (c->kind != BASALT_CATALOG_KIND_SQL)
+    if (c->kind == BASALT_CATALOG_KIND_FS)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "a filesystem catalog does not drop tables (it would delete files)");
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
-    st = basalt_catalog_sql_drop(c->sql, c->name, ns, name, err);
+    if (c->kind == BASALT_CATALOG_KIND_GLUE)
+        st = basalt_catalog_glue_drop(c->glue, ns, name, err);
+    else if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+        st = basalt_catalog_s3tables_drop(c->s3t, ns, name, err);
+    else
+        st = basalt_catalog_sql_drop(c->sql, c->name, ns, name, err);
     basalt_free(ns);
     basalt_free(name);
     return st;

@@ -14,12 +14,16 @@ basalt_status basalt_catalog_identifier_split(const char *identifier, char **ns,
 
 struct basalt_catalog_sql;
 struct basalt_catalog_fs;
+struct basalt_catalog_glue;
+struct basalt_catalog_s3tables;
 struct basalt_rest_client; /* rest_client_internal.h */
 
 enum basalt_catalog_kind {
     BASALT_CATALOG_KIND_SQL,
     BASALT_CATALOG_KIND_FS,
     BASALT_CATALOG_KIND_REST,
+    BASALT_CATALOG_KIND_GLUE,
+    BASALT_CATALOG_KIND_S3TABLES,
 };
 
 struct basalt_catalog {
@@ -33,6 +37,8 @@ struct basalt_catalog {
     struct basalt_catalog_sql *sql;
     struct basalt_catalog_fs *fs;
     struct basalt_rest_client *rest;
+    struct basalt_catalog_glue *glue;
+    struct basalt_catalog_s3tables *s3t;
 };
 
 /* Loads the table whose metadata file is `location` under `identifier`
@@ -102,5 +108,98 @@ basalt_status basalt_catalog_fs_create_namespace(struct basalt_catalog_fs *fs,
 basalt_status basalt_catalog_fs_table_dir(struct basalt_catalog_fs *fs, const char *ns,
                                           const char *name, char **out,
                                           struct basalt_error *err);
+
+/* AWS Glue Data Catalog (glue.c): "glue://[REGION]". Databases are the
+ * namespaces (one level), Iceberg tables are EXTERNAL_TABLE entries with
+ * Parameters table_type ICEBERG and metadata_location. */
+bool basalt_catalog_glue_uri(const char *uri);
+basalt_status basalt_catalog_glue_open(const char *uri, struct basalt_catalog_glue **out,
+                                       struct basalt_error *err);
+void basalt_catalog_glue_close(struct basalt_catalog_glue *g);
+void basalt_catalog_glue_set_store(struct basalt_catalog_glue *g, struct basalt_io_store *store);
+basalt_status basalt_catalog_glue_namespace_exists(struct basalt_catalog_glue *g, const char *ns,
+                                                   bool *exists, struct basalt_error *err);
+basalt_status basalt_catalog_glue_list_namespaces(struct basalt_catalog_glue *g,
+                                                  const char *parent,
+                                                  struct basalt_string_list *out,
+                                                  struct basalt_error *err);
+basalt_status basalt_catalog_glue_list_tables(struct basalt_catalog_glue *g, const char *ns,
+                                              struct basalt_string_list *out,
+                                              struct basalt_error *err);
+basalt_status basalt_catalog_glue_create_namespace(struct basalt_catalog_glue *g, const char *ns,
+                                                   struct basalt_error *err);
+/* NOT_FOUND when there is no such table or it is not an Iceberg table. */
+basalt_status basalt_catalog_glue_table_location(struct basalt_catalog_glue *g, const char *ns,
+                                                 const char *name, char **out,
+                                                 struct basalt_error *err);
+/* "<database LocationUri>/<name>", else "<warehouse>/<ns>.db/<name>";
+ * NOT_FOUND when the database does not exist. */
+basalt_status basalt_catalog_glue_default_location(struct basalt_catalog_glue *g,
+                                                   const char *warehouse, const char *ns,
+                                                   const char *name, char **out,
+                                                   struct basalt_error *err);
+/* CreateTable pointing at `metadata_location`; `metadata_text` (may be
+ * NULL) gives the location and the columns. CONFLICT when it exists. */
+basalt_status basalt_catalog_glue_register(struct basalt_catalog_glue *g, const char *ns,
+                                           const char *name, const char *metadata_location,
+                                           const char *metadata_text, struct basalt_error *err);
+/* GetTable, then UpdateTable to `location` with the VersionId it gave,
+ * when it still points at `expected`. CONFLICT when another commit moved
+ * it; *unknown set when the update may have been applied anyway. */
+basalt_status basalt_catalog_glue_swap(struct basalt_catalog_glue *g, const char *ns,
+                                       const char *name, const char *expected,
+                                       const char *location, const char *metadata_text,
+                                       bool *unknown, struct basalt_error *err);
+basalt_status basalt_catalog_glue_drop(struct basalt_catalog_glue *g, const char *ns,
+                                       const char *name, struct basalt_error *err);
+
+/* Amazon S3 Tables (s3tables.c): "s3tables://" + a table bucket ARN. The
+ * service chooses each table's location (its warehouseLocation) and keeps a
+ * version token that every pointer update must name. */
+bool basalt_catalog_s3tables_uri(const char *uri);
+basalt_status basalt_catalog_s3tables_open(const char *uri,
+                                           struct basalt_catalog_s3tables **out,
+                                           struct basalt_error *err);
+void basalt_catalog_s3tables_close(struct basalt_catalog_s3tables *s);
+void basalt_catalog_s3tables_set_store(struct basalt_catalog_s3tables *s,
+                                       struct basalt_io_store *store);
+basalt_status basalt_catalog_s3tables_namespace_exists(struct basalt_catalog_s3tables *s,
+                                                       const char *ns, bool *exists,
+                                                       struct basalt_error *err);
+basalt_status basalt_catalog_s3tables_list_namespaces(struct basalt_catalog_s3tables *s,
+                                                      const char *parent,
+                                                      struct basalt_string_list *out,
+                                                      struct basalt_error *err);
+basalt_status basalt_catalog_s3tables_list_tables(struct basalt_catalog_s3tables *s,
+                                                  const char *ns,
+                                                  struct basalt_string_list *out,
+                                                  struct basalt_error *err);
+basalt_status basalt_catalog_s3tables_create_namespace(struct basalt_catalog_s3tables *s,
+                                                       const char *ns,
+                                                       struct basalt_error *err);
+/* NOT_FOUND also when the table has no metadata yet. */
+basalt_status basalt_catalog_s3tables_table_location(struct basalt_catalog_s3tables *s,
+                                                     const char *ns, const char *name,
+                                                     char **out, struct basalt_error *err);
+/* "s3tables://<ARN>/<ns>/<name>": a stand-in; create_table puts the
+ * table where the service says. */
+basalt_status basalt_catalog_s3tables_default_location(struct basalt_catalog_s3tables *s,
+                                                       const char *ns, const char *name,
+                                                       char **out, struct basalt_error *err);
+/* CreateTable (format ICEBERG): the table's warehouseLocation and version
+ * token, both basalt_malloc'd. CONFLICT when it exists. */
+basalt_status basalt_catalog_s3tables_create_entry(struct basalt_catalog_s3tables *s,
+                                                   const char *ns, const char *name,
+                                                   char **warehouse, char **token,
+                                                   struct basalt_error *err);
+/* Points the table at `location`: with `token` (the create's), or, when
+ * NULL, after GetTableMetadataLocation if it still points at `expected`.
+ * CONFLICT when another commit moved it; *unknown as for Glue. */
+basalt_status basalt_catalog_s3tables_swap(struct basalt_catalog_s3tables *s, const char *ns,
+                                           const char *name, const char *token,
+                                           const char *expected, const char *location,
+                                           bool *unknown, struct basalt_error *err);
+basalt_status basalt_catalog_s3tables_drop(struct basalt_catalog_s3tables *s, const char *ns,
+                                           const char *name, struct basalt_error *err);
 
 #endif

@@ -57,6 +57,15 @@ basalt_status basalt_catalog_default_location(struct basalt_catalog *c,
     basalt_status st = basalt_catalog_identifier_split(identifier, &ns, &name, err);
     if (st != BASALT_OK)
         return st;
+    if (c->kind == BASALT_CATALOG_KIND_GLUE || c->kind == BASALT_CATALOG_KIND_S3TABLES) {
+        st = c->kind == BASALT_CATALOG_KIND_GLUE
+                 ? basalt_catalog_glue_default_location(c->glue, c->warehouse, ns, name, out,
+                                                        err)
+                 : basalt_catalog_s3tables_default_location(c->s3t, ns, name, out, err);
+        basalt_free(ns);
+        basalt_free(name);
+        return st;
+    }
     size_t cap = strlen(c->warehouse) + strlen(ns) + strlen(name) + 3;
     char *loc = basalt_malloc(cap);
     if (loc) {
@@ -173,6 +182,35 @@ static const char *property(const char *text, const char *key, char *buf, size_t
     return v ? buf : NULL;
 }
 
+/* The updates with every set-location pointing at `location` (JSON text,
+ * basalt_malloc'd). */
+static basalt_status relocate(const char *updates_json, const char *location, char **out,
+                              struct basalt_error *err)
+{
+    *out = NULL;
+    json_t *u = json_loads(updates_json, 0, NULL);
+    if (!json_is_array(u)) {
+        json_decref(u);
+        return basalt_error_set(err, BASALT_INVALID_ARG, "the updates are not a JSON array");
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(u, i, e)
+    {
+        const char *action = json_string_value(json_object_get(e, "action"));
+        if (action && strcmp(action, "set-location") == 0)
+            json_object_set_new(e, "location", json_string(location));
+    }
+    char *text = json_dumps(u, JSON_COMPACT);
+    json_decref(u);
+    if (text)
+        *out = basalt_strdup(text);
+    free(text);
+    if (!*out)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    return BASALT_OK;
+}
+
 /* The table as committed at `location` (not whatever is newest now). */
 static basalt_status load_committed(struct basalt_catalog *c, const char *identifier,
                                     const char *location, struct basalt_iceberg_table **out,
@@ -212,9 +250,29 @@ basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
         else if (err)
             *err = probe;
     }
+    bool aws = c->kind == BASALT_CATALOG_KIND_GLUE || c->kind == BASALT_CATALOG_KIND_S3TABLES;
+    if (st == BASALT_OK && aws) {
+        bool exists = false;
+        st = basalt_catalog_namespace_exists(c, ns, &exists, err);
+        if (st == BASALT_OK && !exists)
+            st = basalt_catalog_create_namespace(c, ns, err);
+    }
+    char *entry_token = NULL, *placed = NULL;
+    bool entry = false;
+    if (st == BASALT_OK && c->kind == BASALT_CATALOG_KIND_S3TABLES) {
+        /* The service places the table: its location replaces the one asked for. */
+        char *warehouse = NULL;
+        st = basalt_catalog_s3tables_create_entry(c->s3t, ns, name, &warehouse, &entry_token,
+                                                  err);
+        entry = st == BASALT_OK;
+        if (st == BASALT_OK)
+            st = relocate(updates_json, warehouse, &placed, err);
+        basalt_free(warehouse);
+    }
     if (st == BASALT_OK) {
         struct basalt_iceberg_update_context ctx = {.now_ms = now_ms()};
-        st = basalt_iceberg_apply_updates(NULL, updates_json, &ctx, &text, &len, err);
+        st = basalt_iceberg_apply_updates(NULL, placed ? placed : updates_json, &ctx, &text,
+                                          &len, err);
     }
     if (st == BASALT_OK && !(table_loc = json_location(text)))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -248,18 +306,29 @@ basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
     if (st == BASALT_OK)
         st = write_metadata(c->io, meta_loc, text, len, err);
     if (st == BASALT_OK) {
-        if (c->kind == BASALT_CATALOG_KIND_FS) {
+        bool unknown = false;
+        if (c->kind == BASALT_CATALOG_KIND_FS)
             write_version_hint(c->io, table_loc, version);
-        } else {
+        else if (c->kind == BASALT_CATALOG_KIND_GLUE)
+            st = basalt_catalog_glue_register(c->glue, ns, name, meta_loc, text, err);
+        else if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+            st = basalt_catalog_s3tables_swap(c->s3t, ns, name, entry_token, NULL, meta_loc,
+                                              &unknown, err);
+        else
             st = basalt_catalog_sql_register(c->sql, c->name, ns, name, meta_loc, err);
-            if (st != BASALT_OK) {
-                const char *loc = meta_loc;
-                basalt_iceberg_io_delete(c->io, &loc, 1, NULL);
-            }
+        if (st != BASALT_OK && !unknown) {
+            const char *loc = meta_loc;
+            basalt_iceberg_io_delete(c->io, &loc, 1, NULL);
         }
+        if (st != BASALT_OK && unknown)
+            entry = false; /* the table may well point at the file */
     }
+    if (st != BASALT_OK && entry)
+        basalt_catalog_s3tables_drop(c->s3t, ns, name, NULL);
     if (st == BASALT_OK)
         st = load_committed(c, identifier, meta_loc, out, err);
+    basalt_free(entry_token);
+    basalt_free(placed);
     basalt_free(ns);
     basalt_free(name);
     basalt_free(text);
@@ -342,11 +411,22 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
             /* The exclusive create of v<N+1> was the swap. */
             write_version_hint(base->io, table_loc, version);
         } else {
-            st = basalt_catalog_sql_swap(c->sql, c->name, ns, name, base->metadata_location,
-                                         meta_loc, err);
-            /* SQLite either ran the UPDATE or did not: on any failure the
-             * new file is referenced by nothing. */
-            if (st != BASALT_OK) {
+            bool unknown = false;
+            if (c->kind == BASALT_CATALOG_KIND_GLUE)
+                st = basalt_catalog_glue_swap(c->glue, ns, name, base->metadata_location,
+                                              meta_loc, text, &unknown, err);
+            else if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
+                st = basalt_catalog_s3tables_swap(c->s3t, ns, name, NULL,
+                                                  base->metadata_location, meta_loc, &unknown,
+                                                  err);
+            else
+                st = basalt_catalog_sql_swap(c->sql, c->name, ns, name,
+                                             base->metadata_location, meta_loc, err);
+            /* SQLite either ran the UPDATE or did not, and a refused Glue or
+             * S3 Tables update changed nothing: the new file is referenced
+             * by nothing. An update whose answer was lost may have been
+             * applied: its file stays. */
+            if (st != BASALT_OK && !unknown) {
                 const char *loc = meta_loc;
                 basalt_iceberg_io_delete(base->io, &loc, 1, NULL);
             }

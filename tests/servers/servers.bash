@@ -1,7 +1,8 @@
 # Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
 # Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs),
 # basalt's own REST catalog server, a minimal Iceberg REST catalog
-# (tests/catalog/mini_rest_server.py), and fault_proxy
+# (tests/catalog/mini_rest_server.py), moto for the Glue and S3 Tables
+# catalogs (tests/catalog/moto_catalog_server.py), and fault_proxy
 # (tests/tools/fault_proxy.c) in front of any of them. Source it
 # from a CLI case (after tests/cli/lib.bash, or alone):
 #
@@ -461,6 +462,33 @@ start_mini_rest() {
   MINI_REST_LOG=$log
   export MINI_REST_URL MINI_REST_PORT MINI_REST_PID MINI_REST_LOG
   servers_log "mini REST catalog on $MINI_REST_URL"
+}
+
+# ------------------------------------------ moto for the AWS catalogs
+
+_servers_moto_catalog_count=0
+
+# start_moto_catalog [ARGS...]: tests/catalog/moto_catalog_server.py ARGS
+# (moto's S3, Glue and S3 Tables in one server, Glue's UpdateTable checking
+# VersionId; see its docstring) on the python3 of PATH, which has moto and
+# boto3. Ready once it printed the URL it listens on. Exports
+# MOTO_CATALOG_URL (http://127.0.0.1:PORT), MOTO_CATALOG_PORT,
+# MOTO_CATALOG_PID and MOTO_CATALOG_LOG. Several may run at once.
+start_moto_catalog() {
+  _servers_moto_catalog_count=$((_servers_moto_catalog_count + 1))
+  local log=$SERVER_LOG_DIR/moto-catalog-$_servers_moto_catalog_count.log
+  _servers_spawn "moto-catalog-$_servers_moto_catalog_count" "$log" python3 \
+    "$servers_dir/../catalog/moto_catalog_server.py" "$@"
+  MOTO_CATALOG_PID=$_servers_last_pid
+  if ! _servers_wait_until "$MOTO_CATALOG_PID" "moto (catalogs)" \
+      grep -q '^listening on http://' "$log"; then
+    _servers_show_log "$log"; return 1
+  fi
+  MOTO_CATALOG_URL=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$log" | head -n 1)
+  MOTO_CATALOG_PORT=${MOTO_CATALOG_URL##*:}
+  MOTO_CATALOG_LOG=$log
+  export MOTO_CATALOG_URL MOTO_CATALOG_PORT MOTO_CATALOG_PID MOTO_CATALOG_LOG
+  servers_log "moto (S3, Glue, S3 Tables) on $MOTO_CATALOG_URL"
 }
 
 # ---------------------------------------------------------------- stopping

@@ -23,7 +23,8 @@
 const char cli_iceberg_common_help[] =
     "  --catalog URI        catalog for table identifiers: sqlite:PATH, postgresql://...,\n"
     "                       a warehouse directory, or an Iceberg REST catalog\n"
-    "                       rest+http(s)://HOST:PORT[/PATH][?warehouse=W]\n"
+    "                       rest+http(s)://HOST:PORT[/PATH][?warehouse=W], AWS Glue\n"
+    "                       glue://[REGION] or Amazon S3 Tables s3tables://BUCKET-ARN\n"
     "                       (default " CLI_ICEBERG_DEFAULT_CATALOG ")\n"
     "  --catalog-name NAME  catalog_name in a SQL catalog (default \"default\")\n"
     "  --map PREFIX=DIR     read locations starting with PREFIX from DIR (repeatable)\n"
@@ -34,7 +35,8 @@ const char cli_iceberg_common_help[] =
     "  --oauth2-server-uri URI  token endpoint (default: the catalog's oauth2-server-uri,\n"
     "                       else its /v1/oauth/tokens)\n"
     "  --warehouse W        the warehouse asked for in GET /v1/config (other\n"
-    "                       catalogs: where new tables go)\n"
+    "                       catalogs: where new tables go, e.g. s3://bucket/wh\n"
+    "                       for Glue)\n"
     "  --vended-credentials ask for the tables' storage credentials\n"
     "                       (X-Iceberg-Access-Delegation: vended-credentials)\n";
 
@@ -899,7 +901,8 @@ static int cmd_drop(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt iceberg drop NAME [options]\n\n"
-               "Removes table NAME (ns.table) from a SQL catalog; its files are kept.\n\n"
+               "Removes table NAME (ns.table) from a SQL, REST, Glue or S3 Tables catalog;\n"
+               "its files are kept.\n\n"
                "options:\n%s",
                cli_iceberg_common_help);
         return CLI_OK;
@@ -942,8 +945,8 @@ int cli_iceberg_main(int argc, char **argv)
         {"branch", "create, replace, drop or fast-forward a branch", cli_iceberg_branch},
         {"tag", "create, replace or drop a tag", cli_iceberg_tag},
         {"expire", "expire old snapshots and delete the files only they used", cli_iceberg_expire},
-        {"register", "add an existing table to a SQL catalog", cmd_register},
-        {"drop", "remove a table from a SQL catalog (files are kept)", cmd_drop},
+        {"register", "add an existing table to a catalog", cmd_register},
+        {"drop", "remove a table from a catalog (files are kept)", cmd_drop},
         {"files", "the scan plan: data files, deletes, residuals, pruning counts", cli_iceberg_files},
         {"scan", "read a table (projection, filter, time travel)", cli_iceberg_scan},
         {"count", "count the rows of a table", cli_iceberg_count},
