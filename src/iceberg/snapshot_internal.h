@@ -26,12 +26,25 @@ struct basalt_iceberg_rewrite {
     uint32_t n_added;
     const struct basalt_iceberg_kv *summary;  /* extra summary entries */
     uint32_t n_summary;
+    /* Delete files to remove (paths, sorted), e.g. those that only applied
+     * to removed data files. */
+    const char *const *removed_deletes;
+    uint32_t n_removed_deletes;
+    /* The data sequence number of the added files (a rewrite keeps its
+     * starting snapshot's, so that deletes committed since still apply);
+     * without it they get the new snapshot's. */
+    bool has_added_sequence_number;
+    int64_t added_sequence_number;
 };
 
 /* What one attempt wrote (to delete when it loses) and counted. */
 struct basalt_iceberg_rewrite_state {
     struct basalt_string_list written;        /* manifests and the list */
     int64_t deleted_files, deleted_rows, deleted_bytes;
+    /* Delete files removed: all, position files, DVs, equality files, and
+     * the deletes they held. */
+    int64_t deleted_delete_files, deleted_pos_files, deleted_dvs, deleted_eq_files;
+    int64_t deleted_pos_rows, deleted_eq_rows, deleted_delete_bytes;
 };
 
 /* Writes the manifests and manifest list of the change against `t`'s
@@ -44,6 +57,41 @@ basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
                                            struct basalt_iceberg_rewrite_state *state,
                                            char **requirements, char **updates,
                                            struct basalt_error *err);
+
+/* Writes one manifest of `entries` (content DATA or DELETES, spec
+ * `spec_id`) at "<location>/metadata/<uuid>-m<k>.avro" for the snapshot;
+ * *summary filled (its manifest_path too) and the location added to
+ * state->written. `keep_added_sequence_numbers`: ADDED entries with a
+ * sequence number >= 0 keep it. The statuses of writing. */
+basalt_status basalt_iceberg_snapshot_write_manifest(
+    const struct basalt_iceberg_table *t, int64_t snapshot_id, const char *uuid, int k,
+    int32_t spec_id, enum basalt_iceberg_manifest_content content,
+    bool keep_added_sequence_numbers, const struct basalt_iceberg_manifest_entry *entries,
+    uint32_t n, struct basalt_arena *arena, struct basalt_iceberg_manifest_file *summary,
+    struct basalt_iceberg_rewrite_state *state, struct basalt_error *err);
+
+/* Writes the manifest list of list[0, n_list) for a new snapshot on `branch`
+ * whose parent is `head` (NULL: none) and builds the commit: requirements
+ * (assert-ref-snapshot-id: the head has not moved) and updates
+ * (add-snapshot with `summary`, taken in every case, and set-snapshot-ref).
+ * uuid names the list file. The statuses of writing, NOMEM. */
+basalt_status basalt_iceberg_snapshot_finish(const struct basalt_iceberg_table *t,
+                                             const char *branch,
+                                             const struct basalt_iceberg_snapshot *head,
+                                             int64_t snapshot_id, const char *uuid,
+                                             struct basalt_iceberg_manifest_file *list,
+                                             uint32_t n_list, json_t *summary,
+                                             struct basalt_arena *arena,
+                                             struct basalt_iceberg_rewrite_state *state,
+                                             char **requirements, char **updates,
+                                             struct basalt_error *err);
+
+/* The requirements and updates that point `branch` at snapshot `to`,
+ * asserting it is at `from` (NULL: absent). NOMEM. */
+basalt_status basalt_iceberg_snapshot_move_ref(const char *branch,
+                                               const struct basalt_iceberg_snapshot *from,
+                                               int64_t to, char **requirements, char **updates,
+                                               struct basalt_error *err);
 
 /* ------------------------------------------------------- reachable files */
 
