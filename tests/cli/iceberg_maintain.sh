@@ -17,11 +17,12 @@ rows_are() { # WHERE-SQL FILES...: the table's rows are those of the files where
   canon --where "$where" parquet "$@" >"$tmp/want"
   cmp -s "$tmp/want" "$tmp/got"
 }
-current() { # KEY: a value of the newest metadata file's current snapshot (summary keys too)
+current() { # KEY: a value of the latest metadata file's current snapshot (summary keys too;
+  # latest by name, NNNNN-uuid: the orphan tests make every mtime the same)
   $py -c '
 import json, os, sys
 d = sys.argv[1]
-f = max((os.path.join(d, n) for n in os.listdir(d) if n.endswith(".metadata.json")), key=os.path.getmtime)
+f = os.path.join(d, max(n for n in os.listdir(d) if n.endswith(".metadata.json")))
 m = json.load(open(f))
 s = [s for s in m["snapshots"] if s["snapshot-id"] == m["current-snapshot-id"]][0]
 print(s.get(sys.argv[2], s["summary"].get(sys.argv[2], "-")))' "$dir/metadata" "$1"
