@@ -79,9 +79,10 @@ static void list_dir(const char *dir, struct basalt_string_list *out)
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        basalt_string_list_add(out, path, strlen(path), NULL);
+        char path[1024];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (n > 0 && (size_t)n < sizeof path)
+            basalt_string_list_add(out, path, (size_t)n, NULL);
     }
     closedir(d);
 }
