@@ -16,6 +16,8 @@
  *   iceberg_catalog.h    locations and file access, loading tables
  *   iceberg_commit.h     changing tables: requirements and updates, table
  *                        creation, the committer interface, appends
+ *   iceberg_maintain.h   compaction, manifest rewrites, orphan files,
+ *                        cherry-picks
  *   iceberg_scan.h       scan planning, reading with deletes and schema
  *                        evolution into Arrow, counts */
 #ifndef BASALT_ICEBERG_H
@@ -31,5 +33,6 @@
 #include "basalt/iceberg_scan.h"
 #include "basalt/iceberg_write.h"
 #include "basalt/iceberg_commit.h"
+#include "basalt/iceberg_maintain.h"
 
 #endif

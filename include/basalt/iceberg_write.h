@@ -209,6 +209,11 @@ struct basalt_iceberg_manifest_write_options {
     /* The snapshot that writes the manifest: its id goes into the list
      * entry's added_snapshot_id. */
     int64_t snapshot_id;
+    /* v2+: ADDED entries whose sequence_number is >= 0 keep it as their
+     * data sequence number (what a rewrite of data files writes, so that
+     * deletes committed after its start still apply to the new files);
+     * file_sequence_number stays inherited. Default false: null. */
+    bool keep_added_sequence_numbers;
 };
 
 /* Writes one manifest of `entries` to `out` (not committed: the caller
@@ -228,7 +233,9 @@ struct basalt_iceberg_manifest_write_options {
  *     belongs to the snapshot adding it, whatever the entry holds);
  *     sequence_number and file_sequence_number written as null (inherited
  *     at read time from the manifest list entry, whose sequence number is
- *     assigned at commit); v3 data files' first_row_id null (inherited)
+ *     assigned at commit), except a sequence_number kept by
+ *     keep_added_sequence_numbers (it then counts towards
+ *     min_sequence_number); v3 data files' first_row_id null (inherited)
  *     unless has_first_row_id;
  *   - EXISTING / DELETED entries: every value written as given (from v2 on
  *     their sequence numbers must be >= 0);

@@ -215,6 +215,12 @@ static basalt_status check_entry(struct ctx *c, const struct basalt_iceberg_mani
     return BASALT_OK;
 }
 
+/* An ADDED entry's data sequence number written as given. */
+static bool kept_sequence_number(const struct ctx *c, const struct basalt_iceberg_manifest_entry *e)
+{
+    return c->o->keep_added_sequence_numbers && c->version >= 2 && e->sequence_number >= 0;
+}
+
 /* Counts, min sequence number and partition summaries, from checked entries. */
 static basalt_status tally(struct ctx *c, const struct basalt_iceberg_manifest_entry *e,
                            struct basalt_error *err)
@@ -225,8 +231,9 @@ static basalt_status tally(struct ctx *c, const struct basalt_iceberg_manifest_e
         return basalt_error_set(err, BASALT_LIMIT, "row counts overflow");
     /* The spec's minimum over live files with a known sequence number: ADDED
      * entries inherit theirs, DELETED ones are not live. */
-    if (e->status == BASALT_ICEBERG_ENTRY_EXISTING &&
-        (c->min_seq < 0 || e->sequence_number < c->min_seq))
+    bool known = e->status == BASALT_ICEBERG_ENTRY_EXISTING ||
+                 (e->status == BASALT_ICEBERG_ENTRY_ADDED && kept_sequence_number(c, e));
+    if (known && (c->min_seq < 0 || e->sequence_number < c->min_seq))
         c->min_seq = e->sequence_number;
     for (uint32_t i = 0; i < c->n_part; i++)
         update_stats(&c->stats[i], &c->tuple[i]);
@@ -448,7 +455,9 @@ static basalt_status put_entry(struct ctx *c, const struct basalt_iceberg_manife
                                                 added ? c->o->snapshot_id : e->snapshot_id, err);
             break;
         case 3:
-            st = basalt_iceberg_mw_put_opt_long(b, f, c->version, !added, e->sequence_number, err);
+            st = basalt_iceberg_mw_put_opt_long(b, f, c->version,
+                                                !added || kept_sequence_number(c, e),
+                                                e->sequence_number, err);
             break;
         case 4:
             st = basalt_iceberg_mw_put_opt_long(b, f, c->version, !added, e->file_sequence_number,

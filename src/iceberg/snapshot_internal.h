@@ -37,6 +37,16 @@ struct basalt_iceberg_rewrite {
      * a data file never has two DVs and no delete outlives its file. */
     const char *const *replaced_dvs;
     uint32_t n_replaced_dvs;
+    /* Delete files to remove (paths, sorted), e.g. those that only applied
+     * to removed data files. A Puffin path removes none of its DVs: those
+     * go with their data files (above). CONFLICT when one is not live. */
+    const char *const *removed_deletes;
+    uint32_t n_removed_deletes;
+    /* The data sequence number of the added files (a rewrite keeps its
+     * starting snapshot's, so that deletes committed since still apply);
+     * without it they get the new snapshot's. */
+    bool has_added_sequence_number;
+    int64_t added_sequence_number;
 };
 
 /* Counts of delete files, for snapshot summaries. */
@@ -50,6 +60,7 @@ struct basalt_iceberg_rewrite_state {
     struct basalt_string_list written;        /* manifests and the list */
     int64_t deleted_files, deleted_rows, deleted_bytes;
     struct basalt_iceberg_delete_counts removed_deletes;
+    bool *named_deletes_seen;                 /* per removed_deletes path */
 };
 
 /* Adds what `f` (a delete file) counts to *c. */
@@ -71,6 +82,41 @@ basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
                                            struct basalt_iceberg_rewrite_state *state,
                                            char **requirements, char **updates,
                                            struct basalt_error *err);
+
+/* Writes one manifest of `entries` (content DATA or DELETES, spec
+ * `spec_id`) at "<location>/metadata/<uuid>-m<k>.avro" for the snapshot;
+ * *summary filled (its manifest_path too) and the location added to
+ * state->written. `keep_added_sequence_numbers`: ADDED entries with a
+ * sequence number >= 0 keep it. The statuses of writing. */
+basalt_status basalt_iceberg_snapshot_write_manifest(
+    const struct basalt_iceberg_table *t, int64_t snapshot_id, const char *uuid, int k,
+    int32_t spec_id, enum basalt_iceberg_manifest_content content,
+    bool keep_added_sequence_numbers, const struct basalt_iceberg_manifest_entry *entries,
+    uint32_t n, struct basalt_arena *arena, struct basalt_iceberg_manifest_file *summary,
+    struct basalt_iceberg_rewrite_state *state, struct basalt_error *err);
+
+/* Writes the manifest list of list[0, n_list) for a new snapshot on `branch`
+ * whose parent is `head` (NULL: none) and builds the commit: requirements
+ * (assert-ref-snapshot-id: the head has not moved) and updates
+ * (add-snapshot with `summary`, taken in every case, and set-snapshot-ref).
+ * uuid names the list file. The statuses of writing, NOMEM. */
+basalt_status basalt_iceberg_snapshot_finish(const struct basalt_iceberg_table *t,
+                                             const char *branch,
+                                             const struct basalt_iceberg_snapshot *head,
+                                             int64_t snapshot_id, const char *uuid,
+                                             struct basalt_iceberg_manifest_file *list,
+                                             uint32_t n_list, json_t *summary,
+                                             struct basalt_arena *arena,
+                                             struct basalt_iceberg_rewrite_state *state,
+                                             char **requirements, char **updates,
+                                             struct basalt_error *err);
+
+/* The requirements and updates that point `branch` at snapshot `to`,
+ * asserting it is at `from` (NULL: absent). NOMEM. */
+basalt_status basalt_iceberg_snapshot_move_ref(const char *branch,
+                                               const struct basalt_iceberg_snapshot *from,
+                                               int64_t to, char **requirements, char **updates,
+                                               struct basalt_error *err);
 
 /* ------------------------------------------------------- reachable files */
 

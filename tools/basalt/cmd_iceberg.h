@@ -91,5 +91,9 @@ int cli_iceberg_tag(int argc, char **argv);
 int cli_iceberg_files(int argc, char **argv);
 int cli_iceberg_scan(int argc, char **argv);
 int cli_iceberg_count(int argc, char **argv);
+int cli_iceberg_compact(int argc, char **argv);
+int cli_iceberg_rewrite_manifests(int argc, char **argv);
+int cli_iceberg_remove_orphans(int argc, char **argv);
+int cli_iceberg_cherry_pick(int argc, char **argv);
 
 #endif

@@ -185,7 +185,7 @@ static basalt_status write_file_manifest(const char *dir, int32_t version,
     if (st != BASALT_OK)
         return st;
     struct basalt_iceberg_manifest_write_options o = {version, fx->schema, w->spec, w->content,
-                                                      SNAPSHOT};
+                                                      SNAPSHOT, false};
     st = basalt_iceberg_manifest_write(&o, w->entries, w->n, out, arena, summary, err);
     if (st == BASALT_OK)
         st = basalt_output_commit(out, err);

@@ -69,7 +69,7 @@ static basalt_status write_changed(const struct mw_fixture *fx, enum change c,
     memcpy(fields, spec.fields, sizeof fields);
     spec.fields = fields;
     struct basalt_iceberg_manifest_write_options o = {version, fx->schema, &spec,
-                                                      BASALT_ICEBERG_MANIFEST_DATA, 9};
+                                                      BASALT_ICEBERG_MANIFEST_DATA, 9, false};
     uint32_t n = MW_N_ENTRIES;
     switch (c) {
     case SHORT_TUPLE:
@@ -221,7 +221,7 @@ static basalt_status write_all(struct attempt *a, struct basalt_arena *arena)
         mw_transform_entries(v, e);
         uint32_t n_del = mw_delete_entries(v, d);
         struct basalt_iceberg_manifest_write_options o = {v, a->fx->schema, a->fx->transforms,
-                                                          BASALT_ICEBERG_MANIFEST_DATA, 9};
+                                                          BASALT_ICEBERG_MANIFEST_DATA, 9, false};
         struct basalt_iceberg_manifest_file files[2];
         uint32_t n_files = v >= 2 ? 2 : 1;
         for (uint32_t i = 0; i < n_files && st == BASALT_OK; i++) {

@@ -242,7 +242,7 @@ static void round_trip(int32_t version)
     mw_types_entry(0, tuple, &types_entry);
 
     struct basalt_iceberg_manifest_write_options o = {version, fx.schema, fx.transforms,
-                                                      BASALT_ICEBERG_MANIFEST_DATA, 999};
+                                                      BASALT_ICEBERG_MANIFEST_DATA, 999, false};
     struct basalt_iceberg_manifest_file files[3];
     uint8_t *m0 = NULL, *m1 = NULL, *lbytes = NULL;
     size_t m0_len = 0, m1_len = 0, l_len = 0;
@@ -350,7 +350,7 @@ static void types_round_trip(int32_t version)
     for (int r = 0; r < 3; r++)
         mw_types_entry(r, tuples[r], &entries[r]);
     struct basalt_iceberg_manifest_write_options o = {version, fx.schema, fx.types,
-                                                      BASALT_ICEBERG_MANIFEST_DATA, 5};
+                                                      BASALT_ICEBERG_MANIFEST_DATA, 5, false};
     struct basalt_iceberg_manifest_file summary;
     uint8_t *data = NULL;
     size_t len = 0;
@@ -408,7 +408,7 @@ static void deletes_round_trip(int32_t version)
     uint32_t n = mw_delete_entries(version, entries);
     mw_types_entry(0, tuple, &data_entry);
     struct basalt_iceberg_manifest_write_options o = {version, fx.schema, fx.unpartitioned,
-                                                      BASALT_ICEBERG_MANIFEST_DELETES, 31};
+                                                      BASALT_ICEBERG_MANIFEST_DELETES, 31, false};
     struct basalt_iceberg_manifest_file files[2];
     uint8_t *d = NULL, *l = NULL;
     size_t d_len = 0, l_len = 0;
@@ -488,7 +488,7 @@ TEST(manifest_write_unpartitioned_and_v1_counts)
     e.data_file.partition = NULL;
     e.data_file.n_partition = 0;
     struct basalt_iceberg_manifest_write_options o = {1, fx.schema, fx.unpartitioned,
-                                                      BASALT_ICEBERG_MANIFEST_DATA, 8};
+                                                      BASALT_ICEBERG_MANIFEST_DATA, 8, false};
     struct basalt_iceberg_manifest_file s;
     uint8_t *data = NULL, *l = NULL;
     size_t len = 0, l_len = 0;
