@@ -552,6 +552,7 @@ basalt_status basalt_iceberg_compact(const struct basalt_iceberg_committer *comm
             /* Commit; on a lost race, validate the new head and commit the
              * same files there, until the retries run out. */
             struct basalt_iceberg_table *cur = t;
+            int64_t deletes_removed = 0;
             for (;;) {
                 struct basalt_iceberg_rewrite_state state;
                 memset(&state, 0, sizeof state);
@@ -562,6 +563,7 @@ basalt_status basalt_iceberg_compact(const struct basalt_iceberg_committer *comm
                     st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
                 basalt_free(reqs);
                 basalt_free(ups);
+                deletes_removed = state.removed_deletes.files;
                 if (st == BASALT_IO) {
                     committed_unknown = true;
                     st = basalt_error_context(err, BASALT_IO,
@@ -591,7 +593,7 @@ basalt_status basalt_iceberg_compact(const struct basalt_iceberg_committer *comm
                 result->groups = w.groups;
                 result->data_files_removed = w.n_removed;
                 result->data_files_added = n_added;
-                result->delete_files_removed = w.n_removed_deletes;
+                result->delete_files_removed = (uint32_t)deletes_removed;
                 result->rows = rows;
                 result->bytes_removed = w.bytes_removed;
                 for (uint32_t i = 0; i < n_added; i++)
