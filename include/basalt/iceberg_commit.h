@@ -325,6 +325,22 @@ BASALT_EXPORT basalt_status basalt_iceberg_delete_where(
     const struct basalt_iceberg_delete_options *options,
     struct basalt_iceberg_delete_result *result, struct basalt_error *err);
 
+/* Dynamic partition overwrite (INSERT OVERWRITE without a filter):
+ * commits files[0, n) (DATA files of the table's default spec) as one
+ * snapshot (operation "overwrite", summary "replace-partitions" = "true")
+ * that removes every live data file of the default spec in a partition one
+ * of them falls in (in an unpartitioned table: every data file), with the
+ * DVs and file-scoped position deletes of those files. The branch head
+ * must not have moved; when it has, the files to remove are found again on
+ * the new head. result: snapshot_id, files_removed, rows_deleted (the
+ * removed files' rows). INVALID_ARG for a delete file, the statuses of
+ * planning, writing and committing. */
+BASALT_EXPORT basalt_status basalt_iceberg_replace_partitions(
+    const struct basalt_iceberg_committer *committer, const char *identifier,
+    const struct basalt_iceberg_data_file *files, uint32_t n_files,
+    const struct basalt_iceberg_delete_options *options,
+    struct basalt_iceberg_delete_result *result, struct basalt_error *err);
+
 /* Row-level update: the rows where `filter` is true get the values of the
  * SET clauses set[0, n_set), each "column = literal" (a top-level primitive
  * column; a literal of the filter language, converted to the column's type

@@ -91,12 +91,12 @@ basalt_status basalt_iceberg_append(const struct basalt_iceberg_committer *commi
             st = basalt_iceberg_rewrite_build(table, &rw, id, &arena, &state, &reqs, &ups, err);
         if (st == BASALT_OK)
             st = committer->commit(committer->ctx, identifier, reqs, ups, out, err);
-        if (st == BASALT_IO)
-            st = basalt_error_context(err, BASALT_IO,
-                                      "the commit state of snapshot %lld is unknown; its files "
-                                      "were kept",
-                                      (long long)id);
-        else if (st != BASALT_OK && state.written.n)
+        bool committing = st == BASALT_IO && reqs;
+        if (committing) {
+            st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
+            if (st == BASALT_OK && out)
+                st = committer->load(committer->ctx, identifier, out, err);
+        } else if (st != BASALT_OK && state.written.n)
             /* Nothing names this attempt's manifests and list. */
             basalt_iceberg_io_delete(table->io, (const char *const *)state.written.items,
                                      state.written.n, NULL);

@@ -15,6 +15,19 @@ int64_t basalt_iceberg_new_snapshot_id(void);
 /* Milliseconds since the epoch. */
 int64_t basalt_iceberg_now_ms(void);
 
+/* Whether two files' partition tuples are equal (same arity, values equal
+ * or both null). */
+bool basalt_iceberg_partition_equal(const struct basalt_iceberg_data_file *a,
+                                    const struct basalt_iceberg_data_file *b);
+
+/* After a commit of snapshot `snapshot_id` answered IO (its outcome
+ * unknown): reloads the table. OK when the snapshot is there (the commit
+ * happened: err cleared); else IO saying the commit state is unknown and
+ * the files were kept (commit_status.c). */
+basalt_status basalt_iceberg_commit_status_check(const struct basalt_iceberg_committer *committer,
+                                                 const char *identifier, int64_t snapshot_id,
+                                                 struct basalt_error *err);
+
 /* Numbers the fields of schema JSON as Java's fresh ids: a struct's
  * fields take the next ids together, then each nested type in turn. */
 void basalt_iceberg_assign_fresh_ids(json_t *schema);

@@ -559,17 +559,15 @@ basalt_status basalt_iceberg_compact(const struct basalt_iceberg_committer *comm
                 char *reqs = NULL, *ups = NULL;
                 commits++;
                 st = basalt_iceberg_rewrite_build(cur, &rw, id, &arena, &state, &reqs, &ups, err);
-                if (st == BASALT_OK)
+                bool sent = st == BASALT_OK;
+                if (sent)
                     st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
                 basalt_free(reqs);
                 basalt_free(ups);
                 deletes_removed = state.removed_deletes.files;
-                if (st == BASALT_IO) {
-                    committed_unknown = true;
-                    st = basalt_error_context(err, BASALT_IO,
-                                              "the commit state of snapshot %lld is unknown; "
-                                              "its files were kept",
-                                              (long long)id);
+                if (sent && st == BASALT_IO) {
+                    st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
+                    committed_unknown = st != BASALT_OK;
                     basalt_string_list_reset(&state.written);
                     break;
                 }

@@ -104,26 +104,13 @@ basalt_status basalt_iceberg_eq_deletes_begin(const struct basalt_iceberg_table 
                       &d->arena, g->schema, err);
 }
 
-static bool same_partition(const struct basalt_iceberg_data_file *a,
-                           const struct basalt_iceberg_data_file *b)
-{
-    if (a->n_partition != b->n_partition)
-        return false;
-    for (uint32_t i = 0; i < a->n_partition; i++) {
-        const struct basalt_iceberg_value *x = &a->partition[i], *y = &b->partition[i];
-        if (x->is_null != y->is_null || (!x->is_null && basalt_iceberg_value_compare(x, y) != 0))
-            return false;
-    }
-    return true;
-}
-
 static basalt_status group_for(struct basalt_iceberg_delete_files *d,
                                const struct basalt_iceberg_data_file *file, int32_t spec_id,
                                uint32_t *out, struct basalt_error *err)
 {
     struct basalt_iceberg_eq_groups *g = d->eq;
     for (uint32_t i = 0; i < g->n; i++)
-        if (g->groups[i].spec_id == spec_id && same_partition(g->groups[i].sample, file)) {
+        if (g->groups[i].spec_id == spec_id && basalt_iceberg_partition_equal(g->groups[i].sample, file)) {
             *out = i;
             return BASALT_OK;
         }

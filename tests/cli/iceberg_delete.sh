@@ -51,6 +51,22 @@ canon csv "$tmp/scan.csv" >"$tmp/got"
     parquet "$in/a.parquet" "$in/b.parquet"; canon parquet "$in/c.parquet"; } | sort -t'|' -k1,1n >"$tmp/want"
 check "the overwritten table holds February and c.parquet" cmp -s "$tmp/want" "$tmp/got"
 
+# Dynamic overwrite: c.parquet's rows fall in March and April, so March's
+# file is replaced whole and April's rows added; January and February stay.
+expect 0 "$basalt" iceberg create db.dyn --like "$in/a.parquet" --partition 'month(ts)' $cat
+expect 0 "$basalt" iceberg append db.dyn "$in/a.parquet" "$in/b.parquet" $cat
+march=$(canon --where "ts >= epoch_us(TIMESTAMP '2024-03-01')" parquet "$in/a.parquet" "$in/b.parquet" | wc -l)
+expect 0 "$basalt" iceberg overwrite db.dyn "$in/c.parquet" --dynamic $cat &&
+  check "only March's file is replaced" grep -q "overwrote $march rows with 500 rows" "$tmp/out"
+"$basalt" iceberg scan db.dyn --format csv $cat >"$tmp/scan.csv"
+canon csv "$tmp/scan.csv" >"$tmp/got"
+{ canon --where "ts < epoch_us(TIMESTAMP '2024-03-01')" parquet "$in/a.parquet" "$in/b.parquet"
+  canon parquet "$in/c.parquet"; } | sort -t'|' -k1,1n >"$tmp/want"
+check "the partitions of the new rows are replaced, the others kept" cmp -s "$tmp/want" "$tmp/got"
+expect 0 "$basalt" iceberg snapshots db.dyn $cat &&
+  check "an overwrite snapshot" test "$(tail -n 1 "$tmp/out" | awk '{ print $5 }')" = overwrite
+expect 2 "$basalt" iceberg overwrite db.dyn "$in/c.parquet" --dynamic --where 'id < 3' $cat
+
 # Two deletes on the same files at once: one wins the first commit, the
 # other starts over on the new head, and both take effect.
 expect 0 "$basalt" iceberg create db.race --like "$in/a.parquet" --property commit.retry.num-retries=20 $cat

@@ -217,6 +217,7 @@ struct append_args {
     struct cli_iceberg_common common;
     bool overwrite;    /* the overwrite verb: --where allowed */
     const char *where; /* overwrite: the rows replaced (NULL: all) */
+    bool dynamic;      /* overwrite: the partitions the new rows fall in */
     const char *name;
     const char **files;
     int n_files;
@@ -245,6 +246,8 @@ static int parse_append(int argc, char **argv, bool overwrite, struct append_arg
             a->branch = v;
         } else if (overwrite && !missing && (v = opt("--where", argc, argv, &i, &missing))) {
             a->where = v;
+        } else if (overwrite && strcmp(argv[i], "--dynamic") == 0) {
+            a->dynamic = true;
         } else if (!missing && (v = opt("--threads", argc, argv, &i, &missing))) {
             a->threads = atoi(v);
             if (a->threads < 1 || a->threads > 256)
@@ -262,6 +265,8 @@ static int parse_append(int argc, char **argv, bool overwrite, struct append_arg
     if (!a->name || a->n_files == 0)
         return cli_usage_error("iceberg %s: expected NAME and at least one FILE",
                                overwrite ? "overwrite" : "append");
+    if (a->dynamic && a->where)
+        return cli_usage_error("iceberg overwrite: give --where or --dynamic, not both");
     return CLI_OK;
 }
 
@@ -321,14 +326,16 @@ int cli_iceberg_append(int argc, char **argv)
 int cli_iceberg_overwrite(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: basalt iceberg overwrite NAME FILE... [--where EXPR] [options]\n\n"
+        printf("usage: basalt iceberg overwrite NAME FILE... [--where EXPR | --dynamic] [options]\n\n"
                "Replaces the rows of table NAME where EXPR holds (default: every row) with\n"
                "the rows of Parquet or Avro files, in one snapshot (operation overwrite):\n"
                "files whose rows all match are removed, files partly matching are written\n"
-               "again without those rows. Retried on the new head when another writer\n"
-               "commits first.\n\n"
+               "again without those rows. With --dynamic, the partitions the new rows fall\n"
+               "in are replaced whole, and no others. Retried on the new head when another\n"
+               "writer commits first.\n\n"
                "options:\n"
                "  --where EXPR         the rows replaced, e.g. \"d >= '2024-03-01'\"\n"
+               "  --dynamic            replace the partitions the new rows fall in\n"
                "  --branch NAME        commit to this branch (default main)\n"
                "  --threads N          workers for reading and writing (default: the CPUs)\n%s",
                cli_iceberg_common_help);
@@ -416,8 +423,11 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
             basalt_iceberg_delete_options_init(&d);
             d.branch = a.branch;
             d.pool = pool;
-            st = basalt_iceberg_delete_where(&committer, a.name, a.where ? a.where : "true", files,
-                                             n_files, &d, &replaced, &err);
+            st = a.dynamic ? basalt_iceberg_replace_partitions(&committer, a.name, files, n_files,
+                                                               &d, &replaced, &err)
+                           : basalt_iceberg_delete_where(&committer, a.name,
+                                                         a.where ? a.where : "true", files,
+                                                         n_files, &d, &replaced, &err);
             snapshot_id = replaced.snapshot_id;
         } else {
             struct basalt_iceberg_append_options ao;

@@ -155,6 +155,84 @@ TEST(append_writes_a_snapshot_java_readers_expect)
     remove_tree(tmp);
 }
 
+/* A committer whose commit answer is lost: it applies the commit (or
+ * not) through the real one and reports IO either way. */
+struct lossy {
+    struct basalt_iceberg_committer real;
+    bool apply;
+};
+
+static basalt_status lossy_load(void *ctx, const char *identifier, struct basalt_iceberg_table **out,
+                                struct basalt_error *err)
+{
+    struct lossy *l = ctx;
+    return l->real.load(l->real.ctx, identifier, out, err);
+}
+
+static basalt_status lossy_commit(void *ctx, const char *identifier, const char *reqs,
+                                  const char *ups, struct basalt_iceberg_table **out,
+                                  struct basalt_error *err)
+{
+    struct lossy *l = ctx;
+    if (l->apply && l->real.commit(l->real.ctx, identifier, reqs, ups, out, err) != BASALT_OK)
+        return BASALT_CONFLICT;
+    return basalt_error_set(err, BASALT_IO, "connection reset after the request was sent");
+}
+
+static int count_files(const char *dir, const char *suffix)
+{
+    char cmd[256];
+    int n = -1;
+    snprintf(cmd, sizeof cmd, "ls %s/*%s 2>/dev/null | wc -l", dir, suffix);
+    FILE *p = popen(cmd, "r");
+    if (p && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+TEST(append_whose_answer_is_lost_checks_the_table)
+{
+    char tmp[64], uri[128], meta[128];
+    struct basalt_error err;
+    snprintf(tmp, sizeof tmp, "/tmp/basalt-lost-XXXXXX");
+    CHECK(mkdtemp(tmp));
+    snprintf(uri, sizeof uri, "sqlite:%s/catalog.db", tmp);
+    snprintf(meta, sizeof meta, "%s/db/t/metadata", tmp);
+    struct basalt_catalog *c = NULL;
+    CHECK_EQ(basalt_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
+    CHECK_MSG(create(c, "db.t", 2, NULL, &err) == BASALT_OK, "%s", err.message);
+    struct lossy l = {.apply = true};
+    basalt_catalog_committer(c, &l.real);
+    struct basalt_iceberg_committer committer = {.ctx = &l, .load = lossy_load,
+                                                 .commit = lossy_commit};
+    struct basalt_iceberg_data_file f;
+    char path[96];
+    describe(&f, NULL, path, sizeof path, "lost", 0, 10, -1);
+    /* Applied but the answer lost: the reload finds the snapshot, so the
+     * append succeeded (no second snapshot from a retry). */
+    int64_t id = 0;
+    CHECK_MSG(basalt_iceberg_append(&committer, "db.t", &f, 1, NULL, NULL, &id, &err) ==
+                  BASALT_OK,
+              "%s", err.message);
+    struct basalt_iceberg_table *t = NULL;
+    CHECK_EQ(basalt_catalog_load_table(c, "db.t", &t, &err), BASALT_OK);
+    const struct basalt_iceberg_snapshot *head = basalt_iceberg_metadata_current_snapshot(t->metadata);
+    CHECK(head && head->snapshot_id == id);
+    CHECK_EQ(t->metadata->n_snapshots, 1);
+    basalt_iceberg_table_free(t);
+    /* Not applied and the answer lost: unknown, and the manifest and list
+     * it wrote are kept (a server could still apply the request). */
+    int avro_before = count_files(meta, ".avro");
+    l.apply = false;
+    CHECK_EQ(basalt_iceberg_append(&committer, "db.t", &f, 1, NULL, NULL, NULL, &err), BASALT_IO);
+    CHECK_MSG(strstr(err.message, "commit state") != NULL, "%s", err.message);
+    CHECK_EQ(count_files(meta, ".avro"), avro_before + 2);
+    basalt_catalog_close(c);
+    remove_tree(tmp);
+}
+
 static int append_worker(const char *uri, const char *name, int worker, int appends)
 {
     struct basalt_catalog *c = NULL;
