@@ -347,6 +347,10 @@ basalt_status basalt_iceberg_rewrite_build(const struct basalt_iceberg_table *t,
                               "%u of the %u delete files to remove are no longer in the table",
                               (unsigned)(rw->n_removed_deletes - named_seen),
                               (unsigned)rw->n_removed_deletes);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_merge_manifests(t, snapshot_id, uuid,
+                                            (int)(n_base + rw->n_added_deletes + 1), list,
+                                            &n_list, arena, state, err);
     json_t *summary = st == BASALT_OK ? rewrite_summary(rw, state, head) : NULL;
     if (st == BASALT_OK && !summary)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");

@@ -95,6 +95,17 @@ basalt_status basalt_iceberg_snapshot_write_manifest(
     uint32_t n, struct basalt_arena *arena, struct basalt_iceberg_manifest_file *summary,
     struct basalt_iceberg_rewrite_state *state, struct basalt_error *err);
 
+/* Merges the data manifests of list[0, *n_list) as the table's
+ * commit.manifest-merge.* properties say (commit_merge.c); merged manifests
+ * are named <uuid>-m<k> from k = first_k on. The list shrinks in place.
+ * The statuses of reading and writing manifests. */
+basalt_status basalt_iceberg_merge_manifests(const struct basalt_iceberg_table *t,
+                                             int64_t snapshot_id, const char *uuid, int first_k,
+                                             struct basalt_iceberg_manifest_file *list,
+                                             uint32_t *n_list, struct basalt_arena *arena,
+                                             struct basalt_iceberg_rewrite_state *state,
+                                             struct basalt_error *err);
+
 /* Writes the manifest list of list[0, n_list) for a new snapshot on `branch`
  * whose parent is `head` (NULL: none) and builds the commit: requirements
  * (assert-ref-snapshot-id: the head has not moved) and updates
