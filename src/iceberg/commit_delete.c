@@ -51,6 +51,7 @@ struct attempt {
     uint32_t n_written;
     int64_t rows;                                   /* matching rows */
     bool mor;
+    bool sent; /* the commit went to the catalog: an IO failure is an unknown outcome */
 };
 
 static bool merge_on_read(const struct basalt_iceberg_metadata *m, const struct change *c)
@@ -206,9 +207,9 @@ static basalt_status prepare(struct attempt *a, const struct change *c, uint32_t
 
 static void attempt_reset(struct attempt *a, basalt_status st)
 {
-    if (st != BASALT_OK && st != BASALT_IO && a->t) {
-        /* Nothing names them: the attempt's files go. An IO failure may be
-         * a commit whose outcome is unknown, so they stay. */
+    if (st != BASALT_OK && !(st == BASALT_IO && a->sent) && a->t) {
+        /* Nothing names them: the attempt's files go. An IO failure of the
+         * commit may be a commit whose outcome is unknown, so they stay. */
         if (a->state.written.n)
             basalt_iceberg_io_delete(a->t->io, (const char *const *)a->state.written.items,
                                      a->state.written.n, NULL);
@@ -277,8 +278,14 @@ static basalt_status commit(struct attempt *a, const struct basalt_iceberg_commi
     int64_t id = basalt_iceberg_new_snapshot_id();
     basalt_status st =
         basalt_iceberg_rewrite_build(a->t, &rw, id, &a->arena, &a->state, &reqs, &ups, err);
-    if (st == BASALT_OK)
+    a->sent = st == BASALT_OK;
+    if (a->sent)
         st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
+    if (st == BASALT_IO && a->sent)
+        st = basalt_error_context(err, BASALT_IO,
+                                  "the commit state of snapshot %lld is unknown; its files "
+                                  "were kept",
+                                  (long long)id);
     basalt_free(reqs);
     basalt_free(ups);
     if (st == BASALT_OK) {
