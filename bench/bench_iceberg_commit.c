@@ -1,6 +1,8 @@
-/* Commit latency on a SQLite catalog with 1, 4 and 16 writers:
+/* Commit latency with 1, 4 and 16 writers, on a SQLite catalog directly
+ * and through the REST catalog (our server, in this process on 127.0.0.1,
+ * over the same kind of SQLite catalog, reached by the REST client):
  *
- *   iceberg/commit/sqlite/{1w,4w,16w}
+ *   iceberg/commit/{sqlite,rest}/{1w,4w,16w}
  *
  * One iteration: every writer (a thread with its own catalog connection)
  * appends one data file (described, not written: the commit's own work is
@@ -10,7 +12,9 @@
  * 1w is the latency of one uncontended commit. The table lives in /dev/shm;
  * every append adds a snapshot and a manifest (no manifest merging yet), so
  * a fresh table is started every 64 commits to keep the measured commit the
- * same size, its creation inside that sample. */
+ * same size, its creation inside that sample. The REST server handles 16
+ * requests at once (one catalog connection each); every writer is a client
+ * catalog of its own (its own HTTP connection pool). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,8 @@ basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct b
 
 struct commit_bench {
     int writers;
+    bool rest;
+    struct basalt_catalog_rest_server *server;
     char dir[256];
     char uri[300];
     struct basalt_catalog *catalogs[MAX_WRITERS];
@@ -119,13 +125,30 @@ static basalt_status create_table(struct commit_bench *b, struct basalt_error *e
 static basalt_status commit_setup(void *ctx, struct basalt_error *err)
 {
     struct commit_bench *b = ctx;
-    snprintf(b->dir, sizeof b->dir, "/dev/shm/basalt-bench-commit-%d-%d", (int)getpid(), b->writers);
+    snprintf(b->dir, sizeof b->dir, "/dev/shm/basalt-bench-commit-%d-%s-%d", (int)getpid(),
+             b->rest ? "rest" : "sqlite", b->writers);
     snprintf(b->uri, sizeof b->uri, "sqlite:%s/catalog.db", b->dir);
     if (mkdir(b->dir, 0777) != 0)
         return basalt_error_set(err, BASALT_IO, "%s: cannot create", b->dir);
     basalt_status st = BASALT_OK;
+    if (b->rest) {
+        struct basalt_catalog_rest_server_options o;
+        basalt_catalog_rest_server_options_init(&o);
+        o.catalog_uri = b->uri;
+        o.warehouse = b->dir;
+        o.threads = MAX_WRITERS;
+        st = basalt_catalog_rest_server_start(&o, &b->server, err);
+        if (st == BASALT_OK)
+            snprintf(b->uri, sizeof b->uri, "rest+http://127.0.0.1:%u",
+                     (unsigned)basalt_catalog_rest_server_port(b->server));
+    }
     for (int w = 0; st == BASALT_OK && w < b->writers; w++)
         st = basalt_catalog_open(b->uri, NULL, true, &b->catalogs[w], err);
+    if (st == BASALT_OK && b->rest) {
+        st = basalt_catalog_create_namespace(b->catalogs[0], "bench", err);
+        if (st == BASALT_CONFLICT)
+            st = BASALT_OK;
+    }
     b->table = 0;
     if (st == BASALT_OK)
         st = create_table(b, err);
@@ -139,6 +162,8 @@ static void commit_teardown(void *ctx)
         basalt_catalog_close(b->catalogs[w]);
         b->catalogs[w] = NULL;
     }
+    basalt_catalog_rest_server_stop(b->server);
+    b->server = NULL;
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", b->dir);
     if (system(cmd) != 0)
@@ -153,27 +178,34 @@ static void commit_release(void *ctx)
 basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct basalt_error *err)
 {
     static const int writers[] = {1, 4, 16};
-    static const char *const names[] = {"iceberg/commit/sqlite/1w", "iceberg/commit/sqlite/4w",
-                                        "iceberg/commit/sqlite/16w"};
-    for (int k = 0; k < 3; k++) {
-        struct commit_bench *b = basalt_calloc(1, sizeof *b);
-        if (!b)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        b->writers = writers[k];
-        struct basalt_bench_case c = {
-            .name = names[k],
-            .peer = "basalt",
-            .run = commit_run,
-            .setup = commit_setup,
-            .teardown = commit_teardown,
-            .release = commit_release,
-            .ctx = b,
-            .items_per_iter = writers[k],
-            .threads = writers[k],
-        };
-        basalt_status st = basalt_bench_add(bench, &c, err);
-        if (st != BASALT_OK)
-            return st;
-    }
+    static const char *const names[2][3] = {
+        {"iceberg/commit/sqlite/1w", "iceberg/commit/sqlite/4w", "iceberg/commit/sqlite/16w"},
+        {"iceberg/commit/rest/1w", "iceberg/commit/rest/4w", "iceberg/commit/rest/16w"}};
+    static const char *const groups[] = {"iceberg/commit/1w", "iceberg/commit/4w",
+                                         "iceberg/commit/16w"};
+    for (int k = 0; k < 3; k++)
+        for (int rest = 0; rest < 2; rest++) {
+            struct commit_bench *b = basalt_calloc(1, sizeof *b);
+            if (!b)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            b->writers = writers[k];
+            b->rest = rest;
+            struct basalt_bench_case c = {
+                .name = names[rest][k],
+                .group = groups[k],
+                .peer = rest ? "basalt REST client -> basalt REST server (SQLite), 16 threads"
+                             : "basalt SQLite catalog",
+                .run = commit_run,
+                .setup = commit_setup,
+                .teardown = commit_teardown,
+                .release = commit_release,
+                .ctx = b,
+                .items_per_iter = writers[k],
+                .threads = writers[k],
+            };
+            basalt_status st = basalt_bench_add(bench, &c, err);
+            if (st != BASALT_OK)
+                return st;
+        }
     return BASALT_OK;
 }

@@ -21,6 +21,7 @@ basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_e
 basalt_status bench_iceberg_append_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_compact_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_iceberg_delete_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -37,6 +38,7 @@ static const struct {
     {"iceberg append", bench_iceberg_append_register},
     {"iceberg commit", bench_iceberg_commit_register},
     {"iceberg compact", bench_iceberg_compact_register},
+    {"iceberg delete", bench_iceberg_delete_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

@@ -125,6 +125,12 @@ BASALT_EXPORT basalt_status basalt_output_commit(struct basalt_output *out,
  * NULL is a no-op. */
 BASALT_EXPORT void basalt_output_close(struct basalt_output *out);
 
+/* Test hook (process-wide, thread-safe), the output side of
+ * basalt_alloc_fail_after: the n-th basalt_output_write or
+ * basalt_output_commit from now (n >= 1), on any backend, and every later
+ * one fail with IO, until called again; n = 0 disarms. */
+BASALT_EXPORT void basalt_io_fail_writes_after(int64_t n);
+
 /* ------------------------------------------------------------ object stores
  *
  * A `struct basalt_io_store` opens inputs and outputs by URI:

@@ -435,6 +435,13 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
     if (st == BASALT_OK) {
         delete_old_metadata(base->io, base->metadata, base->metadata_location, text);
         st = load_committed(c, identifier, meta_loc, out, err);
+        /* The swap is done: any other status would tell the caller the
+         * commit did not happen, and it would delete files the table now
+         * names. IO is the committer's "outcome unknown to you". */
+        if (st != BASALT_OK)
+            st = basalt_error_context(err, BASALT_IO,
+                                      "committed as %.300s, but reading it back failed",
+                                      meta_loc);
     }
     basalt_iceberg_table_free(base);
     basalt_free(ns);

@@ -174,13 +174,14 @@ basalt_status basalt_iceberg_cherry_pick(const struct basalt_iceberg_committer *
                 st = basalt_iceberg_rewrite_build(t, &rw, new_id, &arena, &state, &reqs, &ups,
                                                   err);
         }
-        if (st == BASALT_OK)
+        bool sent = st == BASALT_OK;
+        if (sent)
             st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
         if (st == BASALT_OK) {
             result->snapshot_id = forward ? snapshot_id : new_id;
             result->fast_forward = forward;
             result->files_added = forward ? 0 : n_files;
-        } else if (st == BASALT_IO) {
+        } else if (st == BASALT_IO && sent) {
             st = basalt_error_context(err, BASALT_IO,
                                       "the commit state of the cherry-pick is unknown");
         } else if (state.written.n) {

@@ -89,9 +89,10 @@ basalt_status basalt_iceberg_append(const struct basalt_iceberg_committer *commi
                           : options->retries;
         if (st == BASALT_OK)
             st = basalt_iceberg_rewrite_build(table, &rw, id, &arena, &state, &reqs, &ups, err);
-        if (st == BASALT_OK)
+        bool sent = st == BASALT_OK;
+        if (sent)
             st = committer->commit(committer->ctx, identifier, reqs, ups, out, err);
-        bool committing = st == BASALT_IO && reqs;
+        bool committing = st == BASALT_IO && sent;
         if (committing) {
             st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
             if (st == BASALT_OK && out)

@@ -66,8 +66,13 @@ basalt_status basalt_iceberg_snapshot_write_manifest(
         st = basalt_output_commit(out, err);
     basalt_output_close(out);
     summary->manifest_path = loc;
-    if (st == BASALT_OK)
-        st = basalt_string_list_add(&state->written, loc, strlen(loc), err);
+    if (st == BASALT_OK && basalt_string_list_add(&state->written, loc, strlen(loc), err) !=
+                               BASALT_OK) {
+        /* Untracked, it would outlive a failed attempt: it goes now. */
+        const char *gone = loc;
+        basalt_iceberg_io_delete(t->io, &gone, 1, NULL);
+        st = BASALT_NOMEM;
+    }
     return st;
 }
 
@@ -427,8 +432,12 @@ basalt_status basalt_iceberg_snapshot_finish(const struct basalt_iceberg_table *
         if (st == BASALT_OK)
             st = basalt_output_commit(out, err);
         basalt_output_close(out);
-        if (st == BASALT_OK)
-            st = basalt_string_list_add(&state->written, list_loc, strlen(list_loc), err);
+        if (st == BASALT_OK && basalt_string_list_add(&state->written, list_loc,
+                                                      strlen(list_loc), err) != BASALT_OK) {
+            const char *gone = list_loc;
+            basalt_iceberg_io_delete(t->io, &gone, 1, NULL);
+            st = BASALT_NOMEM;
+        }
     }
     if (st != BASALT_OK) {
         json_decref(summary);

@@ -18,6 +18,7 @@
 #include "basalt/iceberg_write.h"
 #include "commit_internal.h"
 #include "maintain_internal.h"
+#include "scan_internal.h"
 #include "snapshot_internal.h"
 
 void basalt_iceberg_compact_options_init(struct basalt_iceberg_compact_options *o)
@@ -322,7 +323,8 @@ static basalt_status rewrite_groups(const struct basalt_iceberg_table *t, const 
         while (st == BASALT_OK) {
             struct ArrowArray batch;
             if (stream.get_next(&stream, &batch) != 0) {
-                st = basalt_error_set(err, BASALT_IO, "reading the files to compact: %s",
+                st = basalt_error_set(err, basalt_iceberg_scan_stream_status(&stream),
+                                      "reading the files to compact: %s",
                                       stream.get_last_error(&stream));
                 break;
             }

@@ -361,22 +361,24 @@ basalt_status basalt_iceberg_data_writer_abort(struct basalt_iceberg_data_writer
     if (!w)
         return basalt_error_set(err, BASALT_INVALID_ARG, "data writer: NULL writer");
     w->aborted = true;
-    const char **locations = basalt_malloc((w->n_files ? w->n_files : 1) * sizeof *locations);
-    size_t n = 0;
+    /* One file at a time: an abort often follows an out-of-memory failure,
+     * so it must not need memory itself. */
+    basalt_status first = BASALT_OK;
     for (uint32_t i = 0; i < w->n_files; i++) {
         struct basalt_iceberg_dw_file *f = w->files[i];
         basalt_parquet_writer_close(f->pw); /* an open file is discarded */
         f->pw = NULL;
-        if (f->committed && locations)
-            locations[n++] = f->location;
+        if (!f->committed)
+            continue;
+        const char *location = f->location;
+        basalt_status st = basalt_iceberg_io_delete(w->options.io, &location, 1,
+                                                    first == BASALT_OK ? err : NULL);
+        if (st == BASALT_OK)
+            f->committed = false;
+        else if (first == BASALT_OK)
+            first = st;
     }
-    if (!locations)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    basalt_status st = basalt_iceberg_io_delete(w->options.io, locations, n, err);
-    basalt_free(locations);
-    for (uint32_t i = 0; st == BASALT_OK && i < w->n_files; i++)
-        w->files[i]->committed = false;
-    return st;
+    return first;
 }
 
 void basalt_iceberg_data_writer_free(struct basalt_iceberg_data_writer *w)

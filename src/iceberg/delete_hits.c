@@ -121,7 +121,8 @@ basalt_status basalt_iceberg_find_hits(const struct basalt_iceberg_table *t, con
     while (st == BASALT_OK) {
         struct ArrowArray batch;
         if (stream.get_next(&stream, &batch) != 0) {
-            st = basalt_error_set(err, BASALT_IO, "reading the matching rows: %s",
+            st = basalt_error_set(err, basalt_iceberg_scan_stream_status(&stream),
+                                  "reading the matching rows: %s",
                                   stream.get_last_error(&stream));
             break;
         }

@@ -321,7 +321,8 @@ basalt_status basalt_iceberg_row_pass_run(const struct basalt_iceberg_table *t,
     while (any && st == BASALT_OK) {
         struct ArrowArray batch;
         if (stream.get_next(&stream, &batch) != 0) {
-            st = basalt_error_set(err, BASALT_IO, "reading the rows to rewrite: %s",
+            st = basalt_error_set(err, basalt_iceberg_scan_stream_status(&stream),
+                                  "reading the rows to rewrite: %s",
                                   stream.get_last_error(&stream));
             break;
         }

@@ -149,9 +149,10 @@ static basalt_status position_batch(const char *path, const uint64_t *positions,
 {
     size_t len = strlen(path);
     basalt_status st = basalt_arrow_array_init(out, 1, 2, err);
+    if (st != BASALT_OK)
+        return st; /* out has no children to look at */
     struct ArrowArray *paths = out->children[0], *pos = out->children[1];
-    if (st == BASALT_OK)
-        st = basalt_arrow_array_init(paths, 3, 0, err);
+    st = basalt_arrow_array_init(paths, 3, 0, err);
     if (st == BASALT_OK)
         st = basalt_arrow_array_init(pos, 2, 0, err);
     int32_t *offsets = NULL;

@@ -249,11 +249,12 @@ basalt_status basalt_iceberg_rewrite_manifests(
         st = committer->load(committer->ctx, identifier, &t, err);
         if (st == BASALT_OK)
             st = build(t, branch, options, id, &arena, &state, result, &reqs, &ups, err);
-        if (st == BASALT_OK && reqs)
+        bool sent = st == BASALT_OK && reqs;
+        if (sent)
             st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
         if (st == BASALT_OK && reqs)
             result->snapshot_id = id;
-        else if (st == BASALT_IO)
+        else if (st == BASALT_IO && sent)
             st = basalt_error_context(err, BASALT_IO,
                                       "the commit state of snapshot %lld is unknown",
                                       (long long)id);

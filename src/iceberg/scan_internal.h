@@ -269,6 +269,11 @@ basalt_status basalt_iceberg_split_file(struct basalt_iceberg_file_task *proto,
                                         struct basalt_iceberg_file_task **tasks, uint32_t *n,
                                         uint32_t *cap, struct basalt_error *err);
 /* Plans (once), builds the read or count layout, loads the delete files. */
+/* The status a stream of basalt_iceberg_scan_stream failed with (IO when it
+ * has not): the errno code get_next returns cannot tell CORRUPT from IO,
+ * and callers must (a commit keeps its files after an IO failure). */
+basalt_status basalt_iceberg_scan_stream_status(const struct ArrowArrayStream *stream);
+
 basalt_status basalt_iceberg_scan_prepare(struct basalt_iceberg_scan *scan, bool count,
                                           struct basalt_error *err);
 /* Plans into scan->plan. */

@@ -162,6 +162,12 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
     return p->slots != NULL ? next_wave(p, out) : next_serial(p, out);
 }
 
+basalt_status basalt_iceberg_scan_stream_status(const struct ArrowArrayStream *stream)
+{
+    const struct stream_priv *p = stream->private_data;
+    return p && p->failed != BASALT_OK ? p->failed : BASALT_IO;
+}
+
 static const char *get_last_error(struct ArrowArrayStream *s)
 {
     struct stream_priv *p = s->private_data;

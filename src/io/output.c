@@ -10,6 +10,29 @@
 #include "basalt/io.h"
 #include "io_internal.h"
 
+/* Writes and commits left before injected failures start; <= 0: never. */
+static _Atomic int64_t write_fail_countdown;
+
+void basalt_io_fail_writes_after(int64_t n)
+{
+    atomic_store_explicit(&write_fail_countdown, n > 0 ? n : 0, memory_order_relaxed);
+}
+
+/* Once the countdown reaches 1 this and every later write or commit fails
+ * until the hook is disarmed, as allocations do under basalt_alloc_fail_after:
+ * a retry or a cleanup that writes must see the failure too. */
+static basalt_status write_should_fail(const struct basalt_output *out, const char *what,
+                                       struct basalt_error *err)
+{
+    if (atomic_load_explicit(&write_fail_countdown, memory_order_relaxed) <= 0)
+        return BASALT_OK;
+    int64_t left = atomic_fetch_sub_explicit(&write_fail_countdown, 1, memory_order_relaxed);
+    if (left > 1)
+        return BASALT_OK;
+    atomic_store_explicit(&write_fail_countdown, 1, memory_order_relaxed);
+    return basalt_error_set(err, BASALT_IO, "%s: %s: injected failure", out->name, what);
+}
+
 basalt_status basalt_output_write(struct basalt_output *out, const void *data, size_t len,
                                   struct basalt_error *err)
 {
@@ -17,7 +40,10 @@ basalt_status basalt_output_write(struct basalt_output *out, const void *data, s
         return basalt_error_set(err, BASALT_INVALID_ARG, "%s: write after commit", out->name);
     if (len == 0)
         return BASALT_OK;
-    basalt_status st = out->ops->write(out, data, len, err);
+    basalt_status st = write_should_fail(out, "write", err);
+    if (st != BASALT_OK)
+        return st;
+    st = out->ops->write(out, data, len, err);
     if (st == BASALT_OK)
         out->written += len;
     return st;
@@ -27,7 +53,10 @@ basalt_status basalt_output_commit(struct basalt_output *out, struct basalt_erro
 {
     if (out->committed)
         return basalt_error_set(err, BASALT_INVALID_ARG, "%s: committed twice", out->name);
-    basalt_status st = out->ops->commit(out, err);
+    basalt_status st = write_should_fail(out, "commit", err);
+    if (st != BASALT_OK)
+        return st;
+    st = out->ops->commit(out, err);
     if (st == BASALT_OK)
         out->committed = true;
     return st;
