@@ -304,19 +304,110 @@ BASALT_EXPORT basalt_status basalt_catalog_commit_transaction(
     const char *const *requirements_json, const char *const *updates_json,
     struct basalt_error *err);
 
-/* Views of a REST catalog that offers the view routes: the views of
- * namespace `ns` as "ns.view" (sorted, every page), and one view's
- * metadata (*location, may be NULL: its metadata-location,
- * basalt_malloc'd). UNSUPPORTED for other catalogs and servers that do not
- * offer them, NOT_FOUND, the statuses of REST answers and of
- * basalt_iceberg_view_metadata_parse, NOMEM. */
+/* ------------------------------------------------------------------- views
+ *
+ * Iceberg views (iceberg_view.h) in SQL and REST catalogs; other kinds are
+ * UNSUPPORTED. Identifiers are "ns.view" as for tables, and a view and a
+ * table never share one: creating, registering or renaming onto a name a
+ * table or view has is CONFLICT.
+ *
+ * SQL catalogs keep views in iceberg_tables, as the Java JdbcCatalog's V1
+ * schema does: rows with iceberg_type 'VIEW', metadata_location naming the
+ * view's metadata file, previous_metadata_location the one before. A
+ * catalog without the iceberg_type column (the V0 schema PyIceberg and
+ * this library create) has no views; the first view created or registered
+ * in it adds the column with ALTER TABLE iceberg_tables ADD COLUMN
+ * iceberg_type VARCHAR(5) -- the Java catalog's V1 migration -- in which
+ * the existing rows, NULL there, stay tables for every reader that knows
+ * the column. Readers that do not (PyIceberg) list view rows as tables once
+ * there are any, so add views only to catalogs whose readers know views.
+ * View metadata files are written like tables':
+ * "<view location>/metadata/<NNNNN>-<uuid>.metadata.json", the location
+ * defaulting to basalt_catalog_default_location. A commit is a
+ * compare-and-swap on metadata_location (UPDATE ... WHERE metadata_location
+ * = <base> AND iceberg_type = 'VIEW').
+ *
+ * REST catalogs use the view routes of the spec (listViews, loadView,
+ * createView, replaceView, registerView, dropView, renameView, viewExists)
+ * when the server offers them (its config's `endpoints`); the statuses
+ * are those of table requests.
+ *
+ * Views come back as parsed metadata (*out, may be NULL; free with
+ * basalt_iceberg_view_metadata_free) and the location of its metadata file
+ * (*location, may be NULL; basalt_malloc'd). */
+
+/* The views of namespace `ns` as "ns.view" (sorted, every page). NOT_FOUND
+ * when the namespace does not exist, INVALID_ARG, UNSUPPORTED, IO, NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_list_views(struct basalt_catalog *c, const char *ns,
                                                       char ***out, size_t *n,
                                                       struct basalt_error *err);
+/* Loads a view. NOT_FOUND (no such view -- a table of that name is not
+ * one -- or its metadata file is missing), INVALID_ARG, UNSUPPORTED, the
+ * statuses of basalt_iceberg_view_metadata_parse, IO, NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_load_view(struct basalt_catalog *c,
                                                      const char *identifier,
                                                      struct basalt_iceberg_view_metadata **out,
                                                      char **location, struct basalt_error *err);
+/* Whether a view exists (a table does not count). INVALID_ARG,
+ * UNSUPPORTED, IO. */
+BASALT_EXPORT basalt_status basalt_catalog_view_exists(struct basalt_catalog *c,
+                                                       const char *identifier, bool *exists,
+                                                       struct basalt_error *err);
+/* Creates a view from ViewUpdates (basalt_iceberg_view_create_updates
+ * makes them; without a set-location the view goes to the default
+ * location). A missing namespace is created with it in a SQL catalog; a
+ * REST server answers NOT_FOUND for it. CONFLICT when a table or view has
+ * the name, the statuses of basalt_iceberg_view_apply_updates, IO, NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_create_view(
+    struct basalt_catalog *c, const char *identifier, const char *updates_json,
+    struct basalt_iceberg_view_metadata **out, char **location, struct basalt_error *err);
+/* Creates a view from its definition (schema, SQL and dialect, default
+ * namespace, properties), at the default location (REST: where the server
+ * puts it). As create_view. */
+BASALT_EXPORT basalt_status basalt_catalog_create_sql_view(
+    struct basalt_catalog *c, const char *identifier,
+    const struct basalt_iceberg_view_definition *def, struct basalt_iceberg_view_metadata **out,
+    char **location, struct basalt_error *err);
+/* Commits a change to a view: loads it, checks `requirements_json`
+ * (ViewRequirements; NULL or "": none), applies `updates_json`, writes the
+ * next metadata file and swaps the catalog to it only if the view still
+ * points at the metadata the change was built on (REST: replaceView).
+ * CONFLICT when a requirement fails or another commit won (the new file is
+ * deleted), NOT_FOUND, the statuses of apply_updates, IO (REST: also the
+ * commit state unknown), NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_commit_view(
+    struct basalt_catalog *c, const char *identifier, const char *requirements_json,
+    const char *updates_json, struct basalt_iceberg_view_metadata **out, char **location,
+    struct basalt_error *err);
+/* Replaces the current version of a view by `def` (a new version, its
+ * schema added or reused; def's properties set), asserting the view's
+ * uuid: basalt_iceberg_view_replace_updates on the view as loaded, then
+ * commit_view. When another commit wins, the view is loaded again and the
+ * replace made again on it, up to `retries` times (-1: 4), waiting 10 to
+ * 200 ms (doubling, with jitter) in between. As commit_view. */
+BASALT_EXPORT basalt_status basalt_catalog_replace_view(
+    struct basalt_catalog *c, const char *identifier,
+    const struct basalt_iceberg_view_definition *def, int retries,
+    struct basalt_iceberg_view_metadata **out, char **location, struct basalt_error *err);
+/* Adds an existing view by the location of its metadata file, read and
+ * parsed first (a file that is no view metadata is refused with its parse
+ * status). A missing namespace is created with it (SQL). CONFLICT,
+ * INVALID_ARG, UNSUPPORTED, IO, NOMEM. */
+BASALT_EXPORT basalt_status basalt_catalog_register_view(struct basalt_catalog *c,
+                                                         const char *identifier,
+                                                         const char *metadata_location,
+                                                         struct basalt_error *err);
+/* Removes a view from the catalog; its files are kept. NOT_FOUND (also for
+ * a table of that name), INVALID_ARG, UNSUPPORTED, IO. */
+BASALT_EXPORT basalt_status basalt_catalog_drop_view(struct basalt_catalog *c,
+                                                     const char *identifier,
+                                                     struct basalt_error *err);
+/* Renames a view, also into another namespace (which must exist). Its
+ * files stay where they are. NOT_FOUND (no such view or namespace),
+ * CONFLICT (a table or view has the new name), INVALID_ARG, UNSUPPORTED,
+ * IO. */
+BASALT_EXPORT basalt_status basalt_catalog_rename_view(struct basalt_catalog *c, const char *from,
+                                                       const char *to, struct basalt_error *err);
 
 /* ---------------------------------------------------------------- changing */
 
@@ -380,9 +471,12 @@ BASALT_EXPORT void basalt_catalog_committer(struct basalt_catalog *c,
  * and tables; a SQL catalog also drops namespaces, keeps namespace
  * properties, drops, registers and renames tables, and commits multi-table
  * transactions atomically (one database transaction that swaps every
- * table's metadata pointer, or none). Views, scan planning, credentials and
- * request signing are not served: their routes, and those a catalog kind
- * lacks, answer 501 UnsupportedOperationException.
+ * table's metadata pointer, or none) and serves views: list, create (from a
+ * CreateViewRequest), load, replace (a CommitViewRequest, checked and
+ * applied as basalt_catalog_commit_view does), exists, drop, rename and
+ * register. Scan planning, credentials and request signing are not
+ * served: their routes, and those a catalog kind lacks, answer 501
+ * UnsupportedOperationException.
  *
  * Clients choose where tables live: a create writes metadata where its
  * location says, and register reads whatever metadata location it is

@@ -112,6 +112,95 @@ BASALT_EXPORT const struct basalt_iceberg_schema *basalt_iceberg_view_metadata_s
 BASALT_EXPORT const struct basalt_iceberg_schema *basalt_iceberg_view_metadata_current_schema(
     const struct basalt_iceberg_view_metadata *view);
 
+/* ------------------------------------------------------------- changing
+ *
+ * A change to a view is a list of requirements and a list of updates, the
+ * ViewRequirement and ViewUpdate objects of the REST catalog specification,
+ * as JSON text; catalogs check the requirements against the view's current
+ * metadata, apply the updates, write the next metadata file and swap their
+ * pointer to it atomically, as for tables (iceberg_commit.h).
+ *
+ * Requirements (a failed one is CONFLICT): assert-view-uuid.
+ * Updates: assign-uuid, upgrade-format-version (only to 1), add-schema (an
+ *   equal schema -- same fields and identifier field ids -- is reused, else
+ *   the next id after the highest), set-location, set-properties,
+ *   remove-properties, add-view-version, set-current-view-version.
+ * add-view-version: a schema-id of -1 is the schema added last; a version
+ *   equal to an existing one (same schema id, summary, representations,
+ *   default catalog and namespace; its id and timestamp aside) is reused
+ *   under its id, as the Java ViewMetadata.Builder does; otherwise the
+ *   version keeps its id when that is free and above every existing id,
+ *   else it gets the highest id + 1. Two SQL representations of one dialect
+ *   (case-insensitively) are INVALID_ARG.
+ * set-current-view-version: -1 is the version added (or reused) last. A
+ *   change of the current version appends {timestamp-ms, version-id} to
+ *   version-log: the version's own timestamp when it was added by this
+ *   change, else the change's time.
+ * Retention: after the updates, when there are more versions than the
+ *   property version.history.num-entries (default 10, at least 1) -- and
+ *   than the versions added by the change plus the current one -- the
+ *   current version and the highest ids are kept; version-log keeps the
+ *   entries of kept versions after the last entry of a dropped one. */
+
+/* The view property that bounds the versions kept. */
+#define BASALT_ICEBERG_VIEW_HISTORY_SIZE "version.history.num-entries"
+#define BASALT_ICEBERG_VIEW_HISTORY_SIZE_DEFAULT 10
+
+/* Checks a JSON array of ViewRequirements (NULL or "": none) against
+ * `base` (NULL: the view does not exist: any requirement fails). CONFLICT
+ * naming the first that fails; CORRUPT for malformed JSON or an unknown
+ * requirement type. */
+BASALT_EXPORT basalt_status basalt_iceberg_view_check_requirements(
+    const struct basalt_iceberg_view_metadata *base, const char *requirements_json,
+    struct basalt_error *err);
+
+/* Applies a JSON array of ViewUpdates to `base` (NULL: a new view; the
+ * updates must then set a location, add a schema and a version and make
+ * it current) at time `now_ms`, and returns the new view metadata as JSON
+ * text in *out (basalt_malloc'd; *len, may be NULL, its length). The result
+ * is parsed back before it is returned, so it is always readable.
+ * CORRUPT (malformed update), INVALID_ARG (an update that does not apply:
+ * an unknown schema or version id, -1 with nothing added, a duplicate
+ * dialect, no location or no current version for a new view), UNSUPPORTED
+ * (another update action, a format version other than 1), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_view_apply_updates(
+    const struct basalt_iceberg_view_metadata *base, const char *updates_json, int64_t now_ms,
+    char **out, size_t *len, struct basalt_error *err);
+
+/* What a view is defined by, for the updates below. Borrowed. */
+struct basalt_iceberg_view_definition {
+    const char *schema_json;       /* a Schema object (its schema-id is ignored) */
+    const char *sql;               /* the query text */
+    const char *dialect;           /* NULL: "spark" */
+    const char *default_catalog;   /* NULL: none */
+    const char *default_namespace; /* dotted levels; NULL or "": none */
+    const struct basalt_iceberg_kv *properties; /* set on the view */
+    uint32_t n_properties;
+    /* Summary entries of the version (NULL: {"engine-name": "basalt"}). */
+    const struct basalt_iceberg_kv *summary;
+    uint32_t n_summary;
+};
+
+/* The updates that create a view at `location`: assign-uuid (random),
+ * upgrade-format-version 1, add-schema, set-location (none when location is
+ * NULL or "": the catalog then chooses), set-properties, add-view-version
+ * (version-id 1, schema-id -1, timestamp now_ms) and
+ * set-current-view-version -1. *out is the JSON array, basalt_malloc'd.
+ * INVALID_ARG (no schema object, no SQL, an empty namespace level), NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_view_create_updates(
+    const struct basalt_iceberg_view_definition *def, const char *location, int64_t now_ms,
+    char **out, struct basalt_error *err);
+
+/* The change that replaces the current version of `base` by `def`:
+ * requirements [assert-view-uuid] and updates add-schema, add-view-version
+ * (the highest version id + 1, schema-id -1), set-current-view-version -1
+ * and, when def has properties, set-properties. Both basalt_malloc'd.
+ * INVALID_ARG, NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_view_replace_updates(
+    const struct basalt_iceberg_view_metadata *base,
+    const struct basalt_iceberg_view_definition *def, int64_t now_ms, char **requirements,
+    char **updates, struct basalt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -528,34 +528,3 @@ basalt_status basalt_catalog_commit_transaction(struct basalt_catalog *c, size_t
     return basalt_rest_client_commit_transaction(c->rest, n, identifiers, requirements_json,
                                                   updates_json, err);
 }
-
-basalt_status basalt_catalog_list_views(struct basalt_catalog *c, const char *ns, char ***out,
-                                        size_t *n, struct basalt_error *err)
-{
-    *out = NULL;
-    *n = 0;
-    if (c->kind != BASALT_CATALOG_KIND_REST)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "only REST catalogs list views");
-    basalt_status st = check_namespace(ns, err);
-    struct basalt_string_list views = {0};
-    if (st == BASALT_OK)
-        st = basalt_rest_client_list_tables(c->rest, ns, true, &views, err);
-    if (st != BASALT_OK) {
-        basalt_string_list_reset(&views);
-        return st;
-    }
-    hand_out(&views, out, n);
-    return BASALT_OK;
-}
-
-basalt_status basalt_catalog_load_view(struct basalt_catalog *c, const char *identifier,
-                                       struct basalt_iceberg_view_metadata **out, char **location,
-                                       struct basalt_error *err)
-{
-    *out = NULL;
-    if (location)
-        *location = NULL;
-    if (c->kind != BASALT_CATALOG_KIND_REST)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "only REST catalogs load views");
-    return basalt_rest_client_load_view(c->rest, identifier, out, location, err);
-}

@@ -87,6 +87,50 @@ const char *basalt_catalog_sql_path(const struct basalt_catalog_sql *sql);
 basalt_status basalt_catalog_sql_drop(struct basalt_catalog_sql *sql, const char *catalog,
                                       const char *ns, const char *name, struct basalt_error *err);
 
+/* Views (rows with iceberg_type 'VIEW'). enable_views adds the iceberg_type
+ * column to a V0 catalog (ALTER TABLE ... ADD COLUMN iceberg_type
+ * VARCHAR(5), as the Java catalog's V1 migration); register_view does so
+ * first. A V0 catalog has no views: lists are empty, lookups NOT_FOUND. */
+basalt_status basalt_catalog_sql_enable_views(struct basalt_catalog_sql *sql,
+                                              struct basalt_error *err);
+basalt_status basalt_catalog_sql_list_views(struct basalt_catalog_sql *sql, const char *catalog,
+                                            const char *ns, struct basalt_string_list *out,
+                                            struct basalt_error *err);
+basalt_status basalt_catalog_sql_view_location(struct basalt_catalog_sql *sql, const char *catalog,
+                                               const char *ns, const char *name, char **out,
+                                               struct basalt_error *err);
+/* CONFLICT when a table or view has the name. */
+basalt_status basalt_catalog_sql_register_view(struct basalt_catalog_sql *sql,
+                                               const char *catalog, const char *ns,
+                                               const char *name, const char *metadata_location,
+                                               struct basalt_error *err);
+basalt_status basalt_catalog_sql_swap_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                           const char *ns, const char *name,
+                                           const char *expected, const char *location,
+                                           struct basalt_error *err);
+basalt_status basalt_catalog_sql_drop_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                           const char *ns, const char *name,
+                                           struct basalt_error *err);
+basalt_status basalt_catalog_sql_rename_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                             const char *from_ns, const char *from_name,
+                                             const char *to_ns, const char *to_name,
+                                             struct basalt_error *err);
+
+/* Commit helpers shared by tables and views (commit.c). */
+/* The next metadata file under `location`: "<location>/metadata/<NNNNN>-
+ * <uuid>.metadata.json", NNNNN one past the version of `previous` (NULL:
+ * 0). basalt_malloc'd. */
+basalt_status basalt_catalog_next_metadata_location(const struct basalt_catalog *c,
+                                                    const char *location, const char *previous,
+                                                    char **out, struct basalt_error *err);
+/* Writes `text` to `location`, created exclusively (CONFLICT when it is
+ * there). */
+basalt_status basalt_catalog_write_metadata(const struct basalt_iceberg_io *io,
+                                            const char *location, const char *text, size_t len,
+                                            struct basalt_error *err);
+/* Milliseconds since the epoch. */
+int64_t basalt_catalog_now_ms(void);
+
 /* File-system catalog (fs.c). */
 basalt_status basalt_catalog_fs_open(const char *dir, bool create,
                                      struct basalt_catalog_fs **out,

@@ -147,6 +147,26 @@ static basalt_status write_metadata(const struct basalt_iceberg_io *io, const ch
     return st;
 }
 
+basalt_status basalt_catalog_next_metadata_location(const struct basalt_catalog *c,
+                                                    const char *location, const char *previous,
+                                                    char **out, struct basalt_error *err)
+{
+    long version = 0;
+    return next_metadata_location(c, location, previous, NULL, out, &version, err);
+}
+
+basalt_status basalt_catalog_write_metadata(const struct basalt_iceberg_io *io,
+                                            const char *location, const char *text, size_t len,
+                                            struct basalt_error *err)
+{
+    return write_metadata(io, location, text, len, err);
+}
+
+int64_t basalt_catalog_now_ms(void)
+{
+    return now_ms();
+}
+
 /* Hadoop tables: version-hint.text names the newest version. Best effort:
  * readers fall back to listing, and a lagging hint rolls forward. */
 static void write_version_hint(const struct basalt_iceberg_io *io, const char *table_location,

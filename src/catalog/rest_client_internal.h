@@ -236,4 +236,28 @@ basalt_status basalt_rest_client_commit_transaction(struct basalt_rest_client *r
                                                      const char *const *updates,
                                                      struct basalt_error *err);
 
+/* rest_client_views.c: view routes. `result` receives the LoadViewResult
+ * (owned by the caller). */
+basalt_status basalt_rest_client_view_from_result(const json_t *result, const char *identifier,
+                                                  struct basalt_iceberg_view_metadata **out,
+                                                  char **location, struct basalt_error *err);
+/* POST createView with the CreateViewRequest of create updates (schema,
+ * version, location, properties; INVALID_ARG for updates it cannot carry). */
+basalt_status basalt_rest_client_create_view(struct basalt_rest_client *r, const char *identifier,
+                                             const char *updates_json, json_t **result,
+                                             struct basalt_error *err);
+basalt_status basalt_rest_client_commit_view(struct basalt_rest_client *r, const char *identifier,
+                                             const char *requirements_json,
+                                             const char *updates_json, json_t **result,
+                                             struct basalt_error *err);
+basalt_status basalt_rest_client_register_view(struct basalt_rest_client *r,
+                                               const char *identifier, const char *location,
+                                               json_t **result, struct basalt_error *err);
+basalt_status basalt_rest_client_drop_view(struct basalt_rest_client *r, const char *identifier,
+                                           struct basalt_error *err);
+basalt_status basalt_rest_client_rename_view(struct basalt_rest_client *r, const char *from,
+                                             const char *to, struct basalt_error *err);
+basalt_status basalt_rest_client_view_exists(struct basalt_rest_client *r, const char *identifier,
+                                             bool *exists, struct basalt_error *err);
+
 #endif

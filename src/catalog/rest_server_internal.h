@@ -1,7 +1,8 @@
 /* Internal declarations of the REST catalog server: the handler and the
  * request being handled (rest_server.c, routing in rest_server_route.c),
  * responses and JSON helpers (rest_server_json.c), the operations
- * (rest_server_namespaces.c, rest_server_tables.c, rest_server_commit.c),
+ * (rest_server_namespaces.c, rest_server_tables.c, rest_server_commit.c,
+ * rest_server_views.c),
  * and what the server does in a SQL catalog's database that catalog.h does
  * not offer (rest_server_sql.c). Not part of the public API. */
 #ifndef BASALT_CATALOG_REST_SERVER_INTERNAL_H
@@ -179,6 +180,15 @@ void basalt_catalog_rest_op_rename_table(struct basalt_catalog_rest_call *call);
 void basalt_catalog_rest_op_report_metrics(struct basalt_catalog_rest_call *call);
 void basalt_catalog_rest_op_update_table(struct basalt_catalog_rest_call *call);
 void basalt_catalog_rest_op_commit_transaction(struct basalt_catalog_rest_call *call);
+/* rest_server_views.c */
+void basalt_catalog_rest_op_list_views(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_create_view(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_load_view(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_replace_view(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_view_exists(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_drop_view(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_rename_view(struct basalt_catalog_rest_call *call);
+void basalt_catalog_rest_op_register_view(struct basalt_catalog_rest_call *call);
 
 /* Lists answered a page at a time: the sorted `items[0, n)` after the
  * request's pageToken (the last item of the previous page), at most

@@ -38,6 +38,19 @@ static const struct route routes[] = {
      basalt_catalog_rest_op_report_metrics, false, true},
     {"POST", "tables/rename", basalt_catalog_rest_op_rename_table, true, true},
     {"POST", "transactions/commit", basalt_catalog_rest_op_commit_transaction, true, true},
+    /* Views live in the SQL catalogs' iceberg_tables (catalog.h). */
+    {"GET", "namespaces/{namespace}/views", basalt_catalog_rest_op_list_views, true, false},
+    {"POST", "namespaces/{namespace}/views", basalt_catalog_rest_op_create_view, true, true},
+    {"GET", "namespaces/{namespace}/views/{view}", basalt_catalog_rest_op_load_view, true, false},
+    {"POST", "namespaces/{namespace}/views/{view}", basalt_catalog_rest_op_replace_view, true,
+     true},
+    {"DELETE", "namespaces/{namespace}/views/{view}", basalt_catalog_rest_op_drop_view, true,
+     false},
+    {"HEAD", "namespaces/{namespace}/views/{view}", basalt_catalog_rest_op_view_exists, true,
+     false},
+    {"POST", "views/rename", basalt_catalog_rest_op_rename_view, true, true},
+    {"POST", "namespaces/{namespace}/register-view", basalt_catalog_rest_op_register_view, true,
+     true},
 };
 
 /* Routes of the spec that are not served: answered 501 (which the Java
@@ -47,10 +60,6 @@ static const struct route routes[] = {
  * that a served route cannot honour (namespace properties in a file-system
  * catalog). */
 static const char *const unserved[] = {
-    "namespaces/{namespace}/views",
-    "namespaces/{namespace}/views/{view}",
-    "views/rename",
-    "namespaces/{namespace}/register-view",
     "namespaces/{namespace}/functions",
     "namespaces/{namespace}/functions/{function}",
     "namespaces/{namespace}/tables/{table}/plan",
@@ -84,7 +93,8 @@ static bool matches(const char *template, const char *path, struct params *p)
             if (strncmp(template, "{namespace}", tl) == 0) {
                 p->ns = path;
                 p->ns_len = pl;
-            } else if (strncmp(template, "{table}", tl) == 0) {
+            } else if (strncmp(template, "{table}", tl) == 0 ||
+                       strncmp(template, "{view}", tl) == 0) {
                 p->table = path;
                 p->table_len = pl;
             }

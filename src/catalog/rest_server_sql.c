@@ -22,6 +22,17 @@ static basalt_status run(struct basalt_catalog_rest_sql *sql, const char *text,
     return sql->driver->exec(sql->conn, text, args, n, row, ctx, changes, err);
 }
 
+/* The iceberg_type column, asked again while missing: a view added through
+ * another connection adds it to a V0 catalog, and from then on the table
+ * statements must leave view rows alone. */
+static basalt_status refresh_type(struct basalt_catalog_rest_sql *sql, struct basalt_error *err)
+{
+    if (sql->has_iceberg_type)
+        return BASALT_OK;
+    return sql->driver->has_column(sql->conn, "iceberg_tables", "iceberg_type",
+                                   &sql->has_iceberg_type, err);
+}
+
 static basalt_status begin(struct basalt_catalog_rest_sql *sql, struct basalt_error *err)
 {
     return run(sql, sql->driver->begin_write, NULL, 0, NULL, NULL, NULL, err);
@@ -244,8 +255,10 @@ basalt_status basalt_catalog_rest_sql_rename(struct basalt_catalog_rest_sql *sql
     const char *args[5] = {catalog, from_ns, from_name, to_ns, to_name};
     int64_t changes = 0;
     /* The key (catalog, namespace, name) refuses a taken identifier. */
-    basalt_status st = run(sql, sql->has_iceberg_type ? RENAME_SQL TABLE_ROWS : RENAME_SQL, args,
-                           5, NULL, NULL, &changes, err);
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql, sql->has_iceberg_type ? RENAME_SQL TABLE_ROWS : RENAME_SQL, args, 5, NULL,
+                 NULL, &changes, err);
     if (st == BASALT_OK && changes == 0)
         st = basalt_error_set(err, BASALT_NOT_FOUND, "no table '%.200s.%.200s'", from_ns,
                               from_name);
@@ -266,7 +279,9 @@ basalt_status basalt_catalog_rest_sql_swap_all(struct basalt_catalog_rest_sql *s
     "UPDATE iceberg_tables SET metadata_location = $5, previous_metadata_location = $4 WHERE "    \
     "catalog_name = $1 AND table_namespace = $2 AND table_name = $3 AND metadata_location = $4"
     *unknown = false;
-    basalt_status st = begin(sql, err);
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = begin(sql, err);
     if (st != BASALT_OK)
         return st;
     for (size_t i = 0; st == BASALT_OK && i < n; i++) {

@@ -42,6 +42,18 @@ static basalt_status run(struct basalt_catalog_sql *sql, const char *text,
     return sql->driver->exec(sql->conn, text, args, n, row, ctx, changes, err);
 }
 
+/* Whether iceberg_tables has the Java V1 schema's iceberg_type column, asked
+ * again while it is missing: another connection may have added it (the
+ * first view added to a V0 catalog does), and from then on view rows must
+ * be told apart from tables. */
+static basalt_status refresh_type(struct basalt_catalog_sql *sql, struct basalt_error *err)
+{
+    if (sql->has_iceberg_type)
+        return BASALT_OK;
+    return sql->driver->has_column(sql->conn, "iceberg_tables", "iceberg_type",
+                                   &sql->has_iceberg_type, err);
+}
+
 /* Creates whichever of the two tables is missing, in one transaction, the
  * check repeated under the write lock so two creators do not collide. */
 static basalt_status create_schema(struct basalt_catalog_sql *sql,
@@ -259,6 +271,9 @@ basalt_status basalt_catalog_sql_list_tables(struct basalt_catalog_sql *sql,
 #define LIST_SQL "SELECT table_name FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2"
     const char *args[2] = {catalog, ns};
     struct collect c = {.out = out, .prefix = ns};
+    basalt_status st = refresh_type(sql, err);
+    if (st != BASALT_OK)
+        return st;
     return run(sql, sql->has_iceberg_type ? LIST_SQL TABLE_ROWS : LIST_SQL, args, 2, collect_row,
                &c, NULL, err);
 }
@@ -311,8 +326,10 @@ basalt_status basalt_catalog_sql_table_location(struct basalt_catalog_sql *sql,
     "$2 AND table_name = $3"
     *out = NULL;
     const char *args[3] = {catalog, ns, name};
-    basalt_status st = run(sql, sql->has_iceberg_type ? LOCATION_SQL TABLE_ROWS : LOCATION_SQL,
-                           args, 3, take_location, out, NULL, err);
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql, sql->has_iceberg_type ? LOCATION_SQL TABLE_ROWS : LOCATION_SQL, args, 3,
+                 take_location, out, NULL, err);
     if (st == BASALT_OK && !*out)
         st = basalt_error_set(err, BASALT_NOT_FOUND,
                               "no table '%.200s.%.200s' in catalog '%.100s'", ns, name, catalog);
@@ -328,8 +345,9 @@ static basalt_status insert_table(struct basalt_catalog_sql *sql, const char *ca
                                   struct basalt_error *err)
 {
     const char *args[4] = {catalog, ns, name, metadata_location};
-    basalt_status st =
-        run(sql,
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql,
             sql->has_iceberg_type
                 ? "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
                   "metadata_location, previous_metadata_location, iceberg_type) VALUES ($1, $2, "
@@ -374,8 +392,10 @@ basalt_status basalt_catalog_sql_drop(struct basalt_catalog_sql *sql, const char
 {
     const char *args[3] = {catalog, ns, name};
     int64_t changes = 0;
-    basalt_status st = run(sql, sql->has_iceberg_type ? DROP_SQL TABLE_ROWS : DROP_SQL, args, 3,
-                           NULL, NULL, &changes, err);
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql, sql->has_iceberg_type ? DROP_SQL TABLE_ROWS : DROP_SQL, args, 3, NULL, NULL,
+                 &changes, err);
     if (st == BASALT_OK && changes == 0)
         st = basalt_error_set(err, BASALT_NOT_FOUND, "no table '%.200s.%.200s' in catalog '%.100s'",
                               ns, name, catalog);
@@ -394,8 +414,10 @@ basalt_status basalt_catalog_sql_swap(struct basalt_catalog_sql *sql, const char
     "catalog_name = $1 AND table_namespace = $2 AND table_name = $3 AND metadata_location = $4"
     const char *args[5] = {catalog, ns, name, expected, location};
     int64_t changes = 0;
-    basalt_status st = run(sql, sql->has_iceberg_type ? SWAP_SQL TABLE_ROWS : SWAP_SQL, args, 5,
-                           NULL, NULL, &changes, err);
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql, sql->has_iceberg_type ? SWAP_SQL TABLE_ROWS : SWAP_SQL, args, 5, NULL, NULL,
+                 &changes, err);
     if (st == BASALT_OK && changes == 0)
         st = basalt_error_set(err, BASALT_CONFLICT,
                               "table '%.200s.%.200s' was changed by another commit", ns, name);
@@ -405,4 +427,159 @@ basalt_status basalt_catalog_sql_swap(struct basalt_catalog_sql *sql, const char
 const char *basalt_catalog_sql_path(const struct basalt_catalog_sql *sql)
 {
     return sql->path;
+}
+
+/* ------------------------------------------------------------------ views
+ *
+ * Views share iceberg_tables with tables, as the Java JdbcCatalog's V1
+ * schema keeps them: iceberg_type 'VIEW' (tables: 'TABLE', or NULL in rows
+ * written before the column existed). The key (catalog, namespace, name)
+ * covers both, so a view and a table never share a name. */
+
+#define VIEW_ROWS " AND iceberg_type = 'VIEW'"
+
+basalt_status basalt_catalog_sql_enable_views(struct basalt_catalog_sql *sql,
+                                              struct basalt_error *err)
+{
+    basalt_status st = refresh_type(sql, err);
+    if (st != BASALT_OK || sql->has_iceberg_type)
+        return st;
+    /* The Java catalog's V0 -> V1 migration (JdbcUtil.V1_UPDATE_CATALOG_SQL).
+     * Old rows keep NULL there, which both catalogs read as a table. */
+    struct basalt_error alter;
+    basalt_error_init(&alter);
+    st = run(sql, "ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)", NULL, 0, NULL,
+             NULL, NULL, &alter);
+    /* Another writer may have added it first: what counts is that it is there. */
+    basalt_status probe = sql->driver->has_column(sql->conn, "iceberg_tables", "iceberg_type",
+                                                  &sql->has_iceberg_type, err);
+    if (probe != BASALT_OK)
+        return probe;
+    if (!sql->has_iceberg_type) {
+        if (err)
+            *err = alter;
+        return basalt_error_context(err, st == BASALT_OK ? BASALT_IO : st,
+                                    "%s: adding the iceberg_type column for views", sql->path);
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_catalog_sql_list_views(struct basalt_catalog_sql *sql, const char *catalog,
+                                            const char *ns, struct basalt_string_list *out,
+                                            struct basalt_error *err)
+{
+    basalt_status st = refresh_type(sql, err);
+    if (st != BASALT_OK || !sql->has_iceberg_type)
+        return st; /* V0: no view can be there */
+    const char *args[2] = {catalog, ns};
+    struct collect c = {.out = out, .prefix = ns};
+    return run(sql, LIST_SQL VIEW_ROWS, args, 2, collect_row, &c, NULL, err);
+}
+
+basalt_status basalt_catalog_sql_view_location(struct basalt_catalog_sql *sql, const char *catalog,
+                                               const char *ns, const char *name, char **out,
+                                               struct basalt_error *err)
+{
+    *out = NULL;
+    const char *args[3] = {catalog, ns, name};
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK && sql->has_iceberg_type)
+        st = run(sql, LOCATION_SQL VIEW_ROWS, args, 3, take_location, out, NULL, err);
+    if (st == BASALT_OK && !*out)
+        st = basalt_error_set(err, BASALT_NOT_FOUND, "no view '%.200s.%.200s' in catalog '%.100s'",
+                              ns, name, catalog);
+    if (st != BASALT_OK) {
+        basalt_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+basalt_status basalt_catalog_sql_register_view(struct basalt_catalog_sql *sql,
+                                               const char *catalog, const char *ns,
+                                               const char *name, const char *metadata_location,
+                                               struct basalt_error *err)
+{
+    basalt_status st = basalt_catalog_sql_enable_views(sql, err);
+    if (st == BASALT_OK)
+        st = run(sql, sql->driver->begin_write, NULL, 0, NULL, NULL, NULL, err);
+    if (st != BASALT_OK)
+        return st;
+    bool exists = false;
+    st = basalt_catalog_sql_namespace_exists(sql, catalog, ns, &exists, err);
+    if (st == BASALT_OK && !exists)
+        st = basalt_catalog_sql_create_namespace(sql, catalog, ns, err);
+    const char *args[4] = {catalog, ns, name, metadata_location};
+    if (st == BASALT_OK) {
+        st = run(sql,
+                 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+                 "metadata_location, previous_metadata_location, iceberg_type) VALUES ($1, $2, "
+                 "$3, $4, NULL, 'VIEW')",
+                 args, 4, NULL, NULL, NULL, err);
+        if (st == BASALT_CONFLICT)
+            st = basalt_error_set(err, BASALT_CONFLICT,
+                                  "a table or view '%.200s.%.200s' already exists in catalog "
+                                  "'%.100s'",
+                                  ns, name, catalog);
+    }
+    if (st == BASALT_OK)
+        st = run(sql, "COMMIT", NULL, 0, NULL, NULL, NULL, err);
+    if (st != BASALT_OK)
+        run(sql, "ROLLBACK", NULL, 0, NULL, NULL, NULL, NULL);
+    return st;
+}
+
+basalt_status basalt_catalog_sql_swap_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                           const char *ns, const char *name,
+                                           const char *expected, const char *location,
+                                           struct basalt_error *err)
+{
+    /* The compare-and-swap of table commits, on view rows. */
+    const char *args[5] = {catalog, ns, name, expected, location};
+    int64_t changes = 0;
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK && sql->has_iceberg_type)
+        st = run(sql, SWAP_SQL VIEW_ROWS, args, 5, NULL, NULL, &changes, err);
+    if (st == BASALT_OK && changes == 0)
+        st = basalt_error_set(err, BASALT_CONFLICT,
+                              "view '%.200s.%.200s' was changed by another commit", ns, name);
+    return st;
+}
+
+basalt_status basalt_catalog_sql_drop_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                           const char *ns, const char *name,
+                                           struct basalt_error *err)
+{
+    const char *args[3] = {catalog, ns, name};
+    int64_t changes = 0;
+    basalt_status st = refresh_type(sql, err);
+    if (st == BASALT_OK && sql->has_iceberg_type)
+        st = run(sql, DROP_SQL VIEW_ROWS, args, 3, NULL, NULL, &changes, err);
+    if (st == BASALT_OK && changes == 0)
+        st = basalt_error_set(err, BASALT_NOT_FOUND, "no view '%.200s.%.200s' in catalog '%.100s'",
+                              ns, name, catalog);
+    return st;
+}
+
+basalt_status basalt_catalog_sql_rename_view(struct basalt_catalog_sql *sql, const char *catalog,
+                                             const char *from_ns, const char *from_name,
+                                             const char *to_ns, const char *to_name,
+                                             struct basalt_error *err)
+{
+    const char *args[5] = {catalog, from_ns, from_name, to_ns, to_name};
+    int64_t changes = 0;
+    basalt_status st = refresh_type(sql, err);
+    /* The key refuses a name a table or view already has. */
+    if (st == BASALT_OK && sql->has_iceberg_type)
+        st = run(sql,
+                 "UPDATE iceberg_tables SET table_namespace = $4, table_name = $5 WHERE "
+                 "catalog_name = $1 AND table_namespace = $2 AND table_name = $3" VIEW_ROWS,
+                 args, 5, NULL, NULL, &changes, err);
+    if (st == BASALT_CONFLICT)
+        return basalt_error_set(err, BASALT_CONFLICT,
+                                "a table or view '%.200s.%.200s' already exists", to_ns, to_name);
+    if (st == BASALT_OK && changes == 0)
+        st = basalt_error_set(err, BASALT_NOT_FOUND, "no view '%.200s.%.200s' in catalog '%.100s'",
+                              from_ns, from_name, catalog);
+    return st;
 }

@@ -2,7 +2,7 @@
 something other than basalt.
 
 Written from the OpenAPI document (iceberg-rest-catalog-open-api.yaml) and
-the table spec alone, with the Python standard library (boto3 only when
+the table and view specs alone, with the Python standard library (boto3 only when
 the warehouse is on S3), never from basalt's code. State lives in memory;
 metadata files are written by the server, as the spec says a catalog does
 on create and commit.
@@ -114,6 +114,7 @@ class Catalog:
         self.lock = threading.RLock()
         self.namespaces = {}          # tuple(levels) -> properties
         self.tables = {}              # (tuple(levels), name) -> {"location", "metadata"}
+        self.views = {}               # (tuple(levels), name) -> {"location", "metadata"}
         self.tokens = {}              # issued token -> expiry (time.time())
         self.storage = Storage(args)
         self.fail_next_commit = None  # (status, applied)
@@ -121,7 +122,8 @@ class Catalog:
         self.stats = {"requests": 0, "tokens_issued": 0, "unauthorized": 0, "pages": 0,
                       "commits": 0, "commit_conflicts": 0, "commit_failures_injected": 0,
                       "delegation_requests": 0, "vended": 0, "staged_creates": 0,
-                      "creates": 0, "loads": 0, "transactions": 0}
+                      "creates": 0, "loads": 0, "transactions": 0, "view_commits": 0,
+                      "view_conflicts": 0}
         self.vend = dict(kv.split("=", 1) for kv in (args.vend or []))
 
     # ------------------------------------------------------------ helpers
@@ -331,7 +333,7 @@ class Catalog:
         if not isinstance(name, str) or not isinstance(schema, dict):
             raise ApiError(400, "BadRequestException", "CreateTableRequest needs name and schema")
         self.require_namespace(ns)
-        if (ns, name) in self.tables:
+        if (ns, name) in self.tables or (ns, name) in self.views:
             raise ApiError(409, "AlreadyExistsException", f"Table already exists: {'.'.join(ns)}.{name}")
         location = body.get("location") or \
             f"{self.args.warehouse.rstrip('/')}/{'/'.join(ns)}/{name}"
@@ -438,6 +440,104 @@ class Catalog:
         t = {"metadata": m, "location": loc}
         self.tables[(ns, name)] = t
         return 200, self.load_result(t, False)
+
+    # -------------------------------------------------------------- views
+    # ViewMetadata as the OpenAPI document and the view spec define it:
+    # format-version 1, schemas, versions, version-log, current-version-id.
+    def view(self, ns, name):
+        v = self.views.get((ns, name))
+        if v is None:
+            raise ApiError(404, "NoSuchViewException", f"View does not exist: {'.'.join(ns)}.{name}")
+        return v
+
+    def taken(self, ns, name):
+        if (ns, name) in self.tables or (ns, name) in self.views:
+            raise ApiError(409, "AlreadyExistsException", f"Table or view already exists: {'.'.join(ns)}.{name}")
+
+    def create_view(self, ns, body):
+        name, schema, version = body.get("name"), body.get("schema"), body.get("view-version")
+        if not isinstance(name, str) or not isinstance(schema, dict) or not isinstance(version, dict):
+            raise ApiError(400, "BadRequestException", "CreateViewRequest needs name, schema and view-version")
+        self.require_namespace(ns)
+        self.taken(ns, name)
+        location = body.get("location") or f"{self.args.warehouse.rstrip('/')}/{'/'.join(ns)}/{name}"
+        schema = dict(schema, **{"schema-id": 0})
+        version = dict(version, **{"schema-id": 0})  # the id the request's schema got
+        m = {"view-uuid": str(uuid.uuid4()), "format-version": 1, "location": location.rstrip("/"),
+             "schemas": [schema], "versions": [version], "current-version-id": version["version-id"],
+             "version-log": [{"version-id": version["version-id"], "timestamp-ms": version["timestamp-ms"]}],
+             "properties": dict(body.get("properties") or {})}
+        v = {"metadata": m, "location": self.write_metadata(m, None)}
+        self.views[(ns, name)] = v
+        return 200, {"metadata-location": v["location"], "metadata": m, "config": {}}
+
+    def replace_view(self, ns, name, body):
+        """A CommitViewRequest: requirements checked, updates applied in order."""
+        v = self.view(ns, name)
+        self.stats["view_commits"] += 1
+        updates = body.get("updates")
+        if not isinstance(updates, list):
+            raise ApiError(400, "BadRequestException", "CommitViewRequest needs updates")
+        for r in body.get("requirements") or []:
+            if r.get("type") != "assert-view-uuid":
+                raise ApiError(400, "BadRequestException", f"unknown requirement {r.get('type')}")
+            if r.get("uuid") != v["metadata"]["view-uuid"]:
+                self.stats["view_conflicts"] += 1
+                raise ApiError(409, "CommitFailedException", "Requirement failed: view uuid changed")
+        m = copy.deepcopy(v["metadata"])
+        last_schema = last_version = None
+        for u in updates:
+            a = u.get("action")
+            if a == "add-schema":
+                new = u["schema"]
+                same = [x for x in m["schemas"] if x["fields"] == new["fields"]]
+                if same:
+                    last_schema = same[0]["schema-id"]
+                else:
+                    last_schema = max(x["schema-id"] for x in m["schemas"]) + 1
+                    m["schemas"].append(dict(new, **{"schema-id": last_schema}))
+            elif a == "add-view-version":
+                ver = dict(u["view-version"])
+                if ver["schema-id"] == -1:
+                    if last_schema is None:
+                        raise ApiError(400, "BadRequestException", "no schema was added")
+                    ver["schema-id"] = last_schema
+                ver["version-id"] = max(x["version-id"] for x in m["versions"]) + 1
+                m["versions"].append(ver)
+                last_version = ver["version-id"]
+            elif a == "set-current-view-version":
+                vid = u["view-version-id"]
+                if vid == -1:
+                    vid = last_version
+                if vid not in [x["version-id"] for x in m["versions"]]:
+                    raise ApiError(400, "BadRequestException", f"no view version {vid}")
+                if vid != m["current-version-id"]:
+                    m["current-version-id"] = vid
+                    m["version-log"].append({"version-id": vid, "timestamp-ms": now_ms()})
+            elif a == "set-properties":
+                m["properties"].update(u["updates"])
+            elif a == "remove-properties":
+                for k in u["removals"]:
+                    m["properties"].pop(k, None)
+            elif a == "set-location":
+                m["location"] = u["location"]
+            elif a in ("assign-uuid",):
+                m["view-uuid"] = u["uuid"]
+            elif a != "upgrade-format-version":
+                raise ApiError(400, "BadRequestException", f"unknown view update {a}")
+        v = {"metadata": m, "location": self.write_metadata(m, v["location"])}
+        self.views[(ns, name)] = v
+        return 200, {"metadata-location": v["location"], "metadata": m, "config": {}}
+
+    def rename_view(self, body):
+        src, dst = body.get("source") or {}, body.get("destination") or {}
+        sns, dns = tuple(src.get("namespace") or ()), tuple(dst.get("namespace") or ())
+        v = self.view(sns, src.get("name"))
+        self.require_namespace(dns)
+        self.taken(dns, dst.get("name"))
+        del self.views[(sns, src.get("name"))]
+        self.views[(dns, dst.get("name"))] = v
+        return 204, None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -580,6 +680,12 @@ class Handler(BaseHTTPRequestHandler):
                 "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
                 "POST /v1/{prefix}/namespaces/{namespace}/register",
                 "POST /v1/{prefix}/transactions/commit",
+                "GET /v1/{prefix}/namespaces/{namespace}/views",
+                "POST /v1/{prefix}/namespaces/{namespace}/views",
+                "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+                "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+                "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+                "POST /v1/{prefix}/views/rename",
             ]
         self.send_json(200, doc)
 
@@ -685,6 +791,44 @@ class Handler(BaseHTTPRequestHandler):
                     c.table(ns, name)
                     del c.tables[(ns, name)]
                 return self.send_json(204, None)
+        if n == 3 and parts[0] == "namespaces" and parts[2] == "views":
+            ns = self.namespace(parts[1])
+            if method == "GET":
+                with with_lock:
+                    c.require_namespace(ns)
+                    names = sorted(name for (vns, name) in c.views if vns == ns)
+                    doc = self.paged([{"namespace": list(ns), "name": x} for x in names], query,
+                                     "identifiers")
+                return self.send_json(200, doc)
+            if method == "POST":
+                body = self.json_body()
+                with with_lock:
+                    status, doc = c.create_view(ns, body)
+                return self.send_json(status, doc)
+        if n == 4 and parts[0] == "namespaces" and parts[2] == "views":
+            ns, name = self.namespace(parts[1]), unquote(parts[3])
+            with with_lock:
+                if method == "GET":
+                    v = c.view(ns, name)
+                    return self.send_json(200, {"metadata-location": v["location"],
+                                                "metadata": v["metadata"], "config": {}})
+                if method == "HEAD":
+                    c.view(ns, name)
+                    return self.send_json(204, None)
+                if method == "DELETE":
+                    c.view(ns, name)
+                    del c.views[(ns, name)]
+                    return self.send_json(204, None)
+            if method == "POST":
+                body = self.json_body()
+                with with_lock:
+                    status, doc = c.replace_view(ns, name, body)
+                return self.send_json(status, doc)
+        if parts == ["views", "rename"] and method == "POST":
+            body = self.json_body()
+            with with_lock:
+                status, doc = c.rename_view(body)
+            return self.send_json(status, doc)
         if parts == ["transactions", "commit"] and method == "POST":
             body = self.json_body()
             with with_lock:

@@ -953,6 +953,7 @@ int cli_iceberg_main(int argc, char **argv)
         {"cherry-pick", "apply an append snapshot onto a branch", cli_iceberg_cherry_pick},
         {"register", "add an existing table to a catalog", cmd_register},
         {"drop", "remove a table from a catalog (files are kept)", cmd_drop},
+        {"view", "views: create, show, list, replace, drop, rename", cli_iceberg_view},
         {"files", "the scan plan: data files, deletes, residuals, pruning counts", cli_iceberg_files},
         {"scan", "read a table (projection, filter, time travel)", cli_iceberg_scan},
         {"count", "count the rows of a table", cli_iceberg_count},

@@ -96,4 +96,8 @@ int cli_iceberg_rewrite_manifests(int argc, char **argv);
 int cli_iceberg_remove_orphans(int argc, char **argv);
 int cli_iceberg_cherry_pick(int argc, char **argv);
 
+/* basalt iceberg view (cmd_iceberg_view.c): create, show, list, replace,
+ * drop, rename. */
+int cli_iceberg_view(int argc, char **argv);
+
 #endif

@@ -29,6 +29,14 @@ TEST(rest_config_lists_exactly_the_endpoints_served)
         "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
         "POST /v1/{prefix}/tables/rename",
         "POST /v1/{prefix}/transactions/commit",
+        "GET /v1/{prefix}/namespaces/{namespace}/views",
+        "POST /v1/{prefix}/namespaces/{namespace}/views",
+        "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/views/rename",
+        "POST /v1/{prefix}/namespaces/{namespace}/register-view",
     };
     static const char *const always[] = {
         "GET /v1/{prefix}/namespaces",
@@ -58,7 +66,7 @@ TEST(rest_config_lists_exactly_the_endpoints_served)
         for (size_t i = 0; i < sizeof sql_only / sizeof *sql_only; i++)
             CHECK_MSG(has_string(endpoints, sql_only[i]) == !fs, "%s in a %s catalog",
                       sql_only[i], fs ? "file-system" : "SQL");
-        /* Nothing else: no views, no planning. */
+        /* Nothing else: no planning, no credentials. */
         CHECK_EQ(json_array_size(endpoints),
                  sizeof always / sizeof *always + (fs ? 0 : sizeof sql_only / sizeof *sql_only));
         json_decref(config);
@@ -68,7 +76,12 @@ TEST(rest_config_lists_exactly_the_endpoints_served)
         CHECK_EQ(rs_call(&f, "POST", "tables/rename", NULL, "{}", NULL, &body, NULL),
                  fs ? 501 : 400);
         json_decref(body);
-        CHECK_EQ(rs_get(&f, "namespaces/db/views", &body), 501);
+        CHECK_EQ(rs_get(&f, "namespaces/db/views", &body), fs ? 501 : 404);
+        CHECK(rs_is_error(body, fs ? 501 : 404,
+                          fs ? "UnsupportedOperationException" : "NoSuchNamespaceException"));
+        json_decref(body);
+        CHECK_EQ(rs_call(&f, "POST", "namespaces/db/tables/t/plan", NULL, "{}", NULL, &body, NULL),
+                 501);
         CHECK(rs_is_error(body, 501, "UnsupportedOperationException"));
         json_decref(body);
         rs_close(&f);
