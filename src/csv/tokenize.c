@@ -1,0 +1,221 @@
+/* The record tokenizer: one grammar for the sniffer, the header and the
+ * chunk parsers. */
+#include "csv_internal.h"
+
+void csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
+                      bool backslash, bool has_comment, uint8_t comment)
+{
+    memset(d, 0, sizeof *d);
+    d->delim = delim;
+    d->has_quote = has_quote;
+    d->quote = quote;
+    d->backslash = backslash;
+    d->has_comment = has_comment;
+    d->comment = comment;
+    d->stop[delim] = 1;
+    d->stop['\n'] = 1;
+    d->stop['\r'] = 1;
+    if (has_quote)
+        d->stop[quote] = 1;
+}
+
+const char *csv_tok_message(enum csv_tok t)
+{
+    switch (t) {
+    case CSV_TOK_OK: return "ok";
+    case CSV_TOK_STRAY_QUOTE: return "quote inside an unquoted field";
+    case CSV_TOK_AFTER_QUOTE: return "unexpected text after a closing quote";
+    case CSV_TOK_UNTERMINATED: return "unterminated quoted field";
+    case CSV_TOK_BARE_CR: return "carriage return not followed by a line feed";
+    case CSV_TOK_TOO_LONG: return "field longer than 4 GiB";
+    }
+    return "malformed record";
+}
+
+static uint32_t count_lf(const uint8_t *p, const uint8_t *end)
+{
+    uint32_t n = 0;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* Scans a quoted field whose opening quote is at p[-1]: *pp moves to its
+ * closing quote. */
+static enum csv_tok scan_quoted(const struct csv_dialect *d, const uint8_t **pp, const uint8_t *end,
+                                bool *escaped, uint32_t *newlines)
+{
+    const uint8_t *p = *pp;
+    uint8_t q = d->quote;
+    if (d->backslash) {
+        for (;;) {
+            while (p < end && *p != q && *p != '\\') {
+                *newlines += *p == '\n';
+                p++;
+            }
+            if (p >= end) {
+                *pp = p;
+                return CSV_TOK_UNTERMINATED;
+            }
+            if (*p == q)
+                break;
+            *escaped = true;
+            if (++p >= end) {
+                *pp = p;
+                return CSV_TOK_UNTERMINATED;
+            }
+            *newlines += *p == '\n';
+            p++;
+        }
+    } else {
+        for (;;) {
+            const uint8_t *qp = memchr(p, q, (size_t)(end - p));
+            if (!qp) {
+                *newlines += count_lf(p, end);
+                *pp = end;
+                return CSV_TOK_UNTERMINATED;
+            }
+            *newlines += count_lf(p, qp);
+            p = qp;
+            if (p + 1 < end && p[1] == q) {
+                *escaped = true;
+                p += 2;
+                continue;
+            }
+            break;
+        }
+    }
+    *pp = p;
+    return CSV_TOK_OK;
+}
+
+enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const uint8_t *end,
+                          struct csv_field *fields, uint32_t cap, struct csv_record *rec)
+{
+    const uint8_t *p = *pp;
+    uint32_t nf = 0, nl = 0;
+    enum csv_tok st = CSV_TOK_OK;
+    rec->blank = false;
+    rec->terminated = false;
+    if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n')) {
+        *pp = p + (*p == '\n' ? 1 : 2);
+        rec->n_fields = 0;
+        rec->newlines = 1;
+        rec->blank = true;
+        rec->terminated = true;
+        return CSV_TOK_OK;
+    }
+    for (;;) {
+        struct csv_field f;
+        if (d->has_quote && p < end && *p == d->quote) {
+            const uint8_t *s = ++p;
+            bool escaped = false;
+            st = scan_quoted(d, &p, end, &escaped, &nl);
+            if (st != CSV_TOK_OK)
+                break;
+            if ((uint64_t)(p - s) > UINT32_MAX) {
+                st = CSV_TOK_TOO_LONG;
+                break;
+            }
+            f.ptr = s;
+            f.len = (uint32_t)(p - s);
+            f.quoted = true;
+            f.escaped = escaped;
+            p++;
+            if (p < end && *p != d->delim && *p != '\n' && *p != '\r') {
+                st = CSV_TOK_AFTER_QUOTE;
+                break;
+            }
+        } else {
+            const uint8_t *s = p;
+            while (p < end && !d->stop[*p])
+                p++;
+            if (p < end && d->has_quote && *p == d->quote && *p != d->delim) {
+                st = CSV_TOK_STRAY_QUOTE;
+                break;
+            }
+            if ((uint64_t)(p - s) > UINT32_MAX) {
+                st = CSV_TOK_TOO_LONG;
+                break;
+            }
+            f.ptr = s;
+            f.len = (uint32_t)(p - s);
+            f.quoted = false;
+            f.escaped = false;
+        }
+        if (nf < cap)
+            fields[nf] = f;
+        nf++;
+        if (p >= end)
+            break;
+        if (*p == d->delim) {
+            p++;
+            continue;
+        }
+        if (*p == '\n') {
+            p++;
+            nl++;
+            rec->terminated = true;
+            break;
+        }
+        /* *p == '\r' */
+        if (p + 1 < end && p[1] == '\n') {
+            p += 2;
+            nl++;
+            rec->terminated = true;
+            break;
+        }
+        st = CSV_TOK_BARE_CR;
+        break;
+    }
+    rec->n_fields = nf;
+    rec->newlines = nl;
+    *pp = p;
+    return st;
+}
+
+size_t csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint8_t *dst)
+{
+    const uint8_t *p = f->ptr, *end = f->ptr + f->len;
+    uint8_t *o = dst;
+    if (d->backslash) {
+        while (p < end) {
+            if (*p == '\\' && p + 1 < end)
+                p++;
+            *o++ = *p++;
+        }
+    } else {
+        uint8_t q = d->quote;
+        while (p < end) {
+            const uint8_t *qp = memchr(p, q, (size_t)(end - p));
+            size_t run = (size_t)((qp ? qp + 1 : end) - p);
+            memcpy(o, p, run);
+            o += run;
+            p += run;
+            if (qp)
+                p++; /* the second quote of the pair */
+        }
+    }
+    return (size_t)(o - dst);
+}
+
+uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    const uint64_t pat = ones * byte;
+    uint64_t count = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t x = w ^ pat;
+        /* high bit of each byte set where x's byte is zero */
+        uint64_t t = ((x & ~high) + ~high) | x;
+        count += (uint64_t)__builtin_popcountll(~t & high);
+    }
+    for (; i < n; i++)
+        count += p[i] == byte;
+    return count;
+}
