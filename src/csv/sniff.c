@@ -86,17 +86,19 @@ static void skip_noise(const struct csv_dialect *d, const uint8_t **pp, const ui
 
 struct dialect_score {
     bool ok;
-    bool all_consistent;
-    uint32_t fields;
-    uint32_t consistent;
+    uint32_t fields;     /* the most frequent number of fields */
+    uint32_t consistent; /* records with that many */
+    uint32_t total;      /* records looked at */
 };
 
 static struct dialect_score score_dialect(const struct csv_dialect *d, const uint8_t *p,
                                           const uint8_t *end, bool truncated)
 {
-    struct dialect_score s = {true, true, 0, 0};
+    struct dialect_score s = {true, 0, 0, 0};
     struct csv_record rec;
     int64_t line = 0;
+    uint32_t counts[100], freq[100];
+    int distinct = 0;
     for (int n = 0; n < 100 && p < end; n++) {
         skip_noise(d, &p, end, &line);
         if (p >= end)
@@ -110,27 +112,41 @@ static struct dialect_score score_dialect(const struct csv_dialect *d, const uin
         }
         if (truncated && !rec.terminated)
             break; /* a record cut by the end of the sample */
-        if (n == 0)
-            s.fields = rec.n_fields;
-        if (rec.n_fields == s.fields)
-            s.consistent++;
-        else
-            s.all_consistent = false;
+        int k = 0;
+        while (k < distinct && counts[k] != rec.n_fields)
+            k++;
+        if (k == distinct) {
+            counts[distinct] = rec.n_fields;
+            freq[distinct++] = 0;
+        }
+        freq[k]++;
+        s.total++;
+    }
+    for (int k = 0; k < distinct; k++) {
+        if (freq[k] > s.consistent || (freq[k] == s.consistent && counts[k] > s.fields)) {
+            s.consistent = freq[k];
+            s.fields = counts[k];
+        }
     }
     return s;
 }
 
+/* A delimiter that splits records beats one that never does; then the
+ * larger share of records with the same number of fields; then more fields;
+ * then the earlier candidate. */
 static bool better(const struct dialect_score *a, const struct dialect_score *b)
 {
     if (!b->ok)
         return a->ok;
     if (!a->ok)
         return false;
-    if (a->all_consistent != b->all_consistent)
-        return a->all_consistent;
-    if (a->fields != b->fields)
-        return a->fields > b->fields;
-    return a->consistent > b->consistent;
+    if ((a->fields > 1) != (b->fields > 1))
+        return a->fields > 1;
+    uint64_t sa = (uint64_t)a->consistent * (b->total ? b->total : 1);
+    uint64_t sb = (uint64_t)b->consistent * (a->total ? a->total : 1);
+    if (sa != sb)
+        return sa > sb;
+    return a->fields > b->fields;
 }
 
 void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p,
@@ -140,12 +156,17 @@ void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p
     static const uint8_t quotes[] = {'"', '\''};
     bool truncated = (size_t)(end - p) > 65536;
     const uint8_t *stop = truncated ? p + 65536 : end;
-    struct dialect_score best = {false, false, 0, 0};
+    struct dialect_score best = {false, 0, 0, 0};
     uint8_t best_d = o->delimiter ? (uint8_t)o->delimiter : ',';
     uint8_t best_q = o->quote ? (uint8_t)o->quote : '"';
     for (size_t i = 0; i < sizeof delims; i++) {
         if (o->delimiter && delims[i] != (uint8_t)o->delimiter)
             continue;
+        /* The quote for this delimiter: " unless ' splits the records more
+         * consistently (a share, so that a quote that cuts records in two
+         * does not win by their number). */
+        struct dialect_score mine = {false, 0, 0, 0};
+        uint8_t mine_q = '"';
         for (size_t j = 0; j < sizeof quotes; j++) {
             if (o->no_quote && j > 0)
                 break;
@@ -156,11 +177,18 @@ void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p
                              o->escape == BASALT_CSV_ESCAPE_BACKSLASH, o->comment != 0,
                              (uint8_t)o->comment);
             struct dialect_score s = score_dialect(&d, p, stop, truncated);
-            if (better(&s, &best)) {
-                best = s;
-                best_d = delims[i];
-                best_q = quotes[j];
+            bool take = !mine.ok && s.ok;
+            if (mine.ok && s.ok)
+                take = (uint64_t)s.consistent * mine.total > (uint64_t)mine.consistent * s.total;
+            if (take) {
+                mine = s;
+                mine_q = quotes[j];
             }
+        }
+        if (better(&mine, &best)) {
+            best = mine;
+            best_d = delims[i];
+            best_q = mine_q;
         }
     }
     *delim = best_d;
@@ -225,11 +253,8 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
             break;
         const uint8_t *start = q;
         t = csv_tokenize(d, &q, end, fields, ncols, &rec);
-        if (t != CSV_TOK_OK) {
-            st = basalt_error_set(err, BASALT_CORRUPT, "line %lld: %s", (long long)l,
-                                  csv_tok_message(t));
-            goto out;
-        }
+        if (t != CSV_TOK_OK)
+            break; /* the parser reports it, naming the column */
         sampled++;
         sample_bytes += q - start;
         uint32_t nf = rec.n_fields < ncols ? rec.n_fields : ncols;

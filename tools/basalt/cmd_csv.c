@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "batch_source.h"
 #include "cli.h"
 #include "cli_csv.h"
 #include "format.h"
@@ -29,7 +30,7 @@ const char cli_csv_read_help[] =
     "  --batch-size N     rows per batch at most (default 65536)\n"
     "  --chunk-size N     bytes per parallel chunk (default 2097152)\n"
     "  --threads N        parse on N threads (default 1)\n"
-    "  --stats            print the reader's counters on stderr\n";
+    "  --reader-stats     print the reader's counters on stderr\n";
 
 static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -148,7 +149,7 @@ int cli_csv_option(struct cli_csv_args *a, const char *verb, int argc, char **ar
         a->opts.fill_ragged = true;
         return CLI_OK;
     }
-    if (strcmp(arg, "--stats") == 0) {
+    if (strcmp(arg, "--reader-stats") == 0) {
         a->stats = true;
         return CLI_OK;
     }
@@ -368,9 +369,7 @@ static int cmd_schema(int argc, char **argv)
     basalt_buffer_init(&b);
     if (json) {
         printf("{\"delimiter\":");
-        cli_format_json_string(&b, (const uint8_t *)delim, d->delimiter == '\t' ? 0 : 1, &err);
-        if (d->delimiter == '\t')
-            basalt_buffer_append(&b, "\"\\t\"", 4, &err);
+        cli_format_json_string(&b, (const uint8_t *)&d->delimiter, 1, &err);
         fwrite(b.data, 1, b.size, stdout);
         b.size = 0;
         printf(",\"quote\":");
@@ -495,9 +494,12 @@ static int cmd_cat(int argc, char **argv)
 static int cmd_convert(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: basalt csv convert IN.csv OUT.parquet [--codec NAME] [reading options]\n\n"
-               "Reads a CSV file and writes its rows as one Parquet file (zstd by\n"
-               "default; --codec uncompressed|snappy|gzip|zstd|lz4|brotli).\n\n%s"
+        printf("usage: basalt csv convert IN OUT [--codec NAME] [reading options]\n\n"
+               "Reads IN (CSV by its .csv/.tsv name, else Parquet or Avro) and writes its\n"
+               "rows to OUT: CSV when OUT is named .csv (.tsv: tab-delimited), with a\n"
+               "header, RFC 4180 quoting where needed and NULL as an empty field; else\n"
+               "one Parquet file (zstd by default; --codec\n"
+               "uncompressed|snappy|gzip|zstd|lz4|brotli).\n\n%s"
                "\nIN and OUT are local paths or URIs (s3://, gs://, az://, file://).\n",
                cli_csv_read_help);
         return CLI_OK;
@@ -518,9 +520,12 @@ static int cmd_convert(int argc, char **argv)
             static const struct {
                 const char *name;
                 enum basalt_codec_kind kind;
-            } codecs[] = {{"uncompressed", BASALT_CODEC_UNCOMPRESSED}, {"none", BASALT_CODEC_UNCOMPRESSED},
-                          {"snappy", BASALT_CODEC_SNAPPY},     {"gzip", BASALT_CODEC_GZIP},
-                          {"zstd", BASALT_CODEC_ZSTD},         {"lz4", BASALT_CODEC_LZ4_RAW},
+            } codecs[] = {{"uncompressed", BASALT_CODEC_UNCOMPRESSED},
+                          {"none", BASALT_CODEC_UNCOMPRESSED},
+                          {"snappy", BASALT_CODEC_SNAPPY},
+                          {"gzip", BASALT_CODEC_GZIP},
+                          {"zstd", BASALT_CODEC_ZSTD},
+                          {"lz4", BASALT_CODEC_LZ4_RAW},
                           {"brotli", BASALT_CODEC_BROTLI}};
             size_t k = 0;
             while (k < sizeof codecs / sizeof codecs[0] && strcmp(codecs[k].name, c) != 0)
@@ -540,7 +545,7 @@ static int cmd_convert(int argc, char **argv)
         }
     }
     if (rc == CLI_OK && !outp)
-        rc = cli_usage_error("csv convert: expected IN.csv OUT.parquet");
+        rc = cli_usage_error("csv convert: expected IN OUT");
     if (rc != CLI_OK) {
         cli_csv_args_free(&a);
         return rc;
@@ -548,35 +553,63 @@ static int cmd_convert(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct csv_run run;
-    rc = open_run(in, &a, &run, &err);
+    memset(&run, 0, sizeof run);
+    struct cli_batch_source *src = NULL;
+    if (cli_csv_is_csv_name(in)) {
+        rc = open_run(in, &a, &run, &err);
+    } else {
+        if (a.threads > 1 && basalt_pool_new(a.threads - 1, &run.pool, &err) != BASALT_OK)
+            rc = cli_fail_error(&err);
+        else if (cli_batch_source_open(in, run.pool, &src, &err) != BASALT_OK)
+            rc = cli_fail_error(&err);
+    }
     if (rc != CLI_OK) {
+        basalt_pool_free(run.pool);
         cli_csv_args_free(&a);
         return rc;
     }
+    bool to_csv = cli_csv_is_csv_name(outp);
     struct ArrowSchema schema = {0};
-    struct basalt_parquet_writer *w = NULL;
+    struct basalt_parquet_writer *pw = NULL;
+    struct basalt_csv_writer *cw = NULL;
     struct basalt_output *o = NULL;
-    basalt_status st = basalt_csv_reader_schema(run.reader, &schema, &err);
+    basalt_status st = BASALT_OK;
+    if (src)
+        st = basalt_arrow_schema_copy(cli_batch_source_schema(src), &schema, &err);
+    else
+        st = basalt_csv_reader_schema(run.reader, &schema, &err);
     if (st == BASALT_OK)
         st = cli_open_output(outp, 0, &o, &err);
-    if (st == BASALT_OK) {
-        st = basalt_parquet_writer_open(o, true, &schema, &wo, &w, &err);
+    if (st == BASALT_OK && to_csv) {
+        struct basalt_csv_write_options co;
+        basalt_csv_write_options_init(&co);
+        size_t n = strlen(outp);
+        if (strcasecmp(outp + n - 4, ".tsv") == 0)
+            co.delimiter = '\t';
+        st = basalt_csv_writer_open(o, true, &schema, &co, &cw, &err);
+        o = NULL;
+    } else if (st == BASALT_OK) {
+        st = basalt_parquet_writer_open(o, true, &schema, &wo, &pw, &err);
         o = NULL;
     }
     while (st == BASALT_OK) {
         struct ArrowArray batch;
-        st = basalt_csv_reader_next(run.reader, &batch, &err);
+        st = src ? cli_batch_source_next(src, &batch, &err)
+                 : basalt_csv_reader_next(run.reader, &batch, &err);
         if (st != BASALT_OK || !batch.release)
             break;
-        st = basalt_parquet_writer_write(w, &batch, &err);
+        st = cw ? basalt_csv_writer_write(cw, &batch, &err)
+                : basalt_parquet_writer_write(pw, &batch, &err);
         basalt_arrow_array_release(&batch);
     }
     if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, &err);
-    int64_t rows = w ? basalt_parquet_writer_num_rows(w) : 0;
-    basalt_parquet_writer_close(w);
+        st = cw ? basalt_csv_writer_finish(cw, &err) : basalt_parquet_writer_finish(pw, &err);
+    int64_t rows = cw ? basalt_csv_writer_num_rows(cw) : pw ? basalt_parquet_writer_num_rows(pw) : 0;
+    basalt_csv_writer_close(cw);
+    basalt_parquet_writer_close(pw);
     basalt_output_close(o);
     basalt_arrow_schema_release(&schema);
+    cli_batch_source_close(src);
     close_run(&run, &a);
     cli_csv_args_free(&a);
     if (st != BASALT_OK)
@@ -590,7 +623,7 @@ int cli_csv_main(int argc, char **argv)
     static const struct cli_verb verbs[] = {
         {"schema", "print the dialect and the columns as sniffed", cmd_schema},
         {"cat", "print rows as a table, CSV or JSON lines", cmd_cat},
-        {"convert", "write a CSV file's rows as Parquet", cmd_convert},
+        {"convert", "CSV to Parquet, Parquet or Avro to CSV", cmd_convert},
         {NULL, NULL, NULL}};
     return cli_dispatch_verbs("csv", verbs, argc, argv);
 }
