@@ -65,7 +65,9 @@
  * follow from a prefix sum, and the chunks are parsed concurrently on the
  * pool. With a backslash escape or a comment character the starts come from
  * one serial scan instead (a quote there does not always toggle), and the
- * parsing stays parallel. Each chunk gives batches of at most `batch_size`
+ * parsing stays parallel. With one worker there is no separate split: the
+ * parser ends each chunk at the first record start at or after the next
+ * nominal offset, which is where the split would have put it. Each chunk gives batches of at most `batch_size`
  * rows; batches come out in file order. The output (the batches, their
  * lengths and every error) depends on the bytes and the options only, never
  * on the number of workers.
@@ -187,7 +189,9 @@ struct basalt_csv_stats {
     int64_t chunks;        /* chunks parsed so far */
     int64_t windows;       /* parallel rounds over groups of chunks */
     int64_t rows;          /* rows returned so far */
-    int64_t serial_splits; /* chunks whose start came from the serial scan */
+    int64_t parity_splits; /* chunk starts found from the quote parity (several workers) */
+    int64_t serial_splits; /* chunk starts found by the serial scan (several workers,
+                            * backslash escapes or comments) */
     int64_t sample_rows;   /* records the sniffer looked at */
 };
 

@@ -88,7 +88,21 @@ bool csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_
  * `precision` digits. */
 bool csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,
                        __int128 *out);
-bool csv_utf8_valid(const uint8_t *s, size_t n);
+bool csv_utf8_valid_slow(const uint8_t *s, size_t n);
+/* ASCII is checked here, eight bytes at a time; the rest out of line. */
+static inline bool csv_utf8_valid(const uint8_t *s, size_t n)
+{
+    uint64_t bits = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        bits |= w;
+    }
+    for (; i < n; i++)
+        bits |= s[i];
+    return !(bits & 0x8080808080808080ull) || csv_utf8_valid_slow(s, n);
+}
 /* Days since 1970-01-01 of a proleptic Gregorian date, and back. */
 int64_t csv_days_from_civil(int64_t y, unsigned m, unsigned d);
 void csv_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
@@ -134,10 +148,13 @@ struct csv_chunk_result {
     struct csv_chunk_error error; /* status OK when none */
 };
 
-/* Parses the records of [begin, end) (whole records) into batches. Never
- * fails without filling result->error. */
-void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin, const uint8_t *end,
-                     struct csv_chunk_result *result);
+/* Parses the records starting in [begin, limit) (begin is a record start;
+ * records may run on up to `end`) into batches, and sets *stop to where the
+ * next record starts: the first record start at or after `limit`, or `end`.
+ * Never fails without filling result->error. */
+void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
+                     const uint8_t *limit, const uint8_t *end, struct csv_chunk_result *result,
+                     const uint8_t **stop);
 void csv_chunk_result_reset(struct csv_chunk_result *r);
 
 /* ------------------------------------------------------------------ sniffer */
@@ -148,7 +165,9 @@ struct csv_sniff_input {
     int64_t first_line;    /* 1-based line of begin */
 };
 
-/* Counts the quote bytes of [p, p + n). */
+/* Counts the bytes equal to `byte` in [p, p + n): SSE2 where the target has
+ * it, else the scalar form (the oracle the tests compare with). */
 uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte);
+uint64_t csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte);
 
 #endif

@@ -41,6 +41,7 @@ struct basalt_csv_reader {
 
     struct basalt_pool *pool;
     int max_workers;
+    int workers;                  /* workers a window is parsed on */
 
     basalt_status failed;
     struct basalt_error failure;

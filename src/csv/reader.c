@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "csv_reader.h"
 
@@ -300,6 +302,7 @@ static basalt_status open_reader(struct basalt_csv_reader *r,
     int workers = basalt_pool_workers(r->pool);
     if (r->max_workers > 0 && r->max_workers < workers)
         workers = r->max_workers;
+    r->workers = workers;
     r->window_cap = 4 * (int64_t)workers < 4 ? 4 : 4 * (int64_t)workers;
     r->results = basalt_calloc((size_t)r->window_cap, sizeof *r->results);
     r->starts = basalt_calloc((size_t)r->window_cap + 1, sizeof *r->starts);
@@ -504,6 +507,26 @@ struct window_job {
     int64_t k0;
 };
 
+/* Maps the pages of a chunk of a mapped file in one call rather than one
+ * fault per page (a third of a read on a fresh mapping); best effort. */
+static void populate(const struct basalt_csv_reader *r, size_t a, size_t b)
+{
+#if defined(MADV_POPULATE_READ)
+    if (r->owned || b <= a)
+        return;
+    static long page;
+    if (!page)
+        page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)(r->data + a) & ~(uintptr_t)(page - 1);
+    uintptr_t hi = (uintptr_t)(r->data + b);
+    madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+#else
+    (void)r;
+    (void)a;
+    (void)b;
+#endif
+}
+
 static void count_job(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
@@ -511,6 +534,7 @@ static void count_job(void *ctx, int64_t begin, int64_t end, int worker)
     struct basalt_csv_reader *r = j->r;
     for (int64_t i = begin; i < end; i++) {
         size_t a = nominal(r, j->k0 + i), b = nominal(r, j->k0 + i + 1);
+        populate(r, a, b);
         r->quotes[i] = csv_count_byte(r->data + a, b - a, r->cfg.dialect.quote);
     }
 }
@@ -520,9 +544,11 @@ static void parse_job(void *ctx, int64_t begin, int64_t end, int worker)
     (void)worker;
     struct window_job *j = ctx;
     struct basalt_csv_reader *r = j->r;
-    for (int64_t i = begin; i < end; i++)
+    for (int64_t i = begin; i < end; i++) {
+        const uint8_t *stop;
         csv_parse_chunk(&r->cfg, r->data + r->starts[i], r->data + r->starts[i + 1],
-                        &r->results[i]);
+                        r->data + r->starts[i + 1], &r->results[i], &stop);
+    }
 }
 
 /* Splits and parses the next window of chunks. */
@@ -532,6 +558,32 @@ static void parse_window(struct basalt_csv_reader *r)
     int64_t n = r->n_chunks - k0 < r->window_cap ? r->n_chunks - k0 : r->window_cap;
     struct window_job job = {r, k0};
     r->starts[0] = r->next_start;
+    if (r->workers == 1) {
+        /* One worker: each chunk ends where the parser, going record by
+         * record, first reaches a record start at or after the next nominal
+         * offset; the same starts the split below finds, without a pass of
+         * its own over the bytes. */
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *stop;
+            populate(r, r->starts[i], nominal(r, k0 + i + 1));
+            csv_parse_chunk(&r->cfg, r->data + r->starts[i], r->data + nominal(r, k0 + i + 1),
+                            r->data + r->size, &r->results[i], &stop);
+            r->starts[i + 1] = (size_t)(stop - r->data);
+            if (r->results[i].error.status != BASALT_OK) {
+                n = i + 1; /* nothing after the first error is read */
+                r->next_chunk = r->n_chunks;
+                break;
+            }
+        }
+        r->stats.chunks += n;
+        r->stats.windows++;
+        r->n_results = n;
+        r->result_pos = r->batch_pos = 0;
+        r->next_start = r->starts[n];
+        if (r->next_chunk != r->n_chunks)
+            r->next_chunk = k0 + n;
+        return;
+    }
     if (r->serial_split) {
         for (int64_t i = 1; i <= n; i++)
             r->starts[i] = serial_start(r, r->starts[i - 1], k0 + i);
@@ -544,6 +596,7 @@ static void parse_window(struct basalt_csv_reader *r)
             odd ^= r->cfg.dialect.has_quote && (r->quotes[i - 1] & 1);
             r->starts[i] = parity_start(r, k0 + i, odd);
         }
+        r->stats.parity_splits += n;
         r->next_parity = odd;
     }
     r->next_start = r->starts[n];

@@ -2,6 +2,10 @@
  * chunk parsers. */
 #include "csv_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 void csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
                       bool backslash, bool has_comment, uint8_t comment)
 {
@@ -99,6 +103,11 @@ enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const
     enum csv_tok st = CSV_TOK_OK;
     rec->blank = false;
     rec->terminated = false;
+#if defined(__SSE2__)
+    const __m128i vdelim = _mm_set1_epi8((char)d->delim), vlf = _mm_set1_epi8('\n'),
+                  vcr = _mm_set1_epi8('\r'),
+                  vquote = _mm_set1_epi8((char)(d->has_quote ? d->quote : d->delim));
+#endif
     if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n')) {
         *pp = p + (*p == '\n' ? 1 : 2);
         rec->n_fields = 0;
@@ -130,8 +139,27 @@ enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const
             }
         } else {
             const uint8_t *s = p;
+#if defined(__SSE2__)
+            /* Sixteen bytes at a time while they are there: the first
+             * delimiter, CR, LF or quote. */
+            while (p + 16 <= end) {
+                __m128i v = _mm_loadu_si128((const __m128i *)p);
+                __m128i m = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, vdelim), _mm_cmpeq_epi8(v, vlf)),
+                    _mm_or_si128(_mm_cmpeq_epi8(v, vcr), _mm_cmpeq_epi8(v, vquote)));
+                unsigned bits = (unsigned)_mm_movemask_epi8(m);
+                if (bits) {
+                    p += __builtin_ctz(bits);
+                    goto scanned;
+                }
+                p += 16;
+            }
+#endif
             while (p < end && !d->stop[*p])
                 p++;
+#if defined(__SSE2__)
+        scanned:
+#endif
             if (p < end && d->has_quote && *p == d->quote && *p != d->delim) {
                 st = CSV_TOK_STRAY_QUOTE;
                 break;
@@ -201,7 +229,7 @@ size_t csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint
     return (size_t)(o - dst);
 }
 
-uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+uint64_t csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte)
 {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     const uint64_t pat = ones * byte;
@@ -211,11 +239,41 @@ uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
         uint64_t w;
         memcpy(&w, p + i, 8);
         uint64_t x = w ^ pat;
-        /* high bit of each byte set where x's byte is zero */
+        /* high bit of each byte set where x's byte is zero; the multiply
+         * sums the eight flags into the top byte */
         uint64_t t = ((x & ~high) + ~high) | x;
-        count += (uint64_t)__builtin_popcountll(~t & high);
+        count += (((~t & high) >> 7) * ones) >> 56;
     }
     for (; i < n; i++)
         count += p[i] == byte;
     return count;
 }
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+{
+    const __m128i pat = _mm_set1_epi8((char)byte), zero = _mm_setzero_si128();
+    uint64_t count = 0;
+    size_t i = 0;
+    while (i + 16 <= n) {
+        /* at most 255 rounds before the byte counters are summed */
+        size_t stop = n - i >= 255 * 16 ? i + 255 * 16 : i + (n - i) / 16 * 16;
+        __m128i acc = zero;
+        for (; i < stop; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, pat));
+        }
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        count += (uint64_t)_mm_cvtsi128_si64(sums) +
+                 (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+    }
+    return count + csv_count_byte_scalar(p + i, n - i, byte);
+}
+#else
+uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+{
+    return csv_count_byte_scalar(p, n, byte);
+}
+#endif

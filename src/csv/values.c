@@ -20,6 +20,14 @@ static bool equals_nocase(const uint8_t *s, size_t n, const char *word)
 
 bool csv_parse_bool(const uint8_t *s, size_t n, bool *out)
 {
+    if (n == 4 && memcmp(s, "true", 4) == 0) {
+        *out = true;
+        return true;
+    }
+    if (n == 5 && memcmp(s, "false", 5) == 0) {
+        *out = false;
+        return true;
+    }
     if (equals_nocase(s, n, "true")) {
         *out = true;
         return true;
@@ -104,6 +112,26 @@ bool csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out)
     }
     if (i == n)
         return false;
+    if (!strict && n - i <= 18) {
+        /* The common shape, digits[.digits] with at most 17 of them: one
+         * exact integer over an exact power of ten. */
+        const uint8_t *q = s + i, *e = s + n;
+        uint64_t m = 0;
+        while (q < e && is_digit(*q))
+            m = m * 10 + (uint64_t)(*q++ - '0');
+        size_t int_len = (size_t)(q - (s + i)), frac = 0;
+        if (q < e && *q == '.') {
+            const uint8_t *f = ++q;
+            while (q < e && is_digit(*q))
+                m = m * 10 + (uint64_t)(*q++ - '0');
+            frac = (size_t)(q - f);
+        }
+        if (q == e && int_len + frac > 0 && m <= (1ull << 53)) {
+            double v = (double)m / pow10_exact[frac];
+            *out = neg ? -v : v;
+            return true;
+        }
+    }
     if (!is_digit(s[i]) && s[i] != '.') {
         if (strict)
             return false;
@@ -354,7 +382,7 @@ bool csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t sc
     return true;
 }
 
-bool csv_utf8_valid(const uint8_t *s, size_t n)
+bool csv_utf8_valid_slow(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {

@@ -303,8 +303,8 @@ static void close_run(struct csv_run *run, const struct cli_csv_args *a)
         basalt_csv_reader_stats(run->reader, &s);
         fprintf(stderr,
                 "csv: chunks %" PRId64 ", windows %" PRId64 ", rows %" PRId64
-                ", serial splits %" PRId64 ", sampled %" PRId64 "\n",
-                s.chunks, s.windows, s.rows, s.serial_splits, s.sample_rows);
+                ", parity splits %" PRId64 ", serial splits %" PRId64 ", sampled %" PRId64 "\n",
+                s.chunks, s.windows, s.rows, s.parity_splits, s.serial_splits, s.sample_rows);
     }
     basalt_csv_reader_close(run->reader);
     basalt_pool_free(run->pool);
