@@ -1,6 +1,7 @@
 /* basalt csv: schema, cat and convert of delimited text files. */
 #include <errno.h>
 #include <inttypes.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -618,12 +619,103 @@ static int cmd_convert(int argc, char **argv)
     return CLI_OK;
 }
 
+/* ------------------------------------------------------------------ scan */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmd_scan(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: basalt csv scan FILE [--repeat K [--warmup W]] [reading options]\n\n"
+               "Reads every row into Arrow memory and frees it, K times after W\n"
+               "untimed reads (default 1 and 0); prints the rows and the p50 and p90 time\n"
+               "of one read (open, sniff, parse; nearest rank).\n\n%s",
+               cli_csv_read_help);
+        return CLI_OK;
+    }
+    struct cli_csv_args a;
+    cli_csv_args_init(&a);
+    const char *path = NULL;
+    int64_t repeat = 1, warmup = 0;
+    int rc = CLI_OK;
+    for (int i = 1; i < argc && rc == CLI_OK; i++) {
+        bool taken;
+        rc = cli_csv_option(&a, "csv scan", argc, argv, &i, &taken);
+        if (rc != CLI_OK || taken)
+            continue;
+        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], 1, 100000, &repeat))
+                rc = cli_usage_error("csv scan: --repeat wants a positive count");
+        } else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
+            if (!parse_count(argv[++i], 0, 100000, &warmup))
+                rc = cli_usage_error("csv scan: --warmup wants a count");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rc = cli_usage_error("csv scan: unknown option '%s'", argv[i]);
+        } else if (path) {
+            rc = cli_usage_error("csv scan: unexpected argument '%s'", argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (rc == CLI_OK && !path)
+        rc = cli_usage_error("csv scan: expected FILE");
+    if (rc != CLI_OK) {
+        cli_csv_args_free(&a);
+        return rc;
+    }
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_pool *pool = NULL;
+    if (a.threads > 1 && basalt_pool_new(a.threads - 1, &pool, &err) != BASALT_OK) {
+        cli_csv_args_free(&a);
+        return cli_fail_error(&err);
+    }
+    a.opts.pool = pool;
+    double *times = basalt_calloc((size_t)(repeat + warmup), sizeof *times);
+    basalt_status st = times ? BASALT_OK : basalt_error_set(&err, BASALT_NOMEM, "out of memory");
+    int64_t rows = 0;
+    for (int64_t k = 0; st == BASALT_OK && k < repeat + warmup; k++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        struct basalt_csv_reader *r = NULL;
+        st = cli_csv_open(path, &a.opts, &r, &err);
+        rows = 0;
+        while (st == BASALT_OK) {
+            struct ArrowArray batch;
+            st = basalt_csv_reader_next(r, &batch, &err);
+            if (st != BASALT_OK || !batch.release)
+                break;
+            rows += batch.length;
+            basalt_arrow_array_release(&batch);
+        }
+        basalt_csv_reader_close(r);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        times[k] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    }
+    if (st == BASALT_OK) {
+        qsort(times + warmup, (size_t)repeat, sizeof *times, cmp_double);
+        const double *t = times + warmup;
+        int64_t i50 = (repeat * 50 + 99) / 100 - 1, i90 = (repeat * 90 + 99) / 100 - 1;
+        printf("rows: %" PRId64 "\nthreads: %d\nreads: %" PRId64 "\np50: %.3f ms\np90: %.3f ms\n",
+               rows, a.threads, repeat, t[i50 < 0 ? 0 : i50], t[i90 < 0 ? 0 : i90]);
+    }
+    basalt_free(times);
+    basalt_pool_free(pool);
+    cli_csv_args_free(&a);
+    return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
+}
+
 int cli_csv_main(int argc, char **argv)
 {
     static const struct cli_verb verbs[] = {
         {"schema", "print the dialect and the columns as sniffed", cmd_schema},
         {"cat", "print rows as a table, CSV or JSON lines", cmd_cat},
         {"convert", "CSV to Parquet, Parquet or Avro to CSV", cmd_convert},
+        {"scan", "read every row into Arrow memory, timed", cmd_scan},
         {NULL, NULL, NULL}};
     return cli_dispatch_verbs("csv", verbs, argc, argv);
 }
