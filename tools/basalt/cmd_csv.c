@@ -1,6 +1,9 @@
 /* basalt csv: schema, cat and convert of delimited text files. */
 #include <errno.h>
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -675,6 +678,12 @@ static int cmd_scan(int argc, char **argv)
         return cli_fail_error(&err);
     }
     a.opts.pool = pool;
+#ifdef __GLIBC__
+    /* Keep freed memory for the next read, as the peers' allocators do
+     * (glibc would give the batches' buffers back and fault them in again). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     double *times = basalt_calloc((size_t)(repeat + warmup), sizeof *times);
     basalt_status st = times ? BASALT_OK : basalt_error_set(&err, BASALT_NOMEM, "out of memory");
     int64_t rows = 0;
