@@ -67,10 +67,10 @@
  * one serial scan instead (a quote there does not always toggle), and the
  * parsing stays parallel. With one worker there is no separate split: the
  * parser ends each chunk at the first record start at or after the next
- * nominal offset, which is where the split would have put it. Each chunk gives batches of at most `batch_size`
- * rows; batches come out in file order. The output (the batches, their
- * lengths and every error) depends on the bytes and the options only, never
- * on the number of workers.
+ * nominal offset, which is where the split would have put it. Each chunk
+ * gives batches of at most `batch_size` rows; batches come out in file order.
+ * The output (the batches, their lengths and every error) depends on the
+ * bytes and the options only, never on the number of workers.
  *
  * Thread safety: a reader or writer is used by one thread at a time. */
 #ifndef BASALT_CSV_H
@@ -211,15 +211,13 @@ BASALT_EXPORT basalt_status basalt_csv_reader_open(struct basalt_input *in, bool
                                                    struct basalt_error *err);
 /* The same over a local file (mapped) or over memory (borrowed; `name` names
  * it in errors). */
-BASALT_EXPORT basalt_status basalt_csv_reader_open_file(const char *path,
-                                                        const struct basalt_csv_read_options *options,
-                                                        struct basalt_csv_reader **out,
-                                                        struct basalt_error *err);
-BASALT_EXPORT basalt_status basalt_csv_reader_open_memory(const void *data, size_t len,
-                                                          const char *name,
-                                                          const struct basalt_csv_read_options *options,
-                                                          struct basalt_csv_reader **out,
-                                                          struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_csv_reader_open_file(
+    const char *path, const struct basalt_csv_read_options *options,
+    struct basalt_csv_reader **out, struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_csv_reader_open_memory(
+    const void *data, size_t len, const char *name,
+    const struct basalt_csv_read_options *options, struct basalt_csv_reader **out,
+    struct basalt_error *err);
 /* Frees the reader. NULL is a no-op. */
 BASALT_EXPORT void basalt_csv_reader_close(struct basalt_csv_reader *reader);
 

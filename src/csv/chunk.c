@@ -305,10 +305,10 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
             return nomem(c);
         uint8_t *dst = b->data + b->data_len;
         if (f->escaped)
-            n = csv_unescape(&cfg->dialect, f, dst);
+            n = basalt_csv_unescape(&cfg->dialect, f, dst);
         else
             memcpy(dst, s, n);
-        if (!csv_utf8_valid(dst, n))
+        if (!basalt_csv_utf8_valid(dst, n))
             return fail(c, BASALT_CORRUPT, col, "invalid UTF-8");
         b->data_len += n;
         if (b->data_len > INT32_MAX)
@@ -324,28 +324,28 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
             if (!c->scratch)
                 return nomem(c);
         }
-        n = csv_unescape(&cfg->dialect, f, c->scratch);
+        n = basalt_csv_unescape(&cfg->dialect, f, c->scratch);
         s = c->scratch;
     }
     uint8_t *v = b->values;
     switch (b->type) {
     case BASALT_CSV_TYPE_INT64: {
         int64_t x;
-        if (!csv_parse_int64(s, n, false, &x))
+        if (!basalt_csv_parse_int64(s, n, false, &x))
             return bad_value(c, col, s, n);
         ((int64_t *)v)[row] = x;
         return BASALT_OK;
     }
     case BASALT_CSV_TYPE_DOUBLE: {
         double x;
-        if (!csv_parse_double(s, n, false, &x))
+        if (!basalt_csv_parse_double(s, n, false, &x))
             return bad_value(c, col, s, n);
         ((double *)v)[row] = x;
         return BASALT_OK;
     }
     case BASALT_CSV_TYPE_BOOL: {
         bool x;
-        if (!csv_parse_bool(s, n, &x))
+        if (!basalt_csv_parse_bool(s, n, &x))
             return bad_value(c, col, s, n);
         if (x)
             v[row >> 3] |= (uint8_t)(1u << (row & 7));
@@ -353,21 +353,21 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
     }
     case BASALT_CSV_TYPE_INT32: {
         int64_t x;
-        if (!csv_parse_int64(s, n, false, &x) || x < INT32_MIN || x > INT32_MAX)
+        if (!basalt_csv_parse_int64(s, n, false, &x) || x < INT32_MIN || x > INT32_MAX)
             return bad_value(c, col, s, n);
         ((int32_t *)v)[row] = (int32_t)x;
         return BASALT_OK;
     }
     case BASALT_CSV_TYPE_FLOAT: {
         double x;
-        if (!csv_parse_double(s, n, false, &x))
+        if (!basalt_csv_parse_double(s, n, false, &x))
             return bad_value(c, col, s, n);
         ((float *)v)[row] = (float)x;
         return BASALT_OK;
     }
     case BASALT_CSV_TYPE_DATE: {
         int32_t x;
-        if (!csv_parse_date(s, n, &x))
+        if (!basalt_csv_parse_date(s, n, &x))
             return bad_value(c, col, s, n);
         ((int32_t *)v)[row] = x;
         return BASALT_OK;
@@ -377,7 +377,7 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
         int64_t x;
         bool zone;
         /* A zone in a timestamp column would change the value's meaning. */
-        if (!csv_parse_timestamp(s, n, &x, &zone) ||
+        if (!basalt_csv_parse_timestamp(s, n, &x, &zone) ||
             (zone && b->type == BASALT_CSV_TYPE_TIMESTAMP))
             return bad_value(c, col, s, n);
         ((int64_t *)v)[row] = x;
@@ -386,7 +386,7 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
     case BASALT_CSV_TYPE_DECIMAL: {
         __int128 x;
         const struct csv_column *cc = &cfg->columns[col];
-        if (!csv_parse_decimal(s, n, cc->type.precision, cc->type.scale, &x))
+        if (!basalt_csv_parse_decimal(s, n, cc->type.precision, cc->type.scale, &x))
             return bad_value(c, col, s, n);
         memcpy(v + (size_t)row * 16, &x, 16);
         return BASALT_OK;
@@ -395,7 +395,7 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
     }
 }
 
-void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
+void basalt_csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
                      const uint8_t *limit, const uint8_t *end, struct csv_chunk_result *result,
                      const uint8_t **stop)
 {
@@ -432,7 +432,7 @@ void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
     const uint8_t *p = begin;
     while (p < limit) {
         if (d->has_comment && *p == d->comment) {
-            csv_skip_line(&p, end);
+            basalt_csv_skip_line(&p, end);
             result->newlines++;
             continue;
         }
@@ -440,10 +440,10 @@ void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
         const uint8_t *start = p;
         /* The bytes come cold from the page cache: ask for them ahead. */
         __builtin_prefetch(p + 1024);
-        enum csv_tok t = csv_tokenize(d, &p, end, c.fields, c.field_cap, &rec);
+        enum csv_tok t = basalt_csv_tokenize(d, &p, end, c.fields, c.field_cap, &rec);
         if (t != CSV_TOK_OK) {
             fail(&c, BASALT_CORRUPT, (int32_t)rec.n_fields < ncols ? (int32_t)rec.n_fields : -1,
-                 "%s", csv_tok_message(t));
+                 "%s", basalt_csv_tok_message(t));
             goto done;
         }
         if ((size_t)(p - start) > cfg->max_line_size) {
@@ -513,7 +513,7 @@ done:
     basalt_free(c.scratch);
 }
 
-void csv_chunk_result_reset(struct csv_chunk_result *r)
+void basalt_csv_chunk_result_reset(struct csv_chunk_result *r)
 {
     for (int64_t i = 0; i < r->n_batches; i++)
         basalt_arrow_array_release(&r->batches[i]);

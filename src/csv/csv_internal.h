@@ -24,7 +24,7 @@ struct csv_dialect {
     uint8_t stop[256];
 };
 
-void csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
+void basalt_csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
                       bool backslash, bool has_comment, uint8_t comment);
 
 /* One field of a record: its bytes as they are in the text, quotes removed
@@ -40,7 +40,7 @@ struct csv_field {
 enum csv_tok {
     CSV_TOK_OK = 0,
     CSV_TOK_STRAY_QUOTE,    /* a quote inside an unquoted field */
-    CSV_TOK_AFTER_QUOTE,    /* something other than a delimiter or a record end after a closing quote */
+    CSV_TOK_AFTER_QUOTE,    /* not a delimiter or a record end after a closing quote */
     CSV_TOK_UNTERMINATED,   /* the text ends inside a quoted field */
     CSV_TOK_BARE_CR,        /* a CR not followed by LF outside quotes */
     CSV_TOK_TOO_LONG        /* a record field longer than 4 GiB */
@@ -57,40 +57,41 @@ struct csv_record {
 /* Tokenizes the record at *pp (which is < end), storing at most `cap` fields
  * in `fields`, and moves *pp past its terminator. A comment line is not
  * recognised here (the caller checks the first byte). */
-enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const uint8_t *end,
+enum csv_tok basalt_csv_tokenize(const struct csv_dialect *d, const uint8_t **pp,
+                                 const uint8_t *end,
                           struct csv_field *fields, uint32_t cap, struct csv_record *rec);
 
 /* Undoes the escapes of a quoted field into dst (at least f->len bytes);
  * returns the length. */
-size_t csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint8_t *dst);
+size_t basalt_csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint8_t *dst);
 
 /* Skips one physical line (for comments and skip_rows): *pp moves past the
  * next LF, or to `end`. */
-static inline void csv_skip_line(const uint8_t **pp, const uint8_t *end)
+static inline void basalt_csv_skip_line(const uint8_t **pp, const uint8_t *end)
 {
     const uint8_t *nl = memchr(*pp, '\n', (size_t)(end - *pp));
     *pp = nl ? nl + 1 : end;
 }
 
-const char *csv_tok_message(enum csv_tok t);
+const char *basalt_csv_tok_message(enum csv_tok t);
 
 /* ------------------------------------------------------------------ values */
 
 /* Converters over a field's bytes. Each returns true when the whole text is
  * a value of the type. The strict forms are the sniffer's. */
-bool csv_parse_bool(const uint8_t *s, size_t n, bool *out);
-bool csv_parse_int64(const uint8_t *s, size_t n, bool strict, int64_t *out);
-bool csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out);
-bool csv_parse_date(const uint8_t *s, size_t n, int32_t *days);
+bool basalt_csv_parse_bool(const uint8_t *s, size_t n, bool *out);
+bool basalt_csv_parse_int64(const uint8_t *s, size_t n, bool strict, int64_t *out);
+bool basalt_csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out);
+bool basalt_csv_parse_date(const uint8_t *s, size_t n, int32_t *days);
 /* *has_zone tells whether a zone was given (then the value is UTC-adjusted). */
-bool csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone);
+bool basalt_csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone);
 /* Exact decimal into a 128-bit unscaled value at `scale` with at most
  * `precision` digits. */
-bool csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,
+bool basalt_csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,
                        __int128 *out);
-bool csv_utf8_valid_slow(const uint8_t *s, size_t n);
+bool basalt_csv_utf8_valid_slow(const uint8_t *s, size_t n);
 /* ASCII is checked here, eight bytes at a time; the rest out of line. */
-static inline bool csv_utf8_valid(const uint8_t *s, size_t n)
+static inline bool basalt_csv_utf8_valid(const uint8_t *s, size_t n)
 {
     uint64_t bits = 0;
     size_t i = 0;
@@ -101,11 +102,11 @@ static inline bool csv_utf8_valid(const uint8_t *s, size_t n)
     }
     for (; i < n; i++)
         bits |= s[i];
-    return !(bits & 0x8080808080808080ull) || csv_utf8_valid_slow(s, n);
+    return !(bits & 0x8080808080808080ull) || basalt_csv_utf8_valid_slow(s, n);
 }
 /* Days since 1970-01-01 of a proleptic Gregorian date, and back. */
-int64_t csv_days_from_civil(int64_t y, unsigned m, unsigned d);
-void csv_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
+int64_t basalt_csv_days_from_civil(int64_t y, unsigned m, unsigned d);
+void basalt_csv_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
 
 /* ------------------------------------------------------------------ columns */
 
@@ -152,10 +153,10 @@ struct csv_chunk_result {
  * records may run on up to `end`) into batches, and sets *stop to where the
  * next record starts: the first record start at or after `limit`, or `end`.
  * Never fails without filling result->error. */
-void csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
+void basalt_csv_parse_chunk(const struct csv_parse_config *cfg, const uint8_t *begin,
                      const uint8_t *limit, const uint8_t *end, struct csv_chunk_result *result,
                      const uint8_t **stop);
-void csv_chunk_result_reset(struct csv_chunk_result *r);
+void basalt_csv_chunk_result_reset(struct csv_chunk_result *r);
 
 /* ------------------------------------------------------------------ sniffer */
 
@@ -167,7 +168,7 @@ struct csv_sniff_input {
 
 /* Counts the bytes equal to `byte` in [p, p + n): SSE2 where the target has
  * it, else the scalar form (the oracle the tests compare with). */
-uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte);
-uint64_t csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte);
+uint64_t basalt_csv_count_byte(const uint8_t *p, size_t n, uint8_t byte);
+uint64_t basalt_csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte);
 
 #endif

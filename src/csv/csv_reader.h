@@ -48,9 +48,10 @@ struct basalt_csv_reader {
     struct basalt_csv_stats stats;
 };
 
-void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p,
+void basalt_csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p,
                        const uint8_t *end, uint8_t *delim, uint8_t *quote);
-basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_csv_read_options *o,
+basalt_status basalt_csv_sniff_schema(struct basalt_csv_reader *r,
+                                      const struct basalt_csv_read_options *o,
                                const uint8_t **pp, int64_t *line, struct basalt_error *err);
 
 #endif

@@ -137,7 +137,8 @@ static basalt_status check_options(const struct basalt_csv_read_options *o,
     return BASALT_OK;
 }
 
-static basalt_status copy_nulls(struct basalt_csv_reader *r, const struct basalt_csv_read_options *o,
+static basalt_status copy_nulls(struct basalt_csv_reader *r,
+                                const struct basalt_csv_read_options *o,
                                 struct basalt_error *err)
 {
     if (!o->nulls) {
@@ -268,17 +269,17 @@ static basalt_status open_reader(struct basalt_csv_reader *r,
         r->dialect.bom = true;
     }
     for (int64_t i = 0; i < o->skip_rows && p < end; i++, line++)
-        csv_skip_line(&p, end);
+        basalt_csv_skip_line(&p, end);
     uint8_t delim = (uint8_t)o->delimiter, quote = (uint8_t)o->quote;
     if (!delim || (!quote && !o->no_quote))
-        csv_sniff_dialect(o, p, end, &delim, &quote);
-    csv_dialect_init(&r->cfg.dialect, delim, !o->no_quote, quote,
+        basalt_csv_sniff_dialect(o, p, end, &delim, &quote);
+    basalt_csv_dialect_init(&r->cfg.dialect, delim, !o->no_quote, quote,
                      o->escape == BASALT_CSV_ESCAPE_BACKSLASH, o->comment != 0,
                      (uint8_t)o->comment);
     r->dialect.delimiter = (char)delim;
     r->dialect.quote = o->no_quote ? 0 : (char)quote;
     r->dialect.escape = o->escape;
-    st = csv_sniff_schema(r, o, &p, &line, err);
+    st = basalt_csv_sniff_schema(r, o, &p, &line, err);
     if (st != BASALT_OK)
         return st;
     st = apply_options(r, o, err);
@@ -380,7 +381,7 @@ basalt_status basalt_csv_reader_open_memory(const void *data, size_t len, const 
 static void free_window(struct basalt_csv_reader *r)
 {
     for (int64_t i = 0; i < r->n_results; i++)
-        csv_chunk_result_reset(&r->results[i]);
+        basalt_csv_chunk_result_reset(&r->results[i]);
     r->n_results = r->result_pos = r->batch_pos = 0;
 }
 
@@ -493,10 +494,10 @@ static size_t serial_start(const struct basalt_csv_reader *r, size_t from, int64
     struct csv_record rec;
     while (p < stop) {
         if (d->has_comment && *p == d->comment) {
-            csv_skip_line(&p, end);
+            basalt_csv_skip_line(&p, end);
             continue;
         }
-        if (csv_tokenize(d, &p, end, NULL, 0, &rec) != CSV_TOK_OK)
+        if (basalt_csv_tokenize(d, &p, end, NULL, 0, &rec) != CSV_TOK_OK)
             return r->size;
     }
     return (size_t)(p - r->data);
@@ -535,7 +536,7 @@ static void count_job(void *ctx, int64_t begin, int64_t end, int worker)
     for (int64_t i = begin; i < end; i++) {
         size_t a = nominal(r, j->k0 + i), b = nominal(r, j->k0 + i + 1);
         populate(r, a, b);
-        r->quotes[i] = csv_count_byte(r->data + a, b - a, r->cfg.dialect.quote);
+        r->quotes[i] = basalt_csv_count_byte(r->data + a, b - a, r->cfg.dialect.quote);
     }
 }
 
@@ -546,7 +547,7 @@ static void parse_job(void *ctx, int64_t begin, int64_t end, int worker)
     struct basalt_csv_reader *r = j->r;
     for (int64_t i = begin; i < end; i++) {
         const uint8_t *stop;
-        csv_parse_chunk(&r->cfg, r->data + r->starts[i], r->data + r->starts[i + 1],
+        basalt_csv_parse_chunk(&r->cfg, r->data + r->starts[i], r->data + r->starts[i + 1],
                         r->data + r->starts[i + 1], &r->results[i], &stop);
     }
 }
@@ -566,7 +567,8 @@ static void parse_window(struct basalt_csv_reader *r)
         for (int64_t i = 0; i < n; i++) {
             const uint8_t *stop;
             populate(r, r->starts[i], nominal(r, k0 + i + 1));
-            csv_parse_chunk(&r->cfg, r->data + r->starts[i], r->data + nominal(r, k0 + i + 1),
+            basalt_csv_parse_chunk(&r->cfg, r->data + r->starts[i],
+                                   r->data + nominal(r, k0 + i + 1),
                             r->data + r->size, &r->results[i], &stop);
             r->starts[i + 1] = (size_t)(stop - r->data);
             if (r->results[i].error.status != BASALT_OK) {

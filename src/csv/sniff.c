@@ -24,24 +24,24 @@ static unsigned fits(const uint8_t *s, size_t n, unsigned open)
     uint8_t c = s[0];
     if ((open & FIT_BOOL) && (c == 't' || c == 'T' || c == 'f' || c == 'F')) {
         bool b;
-        if (csv_parse_bool(s, n, &b))
+        if (basalt_csv_parse_bool(s, n, &b))
             return FIT_BOOL;
     }
     if (open & (FIT_INT64 | FIT_DOUBLE)) {
         int64_t i;
         double d;
-        if ((open & FIT_INT64) && csv_parse_int64(s, n, true, &i))
+        if ((open & FIT_INT64) && basalt_csv_parse_int64(s, n, true, &i))
             return FIT_INT64 | FIT_DOUBLE;
-        if ((open & FIT_DOUBLE) && csv_parse_double(s, n, true, &d))
+        if ((open & FIT_DOUBLE) && basalt_csv_parse_double(s, n, true, &d))
             return FIT_DOUBLE;
     }
     if ((open & (FIT_DATE | FIT_TIMESTAMP | FIT_TIMESTAMPTZ)) && n >= 10) {
         int32_t days;
         int64_t us;
         bool zone;
-        if (n == 10 && csv_parse_date(s, n, &days))
+        if (n == 10 && basalt_csv_parse_date(s, n, &days))
             out |= FIT_DATE;
-        else if (csv_parse_timestamp(s, n, &us, &zone))
+        else if (basalt_csv_parse_timestamp(s, n, &us, &zone))
             out |= zone ? FIT_TIMESTAMPTZ : (FIT_TIMESTAMP | FIT_TIMESTAMPTZ);
     }
     return out;
@@ -74,7 +74,7 @@ static void skip_noise(const struct csv_dialect *d, const uint8_t **pp, const ui
         const uint8_t *p = *pp;
         if ((d->has_comment && *p == d->comment) || *p == '\n' ||
             (*p == '\r' && p + 1 < end && p[1] == '\n')) {
-            csv_skip_line(pp, end);
+            basalt_csv_skip_line(pp, end);
             (*line)++;
             continue;
         }
@@ -103,7 +103,7 @@ static struct dialect_score score_dialect(const struct csv_dialect *d, const uin
         skip_noise(d, &p, end, &line);
         if (p >= end)
             break;
-        enum csv_tok t = csv_tokenize(d, &p, end, NULL, 0, &rec);
+        enum csv_tok t = basalt_csv_tokenize(d, &p, end, NULL, 0, &rec);
         if (t == CSV_TOK_UNTERMINATED && truncated)
             break;
         if (t != CSV_TOK_OK) {
@@ -149,7 +149,7 @@ static bool better(const struct dialect_score *a, const struct dialect_score *b)
     return a->fields > b->fields;
 }
 
-void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p,
+void basalt_csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p,
                        const uint8_t *end, uint8_t *delim, uint8_t *quote)
 {
     static const uint8_t delims[] = {',', ';', '\t', '|'};
@@ -173,7 +173,7 @@ void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p
             if (o->quote && quotes[j] != (uint8_t)o->quote)
                 continue;
             struct csv_dialect d;
-            csv_dialect_init(&d, delims[i], !o->no_quote, quotes[j],
+            basalt_csv_dialect_init(&d, delims[i], !o->no_quote, quotes[j],
                              o->escape == BASALT_CSV_ESCAPE_BACKSLASH, o->comment != 0,
                              (uint8_t)o->comment);
             struct dialect_score s = score_dialect(&d, p, stop, truncated);
@@ -199,7 +199,8 @@ void csv_sniff_dialect(const struct basalt_csv_read_options *o, const uint8_t *p
 
 /* Tokenizes the first record and the sample after it, and decides the
  * header and the types. */
-basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_csv_read_options *o,
+basalt_status basalt_csv_sniff_schema(struct basalt_csv_reader *r,
+                                      const struct basalt_csv_read_options *o,
                                const uint8_t **pp, int64_t *line, struct basalt_error *err)
 {
     const struct csv_dialect *d = &r->cfg.dialect;
@@ -218,10 +219,10 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
     struct csv_record rec;
     const uint8_t *first = p;
     int64_t first_line = *line;
-    enum csv_tok t = csv_tokenize(d, &p, end, NULL, 0, &rec);
+    enum csv_tok t = basalt_csv_tokenize(d, &p, end, NULL, 0, &rec);
     if (t != CSV_TOK_OK)
         return basalt_error_set(err, BASALT_CORRUPT, "line %lld: %s", (long long)first_line,
-                                csv_tok_message(t));
+                                basalt_csv_tok_message(t));
     if (rec.n_fields > 100000)
         return basalt_error_set(err, BASALT_LIMIT, "line %lld: %u fields, more than 100000",
                                 (long long)first_line, rec.n_fields);
@@ -239,7 +240,7 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
     r->n_columns = (int32_t)ncols;
     {
         const uint8_t *q = first;
-        csv_tokenize(d, &q, end, head, ncols, &rec);
+        basalt_csv_tokenize(d, &q, end, head, ncols, &rec);
     }
     for (uint32_t c = 0; c < ncols; c++)
         mask[c] = FIT_ALL;
@@ -252,7 +253,7 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
         if (q >= end)
             break;
         const uint8_t *start = q;
-        t = csv_tokenize(d, &q, end, fields, ncols, &rec);
+        t = basalt_csv_tokenize(d, &q, end, fields, ncols, &rec);
         if (t != CSV_TOK_OK)
             break; /* the parser reports it, naming the column */
         sampled++;
@@ -329,11 +330,11 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
         if (header && f->len > 0) {
             name = basalt_malloc((size_t)f->len + 1);
             if (name) {
-                size_t n = f->escaped ? csv_unescape(d, f, (uint8_t *)name) : f->len;
+                size_t n = f->escaped ? basalt_csv_unescape(d, f, (uint8_t *)name) : f->len;
                 if (!f->escaped)
                     memcpy(name, f->ptr, n);
                 name[n] = 0;
-                if (!csv_utf8_valid((const uint8_t *)name, n) || strlen(name) != n) {
+                if (!basalt_csv_utf8_valid((const uint8_t *)name, n) || strlen(name) != n) {
                     basalt_free(name);
                     st = basalt_error_set(err, BASALT_CORRUPT,
                                           "line %lld: header field %u is not valid UTF-8 text",
@@ -356,7 +357,7 @@ basalt_status csv_sniff_schema(struct basalt_csv_reader *r, const struct basalt_
         r->data_begin = (size_t)(p - r->data);
         /* the line after the header record */
         const uint8_t *hq = first;
-        csv_tokenize(d, &hq, end, NULL, 0, &rec);
+        basalt_csv_tokenize(d, &hq, end, NULL, 0, &rec);
         r->dialect.data_line = first_line + rec.newlines;
     } else {
         r->data_begin = (size_t)(first - r->data);

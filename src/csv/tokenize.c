@@ -6,7 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-void csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
+void basalt_csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint8_t quote,
                       bool backslash, bool has_comment, uint8_t comment)
 {
     memset(d, 0, sizeof *d);
@@ -23,7 +23,7 @@ void csv_dialect_init(struct csv_dialect *d, uint8_t delim, bool has_quote, uint
         d->stop[quote] = 1;
 }
 
-const char *csv_tok_message(enum csv_tok t)
+const char *basalt_csv_tok_message(enum csv_tok t)
 {
     switch (t) {
     case CSV_TOK_OK: return "ok";
@@ -95,7 +95,8 @@ static enum csv_tok scan_quoted(const struct csv_dialect *d, const uint8_t **pp,
     return CSV_TOK_OK;
 }
 
-enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const uint8_t *end,
+enum csv_tok basalt_csv_tokenize(const struct csv_dialect *d, const uint8_t **pp,
+                                 const uint8_t *end,
                           struct csv_field *fields, uint32_t cap, struct csv_record *rec)
 {
     const uint8_t *p = *pp;
@@ -204,7 +205,7 @@ enum csv_tok csv_tokenize(const struct csv_dialect *d, const uint8_t **pp, const
     return st;
 }
 
-size_t csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint8_t *dst)
+size_t basalt_csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint8_t *dst)
 {
     const uint8_t *p = f->ptr, *end = f->ptr + f->len;
     uint8_t *o = dst;
@@ -229,7 +230,7 @@ size_t csv_unescape(const struct csv_dialect *d, const struct csv_field *f, uint
     return (size_t)(o - dst);
 }
 
-uint64_t csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte)
+uint64_t basalt_csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte)
 {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     const uint64_t pat = ones * byte;
@@ -252,7 +253,7 @@ uint64_t csv_count_byte_scalar(const uint8_t *p, size_t n, uint8_t byte)
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+uint64_t basalt_csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
 {
     const __m128i pat = _mm_set1_epi8((char)byte), zero = _mm_setzero_si128();
     uint64_t count = 0;
@@ -269,11 +270,11 @@ uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
         count += (uint64_t)_mm_cvtsi128_si64(sums) +
                  (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
     }
-    return count + csv_count_byte_scalar(p + i, n - i, byte);
+    return count + basalt_csv_count_byte_scalar(p + i, n - i, byte);
 }
 #else
-uint64_t csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
+uint64_t basalt_csv_count_byte(const uint8_t *p, size_t n, uint8_t byte)
 {
-    return csv_count_byte_scalar(p, n, byte);
+    return basalt_csv_count_byte_scalar(p, n, byte);
 }
 #endif

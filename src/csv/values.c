@@ -18,7 +18,7 @@ static bool equals_nocase(const uint8_t *s, size_t n, const char *word)
     return i == n && !word[i];
 }
 
-bool csv_parse_bool(const uint8_t *s, size_t n, bool *out)
+bool basalt_csv_parse_bool(const uint8_t *s, size_t n, bool *out)
 {
     if (n == 4 && memcmp(s, "true", 4) == 0) {
         *out = true;
@@ -39,7 +39,7 @@ bool csv_parse_bool(const uint8_t *s, size_t n, bool *out)
     return false;
 }
 
-bool csv_parse_int64(const uint8_t *s, size_t n, bool strict, int64_t *out)
+bool basalt_csv_parse_int64(const uint8_t *s, size_t n, bool strict, int64_t *out)
 {
     size_t i = 0;
     bool neg = false;
@@ -102,7 +102,7 @@ static bool slow_double(const uint8_t *s, size_t n, double *out)
     return ok;
 }
 
-bool csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out)
+bool basalt_csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out)
 {
     size_t i = 0;
     bool neg = false;
@@ -210,7 +210,7 @@ bool csv_parse_double(const uint8_t *s, size_t n, bool strict, double *out)
     return slow_double(s, n, out);
 }
 
-int64_t csv_days_from_civil(int64_t y, unsigned m, unsigned d)
+int64_t basalt_csv_days_from_civil(int64_t y, unsigned m, unsigned d)
 {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -220,7 +220,7 @@ int64_t csv_days_from_civil(int64_t y, unsigned m, unsigned d)
     return era * 146097 + (int64_t)doe - 719468;
 }
 
-void csv_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+void basalt_csv_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
     z += 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
@@ -257,11 +257,11 @@ static bool parse_ymd(const uint8_t *s, int64_t *days)
         return false;
     if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
         return false;
-    *days = csv_days_from_civil(y, m, d);
+    *days = basalt_csv_days_from_civil(y, m, d);
     return true;
 }
 
-bool csv_parse_date(const uint8_t *s, size_t n, int32_t *days)
+bool basalt_csv_parse_date(const uint8_t *s, size_t n, int32_t *days)
 {
     int64_t v;
     if (n != 10 || !parse_ymd(s, &v))
@@ -270,7 +270,7 @@ bool csv_parse_date(const uint8_t *s, size_t n, int32_t *days)
     return true;
 }
 
-bool csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone)
+bool basalt_csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone)
 {
     int64_t days;
     unsigned hh, mm, ss = 0;
@@ -333,7 +333,7 @@ bool csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_
     return true;
 }
 
-bool csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,
+bool basalt_csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,
                        __int128 *out)
 {
     size_t i = 0;
@@ -382,7 +382,7 @@ bool csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t sc
     return true;
 }
 
-bool csv_utf8_valid_slow(const uint8_t *s, size_t n)
+bool basalt_csv_utf8_valid_slow(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {

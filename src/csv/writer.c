@@ -194,7 +194,7 @@ static size_t fmt_date(int64_t days, char *out)
 {
     int64_t y;
     unsigned m, d;
-    csv_civil_from_days(days, &y, &m, &d);
+    basalt_csv_civil_from_days(days, &y, &m, &d);
     if (y >= 0 && y <= 9999)
         return (size_t)sprintf(out, "%04d-%02u-%02u", (int)y, m, d);
     return (size_t)sprintf(out, "%lld-%02u-%02u", (long long)y, m, d);

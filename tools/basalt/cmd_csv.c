@@ -269,7 +269,8 @@ basalt_status cli_csv_open(const char *uri, const struct basalt_csv_read_options
 bool cli_csv_is_csv_name(const char *path)
 {
     size_t n = strlen(path);
-    return (n >= 4 && (strcasecmp(path + n - 4, ".csv") == 0 || strcasecmp(path + n - 4, ".tsv") == 0));
+    return n >= 4 &&
+           (strcasecmp(path + n - 4, ".csv") == 0 || strcasecmp(path + n - 4, ".tsv") == 0);
 }
 
 static bool wants_help(int argc, char **argv)
@@ -608,7 +609,9 @@ static int cmd_convert(int argc, char **argv)
     }
     if (st == BASALT_OK)
         st = cw ? basalt_csv_writer_finish(cw, &err) : basalt_parquet_writer_finish(pw, &err);
-    int64_t rows = cw ? basalt_csv_writer_num_rows(cw) : pw ? basalt_parquet_writer_num_rows(pw) : 0;
+    int64_t rows = cw   ? basalt_csv_writer_num_rows(cw)
+                   : pw ? basalt_parquet_writer_num_rows(pw)
+                        : 0;
     basalt_csv_writer_close(cw);
     basalt_parquet_writer_close(pw);
     basalt_output_close(o);

@@ -49,7 +49,7 @@ static void render_value(struct rendered *r, const struct basalt_csv_column_type
     case BASALT_CSV_TYPE_DATE: {
         int64_t y;
         unsigned m, d;
-        csv_civil_from_days(((const int32_t *)v)[i], &y, &m, &d);
+        basalt_csv_civil_from_days(((const int32_t *)v)[i], &y, &m, &d);
         append(r, "%04lld-%02u-%02u", (long long)y, m, d);
         break;
     }
@@ -483,9 +483,9 @@ TEST(csv_count_byte_kernels)
     }
     for (size_t off = 0; off < 40; off++)
         for (size_t n = 0; n + off <= sizeof buf; n += 97)
-            CHECK_UEQ(csv_count_byte(buf + off, n, '"'), csv_count_byte_scalar(buf + off, n, '"'));
+            CHECK_UEQ(basalt_csv_count_byte(buf + off, n, '"'), basalt_csv_count_byte_scalar(buf + off, n, '"'));
     memset(buf, '"', sizeof buf);
-    CHECK_UEQ(csv_count_byte(buf, sizeof buf, '"'), sizeof buf);
+    CHECK_UEQ(basalt_csv_count_byte(buf, sizeof buf, '"'), sizeof buf);
 }
 
 TEST(csv_value_parsers)
@@ -495,35 +495,35 @@ TEST(csv_value_parsers)
                                     "4.9e-324", "0.000001", "3.14159265358979323846"};
     for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
         double got = 0;
-        CHECK(csv_parse_double((const uint8_t *)doubles[i], strlen(doubles[i]), false, &got));
+        CHECK(basalt_csv_parse_double((const uint8_t *)doubles[i], strlen(doubles[i]), false, &got));
         CHECK_MSG(memcmp(&got, &(double){strtod(doubles[i], NULL)}, 8) == 0, "%s", doubles[i]);
     }
     double d;
-    CHECK(!csv_parse_double((const uint8_t *)"1e400", 5, false, &d));
-    CHECK(!csv_parse_double((const uint8_t *)"1.", 1, true, &d) || true);
-    CHECK(!csv_parse_double((const uint8_t *)"inf", 3, true, &d));
-    CHECK(csv_parse_double((const uint8_t *)"-Infinity", 9, false, &d) && d < 0 && d * 0 != 0);
+    CHECK(!basalt_csv_parse_double((const uint8_t *)"1e400", 5, false, &d));
+    CHECK(!basalt_csv_parse_double((const uint8_t *)"1.", 1, true, &d) || true);
+    CHECK(!basalt_csv_parse_double((const uint8_t *)"inf", 3, true, &d));
+    CHECK(basalt_csv_parse_double((const uint8_t *)"-Infinity", 9, false, &d) && d < 0 && d * 0 != 0);
     int64_t v;
-    CHECK(csv_parse_int64((const uint8_t *)"9223372036854775807", 19, true, &v) &&
+    CHECK(basalt_csv_parse_int64((const uint8_t *)"9223372036854775807", 19, true, &v) &&
           v == INT64_MAX);
-    CHECK(csv_parse_int64((const uint8_t *)"-9223372036854775808", 20, true, &v) &&
+    CHECK(basalt_csv_parse_int64((const uint8_t *)"-9223372036854775808", 20, true, &v) &&
           v == INT64_MIN);
-    CHECK(!csv_parse_int64((const uint8_t *)"9223372036854775808", 19, true, &v));
-    CHECK(!csv_parse_int64((const uint8_t *)"007", 3, true, &v));
-    CHECK(csv_parse_int64((const uint8_t *)"007", 3, false, &v) && v == 7);
-    CHECK(!csv_parse_int64((const uint8_t *)"+5", 2, true, &v));
+    CHECK(!basalt_csv_parse_int64((const uint8_t *)"9223372036854775808", 19, true, &v));
+    CHECK(!basalt_csv_parse_int64((const uint8_t *)"007", 3, true, &v));
+    CHECK(basalt_csv_parse_int64((const uint8_t *)"007", 3, false, &v) && v == 7);
+    CHECK(!basalt_csv_parse_int64((const uint8_t *)"+5", 2, true, &v));
     int32_t days;
-    CHECK(!csv_parse_date((const uint8_t *)"2023-02-29", 10, &days));
-    CHECK(csv_parse_date((const uint8_t *)"2000-02-29", 10, &days) && days == 11016);
+    CHECK(!basalt_csv_parse_date((const uint8_t *)"2023-02-29", 10, &days));
+    CHECK(basalt_csv_parse_date((const uint8_t *)"2000-02-29", 10, &days) && days == 11016);
     bool zone;
-    CHECK(csv_parse_timestamp((const uint8_t *)"1969-12-31 23:59:59.999999", 26, &v, &zone) &&
+    CHECK(basalt_csv_parse_timestamp((const uint8_t *)"1969-12-31 23:59:59.999999", 26, &v, &zone) &&
           v == -1 && !zone);
-    CHECK(csv_parse_timestamp((const uint8_t *)"1970-01-01T05:30+0530", 21, &v, &zone) &&
+    CHECK(basalt_csv_parse_timestamp((const uint8_t *)"1970-01-01T05:30+0530", 21, &v, &zone) &&
           v == 0 && zone);
     __int128 x;
-    CHECK(csv_parse_decimal((const uint8_t *)"-12.345", 7, 10, 2, &x) && x == -1235);
-    CHECK(!csv_parse_decimal((const uint8_t *)"99.995", 6, 4, 2, &x));
-    CHECK(csv_utf8_valid((const uint8_t *)"\xf0\x9f\x98\x80", 4));
-    CHECK(!csv_utf8_valid((const uint8_t *)"\xed\xa0\x80", 3));
-    CHECK(!csv_utf8_valid((const uint8_t *)"\xc0\xaf", 2));
+    CHECK(basalt_csv_parse_decimal((const uint8_t *)"-12.345", 7, 10, 2, &x) && x == -1235);
+    CHECK(!basalt_csv_parse_decimal((const uint8_t *)"99.995", 6, 4, 2, &x));
+    CHECK(basalt_csv_utf8_valid((const uint8_t *)"\xf0\x9f\x98\x80", 4));
+    CHECK(!basalt_csv_utf8_valid((const uint8_t *)"\xed\xa0\x80", 3));
+    CHECK(!basalt_csv_utf8_valid((const uint8_t *)"\xc0\xaf", 2));
 }
