@@ -9,7 +9,7 @@ rank() {
     core|arrow|bench) echo 0 ;;
     codec|hash) echo 1 ;;
     io) echo 2 ;;
-    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro) echo 3 ;;
+    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
     catalog|frame|ipc) echo 5 ;;
     basalt) echo 9 ;;

@@ -9,6 +9,7 @@
 #include "basalt/hash.h"
 #include "basalt/io.h"
 #include "basalt/avro.h"
+#include "basalt/csv.h"
 #include "basalt/parquet.h"
 #include "basalt/parquet_format.h"
 #include "basalt/parquet_variant.h"

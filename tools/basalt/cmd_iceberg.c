@@ -936,7 +936,7 @@ int cli_iceberg_main(int argc, char **argv)
         {"snapshots", "a table's snapshots with their summaries", cmd_snapshots},
         {"create", "create a table (schema text or like a file, partitioning, sort order)",
          cli_iceberg_create},
-        {"append", "append Parquet or Avro files to a table as one snapshot", cli_iceberg_append},
+        {"append", "append Parquet, Avro or CSV files to a table as one snapshot", cli_iceberg_append},
         {"overwrite", "replace the rows matching a filter with the rows of files", cli_iceberg_overwrite},
         {"delete", "delete the rows matching a filter (copy-on-write or merge-on-read)",
          cli_iceberg_delete},

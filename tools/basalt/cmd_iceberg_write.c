@@ -151,7 +151,7 @@ int cli_iceberg_create(int argc, char **argv)
                "  attrs map<string, int>, loc struct<lat: double, lon: double>\" (types:\n"
                "  boolean int long float double decimal(P,S) date time timestamp timestamptz\n"
                "  timestamp_ns timestamptz_ns string uuid fixed[L] binary, nested as shown).\n"
-               "--like FILE: the schema of a Parquet or Avro file.\n\n"
+               "--like FILE: the schema of a Parquet, Avro or CSV file.\n\n"
                "options:\n"
                "  --partition SPEC     e.g. 'month(ts), bucket(16, id), truncate(4, name), x'\n"
                "                       (identity, bucket, truncate, year, month, day, hour, void)\n"
@@ -292,10 +292,12 @@ static basalt_status write_inputs(const struct append_args *a, struct basalt_ice
                                   struct basalt_pool *pool, int64_t *rows,
                                   struct basalt_error *err)
 {
-    basalt_status st = BASALT_OK;
+    /* CSV inputs are read as the table's types. */
+    struct ArrowSchema want = {0};
+    basalt_status st = basalt_iceberg_schema_to_arrow(schema, &want, err);
     for (int f = 0; st == BASALT_OK && f < a->n_files; f++) {
         struct cli_batch_source *src = NULL;
-        st = cli_batch_source_open(a->files[f], pool, &src, err);
+        st = cli_batch_source_open_as(a->files[f], pool, &want, &src, err);
         while (st == BASALT_OK) {
             struct ArrowArray batch, conformed;
             st = cli_batch_source_next(src, &batch, err);
@@ -309,10 +311,13 @@ static basalt_status write_inputs(const struct append_args *a, struct basalt_ice
                 basalt_arrow_array_release(&conformed);
             }
         }
-        if (st != BASALT_OK)
+        /* (the CSV reader's messages already start with the file's name) */
+        if (st != BASALT_OK && (!err || strncmp(err->message, a->files[f],
+                                                strlen(a->files[f])) != 0))
             st = basalt_error_context(err, st, "%.300s", a->files[f]);
         cli_batch_source_close(src);
     }
+    basalt_arrow_schema_release(&want);
     return st;
 }
 
@@ -328,7 +333,7 @@ int cli_iceberg_overwrite(int argc, char **argv)
     if (wants_help(argc, argv)) {
         printf("usage: basalt iceberg overwrite NAME FILE... [--where EXPR | --dynamic] [options]\n\n"
                "Replaces the rows of table NAME where EXPR holds (default: every row) with\n"
-               "the rows of Parquet or Avro files, in one snapshot (operation overwrite):\n"
+               "the rows of Parquet, Avro or CSV files, in one snapshot (operation overwrite):\n"
                "files whose rows all match are removed, files partly matching are written\n"
                "again without those rows. With --dynamic, the partitions the new rows fall\n"
                "in are replaced whole, and no others. Retried on the new head when another\n"
@@ -348,11 +353,13 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt iceberg append NAME FILE... [options]\n\n"
-               "Appends the rows of Parquet or Avro files to table NAME as one snapshot.\n"
+               "Appends the rows of Parquet, Avro or CSV files to table NAME as one snapshot.\n"
                "Columns are matched by name and cast to the table's types; missing optional\n"
                "columns are null. Rows are written as the table's data files (partitioned,\n"
                "rolled at write.target-file-size-bytes) and committed with retries when\n"
-               "another writer commits first; on failure the files written are removed.\n\n"
+               "another writer commits first; on failure the files written are removed.\n"
+               "CSV files (named .csv or .tsv) have their dialect and header sniffed and\n"
+               "their columns read as the table's types.\n\n"
                "options:\n"
                "  --branch NAME        commit to this branch (default main)\n"
                "  --threads N          workers for reading and writing (default: the CPUs)\n%s",
