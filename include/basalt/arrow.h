@@ -588,6 +588,18 @@ BASALT_EXPORT basalt_status basalt_arrow_take(const struct ArrowSchema *schema,
                                               const int64_t *indices, int64_t n,
                                               struct ArrowArray *out, struct basalt_error *err);
 
+/* As basalt_arrow_take over several arrays of one type `schema`: row k of
+ * `out` is slot indices[k] of arrays[sources[k]] (0 <= sources[k] <
+ * n_arrays). What a sort or a merge uses to gather rows from many batches
+ * into one. Same types and statuses as basalt_arrow_take; INVALID_ARG for a
+ * source out of range. */
+BASALT_EXPORT basalt_status basalt_arrow_take_many(const struct ArrowSchema *schema,
+                                                   const struct ArrowArray *arrays,
+                                                   int32_t n_arrays, const int32_t *sources,
+                                                   const int64_t *indices, int64_t n,
+                                                   struct ArrowArray *out,
+                                                   struct basalt_error *err);
+
 /* ------------------------------------------------------------------ streams */
 
 /* An owned list of batches sharing one schema. Caller storage. */

@@ -183,6 +183,20 @@ BASALT_EXPORT basalt_status basalt_iceberg_data_writer_finish(struct basalt_iceb
                                                               uint32_t *n,
                                                               struct basalt_error *err);
 
+/* Sorted writes: the rows of batches[0, n) (each of the Arrow type
+ * basalt_iceberg_schema_to_arrow gives the writer's schema, `schema`) go to
+ * the writer in the order of the table's default sort order in `m`
+ * (stable; a transform sorts by its source column), so the data files
+ * written from one call hold their rows sorted, within each partition too.
+ * The batches stay the caller's; memory is theirs plus a copy of the rows
+ * being written. INVALID_ARG when the table has no sort order,
+ * UNSUPPORTED (a bucket transform, a column type without an order), the
+ * statuses of basalt_iceberg_data_writer_write. */
+BASALT_EXPORT basalt_status basalt_iceberg_data_writer_write_sorted(
+    struct basalt_iceberg_data_writer *w, const struct basalt_iceberg_metadata *m,
+    const struct ArrowSchema *schema, const struct ArrowArray *batches, uint32_t n,
+    struct basalt_error *err);
+
 /* Deletes every file the writer committed (after a failed commit of the
  * table, say) and closes those still open. Returns the first delete failure.
  * The writer stays valid for free only. */

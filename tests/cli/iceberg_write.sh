@@ -113,6 +113,25 @@ expect 0 "$basalt" iceberg count db.conc $cat && check "every appended row once"
 expect 0 "$basalt" iceberg snapshots db.conc $cat &&
   check "twelve snapshots" test "$(grep -cE '^ *[0-9]+ ' "$tmp/out")" = 12
 
+# ------------------------------------------------ sorted writes
+# A table with a sort order gets its rows in that order in each data file
+# (DuckDB checks every row's position against ORDER BY); --unsorted keeps
+# the input order, which the same check must catch.
+out_of_order() { node "$here/iceberg/sorted_check.mjs" 'name NULLS LAST, id DESC' "$@" | awk '{ s += $2 } END { print s + 0 }'; }
+expect 0 "$basalt" iceberg create db.sorted --like "$in/a.parquet" --partition 'month(ts)' \
+  --sort 'name nulls last, id desc' $cat
+expect 0 "$basalt" iceberg append db.sorted "$in/a.parquet" "$in/b.parquet" $cat
+check "every data file is in the table's sort order" \
+  test "$(out_of_order $(find "$tmp/wh/db/sorted/data" -name '*.parquet'))" = 0
+expect 0 "$basalt" iceberg create db.unsorted --like "$in/a.parquet" --sort 'name nulls last, id desc' $cat
+expect 0 "$basalt" iceberg append db.unsorted "$in/a.parquet" --unsorted $cat
+check "--unsorted keeps the input order (the check sees it)" \
+  test "$(out_of_order $(find "$tmp/wh/db/unsorted/data" -name '*.parquet'))" -gt 0
+"$basalt" iceberg scan db.sorted --format csv $cat >"$tmp/scan.csv"
+canon csv "$tmp/scan.csv" >"$tmp/got"
+canon parquet "$in/a.parquet" "$in/b.parquet" >"$tmp/want"
+check "the sorted table holds the input rows" cmp -s "$tmp/want" "$tmp/got"
+
 # ------------------------------------------------ manifest merging
 # With commit.manifest.min-count-to-merge=3 the third manifest of a spec
 # triggers a merge into one; merged entries keep their sequence numbers,

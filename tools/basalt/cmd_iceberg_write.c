@@ -223,7 +223,14 @@ struct append_args {
     int n_files;
     const char *branch;
     int threads;
+    bool unsorted;         /* --unsorted: write in input order */
+    long sort_buffer_rows; /* rows sorted together (default SORT_BUFFER_ROWS) */
 };
+
+/* Rows of input sorted together when the table has a sort order: each run
+ * of this many rows is written in order, so files come out sorted when a
+ * run covers them (one file of the taxi shape is about 4M rows). */
+#define SORT_BUFFER_ROWS 2000000L
 
 static int parse_append(int argc, char **argv, bool overwrite, struct append_args *a)
 {
@@ -231,6 +238,7 @@ static int parse_append(int argc, char **argv, bool overwrite, struct append_arg
     a->overwrite = overwrite;
     cli_iceberg_common_init(&a->common);
     a->threads = default_threads();
+    a->sort_buffer_rows = SORT_BUFFER_ROWS;
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
         return cli_fail("out of memory");
@@ -248,6 +256,13 @@ static int parse_append(int argc, char **argv, bool overwrite, struct append_arg
             a->where = v;
         } else if (overwrite && strcmp(argv[i], "--dynamic") == 0) {
             a->dynamic = true;
+        } else if (strcmp(argv[i], "--unsorted") == 0) {
+            a->unsorted = true;
+        } else if (!missing && (v = opt("--sort-buffer-rows", argc, argv, &i, &missing))) {
+            char *end;
+            a->sort_buffer_rows = strtol(v, &end, 10);
+            if (*end || a->sort_buffer_rows < 1)
+                return cli_usage_error("iceberg append: --sort-buffer-rows wants a count");
         } else if (!missing && (v = opt("--threads", argc, argv, &i, &missing))) {
             a->threads = atoi(v);
             if (a->threads < 1 || a->threads > 256)
@@ -287,11 +302,58 @@ static void file_prefix(char *out, size_t cap)
 }
 
 /* Writes every input file through the data writer. */
+/* Batches held for a sorted write. */
+struct sort_buffer {
+    struct ArrowArray *batches;
+    uint32_t n, cap;
+    int64_t rows;
+};
+
+static basalt_status sort_flush(struct sort_buffer *b, struct basalt_iceberg_data_writer *w,
+                                const struct basalt_iceberg_metadata *m,
+                                const struct ArrowSchema *schema, struct basalt_error *err)
+{
+    basalt_status st = b->n ? basalt_iceberg_data_writer_write_sorted(w, m, schema, b->batches,
+                                                                      b->n, err)
+                            : BASALT_OK;
+    for (uint32_t i = 0; i < b->n; i++)
+        basalt_arrow_array_release(&b->batches[i]);
+    b->n = 0;
+    b->rows = 0;
+    return st;
+}
+
+static basalt_status sort_hold(struct sort_buffer *b, struct ArrowArray *batch,
+                               struct basalt_error *err)
+{
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? b->cap * 2 : 64;
+        struct ArrowArray *more = realloc(b->batches, cap * sizeof *more);
+        if (!more) {
+            basalt_arrow_array_release(batch);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        b->batches = more;
+        b->cap = cap;
+    }
+    basalt_arrow_array_move(batch, &b->batches[b->n++]);
+    b->rows += b->batches[b->n - 1].length;
+    return BASALT_OK;
+}
+
+/* Writes every input file through the data writer; in the table's sort
+ * order when it has one (runs of a->sort_buffer_rows rows), unless
+ * --unsorted. */
 static basalt_status write_inputs(const struct append_args *a, struct basalt_iceberg_data_writer *w,
-                                  const struct basalt_iceberg_schema *schema,
+                                  const struct basalt_iceberg_metadata *m,
                                   struct basalt_pool *pool, int64_t *rows,
                                   struct basalt_error *err)
 {
+    const struct basalt_iceberg_schema *schema = basalt_iceberg_metadata_current_schema(m);
+    const struct basalt_iceberg_sort_order *order =
+        basalt_iceberg_metadata_sort_order(m, m->default_sort_order_id);
+    bool sorted = !a->unsorted && order && order->n_fields > 0;
+    struct sort_buffer held = {0};
     /* CSV inputs are read as the table's types. */
     struct ArrowSchema want = {0};
     basalt_status st = basalt_iceberg_schema_to_arrow(schema, &want, err);
@@ -305,8 +367,14 @@ static basalt_status write_inputs(const struct append_args *a, struct basalt_ice
                 break;
             st = basalt_iceberg_conform_batch(schema, cli_batch_source_schema(src), &batch,
                                               &conformed, err);
-            if (st == BASALT_OK) {
-                *rows += conformed.length;
+            if (st != BASALT_OK)
+                break;
+            *rows += conformed.length;
+            if (sorted) {
+                st = sort_hold(&held, &conformed, err);
+                if (st == BASALT_OK && held.rows >= a->sort_buffer_rows)
+                    st = sort_flush(&held, w, m, &want, err);
+            } else {
                 st = basalt_iceberg_data_writer_write(w, &conformed, err);
                 basalt_arrow_array_release(&conformed);
             }
@@ -317,6 +385,11 @@ static basalt_status write_inputs(const struct append_args *a, struct basalt_ice
             st = basalt_error_context(err, st, "%.300s", a->files[f]);
         cli_batch_source_close(src);
     }
+    if (st == BASALT_OK)
+        st = sort_flush(&held, w, m, &want, err);
+    for (uint32_t i = 0; i < held.n; i++)
+        basalt_arrow_array_release(&held.batches[i]);
+    free(held.batches);
     basalt_arrow_schema_release(&want);
     return st;
 }
@@ -359,9 +432,12 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
                "rolled at write.target-file-size-bytes) and committed with retries when\n"
                "another writer commits first; on failure the files written are removed.\n"
                "CSV files (named .csv or .tsv) have their dialect and header sniffed and\n"
-               "their columns read as the table's types.\n\n"
+               "their columns read as the table's types. A table with a sort order gets\n"
+               "its rows sorted, in runs of --sort-buffer-rows rows.\n\n"
                "options:\n"
                "  --branch NAME        commit to this branch (default main)\n"
+               "  --unsorted           keep the input order\n"
+               "  --sort-buffer-rows N rows sorted together (default 2000000)\n"
                "  --threads N          workers for reading and writing (default: the CPUs)\n%s",
                cli_iceberg_common_help);
         return CLI_OK;
@@ -417,7 +493,7 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
         st = basalt_iceberg_data_writer_new(&wo, &w, &err);
     }
     if (st == BASALT_OK)
-        st = write_inputs(&a, w, schema, pool, &rows, &err);
+        st = write_inputs(&a, w, m, pool, &rows, &err);
     if (st == BASALT_OK)
         st = basalt_iceberg_data_writer_finish(w, &files, &n_files, &err);
     struct basalt_iceberg_delete_result replaced;

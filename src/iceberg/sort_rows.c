@@ -1,7 +1,7 @@
-/* Sorting the rows a compaction rewrites: keys from sort text or the table's
- * sort order, a stable merge sort of (batch, row) references compared on
- * the Arrow values, and the sorted rows written in runs gathered with
- * basalt_arrow_take (a run: consecutive output rows from one batch). */
+/* Sorting the rows a compaction or a sorted append writes: keys from sort
+ * text or the table's sort order, a stable merge sort of (batch, row)
+ * references compared on the Arrow values, and the sorted rows gathered
+ * from all batches at once with basalt_arrow_take_many. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,9 @@
 #include "basalt/iceberg_metadata.h"
 #include "basalt/iceberg_write.h"
 #include "maintain_internal.h"
+
+/* Rows per batch handed to the writer. */
+#define SORTED_BATCH_ROWS 65536
 
 /* The value layouts keys can be compared in. */
 enum kind { K_INT, K_UINT, K_FLOAT, K_BOOL, K_BYTES, K_LARGE_BYTES, K_FIXED, K_DECIMAL };
@@ -360,25 +363,44 @@ basalt_status basalt_iceberg_write_sorted(const struct ArrowSchema *schema,
         struct sorter s = {batches, keys, layouts, n_keys};
         merge_sort(&s, v, tmp, rows);
     }
-    /* Runs of consecutive output rows from one batch, each gathered and
-     * written as a batch of its own. */
-    for (size_t i = 0; st == BASALT_OK && i < rows;) {
-        size_t j = i;
-        uint32_t b = v[i].batch;
-        int64_t m = 0;
-        while (j < rows && v[j].batch == b)
-            idx[m++] = v[j++].row;
-        struct ArrowArray run;
-        st = basalt_arrow_take(schema, &batches[b], idx, m, &run, err);
-        if (st == BASALT_OK) {
-            st = basalt_iceberg_data_writer_write(w, &run, err);
-            basalt_arrow_array_release(&run);
+    /* The sorted rows gathered from every batch at once, a slice of output
+     * rows at a time, so the writer gets full batches whatever the input's
+     * order. */
+    int32_t *src = st == BASALT_OK ? basalt_malloc(SORTED_BATCH_ROWS * sizeof *src) : NULL;
+    if (st == BASALT_OK && !src)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (size_t i = 0; st == BASALT_OK && i < rows; i += SORTED_BATCH_ROWS) {
+        size_t m = rows - i < SORTED_BATCH_ROWS ? rows - i : SORTED_BATCH_ROWS;
+        for (size_t j = 0; j < m; j++) {
+            src[j] = (int32_t)v[i + j].batch;
+            idx[j] = v[i + j].row;
         }
-        i = j;
+        struct ArrowArray out;
+        st = basalt_arrow_take_many(schema, batches, (int32_t)n, src, idx, (int64_t)m, &out, err);
+        if (st == BASALT_OK) {
+            st = basalt_iceberg_data_writer_write(w, &out, err);
+            basalt_arrow_array_release(&out);
+        }
     }
+    basalt_free(src);
     basalt_free(layouts);
     basalt_free(v);
     basalt_free(tmp);
     basalt_free(idx);
+    return st;
+}
+
+basalt_status basalt_iceberg_data_writer_write_sorted(struct basalt_iceberg_data_writer *w,
+                                                      const struct basalt_iceberg_metadata *m,
+                                                      const struct ArrowSchema *schema,
+                                                      const struct ArrowArray *batches,
+                                                      uint32_t n, struct basalt_error *err)
+{
+    struct basalt_iceberg_sort_key *keys = NULL;
+    uint32_t n_keys = 0;
+    basalt_status st = basalt_iceberg_sort_keys(m, NULL, schema, &keys, &n_keys, err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_write_sorted(schema, batches, n, keys, n_keys, w, err);
+    basalt_free(keys);
     return st;
 }
