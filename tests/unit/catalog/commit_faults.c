@@ -644,14 +644,20 @@ static bool measure(struct fixture *fx, const struct op *op, int64_t *allocs,
 
 /* Allocation n = 1, 2, ... until the operation succeeds: every n from a
  * little before the first commit call on, and a stride over the reading
- * and writing before it that keeps the sweep near 200 runs. */
+ * and writing before it that keeps the sweep near 200 runs.
+ * BASALT_FAULT_SWEEP=quick (the sanitizer run, where each run costs ten
+ * times as much) narrows the dense window and widens the stride: the
+ * failure paths are still all taken, the same allocation only less often. */
 static void alloc_sweep(struct fixture *fx, const struct op *op)
 {
     int64_t allocs = 0, to_commit = 0;
     if (!measure(fx, op, &allocs, &to_commit))
         return;
-    int64_t dense_from = to_commit > 400 ? to_commit - 400 : 1;
-    int64_t stride = dense_from / 150 + 1;
+    const char *sweep = getenv("BASALT_FAULT_SWEEP");
+    bool quick = sweep && strcmp(sweep, "quick") == 0;
+    int64_t window = quick ? 120 : 400;
+    int64_t dense_from = to_commit > window ? to_commit - window : 1;
+    int64_t stride = dense_from / (quick ? 40 : 150) + 1;
     struct tally tally = {0};
     bool done = false;
     for (int64_t n = 1; !done; n += n < dense_from ? stride : 1) {
