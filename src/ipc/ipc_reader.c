@@ -58,6 +58,10 @@ struct ipc_message {
     const uint8_t *body;
     uint64_t body_len;
     struct ipc_owner *body_owner; /* a reference the caller drops */
+    /* Arrow 0.17 marked compressed bodies in the message's custom metadata
+     * (ARROW:experimental_compression = LZ4 or ZSTD): 0 LZ4_FRAME, 1 ZSTD,
+     * -1 none. */
+    int experimental_codec;
     uint64_t end;                 /* position after the body */
 };
 
@@ -155,6 +159,33 @@ static basalt_status read_message(struct basalt_ipc_reader *r, uint64_t pos, boo
         return st;
     if (!present)
         return basalt_error_set(err, BASALT_CORRUPT, "message without a header");
+    m->experimental_codec = -1;
+    struct basalt_arrow_fb_vector md;
+    bool has_md;
+    st = basalt_arrow_fb_vector_field(&message, 4, 4, &md, &has_md, err);
+    for (uint32_t i = 0; st == BASALT_OK && i < md.count; i++) {
+        struct basalt_arrow_fb_table kv;
+        const char *key = NULL, *value = NULL;
+        uint32_t klen = 0, vlen = 0;
+        bool kp = false, vp = false;
+        st = basalt_arrow_fb_vector_table(&md, i, &kv, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_fb_string(&kv, 0, &key, &klen, &kp, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_fb_string(&kv, 1, &value, &vlen, &vp, err);
+        if (st == BASALT_OK && kp && vp && klen == 30 &&
+            !memcmp(key, "ARROW:experimental_compression", 30)) {
+            if (vlen == 3 && !memcmp(value, "LZ4", 3))
+                m->experimental_codec = 0;
+            else if (vlen == 4 && !memcmp(value, "ZSTD", 4))
+                m->experimental_codec = 1;
+            else
+                st = basalt_error_set(err, BASALT_UNSUPPORTED, "experimental compression '%.*s'",
+                                      (int)(vlen > 32 ? 32 : vlen), value);
+        }
+    }
+    if (st != BASALT_OK)
+        return st;
     if (m->version < IPC_METADATA_V4 || m->version > IPC_METADATA_V5)
         return basalt_error_set(err, m->version < IPC_METADATA_V4 ? BASALT_UNSUPPORTED
                                                                   : BASALT_CORRUPT,
@@ -204,21 +235,28 @@ static const char *header_name(uint8_t type)
     }
 }
 
-static basalt_status get_codec(struct basalt_ipc_reader *r, const struct basalt_arrow_fb_table *rb,
-                               struct basalt_codec **out, struct basalt_error *err)
+static basalt_status get_codec(struct basalt_ipc_reader *r, const struct ipc_message *m,
+                               const struct basalt_arrow_fb_table *rb, struct basalt_codec **out,
+                               struct basalt_error *err)
 {
     *out = NULL;
     struct basalt_arrow_fb_table comp;
     bool present;
     basalt_status st = basalt_arrow_fb_table_field(rb, 3, &comp, &present, err);
-    if (st != BASALT_OK || !present)
-        return st;
-    uint8_t codec, method;
-    st = basalt_arrow_fb_u8(&comp, 0, 0, &codec, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_u8(&comp, 1, 0, &method, err);
     if (st != BASALT_OK)
         return st;
+    uint8_t codec = 0, method = 0;
+    if (!present) {
+        if (m->experimental_codec < 0)
+            return BASALT_OK;
+        codec = (uint8_t)m->experimental_codec;
+    } else {
+        st = basalt_arrow_fb_u8(&comp, 0, 0, &codec, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_fb_u8(&comp, 1, 0, &method, err);
+        if (st != BASALT_OK)
+            return st;
+    }
     if (codec > 1)
         return basalt_error_set(err, BASALT_UNSUPPORTED, "body compression codec %u",
                                 (unsigned)codec);
@@ -274,7 +312,7 @@ static basalt_status apply_dictionary(struct basalt_ipc_reader *r, const struct 
                                 (long long)id);
     struct ipc_load_ctx ctx;
     load_ctx_init(r, m, &ctx);
-    st = get_codec(r, &data, &ctx.codec, err);
+    st = get_codec(r, m, &data, &ctx.codec, err);
     if (st != BASALT_OK)
         return st;
     const struct ArrowSchema *value_schema = slot->node->dictionary;
@@ -319,7 +357,7 @@ static basalt_status decode_batch(struct basalt_ipc_reader *r, const struct ipc_
 {
     struct ipc_load_ctx ctx;
     load_ctx_init(r, m, &ctx);
-    basalt_status st = get_codec(r, &m->header, &ctx.codec, err);
+    basalt_status st = get_codec(r, m, &m->header, &ctx.codec, err);
     if (st == BASALT_OK)
         st = basalt_ipc_load_record_batch(&ctx, &m->header, &r->schema, out, err);
     if (st == BASALT_OK)
@@ -418,6 +456,55 @@ static basalt_status read_blocks(const struct basalt_arrow_fb_table *footer, uns
     return BASALT_OK;
 }
 
+/* Decodes the footer's Schema table. The schema decoder reads a Message, so
+ * the footer's bytes are wrapped in a new flatbuffer whose Message header
+ * points at the Schema table inside them: flatbuffer offsets are relative,
+ * so the copied bytes stay valid (8-byte aligned). */
+static basalt_status footer_schema(struct basalt_ipc_reader *r,
+                                   const struct basalt_arrow_fb_table *footer,
+                                   struct basalt_error *err)
+{
+    int16_t version;
+    struct basalt_arrow_fb_table schema;
+    bool present;
+    basalt_status st = basalt_arrow_fb_i16(footer, 0, 0, &version, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_table_field(footer, 1, &schema, &present, err);
+    if (st != BASALT_OK)
+        return st;
+    if (!present)
+        return basalt_error_set(err, BASALT_CORRUPT, "footer without a schema");
+    /* Writers before Arrow 0.15 left the footer's version unset (V1); each
+     * message carries its own, which is what the body decoding uses. */
+    if (version < IPC_METADATA_V4)
+        version = IPC_METADATA_V4;
+    if (version > IPC_METADATA_V5)
+        return basalt_error_set(err, BASALT_CORRUPT, "footer metadata version V%d",
+                                (int)version + 1);
+    struct basalt_arrow_fbb b;
+    basalt_arrow_fbb_init(&b);
+    basalt_arrow_fb_ref blob =
+        basalt_arrow_fbb_bytes_vector(&b, footer->fb->data, 1, footer->fb->len, 8);
+    basalt_arrow_fbb_table_start(&b);
+    basalt_arrow_fbb_add_i16(&b, 0, version);
+    basalt_arrow_fbb_add_u8(&b, 1, IPC_HEADER_SCHEMA);
+    basalt_arrow_fbb_add_ref(&b, 2, blob - 4 - schema.pos);
+    basalt_arrow_fb_ref msg = basalt_arrow_fbb_table_end(&b);
+    const uint8_t *data;
+    size_t len;
+    st = basalt_arrow_fbb_finish(&b, msg, &data, &len, err);
+    struct basalt_arrow_ipc_schema_info info;
+    if (st == BASALT_OK)
+        st = basalt_arrow_ipc_schema_decode_message(data, len, &r->schema, &info, err);
+    basalt_arrow_fbb_reset(&b);
+    if (st != BASALT_OK)
+        return st;
+    r->big_endian = info.big_endian;
+    r->version = version;
+    r->message_index = 1;
+    return basalt_ipc_dicts_from_schema(&schema, &r->schema, &r->dicts, err);
+}
+
 static basalt_status open_file_format(struct basalt_ipc_reader *r, struct basalt_error *err)
 {
     if (r->size < 8 + 10 + 8)
@@ -454,12 +541,15 @@ static basalt_status open_file_format(struct basalt_ipc_reader *r, struct basalt
         st = read_blocks(&footer, 2, &dicts, &n_dicts, r->size, err);
     if (st == BASALT_OK)
         st = read_blocks(&footer, 3, &r->batches, &r->n_batches, r->size, err);
+    /* The schema is the footer's (some writers put no schema message in the
+     * file's stream part). */
+    if (st == BASALT_OK)
+        st = footer_schema(r, &footer, err);
     basalt_buffer_reset(&fbuf);
     if (st != BASALT_OK) {
         basalt_free(dicts);
         return basalt_error_context(err, st, "%s: footer", r->in->name);
     }
-    st = read_schema(r, 8, err);
     for (int64_t i = 0; i < n_dicts && st == BASALT_OK; i++) {
         struct ipc_message m;
         st = read_message(r, (uint64_t)dicts[i].offset, false, &m, err);
