@@ -17,6 +17,7 @@ basalt_status bench_parquet_encoding_register(struct basalt_bench *bench, struct
 basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_parquet_footer_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_ipc_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_append_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct basalt_error *err);
@@ -34,6 +35,7 @@ static const struct {
     {"parquet read", bench_parquet_read_register},
     {"parquet footer", bench_parquet_footer_register},
     {"avro", bench_avro_register},
+    {"ipc", bench_ipc_register},
     {"iceberg", bench_iceberg_register},
     {"iceberg append", bench_iceberg_append_register},
     {"iceberg commit", bench_iceberg_commit_register},

@@ -476,7 +476,7 @@ static basalt_status load_field_body(struct ipc_load_ctx *ctx, const struct Arro
     basalt_status st = basalt_arrow_type_parse(schema->format, &t, err);
     if (st != BASALT_OK)
         return st;
-    int64_t length, null_count;
+    int64_t length = 0, null_count = 0;
     st = next_node(ctx, &length, &null_count, err);
     if (st != BASALT_OK)
         return st;
@@ -707,7 +707,7 @@ basalt_status basalt_ipc_load_record_batch(struct ipc_load_ctx *ctx,
                                            struct ArrowArray *out, struct basalt_error *err)
 {
     out->release = NULL;
-    int64_t length;
+    int64_t length = 0;
     basalt_status st = batch_vectors(ctx, rb, &length, err);
     if (st != BASALT_OK)
         return st;
@@ -728,7 +728,7 @@ basalt_status basalt_ipc_load_dictionary(struct ipc_load_ctx *ctx,
                                          struct ArrowArray *out, struct basalt_error *err)
 {
     out->release = NULL;
-    int64_t length;
+    int64_t length = 0;
     basalt_status st = batch_vectors(ctx, rb, &length, err);
     if (st == BASALT_OK)
         st = load_field(ctx, value_schema, out, 1, err);

@@ -60,7 +60,7 @@ static void for_each_case(case_fn fn, int *passed, int *skipped)
         closedir(dh);
         for (int i = 0; i < n; i++) {
             char base[1280], json[1400];
-            snprintf(base, sizeof base, "%s/%s", dir, names[i]);
+            snprintf(base, sizeof base, "%.1023s/%.127s", dir, names[i]);
             snprintf(json, sizeof json, "%s.json.gz", base);
             json_t *doc = ij_load(json);
             CHECK_MSG(doc != NULL, "%s", json);
