@@ -215,9 +215,6 @@ static basalt_status add_offsets(struct basalt_ipc_writer *w, const struct Arrow
     }
     basalt_status st = add_buffer(w, tmp, (size_t)(len + 1) * ow, err);
     basalt_free(tmp);
-    if (!whole) {
-        /* Callers slice from the original first offset. */
-    }
     return st;
 }
 
