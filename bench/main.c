@@ -18,6 +18,7 @@ basalt_status bench_parquet_read_register(struct basalt_bench *bench, struct bas
 basalt_status bench_parquet_footer_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_avro_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_csv_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_ipc_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_append_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct basalt_error *err);
@@ -36,6 +37,7 @@ static const struct {
     {"parquet footer", bench_parquet_footer_register},
     {"avro", bench_avro_register},
     {"csv", bench_csv_register},
+    {"ipc", bench_ipc_register},
     {"iceberg", bench_iceberg_register},
     {"iceberg append", bench_iceberg_append_register},
     {"iceberg commit", bench_iceberg_commit_register},

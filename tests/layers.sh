@@ -6,12 +6,14 @@ set -euo pipefail
 root=$1
 rank() {
   case $1 in
-    core|arrow|bench) echo 0 ;;
+    core|arrow|arrow_fb|bench) echo 0 ;;
     codec|hash) echo 1 ;;
     io) echo 2 ;;
-    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv) echo 3 ;;
+    # ipc needs only core, arrow, codec and io, so it sits with the other
+    # file formats; Parquet conversion lives in the CLI.
+    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv|ipc) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
-    catalog|frame|ipc) echo 5 ;;
+    catalog|frame) echo 5 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac

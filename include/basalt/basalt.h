@@ -8,6 +8,7 @@
 #include "basalt/codec.h"
 #include "basalt/hash.h"
 #include "basalt/io.h"
+#include "basalt/ipc.h"
 #include "basalt/avro.h"
 #include "basalt/csv.h"
 #include "basalt/parquet.h"

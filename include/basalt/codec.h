@@ -36,6 +36,8 @@ enum basalt_codec_kind {
     BASALT_CODEC_BZIP2,       /* concatenated streams accepted */
     BASALT_CODEC_XZ,          /* .xz container (Avro "xz"), CRC64; concatenated streams
                                  accepted; streams needing over 512 MiB to decode are LIMIT */
+    BASALT_CODEC_LZ4_FRAME,   /* LZ4 frame format (Arrow IPC LZ4_FRAME); concatenated and
+                                 skippable frames accepted */
     BASALT_CODEC_COUNT
 };
 

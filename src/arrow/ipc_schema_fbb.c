@@ -154,6 +154,29 @@ basalt_arrow_fb_ref basalt_arrow_fbb_i32_vector(struct basalt_arrow_fbb *b, cons
     return (basalt_arrow_fb_ref)b->size;
 }
 
+basalt_arrow_fb_ref basalt_arrow_fbb_bytes_vector(struct basalt_arrow_fbb *b, const void *data,
+                                                  size_t elem_size, size_t n, size_t align)
+{
+    if (elem_size == 0 || n > FBB_MAX / elem_size) {
+        if (b->status == BASALT_OK)
+            b->status = BASALT_LIMIT;
+        return 0;
+    }
+    size_t bytes = elem_size * n;
+    /* The count sits right before the first element: align both. */
+    fbb_prealign(b, bytes, align < 4 ? 4 : align);
+    uint8_t *p = fbb_prepend(b, bytes);
+    if (!p)
+        return 0;
+    if (bytes)
+        memcpy(p, data, bytes);
+    p = fbb_prepend(b, 4);
+    if (!p)
+        return 0;
+    put_u32(p, (uint32_t)n);
+    return (basalt_arrow_fb_ref)b->size;
+}
+
 void basalt_arrow_fbb_table_start(struct basalt_arrow_fbb *b)
 {
     b->in_table = true;

@@ -29,6 +29,7 @@ static const struct codec_info codec_infos[BASALT_CODEC_COUNT] = {
     [BASALT_CODEC_BROTLI] = {"brotli", &basalt_codec_backend_brotli, true, 0, 11, 8},
     [BASALT_CODEC_BZIP2] = {"bzip2", &basalt_codec_backend_bzip2, true, 1, 9, 9},
     [BASALT_CODEC_XZ] = {"xz", &basalt_codec_backend_xz, true, 0, 9, 6},
+    [BASALT_CODEC_LZ4_FRAME] = {"lz4_frame", &basalt_codec_backend_lz4_frame, false, 0, 0, 0},
 };
 
 static const struct {

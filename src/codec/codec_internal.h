@@ -55,6 +55,7 @@ extern const struct basalt_codec_backend basalt_codec_backend_lz4_hadoop;
 extern const struct basalt_codec_backend basalt_codec_backend_brotli;
 extern const struct basalt_codec_backend basalt_codec_backend_bzip2;
 extern const struct basalt_codec_backend basalt_codec_backend_xz;
+extern const struct basalt_codec_backend basalt_codec_backend_lz4_frame;
 
 /* Hadoop's Lz4Codec splits input at its 256 KiB buffer less the worst-case
  * expansion it reserves (size / 255 + 16); its decompressor expects blocks no

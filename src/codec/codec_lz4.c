@@ -24,6 +24,7 @@
  * a frame turns up, an LZ4F decompression context; both come from basalt's
  * allocator and are reused. Block decompression needs no state. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -632,6 +633,112 @@ static void lz4_release(struct basalt_codec *codec)
     LZ4F_freeDecompressionContext(codec->dctx);
     codec->cctx = codec->dctx = NULL;
 }
+
+/* ------------------------------------------------------------ LZ4_FRAME */
+
+/* The frame decoder above names itself lz4_hadoop (it serves that codec's
+ * third shape); errors reached through LZ4_FRAME are renamed. */
+static basalt_status frame_rename(basalt_status st, struct basalt_error *err)
+{
+    static const char old[] = "lz4_hadoop: ";
+    if (st != BASALT_OK && err && strncmp(err->message, old, sizeof old - 1) == 0) {
+        char tmp[BASALT_ERROR_MESSAGE_MAX];
+        snprintf(tmp, sizeof tmp, "lz4_frame: %s", err->message + sizeof old - 1);
+        memcpy(err->message, tmp, sizeof tmp);
+    }
+    return st;
+}
+
+static basalt_status lz4f_decode(struct basalt_codec *codec, const uint8_t *src, size_t src_len,
+                                 uint8_t *dst, size_t dst_cap, size_t *out_len,
+                                 struct basalt_error *err)
+{
+    if (!is_frame(src, src_len))
+        return basalt_error_set(err, BASALT_CORRUPT, "lz4_frame: no LZ4 frame magic");
+    return frame_rename(frame_decode(codec, src, src_len, dst, dst_cap, out_len, err), err);
+}
+
+static basalt_status lz4f_decode_grow(struct basalt_codec *codec, const uint8_t *src,
+                                      size_t src_len, struct basalt_buffer *out, size_t limit,
+                                      struct basalt_error *err)
+{
+    if (!is_frame(src, src_len))
+        return basalt_error_set(err, BASALT_CORRUPT, "lz4_frame: no LZ4 frame magic");
+    return frame_rename(frame_decode_grow(codec, src, src_len, out, limit, err), err);
+}
+
+/* One frame, content size recorded, no checksums: the shape Arrow IPC
+ * writers produce. The frame compression context is created once (from
+ * basalt's allocator) and reused. Frames need their whole bound of room, so a
+ * smaller destination goes through scratch. */
+static basalt_status lz4f_encode(struct basalt_codec *codec, const uint8_t *src, size_t src_len,
+                                 uint8_t *dst, size_t dst_cap, size_t *out_len,
+                                 struct basalt_error *err)
+{
+    LZ4F_preferences_t prefs;
+    memset(&prefs, 0, sizeof prefs);
+    prefs.frameInfo.contentSize = src_len;
+    prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+    size_t bound = LZ4F_compressFrameBound(src_len, &prefs);
+    if (LZ4F_isError(bound))
+        return basalt_error_set(err, BASALT_LIMIT, "lz4_frame: input of %zu bytes too large",
+                                src_len);
+    if (!codec->cctx) {
+        const LZ4F_CustomMem mem = {lz4f_alloc, lz4f_calloc, lz4f_free, NULL};
+        codec->cctx = LZ4F_createCompressionContext_advanced(mem, LZ4F_VERSION);
+        if (!codec->cctx)
+            return basalt_error_set(err, BASALT_NOMEM, "lz4_frame: out of memory creating a "
+                                                       "context");
+        codec->contexts_created++;
+    }
+    uint8_t *tmp = NULL, *out = dst;
+    if (bound > dst_cap) {
+        tmp = basalt_malloc(bound);
+        if (!tmp)
+            return basalt_error_set(err, BASALT_NOMEM, "lz4_frame: out of memory");
+        out = tmp;
+    }
+    size_t r = LZ4F_compressFrame_usingCDict(codec->cctx, out, bound, src, src_len, NULL, &prefs);
+    basalt_status st = BASALT_OK;
+    if (LZ4F_isError(r))
+        st = LZ4F_getErrorCode(r) == LZ4F_ERROR_allocation_failed
+                 ? basalt_error_set(err, BASALT_NOMEM, "lz4_frame: out of memory")
+                 : basalt_error_set(err, BASALT_INTERNAL, "lz4_frame: %s", LZ4F_getErrorName(r));
+    else if (r > dst_cap)
+        st = basalt_codec_output_limit(err, codec, dst_cap);
+    else if (tmp)
+        memcpy(dst, tmp, r);
+    basalt_free(tmp);
+    if (st == BASALT_OK)
+        *out_len = r;
+    return st;
+}
+
+static void lz4f_release(struct basalt_codec *codec)
+{
+    LZ4F_freeCompressionContext(codec->cctx);
+    LZ4F_freeDecompressionContext(codec->dctx);
+    codec->cctx = codec->dctx = NULL;
+}
+
+static size_t lz4f_bound(const struct basalt_codec *codec, size_t src_len)
+{
+    (void)codec;
+    LZ4F_preferences_t prefs;
+    memset(&prefs, 0, sizeof prefs);
+    prefs.frameInfo.contentSize = src_len;
+    prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+    size_t b = LZ4F_compressFrameBound(src_len, &prefs);
+    return LZ4F_isError(b) ? SIZE_MAX : b;
+}
+
+const struct basalt_codec_backend basalt_codec_backend_lz4_frame = {
+    .compress = lz4f_encode,
+    .decompress = lz4f_decode,
+    .decompress_grow = lz4f_decode_grow,
+    .max_compressed_size = lz4f_bound,
+    .release = lz4f_release,
+};
 
 const struct basalt_codec_backend basalt_codec_backend_lz4_raw = {
     .compress = block_encode,

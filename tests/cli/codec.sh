@@ -10,11 +10,11 @@ head -c 3000 /dev/urandom >>"$sample"
 size=$(wc -c <"$sample")
 
 expect 0 "$basalt" codec list && check "list names every codec" \
-  bash -c "for c in uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz; do grep -q \"^\$c \" '$tmp/out' || exit 1; done"
+  bash -c "for c in uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz lz4_frame; do grep -q \"^\$c \" '$tmp/out' || exit 1; done"
 expect 0 "$basalt" info && check "info lists the codecs" \
-  grep -qx 'codecs: uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz' "$tmp/out"
+  grep -qx 'codecs: uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz lz4_frame' "$tmp/out"
 
-for codec in uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz; do
+for codec in uncompressed snappy gzip zlib deflate zstd lz4_raw lz4_hadoop brotli bzip2 xz lz4_frame; do
   expect 0 "$basalt" codec compress "$codec" "$sample" "$tmp/c.$codec" &&
     expect 0 "$basalt" codec decompress "$codec" "$tmp/c.$codec" "$tmp/d.$codec" &&
     check "$codec round trip (growing)" cmp -s "$sample" "$tmp/d.$codec"
@@ -49,6 +49,7 @@ interop zstd zstd "zstd -q -c" "zstd -q -dc"
 interop xz xz "xz -c" "xz -dc"
 interop bzip2 bzip2 "bzip2 -c" "bzip2 -dc"
 interop lz4 lz4 "lz4 -q -c" ""
+interop lz4 lz4_frame "lz4 -q -c" "lz4 -q -dc"
 # Concatenated members / streams / frames, as the tools write with cat.
 if command -v gzip >/dev/null; then
   { gzip -c "$sample"; gzip -c "$sample"; } >"$tmp/two.gz"

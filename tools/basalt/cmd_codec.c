@@ -211,6 +211,7 @@ static int cmd_list(int argc, char **argv)
         [BASALT_CODEC_BROTLI] = "levels 0..11 (default 8)",
         [BASALT_CODEC_BZIP2] = "levels 1..9 (default 9)",
         [BASALT_CODEC_XZ] = "levels 0..9 (default 6)",
+        [BASALT_CODEC_LZ4_FRAME] = "LZ4 frame format (Arrow IPC)",
     };
     for (int k = 0; k < BASALT_CODEC_COUNT; k++)
         printf("%-14s %s\n", basalt_codec_name((enum basalt_codec_kind)k), notes[k]);

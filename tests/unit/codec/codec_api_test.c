@@ -6,7 +6,7 @@ TEST(codec_names_are_fixed)
 {
     static const char *const expect[BASALT_CODEC_COUNT] = {
         "uncompressed", "snappy",     "gzip",   "zlib",  "deflate", "zstd",
-        "lz4_raw",      "lz4_hadoop", "brotli", "bzip2", "xz",
+        "lz4_raw",      "lz4_hadoop", "brotli", "bzip2", "xz",      "lz4_frame",
     };
     for (int k = 0; k < BASALT_CODEC_COUNT; k++)
         CHECK_STR(basalt_codec_name(ct_kind(k)), expect[k]);

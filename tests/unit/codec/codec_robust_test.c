@@ -373,6 +373,7 @@ TEST(codec_contexts_are_created_once)
         [BASALT_CODEC_ZLIB] = 2,         [BASALT_CODEC_DEFLATE] = 2, [BASALT_CODEC_ZSTD] = 2,
         [BASALT_CODEC_LZ4_RAW] = 1,      [BASALT_CODEC_LZ4_HADOOP] = 1,
         [BASALT_CODEC_BROTLI] = -1,      [BASALT_CODEC_BZIP2] = -1,  [BASALT_CODEC_XZ] = 2,
+        [BASALT_CODEC_LZ4_FRAME] = 2,
     };
     for (int k = 0; k < BASALT_CODEC_COUNT; k++) {
         struct basalt_codec *c;

@@ -1,0 +1,216 @@
+/* basalt ipc: the Arrow IPC formats, read and written.
+ *
+ * Both framings of the specification (format/Message.fbs, format/File.fbs,
+ * "Serialization and Interprocess Communication"):
+ *   - the stream format: a Schema message, then DictionaryBatch and
+ *     RecordBatch messages, then an end-of-stream marker (or the end of the
+ *     bytes); messages before Arrow 0.15 lack the 0xFFFFFFFF continuation
+ *     marker and are read too;
+ *   - the file format (Feather v2 is the same): "ARROW1" magic, the stream,
+ *     a Footer flatbuffer listing the blocks, its length and the magic again;
+ *     record batches are reached at random through the footer.
+ *
+ * Reading yields the schema as an ArrowSchema (format "+s", one child per
+ * field, custom metadata kept, extension types as their ARROW:extension:*
+ * field metadata) and each record batch as an ArrowArray struct array. Every
+ * type of the C data interface is read: null, bool, integers, half/float/
+ * double, decimal32/64/128/256, dates, times, timestamps with zones,
+ * durations, the three intervals, binary and string (large and view),
+ * fixed-size binary, list, large list, fixed-size list, list view, large list
+ * view, struct, map, sparse and dense unions, run-end encoded, and
+ * dictionary-encoded fields with any index type (dictionaries nested inside
+ * dictionaries too), with dictionary replacement and deltas. Bodies
+ * compressed with LZ4_FRAME or ZSTD are decompressed; files written on a
+ * big-endian machine are byte-swapped to native order.
+ *
+ * Zero copy: when the input is in memory (a mapped file or caller memory),
+ * buffers that need neither decompression nor byte swapping and are 8-byte
+ * aligned point into it; the arrays then hold a reference on the mapping,
+ * which stays mapped until the reader and every array from it are released.
+ * Other buffers are copied into 64-byte aligned memory.
+ *
+ * Untrusted input: every length, offset and count in a message is checked
+ * against the bytes that hold it, every buffer against the size its type and
+ * length require, offsets for monotonicity and bounds, union type ids
+ * against the declared ones, dense union offsets, run ends, view lengths and
+ * buffer indices, list view ranges, and dictionary indices against the
+ * dictionary's length; nesting, message sizes and decompressed sizes are
+ * limited by options. Errors name the input, the message and the field:
+ * `t.arrow: message 3 (record batch 1): field 'a.b': offsets not monotonic at 7`.
+ *
+ * Thread safety: a reader or writer is used by one thread at a time. Arrays
+ * and schemas it hands out are independent of it and may be released on any
+ * thread (the shared mapping is reference-counted atomically). */
+#ifndef BASALT_IPC_H
+#define BASALT_IPC_H
+
+#include "basalt/arrow.h"
+#include "basalt/codec.h"
+#include "basalt/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum basalt_ipc_format {
+    BASALT_IPC_FORMAT_STREAM = 0,
+    BASALT_IPC_FORMAT_FILE
+};
+
+/* ------------------------------------------------------------------ reading */
+
+struct basalt_ipc_read_options {
+    /* open_file maps the file (zero-copy buffers). Default true. */
+    bool use_mmap;
+    /* Largest message flatbuffer accepted (LIMIT above). Default 64 MiB. */
+    int64_t max_metadata_size;
+    /* Largest message body, and largest decompressed buffer. Default 16 GiB. */
+    int64_t max_body_size;
+    /* Deepest type nesting accepted (LIMIT above). Default 64. */
+    int max_depth;
+};
+
+/* Fills in the defaults. */
+BASALT_EXPORT void basalt_ipc_read_options_init(struct basalt_ipc_read_options *options);
+
+/* Counters of what a reader did, for tests and benchmarks: zero-copy is
+ * proven by buffers_zero_copy, not assumed. */
+struct basalt_ipc_read_stats {
+    int64_t messages;
+    int64_t record_batches;
+    int64_t dictionary_batches;
+    int64_t dictionary_deltas;
+    int64_t buffers_zero_copy;   /* buffers pointing into the input */
+    int64_t buffers_copied;      /* buffers copied (misaligned, or no in-memory view) */
+    int64_t buffers_decompressed;
+    int64_t buffers_swapped;     /* buffers byte-swapped from big-endian */
+};
+
+struct basalt_ipc_reader;
+
+/* Opens an IPC file or stream; the format is recognised by its first bytes.
+ * basalt_ipc_reader_open takes ownership of `in` in every case (it is closed
+ * with the reader, or on failure). The schema message (and for the file
+ * format the footer and every dictionary) are read here. `options` may be
+ * NULL for the defaults.
+ * Returns OK; INVALID_ARG; CORRUPT (not IPC, malformed framing, schema or
+ * footer); UNSUPPORTED (a Type, codec or metadata version this library does
+ * not know, a pre-1.0 union with a validity bitmap); LIMIT; IO; NOMEM. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_open(struct basalt_input *in,
+                                                   const struct basalt_ipc_read_options *options,
+                                                   struct basalt_ipc_reader **out,
+                                                   struct basalt_error *err);
+/* Opens a local file (mapped when options->use_mmap). NOT_FOUND too. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_open_file(
+    const char *path, const struct basalt_ipc_read_options *options,
+    struct basalt_ipc_reader **out, struct basalt_error *err);
+/* Reads `len` bytes of caller memory, borrowed: the memory must outlive the
+ * reader and every array read from it (buffers point into it). `name` names
+ * it in errors (NULL: "memory"). */
+BASALT_EXPORT basalt_status basalt_ipc_reader_open_memory(
+    const void *data, size_t len, const char *name,
+    const struct basalt_ipc_read_options *options, struct basalt_ipc_reader **out,
+    struct basalt_error *err);
+
+/* Closes the reader. Arrays already read stay valid. NULL is a no-op. */
+BASALT_EXPORT void basalt_ipc_reader_close(struct basalt_ipc_reader *reader);
+
+BASALT_EXPORT enum basalt_ipc_format basalt_ipc_reader_format(
+    const struct basalt_ipc_reader *reader);
+
+/* A copy of the schema into `out` (caller storage, owned). OK or NOMEM. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_schema(const struct basalt_ipc_reader *reader,
+                                                     struct ArrowSchema *out,
+                                                     struct basalt_error *err);
+
+/* The schema's endianness as written (true: big-endian, data was swapped). */
+BASALT_EXPORT bool basalt_ipc_reader_big_endian(const struct basalt_ipc_reader *reader);
+
+/* Number of record batches of a file (its footer's count); -1 for a stream. */
+BASALT_EXPORT int64_t basalt_ipc_reader_num_batches(const struct basalt_ipc_reader *reader);
+
+/* Reads record batch `i` of a file (0 <= i < num_batches) into `out` (caller
+ * storage, owned on OK). Returns OK; INVALID_ARG (a stream, i out of range);
+ * the statuses of open. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_read_batch(struct basalt_ipc_reader *reader,
+                                                         int64_t i, struct ArrowArray *out,
+                                                         struct basalt_error *err);
+
+/* The next record batch, in order, for both formats (dictionary messages of
+ * a stream are applied on the way). At the end, returns OK with `out`
+ * released (out->release == NULL). */
+BASALT_EXPORT basalt_status basalt_ipc_reader_next(struct basalt_ipc_reader *reader,
+                                                   struct ArrowArray *out,
+                                                   struct basalt_error *err);
+
+/* Turns the reader into an ArrowArrayStream (caller storage) that owns it:
+ * on OK the reader belongs to the stream, on failure it is closed. Errors of
+ * get_next are EINVAL (corrupt input), ENOMEM, EIO or ENOTSUP with the
+ * message in get_last_error. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_to_stream(struct basalt_ipc_reader *reader,
+                                                        struct ArrowArrayStream *out,
+                                                        struct basalt_error *err);
+
+BASALT_EXPORT void basalt_ipc_reader_stats(const struct basalt_ipc_reader *reader,
+                                           struct basalt_ipc_read_stats *stats);
+
+/* ------------------------------------------------------------------ writing */
+
+struct basalt_ipc_write_options {
+    enum basalt_ipc_format format;   /* default STREAM */
+    /* UNCOMPRESSED (default), LZ4_FRAME or ZSTD body compression. A buffer
+     * that does not shrink is stored raw (length prefix -1). */
+    enum basalt_codec_kind compression;
+    int compression_level;           /* default BASALT_CODEC_LEVEL_DEFAULT */
+    /* Alignment of message bodies and buffers: 8 or 64 (default 64). */
+    int alignment;
+};
+
+BASALT_EXPORT void basalt_ipc_write_options_init(struct basalt_ipc_write_options *options);
+
+struct basalt_ipc_writer;
+
+/* Starts writing to `out` (borrowed; the caller commits and closes it after
+ * finish) and writes the schema message. `schema` (borrowed, copied) is a
+ * struct ("+s") whose children are the fields. Dictionary-encoded fields get
+ * ids 0, 1, ... in depth-first order.
+ * Returns OK; INVALID_ARG (NULL, released or non-struct schema, bad
+ * options); UNSUPPORTED (a format the schema encoder does not know, a
+ * compression other than LZ4_FRAME or ZSTD); IO; NOMEM. */
+BASALT_EXPORT basalt_status basalt_ipc_writer_open(struct basalt_output *out,
+                                                   const struct ArrowSchema *schema,
+                                                   const struct basalt_ipc_write_options *options,
+                                                   struct basalt_ipc_writer **writer,
+                                                   struct basalt_error *err);
+
+/* Writes one record batch (borrowed struct array of the writer's schema, any
+ * offset). Dictionaries are written before the batch when they differ from
+ * the ones last written (a replacement in the stream format; the file format
+ * allows no replacement: UNSUPPORTED). Returns OK; INVALID_ARG (released
+ * batch, a batch that does not fit the schema); CORRUPT (offsets outside
+ * their data); UNSUPPORTED; IO; NOMEM. */
+BASALT_EXPORT basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *writer,
+                                                    const struct ArrowArray *batch,
+                                                    struct basalt_error *err);
+
+/* Ends the stream (end-of-stream marker) or the file (footer, magic).
+ * The output is not committed. OK; IO; NOMEM. */
+BASALT_EXPORT basalt_status basalt_ipc_writer_finish(struct basalt_ipc_writer *writer,
+                                                     struct basalt_error *err);
+
+/* Frees the writer (the output stays open). NULL is a no-op. */
+BASALT_EXPORT void basalt_ipc_writer_free(struct basalt_ipc_writer *writer);
+
+/* Writes every batch of `stream` (released on return in every case) to
+ * `out`, finishing the stream or file; the output is not committed.
+ * Statuses of open/write/finish and of the stream's producer. */
+BASALT_EXPORT basalt_status basalt_ipc_write_stream(struct ArrowArrayStream *stream,
+                                                    struct basalt_output *out,
+                                                    const struct basalt_ipc_write_options *options,
+                                                    struct basalt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,782 @@
+/* The IPC writer: schema, dictionary and record batch messages, the stream
+ * end marker, and the file format's magic and footer. Little-endian,
+ * metadata version V5, bodies and buffers aligned to 8 or 64 bytes. */
+#include <stdio.h>
+
+#include "ipc_internal.h"
+
+static const uint8_t ipc_file_magic[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
+
+struct wblock {
+    int64_t offset;
+    int32_t metadata_length;
+    int64_t body_length;
+};
+
+struct wdict {
+    const struct ArrowSchema *node;
+    int64_t id;
+    bool written;
+    struct basalt_buffer last; /* the serialized body of the last one written */
+};
+
+/* One message body being built. */
+struct wbody {
+    struct basalt_buffer body;
+    struct basalt_buffer nodes;    /* FieldNode structs */
+    struct basalt_buffer buffers;  /* Buffer structs */
+    struct basalt_buffer variadic; /* int64 counts */
+    bool has_views;
+};
+
+struct basalt_ipc_writer {
+    struct basalt_output *out;
+    struct basalt_ipc_write_options o;
+    struct ArrowSchema schema;
+    struct basalt_buffer schema_message; /* framed, for the file footer */
+    struct basalt_codec *codec;
+    struct ipc_dicts ids;
+    struct wdict *dicts;
+    int64_t n_dicts;
+    struct wblock *blocks[2]; /* dictionaries, record batches */
+    int64_t n_blocks[2];
+    struct wbody wb;
+    struct basalt_buffer scratch;
+    uint64_t pos;
+    bool finished;
+};
+
+void basalt_ipc_write_options_init(struct basalt_ipc_write_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = BASALT_IPC_FORMAT_STREAM;
+    o->compression = BASALT_CODEC_UNCOMPRESSED;
+    o->compression_level = BASALT_CODEC_LEVEL_DEFAULT;
+    o->alignment = 64;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static basalt_status out_write(struct basalt_ipc_writer *w, const void *data, size_t len,
+                               struct basalt_error *err)
+{
+    basalt_status st = basalt_output_write(w->out, data, len, err);
+    if (st == BASALT_OK)
+        w->pos += len;
+    return st;
+}
+
+static basalt_status out_pad(struct basalt_ipc_writer *w, size_t align, struct basalt_error *err)
+{
+    static const uint8_t zeros[64];
+    size_t pad = (align - (w->pos % align)) % align;
+    return pad ? out_write(w, zeros, pad, err) : BASALT_OK;
+}
+
+/* ------------------------------------------------------------ bodies */
+
+static basalt_status body_pad(struct wbody *b, size_t align, struct basalt_error *err)
+{
+    static const uint8_t zeros[64];
+    size_t pad = (align - (b->body.size % align)) % align;
+    return pad ? basalt_buffer_append(&b->body, zeros, pad, err) : BASALT_OK;
+}
+
+static basalt_status add_node(struct wbody *b, int64_t length, int64_t null_count,
+                              struct basalt_error *err)
+{
+    uint8_t rec[16];
+    put64(rec, (uint64_t)length);
+    put64(rec + 8, (uint64_t)null_count);
+    return basalt_buffer_append(&b->nodes, rec, 16, err);
+}
+
+static basalt_status add_buffer(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                struct basalt_error *err)
+{
+    struct wbody *b = &w->wb;
+    size_t start = b->body.size;
+    basalt_status st = BASALT_OK;
+    if (w->codec && len > 0) {
+        size_t bound = basalt_codec_max_compressed_size(w->codec, len);
+        if (bound == SIZE_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "buffer of %zu bytes too large to compress",
+                                    len);
+        st = basalt_buffer_resize(&w->scratch, bound, err);
+        size_t clen = 0;
+        if (st == BASALT_OK)
+            st = basalt_codec_compress(w->codec, data, len, w->scratch.data, bound, &clen, err);
+        if (st != BASALT_OK)
+            return st;
+        uint8_t prefix[8];
+        if (clen < len) {
+            put64(prefix, (uint64_t)len);
+            st = basalt_buffer_append(&b->body, prefix, 8, err);
+            if (st == BASALT_OK)
+                st = basalt_buffer_append(&b->body, w->scratch.data, clen, err);
+        } else {
+            /* Stored raw: compression would not shrink it. */
+            put64(prefix, UINT64_MAX);
+            st = basalt_buffer_append(&b->body, prefix, 8, err);
+            if (st == BASALT_OK)
+                st = basalt_buffer_append(&b->body, data, len, err);
+        }
+    } else if (len > 0) {
+        st = basalt_buffer_append(&b->body, data, len, err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    uint8_t rec[16];
+    put64(rec, (uint64_t)start);
+    put64(rec + 8, (uint64_t)(b->body.size - start));
+    st = basalt_buffer_append(&b->buffers, rec, 16, err);
+    if (st == BASALT_OK)
+        st = body_pad(b, (size_t)w->o.alignment, err);
+    return st;
+}
+
+/* A bitmap slice [start, start + len) of `bits` (physical positions) as a
+ * buffer, shifted to bit 0 when it does not start on a byte. */
+static basalt_status add_bitmap(struct basalt_ipc_writer *w, const uint8_t *bits, int64_t start,
+                                int64_t len, struct basalt_error *err)
+{
+    size_t bytes = (size_t)basalt_bitmap_bytes(len);
+    if (!bits || len == 0)
+        return add_buffer(w, NULL, 0, err);
+    if (start % 8 == 0)
+        return add_buffer(w, bits + start / 8, bytes, err);
+    uint8_t *tmp = basalt_calloc(1, bytes);
+    if (!tmp)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a bitmap");
+    basalt_bitmap_copy(tmp, 0, bits, start, len);
+    basalt_status st = add_buffer(w, tmp, bytes, err);
+    basalt_free(tmp);
+    return st;
+}
+
+static int64_t count_nulls(const struct ArrowArray *a, int64_t phys, int64_t len)
+{
+    const uint8_t *v = a->buffers[0];
+    if (!v)
+        return 0;
+    if (phys == a->offset && len == a->length && a->null_count >= 0)
+        return a->null_count;
+    return len - basalt_bitmap_count(v, phys, len);
+}
+
+/* Validity node and buffer for [start, start + len) of `a`. */
+static basalt_status add_validity(struct basalt_ipc_writer *w, const struct ArrowArray *a,
+                                  int64_t start, int64_t len, struct basalt_error *err)
+{
+    int64_t phys = a->offset + start;
+    int64_t nulls = a->n_buffers > 0 ? count_nulls(a, phys, len) : 0;
+    basalt_status st = add_node(&w->wb, len, nulls, err);
+    if (st == BASALT_OK)
+        st = add_bitmap(w, nulls ? a->buffers[0] : NULL, phys, len, err);
+    return st;
+}
+
+static basalt_status write_array(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                 const struct ArrowArray *a, int64_t start, int64_t len,
+                                 int depth, struct basalt_error *err);
+
+/* Offsets [start, start + len] of width ow, rebased to 0 unless the slice
+ * is the whole array; *first / *last are the original first and last. */
+static basalt_status add_offsets(struct basalt_ipc_writer *w, const struct ArrowArray *a,
+                                 int64_t start, int64_t len, unsigned ow, int64_t *first,
+                                 int64_t *last, struct basalt_error *err)
+{
+    const uint8_t *o = a->buffers[1];
+    int64_t phys = a->offset + start;
+    if (!o) {
+        *first = *last = 0;
+        uint8_t zero[8] = {0};
+        return add_buffer(w, zero, ow, err);
+    }
+    *first = ow == 4 ? ((const int32_t *)o)[phys] : ((const int64_t *)o)[phys];
+    *last = ow == 4 ? ((const int32_t *)o)[phys + len] : ((const int64_t *)o)[phys + len];
+    if (*first < 0 || *last < *first)
+        return basalt_error_set(err, BASALT_CORRUPT, "offsets run backwards");
+    bool whole = phys == 0 && len == a->length;
+    if (whole)
+        return add_buffer(w, o, (size_t)(len + 1) * ow, err);
+    uint8_t *tmp = basalt_malloc((size_t)(len + 1) * ow);
+    if (!tmp)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for offsets");
+    for (int64_t i = 0; i <= len; i++) {
+        if (ow == 4)
+            ((int32_t *)tmp)[i] = ((const int32_t *)o)[phys + i] - (int32_t)*first;
+        else
+            ((int64_t *)tmp)[i] = ((const int64_t *)o)[phys + i] - *first;
+    }
+    basalt_status st = add_buffer(w, tmp, (size_t)(len + 1) * ow, err);
+    basalt_free(tmp);
+    return st;
+}
+
+static basalt_status write_children(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                    const struct ArrowArray *a, int64_t start, int64_t len,
+                                    int depth, struct basalt_error *err)
+{
+    for (int64_t i = 0; i < s->n_children; i++) {
+        basalt_status st = write_array(w, s->children[i], a->children[i], start, len, depth + 1,
+                                       err);
+        if (st != BASALT_OK)
+            return basalt_error_context(err, st, "field '%s'",
+                                        s->children[i]->name ? s->children[i]->name : "");
+    }
+    return BASALT_OK;
+}
+
+static basalt_status write_array(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                 const struct ArrowArray *a, int64_t start, int64_t len,
+                                 int depth, struct basalt_error *err)
+{
+    if (depth > 64)
+        return basalt_error_set(err, BASALT_LIMIT, "fields nested deeper than 64 levels");
+    if (!a || !a->release || a->n_children != s->n_children)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "array does not fit its schema");
+    if (start < 0 || len < 0 || start + len > a->length)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "slice outside the array");
+    struct basalt_arrow_type t;
+    basalt_status st = basalt_arrow_type_parse(s->format, &t, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t phys = a->offset + start;
+    switch (t.id) {
+    case BASALT_ARROW_TYPE_NULL: return add_node(&w->wb, len, len, err);
+    case BASALT_ARROW_TYPE_BINARY:
+    case BASALT_ARROW_TYPE_STRING:
+    case BASALT_ARROW_TYPE_LARGE_BINARY:
+    case BASALT_ARROW_TYPE_LARGE_STRING: {
+        unsigned ow = (t.id == BASALT_ARROW_TYPE_BINARY || t.id == BASALT_ARROW_TYPE_STRING) ? 4 : 8;
+        int64_t first, last;
+        st = add_validity(w, a, start, len, err);
+        if (st == BASALT_OK)
+            st = add_offsets(w, a, start, len, ow, &first, &last, err);
+        if (st != BASALT_OK)
+            return st;
+        bool whole = phys == 0 && len == a->length;
+        const uint8_t *data = a->buffers[2];
+        if (whole)
+            return add_buffer(w, data, (size_t)last, err);
+        return add_buffer(w, data ? data + first : NULL, (size_t)(last - first), err);
+    }
+    case BASALT_ARROW_TYPE_BINARY_VIEW:
+    case BASALT_ARROW_TYPE_STRING_VIEW: {
+        int64_t nvar = a->n_buffers - 3;
+        if (nvar < 0)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "view array without its sizes");
+        const int64_t *sizes = a->buffers[a->n_buffers - 1];
+        st = add_validity(w, a, start, len, err);
+        if (st == BASALT_OK)
+            st = add_buffer(w, a->buffers[1] ? (const uint8_t *)a->buffers[1] + 16 * phys : NULL,
+                            (size_t)len * 16, err);
+        for (int64_t i = 0; i < nvar && st == BASALT_OK; i++)
+            st = add_buffer(w, a->buffers[2 + i], (size_t)sizes[i], err);
+        uint8_t cnt[8];
+        put64(cnt, (uint64_t)nvar);
+        if (st == BASALT_OK)
+            st = basalt_buffer_append(&w->wb.variadic, cnt, 8, err);
+        w->wb.has_views = true;
+        return st;
+    }
+    case BASALT_ARROW_TYPE_LIST:
+    case BASALT_ARROW_TYPE_LARGE_LIST:
+    case BASALT_ARROW_TYPE_MAP: {
+        unsigned ow = t.id == BASALT_ARROW_TYPE_LARGE_LIST ? 8 : 4;
+        int64_t first, last;
+        st = add_validity(w, a, start, len, err);
+        if (st == BASALT_OK)
+            st = add_offsets(w, a, start, len, ow, &first, &last, err);
+        if (st != BASALT_OK)
+            return st;
+        bool whole = phys == 0 && len == a->length;
+        const struct ArrowArray *child = a->children[0];
+        if (last > child->length)
+            return basalt_error_set(err, BASALT_CORRUPT, "list offsets pass the child");
+        st = whole ? write_array(w, s->children[0], child, 0, child->length, depth + 1, err)
+                   : write_array(w, s->children[0], child, first, last - first, depth + 1, err);
+        return st;
+    }
+    case BASALT_ARROW_TYPE_LIST_VIEW:
+    case BASALT_ARROW_TYPE_LARGE_LIST_VIEW: {
+        size_t ow = t.id == BASALT_ARROW_TYPE_LIST_VIEW ? 4 : 8;
+        st = add_validity(w, a, start, len, err);
+        for (int i = 1; i <= 2 && st == BASALT_OK; i++)
+            st = add_buffer(w, a->buffers[i] ? (const uint8_t *)a->buffers[i] + ow * (size_t)phys
+                                             : NULL,
+                            ow * (size_t)len, err);
+        if (st == BASALT_OK)
+            st = write_array(w, s->children[0], a->children[0], 0, a->children[0]->length,
+                             depth + 1, err);
+        return st;
+    }
+    case BASALT_ARROW_TYPE_FIXED_SIZE_LIST:
+        st = add_validity(w, a, start, len, err);
+        if (st == BASALT_OK)
+            st = write_array(w, s->children[0], a->children[0], start * t.fixed_size,
+                             len * t.fixed_size, depth + 1, err);
+        return st;
+    case BASALT_ARROW_TYPE_STRUCT:
+        st = add_validity(w, a, start, len, err);
+        if (st == BASALT_OK)
+            st = write_children(w, s, a, start, len, depth, err);
+        return st;
+    case BASALT_ARROW_TYPE_SPARSE_UNION:
+        st = add_node(&w->wb, len, 0, err);
+        if (st == BASALT_OK)
+            st = add_buffer(w, (const uint8_t *)a->buffers[0] + phys, (size_t)len, err);
+        if (st == BASALT_OK)
+            st = write_children(w, s, a, start, len, depth, err);
+        return st;
+    case BASALT_ARROW_TYPE_DENSE_UNION:
+        st = add_node(&w->wb, len, 0, err);
+        if (st == BASALT_OK)
+            st = add_buffer(w, (const uint8_t *)a->buffers[0] + phys, (size_t)len, err);
+        if (st == BASALT_OK)
+            st = add_buffer(w, (const uint8_t *)a->buffers[1] + 4 * phys, 4 * (size_t)len, err);
+        for (int64_t i = 0; i < s->n_children && st == BASALT_OK; i++)
+            st = write_array(w, s->children[i], a->children[i], 0, a->children[i]->length,
+                             depth + 1, err);
+        return st;
+    case BASALT_ARROW_TYPE_RUN_END_ENCODED:
+        if (phys != 0 || len != a->length)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "writing a slice of a run-end encoded array");
+        st = add_node(&w->wb, len, 0, err);
+        for (int i = 0; i < 2 && st == BASALT_OK; i++)
+            st = write_array(w, s->children[i], a->children[i], 0, a->children[i]->length,
+                             depth + 1, err);
+        return st;
+    default: {
+        /* bool, fixed width, dictionary indices */
+        st = add_validity(w, a, start, len, err);
+        if (st != BASALT_OK)
+            return st;
+        if (t.bit_width == 1)
+            return add_bitmap(w, a->buffers[1], phys, len, err);
+        size_t bw = (size_t)(t.bit_width / 8);
+        return add_buffer(w, a->buffers[1] ? (const uint8_t *)a->buffers[1] + bw * (size_t)phys
+                                           : NULL,
+                          bw * (size_t)len, err);
+    }
+    }
+}
+
+/* ------------------------------------------------------------ messages */
+
+static void wbody_clear(struct wbody *b)
+{
+    b->body.size = b->nodes.size = b->buffers.size = b->variadic.size = 0;
+    b->has_views = false;
+}
+
+static void wbody_reset(struct wbody *b)
+{
+    basalt_buffer_reset(&b->body);
+    basalt_buffer_reset(&b->nodes);
+    basalt_buffer_reset(&b->buffers);
+    basalt_buffer_reset(&b->variadic);
+}
+
+/* The RecordBatch table of the body in w->wb. */
+static basalt_arrow_fb_ref record_batch_table(struct basalt_ipc_writer *w,
+                                              struct basalt_arrow_fbb *b, int64_t length)
+{
+    struct wbody *wb = &w->wb;
+    basalt_arrow_fb_ref nodes =
+        basalt_arrow_fbb_bytes_vector(b, wb->nodes.data, 16, wb->nodes.size / 16, 8);
+    basalt_arrow_fb_ref buffers =
+        basalt_arrow_fbb_bytes_vector(b, wb->buffers.data, 16, wb->buffers.size / 16, 8);
+    basalt_arrow_fb_ref variadic = 0, comp = 0;
+    if (wb->has_views)
+        variadic = basalt_arrow_fbb_bytes_vector(b, wb->variadic.data, 8, wb->variadic.size / 8, 8);
+    if (w->codec) {
+        basalt_arrow_fbb_table_start(b);
+        basalt_arrow_fbb_add_u8(b, 0, w->o.compression == BASALT_CODEC_ZSTD ? 1 : 0);
+        basalt_arrow_fbb_add_u8(b, 1, 0);
+        comp = basalt_arrow_fbb_table_end(b);
+    }
+    basalt_arrow_fbb_table_start(b);
+    basalt_arrow_fbb_add_i64(b, 0, length);
+    basalt_arrow_fbb_add_ref(b, 1, nodes);
+    basalt_arrow_fbb_add_ref(b, 2, buffers);
+    if (comp)
+        basalt_arrow_fbb_add_ref(b, 3, comp);
+    if (variadic)
+        basalt_arrow_fbb_add_ref(b, 4, variadic);
+    return basalt_arrow_fbb_table_end(b);
+}
+
+/* Writes a message whose header is built by the caller into `b`, then the
+ * body in w->wb; records a footer block in `kind` (0 dictionary, 1 batch). */
+static basalt_status emit_message(struct basalt_ipc_writer *w, struct basalt_arrow_fbb *b,
+                                  uint8_t header_type, basalt_arrow_fb_ref header, int kind,
+                                  struct basalt_error *err)
+{
+    basalt_arrow_fbb_table_start(b);
+    basalt_arrow_fbb_add_i16(b, 0, IPC_METADATA_V5);
+    basalt_arrow_fbb_add_u8(b, 1, header_type);
+    basalt_arrow_fbb_add_ref(b, 2, header);
+    basalt_arrow_fbb_add_i64(b, 3, (int64_t)w->wb.body.size);
+    basalt_arrow_fb_ref msg = basalt_arrow_fbb_table_end(b);
+    const uint8_t *fb;
+    size_t fb_len;
+    basalt_status st = basalt_arrow_fbb_finish(b, msg, &fb, &fb_len, err);
+    if (st != BASALT_OK)
+        return st;
+    size_t align = (size_t)w->o.alignment;
+    int64_t offset = (int64_t)w->pos;
+    size_t padded = fb_len + (align - ((w->pos + 8 + fb_len) % align)) % align;
+    uint8_t head[8];
+    put64(head, 0xFFFFFFFFu | (uint64_t)padded << 32);
+    static const uint8_t zeros[64];
+    st = out_write(w, head, 8, err);
+    if (st == BASALT_OK)
+        st = out_write(w, fb, fb_len, err);
+    if (st == BASALT_OK && padded > fb_len)
+        st = out_write(w, zeros, padded - fb_len, err);
+    if (st == BASALT_OK && w->wb.body.size)
+        st = out_write(w, w->wb.body.data, w->wb.body.size, err);
+    if (st != BASALT_OK || w->o.format != BASALT_IPC_FORMAT_FILE)
+        return st;
+    struct wblock *blocks =
+        basalt_realloc(w->blocks[kind], (size_t)(w->n_blocks[kind] + 1) * sizeof *blocks);
+    if (!blocks)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for footer blocks");
+    w->blocks[kind] = blocks;
+    blocks[w->n_blocks[kind]++] = (struct wblock){offset, (int32_t)(8 + padded),
+                                                  (int64_t)w->wb.body.size};
+    return BASALT_OK;
+}
+
+static struct wdict *find_wdict(struct basalt_ipc_writer *w, const struct ArrowSchema *node)
+{
+    for (int64_t i = 0; i < w->n_dicts; i++)
+        if (w->dicts[i].node == node)
+            return &w->dicts[i];
+    return NULL;
+}
+
+static basalt_status write_dictionaries(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                        const struct ArrowArray *a, int depth,
+                                        struct basalt_error *err);
+
+static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                      const struct ArrowArray *a, int depth,
+                                      struct basalt_error *err)
+{
+    if (!a->dictionary || !a->dictionary->release)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "dictionary-encoded array without "
+                                                         "its dictionary");
+    /* Dictionaries inside the dictionary go first. */
+    basalt_status st = write_dictionaries(w, s->dictionary, a->dictionary, depth + 1, err);
+    if (st != BASALT_OK)
+        return st;
+    struct wdict *d = find_wdict(w, s);
+    if (!d)
+        return basalt_error_set(err, BASALT_INTERNAL, "dictionary field without an id");
+    wbody_clear(&w->wb);
+    st = write_array(w, s->dictionary, a->dictionary, 0, a->dictionary->length, depth + 1, err);
+    if (st != BASALT_OK)
+        return st;
+    /* Unchanged since the last one written: nothing to send. The nodes and
+     * buffers lists are compared with the body, they hold the lengths. */
+    struct basalt_buffer *key = &d->last;
+    size_t n = w->wb.body.size + w->wb.nodes.size + w->wb.buffers.size;
+    if (d->written && key->size == n &&
+        memcmp(key->data, w->wb.body.data, w->wb.body.size) == 0 &&
+        memcmp(key->data + w->wb.body.size, w->wb.nodes.data, w->wb.nodes.size) == 0 &&
+        memcmp(key->data + w->wb.body.size + w->wb.nodes.size, w->wb.buffers.data,
+               w->wb.buffers.size) == 0)
+        return BASALT_OK;
+    if (d->written && w->o.format == BASALT_IPC_FORMAT_FILE)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "dictionary id %lld changes between batches: the file format "
+                                "allows no replacement",
+                                (long long)d->id);
+    key->size = 0;
+    st = basalt_buffer_append(key, w->wb.body.data, w->wb.body.size, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(key, w->wb.nodes.data, w->wb.nodes.size, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(key, w->wb.buffers.data, w->wb.buffers.size, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_arrow_fbb b;
+    basalt_arrow_fbb_init(&b);
+    basalt_arrow_fb_ref rb = record_batch_table(w, &b, a->dictionary->length);
+    basalt_arrow_fbb_table_start(&b);
+    basalt_arrow_fbb_add_i64(&b, 0, d->id);
+    basalt_arrow_fbb_add_ref(&b, 1, rb);
+    basalt_arrow_fbb_add_u8(&b, 2, 0);
+    basalt_arrow_fb_ref db = basalt_arrow_fbb_table_end(&b);
+    st = emit_message(w, &b, IPC_HEADER_DICTIONARY_BATCH, db, 0, err);
+    basalt_arrow_fbb_reset(&b);
+    if (st == BASALT_OK)
+        d->written = true;
+    return st;
+}
+
+static basalt_status write_dictionaries(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                        const struct ArrowArray *a, int depth,
+                                        struct basalt_error *err)
+{
+    if (depth > 64)
+        return basalt_error_set(err, BASALT_LIMIT, "fields nested deeper than 64 levels");
+    if (a->n_children != s->n_children)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "array does not fit its schema");
+    for (int64_t i = 0; i < s->n_children; i++) {
+        basalt_status st = write_dictionaries(w, s->children[i], a->children[i], depth + 1, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    if (s->dictionary)
+        return write_dictionary(w, s, a, depth, err);
+    return BASALT_OK;
+}
+
+/* ------------------------------------------------------------ API */
+
+basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct ArrowSchema *schema,
+                                     const struct basalt_ipc_write_options *options,
+                                     struct basalt_ipc_writer **writer, struct basalt_error *err)
+{
+    if (writer)
+        *writer = NULL;
+    if (!out || !schema || !schema->release || !writer)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: NULL or released argument");
+    struct basalt_ipc_write_options o;
+    if (options)
+        o = *options;
+    else
+        basalt_ipc_write_options_init(&o);
+    if (o.alignment != 8 && o.alignment != 64)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: alignment %d (8 or 64)",
+                                o.alignment);
+    if (o.compression != BASALT_CODEC_UNCOMPRESSED && o.compression != BASALT_CODEC_LZ4_FRAME &&
+        o.compression != BASALT_CODEC_ZSTD)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "ipc writer: body compression %s (LZ4_FRAME or ZSTD)",
+                                basalt_codec_name(o.compression));
+    struct basalt_ipc_writer *w = basalt_calloc(1, sizeof *w);
+    if (!w)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for an IPC writer");
+    w->out = out;
+    w->o = o;
+    basalt_status st = basalt_arrow_schema_copy(schema, &w->schema, err);
+    if (st == BASALT_OK && o.compression != BASALT_CODEC_UNCOMPRESSED)
+        st = basalt_codec_new(o.compression, o.compression_level, &w->codec, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_ipc_schema_encode(&w->schema, &w->schema_message, err);
+    /* The ids the encoder gave the dictionaries, read back from its message. */
+    struct basalt_arrow_fb fb;
+    struct basalt_arrow_fb_table msg, header;
+    bool present;
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_init(&fb, w->schema_message.data + 8, w->schema_message.size - 8,
+                                  err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_root(&fb, &msg, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_table_field(&msg, 2, &header, &present, err);
+    if (st == BASALT_OK)
+        st = basalt_ipc_dicts_from_schema(&header, &w->schema, &w->ids, err);
+    if (st == BASALT_OK && w->ids.n) {
+        w->dicts = basalt_calloc((size_t)w->ids.n, sizeof *w->dicts);
+        if (!w->dicts)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory for dictionaries");
+        for (int64_t i = 0; st == BASALT_OK && i < w->ids.n; i++) {
+            w->dicts[i].node = w->ids.slots[i].node;
+            w->dicts[i].id = w->ids.slots[i].id;
+        }
+        w->n_dicts = w->ids.n;
+    }
+    if (st == BASALT_OK && o.format == BASALT_IPC_FORMAT_FILE)
+        st = out_write(w, ipc_file_magic, 8, err);
+    if (st == BASALT_OK)
+        st = out_write(w, w->schema_message.data, w->schema_message.size, err);
+    if (st != BASALT_OK) {
+        basalt_ipc_writer_free(w);
+        return st;
+    }
+    *writer = w;
+    return BASALT_OK;
+}
+
+basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct ArrowArray *batch,
+                                      struct basalt_error *err)
+{
+    if (!w || !batch || !batch->release || w->finished)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: released batch or "
+                                                         "finished writer");
+    if (batch->n_children != w->schema.n_children)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "ipc writer: batch of %lld columns for %lld fields",
+                                (long long)batch->n_children, (long long)w->schema.n_children);
+    basalt_status st = write_dictionaries(w, &w->schema, batch, 0, err);
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "ipc writer");
+    wbody_clear(&w->wb);
+    for (int64_t i = 0; i < w->schema.n_children && st == BASALT_OK; i++) {
+        const struct ArrowArray *c = batch->children[i];
+        if (c->length < batch->offset + batch->length)
+            st = basalt_error_set(err, BASALT_INVALID_ARG, "column %lld shorter than the batch",
+                                  (long long)i);
+        else
+            st = write_array(w, w->schema.children[i], c, batch->offset, batch->length, 1, err);
+        if (st != BASALT_OK)
+            st = basalt_error_context(err, st, "field '%s'",
+                                      w->schema.children[i]->name ? w->schema.children[i]->name
+                                                                  : "");
+    }
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "ipc writer");
+    struct basalt_arrow_fbb b;
+    basalt_arrow_fbb_init(&b);
+    basalt_arrow_fb_ref rb = record_batch_table(w, &b, batch->length);
+    st = emit_message(w, &b, IPC_HEADER_RECORD_BATCH, rb, 1, err);
+    basalt_arrow_fbb_reset(&b);
+    return st;
+}
+
+static basalt_status write_footer(struct basalt_ipc_writer *w, struct basalt_error *err)
+{
+    struct basalt_arrow_fbb b;
+    basalt_arrow_fbb_init(&b);
+    /* The footer's Schema table is the one inside the schema message,
+     * copied whole: flatbuffer offsets are relative, so the bytes stay
+     * valid wherever they sit (8-byte aligned). */
+    const uint8_t *msg = w->schema_message.data + 8;
+    size_t msg_len = w->schema_message.size - 8;
+    struct basalt_arrow_fb fb;
+    struct basalt_arrow_fb_table root, schema;
+    bool present;
+    basalt_status st = basalt_arrow_fb_init(&fb, msg, msg_len, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_root(&fb, &root, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_table_field(&root, 2, &schema, &present, err);
+    if (st != BASALT_OK)
+        return st;
+    basalt_arrow_fb_ref blob = basalt_arrow_fbb_bytes_vector(&b, msg, 1, msg_len, 8);
+    /* blob is the ref of the count; the bytes start 4 later. */
+    basalt_arrow_fb_ref schema_ref = blob - 4 - schema.pos;
+    basalt_arrow_fb_ref vecs[2];
+    for (int k = 0; k < 2; k++) {
+        uint8_t *raw = basalt_calloc((size_t)(w->n_blocks[k] ? w->n_blocks[k] : 1), 24);
+        if (!raw) {
+            basalt_arrow_fbb_reset(&b);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for the footer");
+        }
+        for (int64_t i = 0; i < w->n_blocks[k]; i++) {
+            put64(raw + 24 * i, (uint64_t)w->blocks[k][i].offset);
+            uint8_t *p = raw + 24 * i + 8;
+            uint32_t ml = (uint32_t)w->blocks[k][i].metadata_length;
+            p[0] = (uint8_t)ml;
+            p[1] = (uint8_t)(ml >> 8);
+            p[2] = (uint8_t)(ml >> 16);
+            p[3] = (uint8_t)(ml >> 24);
+            put64(raw + 24 * i + 16, (uint64_t)w->blocks[k][i].body_length);
+        }
+        vecs[k] = basalt_arrow_fbb_bytes_vector(&b, raw, 24, (size_t)w->n_blocks[k], 8);
+        basalt_free(raw);
+    }
+    basalt_arrow_fbb_table_start(&b);
+    basalt_arrow_fbb_add_i16(&b, 0, IPC_METADATA_V5);
+    basalt_arrow_fbb_add_ref(&b, 1, schema_ref);
+    basalt_arrow_fbb_add_ref(&b, 2, vecs[0]);
+    basalt_arrow_fbb_add_ref(&b, 3, vecs[1]);
+    basalt_arrow_fb_ref footer = basalt_arrow_fbb_table_end(&b);
+    const uint8_t *data;
+    size_t len;
+    st = basalt_arrow_fbb_finish(&b, footer, &data, &len, err);
+    if (st == BASALT_OK)
+        st = out_write(w, data, len, err);
+    uint8_t tail[10];
+    tail[0] = (uint8_t)len;
+    tail[1] = (uint8_t)(len >> 8);
+    tail[2] = (uint8_t)(len >> 16);
+    tail[3] = (uint8_t)(len >> 24);
+    memcpy(tail + 4, ipc_file_magic, 6);
+    if (st == BASALT_OK)
+        st = out_write(w, tail, 10, err);
+    basalt_arrow_fbb_reset(&b);
+    return st;
+}
+
+basalt_status basalt_ipc_writer_finish(struct basalt_ipc_writer *w, struct basalt_error *err)
+{
+    if (!w || w->finished)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: already finished");
+    w->finished = true;
+    static const uint8_t eos[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+    basalt_status st = out_write(w, eos, 8, err);
+    if (st == BASALT_OK && w->o.format == BASALT_IPC_FORMAT_FILE) {
+        st = out_pad(w, 8, err);
+        if (st == BASALT_OK)
+            st = write_footer(w, err);
+    }
+    return st;
+}
+
+void basalt_ipc_writer_free(struct basalt_ipc_writer *w)
+{
+    if (!w)
+        return;
+    basalt_arrow_schema_release(&w->schema);
+    basalt_buffer_reset(&w->schema_message);
+    basalt_codec_free(w->codec);
+    /* The slots point into w->schema and hold no dictionaries. */
+    basalt_free(w->ids.slots);
+    for (int64_t i = 0; i < w->n_dicts; i++)
+        basalt_buffer_reset(&w->dicts[i].last);
+    basalt_free(w->dicts);
+    basalt_free(w->blocks[0]);
+    basalt_free(w->blocks[1]);
+    wbody_reset(&w->wb);
+    basalt_buffer_reset(&w->scratch);
+    basalt_free(w);
+}
+
+basalt_status basalt_ipc_write_stream(struct ArrowArrayStream *stream, struct basalt_output *out,
+                                      const struct basalt_ipc_write_options *options,
+                                      struct basalt_error *err)
+{
+    if (!stream || !stream->release)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc write: released stream");
+    struct ArrowSchema schema;
+    schema.release = NULL;
+    struct basalt_ipc_writer *w = NULL;
+    basalt_status st = BASALT_OK;
+    if (stream->get_schema(stream, &schema) != 0)
+        st = basalt_error_set(err, BASALT_IO, "ipc write: stream schema: %s",
+                              stream->get_last_error(stream) ? stream->get_last_error(stream)
+                                                             : "(no message)");
+    if (st == BASALT_OK)
+        st = basalt_ipc_writer_open(out, &schema, options, &w, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray batch;
+        batch.release = NULL;
+        if (stream->get_next(stream, &batch) != 0) {
+            const char *m = stream->get_last_error(stream);
+            st = basalt_error_set(err, BASALT_IO, "ipc write: stream: %s", m ? m : "(no message)");
+            break;
+        }
+        if (!batch.release)
+            break;
+        st = basalt_ipc_writer_write(w, &batch, err);
+        basalt_arrow_array_release(&batch);
+    }
+    if (st == BASALT_OK)
+        st = basalt_ipc_writer_finish(w, err);
+    basalt_ipc_writer_free(w);
+    basalt_arrow_schema_release(&schema);
+    basalt_arrow_stream_release(stream);
+    return st;
+}
