@@ -12,6 +12,7 @@ rank() {
     thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
     catalog|frame|ipc) echo 5 ;;
+    query) echo 6 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac
