@@ -439,8 +439,8 @@ TEST(query_fused_path)
     CHECK_OK(basalt_query_compile(F.b, &cmp, 1, NULL, &p, &F.err), &F.err);
     CHECK_OK(basalt_query_state_new(p, &s, &F.err), &F.err);
     CHECK_OK(basalt_query_select(p, s, &F.batch, sel, &n, &F.err), &F.err);
-    CHECK_EQ(n, 4);
-    CHECK(sel[0] == 0 && sel[1] == 1 && sel[2] == 3 && sel[3] == 5);
+    CHECK_EQ(n, 5);
+    CHECK(sel[0] == 0 && sel[1] == 1 && sel[2] == 3 && sel[3] == 5 && sel[4] == 6);
     basalt_query_state_free(s);
     basalt_query_program_free(p);
     fx_close();
