@@ -123,8 +123,8 @@ static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
             int64_t begin = start > 0 ? start - 1 : start < 0 ? len + start : -1;
             int64_t end;
             if (count < 0) {
-                end = begin + 1;
-                begin = end + count;
+                end = begin;
+                begin = begin + count;
             } else
                 end = begin > INT64_MAX - count ? INT64_MAX : begin + count;
             if (begin < 0)

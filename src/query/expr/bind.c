@@ -517,6 +517,12 @@ static basalt_status make_call(struct basalt_qexpr_builder *b, const struct qfun
     e->name = f->name;
     e->type = result;
     e->nullable = nullable || any_nullable(e->args, n);
+    /* A constant NULL argument makes the call NULL without running the
+     * others (concat() alone skips NULLs), as DuckDB's folding does. */
+    if (op != QOP_CONCAT || strcmp(f->name, "||") == 0)
+        for (int i = 0; i < n; i++)
+            if (e->args[i]->kind == QN_CONST && e->args[i]->value.is_null)
+                return basalt_qexpr_null(b, result, out, err);
     return finish(b, e, out, err);
 }
 
@@ -602,6 +608,10 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
     case QOP_SUB:
         if (r.id == BASALT_QUERY_TYPE_DECIMAL) {
             int p = r.precision + 1;
+            int maxw = as_decimal(a).precision > as_decimal(c).precision ? as_decimal(a).precision
+                                                                         : as_decimal(c).precision;
+            if (p > 18 && maxw <= 18)
+                p = 18; /* 64-bit inputs stay 64-bit, with an overflow check */
             r.precision = (int8_t)(p > 38 ? 38 : p);
             types[0] = basalt_query_type_decimal(as_decimal(a).precision - as_decimal(a).scale + r.scale, r.scale);
             types[1] = basalt_query_type_decimal(as_decimal(c).precision - as_decimal(c).scale + r.scale, r.scale);
@@ -619,6 +629,11 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
                 return qnode_error(b, BASALT_UNSUPPORTED, err,
                                    "Needed scale %d to accurately represent the multiplication "
                                    "result, but this is out of range of the DECIMAL type", s);
+            /* Inputs that fit 64 bits multiply into DECIMAL(18, s) with an
+             * overflow check rather than widening (DuckDB's rule). */
+            int maxw = da.precision > dc.precision ? da.precision : dc.precision;
+            if (p > 18 && maxw <= 18 && s < 18)
+                p = 18;
             r = basalt_query_type_decimal(p > 38 ? 38 : p, s);
             types[0] = da;
             types[1] = dc;
@@ -783,14 +798,17 @@ static basalt_status r_concat(struct basalt_qexpr_builder *b, const struct qfunc
     }
     struct basalt_qexpr *e;
     /* concat() skips NULLs; || is NULL when an argument is. */
-    bool is_op = strcmp(f->name, "||") == 0;
+    bool is_op = strcmp(f->name, "||") == 0, fold = b->fold;
+    b->fold = false;
     basalt_status st = make_call(b, f, QOP_CONCAT, args, n, types, vc(), false, &e, err);
+    b->fold = fold;
     if (st != BASALT_OK)
         return st;
     if (e->kind == QN_CALL) {
         e->aux = is_op;
         if (!is_op)
             e->nullable = false;
+        return finish(b, e, out, err);
     }
     *out = e;
     return BASALT_OK;
@@ -818,16 +836,17 @@ static basalt_status r_like(struct basalt_qexpr_builder *b, const struct qfunc *
                 esc = (unsigned char)args[2]->value.v.str.ptr[0];
         }
     }
-    bool neg = strncmp(f->name, "not_", 4) == 0;
+    bool neg = strncmp(f->name, "not_", 4) == 0, fold = b->fold;
     struct basalt_qexpr *e;
+    b->fold = false; /* fold once the escape and negation are set */
     basalt_status st = make_call(b, f, f->op, args, 2, types, T(BOOL), false, &e, err);
+    b->fold = fold;
     if (st != BASALT_OK)
         return st;
     if (e->kind == QN_CALL) {
         e->aux = esc;
         e->negate = neg;
-        if (e->args[0]->kind == QN_CONST && e->args[1]->kind == QN_CONST)
-            return finish(b, e, out, err);
+        return finish(b, e, out, err);
     }
     *out = e;
     return BASALT_OK;
