@@ -431,21 +431,28 @@ basalt_status qk_fused(const struct qstep *st, struct qexec *x)
         any = true;
     }
     o->valid = any ? o->vbuf : NULL;
-    static _Thread_local double regs[FREGS][CHUNK];
+    /* Registers are pointers: a DOUBLE column register points into the
+     * batch, computed registers into scratch, and the last arithmetic step
+     * writes straight into the output vector. */
+    static _Thread_local double store[FREGS][CHUNK];
+    double (*regs)[CHUNK] = store;
+    const double *rp[FREGS];
     const struct qfinstr *last = &st->instr[st->n_instr - 1];
     bool pred = last->op >= QF_EQ;
     for (int c0 = 0; c0 < n; c0 += CHUNK) {
         int m = n - c0 < CHUNK ? n - c0 : CHUNK;
         for (int k = 0; k < st->n_instr; k++) {
             const struct qfinstr *in = &st->instr[k];
-            double *d = regs[in->dst];
-            const double *a = regs[in->a], *b = regs[in->b];
+            double *d = in == last && !pred ? (double *)o->dbuf + c0 : regs[in->dst];
+            const double *a = rp[in->a], *b = rp[in->b];
             switch (in->op) {
             case QF_LOAD: {
                 const struct qcolumn *c = &x->cols[in->column];
                 int64_t at = c->offset + x->start + c0;
                 switch (in->src) {
-                case BASALT_QUERY_TYPE_DOUBLE: memcpy(d, (const double *)c->values + at, (size_t)m * 8); break;
+                case BASALT_QUERY_TYPE_DOUBLE:
+                    rp[in->dst] = (const double *)c->values + at;
+                    continue;
                 case BASALT_QUERY_TYPE_FLOAT: {
                     const float *s = (const float *)c->values + at;
                     for (int i = 0; i < m; i++) d[i] = s[i];
@@ -461,7 +468,8 @@ basalt_status qk_fused(const struct qstep *st, struct qexec *x)
                     for (int i = 0; i < m; i++) d[i] = (double)s[i];
                 }
                 }
-                break;
+                rp[in->dst] = d;
+                continue;
             }
             case QF_CONST: for (int i = 0; i < m; i++) d[i] = in->k; break;
             case QF_ADD: for (int i = 0; i < m; i++) d[i] = a[i] + b[i]; break;
@@ -485,11 +493,11 @@ basalt_status qk_fused(const struct qstep *st, struct qexec *x)
                     }
                     bits[w] = mk;
                 }
+                continue;
             }
             }
+            rp[in->dst] = d;
         }
-        if (!pred)
-            memcpy((double *)o->dbuf + c0, regs[st->result_reg], (size_t)m * 8);
     }
     o->data = o->dbuf;
     return BASALT_OK;
