@@ -18,5 +18,6 @@
 #include "basalt/thrift.h"
 #include "basalt/iceberg.h"
 #include "basalt/catalog.h"
+#include "basalt/query.h"
 
 #endif

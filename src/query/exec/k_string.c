@@ -1,0 +1,440 @@
+/* String kernels over views: results that are slices of an input stay
+ * views, new strings go to the state's per-vector arena. LIKE patterns that
+ * are constants compile once into an exact, prefix, suffix or contains test,
+ * or the general matcher; regexp_matches compiles its POSIX pattern once. */
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "query_internal.h"
+
+#define A(i) (x->vec[st->args[i]])
+#define OUT (x->vec[st->out])
+
+static void valid_all(struct qexec *x, const struct qstep *st)
+{
+    const struct qvec *v[QMAX_ARGS];
+    bool any = false;
+    for (int k = 0; k < st->n_args; k++) {
+        v[k] = &A(k);
+        any |= v[k]->valid != NULL;
+    }
+    if (!any) {
+        OUT.valid = NULL;
+        return;
+    }
+    memset(OUT.vbuf, 0xff, QWORDS * 8);
+    for (int k = 0; k < st->n_args; k++)
+        if (v[k]->valid)
+            for (int w = 0; w < QWORDS; w++)
+                OUT.vbuf[w] &= v[k]->valid[w];
+    OUT.valid = OUT.vbuf;
+}
+
+static int64_t utf8_len(const struct qstr *s)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < s->len; i++)
+        n += ((unsigned char)s->ptr[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* Byte offset of code point `cp` (clamped to the end). */
+static int64_t utf8_offset(const struct qstr *s, int64_t cp)
+{
+    int64_t i = 0;
+    while (i < s->len && cp > 0) {
+        i++;
+        while (i < s->len && ((unsigned char)s->ptr[i] & 0xC0) == 0x80)
+            i++;
+        cp--;
+    }
+    return i;
+}
+
+static bool has(const struct qstr *h, const struct qstr *n)
+{
+    if (n->len == 0)
+        return true;
+    if (n->len > h->len)
+        return false;
+    return memmem(h->ptr, (size_t)h->len, n->ptr, (size_t)n->len) != NULL;
+}
+
+static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
+{
+    int n = x->n;
+    const struct qstr *a = A(0).data;
+    valid_all(x, st);
+    OUT.data = OUT.dbuf;
+    if (st->type.id == BASALT_QUERY_TYPE_BOOL) {
+        uint64_t *d = OUT.dbuf;
+        const struct qstr *b = A(1).data;
+        memset(d, 0, QWORDS * 8);
+        for (int i = 0; i < n; i++) {
+            bool r;
+            if (st->op == QOP_STARTS_WITH)
+                r = b[i].len <= a[i].len && memcmp(a[i].ptr, b[i].ptr, (size_t)b[i].len) == 0;
+            else if (st->op == QOP_ENDS_WITH)
+                r = b[i].len <= a[i].len &&
+                    memcmp(a[i].ptr + a[i].len - b[i].len, b[i].ptr, (size_t)b[i].len) == 0;
+            else
+                r = has(&a[i], &b[i]);
+            if (r)
+                qbit_set(d, i, true);
+        }
+        return BASALT_OK;
+    }
+    if (st->op == QOP_LENGTH) {
+        int64_t *o = OUT.dbuf;
+        for (int i = 0; i < n; i++)
+            o[i] = utf8_len(&a[i]);
+        return BASALT_OK;
+    }
+    struct qstr *o = OUT.dbuf;
+    for (int i = 0; i < n; i++) {
+        if (!qrow_valid(OUT.valid, i)) {
+            o[i].ptr = "";
+            o[i].len = 0;
+            continue;
+        }
+        const struct qstr s = a[i];
+        switch (st->op) {
+        case QOP_LOWER:
+        case QOP_UPPER: {
+            char *p = qstr_alloc(x, (size_t)s.len);
+            if (!p)
+                return BASALT_NOMEM;
+            for (int64_t k = 0; k < s.len; k++) {
+                char c = s.ptr[k];
+                if (st->op == QOP_LOWER && c >= 'A' && c <= 'Z')
+                    c = (char)(c + 32);
+                else if (st->op == QOP_UPPER && c >= 'a' && c <= 'z')
+                    c = (char)(c - 32);
+                p[k] = c;
+            }
+            o[i].ptr = p;
+            o[i].len = s.len;
+            break;
+        }
+        case QOP_SUBSTRING: {
+            int64_t start = ((const int64_t *)A(1).data)[i];
+            int64_t len = utf8_len(&s), count = st->n_args == 3 ? ((const int64_t *)A(2).data)[i] : len + 1;
+            int64_t begin = start > 0 ? start - 1 : start < 0 ? len + start : -1;
+            int64_t end;
+            if (count < 0) {
+                end = begin;
+                begin = begin + count;
+            } else
+                end = begin > INT64_MAX - count ? INT64_MAX : begin + count;
+            if (begin < 0)
+                begin = 0;
+            if (end > len)
+                end = len;
+            if (end < begin)
+                end = begin;
+            int64_t b0 = utf8_offset(&s, begin), b1 = utf8_offset(&s, end);
+            o[i].ptr = s.ptr + b0;
+            o[i].len = b1 - b0;
+            break;
+        }
+        case QOP_TRIM:
+        case QOP_LTRIM:
+        case QOP_RTRIM: {
+            const struct qstr set = st->n_args == 2 ? ((const struct qstr *)A(1).data)[i]
+                                                    : (struct qstr){" ", 1};
+            int64_t b0 = 0, b1 = s.len;
+            if (st->op != QOP_RTRIM)
+                while (b0 < b1 && memchr(set.ptr, s.ptr[b0], (size_t)set.len))
+                    b0++;
+            if (st->op != QOP_LTRIM)
+                while (b1 > b0 && memchr(set.ptr, s.ptr[b1 - 1], (size_t)set.len))
+                    b1--;
+            o[i].ptr = s.ptr + b0;
+            o[i].len = b1 - b0;
+            break;
+        }
+        case QOP_REPLACE: {
+            const struct qstr f = ((const struct qstr *)A(1).data)[i];
+            const struct qstr t = ((const struct qstr *)A(2).data)[i];
+            if (f.len == 0) {
+                o[i] = s;
+                break;
+            }
+            int64_t count = 0;
+            for (int64_t k = 0; k + f.len <= s.len;) {
+                if (memcmp(s.ptr + k, f.ptr, (size_t)f.len) == 0) {
+                    count++;
+                    k += f.len;
+                } else
+                    k++;
+            }
+            int64_t len = s.len + count * (t.len - f.len);
+            char *p = qstr_alloc(x, (size_t)len);
+            if (!p)
+                return BASALT_NOMEM;
+            int64_t w = 0;
+            for (int64_t k = 0; k < s.len;) {
+                if (k + f.len <= s.len && memcmp(s.ptr + k, f.ptr, (size_t)f.len) == 0) {
+                    memcpy(p + w, t.ptr, (size_t)t.len);
+                    w += t.len;
+                    k += f.len;
+                } else
+                    p[w++] = s.ptr[k++];
+            }
+            o[i].ptr = p;
+            o[i].len = w;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return BASALT_OK;
+}
+
+static basalt_status k_concat(const struct qstep *st, struct qexec *x)
+{
+    int n = x->n;
+    bool strict = st->aux == 1; /* || */
+    if (strict)
+        valid_all(x, st);
+    else
+        OUT.valid = NULL;
+    struct qstr *o = OUT.dbuf;
+    OUT.data = o;
+    for (int i = 0; i < n; i++) {
+        int64_t len = 0;
+        for (int k = 0; k < st->n_args; k++)
+            if (qrow_valid(A(k).valid, i))
+                len += ((const struct qstr *)A(k).data)[i].len;
+        char *p = qstr_alloc(x, (size_t)len);
+        if (!p)
+            return BASALT_NOMEM;
+        int64_t w = 0;
+        for (int k = 0; k < st->n_args; k++)
+            if (qrow_valid(A(k).valid, i)) {
+                const struct qstr *s = &((const struct qstr *)A(k).data)[i];
+                if (s->len)
+                    memcpy(p + w, s->ptr, (size_t)s->len);
+                w += s->len;
+            }
+        o[i].ptr = p;
+        o[i].len = w;
+    }
+    return BASALT_OK;
+}
+
+/* ---------------------------------------------------------------- LIKE */
+
+enum like_kind { LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS, LK_GENERAL };
+
+struct like_pat {
+    enum like_kind kind;
+    const char *lit; /* the literal part, escapes removed */
+    int64_t lit_len;
+};
+
+static char fold(char c, bool ci)
+{
+    return ci && c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* The general matcher: % backtracks to the last star, _ is one code point. */
+static bool like_match(const char *s, int64_t sn, const char *p, int64_t pn, int esc, bool ci)
+{
+    int64_t si = 0, pi = 0, star_p = -1, star_s = 0;
+    while (si < sn) {
+        if (pi < pn) {
+            char c = p[pi];
+            if (c == '%' && c != esc) {
+                star_p = ++pi;
+                star_s = si;
+                continue;
+            }
+            if (c == '_' && c != esc) {
+                si++;
+                while (si < sn && ((unsigned char)s[si] & 0xC0) == 0x80)
+                    si++;
+                pi++;
+                continue;
+            }
+            int64_t adv = 1;
+            if (esc >= 0 && (unsigned char)c == esc && pi + 1 < pn) {
+                c = p[pi + 1];
+                adv = 2;
+            }
+            if (fold(c, ci) == fold(s[si], ci)) {
+                si++;
+                pi += adv;
+                continue;
+            }
+        }
+        if (star_p < 0)
+            return false;
+        pi = star_p;
+        si = ++star_s;
+    }
+    while (pi < pn && p[pi] == '%' && p[pi] != esc)
+        pi++;
+    return pi == pn;
+}
+
+static basalt_status k_like(const struct qstep *st, struct qexec *x)
+{
+    const struct qstr *a = A(0).data, *pat = A(1).data;
+    const struct like_pat *lp = st->data;
+    bool ci = st->op == QOP_ILIKE;
+    uint64_t *d = OUT.dbuf;
+    valid_all(x, st);
+    OUT.data = d;
+    memset(d, 0, QWORDS * 8);
+    for (int i = 0; i < x->n; i++) {
+        const struct qstr *s = &a[i];
+        bool r;
+        if (lp && !ci) {
+            switch (lp->kind) {
+            case LK_EXACT: r = s->len == lp->lit_len && memcmp(s->ptr, lp->lit, (size_t)lp->lit_len) == 0; break;
+            case LK_PREFIX: r = s->len >= lp->lit_len && memcmp(s->ptr, lp->lit, (size_t)lp->lit_len) == 0; break;
+            case LK_SUFFIX:
+                r = s->len >= lp->lit_len &&
+                    memcmp(s->ptr + s->len - lp->lit_len, lp->lit, (size_t)lp->lit_len) == 0;
+                break;
+            case LK_CONTAINS: {
+                struct qstr n = {lp->lit, lp->lit_len};
+                r = has(s, &n);
+                break;
+            }
+            default: r = like_match(s->ptr, s->len, pat[i].ptr, pat[i].len, st->aux, ci);
+            }
+        } else {
+            r = like_match(s->ptr, s->len, pat[i].ptr, pat[i].len, st->aux, ci);
+        }
+        if (r != st->flag)
+            qbit_set(d, i, true);
+    }
+    return BASALT_OK;
+}
+
+/* Classifies a constant pattern: literal runs around at most a leading and
+ * a trailing %. */
+static struct like_pat *like_compile(struct basalt_arena *arena, const char *p, int64_t n, int esc)
+{
+    struct like_pat *lp = basalt_arena_alloc(arena, sizeof *lp, 8);
+    char *lit = basalt_arena_alloc(arena, (size_t)n + 1, 1);
+    if (!lp || !lit)
+        return NULL;
+    bool lead = false, trail = false, general = false;
+    int64_t k = 0, i = 0;
+    if (i < n && p[i] == '%' && esc != '%') {
+        lead = true;
+        while (i < n && p[i] == '%')
+            i++;
+    }
+    for (; i < n; i++) {
+        char c = p[i];
+        if (esc >= 0 && (unsigned char)c == esc) {
+            if (i + 1 >= n) {
+                general = true;
+                break;
+            }
+            lit[k++] = p[++i];
+            continue;
+        }
+        if (c == '_') {
+            general = true;
+            break;
+        }
+        if (c == '%') {
+            int64_t j = i;
+            while (j < n && p[j] == '%')
+                j++;
+            if (j == n) {
+                trail = true;
+                break;
+            }
+            general = true;
+            break;
+        }
+        lit[k++] = c;
+    }
+    lp->lit = lit;
+    lp->lit_len = k;
+    if (general)
+        lp->kind = LK_GENERAL;
+    else if (lead && trail)
+        lp->kind = LK_CONTAINS;
+    else if (lead)
+        lp->kind = LK_SUFFIX;
+    else if (trail)
+        lp->kind = LK_PREFIX;
+    else
+        lp->kind = LK_EXACT;
+    return lp;
+}
+
+/* ---------------------------------------------------------------- regexp */
+
+static basalt_status k_regexp(const struct qstep *st, struct qexec *x)
+{
+    const struct qstr *a = A(0).data;
+    const regex_t *re = st->data;
+    uint64_t *d = OUT.dbuf;
+    valid_all(x, st);
+    OUT.data = d;
+    memset(d, 0, QWORDS * 8);
+    for (int i = 0; i < x->n; i++) {
+        if (!qrow_valid(OUT.valid, i))
+            continue;
+        char *z = qstr_alloc(x, (size_t)a[i].len + 1);
+        if (!z)
+            return BASALT_NOMEM;
+        memcpy(z, a[i].ptr, (size_t)a[i].len);
+        z[a[i].len] = 0;
+        if (regexec(re, z, 0, NULL, 0) == 0)
+            qbit_set(d, i, true);
+    }
+    return BASALT_OK;
+}
+
+bool qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots)
+{
+    switch (st->op) {
+    case QOP_CONCAT:
+        st->fn = k_concat;
+        st->kname = "concat";
+        return true;
+    case QOP_LIKE:
+    case QOP_ILIKE: {
+        st->fn = k_like;
+        st->kname = "like";
+        const struct qslot *ps = &slots[st->args[1]];
+        if (ps->is_const && !ps->const_null) {
+            st->data = like_compile(arena, ps->value.v.str.ptr, (int64_t)ps->value.v.str.len, st->aux);
+            if (!st->data)
+                return false;
+            static const char *const names[] = {"like_exact", "like_prefix", "like_suffix",
+                                                "like_contains", "like_general"};
+            st->kname = names[((struct like_pat *)st->data)->kind];
+        }
+        return true;
+    }
+    case QOP_REGEXP: {
+        const struct qslot *ps = &slots[st->args[1]];
+        if (!ps->is_const || ps->const_null)
+            return false;
+        regex_t *re = basalt_arena_alloc(arena, sizeof *re, 16);
+        if (!re || regcomp(re, ps->value.v.str.ptr, REG_EXTENDED | REG_NOSUB) != 0)
+            return false;
+        st->data = re;
+        st->regex = true; /* regfree'd by basalt_query_program_free */
+        st->fn = k_regexp;
+        st->kname = "regexp";
+        return true;
+    }
+    default:
+        st->fn = k_strfn;
+        st->kname = "string";
+        return true;
+    }
+}

@@ -1,0 +1,1263 @@
+/* The expression builder: nodes in an arena, typed as they are made. Calls
+ * resolve through a registry of functions, each with a resolver that picks
+ * the overload for the argument types and inserts DuckDB's implicit casts.
+ * Nodes whose arguments are all constants fold into constants. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "query_internal.h"
+
+#define T(id) basalt_query_type_make(BASALT_QUERY_TYPE_##id)
+
+basalt_status qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
+                          struct basalt_error *err, const char *fmt, ...)
+{
+    char msg[BASALT_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (b && b->position >= 0)
+        return basalt_error_set(err, st, "%s (at position %d)", msg, b->position);
+    return basalt_error_set(err, st, "%s", msg);
+}
+
+static const char *tname(struct basalt_query_type t, char *buf)
+{
+    return basalt_query_type_name(t, buf, 48);
+}
+
+/* "(VARCHAR, INTEGER)" */
+static const char *arg_list(struct basalt_qexpr *const *args, int n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, cap - k, "(");
+    for (int i = 0; i < n && k < cap; i++) {
+        char t[48];
+        k += (size_t)snprintf(buf + k, cap - k, "%s%s", i ? ", " : "", tname(args[i]->type, t));
+    }
+    if (k < cap)
+        snprintf(buf + k, cap - k, ")");
+    return buf;
+}
+
+basalt_status basalt_qexpr_builder_new(const struct ArrowSchema *input,
+                                       struct basalt_qexpr_builder **out, struct basalt_error *err)
+{
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL out");
+    *out = NULL;
+    if (!input || !input->format || strcmp(input->format, "+s") != 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "input schema must be a struct (+s)");
+    struct basalt_qexpr_builder *b = basalt_calloc(1, sizeof *b);
+    if (!b)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_arena_init(&b->arena, 16384);
+    b->position = -1;
+    b->fold = true;
+    b->n_columns = (int32_t)input->n_children;
+    b->column_types = basalt_arena_alloc(&b->arena, sizeof *b->column_types * (size_t)(b->n_columns + 1), 8);
+    b->column_formats = basalt_arena_alloc(&b->arena, sizeof(char *) * (size_t)(b->n_columns + 1), 8);
+    if (!b->column_types || !b->column_formats) {
+        basalt_qexpr_builder_free(b);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < b->n_columns; i++) {
+        const char *f = input->children[i]->format;
+        b->column_formats[i] = basalt_arena_strndup(&b->arena, f, strlen(f));
+        if (!b->column_formats[i]) {
+            basalt_qexpr_builder_free(b);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        if (basalt_query_type_from_format(f, &b->column_types[i], NULL) != BASALT_OK)
+            b->column_types[i].id = BASALT_QUERY_TYPE_COUNT;
+    }
+    *out = b;
+    return BASALT_OK;
+}
+
+void basalt_qexpr_builder_free(struct basalt_qexpr_builder *b)
+{
+    if (!b)
+        return;
+    basalt_arena_reset(&b->arena);
+    basalt_free(b);
+}
+
+void basalt_qexpr_builder_set_position(struct basalt_qexpr_builder *b, int32_t position)
+{
+    if (b)
+        b->position = position;
+}
+
+struct basalt_query_type basalt_qexpr_type(const struct basalt_qexpr *e) { return e->type; }
+bool basalt_qexpr_nullable(const struct basalt_qexpr *e) { return e->nullable; }
+int32_t basalt_qexpr_position(const struct basalt_qexpr *e) { return e->pos; }
+bool basalt_qexpr_constant(const struct basalt_qexpr *e, struct basalt_query_value *value)
+{
+    if (e->kind != QN_CONST)
+        return false;
+    if (value)
+        *value = e->value;
+    return true;
+}
+
+static struct basalt_qexpr *node(struct basalt_qexpr_builder *b, enum qnode_kind kind, int n_args)
+{
+    struct basalt_qexpr *e = basalt_arena_alloc(&b->arena, sizeof *e, 16);
+    if (!e)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->pos = b->position;
+    e->aux = -1;
+    e->n_args = n_args;
+    if (n_args) {
+        e->args = basalt_arena_alloc(&b->arena, sizeof *e->args * (size_t)n_args, 8);
+        if (!e->args)
+            return NULL;
+    }
+    return e;
+}
+
+#define NOMEM_IF(cond)                                                                            \
+    do {                                                                                          \
+        if (cond)                                                                                 \
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");                          \
+    } while (0)
+
+basalt_status basalt_qexpr_column(struct basalt_qexpr_builder *b, int32_t index,
+                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    if (index < 0 || index >= b->n_columns)
+        return qnode_error(b, BASALT_INVALID_ARG, err, "column %d out of range (%d columns)",
+                           index, b->n_columns);
+    if (b->column_types[index].id == BASALT_QUERY_TYPE_COUNT)
+        return qnode_error(b, BASALT_UNSUPPORTED, err,
+                           "column %d: Arrow type '%s' is not supported in expressions", index,
+                           b->column_formats[index]);
+    struct basalt_qexpr *e = node(b, QN_COLUMN, 0);
+    NOMEM_IF(!e);
+    e->column = index;
+    e->type = b->column_types[index];
+    e->nullable = true;
+    *out = e;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_literal(struct basalt_qexpr_builder *b,
+                                   const struct basalt_query_value *value,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !out || !value)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    if (value->type.id >= BASALT_QUERY_TYPE_COUNT)
+        return qnode_error(b, BASALT_INVALID_ARG, err, "literal of unknown type");
+    if (value->type.id == BASALT_QUERY_TYPE_DECIMAL &&
+        (value->type.precision < 1 || value->type.precision > 38 || value->type.scale < 0 ||
+         value->type.scale > value->type.precision))
+        return qnode_error(b, BASALT_INVALID_ARG, err, "decimal literal precision/scale (%d,%d)",
+                           value->type.precision, value->type.scale);
+    struct basalt_qexpr *e = node(b, QN_CONST, 0);
+    NOMEM_IF(!e);
+    e->value = *value;
+    e->type = value->type;
+    e->value.is_null = value->is_null || value->type.id == BASALT_QUERY_TYPE_NULL;
+    e->nullable = e->value.is_null;
+    if (!e->value.is_null &&
+        (value->type.id == BASALT_QUERY_TYPE_STRING || value->type.id == BASALT_QUERY_TYPE_BINARY)) {
+        char *copy = basalt_arena_alloc(&b->arena, value->v.str.len + 1, 1);
+        NOMEM_IF(!copy);
+        if (value->v.str.len)
+            memcpy(copy, value->v.str.ptr, value->v.str.len);
+        copy[value->v.str.len] = 0;
+        e->value.v.str.ptr = copy;
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_int(struct basalt_qexpr_builder *b, enum basalt_query_type_id id,
+                               int64_t v, struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_value val;
+    memset(&val, 0, sizeof val);
+    val.type = basalt_query_type_make(id);
+    if (qtype_is_unsigned(id))
+        val.v.u = (uint64_t)v;
+    else
+        val.v.i = v;
+    if (!qtype_is_int(id) && id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
+        return qnode_error(b, BASALT_INVALID_ARG, err, "basalt_qexpr_int: not an integer type");
+    return basalt_qexpr_literal(b, &val, out, err);
+}
+
+basalt_status basalt_qexpr_double(struct basalt_qexpr_builder *b, double v,
+                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_value val;
+    memset(&val, 0, sizeof val);
+    val.type = T(DOUBLE);
+    val.v.f = v;
+    return basalt_qexpr_literal(b, &val, out, err);
+}
+
+basalt_status basalt_qexpr_bool(struct basalt_qexpr_builder *b, bool v, struct basalt_qexpr **out,
+                                struct basalt_error *err)
+{
+    struct basalt_query_value val;
+    memset(&val, 0, sizeof val);
+    val.type = T(BOOL);
+    val.v.b = v;
+    return basalt_qexpr_literal(b, &val, out, err);
+}
+
+basalt_status basalt_qexpr_string(struct basalt_qexpr_builder *b, const char *s, size_t len,
+                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_value val;
+    memset(&val, 0, sizeof val);
+    val.type = T(STRING);
+    val.v.str.ptr = s;
+    val.v.str.len = len;
+    return basalt_qexpr_literal(b, &val, out, err);
+}
+
+basalt_status basalt_qexpr_null(struct basalt_qexpr_builder *b, struct basalt_query_type type,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_value val;
+    memset(&val, 0, sizeof val);
+    val.type = type;
+    val.is_null = true;
+    return basalt_qexpr_literal(b, &val, out, err);
+}
+
+/* ------------------------------------------------------------------ folding */
+
+static basalt_status finish(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
+                            struct basalt_qexpr **out, struct basalt_error *err)
+{
+    bool all_const = e->kind != QN_COLUMN && e->kind != QN_CONST;
+    for (int i = 0; i < e->n_args && all_const; i++)
+        all_const = e->args[i]->kind == QN_CONST;
+    if (all_const && b->fold) {
+        struct basalt_query_value v;
+        struct basalt_error ferr;
+        basalt_error_init(&ferr);
+        basalt_status st = qfold(b, e, &v, &ferr);
+        if (st == BASALT_NOMEM)
+            return basalt_error_set(err, st, "out of memory");
+        if (st == BASALT_OK) {
+            int32_t pos = e->pos;
+            struct basalt_qexpr *c = node(b, QN_CONST, 0);
+            NOMEM_IF(!c);
+            c->pos = pos;
+            c->type = e->type;
+            c->value = v;
+            c->value.type = e->type;
+            c->nullable = v.is_null;
+            if (!v.is_null && (e->type.id == BASALT_QUERY_TYPE_STRING ||
+                               e->type.id == BASALT_QUERY_TYPE_BINARY)) {
+                char *copy = basalt_arena_alloc(&b->arena, v.v.str.len + 1, 1);
+                NOMEM_IF(!copy);
+                if (v.v.str.len)
+                    memcpy(copy, v.v.str.ptr, v.v.str.len);
+                copy[v.v.str.len] = 0;
+                c->value.v.str.ptr = copy;
+            }
+            *out = c;
+            return BASALT_OK;
+        }
+        /* A constant that fails (overflow, bad cast) fails when it runs. */
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+static bool any_nullable(struct basalt_qexpr *const *args, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (args[i]->nullable)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ casts */
+
+static bool is_str(enum basalt_query_type_id id)
+{
+    return id == BASALT_QUERY_TYPE_STRING;
+}
+
+static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
+{
+    enum basalt_query_type_id a = f.id, z = t.id;
+    if (a == BASALT_QUERY_TYPE_NULL || a == z)
+        return true;
+    if (z == BASALT_QUERY_TYPE_NULL)
+        return false;
+    if (is_str(z))
+        return a != BASALT_QUERY_TYPE_BINARY || true;
+    if (is_str(a))
+        return z != BASALT_QUERY_TYPE_INTERVAL;
+    if (qtype_is_numeric(a) && qtype_is_numeric(z))
+        return true;
+    if (a == BASALT_QUERY_TYPE_BOOL && qtype_is_numeric(z))
+        return true;
+    if (qtype_is_numeric(a) && z == BASALT_QUERY_TYPE_BOOL)
+        return qtype_is_int(a);
+    if (a == BASALT_QUERY_TYPE_DATE && z == BASALT_QUERY_TYPE_TIMESTAMP)
+        return true;
+    if (a == BASALT_QUERY_TYPE_TIMESTAMP && z == BASALT_QUERY_TYPE_DATE)
+        return true;
+    if (a == BASALT_QUERY_TYPE_BINARY && is_str(z))
+        return true;
+    if (is_str(a) && z == BASALT_QUERY_TYPE_BINARY)
+        return true;
+    return false;
+}
+
+basalt_status qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                         struct basalt_query_type to, bool try_cast, bool implicit,
+                         struct basalt_qexpr **out, struct basalt_error *err)
+{
+    (void)implicit;
+    *out = NULL;
+    if (basalt_query_type_equal(x->type, to)) {
+        *out = x;
+        return BASALT_OK;
+    }
+    if (!cast_allowed(x->type, to)) {
+        char f[48], t[48];
+        return qnode_error(b, BASALT_UNSUPPORTED, err, "cannot cast %s to %s", tname(x->type, f),
+                           tname(to, t));
+    }
+    if (to.id == BASALT_QUERY_TYPE_DECIMAL &&
+        (to.precision < 1 || to.precision > 38 || to.scale < 0 || to.scale > to.precision))
+        return qnode_error(b, BASALT_INVALID_ARG, err, "DECIMAL(%d,%d) out of range",
+                           to.precision, to.scale);
+    struct basalt_qexpr *e = node(b, QN_CAST, 1);
+    NOMEM_IF(!e);
+    e->args[0] = x;
+    e->type = to;
+    e->try_cast = try_cast;
+    e->nullable = x->nullable || try_cast;
+    if (x->kind == QN_CONST && x->value.is_null) {
+        struct basalt_qexpr *c = node(b, QN_CONST, 0);
+        NOMEM_IF(!c);
+        c->type = to;
+        c->value.type = to;
+        c->value.is_null = true;
+        c->nullable = true;
+        *out = c;
+        return BASALT_OK;
+    }
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qexpr_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                                struct basalt_query_type type, bool try_cast,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !x || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    return qbind_cast(b, x, type, try_cast, false, out, err);
+}
+
+/* ------------------------------------------------------------------ implicit types */
+
+static int int_rank(enum basalt_query_type_id id)
+{
+    switch (id) {
+    case BASALT_QUERY_TYPE_INT8: return 1;
+    case BASALT_QUERY_TYPE_INT16: return 2;
+    case BASALT_QUERY_TYPE_INT32: return 3;
+    case BASALT_QUERY_TYPE_INT64: return 4;
+    default: return 0;
+    }
+}
+
+/* Decimal digits an integer type needs (DuckDB's DECIMAL(w,0) for ints). */
+static int int_digits(enum basalt_query_type_id id)
+{
+    switch (id) {
+    case BASALT_QUERY_TYPE_INT8: case BASALT_QUERY_TYPE_UINT8: return 3;
+    case BASALT_QUERY_TYPE_INT16: case BASALT_QUERY_TYPE_UINT16: return 5;
+    case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_UINT32: return 10;
+    case BASALT_QUERY_TYPE_INT64: return 19;
+    case BASALT_QUERY_TYPE_UINT64: return 20;
+    case BASALT_QUERY_TYPE_BOOL: return 1;
+    default: return 38;
+    }
+}
+
+static struct basalt_query_type as_decimal(struct basalt_query_type t)
+{
+    if (t.id == BASALT_QUERY_TYPE_DECIMAL)
+        return t;
+    return basalt_query_type_decimal(int_digits(t.id), 0);
+}
+
+/* The common type two operands are cast to (DuckDB's max logical type for
+ * the types these expressions know); false when there is none. */
+static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
+                        struct basalt_query_type *out)
+{
+    enum basalt_query_type_id x = a.id, y = c.id;
+    if (x == BASALT_QUERY_TYPE_NULL) {
+        *out = c;
+        return true;
+    }
+    if (y == BASALT_QUERY_TYPE_NULL || basalt_query_type_equal(a, c)) {
+        *out = a;
+        return true;
+    }
+    if (x == y && (x == BASALT_QUERY_TYPE_STRING || x == BASALT_QUERY_TYPE_BINARY)) {
+        *out = a;
+        out->large = a.large || c.large;
+        return true;
+    }
+    if (qtype_is_numeric(x) && qtype_is_numeric(y)) {
+        if (x == BASALT_QUERY_TYPE_DOUBLE || y == BASALT_QUERY_TYPE_DOUBLE) {
+            *out = T(DOUBLE);
+            return true;
+        }
+        if (x == BASALT_QUERY_TYPE_FLOAT || y == BASALT_QUERY_TYPE_FLOAT) {
+            *out = T(FLOAT);
+            return true;
+        }
+        if (x == BASALT_QUERY_TYPE_DECIMAL || y == BASALT_QUERY_TYPE_DECIMAL) {
+            struct basalt_query_type da = as_decimal(a), dc = as_decimal(c);
+            int scale = da.scale > dc.scale ? da.scale : dc.scale;
+            int ia = da.precision - da.scale, ic = dc.precision - dc.scale;
+            int p = (ia > ic ? ia : ic) + scale;
+            *out = basalt_query_type_decimal(p > 38 ? 38 : p, scale);
+            return true;
+        }
+        bool ux = qtype_is_unsigned(x), uy = qtype_is_unsigned(y);
+        if (ux && uy) {
+            *out = T(UINT8);
+            out->id = x > y ? x : y;
+            return true;
+        }
+        if (ux || uy) {
+            enum basalt_query_type_id u = ux ? x : y, s = ux ? y : x;
+            if (u == BASALT_QUERY_TYPE_UINT64)
+                return false;
+            /* unsigned of width w fits the signed type of width 2w */
+            int need = int_rank(u == BASALT_QUERY_TYPE_UINT8    ? BASALT_QUERY_TYPE_INT16
+                                : u == BASALT_QUERY_TYPE_UINT16 ? BASALT_QUERY_TYPE_INT32
+                                                                : BASALT_QUERY_TYPE_INT64);
+            int r = int_rank(s) > need ? int_rank(s) : need;
+            *out = T(INT8);
+            out->id = (enum basalt_query_type_id)(BASALT_QUERY_TYPE_INT8 + r - 1);
+            return true;
+        }
+        *out = int_rank(x) >= int_rank(y) ? a : c;
+        return true;
+    }
+    if ((x == BASALT_QUERY_TYPE_DATE && y == BASALT_QUERY_TYPE_TIMESTAMP) ||
+        (y == BASALT_QUERY_TYPE_DATE && x == BASALT_QUERY_TYPE_TIMESTAMP)) {
+        *out = x == BASALT_QUERY_TYPE_TIMESTAMP ? a : c;
+        return true;
+    }
+    if (x == BASALT_QUERY_TYPE_TIMESTAMP && y == BASALT_QUERY_TYPE_TIMESTAMP) {
+        *out = basalt_query_type_timestamp(a.nanos && c.nanos, a.tz || c.tz);
+        return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ calls */
+
+struct qfunc;
+typedef basalt_status (*qresolve_fn)(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                     struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                     struct basalt_error *err);
+struct qfunc {
+    const char *name;
+    enum qop op;
+    qresolve_fn resolve;
+    int min_args, max_args;
+};
+
+static basalt_status no_overload(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr *const *args, int n, struct basalt_error *err)
+{
+    char list[256];
+    return qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of '%s' for %s", f->name,
+                       arg_list(args, n, list, sizeof list));
+}
+
+/* Casts args to types[i] and makes the call node. */
+static basalt_status make_call(struct basalt_qexpr_builder *b, const struct qfunc *f, enum qop op,
+                               struct basalt_qexpr **args, int n,
+                               const struct basalt_query_type *types,
+                               struct basalt_query_type result, bool nullable,
+                               struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *e = node(b, QN_CALL, n);
+    NOMEM_IF(!e);
+    for (int i = 0; i < n; i++) {
+        basalt_status st = types ? qbind_cast(b, args[i], types[i], false, true, &e->args[i], err)
+                                 : BASALT_OK;
+        if (st != BASALT_OK)
+            return st;
+        if (!types)
+            e->args[i] = args[i];
+    }
+    e->op = op;
+    e->name = f->name;
+    e->type = result;
+    e->nullable = nullable || any_nullable(e->args, n);
+    /* A constant NULL argument makes the call NULL without running the
+     * others (concat() alone skips NULLs), as DuckDB's folding does. */
+    if (op != QOP_CONCAT || strcmp(f->name, "||") == 0)
+        for (int i = 0; i < n; i++)
+            if (e->args[i]->kind == QN_CONST && e->args[i]->value.is_null)
+                return basalt_qexpr_null(b, result, out, err);
+    return finish(b, e, out, err);
+}
+
+static struct basalt_query_type dbl(void) { return T(DOUBLE); }
+
+static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                             struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                             struct basalt_error *err)
+{
+    enum qop op = f->op;
+    if (n == 1) {
+        if (op != QOP_SUB)
+            return no_overload(b, f, args, n, err);
+        struct basalt_query_type t = args[0]->type;
+        if (t.id == BASALT_QUERY_TYPE_NULL)
+            t = T(INT32);
+        if (!qtype_is_numeric(t.id) || qtype_is_unsigned(t.id)) {
+            if (t.id != BASALT_QUERY_TYPE_INTERVAL)
+                return no_overload(b, f, args, n, err);
+        }
+        return make_call(b, f, QOP_NEG, args, 1, &t, t, false, out, err);
+    }
+    struct basalt_query_type a = args[0]->type, c = args[1]->type, types[2], r;
+    enum basalt_query_type_id x = a.id, y = c.id;
+    /* temporal arithmetic */
+    if (x == BASALT_QUERY_TYPE_DATE && y == BASALT_QUERY_TYPE_DATE && op == QOP_SUB)
+        return make_call(b, f, QOP_DATE_SUB_DATE, args, 2, NULL, T(INT64), false, out, err);
+    if (x == BASALT_QUERY_TYPE_TIMESTAMP && y == BASALT_QUERY_TYPE_TIMESTAMP && op == QOP_SUB &&
+        basalt_query_type_equal(a, c))
+        return make_call(b, f, QOP_TS_SUB_TS, args, 2, NULL, T(INTERVAL), false, out, err);
+    if ((x == BASALT_QUERY_TYPE_DATE || x == BASALT_QUERY_TYPE_TIMESTAMP) &&
+        y == BASALT_QUERY_TYPE_INTERVAL && (op == QOP_ADD || op == QOP_SUB)) {
+        types[0] = x == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : a;
+        types[1] = c;
+        return make_call(b, f, op == QOP_ADD ? QOP_TS_ADD_INTERVAL : QOP_TS_SUB_INTERVAL, args, 2,
+                         types, types[0], false, out, err);
+    }
+    if (x == BASALT_QUERY_TYPE_INTERVAL && (y == BASALT_QUERY_TYPE_DATE || y == BASALT_QUERY_TYPE_TIMESTAMP) &&
+        op == QOP_ADD) {
+        struct basalt_qexpr *sw[2] = {args[1], args[0]};
+        types[0] = y == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : c;
+        types[1] = a;
+        return make_call(b, f, QOP_TS_ADD_INTERVAL, sw, 2, types, types[0], false, out, err);
+    }
+    if (x == BASALT_QUERY_TYPE_INTERVAL && y == BASALT_QUERY_TYPE_INTERVAL &&
+        (op == QOP_ADD || op == QOP_SUB))
+        return make_call(b, f, op == QOP_ADD ? QOP_INTERVAL_ADD : QOP_INTERVAL_SUB, args, 2, NULL,
+                         a, false, out, err);
+    if (x == BASALT_QUERY_TYPE_NULL && y == BASALT_QUERY_TYPE_NULL)
+        a = c = T(INT32);
+    if (!common_type(a, c, &r) || !qtype_is_numeric(r.id))
+        return no_overload(b, f, args, n, err);
+    bool nullable = false;
+    switch (op) {
+    case QOP_DIV:
+        if (r.id != BASALT_QUERY_TYPE_FLOAT)
+            r = dbl();
+        types[0] = types[1] = r;
+        nullable = true; /* x / 0 */
+        break;
+    case QOP_IDIV:
+        if (r.id == BASALT_QUERY_TYPE_DECIMAL)
+            r = dbl();
+        types[0] = types[1] = r;
+        nullable = true;
+        break;
+    case QOP_MOD:
+        if (r.id == BASALT_QUERY_TYPE_DECIMAL) {
+            struct basalt_query_type da = as_decimal(a), dc = as_decimal(c);
+            int scale = da.scale > dc.scale ? da.scale : dc.scale;
+            int ia = da.precision - da.scale, ic = dc.precision - dc.scale;
+            r = basalt_query_type_decimal((ia > ic ? ia : ic) + scale, scale);
+            types[0] = basalt_query_type_decimal(da.precision - da.scale + scale, scale);
+            types[1] = basalt_query_type_decimal(dc.precision - dc.scale + scale, scale);
+            if (types[0].precision > 38 || types[1].precision > 38)
+                return no_overload(b, f, args, n, err);
+        } else {
+            types[0] = types[1] = r;
+        }
+        nullable = true;
+        break;
+    case QOP_ADD:
+    case QOP_SUB:
+        if (r.id == BASALT_QUERY_TYPE_DECIMAL) {
+            int p = r.precision + 1;
+            int maxw = as_decimal(a).precision > as_decimal(c).precision ? as_decimal(a).precision
+                                                                         : as_decimal(c).precision;
+            if (p > 18 && maxw <= 18)
+                p = 18; /* 64-bit inputs stay 64-bit, with an overflow check */
+            r.precision = (int8_t)(p > 38 ? 38 : p);
+            types[0] = basalt_query_type_decimal(as_decimal(a).precision - as_decimal(a).scale + r.scale, r.scale);
+            types[1] = basalt_query_type_decimal(as_decimal(c).precision - as_decimal(c).scale + r.scale, r.scale);
+            if (types[0].precision > 38 || types[1].precision > 38)
+                types[0] = types[1] = r;
+        } else {
+            types[0] = types[1] = r;
+        }
+        break;
+    case QOP_MUL:
+        if (r.id == BASALT_QUERY_TYPE_DECIMAL) {
+            struct basalt_query_type da = as_decimal(a), dc = as_decimal(c);
+            int p = da.precision + dc.precision, s = da.scale + dc.scale;
+            if (s > 38)
+                return qnode_error(b, BASALT_UNSUPPORTED, err,
+                                   "Needed scale %d to accurately represent the multiplication "
+                                   "result, but this is out of range of the DECIMAL type", s);
+            /* Inputs that fit 64 bits multiply into DECIMAL(18, s) with an
+             * overflow check rather than widening (DuckDB's rule). */
+            int maxw = da.precision > dc.precision ? da.precision : dc.precision;
+            if (p > 18 && maxw <= 18 && s < 18)
+                p = 18;
+            r = basalt_query_type_decimal(p > 38 ? 38 : p, s);
+            types[0] = da;
+            types[1] = dc;
+        } else {
+            types[0] = types[1] = r;
+        }
+        break;
+    default:
+        types[0] = types[1] = r;
+    }
+    return make_call(b, f, op, args, 2, types, r, nullable, out, err);
+}
+
+static basalt_status r_compare(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                               struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                               struct basalt_error *err)
+{
+    struct basalt_query_type r, types[2];
+    (void)n;
+    if (!common_type(args[0]->type, args[1]->type, &r) || r.id == BASALT_QUERY_TYPE_INTERVAL)
+        return no_overload(b, f, args, 2, err);
+    if (r.id == BASALT_QUERY_TYPE_NULL)
+        r = T(INT32);
+    types[0] = types[1] = r;
+    return make_call(b, f, f->op, args, 2, types, T(BOOL), false, out, err);
+}
+
+/* DECIMAL results keep their width; integers and floats as DuckDB types them. */
+static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                            struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                            struct basalt_error *err)
+{
+    struct basalt_query_type t = args[0]->type, types[2];
+    if (t.id == BASALT_QUERY_TYPE_NULL)
+        t = dbl();
+    if (!qtype_is_numeric(t.id))
+        return no_overload(b, f, args, n, err);
+    switch (f->op) {
+    case QOP_ABS:
+        if (n != 1)
+            return no_overload(b, f, args, n, err);
+        return make_call(b, f, f->op, args, 1, &t, t, false, out, err);
+    case QOP_SIGN:
+        if (n != 1)
+            return no_overload(b, f, args, n, err);
+        return make_call(b, f, f->op, args, 1, &t, T(INT8), false, out, err);
+    case QOP_FLOOR:
+    case QOP_CEIL:
+    case QOP_TRUNC:
+        if (n != 1)
+            return no_overload(b, f, args, n, err);
+        if (t.id == BASALT_QUERY_TYPE_DECIMAL)
+            return make_call(b, f, f->op, args, 1, &t, basalt_query_type_decimal(t.precision, 0),
+                             false, out, err);
+        if (qtype_is_int(t.id) && f->op == QOP_TRUNC)
+            return make_call(b, f, f->op, args, 1, &t, t, false, out, err);
+        if (t.id != BASALT_QUERY_TYPE_FLOAT)
+            t = dbl();
+        return make_call(b, f, f->op, args, 1, &t, t, false, out, err);
+    case QOP_ROUND: {
+        if (n == 2) {
+            if (!qtype_is_int(args[1]->type.id) && args[1]->type.id != BASALT_QUERY_TYPE_NULL)
+                return no_overload(b, f, args, n, err);
+            types[1] = T(INT32);
+        }
+        if (t.id == BASALT_QUERY_TYPE_DECIMAL) {
+            int s = 0;
+            if (n == 2) {
+                if (args[1]->kind != QN_CONST || args[1]->value.is_null)
+                    return qnode_error(b, BASALT_UNSUPPORTED, err,
+                                       "round(DECIMAL, n) needs a constant n");
+                s = (int)args[1]->value.v.i;
+                if (s < 0)
+                    s = 0;
+                if (s > t.scale)
+                    s = t.scale;
+            }
+            types[0] = t;
+            struct basalt_qexpr *e;
+            basalt_status st = make_call(b, f, f->op, args, n, types,
+                                         basalt_query_type_decimal(t.precision, s), false, &e, err);
+            if (st == BASALT_OK)
+                *out = e;
+            return st;
+        }
+        if (qtype_is_int(t.id)) {
+            types[0] = t;
+            return make_call(b, f, f->op, args, n, types, t, false, out, err);
+        }
+        types[0] = t.id == BASALT_QUERY_TYPE_FLOAT ? t : dbl();
+        return make_call(b, f, f->op, args, n, types, types[0], false, out, err);
+    }
+    case QOP_POW:
+        if (n != 2 || !qtype_is_numeric(args[1]->type.id))
+            return no_overload(b, f, args, n, err);
+        types[0] = types[1] = dbl();
+        return make_call(b, f, f->op, args, 2, types, dbl(), false, out, err);
+    default: /* sqrt ln log10 exp */
+        if (n != 1)
+            return no_overload(b, f, args, n, err);
+        types[0] = dbl();
+        return make_call(b, f, f->op, args, 1, types, dbl(), false, out, err);
+    }
+}
+
+static struct basalt_query_type vc(void) { return T(STRING); }
+
+static basalt_status r_string(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                              struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                              struct basalt_error *err)
+{
+    struct basalt_query_type types[QMAX_ARGS];
+    for (int i = 0; i < n; i++) {
+        enum basalt_query_type_id id = args[i]->type.id;
+        if (id != BASALT_QUERY_TYPE_STRING && id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+        types[i] = vc();
+    }
+    struct basalt_query_type r = vc();
+    switch (f->op) {
+    case QOP_LENGTH: r = T(INT64); break;
+    case QOP_STARTS_WITH: case QOP_ENDS_WITH: case QOP_CONTAINS: case QOP_REGEXP:
+        r = T(BOOL);
+        break;
+    default: break;
+    }
+    struct basalt_qexpr *e;
+    basalt_status st = make_call(b, f, f->op, args, n, types, r, false, &e, err);
+    if (st == BASALT_OK && f->op == QOP_REGEXP && e->kind == QN_CALL &&
+        (e->args[1]->kind != QN_CONST))
+        return qnode_error(b, BASALT_UNSUPPORTED, err, "regexp_matches needs a constant pattern");
+    if (st == BASALT_OK)
+        *out = e;
+    return st;
+}
+
+static basalt_status r_substring(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    struct basalt_query_type types[3] = {vc(), T(INT64), T(INT64)};
+    if (args[0]->type.id != BASALT_QUERY_TYPE_STRING && args[0]->type.id != BASALT_QUERY_TYPE_NULL)
+        return no_overload(b, f, args, n, err);
+    for (int i = 1; i < n; i++)
+        if (!qtype_is_int(args[i]->type.id) && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+    return make_call(b, f, QOP_SUBSTRING, args, n, types, vc(), false, out, err);
+}
+
+static basalt_status r_concat(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                              struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                              struct basalt_error *err)
+{
+    struct basalt_query_type types[QMAX_ARGS];
+    if (n > QMAX_ARGS)
+        return qnode_error(b, BASALT_LIMIT, err, "'%s' takes at most %d arguments", f->name,
+                           QMAX_ARGS);
+    for (int i = 0; i < n; i++) {
+        if (args[i]->type.id == BASALT_QUERY_TYPE_BINARY)
+            return no_overload(b, f, args, n, err);
+        types[i] = vc();
+    }
+    struct basalt_qexpr *e;
+    /* concat() skips NULLs; || is NULL when an argument is. */
+    bool is_op = strcmp(f->name, "||") == 0, fold = b->fold;
+    b->fold = false;
+    basalt_status st = make_call(b, f, QOP_CONCAT, args, n, types, vc(), false, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind == QN_CALL) {
+        e->aux = is_op;
+        if (!is_op)
+            e->nullable = false;
+        return finish(b, e, out, err);
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+static basalt_status r_like(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                            struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                            struct basalt_error *err)
+{
+    struct basalt_query_type types[2] = {vc(), vc()};
+    int esc = -1;
+    for (int i = 0; i < 2; i++)
+        if (args[i]->type.id != BASALT_QUERY_TYPE_STRING && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+    if (n == 3) {
+        if (args[2]->kind != QN_CONST || args[2]->type.id != BASALT_QUERY_TYPE_STRING)
+            return qnode_error(b, BASALT_UNSUPPORTED, err, "'%s': ESCAPE must be a constant string",
+                               f->name);
+        if (!args[2]->value.is_null) {
+            if (args[2]->value.v.str.len > 1)
+                return qnode_error(b, BASALT_INVALID_ARG, err,
+                                   "Invalid escape string. Escape string must be empty or one "
+                                   "character.");
+            if (args[2]->value.v.str.len == 1)
+                esc = (unsigned char)args[2]->value.v.str.ptr[0];
+        }
+    }
+    bool neg = strncmp(f->name, "not_", 4) == 0, fold = b->fold;
+    struct basalt_qexpr *e;
+    b->fold = false; /* fold once the escape and negation are set */
+    basalt_status st = make_call(b, f, f->op, args, 2, types, T(BOOL), false, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind == QN_CALL) {
+        e->aux = esc;
+        e->negate = neg;
+        return finish(b, e, out, err);
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+static const struct {
+    const char *name;
+    enum qpart part;
+} part_names[] = {
+    {"year", QP_YEAR}, {"years", QP_YEAR}, {"quarter", QP_QUARTER}, {"month", QP_MONTH},
+    {"months", QP_MONTH}, {"week", QP_WEEK}, {"day", QP_DAY}, {"days", QP_DAY},
+    {"hour", QP_HOUR}, {"hours", QP_HOUR}, {"minute", QP_MINUTE}, {"minutes", QP_MINUTE},
+    {"second", QP_SECOND}, {"seconds", QP_SECOND}, {"millisecond", QP_MILLISECOND},
+    {"milliseconds", QP_MILLISECOND}, {"microsecond", QP_MICROSECOND},
+    {"microseconds", QP_MICROSECOND}, {"dow", QP_DOW}, {"dayofweek", QP_DOW},
+    {"isodow", QP_ISODOW}, {"doy", QP_DOY}, {"dayofyear", QP_DOY}, {"epoch", QP_EPOCH},
+    {"decade", QP_DECADE}, {"century", QP_CENTURY}, {"millennium", QP_MILLENNIUM},
+};
+
+static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                            struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                            struct basalt_error *err)
+{
+    struct basalt_query_type types[2];
+    if (f->op == QOP_STRFTIME) {
+        if ((args[0]->type.id != BASALT_QUERY_TYPE_DATE &&
+             args[0]->type.id != BASALT_QUERY_TYPE_TIMESTAMP) ||
+            args[1]->kind != QN_CONST || args[1]->type.id != BASALT_QUERY_TYPE_STRING)
+            return no_overload(b, f, args, n, err);
+        types[0] = args[0]->type.id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[0]->type;
+        types[1] = vc();
+        return make_call(b, f, f->op, args, 2, types, vc(), false, out, err);
+    }
+    if (args[0]->kind != QN_CONST || args[0]->type.id != BASALT_QUERY_TYPE_STRING ||
+        args[0]->value.is_null)
+        return qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
+    enum basalt_query_type_id id = args[1]->type.id;
+    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
+        return no_overload(b, f, args, n, err);
+    int part = -1;
+    for (size_t i = 0; i < sizeof part_names / sizeof part_names[0]; i++)
+        if (strlen(part_names[i].name) == args[0]->value.v.str.len &&
+            strncasecmp(part_names[i].name, args[0]->value.v.str.ptr, args[0]->value.v.str.len) == 0)
+            part = (int)part_names[i].part;
+    if (part < 0)
+        return qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
+                           (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
+    struct basalt_qexpr *e = node(b, QN_CALL, 1);
+    NOMEM_IF(!e);
+    e->op = f->op;
+    e->name = f->name;
+    e->aux = part;
+    e->nullable = args[1]->nullable;
+    struct basalt_query_type in = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[1]->type;
+    basalt_status st = qbind_cast(b, args[1], in, false, true, &e->args[0], err);
+    if (st != BASALT_OK)
+        return st;
+    if (f->op == QOP_DATE_PART)
+        e->type = part == QP_EPOCH ? dbl() : T(INT64);
+    else {
+        if (part == QP_DOW || part == QP_ISODOW || part == QP_DOY || part == QP_EPOCH)
+            return qnode_error(b, BASALT_INVALID_ARG, err, "date_trunc: unsupported part '%.*s'",
+                               (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
+        e->type = in;
+    }
+    return finish(b, e, out, err);
+}
+
+static const struct qfunc functions[] = {
+    {"+", QOP_ADD, r_arith, 1, 2}, {"-", QOP_SUB, r_arith, 1, 2},
+    {"*", QOP_MUL, r_arith, 2, 2}, {"/", QOP_DIV, r_arith, 2, 2},
+    {"//", QOP_IDIV, r_arith, 2, 2}, {"%", QOP_MOD, r_arith, 2, 2},
+    {"=", QOP_EQ, r_compare, 2, 2}, {"<>", QOP_NE, r_compare, 2, 2},
+    {"!=", QOP_NE, r_compare, 2, 2}, {"<", QOP_LT, r_compare, 2, 2},
+    {"<=", QOP_LE, r_compare, 2, 2}, {">", QOP_GT, r_compare, 2, 2},
+    {">=", QOP_GE, r_compare, 2, 2},
+    {"abs", QOP_ABS, r_math, 1, 1}, {"round", QOP_ROUND, r_math, 1, 2},
+    {"floor", QOP_FLOOR, r_math, 1, 1}, {"ceil", QOP_CEIL, r_math, 1, 1},
+    {"ceiling", QOP_CEIL, r_math, 1, 1}, {"trunc", QOP_TRUNC, r_math, 1, 1},
+    {"sqrt", QOP_SQRT, r_math, 1, 1}, {"ln", QOP_LN, r_math, 1, 1},
+    {"log10", QOP_LOG10, r_math, 1, 1}, {"exp", QOP_EXP, r_math, 1, 1},
+    {"pow", QOP_POW, r_math, 2, 2}, {"power", QOP_POW, r_math, 2, 2},
+    {"sign", QOP_SIGN, r_math, 1, 1},
+    {"length", QOP_LENGTH, r_string, 1, 1}, {"lower", QOP_LOWER, r_string, 1, 1},
+    {"upper", QOP_UPPER, r_string, 1, 1}, {"substring", QOP_SUBSTRING, r_substring, 2, 3},
+    {"substr", QOP_SUBSTRING, r_substring, 2, 3},
+    {"concat", QOP_CONCAT, r_concat, 1, QMAX_ARGS}, {"||", QOP_CONCAT, r_concat, 2, 2},
+    {"trim", QOP_TRIM, r_string, 1, 2}, {"ltrim", QOP_LTRIM, r_string, 1, 2},
+    {"rtrim", QOP_RTRIM, r_string, 1, 2}, {"replace", QOP_REPLACE, r_string, 3, 3},
+    {"starts_with", QOP_STARTS_WITH, r_string, 2, 2},
+    {"ends_with", QOP_ENDS_WITH, r_string, 2, 2}, {"suffix", QOP_ENDS_WITH, r_string, 2, 2},
+    {"contains", QOP_CONTAINS, r_string, 2, 2},
+    {"regexp_matches", QOP_REGEXP, r_string, 2, 2},
+    {"like", QOP_LIKE, r_like, 2, 3}, {"not_like", QOP_LIKE, r_like, 2, 3},
+    {"ilike", QOP_ILIKE, r_like, 2, 3}, {"not_ilike", QOP_ILIKE, r_like, 2, 3},
+    {"date_part", QOP_DATE_PART, r_date, 2, 2}, {"extract", QOP_DATE_PART, r_date, 2, 2},
+    {"datepart", QOP_DATE_PART, r_date, 2, 2}, {"date_trunc", QOP_DATE_TRUNC, r_date, 2, 2},
+    {"datetrunc", QOP_DATE_TRUNC, r_date, 2, 2}, {"strftime", QOP_STRFTIME, r_date, 2, 2},
+};
+
+basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name,
+                                struct basalt_qexpr *const *args, int n_args,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !name || !out || n_args < 0 || (n_args && !args))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    for (int i = 0; i < n_args; i++)
+        if (!args[i])
+            return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument %d of '%s'", i, name);
+    const struct qfunc *f = NULL;
+    bool known = false;
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+        if (strcasecmp(functions[i].name, name) != 0)
+            continue;
+        known = true;
+        if (n_args >= functions[i].min_args && n_args <= functions[i].max_args) {
+            f = &functions[i];
+            break;
+        }
+    }
+    if (!f && known) {
+        struct qfunc tmp = {name, QOP_COUNT, NULL, 0, 0};
+        return no_overload(b, &tmp, args, n_args, err);
+    }
+    if (!f)
+        return qnode_error(b, BASALT_NOT_FOUND, err, "unknown function '%s'", name);
+    struct basalt_qexpr *copy[QMAX_ARGS];
+    if (n_args > QMAX_ARGS)
+        return qnode_error(b, BASALT_LIMIT, err, "too many arguments to '%s'", name);
+    for (int i = 0; i < n_args; i++)
+        copy[i] = args[i];
+    return f->resolve(b, f, copy, n_args, out, err);
+}
+
+/* ------------------------------------------------------------------ special forms */
+
+static basalt_status to_bool(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                             const char *what, struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (x->type.id == BASALT_QUERY_TYPE_BOOL) {
+        *out = x;
+        return BASALT_OK;
+    }
+    if (x->type.id == BASALT_QUERY_TYPE_NULL)
+        return qbind_cast(b, x, T(BOOL), false, true, out, err);
+    char t[48];
+    return qnode_error(b, BASALT_UNSUPPORTED, err, "%s needs BOOLEAN arguments, not %s", what,
+                       tname(x->type, t));
+}
+
+static basalt_status logic(struct basalt_qexpr_builder *b, enum qnode_kind kind,
+                           struct basalt_qexpr *const *args, int n, struct basalt_qexpr **out,
+                           struct basalt_error *err)
+{
+    if (!b || !out || n < 1 || !args)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    for (int i = 0; i < n; i++)
+        if (!args[i])
+            return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    if (n == 1)
+        return to_bool(b, args[0], kind == QN_AND ? "AND" : "OR", out, err);
+    /* chained in pairs so every node has two arguments */
+    struct basalt_qexpr *acc = NULL;
+    basalt_status st = to_bool(b, args[0], "AND/OR", &acc, err);
+    for (int i = 1; i < n && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = node(b, kind, 2);
+        NOMEM_IF(!e);
+        e->args[0] = acc;
+        st = to_bool(b, args[i], kind == QN_AND ? "AND" : "OR", &e->args[1], err);
+        if (st != BASALT_OK)
+            return st;
+        e->type = T(BOOL);
+        e->nullable = any_nullable(e->args, 2);
+        st = finish(b, e, &acc, err);
+    }
+    if (st == BASALT_OK)
+        *out = acc;
+    return st;
+}
+
+basalt_status basalt_qexpr_and(struct basalt_qexpr_builder *b, struct basalt_qexpr *const *args,
+                               int n, struct basalt_qexpr **out, struct basalt_error *err)
+{
+    return logic(b, QN_AND, args, n, out, err);
+}
+
+basalt_status basalt_qexpr_or(struct basalt_qexpr_builder *b, struct basalt_qexpr *const *args,
+                              int n, struct basalt_qexpr **out, struct basalt_error *err)
+{
+    return logic(b, QN_OR, args, n, out, err);
+}
+
+basalt_status basalt_qexpr_not(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                               struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !x || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_qexpr *e = node(b, QN_NOT, 1);
+    NOMEM_IF(!e);
+    basalt_status st = to_bool(b, x, "NOT", &e->args[0], err);
+    if (st != BASALT_OK)
+        return st;
+    e->type = T(BOOL);
+    e->nullable = e->args[0]->nullable;
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qexpr_is_null(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                                   bool negate, struct basalt_qexpr **out,
+                                   struct basalt_error *err)
+{
+    if (!b || !x || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_qexpr *e = node(b, QN_IS_NULL, 1);
+    NOMEM_IF(!e);
+    e->args[0] = x;
+    e->negate = negate;
+    e->type = T(BOOL);
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct basalt_qexpr *l,
+                                       struct basalt_qexpr *r, bool negate,
+                                       struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !l || !r || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_query_type t;
+    if (!common_type(l->type, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
+        char list[256];
+        struct basalt_qexpr *a[2] = {l, r};
+        return qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",
+                           arg_list(a, 2, list, sizeof list));
+    }
+    if (t.id == BASALT_QUERY_TYPE_NULL)
+        t = T(INT32);
+    struct basalt_qexpr *e = node(b, QN_DISTINCT, 2);
+    NOMEM_IF(!e);
+    basalt_status st = qbind_cast(b, l, t, false, true, &e->args[0], err);
+    if (st == BASALT_OK)
+        st = qbind_cast(b, r, t, false, true, &e->args[1], err);
+    if (st != BASALT_OK)
+        return st;
+    e->negate = negate;
+    e->type = T(BOOL);
+    return finish(b, e, out, err);
+}
+
+/* The common type of a list of values (CASE results, COALESCE). */
+static basalt_status unify(struct basalt_qexpr_builder *b, struct basalt_qexpr *const *vals, int n,
+                           const char *what, struct basalt_query_type *out,
+                           struct basalt_error *err)
+{
+    struct basalt_query_type t = T(NULL);
+    for (int i = 0; i < n; i++) {
+        if (!vals[i])
+            continue;
+        struct basalt_query_type u;
+        if (!common_type(t, vals[i]->type, &u)) {
+            char list[256];
+            return qnode_error(b, BASALT_UNSUPPORTED, err, "%s: no common type for %s", what,
+                               arg_list(vals, n, list, sizeof list));
+        }
+        t = u;
+    }
+    *out = t;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_case(struct basalt_qexpr_builder *b, struct basalt_qexpr *const *whens,
+                                struct basalt_qexpr *const *thens, int n,
+                                struct basalt_qexpr *else_, struct basalt_qexpr **out,
+                                struct basalt_error *err)
+{
+    if (!b || !out || n < 1 || !whens || !thens)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    struct basalt_qexpr *e = node(b, QN_CASE, 2 * n + 1);
+    NOMEM_IF(!e);
+    struct basalt_qexpr **vals = basalt_arena_alloc(&b->arena, sizeof *vals * (size_t)(n + 1), 8);
+    NOMEM_IF(!vals);
+    for (int i = 0; i < n; i++) {
+        if (!whens[i] || !thens[i])
+            return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+        vals[i] = thens[i];
+    }
+    vals[n] = else_;
+    struct basalt_query_type t;
+    basalt_status st = unify(b, vals, n + 1, "CASE", &t, err);
+    if (st != BASALT_OK)
+        return st;
+    bool nullable = !else_;
+    for (int i = 0; i < n; i++) {
+        st = to_bool(b, whens[i], "CASE WHEN", &e->args[2 * i], err);
+        if (st == BASALT_OK)
+            st = qbind_cast(b, thens[i], t, false, true, &e->args[2 * i + 1], err);
+        if (st != BASALT_OK)
+            return st;
+        nullable |= e->args[2 * i + 1]->nullable;
+    }
+    if (else_) {
+        st = qbind_cast(b, else_, t, false, true, &e->args[2 * n], err);
+        if (st != BASALT_OK)
+            return st;
+        nullable |= e->args[2 * n]->nullable;
+    } else {
+        st = basalt_qexpr_null(b, t, &e->args[2 * n], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    e->type = t;
+    e->nullable = nullable;
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qexpr_coalesce(struct basalt_qexpr_builder *b,
+                                    struct basalt_qexpr *const *args, int n,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !out || n < 1 || !args)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    struct basalt_qexpr *e = node(b, QN_COALESCE, n);
+    NOMEM_IF(!e);
+    struct basalt_query_type t;
+    basalt_status st = unify(b, args, n, "COALESCE", &t, err);
+    if (st != BASALT_OK)
+        return st;
+    bool nullable = true;
+    for (int i = 0; i < n; i++) {
+        st = qbind_cast(b, args[i], t, false, true, &e->args[i], err);
+        if (st != BASALT_OK)
+            return st;
+        if (!e->args[i]->nullable)
+            nullable = false;
+    }
+    e->type = t;
+    e->nullable = nullable;
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qexpr_nullif(struct basalt_qexpr_builder *b, struct basalt_qexpr *a,
+                                  struct basalt_qexpr *c, struct basalt_qexpr **out,
+                                  struct basalt_error *err)
+{
+    if (!b || !a || !c || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_qexpr *args[2] = {a, c}, *eq, *nul;
+    basalt_status st = basalt_qexpr_call(b, "=", args, 2, &eq, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_null(b, a->type, &nul, err);
+    if (st != BASALT_OK)
+        return st;
+    return basalt_qexpr_case(b, &eq, &nul, 1, a, out, err);
+}
+
+basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                              struct basalt_qexpr *const *list, int n, bool negate,
+                              struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !x || !out || n < 1 || !list)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    /* x IN (a, b) is x = a OR x = b under three-valued logic, with every
+     * operand cast to the common type of all of them first. */
+    struct basalt_qexpr **all = basalt_arena_alloc(&b->arena, sizeof *all * (size_t)(n + 1), 8);
+    struct basalt_qexpr **eqs = basalt_arena_alloc(&b->arena, sizeof *eqs * (size_t)n, 8);
+    NOMEM_IF(!all || !eqs);
+    all[0] = x;
+    for (int i = 0; i < n; i++)
+        all[i + 1] = list[i];
+    struct basalt_query_type t;
+    basalt_status st = unify(b, all, n + 1, "IN", &t, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qexpr *cx;
+    st = qbind_cast(b, x, t, false, true, &cx, err);
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        struct basalt_qexpr *pair[2] = {cx, NULL};
+        st = qbind_cast(b, list[i], t, false, true, &pair[1], err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_call(b, "=", pair, 2, &eqs[i], err);
+    }
+    struct basalt_qexpr *any = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qexpr_or(b, eqs, n, &any, err);
+    if (st != BASALT_OK)
+        return st;
+    if (negate)
+        return basalt_qexpr_not(b, any, out, err);
+    *out = any;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_between(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                                   struct basalt_qexpr *lo, struct basalt_qexpr *hi, bool negate,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (!b || !x || !lo || !hi || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_qexpr *a[2] = {x, lo}, *c[2] = {x, hi}, *both[2], *r;
+    basalt_status st = basalt_qexpr_call(b, ">=", a, 2, &both[0], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_call(b, "<=", c, 2, &both[1], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_and(b, both, 2, &r, err);
+    if (st != BASALT_OK)
+        return st;
+    if (negate)
+        return basalt_qexpr_not(b, r, out, err);
+    *out = r;
+    return BASALT_OK;
+}

@@ -1,0 +1,272 @@
+/* query internals: the expression nodes, the registry's resolved calls, and
+ * the compiled program's steps and vectors. */
+#ifndef BASALT_QUERY_INTERNAL_H
+#define BASALT_QUERY_INTERNAL_H
+
+#include <stdint.h>
+
+#include "basalt/query.h"
+
+#define QVEC BASALT_QUERY_VECTOR
+#define QWORDS (QVEC / 64)
+
+typedef __int128 qi128;
+
+/* A string or binary value in a vector: a view into the batch's data or the
+ * state's string arena. */
+struct qstr {
+    const char *ptr;
+    int64_t len;
+};
+
+struct qinterval {
+    int32_t months;
+    int32_t days;
+    int64_t nanos;
+};
+
+/* ------------------------------------------------------------------ nodes */
+
+enum qnode_kind {
+    QN_COLUMN,
+    QN_CONST,
+    QN_CALL,     /* a resolved function: op below */
+    QN_CAST,
+    QN_AND,
+    QN_OR,
+    QN_NOT,
+    QN_IS_NULL,  /* negate: IS NOT NULL */
+    QN_DISTINCT, /* negate: IS NOT DISTINCT FROM */
+    QN_CASE,     /* args: when0, then0, when1, then1, ..., else */
+    QN_COALESCE
+};
+
+/* Resolved operations of QN_CALL. */
+enum qop {
+    QOP_ADD, QOP_SUB, QOP_MUL, QOP_DIV, QOP_IDIV, QOP_MOD, QOP_NEG,
+    QOP_EQ, QOP_NE, QOP_LT, QOP_LE, QOP_GT, QOP_GE,
+    QOP_ABS, QOP_ROUND, QOP_FLOOR, QOP_CEIL, QOP_TRUNC, QOP_SQRT, QOP_LN, QOP_LOG10,
+    QOP_EXP, QOP_POW, QOP_SIGN,
+    QOP_LENGTH, QOP_LOWER, QOP_UPPER, QOP_SUBSTRING, QOP_CONCAT, QOP_TRIM, QOP_LTRIM,
+    QOP_RTRIM, QOP_REPLACE, QOP_STARTS_WITH, QOP_ENDS_WITH, QOP_CONTAINS, QOP_LIKE,
+    QOP_ILIKE, QOP_REGEXP,
+    QOP_DATE_PART, QOP_DATE_TRUNC, QOP_STRFTIME,
+    QOP_TS_ADD_INTERVAL, QOP_TS_SUB_INTERVAL, QOP_TS_SUB_TS, QOP_DATE_SUB_DATE,
+    QOP_INTERVAL_ADD, QOP_INTERVAL_SUB,
+    QOP_COUNT
+};
+
+/* Date parts (date_part, date_trunc). */
+enum qpart {
+    QP_YEAR, QP_QUARTER, QP_MONTH, QP_WEEK, QP_DAY, QP_HOUR, QP_MINUTE, QP_SECOND,
+    QP_MILLISECOND, QP_MICROSECOND, QP_DOW, QP_ISODOW, QP_DOY, QP_EPOCH, QP_DECADE,
+    QP_CENTURY, QP_MILLENNIUM
+};
+
+struct basalt_qexpr {
+    enum qnode_kind kind;
+    struct basalt_query_type type;
+    bool nullable;
+    bool negate;   /* NOT LIKE, IS NOT NULL, IS NOT DISTINCT */
+    bool try_cast; /* QN_CAST */
+    int32_t pos;
+    int32_t column;
+    enum qop op;
+    int32_t aux; /* date part, like escape char (or -1) */
+    const char *name; /* function name as called, for messages */
+    struct basalt_query_value value; /* QN_CONST */
+    int n_args;
+    struct basalt_qexpr **args;
+};
+
+struct basalt_qexpr_builder {
+    struct basalt_arena arena;
+    int32_t n_columns;
+    struct basalt_query_type *column_types; /* type id COUNT: unsupported */
+    char **column_formats;
+    int32_t position;
+    bool fold; /* constant folding enabled */
+};
+
+/* bind.c */
+basalt_status qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                         struct basalt_query_type to, bool try_cast, bool implicit,
+                         struct basalt_qexpr **out, struct basalt_error *err);
+basalt_status qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
+                          struct basalt_error *err, const char *fmt, ...) BASALT_PRINTF(4, 5);
+
+/* types.c */
+int qtype_width(struct basalt_query_type t); /* bytes per value in a vector; 0 bool/null */
+bool qtype_is_int(enum basalt_query_type_id id);
+bool qtype_is_signed_int(enum basalt_query_type_id id);
+bool qtype_is_unsigned(enum basalt_query_type_id id);
+bool qtype_is_numeric(enum basalt_query_type_id id); /* ints, floats, decimal */
+const char *qtype_phys_name(enum basalt_query_type_id id); /* INT64, INT32 ... (messages) */
+qi128 qpow10(int n);
+size_t qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
+size_t qformat_date(int32_t days, char *buf, size_t cap);
+size_t qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
+size_t qformat_interval(struct qinterval iv, char *buf, size_t cap);
+size_t qformat_int128(qi128 v, char *buf, size_t cap);
+size_t qformat_double(double v, char *buf, size_t cap);
+void qcivil_from_days(int64_t z, int64_t *y, int *m, int *d);
+int64_t qdays_from_civil(int64_t y, int m, int d);
+bool qparse_date(const char *s, size_t n, int32_t *out);
+bool qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out);
+int64_t qfloordiv(int64_t a, int64_t b);
+
+/* ------------------------------------------------------------------ programs */
+
+/* One vector's worth of a slot: values and validity for rows [0, n). */
+struct qvec {
+    const void *data;     /* values; BOOL: uint64 bit words */
+    const uint64_t *valid; /* bit words, NULL: all valid */
+    void *dbuf;           /* owned values storage (QVEC values) */
+    uint64_t *vbuf;       /* owned validity storage (QWORDS words) */
+};
+
+struct qexec;
+struct qstep;
+typedef basalt_status (*qkernel)(const struct qstep *st, struct qexec *x);
+
+/* Fused register programs: numeric subtrees of + - * / and one comparison at
+ * the top, over double registers; leaves load straight from the columns. */
+enum qfop { QF_LOAD, QF_CONST, QF_ADD, QF_SUB, QF_MUL, QF_DIV, QF_EQ, QF_NE, QF_LT, QF_LE,
+            QF_GT, QF_GE };
+struct qfinstr {
+    enum qfop op;
+    int8_t dst, a, b;  /* registers */
+    int32_t column;    /* QF_LOAD: input column */
+    enum basalt_query_type_id src; /* QF_LOAD: FLOAT, DOUBLE, INT32 or INT64 */
+    double k;          /* QF_CONST */
+};
+
+#define QMAX_ARGS 16
+
+struct qstep {
+    qkernel fn;
+    const char *kname;  /* for explain */
+    int32_t out;        /* slot */
+    int32_t n_args;
+    int32_t args[QMAX_ARGS];
+    int32_t mask;       /* slot (BOOL) of the rows whose errors count; -1: all rows */
+    int32_t pos;
+    enum qop op;
+    int32_t aux;
+    bool flag;          /* negate / try / nanos... kernel-specific */
+    bool a_const, b_const;
+    struct basalt_query_type type;    /* result */
+    struct basalt_query_type in_type; /* first argument's */
+    struct basalt_query_type in_type2;
+    int32_t column;     /* QN_COLUMN */
+    void *data;         /* kernel-specific compiled data (in the program arena) */
+    qkernel inner;      /* IS DISTINCT FROM: the comparison it wraps */
+    bool regex;         /* data is a regex_t to regfree with the program */
+    /* fused */
+    int32_t n_instr;
+    struct qfinstr *instr;
+    int32_t n_loads;
+    int32_t loads[QMAX_ARGS]; /* input columns whose validity is ANDed */
+    int8_t result_reg;
+    int8_t n_regs;
+};
+
+struct qslot {
+    struct basalt_query_type type;
+    bool is_const;
+    bool const_null;
+    struct basalt_query_value value; /* constants */
+};
+
+struct basalt_query_program {
+    struct basalt_arena arena;
+    int32_t n_slots;
+    struct qslot *slots;
+    int32_t n_steps;
+    struct qstep *steps;
+    int n_out;
+    int32_t *out_slots;
+    struct basalt_query_type *out_types;
+    int32_t n_columns;
+    struct basalt_query_type *column_types;
+    bool has_strings;
+};
+
+/* The input batch as the kernels see it. */
+struct qcolumn {
+    const struct ArrowArray *array;
+    const uint8_t *validity;
+    const void *values;
+    const void *data; /* string bytes */
+    int64_t offset;
+};
+
+struct basalt_query_state {
+    const struct basalt_query_program *p;
+    struct qvec *vec;
+    struct basalt_arena strings; /* per vector */
+    struct basalt_query_stats stats;
+    struct qcolumn *cols;
+    void *scratch;
+    size_t scratch_cap;
+};
+
+struct qexec {
+    struct basalt_query_state *s;
+    struct qvec *vec;
+    struct qcolumn *cols;
+    int64_t start; /* first row of the vector in the batch */
+    int n;         /* rows in the vector */
+    struct basalt_error *err;
+};
+
+/* Rows whose errors count: valid in the result and in the step's mask. */
+static inline bool qrow_valid(const uint64_t *valid, int i)
+{
+    return !valid || ((valid[i >> 6] >> (i & 63)) & 1);
+}
+static inline bool qbit(const uint64_t *w, int i) { return (w[i >> 6] >> (i & 63)) & 1; }
+static inline void qbit_set(uint64_t *w, int i, bool v)
+{
+    if (v)
+        w[i >> 6] |= (uint64_t)1 << (i & 63);
+    else
+        w[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+/* exec.c */
+basalt_status qexec_error(struct qexec *x, const struct qstep *st, basalt_status status,
+                          const char *fmt, ...) BASALT_PRINTF(4, 5);
+/* Whether row i's error counts (its mask bit, if any, is set). */
+static inline bool qcounts(const struct qexec *x, const struct qstep *st, int i)
+{
+    if (st->mask < 0)
+        return true;
+    const struct qvec *m = &x->vec[st->mask];
+    return qrow_valid(m->valid, i) && qbit((const uint64_t *)m->data, i);
+}
+/* The result's validity: AND of the arguments' (NULL when all valid). */
+void qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const struct qvec *b);
+/* A string result stored in the state's arena. */
+char *qstr_alloc(struct qexec *x, size_t len);
+
+/* kernel selection (k_*.c): fill st->fn for a node; return false if none */
+bool qk_arith_select(struct qstep *st);
+bool qk_compare_select(struct qstep *st);
+bool qk_cast_select(struct qstep *st);
+bool qk_math_select(struct qstep *st);
+bool qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
+bool qk_time_select(struct qstep *st);
+basalt_status qk_fused(const struct qstep *st, struct qexec *x);
+basalt_status qk_distinct(const struct qstep *st, struct qexec *x);
+
+/* parse/format helpers shared by casts */
+bool qparse_int(const char *s, size_t n, int64_t *out);
+bool qparse_double(const char *s, size_t n, double *out);
+bool qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out);
+
+/* Folding: evaluates a constant node into *out (program built over no columns). */
+basalt_status qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
+                    struct basalt_query_value *out, struct basalt_error *err);
+
+#endif
