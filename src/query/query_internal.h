@@ -89,31 +89,31 @@ struct basalt_qexpr_builder {
 };
 
 /* bind.c */
-basalt_status qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+basalt_status basalt_qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                          struct basalt_query_type to, bool try_cast, bool implicit,
                          struct basalt_qexpr **out, struct basalt_error *err);
-basalt_status qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
+basalt_status basalt_qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
                           struct basalt_error *err, const char *fmt, ...) BASALT_PRINTF(4, 5);
 
 /* types.c */
-int qtype_width(struct basalt_query_type t); /* bytes per value in a vector; 0 bool/null */
-bool qtype_is_int(enum basalt_query_type_id id);
-bool qtype_is_signed_int(enum basalt_query_type_id id);
-bool qtype_is_unsigned(enum basalt_query_type_id id);
-bool qtype_is_numeric(enum basalt_query_type_id id); /* ints, floats, decimal */
-const char *qtype_phys_name(enum basalt_query_type_id id); /* INT64, INT32 ... (messages) */
-qi128 qpow10(int n);
-size_t qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
-size_t qformat_date(int32_t days, char *buf, size_t cap);
-size_t qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
-size_t qformat_interval(struct qinterval iv, char *buf, size_t cap);
-size_t qformat_int128(qi128 v, char *buf, size_t cap);
-size_t qformat_double(double v, char *buf, size_t cap);
-void qcivil_from_days(int64_t z, int64_t *y, int *m, int *d);
-int64_t qdays_from_civil(int64_t y, int m, int d);
-bool qparse_date(const char *s, size_t n, int32_t *out);
-bool qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out);
-int64_t qfloordiv(int64_t a, int64_t b);
+int basalt_qtype_width(struct basalt_query_type t); /* bytes per value in a vector; 0 bool/null */
+bool basalt_qtype_is_int(enum basalt_query_type_id id);
+bool basalt_qtype_is_signed_int(enum basalt_query_type_id id);
+bool basalt_qtype_is_unsigned(enum basalt_query_type_id id);
+bool basalt_qtype_is_numeric(enum basalt_query_type_id id); /* ints, floats, decimal */
+const char *basalt_qtype_phys_name(enum basalt_query_type_id id); /* INT64, INT32 ... (messages) */
+qi128 basalt_qpow10(int n);
+size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
+size_t basalt_qformat_date(int32_t days, char *buf, size_t cap);
+size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
+size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap);
+size_t basalt_qformat_int128(qi128 v, char *buf, size_t cap);
+size_t basalt_qformat_double(double v, char *buf, size_t cap);
+void basalt_qcivil_from_days(int64_t z, int64_t *y, int *m, int *d);
+int64_t basalt_qdays_from_civil(int64_t y, int m, int d);
+bool basalt_qparse_date(const char *s, size_t n, int32_t *out);
+bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out);
+int64_t basalt_qfloordiv(int64_t a, int64_t b);
 
 /* ------------------------------------------------------------------ programs */
 
@@ -235,7 +235,7 @@ static inline void qbit_set(uint64_t *w, int i, bool v)
 }
 
 /* exec.c */
-basalt_status qexec_error(struct qexec *x, const struct qstep *st, basalt_status status,
+basalt_status basalt_qexec_error(struct qexec *x, const struct qstep *st, basalt_status status,
                           const char *fmt, ...) BASALT_PRINTF(4, 5);
 /* Whether row i's error counts (its mask bit, if any, is set). */
 static inline bool qcounts(const struct qexec *x, const struct qstep *st, int i)
@@ -246,27 +246,27 @@ static inline bool qcounts(const struct qexec *x, const struct qstep *st, int i)
     return qrow_valid(m->valid, i) && qbit((const uint64_t *)m->data, i);
 }
 /* The result's validity: AND of the arguments' (NULL when all valid). */
-void qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const struct qvec *b);
+void basalt_qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const struct qvec *b);
 /* A string result stored in the state's arena. */
-char *qstr_alloc(struct qexec *x, size_t len);
+char *basalt_qstr_alloc(struct qexec *x, size_t len);
 
 /* kernel selection (k_*.c): fill st->fn for a node; return false if none */
-bool qk_arith_select(struct qstep *st);
-bool qk_compare_select(struct qstep *st);
-bool qk_cast_select(struct qstep *st);
-bool qk_math_select(struct qstep *st);
-bool qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
-bool qk_time_select(struct qstep *st);
-basalt_status qk_fused(const struct qstep *st, struct qexec *x);
-basalt_status qk_distinct(const struct qstep *st, struct qexec *x);
+bool basalt_qk_arith_select(struct qstep *st);
+bool basalt_qk_compare_select(struct qstep *st);
+bool basalt_qk_cast_select(struct qstep *st);
+bool basalt_qk_math_select(struct qstep *st);
+bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
+bool basalt_qk_time_select(struct qstep *st);
+basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x);
+basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x);
 
 /* parse/format helpers shared by casts */
-bool qparse_int(const char *s, size_t n, int64_t *out);
-bool qparse_double(const char *s, size_t n, double *out);
-bool qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out);
+bool basalt_qparse_int(const char *s, size_t n, int64_t *out);
+bool basalt_qparse_double(const char *s, size_t n, double *out);
+bool basalt_qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out);
 
 /* Folding: evaluates a constant node into *out (program built over no columns). */
-basalt_status qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
+basalt_status basalt_qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
                     struct basalt_query_value *out, struct basalt_error *err);
 
 #endif

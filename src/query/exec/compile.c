@@ -117,7 +117,7 @@ static basalt_status k_column(const struct qstep *st, struct qexec *x)
         break;
     }
     default:
-        o->data = ((const char *)c->values + at * qtype_width(st->type));
+        o->data = ((const char *)c->values + at * basalt_qtype_width(st->type));
     }
     return BASALT_OK;
 }
@@ -153,7 +153,7 @@ static basalt_status k_mask(const struct qstep *st, struct qexec *x)
 static basalt_status k_case(const struct qstep *st, struct qexec *x)
 {
     struct qvec *o = &x->vec[st->out];
-    int w = qtype_width(st->type), nb = (st->n_args - 1) / 2, n = x->n;
+    int w = basalt_qtype_width(st->type), nb = (st->n_args - 1) / 2, n = x->n;
     const struct qvec *el = &x->vec[st->args[st->n_args - 1]];
     uint64_t *valid = o->vbuf;
     bool is_bool = st->type.id == BASALT_QUERY_TYPE_BOOL || st->type.id == BASALT_QUERY_TYPE_NULL;
@@ -184,7 +184,7 @@ static basalt_status k_case(const struct qstep *st, struct qexec *x)
 static basalt_status k_coalesce(const struct qstep *st, struct qexec *x)
 {
     struct qvec *o = &x->vec[st->out];
-    int w = qtype_width(st->type), n = x->n;
+    int w = basalt_qtype_width(st->type), n = x->n;
     bool is_bool = st->type.id == BASALT_QUERY_TYPE_BOOL || st->type.id == BASALT_QUERY_TYPE_NULL;
     if (is_bool)
         memset(o->dbuf, 0, QWORDS * 8);
@@ -418,7 +418,7 @@ static int32_t lower_fused(struct lower *L, const struct basalt_qexpr *e, int32_
     st->n_instr = F.n;
     st->n_regs = (int8_t)F.regs;
     st->result_reg = (int8_t)r;
-    st->fn = qk_fused;
+    st->fn = basalt_qk_fused;
     st->kname = "fused";
     return st->out;
 }
@@ -449,23 +449,23 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     bool ok;
     switch (e->op) {
     case QOP_EQ: case QOP_NE: case QOP_LT: case QOP_LE: case QOP_GT: case QOP_GE:
-        ok = qk_compare_select(st);
+        ok = basalt_qk_compare_select(st);
         break;
     case QOP_ADD: case QOP_SUB: case QOP_MUL: case QOP_DIV: case QOP_IDIV: case QOP_MOD:
     case QOP_NEG:
-        ok = qk_arith_select(st);
+        ok = basalt_qk_arith_select(st);
         break;
     case QOP_ABS: case QOP_ROUND: case QOP_FLOOR: case QOP_CEIL: case QOP_TRUNC: case QOP_SQRT:
     case QOP_LN: case QOP_LOG10: case QOP_EXP: case QOP_POW: case QOP_SIGN:
-        ok = qk_math_select(st);
+        ok = basalt_qk_math_select(st);
         break;
     case QOP_DATE_PART: case QOP_DATE_TRUNC: case QOP_STRFTIME: case QOP_TS_ADD_INTERVAL:
     case QOP_TS_SUB_INTERVAL: case QOP_TS_SUB_TS: case QOP_DATE_SUB_DATE: case QOP_INTERVAL_ADD:
     case QOP_INTERVAL_SUB:
-        ok = qk_time_select(st);
+        ok = basalt_qk_time_select(st);
         break;
     default:
-        ok = qk_string_select(st, &L->p->arena, L->p->slots);
+        ok = basalt_qk_string_select(st, &L->p->arena, L->p->slots);
     }
     if (!ok) {
         char t[48];
@@ -515,7 +515,7 @@ static int32_t lower(struct lower *L, const struct basalt_qexpr *e, int32_t mask
         st->args[0] = a;
         st->in_type = e->args[0]->type;
         st->flag = e->try_cast;
-        if (!qk_cast_select(st)) {
+        if (!basalt_qk_cast_select(st)) {
             char f[48], t[48];
             basalt_error_set(L->err, BASALT_UNSUPPORTED, "no kernel to cast %s to %s",
                              basalt_query_type_name(st->in_type, f, sizeof f),
@@ -564,10 +564,10 @@ static int32_t lower(struct lower *L, const struct basalt_qexpr *e, int32_t mask
         st->in_type = e->args[0]->type;
         st->flag = e->negate;
         st->op = QOP_NE;
-        if (!qk_compare_select(st))
+        if (!basalt_qk_compare_select(st))
             return fail(L, BASALT_UNSUPPORTED, "no kernel for IS DISTINCT FROM");
-        st->inner = st->fn; /* the comparison; qk_distinct fixes up NULLs */
-        st->fn = qk_distinct;
+        st->inner = st->fn; /* the comparison; basalt_qk_distinct fixes up NULLs */
+        st->fn = basalt_qk_distinct;
         st->kname = e->negate ? "is_not_distinct" : "is_distinct";
         return st->out;
     case QN_CASE: {

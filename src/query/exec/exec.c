@@ -7,7 +7,7 @@
 
 #include "query_internal.h"
 
-basalt_status qexec_error(struct qexec *x, const struct qstep *st, basalt_status status,
+basalt_status basalt_qexec_error(struct qexec *x, const struct qstep *st, basalt_status status,
                           const char *fmt, ...)
 {
     char msg[BASALT_ERROR_MESSAGE_MAX];
@@ -20,7 +20,7 @@ basalt_status qexec_error(struct qexec *x, const struct qstep *st, basalt_status
     return basalt_error_set(x->err, status, "%s", msg);
 }
 
-void qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const struct qvec *b)
+void basalt_qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const struct qvec *b)
 {
     (void)x;
     if (!a->valid && (!b || !b->valid)) {
@@ -38,7 +38,7 @@ void qvalid_and(struct qexec *x, struct qvec *out, const struct qvec *a, const s
     out->valid = out->vbuf;
 }
 
-char *qstr_alloc(struct qexec *x, size_t len)
+char *basalt_qstr_alloc(struct qexec *x, size_t len)
 {
     char *p = basalt_arena_alloc(&x->s->strings, len ? len : 1, 1);
     if (!p)
@@ -64,7 +64,7 @@ basalt_status basalt_query_state_new(const struct basalt_query_program *p,
     for (int32_t i = 0; i < p->n_slots; i++) {
         const struct qslot *sl = &p->slots[i];
         struct qvec *v = &s->vec[i];
-        int w = qtype_width(sl->type);
+        int w = basalt_qtype_width(sl->type);
         size_t bytes = w ? (size_t)w * QVEC : QWORDS * 8;
         v->dbuf = basalt_aligned_alloc(64, bytes);
         v->vbuf = basalt_aligned_alloc(64, QWORDS * 8);
@@ -238,7 +238,7 @@ static basalt_status outcol_init(struct outcol *o, struct basalt_query_type t, i
         memset(o->offsets, 0, (ob + 63) & ~(size_t)63);
         return BASALT_OK;
     } else {
-        o->width = qtype_width(t);
+        o->width = basalt_qtype_width(t);
         bytes = (size_t)len * (size_t)o->width;
     }
     bytes = (bytes + 63) & ~(size_t)63;
@@ -426,7 +426,7 @@ basalt_status basalt_query_select(const struct basalt_query_program *p,
 
 /* ------------------------------------------------------------------ folding */
 
-basalt_status qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
+basalt_status basalt_qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,
                     struct basalt_query_value *out, struct basalt_error *err)
 {
     struct basalt_query_program *p = NULL;

@@ -44,7 +44,7 @@ static int first_bad(const struct qstep *st, struct qexec *x, const uint8_t *bad
         T *o = OUT.dbuf;                                                                          \
         uint8_t bad[QVEC];                                                                        \
         int any = 0, n = x->n;                                                                    \
-        qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
         for (int i = 0; i < n; i++) {                                                             \
             bad[i] = (uint8_t)BUILTIN(a[i], b[i], &o[i]);                                         \
             any |= bad[i];                                                                        \
@@ -53,8 +53,8 @@ static int first_bad(const struct qstep *st, struct qexec *x, const uint8_t *bad
         if (any) {                                                                                \
             int r = first_bad(st, x, bad, OUT.valid);                                             \
             if (r >= 0)                                                                           \
-                return qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s (" FMT " %c " FMT ")!", \
-                                   op_word(st->op), qtype_phys_name(st->type.id), CAST a[r],       \
+                return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s (" FMT " %c " FMT ")!", \
+                                   op_word(st->op), basalt_qtype_phys_name(st->type.id), CAST a[r],       \
                                    op_sym(st->op), CAST b[r]);                                    \
         }                                                                                         \
         return BASALT_OK;                                                                         \
@@ -68,7 +68,7 @@ static int first_bad(const struct qstep *st, struct qexec *x, const uint8_t *bad
     {                                                                                             \
         const T *a = A(0).data, *b = A(1).data;                                                   \
         T *o = OUT.dbuf;                                                                          \
-        qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
         if (!OUT.valid) {                                                                         \
             memset(OUT.vbuf, 0xff, QWORDS * 8);                                                   \
         } else if (OUT.valid != OUT.vbuf) {                                                       \
@@ -83,7 +83,7 @@ static int first_bad(const struct qstep *st, struct qexec *x, const uint8_t *bad
                 T r;                                                                              \
                 if (__builtin_sub_overflow((T)0, a[i], &r)) {                                     \
                     if (qbit(OUT.vbuf, i) && qcounts(x, st, i)) {                                 \
-                        return qexec_error(x, st, BASALT_LIMIT,                                   \
+                        return basalt_qexec_error(x, st, BASALT_LIMIT,                                   \
                                            "Overflow in division of " FMT " / -1", CAST a[i]);   \
                     }                                                                             \
                     o[i] = 0;                                                                     \
@@ -103,8 +103,8 @@ static int first_bad(const struct qstep *st, struct qexec *x, const uint8_t *bad
         for (int i = 0; i < x->n; i++)                                                            \
             if (__builtin_sub_overflow((T)0, a[i], &o[i]) && qrow_valid(OUT.valid, i) &&          \
                 qcounts(x, st, i))                                                                \
-                return qexec_error(x, st, BASALT_LIMIT, "Overflow in negation of %s (" FMT ")!",  \
-                                   qtype_phys_name(st->type.id), CAST a[i]);                      \
+                return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in negation of %s (" FMT ")!",  \
+                                   basalt_qtype_phys_name(st->type.id), CAST a[i]);                      \
         OUT.data = o;                                                                             \
         return BASALT_OK;                                                                         \
     }
@@ -126,7 +126,7 @@ INT_FAMILY(u64, uint64_t, "%llu", (unsigned long long), 0)
         const T *a = A(0).data, *b = A(1).data;                                                   \
         T *o = OUT.dbuf;                                                                          \
         int n = x->n;                                                                             \
-        qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
         switch (st->op) {                                                                         \
         case QOP_ADD: for (int i = 0; i < n; i++) o[i] = a[i] + b[i]; break;                      \
         case QOP_SUB: for (int i = 0; i < n; i++) o[i] = a[i] - b[i]; break;                      \
@@ -167,9 +167,9 @@ FLOAT_FAMILY(f64, double, fmod)
 static basalt_status dec_arith(const struct qstep *st, struct qexec *x)
 {
     const qi128 *a = A(0).data, *b = A(1).data;
-    qi128 *o = OUT.dbuf, limit = qpow10(st->type.precision);
+    qi128 *o = OUT.dbuf, limit = basalt_qpow10(st->type.precision);
     int n = x->n;
-    qvalid_and(x, &OUT, &A(0), &A(1));
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     if (st->op == QOP_MOD) {
         if (!OUT.valid)
             memset(OUT.vbuf, 0xff, QWORDS * 8);
@@ -194,7 +194,7 @@ static basalt_status dec_arith(const struct qstep *st, struct qexec *x)
         if ((ovf || o[i] >= limit || o[i] <= -limit) && qrow_valid(OUT.valid, i) &&
             qcounts(x, st, i)) {
             char t[48];
-            return qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s!", op_word(st->op),
+            return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s!", op_word(st->op),
                                basalt_query_type_name(st->type, t, sizeof t));
         }
     }
@@ -213,7 +213,7 @@ static basalt_status dec_neg(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool qk_arith_select(struct qstep *st)
+bool basalt_qk_arith_select(struct qstep *st)
 {
     enum basalt_query_type_id id = st->type.id;
     st->kname = "arith";
@@ -281,7 +281,7 @@ bool qk_arith_select(struct qstep *st)
         const T *a = A(0).data, *b = A(1).data;                                                   \
         uint64_t *d = OUT.dbuf;                                                                   \
         int n = x->n, nw = (n + 63) / 64;                                                         \
-        qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
         switch (st->op) {                                                                         \
         case QOP_EQ: CMP_LOOP(EQ(a[i], b[i])) break;                                              \
         case QOP_NE: CMP_LOOP(!EQ(a[i], b[i])) break;                                             \
@@ -298,7 +298,7 @@ bool qk_arith_select(struct qstep *st)
         const T *a = A(0).data, k = ((const T *)A(1).data)[0];                                    \
         uint64_t *d = OUT.dbuf;                                                                   \
         int n = x->n, nw = (n + 63) / 64;                                                         \
-        qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));                                                        \
         switch (st->op) {                                                                         \
         case QOP_EQ: CMP_LOOP(EQ(a[i], k)) break;                                                 \
         case QOP_NE: CMP_LOOP(!EQ(a[i], k)) break;                                                \
@@ -340,7 +340,7 @@ static basalt_status cmp_bool(const struct qstep *st, struct qexec *x)
 {
     const uint64_t *a = A(0).data, *b = A(1).data;
     uint64_t *d = OUT.dbuf;
-    qvalid_and(x, &OUT, &A(0), &A(1));
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     for (int w = 0; w < (x->n + 63) / 64; w++) {
         switch (st->op) {
         case QOP_EQ: d[w] = ~(a[w] ^ b[w]); break;
@@ -358,10 +358,10 @@ static basalt_status cmp_bool(const struct qstep *st, struct qexec *x)
 static basalt_status cmp_interval(const struct qstep *st, struct qexec *x)
 {
     (void)st;
-    return qexec_error(x, st, BASALT_UNSUPPORTED, "comparison of INTERVAL values");
+    return basalt_qexec_error(x, st, BASALT_UNSUPPORTED, "comparison of INTERVAL values");
 }
 
-bool qk_compare_select(struct qstep *st)
+bool basalt_qk_compare_select(struct qstep *st)
 {
     bool k = st->b_const;
     st->kname = k ? "compare_const" : "compare";
@@ -391,7 +391,7 @@ bool qk_compare_select(struct qstep *st)
     }
 }
 
-basalt_status qk_distinct(const struct qstep *st, struct qexec *x)
+basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x)
 {
     basalt_status r = st->inner(st, x);
     if (r != BASALT_OK)
@@ -413,7 +413,7 @@ basalt_status qk_distinct(const struct qstep *st, struct qexec *x)
 #define CHUNK 256
 #define FREGS 32
 
-basalt_status qk_fused(const struct qstep *st, struct qexec *x)
+basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x)
 {
     int n = x->n, nw = (n + 63) / 64;
     struct qvec *o = &OUT;
@@ -511,7 +511,7 @@ static basalt_status math_double(const struct qstep *st, struct qexec *x)
     double *o = OUT.dbuf;
     int n = x->n;
     if (st->n_args == 2)
-        qvalid_and(x, &OUT, &A(0), &A(1));
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     else
         OUT.valid = A(0).valid;
     OUT.data = o;
@@ -543,14 +543,14 @@ static basalt_status math_double(const struct qstep *st, struct qexec *x)
     case QOP_SQRT:
         for (int i = 0; i < n; i++) {
             if (a[i] < 0 && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
-                return qexec_error(x, st, BASALT_LIMIT, "cannot take square root of a negative number");
+                return basalt_qexec_error(x, st, BASALT_LIMIT, "cannot take square root of a negative number");
             o[i] = sqrt(a[i]);
         }
         break;
     default: /* LN, LOG10 */
         for (int i = 0; i < n; i++) {
             if (a[i] <= 0 && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
-                return qexec_error(x, st, BASALT_LIMIT, a[i] == 0 ? "cannot take logarithm of zero"
+                return basalt_qexec_error(x, st, BASALT_LIMIT, a[i] == 0 ? "cannot take logarithm of zero"
                                                                   : "cannot take logarithm of a negative number");
             o[i] = st->op == QOP_LN ? log(a[i]) : log10(a[i]);
         }
@@ -576,7 +576,7 @@ static basalt_status math_float(const struct qstep *st, struct qexec *x)
     }
     if (st->op == QOP_ROUND && st->n_args == 2) {
         const int32_t *d = A(1).data;
-        qvalid_and(x, &OUT, &A(0), &A(1));
+        basalt_qvalid_and(x, &OUT, &A(0), &A(1));
         for (int i = 0; i < n; i++) {
             double mod = pow(10.0, (double)(d[i] < 0 ? -d[i] : d[i]));
             double r = d[i] >= 0 ? round(a[i] * mod) / mod : round(a[i] / mod) * mod;
@@ -631,7 +631,7 @@ static basalt_status sign_kernel(const struct qstep *st, struct qexec *x)
         for (int i = 0; i < x->n; i++) {                                                          \
             if (QNEG(a[i]) && __builtin_sub_overflow((T)0, a[i], &o[i])) {                          \
                 if (qrow_valid(OUT.valid, i) && qcounts(x, st, i))                                \
-                    return qexec_error(x, st, BASALT_LIMIT, "Overflow on abs(" FMT ")", CAST a[i]); \
+                    return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow on abs(" FMT ")", CAST a[i]); \
             } else                                                                                \
                 o[i] = QNEG(a[i]) ? (T)-a[i] : a[i];                                                \
         }                                                                                         \
@@ -653,7 +653,7 @@ static basalt_status math_decimal(const struct qstep *st, struct qexec *x)
     const qi128 *a = A(0).data;
     qi128 *o = OUT.dbuf;
     int n = x->n, drop = st->in_type.scale - st->type.scale;
-    qi128 f = qpow10(drop);
+    qi128 f = basalt_qpow10(drop);
     OUT.valid = A(0).valid;
     OUT.data = o;
     for (int i = 0; i < n; i++) {
@@ -677,7 +677,7 @@ static basalt_status math_decimal(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool qk_math_select(struct qstep *st)
+bool basalt_qk_math_select(struct qstep *st)
 {
     enum basalt_query_type_id id = st->in_type.id;
     st->kname = "math";

@@ -29,13 +29,13 @@ static bool failed(const struct qstep *st, struct qexec *x, int i, basalt_status
     qbit_set(OUT.vbuf, i, false);
     if (st->flag || !qcounts(x, st, i))
         return false;
-    *rs = qexec_error(x, st, BASALT_INVALID_ARG, "Conversion Error: %s", msg);
+    *rs = basalt_qexec_error(x, st, BASALT_INVALID_ARG, "Conversion Error: %s", msg);
     return true;
 }
 
 static bool is_intlike(enum basalt_query_type_id id)
 {
-    return qtype_is_int(id) || id == BASALT_QUERY_TYPE_BOOL || id == BASALT_QUERY_TYPE_DECIMAL;
+    return basalt_qtype_is_int(id) || id == BASALT_QUERY_TYPE_BOOL || id == BASALT_QUERY_TYPE_DECIMAL;
 }
 
 static void int_range(enum basalt_query_type_id id, qi128 *lo, qi128 *hi)
@@ -93,7 +93,7 @@ static basalt_status cast_numeric(const struct qstep *st, struct qexec *x)
     basalt_query_type_name(st->in_type, sname, sizeof sname);
     basalt_query_type_name(st->type, dname, sizeof dname);
     if (d == BASALT_QUERY_TYPE_FLOAT || d == BASALT_QUERY_TYPE_DOUBLE) {
-        double div = (double)qpow10(ss);
+        double div = (double)basalt_qpow10(ss);
         for (int i = 0; i < n; i++) {
             double v = src_int ? (ss ? (double)iv[i] / div : (double)iv[i]) : dv[i];
             if (d == BASALT_QUERY_TYPE_FLOAT)
@@ -113,7 +113,7 @@ static basalt_status cast_numeric(const struct qstep *st, struct qexec *x)
     int ds = d == BASALT_QUERY_TYPE_DECIMAL ? st->type.scale : 0;
     qi128 lo, hi;
     if (d == BASALT_QUERY_TYPE_DECIMAL) {
-        hi = qpow10(st->type.precision) - 1;
+        hi = basalt_qpow10(st->type.precision) - 1;
         lo = -hi;
     } else
         int_range(d, &lo, &hi);
@@ -125,14 +125,14 @@ static basalt_status cast_numeric(const struct qstep *st, struct qexec *x)
         if (src_int) {
             qi128 v = iv[i];
             if (ds >= ss) {
-                qi128 f = qpow10(ds - ss);
+                qi128 f = basalt_qpow10(ds - ss);
                 ok = !__builtin_mul_overflow(v, f, &r);
             } else {
-                qi128 f = qpow10(ss - ds), q = v / f, rem = v % f;
+                qi128 f = basalt_qpow10(ss - ds), q = v / f, rem = v % f;
                 r = q + (rem * 2 >= f) - (rem * 2 <= -f);
             }
         } else {
-            double v = dv[i] * (double)qpow10(ds);
+            double v = dv[i] * (double)basalt_qpow10(ds);
             v = d == BASALT_QUERY_TYPE_DECIMAL ? round(v) : nearbyint(v);
             ok = isfinite(v) && v > -1.8e38 && v < 1.8e38;
             r = ok ? (qi128)v : 0;
@@ -140,11 +140,11 @@ static basalt_status cast_numeric(const struct qstep *st, struct qexec *x)
         if (!ok || r < lo || r > hi) {
             if (src_int && !ss) {
                 char num[48];
-                qformat_int128(iv[i], num, sizeof num);
+                basalt_qformat_int128(iv[i], num, sizeof num);
                 snprintf(msg, sizeof msg,
                          "Type %s with value %s can't be cast because the value is out of range "
                          "for the destination type %s",
-                         qtype_phys_name(s), num, d == BASALT_QUERY_TYPE_DECIMAL ? dname : qtype_phys_name(d));
+                         basalt_qtype_phys_name(s), num, d == BASALT_QUERY_TYPE_DECIMAL ? dname : basalt_qtype_phys_name(d));
             } else
                 snprintf(msg, sizeof msg, "Could not cast value of type %s to %s: out of range",
                          sname, dname);
@@ -189,17 +189,17 @@ static basalt_status cast_to_string(const struct qstep *st, struct qexec *x)
         case BASALT_QUERY_TYPE_UINT16: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint16_t *)a)[i]); break;
         case BASALT_QUERY_TYPE_UINT32: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint32_t *)a)[i]); break;
         case BASALT_QUERY_TYPE_UINT64: len = (size_t)snprintf(buf, sizeof buf, "%llu", (unsigned long long)((const uint64_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_FLOAT: len = qformat_double(((const float *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DOUBLE: len = qformat_double(((const double *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DECIMAL: len = qformat_decimal(((const qi128 *)a)[i], st->in_type.scale, buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DATE: len = qformat_date(((const int32_t *)a)[i], buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_FLOAT: len = basalt_qformat_double(((const float *)a)[i], buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_DOUBLE: len = basalt_qformat_double(((const double *)a)[i], buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_DECIMAL: len = basalt_qformat_decimal(((const qi128 *)a)[i], st->in_type.scale, buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_DATE: len = basalt_qformat_date(((const int32_t *)a)[i], buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_TIMESTAMP:
-            len = qformat_timestamp(((const int64_t *)a)[i], st->in_type.nanos, st->in_type.tz, buf, sizeof buf);
+            len = basalt_qformat_timestamp(((const int64_t *)a)[i], st->in_type.nanos, st->in_type.tz, buf, sizeof buf);
             break;
-        case BASALT_QUERY_TYPE_INTERVAL: len = qformat_interval(((const struct qinterval *)a)[i], buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_INTERVAL: len = basalt_qformat_interval(((const struct qinterval *)a)[i], buf, sizeof buf); break;
         default: len = 0;
         }
-        char *p = qstr_alloc(x, len);
+        char *p = basalt_qstr_alloc(x, len);
         if (!p)
             return BASALT_NOMEM;
         memcpy(p, buf, len);
@@ -229,11 +229,11 @@ static basalt_status cast_from_string(const struct qstep *st, struct qexec *x)
         const char *s = a[i].ptr;
         size_t n = (size_t)a[i].len;
         bool ok = true;
-        if (qtype_is_int(d)) {
+        if (basalt_qtype_is_int(d)) {
             int64_t v;
             qi128 lo, hi;
             int_range(d, &lo, &hi);
-            ok = qparse_int(s, n, &v) && v >= lo && v <= hi;
+            ok = basalt_qparse_int(s, n, &v) && v >= lo && v <= hi;
             if (ok)
                 store_int(o, d, i, v);
             else if (d == BASALT_QUERY_TYPE_UINT64) {
@@ -241,17 +241,17 @@ static basalt_status cast_from_string(const struct qstep *st, struct qexec *x)
             }
         } else if (d == BASALT_QUERY_TYPE_DOUBLE || d == BASALT_QUERY_TYPE_FLOAT) {
             double v;
-            ok = qparse_double(s, n, &v);
+            ok = basalt_qparse_double(s, n, &v);
             if (d == BASALT_QUERY_TYPE_FLOAT)
                 ((float *)o)[i] = (float)v;
             else
                 ((double *)o)[i] = v;
         } else if (d == BASALT_QUERY_TYPE_DECIMAL) {
-            ok = qparse_decimal(s, n, st->type.precision, st->type.scale, &((qi128 *)o)[i]);
+            ok = basalt_qparse_decimal(s, n, st->type.precision, st->type.scale, &((qi128 *)o)[i]);
         } else if (d == BASALT_QUERY_TYPE_DATE) {
-            ok = qparse_date(s, n, &((int32_t *)o)[i]);
+            ok = basalt_qparse_date(s, n, &((int32_t *)o)[i]);
         } else if (d == BASALT_QUERY_TYPE_TIMESTAMP) {
-            ok = qparse_timestamp(s, n, st->type.nanos, &((int64_t *)o)[i]);
+            ok = basalt_qparse_timestamp(s, n, st->type.nanos, &((int64_t *)o)[i]);
         } else if (d == BASALT_QUERY_TYPE_BOOL) {
             if ((n == 4 && strncasecmp(s, "true", 4) == 0) || (n == 1 && (s[0] == 't' || s[0] == 'T' || s[0] == '1')))
                 qbit_set(o, i, true);
@@ -265,7 +265,7 @@ static basalt_status cast_from_string(const struct qstep *st, struct qexec *x)
             char msg[256];
             snprintf(msg, sizeof msg, "Could not convert string '%.*s' to %s",
                      (int)(n > 100 ? 100 : n), s,
-                     qtype_is_numeric(d) && d != BASALT_QUERY_TYPE_DECIMAL ? qtype_phys_name(d) : dname);
+                     basalt_qtype_is_numeric(d) && d != BASALT_QUERY_TYPE_DECIMAL ? basalt_qtype_phys_name(d) : dname);
             if (failed(st, x, i, &rs, msg))
                 return rs;
         }
@@ -293,7 +293,7 @@ static basalt_status cast_temporal(const struct qstep *st, struct qexec *x)
     if (d == BASALT_QUERY_TYPE_DATE) {
         int32_t *o = OUT.dbuf;
         for (int i = 0; i < n; i++)
-            o[i] = (int32_t)qfloordiv(a[i], per_day);
+            o[i] = (int32_t)basalt_qfloordiv(a[i], per_day);
         return BASALT_OK;
     }
     int64_t *o = OUT.dbuf;
@@ -308,11 +308,11 @@ static basalt_status cast_temporal(const struct qstep *st, struct qexec *x)
                 return rs;
     } else
         for (int i = 0; i < n; i++)
-            o[i] = qfloordiv(a[i], 1000);
+            o[i] = basalt_qfloordiv(a[i], 1000);
     return BASALT_OK;
 }
 
-bool qk_cast_select(struct qstep *st)
+bool basalt_qk_cast_select(struct qstep *st)
 {
     enum basalt_query_type_id s = st->in_type.id, d = st->type.id;
     st->kname = "cast";
@@ -328,8 +328,8 @@ bool qk_cast_select(struct qstep *st)
         st->kname = "cast_from_varchar";
         return true;
     }
-    if ((qtype_is_numeric(s) || s == BASALT_QUERY_TYPE_BOOL) &&
-        (qtype_is_numeric(d) || d == BASALT_QUERY_TYPE_BOOL)) {
+    if ((basalt_qtype_is_numeric(s) || s == BASALT_QUERY_TYPE_BOOL) &&
+        (basalt_qtype_is_numeric(d) || d == BASALT_QUERY_TYPE_BOOL)) {
         st->fn = cast_numeric;
         st->kname = "cast_numeric";
         return true;

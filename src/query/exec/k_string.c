@@ -102,7 +102,7 @@ static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
         switch (st->op) {
         case QOP_LOWER:
         case QOP_UPPER: {
-            char *p = qstr_alloc(x, (size_t)s.len);
+            char *p = basalt_qstr_alloc(x, (size_t)s.len);
             if (!p)
                 return BASALT_NOMEM;
             for (int64_t k = 0; k < s.len; k++) {
@@ -170,7 +170,7 @@ static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
                     k++;
             }
             int64_t len = s.len + count * (t.len - f.len);
-            char *p = qstr_alloc(x, (size_t)len);
+            char *p = basalt_qstr_alloc(x, (size_t)len);
             if (!p)
                 return BASALT_NOMEM;
             int64_t w = 0;
@@ -208,7 +208,7 @@ static basalt_status k_concat(const struct qstep *st, struct qexec *x)
         for (int k = 0; k < st->n_args; k++)
             if (qrow_valid(A(k).valid, i))
                 len += ((const struct qstr *)A(k).data)[i].len;
-        char *p = qstr_alloc(x, (size_t)len);
+        char *p = basalt_qstr_alloc(x, (size_t)len);
         if (!p)
             return BASALT_NOMEM;
         int64_t w = 0;
@@ -386,7 +386,7 @@ static basalt_status k_regexp(const struct qstep *st, struct qexec *x)
     for (int i = 0; i < x->n; i++) {
         if (!qrow_valid(OUT.valid, i))
             continue;
-        char *z = qstr_alloc(x, (size_t)a[i].len + 1);
+        char *z = basalt_qstr_alloc(x, (size_t)a[i].len + 1);
         if (!z)
             return BASALT_NOMEM;
         memcpy(z, a[i].ptr, (size_t)a[i].len);
@@ -397,7 +397,7 @@ static basalt_status k_regexp(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots)
+bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots)
 {
     switch (st->op) {
     case QOP_CONCAT:

@@ -17,15 +17,15 @@ struct civil {
 static struct civil split(int64_t v, int64_t per_day)
 {
     struct civil c;
-    c.days = qfloordiv(v, per_day);
+    c.days = basalt_qfloordiv(v, per_day);
     c.sub = v - c.days * per_day;
-    qcivil_from_days(c.days, &c.y, &c.m, &c.d);
+    basalt_qcivil_from_days(c.days, &c.y, &c.m, &c.d);
     return c;
 }
 
 static int64_t doy(const struct civil *c)
 {
-    return c->days - qdays_from_civil(c->y, 1, 1) + 1;
+    return c->days - basalt_qdays_from_civil(c->y, 1, 1) + 1;
 }
 
 static int isodow(int64_t days)
@@ -41,8 +41,8 @@ static int64_t iso_week(int64_t days)
     int64_t thu = days - (isodow(days) - 1) + 3;
     int64_t y;
     int m, d;
-    qcivil_from_days(thu, &y, &m, &d);
-    return (thu - qdays_from_civil(y, 1, 1)) / 7 + 1;
+    basalt_qcivil_from_days(thu, &y, &m, &d);
+    return (thu - basalt_qdays_from_civil(y, 1, 1)) / 7 + 1;
 }
 
 static basalt_status k_date_part(const struct qstep *st, struct qexec *x)
@@ -72,7 +72,7 @@ static basalt_status k_date_part(const struct qstep *st, struct qexec *x)
         case QP_DOW: r = isodow(c.days) % 7; break;
         case QP_ISODOW: r = isodow(c.days); break;
         case QP_DOY: r = doy(&c); break;
-        case QP_DECADE: r = qfloordiv(c.y, 10); break;
+        case QP_DECADE: r = basalt_qfloordiv(c.y, 10); break;
         case QP_CENTURY: r = c.y > 0 ? (c.y - 1) / 100 + 1 : -((-c.y) / 100 + 1); break;
         case QP_MILLENNIUM: r = c.y > 0 ? (c.y - 1) / 1000 + 1 : -((-c.y) / 1000 + 1); break;
         default: /* EPOCH */
@@ -96,12 +96,12 @@ static basalt_status k_date_trunc(const struct qstep *st, struct qexec *x)
         struct civil c = split(a[i], per_day);
         int64_t day0 = c.days * per_day, unit;
         switch ((enum qpart)st->aux) {
-        case QP_MILLENNIUM: o[i] = qdays_from_civil(((c.y - 1) / 1000) * 1000 + 1, 1, 1) * per_day; continue;
-        case QP_CENTURY: o[i] = qdays_from_civil(((c.y - 1) / 100) * 100 + 1, 1, 1) * per_day; continue;
-        case QP_DECADE: o[i] = qdays_from_civil(qfloordiv(c.y, 10) * 10, 1, 1) * per_day; continue;
-        case QP_YEAR: o[i] = qdays_from_civil(c.y, 1, 1) * per_day; continue;
-        case QP_QUARTER: o[i] = qdays_from_civil(c.y, (c.m - 1) / 3 * 3 + 1, 1) * per_day; continue;
-        case QP_MONTH: o[i] = qdays_from_civil(c.y, c.m, 1) * per_day; continue;
+        case QP_MILLENNIUM: o[i] = basalt_qdays_from_civil(((c.y - 1) / 1000) * 1000 + 1, 1, 1) * per_day; continue;
+        case QP_CENTURY: o[i] = basalt_qdays_from_civil(((c.y - 1) / 100) * 100 + 1, 1, 1) * per_day; continue;
+        case QP_DECADE: o[i] = basalt_qdays_from_civil(basalt_qfloordiv(c.y, 10) * 10, 1, 1) * per_day; continue;
+        case QP_YEAR: o[i] = basalt_qdays_from_civil(c.y, 1, 1) * per_day; continue;
+        case QP_QUARTER: o[i] = basalt_qdays_from_civil(c.y, (c.m - 1) / 3 * 3 + 1, 1) * per_day; continue;
+        case QP_MONTH: o[i] = basalt_qdays_from_civil(c.y, c.m, 1) * per_day; continue;
         case QP_WEEK: o[i] = (c.days - (isodow(c.days) - 1)) * per_day; continue;
         case QP_DAY: o[i] = day0; continue;
         case QP_HOUR: unit = 3600 * per_sec; break;
@@ -129,7 +129,7 @@ static basalt_status k_strftime(const struct qstep *st, struct qexec *x)
     int64_t per_sec = ns ? 1000000000 : 1000000, per_day = 86400 * per_sec;
     struct qvec *o = &OUT;
     struct qstr *r = o->dbuf;
-    qvalid_and(x, o, &A(0), &A(1));
+    basalt_qvalid_and(x, o, &A(0), &A(1));
     o->data = r;
     char buf[512];
     for (int i = 0; i < x->n; i++) {
@@ -179,10 +179,10 @@ static basalt_status k_strftime(const struct qstep *st, struct qexec *x)
             case 'V': k += (size_t)sprintf(buf + k, "%02lld", (long long)iso_week(c.days)); break;
             case '%': buf[k++] = '%'; break;
             default:
-                return qexec_error(x, st, BASALT_INVALID_ARG, "strftime: unsupported specifier '%%%c'", spec);
+                return basalt_qexec_error(x, st, BASALT_INVALID_ARG, "strftime: unsupported specifier '%%%c'", spec);
             }
         }
-        char *p = qstr_alloc(x, k);
+        char *p = basalt_qstr_alloc(x, k);
         if (!p)
             return BASALT_NOMEM;
         memcpy(p, buf, k);
@@ -206,7 +206,7 @@ static basalt_status k_ts_interval(const struct qstep *st, struct qexec *x)
     bool ns = st->type.nanos, sub = st->op == QOP_TS_SUB_INTERVAL;
     int64_t per_sec = ns ? 1000000000 : 1000000, per_day = 86400 * per_sec;
     int64_t *o = OUT.dbuf;
-    qvalid_and(x, &OUT, &A(0), &A(1));
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     OUT.data = o;
     for (int i = 0; i < x->n; i++) {
         int64_t months = sub ? -(int64_t)b[i].months : b[i].months;
@@ -216,15 +216,15 @@ static basalt_status k_ts_interval(const struct qstep *st, struct qexec *x)
         if (months) {
             struct civil c = split(v, per_day);
             int64_t mm = c.y * 12 + (c.m - 1) + months;
-            int64_t y = qfloordiv(mm, 12);
+            int64_t y = basalt_qfloordiv(mm, 12);
             int m = (int)(mm - y * 12) + 1;
             int d = c.d > month_days(y, m) ? month_days(y, m) : c.d;
-            v = qdays_from_civil(y, m, d) * per_day + c.sub;
+            v = basalt_qdays_from_civil(y, m, d) * per_day + c.sub;
         }
         bool ovf = __builtin_add_overflow(v, days * per_day, &v);
         ovf |= __builtin_add_overflow(v, ns ? nanos : nanos / 1000, &v);
         if (ovf && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
-            return qexec_error(x, st, BASALT_LIMIT, "Timestamp out of range");
+            return basalt_qexec_error(x, st, BASALT_LIMIT, "Timestamp out of range");
         o[i] = v;
     }
     return BASALT_OK;
@@ -232,7 +232,7 @@ static basalt_status k_ts_interval(const struct qstep *st, struct qexec *x)
 
 static basalt_status k_ts_sub(const struct qstep *st, struct qexec *x)
 {
-    qvalid_and(x, &OUT, &A(0), &A(1));
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     OUT.data = OUT.dbuf;
     if (st->op == QOP_DATE_SUB_DATE) {
         const int32_t *a = A(0).data, *b = A(1).data;
@@ -260,7 +260,7 @@ static basalt_status k_ts_sub(const struct qstep *st, struct qexec *x)
         int64_t d;
         if (__builtin_sub_overflow(a[i], b[i], &d)) {
             if (qrow_valid(OUT.valid, i) && qcounts(x, st, i))
-                return qexec_error(x, st, BASALT_LIMIT, "Overflow in subtraction of timestamps");
+                return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in subtraction of timestamps");
             d = 0;
         }
         o[i].months = 0;
@@ -270,7 +270,7 @@ static basalt_status k_ts_sub(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool qk_time_select(struct qstep *st)
+bool basalt_qk_time_select(struct qstep *st)
 {
     switch (st->op) {
     case QOP_DATE_PART: st->fn = k_date_part; st->kname = "date_part"; return true;

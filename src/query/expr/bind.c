@@ -11,7 +11,7 @@
 
 #define T(id) basalt_query_type_make(BASALT_QUERY_TYPE_##id)
 
-basalt_status qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
+basalt_status basalt_qnode_error(const struct basalt_qexpr_builder *b, basalt_status st,
                           struct basalt_error *err, const char *fmt, ...)
 {
     char msg[BASALT_ERROR_MESSAGE_MAX];
@@ -135,10 +135,10 @@ basalt_status basalt_qexpr_column(struct basalt_qexpr_builder *b, int32_t index,
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     *out = NULL;
     if (index < 0 || index >= b->n_columns)
-        return qnode_error(b, BASALT_INVALID_ARG, err, "column %d out of range (%d columns)",
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "column %d out of range (%d columns)",
                            index, b->n_columns);
     if (b->column_types[index].id == BASALT_QUERY_TYPE_COUNT)
-        return qnode_error(b, BASALT_UNSUPPORTED, err,
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
                            "column %d: Arrow type '%s' is not supported in expressions", index,
                            b->column_formats[index]);
     struct basalt_qexpr *e = node(b, QN_COLUMN, 0);
@@ -158,11 +158,11 @@ basalt_status basalt_qexpr_literal(struct basalt_qexpr_builder *b,
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     *out = NULL;
     if (value->type.id >= BASALT_QUERY_TYPE_COUNT)
-        return qnode_error(b, BASALT_INVALID_ARG, err, "literal of unknown type");
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "literal of unknown type");
     if (value->type.id == BASALT_QUERY_TYPE_DECIMAL &&
         (value->type.precision < 1 || value->type.precision > 38 || value->type.scale < 0 ||
          value->type.scale > value->type.precision))
-        return qnode_error(b, BASALT_INVALID_ARG, err, "decimal literal precision/scale (%d,%d)",
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "decimal literal precision/scale (%d,%d)",
                            value->type.precision, value->type.scale);
     struct basalt_qexpr *e = node(b, QN_CONST, 0);
     NOMEM_IF(!e);
@@ -189,12 +189,12 @@ basalt_status basalt_qexpr_int(struct basalt_qexpr_builder *b, enum basalt_query
     struct basalt_query_value val;
     memset(&val, 0, sizeof val);
     val.type = basalt_query_type_make(id);
-    if (qtype_is_unsigned(id))
+    if (basalt_qtype_is_unsigned(id))
         val.v.u = (uint64_t)v;
     else
         val.v.i = v;
-    if (!qtype_is_int(id) && id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
-        return qnode_error(b, BASALT_INVALID_ARG, err, "basalt_qexpr_int: not an integer type");
+    if (!basalt_qtype_is_int(id) && id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "basalt_qexpr_int: not an integer type");
     return basalt_qexpr_literal(b, &val, out, err);
 }
 
@@ -251,7 +251,7 @@ static basalt_status finish(struct basalt_qexpr_builder *b, struct basalt_qexpr 
         struct basalt_query_value v;
         struct basalt_error ferr;
         basalt_error_init(&ferr);
-        basalt_status st = qfold(b, e, &v, &ferr);
+        basalt_status st = basalt_qfold(b, e, &v, &ferr);
         if (st == BASALT_NOMEM)
             return basalt_error_set(err, st, "out of memory");
         if (st == BASALT_OK) {
@@ -307,12 +307,12 @@ static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
         return a != BASALT_QUERY_TYPE_BINARY || true;
     if (is_str(a))
         return z != BASALT_QUERY_TYPE_INTERVAL;
-    if (qtype_is_numeric(a) && qtype_is_numeric(z))
+    if (basalt_qtype_is_numeric(a) && basalt_qtype_is_numeric(z))
         return true;
-    if (a == BASALT_QUERY_TYPE_BOOL && qtype_is_numeric(z))
+    if (a == BASALT_QUERY_TYPE_BOOL && basalt_qtype_is_numeric(z))
         return true;
-    if (qtype_is_numeric(a) && z == BASALT_QUERY_TYPE_BOOL)
-        return qtype_is_int(a);
+    if (basalt_qtype_is_numeric(a) && z == BASALT_QUERY_TYPE_BOOL)
+        return basalt_qtype_is_int(a);
     if (a == BASALT_QUERY_TYPE_DATE && z == BASALT_QUERY_TYPE_TIMESTAMP)
         return true;
     if (a == BASALT_QUERY_TYPE_TIMESTAMP && z == BASALT_QUERY_TYPE_DATE)
@@ -324,7 +324,7 @@ static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
     return false;
 }
 
-basalt_status qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+basalt_status basalt_qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                          struct basalt_query_type to, bool try_cast, bool implicit,
                          struct basalt_qexpr **out, struct basalt_error *err)
 {
@@ -336,12 +336,12 @@ basalt_status qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
     }
     if (!cast_allowed(x->type, to)) {
         char f[48], t[48];
-        return qnode_error(b, BASALT_UNSUPPORTED, err, "cannot cast %s to %s", tname(x->type, f),
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "cannot cast %s to %s", tname(x->type, f),
                            tname(to, t));
     }
     if (to.id == BASALT_QUERY_TYPE_DECIMAL &&
         (to.precision < 1 || to.precision > 38 || to.scale < 0 || to.scale > to.precision))
-        return qnode_error(b, BASALT_INVALID_ARG, err, "DECIMAL(%d,%d) out of range",
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "DECIMAL(%d,%d) out of range",
                            to.precision, to.scale);
     struct basalt_qexpr *e = node(b, QN_CAST, 1);
     NOMEM_IF(!e);
@@ -368,7 +368,7 @@ basalt_status basalt_qexpr_cast(struct basalt_qexpr_builder *b, struct basalt_qe
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    return qbind_cast(b, x, type, try_cast, false, out, err);
+    return basalt_qbind_cast(b, x, type, try_cast, false, out, err);
 }
 
 /* ------------------------------------------------------------------ implicit types */
@@ -424,7 +424,7 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
         out->large = a.large || c.large;
         return true;
     }
-    if (qtype_is_numeric(x) && qtype_is_numeric(y)) {
+    if (basalt_qtype_is_numeric(x) && basalt_qtype_is_numeric(y)) {
         if (x == BASALT_QUERY_TYPE_DOUBLE || y == BASALT_QUERY_TYPE_DOUBLE) {
             *out = T(DOUBLE);
             return true;
@@ -441,7 +441,7 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
             *out = basalt_query_type_decimal(p > 38 ? 38 : p, scale);
             return true;
         }
-        bool ux = qtype_is_unsigned(x), uy = qtype_is_unsigned(y);
+        bool ux = basalt_qtype_is_unsigned(x), uy = basalt_qtype_is_unsigned(y);
         if (ux && uy) {
             *out = T(UINT8);
             out->id = x > y ? x : y;
@@ -492,7 +492,7 @@ static basalt_status no_overload(struct basalt_qexpr_builder *b, const struct qf
                                  struct basalt_qexpr *const *args, int n, struct basalt_error *err)
 {
     char list[256];
-    return qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of '%s' for %s", f->name,
+    return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of '%s' for %s", f->name,
                        arg_list(args, n, list, sizeof list));
 }
 
@@ -506,7 +506,7 @@ static basalt_status make_call(struct basalt_qexpr_builder *b, const struct qfun
     struct basalt_qexpr *e = node(b, QN_CALL, n);
     NOMEM_IF(!e);
     for (int i = 0; i < n; i++) {
-        basalt_status st = types ? qbind_cast(b, args[i], types[i], false, true, &e->args[i], err)
+        basalt_status st = types ? basalt_qbind_cast(b, args[i], types[i], false, true, &e->args[i], err)
                                  : BASALT_OK;
         if (st != BASALT_OK)
             return st;
@@ -539,7 +539,7 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
         struct basalt_query_type t = args[0]->type;
         if (t.id == BASALT_QUERY_TYPE_NULL)
             t = T(INT32);
-        if (!qtype_is_numeric(t.id) || qtype_is_unsigned(t.id)) {
+        if (!basalt_qtype_is_numeric(t.id) || basalt_qtype_is_unsigned(t.id)) {
             if (t.id != BASALT_QUERY_TYPE_INTERVAL)
                 return no_overload(b, f, args, n, err);
         }
@@ -573,7 +573,7 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
                          a, false, out, err);
     if (x == BASALT_QUERY_TYPE_NULL && y == BASALT_QUERY_TYPE_NULL)
         a = c = T(INT32);
-    if (!common_type(a, c, &r) || !qtype_is_numeric(r.id))
+    if (!common_type(a, c, &r) || !basalt_qtype_is_numeric(r.id))
         return no_overload(b, f, args, n, err);
     bool nullable = false;
     switch (op) {
@@ -626,7 +626,7 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
             struct basalt_query_type da = as_decimal(a), dc = as_decimal(c);
             int p = da.precision + dc.precision, s = da.scale + dc.scale;
             if (s > 38)
-                return qnode_error(b, BASALT_UNSUPPORTED, err,
+                return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
                                    "Needed scale %d to accurately represent the multiplication "
                                    "result, but this is out of range of the DECIMAL type", s);
             /* Inputs that fit 64 bits multiply into DECIMAL(18, s) with an
@@ -669,7 +669,7 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
     struct basalt_query_type t = args[0]->type, types[2];
     if (t.id == BASALT_QUERY_TYPE_NULL)
         t = dbl();
-    if (!qtype_is_numeric(t.id))
+    if (!basalt_qtype_is_numeric(t.id))
         return no_overload(b, f, args, n, err);
     switch (f->op) {
     case QOP_ABS:
@@ -688,14 +688,14 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
         if (t.id == BASALT_QUERY_TYPE_DECIMAL)
             return make_call(b, f, f->op, args, 1, &t, basalt_query_type_decimal(t.precision, 0),
                              false, out, err);
-        if (qtype_is_int(t.id) && f->op == QOP_TRUNC)
+        if (basalt_qtype_is_int(t.id) && f->op == QOP_TRUNC)
             return make_call(b, f, f->op, args, 1, &t, t, false, out, err);
         if (t.id != BASALT_QUERY_TYPE_FLOAT)
             t = dbl();
         return make_call(b, f, f->op, args, 1, &t, t, false, out, err);
     case QOP_ROUND: {
         if (n == 2) {
-            if (!qtype_is_int(args[1]->type.id) && args[1]->type.id != BASALT_QUERY_TYPE_NULL)
+            if (!basalt_qtype_is_int(args[1]->type.id) && args[1]->type.id != BASALT_QUERY_TYPE_NULL)
                 return no_overload(b, f, args, n, err);
             types[1] = T(INT32);
         }
@@ -703,7 +703,7 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
             int s = 0;
             if (n == 2) {
                 if (args[1]->kind != QN_CONST || args[1]->value.is_null)
-                    return qnode_error(b, BASALT_UNSUPPORTED, err,
+                    return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
                                        "round(DECIMAL, n) needs a constant n");
                 s = (int)args[1]->value.v.i;
                 if (s < 0)
@@ -719,7 +719,7 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
                 *out = e;
             return st;
         }
-        if (qtype_is_int(t.id)) {
+        if (basalt_qtype_is_int(t.id)) {
             types[0] = t;
             return make_call(b, f, f->op, args, n, types, t, false, out, err);
         }
@@ -727,7 +727,7 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
         return make_call(b, f, f->op, args, n, types, types[0], false, out, err);
     }
     case QOP_POW:
-        if (n != 2 || !qtype_is_numeric(args[1]->type.id))
+        if (n != 2 || !basalt_qtype_is_numeric(args[1]->type.id))
             return no_overload(b, f, args, n, err);
         types[0] = types[1] = dbl();
         return make_call(b, f, f->op, args, 2, types, dbl(), false, out, err);
@@ -764,7 +764,7 @@ static basalt_status r_string(struct basalt_qexpr_builder *b, const struct qfunc
     basalt_status st = make_call(b, f, f->op, args, n, types, r, false, &e, err);
     if (st == BASALT_OK && f->op == QOP_REGEXP && e->kind == QN_CALL &&
         (e->args[1]->kind != QN_CONST))
-        return qnode_error(b, BASALT_UNSUPPORTED, err, "regexp_matches needs a constant pattern");
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "regexp_matches needs a constant pattern");
     if (st == BASALT_OK)
         *out = e;
     return st;
@@ -778,7 +778,7 @@ static basalt_status r_substring(struct basalt_qexpr_builder *b, const struct qf
     if (args[0]->type.id != BASALT_QUERY_TYPE_STRING && args[0]->type.id != BASALT_QUERY_TYPE_NULL)
         return no_overload(b, f, args, n, err);
     for (int i = 1; i < n; i++)
-        if (!qtype_is_int(args[i]->type.id) && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
+        if (!basalt_qtype_is_int(args[i]->type.id) && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
             return no_overload(b, f, args, n, err);
     return make_call(b, f, QOP_SUBSTRING, args, n, types, vc(), false, out, err);
 }
@@ -789,7 +789,7 @@ static basalt_status r_concat(struct basalt_qexpr_builder *b, const struct qfunc
 {
     struct basalt_query_type types[QMAX_ARGS];
     if (n > QMAX_ARGS)
-        return qnode_error(b, BASALT_LIMIT, err, "'%s' takes at most %d arguments", f->name,
+        return basalt_qnode_error(b, BASALT_LIMIT, err, "'%s' takes at most %d arguments", f->name,
                            QMAX_ARGS);
     for (int i = 0; i < n; i++) {
         if (args[i]->type.id == BASALT_QUERY_TYPE_BINARY)
@@ -825,11 +825,11 @@ static basalt_status r_like(struct basalt_qexpr_builder *b, const struct qfunc *
             return no_overload(b, f, args, n, err);
     if (n == 3) {
         if (args[2]->kind != QN_CONST || args[2]->type.id != BASALT_QUERY_TYPE_STRING)
-            return qnode_error(b, BASALT_UNSUPPORTED, err, "'%s': ESCAPE must be a constant string",
+            return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s': ESCAPE must be a constant string",
                                f->name);
         if (!args[2]->value.is_null) {
             if (args[2]->value.v.str.len > 1)
-                return qnode_error(b, BASALT_INVALID_ARG, err,
+                return basalt_qnode_error(b, BASALT_INVALID_ARG, err,
                                    "Invalid escape string. Escape string must be empty or one "
                                    "character.");
             if (args[2]->value.v.str.len == 1)
@@ -882,7 +882,7 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
     }
     if (args[0]->kind != QN_CONST || args[0]->type.id != BASALT_QUERY_TYPE_STRING ||
         args[0]->value.is_null)
-        return qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
     enum basalt_query_type_id id = args[1]->type.id;
     if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
         return no_overload(b, f, args, n, err);
@@ -892,7 +892,7 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
             strncasecmp(part_names[i].name, args[0]->value.v.str.ptr, args[0]->value.v.str.len) == 0)
             part = (int)part_names[i].part;
     if (part < 0)
-        return qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
                            (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
     struct basalt_qexpr *e = node(b, QN_CALL, 1);
     NOMEM_IF(!e);
@@ -901,14 +901,14 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
     e->aux = part;
     e->nullable = args[1]->nullable;
     struct basalt_query_type in = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[1]->type;
-    basalt_status st = qbind_cast(b, args[1], in, false, true, &e->args[0], err);
+    basalt_status st = basalt_qbind_cast(b, args[1], in, false, true, &e->args[0], err);
     if (st != BASALT_OK)
         return st;
     if (f->op == QOP_DATE_PART)
         e->type = part == QP_EPOCH ? dbl() : T(INT64);
     else {
         if (part == QP_DOW || part == QP_ISODOW || part == QP_DOY || part == QP_EPOCH)
-            return qnode_error(b, BASALT_INVALID_ARG, err, "date_trunc: unsupported part '%.*s'",
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "date_trunc: unsupported part '%.*s'",
                                (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
         e->type = in;
     }
@@ -973,10 +973,10 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
         return no_overload(b, &tmp, args, n_args, err);
     }
     if (!f)
-        return qnode_error(b, BASALT_NOT_FOUND, err, "unknown function '%s'", name);
+        return basalt_qnode_error(b, BASALT_NOT_FOUND, err, "unknown function '%s'", name);
     struct basalt_qexpr *copy[QMAX_ARGS];
     if (n_args > QMAX_ARGS)
-        return qnode_error(b, BASALT_LIMIT, err, "too many arguments to '%s'", name);
+        return basalt_qnode_error(b, BASALT_LIMIT, err, "too many arguments to '%s'", name);
     for (int i = 0; i < n_args; i++)
         copy[i] = args[i];
     return f->resolve(b, f, copy, n_args, out, err);
@@ -992,9 +992,9 @@ static basalt_status to_bool(struct basalt_qexpr_builder *b, struct basalt_qexpr
         return BASALT_OK;
     }
     if (x->type.id == BASALT_QUERY_TYPE_NULL)
-        return qbind_cast(b, x, T(BOOL), false, true, out, err);
+        return basalt_qbind_cast(b, x, T(BOOL), false, true, out, err);
     char t[48];
-    return qnode_error(b, BASALT_UNSUPPORTED, err, "%s needs BOOLEAN arguments, not %s", what,
+    return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "%s needs BOOLEAN arguments, not %s", what,
                        tname(x->type, t));
 }
 
@@ -1080,16 +1080,16 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
     if (!common_type(l->type, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
         char list[256];
         struct basalt_qexpr *a[2] = {l, r};
-        return qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",
                            arg_list(a, 2, list, sizeof list));
     }
     if (t.id == BASALT_QUERY_TYPE_NULL)
         t = T(INT32);
     struct basalt_qexpr *e = node(b, QN_DISTINCT, 2);
     NOMEM_IF(!e);
-    basalt_status st = qbind_cast(b, l, t, false, true, &e->args[0], err);
+    basalt_status st = basalt_qbind_cast(b, l, t, false, true, &e->args[0], err);
     if (st == BASALT_OK)
-        st = qbind_cast(b, r, t, false, true, &e->args[1], err);
+        st = basalt_qbind_cast(b, r, t, false, true, &e->args[1], err);
     if (st != BASALT_OK)
         return st;
     e->negate = negate;
@@ -1109,7 +1109,7 @@ static basalt_status unify(struct basalt_qexpr_builder *b, struct basalt_qexpr *
         struct basalt_query_type u;
         if (!common_type(t, vals[i]->type, &u)) {
             char list[256];
-            return qnode_error(b, BASALT_UNSUPPORTED, err, "%s: no common type for %s", what,
+            return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "%s: no common type for %s", what,
                                arg_list(vals, n, list, sizeof list));
         }
         t = u;
@@ -1144,13 +1144,13 @@ basalt_status basalt_qexpr_case(struct basalt_qexpr_builder *b, struct basalt_qe
     for (int i = 0; i < n; i++) {
         st = to_bool(b, whens[i], "CASE WHEN", &e->args[2 * i], err);
         if (st == BASALT_OK)
-            st = qbind_cast(b, thens[i], t, false, true, &e->args[2 * i + 1], err);
+            st = basalt_qbind_cast(b, thens[i], t, false, true, &e->args[2 * i + 1], err);
         if (st != BASALT_OK)
             return st;
         nullable |= e->args[2 * i + 1]->nullable;
     }
     if (else_) {
-        st = qbind_cast(b, else_, t, false, true, &e->args[2 * n], err);
+        st = basalt_qbind_cast(b, else_, t, false, true, &e->args[2 * n], err);
         if (st != BASALT_OK)
             return st;
         nullable |= e->args[2 * n]->nullable;
@@ -1179,7 +1179,7 @@ basalt_status basalt_qexpr_coalesce(struct basalt_qexpr_builder *b,
         return st;
     bool nullable = true;
     for (int i = 0; i < n; i++) {
-        st = qbind_cast(b, args[i], t, false, true, &e->args[i], err);
+        st = basalt_qbind_cast(b, args[i], t, false, true, &e->args[i], err);
         if (st != BASALT_OK)
             return st;
         if (!e->args[i]->nullable)
@@ -1224,10 +1224,10 @@ basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexp
     if (st != BASALT_OK)
         return st;
     struct basalt_qexpr *cx;
-    st = qbind_cast(b, x, t, false, true, &cx, err);
+    st = basalt_qbind_cast(b, x, t, false, true, &cx, err);
     for (int i = 0; i < n && st == BASALT_OK; i++) {
         struct basalt_qexpr *pair[2] = {cx, NULL};
-        st = qbind_cast(b, list[i], t, false, true, &pair[1], err);
+        st = basalt_qbind_cast(b, list[i], t, false, true, &pair[1], err);
         if (st == BASALT_OK)
             st = basalt_qexpr_call(b, "=", pair, 2, &eqs[i], err);
     }

@@ -74,7 +74,7 @@ const char *basalt_query_type_name(struct basalt_query_type t, char *buf, size_t
     return buf;
 }
 
-const char *qtype_phys_name(enum basalt_query_type_id id)
+const char *basalt_qtype_phys_name(enum basalt_query_type_id id)
 {
     switch (id) {
     case BASALT_QUERY_TYPE_INT8: return "INT8";
@@ -92,7 +92,7 @@ const char *qtype_phys_name(enum basalt_query_type_id id)
     }
 }
 
-int qtype_width(struct basalt_query_type t)
+int basalt_qtype_width(struct basalt_query_type t)
 {
     switch (t.id) {
     case BASALT_QUERY_TYPE_INT8: case BASALT_QUERY_TYPE_UINT8: return 1;
@@ -107,21 +107,21 @@ int qtype_width(struct basalt_query_type t)
     }
 }
 
-bool qtype_is_signed_int(enum basalt_query_type_id id)
+bool basalt_qtype_is_signed_int(enum basalt_query_type_id id)
 {
     return id >= BASALT_QUERY_TYPE_INT8 && id <= BASALT_QUERY_TYPE_INT64;
 }
-bool qtype_is_unsigned(enum basalt_query_type_id id)
+bool basalt_qtype_is_unsigned(enum basalt_query_type_id id)
 {
     return id >= BASALT_QUERY_TYPE_UINT8 && id <= BASALT_QUERY_TYPE_UINT64;
 }
-bool qtype_is_int(enum basalt_query_type_id id)
+bool basalt_qtype_is_int(enum basalt_query_type_id id)
 {
-    return qtype_is_signed_int(id) || qtype_is_unsigned(id);
+    return basalt_qtype_is_signed_int(id) || basalt_qtype_is_unsigned(id);
 }
-bool qtype_is_numeric(enum basalt_query_type_id id)
+bool basalt_qtype_is_numeric(enum basalt_query_type_id id)
 {
-    return qtype_is_int(id) || id == BASALT_QUERY_TYPE_FLOAT || id == BASALT_QUERY_TYPE_DOUBLE ||
+    return basalt_qtype_is_int(id) || id == BASALT_QUERY_TYPE_FLOAT || id == BASALT_QUERY_TYPE_DOUBLE ||
            id == BASALT_QUERY_TYPE_DECIMAL;
 }
 
@@ -204,7 +204,7 @@ basalt_status basalt_query_type_format(struct basalt_query_type t, char *buf, si
 
 /* ------------------------------------------------------------------ numbers */
 
-qi128 qpow10(int n)
+qi128 basalt_qpow10(int n)
 {
     qi128 v = 1;
     for (int i = 0; i < n; i++)
@@ -212,7 +212,7 @@ qi128 qpow10(int n)
     return v;
 }
 
-size_t qformat_int128(qi128 v, char *buf, size_t cap)
+size_t basalt_qformat_int128(qi128 v, char *buf, size_t cap)
 {
     char tmp[48];
     int n = 0;
@@ -234,7 +234,7 @@ size_t qformat_int128(qi128 v, char *buf, size_t cap)
     return len;
 }
 
-size_t qformat_decimal(qi128 v, int scale, char *buf, size_t cap)
+size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap)
 {
     char digits[48];
     bool neg = v < 0;
@@ -261,7 +261,7 @@ size_t qformat_decimal(qi128 v, int scale, char *buf, size_t cap)
     return (size_t)k;
 }
 
-size_t qformat_double(double v, char *buf, size_t cap)
+size_t basalt_qformat_double(double v, char *buf, size_t cap)
 {
     char tmp[40];
     if (isnan(v))
@@ -280,7 +280,7 @@ size_t qformat_double(double v, char *buf, size_t cap)
     return strlen(tmp);
 }
 
-int64_t qfloordiv(int64_t a, int64_t b)
+int64_t basalt_qfloordiv(int64_t a, int64_t b)
 {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0)))
@@ -289,7 +289,7 @@ int64_t qfloordiv(int64_t a, int64_t b)
 }
 
 /* Howard Hinnant's civil calendar algorithms. */
-int64_t qdays_from_civil(int64_t y, int m, int d)
+int64_t basalt_qdays_from_civil(int64_t y, int m, int d)
 {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -299,7 +299,7 @@ int64_t qdays_from_civil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
-void qcivil_from_days(int64_t z, int64_t *y, int *m, int *d)
+void basalt_qcivil_from_days(int64_t z, int64_t *y, int *m, int *d)
 {
     z += 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
@@ -323,11 +323,11 @@ static size_t put_year(int64_t y, char *buf, size_t cap, int m, int d)
     return n < 0 ? 0 : (size_t)n;
 }
 
-size_t qformat_date(int32_t days, char *buf, size_t cap)
+size_t basalt_qformat_date(int32_t days, char *buf, size_t cap)
 {
     int64_t y;
     int m, d;
-    qcivil_from_days(days, &y, &m, &d);
+    basalt_qcivil_from_days(days, &y, &m, &d);
     char tmp[40];
     size_t n = put_year(y, tmp, sizeof tmp, m, d);
     if (cap)
@@ -352,16 +352,16 @@ static int put_time(char *p, int64_t h, int64_t mi, int64_t s, int64_t frac, int
     return n;
 }
 
-size_t qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap)
+size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap)
 {
     int64_t per_sec = nanos ? 1000000000 : 1000000;
     int64_t per_day = 86400 * per_sec;
-    int64_t days = qfloordiv(v, per_day);
+    int64_t days = basalt_qfloordiv(v, per_day);
     int64_t rem = v - days * per_day;
     int64_t secs = rem / per_sec, frac = rem % per_sec;
     int64_t y;
     int m, d;
-    qcivil_from_days(days, &y, &m, &d);
+    basalt_qcivil_from_days(days, &y, &m, &d);
     char tmp[80];
     int64_t yy = y;
     int n;
@@ -379,7 +379,7 @@ size_t qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap)
     return (size_t)n;
 }
 
-size_t qformat_interval(struct qinterval iv, char *buf, size_t cap)
+size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap)
 {
     char tmp[128];
     int n = 0;
@@ -423,20 +423,20 @@ size_t basalt_query_value_format(const struct basalt_query_value *v, char *buf, 
             n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v->v.u);
             break;
         case BASALT_QUERY_TYPE_FLOAT: case BASALT_QUERY_TYPE_DOUBLE:
-            n = qformat_double(v->v.f, tmp, sizeof tmp);
+            n = basalt_qformat_double(v->v.f, tmp, sizeof tmp);
             break;
         case BASALT_QUERY_TYPE_DECIMAL: {
             qi128 d = (qi128)(((unsigned __int128)(uint64_t)v->v.dec.hi << 64) | v->v.dec.lo);
-            n = qformat_decimal(d, v->type.scale, tmp, sizeof tmp);
+            n = basalt_qformat_decimal(d, v->type.scale, tmp, sizeof tmp);
             break;
         }
-        case BASALT_QUERY_TYPE_DATE: n = qformat_date((int32_t)v->v.i, tmp, sizeof tmp); break;
+        case BASALT_QUERY_TYPE_DATE: n = basalt_qformat_date((int32_t)v->v.i, tmp, sizeof tmp); break;
         case BASALT_QUERY_TYPE_TIMESTAMP:
-            n = qformat_timestamp(v->v.i, v->type.nanos, v->type.tz, tmp, sizeof tmp);
+            n = basalt_qformat_timestamp(v->v.i, v->type.nanos, v->type.tz, tmp, sizeof tmp);
             break;
         case BASALT_QUERY_TYPE_INTERVAL: {
             struct qinterval iv = {v->v.interval.months, v->v.interval.days, v->v.interval.nanos};
-            n = qformat_interval(iv, tmp, sizeof tmp);
+            n = basalt_qformat_interval(iv, tmp, sizeof tmp);
             break;
         }
         case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY:
@@ -467,7 +467,7 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-bool qparse_int(const char *s, size_t n, int64_t *out)
+bool basalt_qparse_int(const char *s, size_t n, int64_t *out)
 {
     trim(&s, &n);
     bool neg = false;
@@ -490,7 +490,7 @@ bool qparse_int(const char *s, size_t n, int64_t *out)
     return true;
 }
 
-bool qparse_double(const char *s, size_t n, double *out)
+bool basalt_qparse_double(const char *s, size_t n, double *out)
 {
     trim(&s, &n);
     char tmp[128];
@@ -503,14 +503,14 @@ bool qparse_double(const char *s, size_t n, double *out)
     return *end == 0;
 }
 
-bool qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out)
+bool basalt_qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out)
 {
     trim(&s, &n);
     bool neg = false, dot = false, any = false, extra = false, round_up = false;
     size_t i = 0;
     if (i < n && (s[i] == '+' || s[i] == '-'))
         neg = s[i++] == '-';
-    qi128 v = 0, limit = qpow10(38);
+    qi128 v = 0, limit = basalt_qpow10(38);
     int fdig = 0;
     for (; i < n; i++) {
         char c = s[i];
@@ -535,8 +535,8 @@ bool qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *ou
     }
     if (!any)
         return false;
-    v = v * qpow10(scale - fdig) + (round_up ? 1 : 0);
-    if (v >= qpow10(precision))
+    v = v * basalt_qpow10(scale - fdig) + (round_up ? 1 : 0);
+    if (v >= basalt_qpow10(precision))
         return false;
     *out = neg ? -v : v;
     return true;
@@ -572,11 +572,11 @@ static bool parse_date_at(const char *s, size_t n, size_t *i, int64_t *days)
     bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (m == 2 && d == 29 && !leap)
         return false;
-    *days = qdays_from_civil(y, (int)m, (int)d);
+    *days = basalt_qdays_from_civil(y, (int)m, (int)d);
     return true;
 }
 
-bool qparse_date(const char *s, size_t n, int32_t *out)
+bool basalt_qparse_date(const char *s, size_t n, int32_t *out)
 {
     trim(&s, &n);
     size_t i = 0;
@@ -587,7 +587,7 @@ bool qparse_date(const char *s, size_t n, int32_t *out)
     return true;
 }
 
-bool qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out)
+bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out)
 {
     trim(&s, &n);
     size_t i = 0;

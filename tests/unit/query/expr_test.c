@@ -51,12 +51,12 @@ static basalt_status make_batch(struct ArrowSchema *schema, struct ArrowArray *a
                        : basalt_arrow_builder_append_null(c[C_S], NULL);
         int64_t t = 0;
         if (tsv[r])
-            qparse_timestamp(tsv[r], strlen(tsv[r]), false, &t);
+            basalt_qparse_timestamp(tsv[r], strlen(tsv[r]), false, &t);
         if (st == BASALT_OK)
             st = tsv[r] ? basalt_arrow_builder_append_int(c[C_TS], t, NULL)
                         : basalt_arrow_builder_append_null(c[C_TS], NULL);
         if (st == BASALT_OK)
-            st = basalt_arrow_builder_append_int(c[C_DT], qfloordiv(t, INT64_C(86400000000)), NULL);
+            st = basalt_arrow_builder_append_int(c[C_DT], basalt_qfloordiv(t, INT64_C(86400000000)), NULL);
         if (st == BASALT_OK)
             st = r == 2 ? basalt_arrow_builder_append_null(c[C_X], NULL)
                         : basalt_arrow_builder_append_double(c[C_X], dv[r], NULL);
