@@ -106,18 +106,33 @@ void basalt_iceberg_delete_writer_options(const struct basalt_iceberg_table *t, 
     o->io = t->io;
 }
 
-/* The writer options in d's arena, so they outlive this call. */
-static basalt_status arena_options(const struct basalt_iceberg_table *t, const char *tag,
-                                   struct basalt_iceberg_delete_files *d,
-                                   struct basalt_iceberg_data_writer_options *o,
-                                   struct basalt_error *err)
+basalt_status basalt_iceberg_delete_files_writer(const struct basalt_iceberg_table *t,
+                                                 const char *tag,
+                                                 const struct basalt_iceberg_schema *schema,
+                                                 const struct basalt_iceberg_kv *props,
+                                                 uint32_t n_props,
+                                                 struct basalt_iceberg_delete_files *d,
+                                                 struct basalt_iceberg_data_writer **out,
+                                                 struct basalt_error *err)
 {
+    /* The options' strings live in d's arena: the writer keeps pointers. */
     char *location = basalt_arena_alloc(&d->arena, 4096, 1);
     char *prefix = basalt_arena_alloc(&d->arena, 96, 1);
     if (!location || !prefix)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    basalt_iceberg_delete_writer_options(t, tag, location, prefix, o);
-    return BASALT_OK;
+    struct basalt_iceberg_data_writer_options o;
+    basalt_iceberg_delete_writer_options(t, tag, location, prefix, &o);
+    o.schema = schema;
+    if (props) {
+        o.properties = props;
+        o.n_properties = n_props;
+    }
+    struct basalt_iceberg_data_writer *w = NULL;
+    basalt_status st = basalt_iceberg_data_writer_new(&o, &w, err);
+    if (st == BASALT_OK)
+        st = keep_writer(d, w, err);
+    *out = st == BASALT_OK ? w : NULL;
+    return st;
 }
 
 /* The table's properties plus full metrics for both columns: readers find
@@ -191,17 +206,9 @@ static basalt_status write_one(const struct basalt_iceberg_table *t,
                                const struct basalt_iceberg_file_deletes *item,
                                struct basalt_iceberg_delete_files *d, struct basalt_error *err)
 {
-    struct basalt_iceberg_data_writer_options o;
-    basalt_status st = arena_options(t, "deletes", d, &o, err);
-    if (st != BASALT_OK)
-        return st;
-    o.schema = schema;
-    o.properties = props;
-    o.n_properties = n_props;
     struct basalt_iceberg_data_writer *w = NULL;
-    st = basalt_iceberg_data_writer_new(&o, &w, err);
-    if (st == BASALT_OK)
-        st = keep_writer(d, w, err);
+    basalt_status st =
+        basalt_iceberg_delete_files_writer(t, "deletes", schema, props, n_props, d, &w, err);
     if (st != BASALT_OK)
         return st;
     uint64_t total = basalt_iceberg_posset_cardinality(item->positions);

@@ -110,7 +110,8 @@ static basalt_status group_for(struct basalt_iceberg_delete_files *d,
 {
     struct basalt_iceberg_eq_groups *g = d->eq;
     for (uint32_t i = 0; i < g->n; i++)
-        if (g->groups[i].spec_id == spec_id && basalt_iceberg_partition_equal(g->groups[i].sample, file)) {
+        if (g->groups[i].spec_id == spec_id &&
+            basalt_iceberg_partition_equal(g->groups[i].sample, file)) {
             *out = i;
             return BASALT_OK;
         }
@@ -122,29 +123,11 @@ static basalt_status group_for(struct basalt_iceberg_delete_files *d,
         g->groups = groups;
         g->cap = cap;
     }
-    char *location = basalt_arena_alloc(&d->arena, 4096, 1);
-    char *prefix = basalt_arena_alloc(&d->arena, 96, 1);
-    if (!location || !prefix)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    struct basalt_iceberg_data_writer_options o;
-    basalt_iceberg_delete_writer_options(g->t, "eq-deletes", location, prefix, &o);
-    o.schema = g->schema;
     struct basalt_iceberg_data_writer *w = NULL;
-    basalt_status st = basalt_iceberg_data_writer_new(&o, &w, err);
+    basalt_status st =
+        basalt_iceberg_delete_files_writer(g->t, "eq-deletes", g->schema, NULL, 0, d, &w, err);
     if (st != BASALT_OK)
         return st;
-    /* Kept with the other writers so an abort removes its files. */
-    if (d->n_writers == d->cap_writers) {
-        uint32_t cap = d->cap_writers ? d->cap_writers * 2 : 16;
-        struct basalt_iceberg_data_writer **ws = basalt_realloc(d->writers, cap * sizeof *ws);
-        if (!ws) {
-            basalt_iceberg_data_writer_free(w);
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        }
-        d->writers = ws;
-        d->cap_writers = cap;
-    }
-    d->writers[d->n_writers++] = w;
     g->groups[g->n] = (struct eq_group){.spec_id = spec_id, .sample = file, .w = w};
     *out = g->n++;
     return BASALT_OK;

@@ -55,6 +55,19 @@ void basalt_iceberg_delete_writer_options(const struct basalt_iceberg_table *t, 
                                           char data_location[4096], char prefix[96],
                                           struct basalt_iceberg_data_writer_options *o);
 
+/* A data writer for delete files of `schema` in t's data location, named
+ * with `tag`, with the table's properties (or props[0, n_props) when
+ * props is set), kept in `d` so an abort removes its files and reset frees
+ * it. NOMEM, the statuses of basalt_iceberg_data_writer_new. */
+basalt_status basalt_iceberg_delete_files_writer(const struct basalt_iceberg_table *t,
+                                                 const char *tag,
+                                                 const struct basalt_iceberg_schema *schema,
+                                                 const struct basalt_iceberg_kv *props,
+                                                 uint32_t n_props,
+                                                 struct basalt_iceberg_delete_files *d,
+                                                 struct basalt_iceberg_data_writer **out,
+                                                 struct basalt_error *err);
+
 /* One position-delete file per item (file-scoped: referenced_data_file set),
  * rows (file_path, pos) in position order, in the data file's partition. */
 basalt_status basalt_iceberg_write_position_deletes(const struct basalt_iceberg_table *t,
