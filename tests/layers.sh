@@ -15,6 +15,7 @@ rank() {
     iceberg|iceberg_*) echo 4 ;;
     catalog|frame) echo 5 ;;
     query|query_*) echo 6 ;;
+    sql) echo 7 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac

@@ -19,5 +19,6 @@
 #include "basalt/iceberg.h"
 #include "basalt/catalog.h"
 #include "basalt/query.h"
+#include "basalt/sql.h"
 
 #endif
