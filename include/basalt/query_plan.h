@@ -51,6 +51,11 @@ BASALT_EXPORT void basalt_qctx_free(struct basalt_qctx *ctx);
  * as long as the context. */
 BASALT_EXPORT const struct ArrowSchema *basalt_qplan_schema(const struct basalt_qplan *node);
 
+/* Rows a node is expected to produce: exact for Parquet files (their
+ * footers) and in-memory batches, the snapshot's record count for Iceberg,
+ * a guess elsewhere. For join ordering. */
+BASALT_EXPORT int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node);
+
 /* A builder over `node`'s output schema for expressions handed to the
  * filter, projection and aggregation made on top of it (owned by ctx). */
 BASALT_EXPORT basalt_status basalt_qplan_builder(struct basalt_qctx *ctx,

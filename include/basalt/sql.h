@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "basalt/arrow.h"
 #include "basalt/core.h"
 
 #ifdef __cplusplus
@@ -50,6 +51,42 @@ BASALT_EXPORT size_t basalt_sql_statement_format(const struct basalt_sql_script 
                                                  char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ end of parser */
+
+/* ------------------------------------------------------------------ sessions
+ *
+ * A session runs SQL text: it binds each statement into a query plan
+ * (include/basalt/query_plan.h), optimises and runs it. Tables are files
+ * (a quoted path or glob globs, read_parquet, read_csv, read_ipc,
+ * iceberg_scan('dir' [, version => N, snapshot_from_id => ID])) or, with a
+ * catalog, Iceberg tables by name (`db.trips`, `FOR VERSION AS OF`,
+ * `FOR TIMESTAMP AS OF`). docs/QUERY.md lists what differs from DuckDB. */
+
+struct basalt_sql_options {
+    struct basalt_pool *pool; /* borrowed; NULL: the calling thread */
+    int num_workers;          /* at most this many workers (0: all of the pool's) */
+    int64_t memory_limit;     /* bytes; 0: none */
+    const char *catalog_uri;  /* copied; NULL: no catalog (files only) */
+};
+BASALT_EXPORT void basalt_sql_options_init(struct basalt_sql_options *o);
+
+struct basalt_sql_session;
+
+/* Opens the catalog when one is given. Returns OK, the catalog's statuses,
+ * NOMEM. */
+BASALT_EXPORT basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
+                                                   struct basalt_sql_session **out,
+                                                   struct basalt_error *err);
+BASALT_EXPORT void basalt_sql_session_free(struct basalt_sql_session *s);
+
+/* Runs the statements of `text` in order; the rows of the last statement
+ * that returns rows go to `out` (empty; its schema names the columns; EXPLAIN
+ * gives one VARCHAR column "explain"). Errors name the position in the text:
+ * `column "x" not found (at position 7)`. Returns OK; INVALID_ARG (syntax,
+ * binding); NOT_FOUND (a file, a table, a column); UNSUPPORTED; the
+ * statuses of the readers and operators; NOMEM. */
+BASALT_EXPORT basalt_status basalt_sql_session_run(struct basalt_sql_session *s, const char *text,
+                                                   size_t len, struct basalt_arrow_batches *out,
+                                                   struct basalt_error *err);
 
 #ifdef __cplusplus
 }

@@ -149,3 +149,20 @@ basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char 
         return st;
     return basalt_arrow_schema_init(out, fmt, name, nullable ? ARROW_FLAG_NULLABLE : 0, 0, err);
 }
+
+int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node)
+{
+    int64_t n = 0;
+    switch (node->kind) {
+    case QPLAN_SCAN_PARQUET:
+        for (size_t i = 0; i < node->scan.n_paths; i++)
+            n += basalt_parquet_reader_num_rows(node->scan.readers[i]);
+        return n;
+    case QPLAN_VALUES:
+        for (int64_t i = 0; i < node->scan.values.n; i++)
+            n += node->scan.values.arrays[i].length;
+        return n;
+    default:
+        return 1000000;
+    }
+}
