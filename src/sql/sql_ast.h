@@ -329,7 +329,7 @@ struct basalt_sql_expr {
 
 enum basalt_sql_from_kind {
     BASALT_SQL_FROM_TABLE,    /* a named table, with optional time travel */
-    BASALT_SQL_FROM_FILE,     /* FROM 'file.parquet', or a glob */
+    BASALT_SQL_FROM_FILE,     /* FROM 'trips/part-1.parquet' (globs allowed) */
     BASALT_SQL_FROM_FUNCTION, /* read_parquet(...), iceberg_scan(...), any name with arguments */
     BASALT_SQL_FROM_SUBQUERY, /* (SELECT ...), (VALUES ...) */
     BASALT_SQL_FROM_JOIN,
