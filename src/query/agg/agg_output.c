@@ -186,14 +186,24 @@ static double var_of(double s_hi, double s_lo, double q_hi, double q_lo, int64_t
     return m2 < 0 ? 0 : m2;
 }
 
-static bool var_final(enum basalt_qagg_kind k, int64_t n, double m2, double *out)
+/* false: NULL (too few values); LIMIT for a result that is not finite (a
+ * NaN or infinite input), DuckDB's "STDDEV_SAMP is out of range!". */
+static basalt_status var_final(enum basalt_qagg_kind k, int64_t n, double m2, double *out,
+                               bool *valid, struct basalt_error *err)
 {
     bool samp = k == BASALT_QAGG_VAR_SAMP || k == BASALT_QAGG_STDDEV_SAMP;
+    *valid = false;
     if (n == 0 || (samp && n < 2))
-        return false;
+        return BASALT_OK;
     double v = m2 / (samp ? (double)(n - 1) : (double)n);
     *out = k == BASALT_QAGG_STDDEV_SAMP || k == BASALT_QAGG_STDDEV_POP ? sqrt(v) : v;
-    return true;
+    if (!isfinite(*out)) {
+        static const char *const names[] = {"STDDEV_SAMP", "STDDEV_POP", "VARSAMP", "VARPOP"};
+        return basalt_error_set(err, BASALT_LIMIT, "%s is out of range!",
+                                names[k - BASALT_QAGG_STDDEV_SAMP]);
+    }
+    *valid = true;
+    return BASALT_OK;
 }
 
 static double cell_dbl(enum qagg_phys p, const union qagg_cell *v, int scale)
@@ -304,14 +314,16 @@ static basalt_status write_collected(const struct qagg_callinfo *ci, struct ocol
     case BASALT_QAGG_STDDEV_POP:
     case BASALT_QAGG_VAR_SAMP:
     case BASALT_QAGG_VAR_POP: {
-        double sh = 0, sl = 0, qh = 0, ql = 0, r;
+        double sh = 0, sl = 0, qh = 0, ql = 0, r = 0;
+        bool ok;
         for (int64_t k = 0; k < n; k++) {
             double x = cell_dbl(p, &v[k], scale), q = x * x;
             basalt_qagg_dd_add(&sh, &sl, x);
             basalt_qagg_dd_add(&qh, &ql, q);
             ql += fma(x, x, -q);
         }
-        if (var_final(ci->call.kind, n, var_of(sh, sl, qh, ql, n), &r))
+        st = var_final(ci->call.kind, n, var_of(sh, sl, qh, ql, n), &r, &ok, err);
+        if (ok)
             put_double(o, i, r);
         else
             ocol_null(o, i);
@@ -380,8 +392,11 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
         }
         case QS_VAR: {
             const struct qagg_var *x = (const struct qagg_var *)s;
-            double r;
-            if (var_final(k, x->n, var_of(x->s_hi, x->s_lo, x->q_hi, x->q_lo, x->n), &r))
+            double r = 0;
+            bool ok;
+            st = var_final(k, x->n, var_of(x->s_hi, x->s_lo, x->q_hi, x->q_lo, x->n), &r, &ok,
+                           err);
+            if (ok)
                 put_double(o, i, r);
             else
                 ocol_null(o, i);
