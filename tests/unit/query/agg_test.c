@@ -399,3 +399,49 @@ TEST(agg_deterministic_output)
     free(k1);
     free(v);
 }
+
+/* A later chunk below the first one's keys slides the dense window down:
+ * the map moves with it and every earlier group keeps its id. */
+TEST(agg_dense_window_slides)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    enum { ROWS = 3 * 2048 };
+    char **cells = malloc(sizeof(char *) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        static const int base[3] = {30000, 0, 60000};
+        char b[32];
+        snprintf(b, sizeof b, "%d", base[i / 2048] + (i % 2048) % 100);
+        cells[i] = strdup(b);
+    }
+    struct ArrowArray key;
+    CHECK_OK(at_array("i", (const char *const *)cells, ROWS, &key), NULL);
+    struct basalt_query_type kt[] = {T(INT32)};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64))};
+    struct basalt_qagg *agg;
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 1, NULL, &agg, &err), &err);
+    char **rows;
+    int64_t nr;
+    struct at_opts o = {1, 0, NULL, true};
+    CHECK_OK(at_run(agg, kt, 1, calls, 1, &key, NULL, ROWS, &o, &rows, &nr, &err), &err);
+    struct basalt_qagg_stats st;
+    basalt_qagg_stats(agg, &st);
+    CHECK_EQ(st.dense_batches, 3);
+    CHECK_EQ(st.hashed_batches, 0);
+    CHECK_EQ(nr, 300);
+    /* 2048 rows per chunk: offsets 0..47 come 21 times, 48..99 20 times */
+    static const char *const want[] = {"0|21", "99|20", "30047|21", "30048|20", "60000|21",
+                                       "60099|20"};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        bool found = false;
+        for (int64_t r = 0; r < nr; r++)
+            found |= strcmp(rows[r], want[w]) == 0;
+        CHECK_MSG(found, "no row '%s'", want[w]);
+    }
+    at_free(rows, nr);
+    basalt_qagg_free(agg);
+    basalt_arrow_array_release(&key);
+    for (int i = 0; i < ROWS; i++)
+        free(cells[i]);
+    free(cells);
+}
