@@ -394,12 +394,12 @@ TEST(join_integer_tables)
     CHECK(o.stats.integer_lookups == 6 && o.stats.direct_lookups == 0);
     release(&p);
     release(&b);
-    static const char *const dc[] = {"19000", "19001", "NULL", "-3"};
-    static const char *const ec[] = {"19001", "-3", "-3"};
+    static const char *const dc[] = {"19000", "19001", "NULL", "18990"};
+    static const char *const ec[] = {"19001", "18990", "18990"};
     js_table("tdD", "d", dc, 4, &p.schema, &p.array);
     js_table("tdD", "d", ec, 3, &b.schema, &b.array);
     o.type = BASALT_QJOIN_INNER;
-    EXPECT_JOIN(&p, &b, &o, "2022-01-09|2022-01-09\n1969-12-29|1969-12-29\n1969-12-29|1969-12-29\n");
+    EXPECT_JOIN(&p, &b, &o, "2022-01-09|2022-01-09\n2021-12-29|2021-12-29\n2021-12-29|2021-12-29\n");
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_DIRECT);
     release(&p);
     release(&b);
