@@ -1,0 +1,113 @@
+/* Hash join: the build side is collected by many workers, turned into one
+ * table on a pool, then probed concurrently. Probe output keeps probe row
+ * order and, per probe row, build input order, so results do not depend on
+ * the worker count.
+ *
+ * Keys: every basalt_query_type except INTERVAL; NULL keys never match;
+ * DOUBLE/FLOAT keys compare -0.0 = 0.0 and NaN = NaN (DuckDB). One integer
+ * key (any width, DATE, TIMESTAMP) gets an integer table, a direct array
+ * when the build keys' range is small; other keys hash and compare hash,
+ * length and bytes.
+ *
+ * Thread safety: the join is shared read-only after build_finish; each
+ * worker uses its own local. Stats are atomic. */
+#ifndef BASALT_QUERY_JOIN_H
+#define BASALT_QUERY_JOIN_H
+
+#include "basalt/query.h"
+
+enum basalt_qjoin_type {
+    BASALT_QJOIN_INNER,
+    BASALT_QJOIN_LEFT,
+    BASALT_QJOIN_RIGHT,
+    BASALT_QJOIN_FULL,
+    BASALT_QJOIN_SEMI,
+    BASALT_QJOIN_ANTI,
+    BASALT_QJOIN_CROSS
+};
+
+struct basalt_qjoin_spec {
+    enum basalt_qjoin_type type;
+    const struct ArrowSchema *probe_schema; /* "+s", borrowed during new */
+    const struct ArrowSchema *build_schema; /* "+s" */
+    const int *probe_keys, *build_keys;     /* column indices; n_keys pairs of equal type */
+    int n_keys;                             /* 0 only for CROSS */
+    /* Optional extra condition over the output row (probe columns then build
+     * columns, the INNER layout): a candidate pair matches only when it is
+     * TRUE. NULL: none. Borrowed; outlives the join. */
+    const struct basalt_query_program *residual;
+};
+
+struct basalt_qjoin;
+struct basalt_qjoin_build_local;
+struct basalt_qjoin_probe_local;
+
+/* Returns OK; INVALID_ARG (schemas not structs, key index out of range,
+ * n_keys 0 for a join other than CROSS, residual not BOOL); UNSUPPORTED (a
+ * key type that cannot be compared, or a pair of different types); NOMEM. */
+basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basalt_qjoin **out,
+                               struct basalt_error *err);
+void basalt_qjoin_free(struct basalt_qjoin *j);
+
+/* Probe columns then build columns (build columns nullable for LEFT/FULL,
+ * probe columns nullable for RIGHT/FULL); SEMI and ANTI: probe columns only.
+ * Names as the inputs. `out` caller storage, owned on OK. OK, NOMEM. */
+basalt_status basalt_qjoin_output_schema(const struct basalt_qjoin *j, struct ArrowSchema *out,
+                                         struct basalt_error *err);
+
+/* Build phase: each worker has a local and moves whole build batches into
+ * it; `seq` is the batch's position in the build input (distinct, >= 0). */
+basalt_status basalt_qjoin_build_local_new(struct basalt_qjoin *j,
+                                           struct basalt_qjoin_build_local **out,
+                                           struct basalt_error *err);
+void basalt_qjoin_build_local_free(struct basalt_qjoin_build_local *l);
+/* Moves `batch` in (released on return in every case). OK, INVALID_ARG (not
+ * a struct of the build schema's width, negative seq), NOMEM. */
+basalt_status basalt_qjoin_build_consume(struct basalt_qjoin_build_local *l,
+                                         struct ArrowArray *batch, int64_t seq,
+                                         struct basalt_error *err);
+/* Builds the table from every local's batches (the locals are emptied, the
+ * caller still frees them), in parallel on pool (NULL: caller thread).
+ * OK; INVALID_ARG (called twice, two batches with one seq); LIMIT (2^32-1
+ * build rows or more); NOMEM. */
+basalt_status basalt_qjoin_build_finish(struct basalt_qjoin *j,
+                                        struct basalt_qjoin_build_local **locals, int n_locals,
+                                        struct basalt_pool *pool, struct basalt_error *err);
+
+/* Probe phase, after build_finish: many workers probe concurrently, each
+ * with its own local. The output of one probe batch (borrowed) is appended
+ * to `out` as zero or more batches of the output schema (out->schema set on
+ * first use). OK; INVALID_ARG (before build_finish, batch not of the probe
+ * schema's width); the residual's errors; NOMEM. */
+basalt_status basalt_qjoin_probe_local_new(struct basalt_qjoin *j,
+                                           struct basalt_qjoin_probe_local **out,
+                                           struct basalt_error *err);
+void basalt_qjoin_probe_local_free(struct basalt_qjoin_probe_local *l);
+basalt_status basalt_qjoin_probe(struct basalt_qjoin_probe_local *l,
+                                 const struct ArrowArray *batch, struct basalt_arrow_batches *out,
+                                 struct basalt_error *err);
+
+/* RIGHT/FULL: after every probe has finished, the build rows no probe
+ * matched (probe columns NULL), in build input order, in batches of at most
+ * 65536 rows. Others: nothing. OK, INVALID_ARG (before build_finish), NOMEM. */
+basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow_batches *out,
+                                     struct basalt_error *err);
+
+/* Which paths ran (counts of probe rows looked up per table kind), for
+ * tests that prove the fast paths fire. */
+enum basalt_qjoin_table {
+    BASALT_QJOIN_TABLE_NONE,    /* before build_finish; CROSS */
+    BASALT_QJOIN_TABLE_DIRECT,  /* one integer key, small range: offsets by key - min */
+    BASALT_QJOIN_TABLE_INTEGER, /* one integer key: buckets of keys */
+    BASALT_QJOIN_TABLE_HASHED   /* any keys: buckets of 64-bit hashes */
+};
+struct basalt_qjoin_stats {
+    enum basalt_qjoin_table table;
+    int64_t build_rows;
+    int64_t direct_lookups, integer_lookups, hashed_lookups;
+    int64_t hash_hits_compared; /* hashed path: candidates whose hash matched */
+    int64_t residual_pairs;     /* candidate pairs the residual evaluated */
+};
+void basalt_qjoin_stats(const struct basalt_qjoin *j, struct basalt_qjoin_stats *out);
+
+#endif

@@ -1,0 +1,72 @@
+/* Sort and top-k over Arrow struct batches. Each row gets a normalised key:
+ * fixed-width words whose unsigned order is the sort order (per key column a
+ * NULL byte, then the value encoded order-preservingly: sign bits flipped,
+ * floats folded so that -0.0 = 0.0 and NaN sorts after every number, bytes
+ * inverted for DESC, strings as an 8-byte prefix). Keys after the first
+ * string key are left out of the words: rows whose words tie are compared
+ * on the full values from that key on. Rows are radix-sorted on the words
+ * (most significant byte first, constant bytes skipped, small ranges by
+ * comparison) with (seq, row) as the last tie-break, so the sort is stable
+ * and its output does not depend on worker count or batch assignment.
+ * Payload columns are gathered with basalt_arrow_take_many.
+ *
+ * Ordering follows DuckDB: NaN after every number, -0.0 == 0.0, strings
+ * byte-wise, NULLs placed per key. */
+#ifndef BASALT_QUERY_SORT_H
+#define BASALT_QUERY_SORT_H
+
+#include "basalt/query.h"
+
+struct basalt_qsort_key {
+    int column;
+    bool descending;
+    bool nulls_first;
+};
+
+struct basalt_qsort;
+struct basalt_qsort_local;
+
+/* limit < 0: all rows; otherwise top-k: keep only the first offset+limit
+ * rows in sort order (per local, pruned as batches arrive, then merged) and
+ * return rows [offset, offset+limit). `schema` ("+s") and `keys` are copied.
+ * OK; INVALID_ARG (not a struct, column out of range, no keys, offset < 0);
+ * UNSUPPORTED (a key column of a type that cannot be ordered: INTERVAL,
+ * nested); NOMEM. */
+basalt_status basalt_qsort_new(const struct ArrowSchema *schema, const struct basalt_qsort_key *keys,
+                               int n_keys, int64_t limit, int64_t offset,
+                               struct basalt_qsort **out, struct basalt_error *err);
+void basalt_qsort_free(struct basalt_qsort *s);
+
+/* One local per worker; a local is used by one thread at a time. */
+basalt_status basalt_qsort_local_new(struct basalt_qsort *s, struct basalt_qsort_local **out,
+                                     struct basalt_error *err);
+void basalt_qsort_local_free(struct basalt_qsort_local *l);
+
+/* Moves `batch` in (released on return in every case); `seq` is its
+ * position in the input (distinct, 0 <= seq < 2^31; ties keep input
+ * order). OK; INVALID_ARG (released batch, wrong width, seq out of range,
+ * more than 2^32-1 rows); NOMEM. */
+basalt_status basalt_qsort_consume(struct basalt_qsort_local *l, struct ArrowArray *batch,
+                                   int64_t seq, struct basalt_error *err);
+
+/* Sorts everything the locals hold (they are emptied; the caller still
+ * frees them), in parallel on pool (NULL: the caller's thread), and appends
+ * the result to `out` in batches of at most 65536 rows (out->schema set to
+ * the input schema when unset). OK; INVALID_ARG (two batches with one seq);
+ * NOMEM; the errors of basalt_arrow_take_many. */
+basalt_status basalt_qsort_finish(struct basalt_qsort *s, struct basalt_qsort_local **locals,
+                                  int n_locals, struct basalt_pool *pool,
+                                  struct basalt_arrow_batches *out, struct basalt_error *err);
+
+/* Counters for tests that prove the paths fire. */
+struct basalt_qsort_stats {
+    int64_t rows_sorted;    /* rows that went through the final sort */
+    int64_t key_words;      /* 64-bit words per normalised key in the last sort */
+    int64_t radix_passes;   /* scatter passes of the radix sort */
+    int64_t skipped_bytes;  /* key bytes found constant and skipped */
+    int64_t tie_compares;   /* comparisons that needed the full values */
+    int64_t topk_dropped;   /* top-k rows dropped at consume by the running threshold */
+};
+void basalt_qsort_stats(const struct basalt_qsort *s, struct basalt_qsort_stats *out);
+
+#endif

@@ -1,0 +1,96 @@
+/* Sort internals: key columns, the normalised key layout, records and the
+ * radix sort shared by the sort files.
+ *
+ * A record is S = K + 2 words: the K key words (unsigned order = sort
+ * order), a tag (seq or batch index << 32 | row: the stable tie-break) and a
+ * ref (index of the row's batch in the batch table the sort reads). */
+#ifndef BASALT_QUERY_SORT_IMPL_H
+#define BASALT_QUERY_SORT_IMPL_H
+
+#include <stdatomic.h>
+
+#include "sort/sort.h"
+
+enum qs_kind { QSK_INT, QSK_UINT, QSK_FLOAT, QSK_DOUBLE, QSK_DEC, QSK_BOOL, QSK_BYTES };
+
+struct qs_key {
+    int column;
+    bool desc, nulls_first;
+    enum qs_kind kind;
+    int width;   /* value bytes (BYTES: the prefix length) */
+    bool large;  /* BYTES: 64-bit offsets */
+};
+
+/* Where each key sits in the normalised key (byte offsets), for one sort. */
+struct qs_layout {
+    int off[64];      /* byte offset of the key's NULL byte or value; -1: not encoded */
+    bool null_byte[64];
+    int bytes;        /* key bytes used */
+    int K;            /* key words */
+    int tail_from;    /* first key compared on full values after the words tie; -1: none */
+};
+
+struct basalt_qsort {
+    struct ArrowSchema schema;
+    struct qs_key *keys;
+    int n_keys;
+    int64_t limit, offset;
+    struct qs_layout topk_layout; /* every key with its NULL byte */
+    atomic_llong rows_sorted, key_words, radix_passes, skipped_bytes, tie_compares, topk_dropped;
+};
+
+struct basalt_qsort_local {
+    struct basalt_qsort *s;
+    struct ArrowArray *arr; /* batches (full sort: all; top-k: those holding candidates) */
+    int64_t *seq;
+    int64_t n, cap;
+    /* top-k */
+    uint64_t *rec;
+    int64_t n_rec, cap_rec;
+    uint64_t *thr; /* the k-th record after the last prune; NULL until there is one */
+};
+
+/* What a comparison of records needs. */
+struct qs_ctx {
+    const struct basalt_qsort *s;
+    const struct qs_layout *lay;
+    const struct ArrowArray *arr; /* batch table indexed by ref */
+    int K, S;
+    int nbytes; /* radix bytes: key bytes, then the tag's when no tail */
+    uint8_t constant[64 * 8 + 8]; /* bytes equal in every record */
+    int64_t passes, skipped, ties; /* per call; summed into the stats */
+};
+
+/* sort_keys.c */
+basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k,
+                                 struct basalt_error *err);
+void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullable,
+                      struct qs_layout *lay);
+/* Encodes rows [0, a->length) of struct batch `a` into rec (S words each). */
+void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
+                      const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec);
+/* Full-value comparison of keys [tail_from, n) of two records' rows. */
+int basalt_qs_tie(struct qs_ctx *c, const uint64_t *a, const uint64_t *b);
+static inline int basalt_qs_cmp(struct qs_ctx *c, const uint64_t *a, const uint64_t *b, int from)
+{
+    for (int w = from; w < c->K; w++)
+        if (a[w] != b[w])
+            return a[w] < b[w] ? -1 : 1;
+    if (c->lay->tail_from >= 0) {
+        int t = basalt_qs_tie(c, a, b);
+        if (t)
+            return t;
+    }
+    uint64_t x = a[c->K], y = b[c->K];
+    return x < y ? -1 : x > y;
+}
+
+/* sort_radix.c */
+void basalt_qs_ctx_init(struct qs_ctx *c, const struct basalt_qsort *s, const struct qs_layout *lay,
+                        const struct ArrowArray *arr);
+/* Sorts n records; the result is left in rec (tmp: n records of scratch).
+ * Parallel on pool when given. */
+void basalt_qs_sort(struct qs_ctx *c, uint64_t *rec, uint64_t *tmp, int64_t n,
+                    struct basalt_pool *pool);
+
+#endif

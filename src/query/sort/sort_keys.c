@@ -1,0 +1,281 @@
+/* Normalised sort keys: each key column becomes bytes whose unsigned,
+ * most-significant-first order is the column's sort order, and the full
+ * comparison used when the bytes of two rows tie (strings longer than
+ * their prefix, and every key after the first string key). */
+#include <math.h>
+#include <string.h>
+
+#include "sort/sort_impl.h"
+
+#define PREFIX 8
+
+basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k,
+                                 struct basalt_error *err)
+{
+    struct basalt_query_type t;
+    basalt_status st = basalt_query_type_from_format(col->format, &t, err);
+    if (st != BASALT_OK)
+        return st;
+    k->large = t.large;
+    switch (t.id) {
+    case BASALT_QUERY_TYPE_INT8: k->kind = QSK_INT; k->width = 1; break;
+    case BASALT_QUERY_TYPE_INT16: k->kind = QSK_INT; k->width = 2; break;
+    case BASALT_QUERY_TYPE_INT32:
+    case BASALT_QUERY_TYPE_DATE: k->kind = QSK_INT; k->width = 4; break;
+    case BASALT_QUERY_TYPE_INT64:
+    case BASALT_QUERY_TYPE_TIMESTAMP: k->kind = QSK_INT; k->width = 8; break;
+    case BASALT_QUERY_TYPE_UINT8: k->kind = QSK_UINT; k->width = 1; break;
+    case BASALT_QUERY_TYPE_UINT16: k->kind = QSK_UINT; k->width = 2; break;
+    case BASALT_QUERY_TYPE_UINT32: k->kind = QSK_UINT; k->width = 4; break;
+    case BASALT_QUERY_TYPE_UINT64: k->kind = QSK_UINT; k->width = 8; break;
+    case BASALT_QUERY_TYPE_FLOAT: k->kind = QSK_FLOAT; k->width = 4; break;
+    case BASALT_QUERY_TYPE_DOUBLE: k->kind = QSK_DOUBLE; k->width = 8; break;
+    case BASALT_QUERY_TYPE_DECIMAL: k->kind = QSK_DEC; k->width = 16; break;
+    case BASALT_QUERY_TYPE_BOOL: k->kind = QSK_BOOL; k->width = 1; break;
+    case BASALT_QUERY_TYPE_STRING:
+    case BASALT_QUERY_TYPE_BINARY: k->kind = QSK_BYTES; k->width = PREFIX; break;
+    default:
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "sort key '%s' of format '%s'",
+                                col->name ? col->name : "", col->format);
+    }
+    return BASALT_OK;
+}
+
+void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullable,
+                      struct qs_layout *lay)
+{
+    int pos = 0;
+    lay->tail_from = -1;
+    for (int k = 0; k < n_keys; k++) {
+        if (lay->tail_from >= 0) {
+            lay->off[k] = -1;
+            lay->null_byte[k] = false;
+            continue;
+        }
+        lay->off[k] = pos;
+        lay->null_byte[k] = nullable[k];
+        pos += (nullable[k] ? 1 : 0) + keys[k].width;
+        /* A prefix does not decide the order: later keys must not either. */
+        if (keys[k].kind == QSK_BYTES)
+            lay->tail_from = k;
+    }
+    lay->bytes = pos;
+    lay->K = (pos + 7) / 8;
+    if (lay->K == 0)
+        lay->K = 1;
+}
+
+static inline uint64_t float_bits(double d, bool single)
+{
+    /* -0.0 is 0.0, every NaN one NaN above +inf; then the sign-magnitude
+     * flip that makes the bits order like the numbers. */
+    if (single) {
+        float f = (float)d;
+        uint32_t u;
+        if (f == 0)
+            f = 0.0f;
+        memcpy(&u, &f, 4);
+        if (isnan(f))
+            u = 0x7fc00000u;
+        u = (u >> 31) ? ~u : (u | 0x80000000u);
+        return u;
+    }
+    uint64_t u;
+    if (d == 0)
+        d = 0.0;
+    memcpy(&u, &d, 8);
+    if (isnan(d))
+        u = 0x7ff8000000000000ull;
+    return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
+}
+
+static inline void put_be(uint8_t *p, uint64_t v, int w, uint8_t flip)
+{
+    for (int i = 0; i < w; i++)
+        p[i] = (uint8_t)(v >> (8 * (w - 1 - i))) ^ flip;
+}
+
+static inline void bytes_at(const struct ArrowArray *c, bool large, int64_t i, const uint8_t **p,
+                            int64_t *n)
+{
+    int64_t s, e;
+    if (large) {
+        s = ((const int64_t *)c->buffers[1])[i];
+        e = ((const int64_t *)c->buffers[1])[i + 1];
+    } else {
+        s = ((const int32_t *)c->buffers[1])[i];
+        e = ((const int32_t *)c->buffers[1])[i + 1];
+    }
+    *p = (const uint8_t *)c->buffers[2] + s;
+    *n = e - s;
+}
+
+static inline int64_t int_at(const struct ArrowArray *c, const struct qs_key *k, int64_t i)
+{
+    const void *d = c->buffers[1];
+    if (k->kind == QSK_INT) {
+        switch (k->width) {
+        case 1: return ((const int8_t *)d)[i];
+        case 2: return ((const int16_t *)d)[i];
+        case 4: return ((const int32_t *)d)[i];
+        default: return ((const int64_t *)d)[i];
+        }
+    }
+    switch (k->width) {
+    case 1: return ((const uint8_t *)d)[i];
+    case 2: return ((const uint16_t *)d)[i];
+    case 4: return ((const uint32_t *)d)[i];
+    default: return (int64_t)((const uint64_t *)d)[i];
+    }
+}
+
+static void encode_key(const struct qs_key *k, int off, bool null_byte, const struct ArrowArray *a,
+                       uint8_t *img, int stride_bytes)
+{
+    const struct ArrowArray *c = a->children[k->column];
+    int64_t base = a->offset + c->offset, n = a->length;
+    const uint8_t *valid = c->null_count != 0 ? c->buffers[0] : NULL;
+    uint8_t flip = k->desc ? 0xff : 0;
+    int voff = off + (null_byte ? 1 : 0);
+    for (int64_t r = 0; r < n; r++) {
+        uint8_t *p = img + (size_t)r * (size_t)stride_bytes;
+        int64_t i = base + r;
+        bool ok = !valid || basalt_bitmap_get(valid, i);
+        if (null_byte)
+            p[off] = ok ? (k->nulls_first ? 1 : 0) : (k->nulls_first ? 0 : 1);
+        if (!ok)
+            continue; /* value bytes stay zero: NULLs tie with each other */
+        switch (k->kind) {
+        case QSK_INT: {
+            uint64_t v = (uint64_t)int_at(c, k, i) ^ (1ull << (8 * k->width - 1));
+            put_be(p + voff, v, k->width, flip);
+            break;
+        }
+        case QSK_UINT: put_be(p + voff, (uint64_t)int_at(c, k, i), k->width, flip); break;
+        case QSK_FLOAT:
+            put_be(p + voff, float_bits(((const float *)c->buffers[1])[i], true), 4, flip);
+            break;
+        case QSK_DOUBLE:
+            put_be(p + voff, float_bits(((const double *)c->buffers[1])[i], false), 8, flip);
+            break;
+        case QSK_DEC: {
+            uint64_t w[2];
+            memcpy(w, (const uint8_t *)c->buffers[1] + 16 * i, 16);
+            put_be(p + voff, w[1] ^ 0x8000000000000000ull, 8, flip);
+            put_be(p + voff + 8, w[0], 8, flip);
+            break;
+        }
+        case QSK_BOOL: p[voff] = (uint8_t)(basalt_bitmap_get(c->buffers[1], i) ^ flip); break;
+        default: {
+            const uint8_t *s;
+            int64_t len;
+            bytes_at(c, k->large, i, &s, &len);
+            int m = len < PREFIX ? (int)len : PREFIX;
+            for (int b = 0; b < m; b++)
+                p[voff + b] = s[b] ^ flip;
+            for (int b = m; b < PREFIX; b++)
+                p[voff + b] = flip;
+            break;
+        }
+        }
+    }
+}
+
+void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
+                      const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec)
+{
+    int K = lay->K, S = K + 2;
+    int64_t n = a->length;
+    for (int64_t r = 0; r < n; r++)
+        memset(rec + (size_t)r * (size_t)S, 0, (size_t)K * 8);
+    for (int k = 0; k < s->n_keys; k++)
+        if (lay->off[k] >= 0)
+            encode_key(&s->keys[k], lay->off[k], lay->null_byte[k], a, (uint8_t *)rec, S * 8);
+    for (int64_t r = 0; r < n; r++) {
+        uint64_t *w = rec + (size_t)r * (size_t)S;
+        for (int i = 0; i < K; i++) {
+            /* The image is big-endian bytes: as a native word its order is numeric. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            w[i] = __builtin_bswap64(w[i]);
+#else
+            (void)w;
+#endif
+        }
+        w[K] = (tag_hi << 32) | (uint64_t)r;
+        w[K + 1] = ref;
+    }
+}
+
+static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64_t i,
+                      const struct ArrowArray *cb, int64_t j)
+{
+    switch (k->kind) {
+    case QSK_INT: {
+        int64_t x = int_at(ca, k, i), y = int_at(cb, k, j);
+        return x < y ? -1 : x > y;
+    }
+    case QSK_UINT: {
+        uint64_t x = (uint64_t)int_at(ca, k, i), y = (uint64_t)int_at(cb, k, j);
+        return x < y ? -1 : x > y;
+    }
+    case QSK_FLOAT:
+    case QSK_DOUBLE: {
+        bool single = k->kind == QSK_FLOAT;
+        double x = single ? ((const float *)ca->buffers[1])[i] : ((const double *)ca->buffers[1])[i];
+        double y = single ? ((const float *)cb->buffers[1])[j] : ((const double *)cb->buffers[1])[j];
+        uint64_t u = float_bits(x, single), v = float_bits(y, single);
+        return u < v ? -1 : u > v;
+    }
+    case QSK_DEC: {
+        int64_t xh, yh;
+        uint64_t xl, yl;
+        memcpy(&xl, (const uint8_t *)ca->buffers[1] + 16 * i, 8);
+        memcpy(&xh, (const uint8_t *)ca->buffers[1] + 16 * i + 8, 8);
+        memcpy(&yl, (const uint8_t *)cb->buffers[1] + 16 * j, 8);
+        memcpy(&yh, (const uint8_t *)cb->buffers[1] + 16 * j + 8, 8);
+        if (xh != yh)
+            return xh < yh ? -1 : 1;
+        return xl < yl ? -1 : xl > yl;
+    }
+    case QSK_BOOL: {
+        int x = basalt_bitmap_get(ca->buffers[1], i), y = basalt_bitmap_get(cb->buffers[1], j);
+        return x - y;
+    }
+    default: {
+        const uint8_t *x, *y;
+        int64_t nx, ny;
+        bytes_at(ca, k->large, i, &x, &nx);
+        bytes_at(cb, k->large, j, &y, &ny);
+        int64_t m = nx < ny ? nx : ny;
+        int c = m ? memcmp(x, y, (size_t)m) : 0;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return nx < ny ? -1 : nx > ny;
+    }
+    }
+}
+
+int basalt_qs_tie(struct qs_ctx *c, const uint64_t *a, const uint64_t *b)
+{
+    c->ties++;
+    const struct ArrowArray *ba = &c->arr[a[c->K + 1]], *bb = &c->arr[b[c->K + 1]];
+    int64_t ra = (int64_t)(a[c->K] & 0xffffffffu), rb = (int64_t)(b[c->K] & 0xffffffffu);
+    for (int k = c->lay->tail_from; k < c->s->n_keys; k++) {
+        const struct qs_key *key = &c->s->keys[k];
+        const struct ArrowArray *ca = ba->children[key->column], *cb = bb->children[key->column];
+        int64_t i = ba->offset + ca->offset + ra, j = bb->offset + cb->offset + rb;
+        bool va = ca->null_count == 0 || !ca->buffers[0] || basalt_bitmap_get(ca->buffers[0], i);
+        bool vb = cb->null_count == 0 || !cb->buffers[0] || basalt_bitmap_get(cb->buffers[0], j);
+        int r;
+        if (!va || !vb) {
+            if (va == vb)
+                continue;
+            r = !va ? (key->nulls_first ? -1 : 1) : (key->nulls_first ? 1 : -1);
+            return r;
+        }
+        r = cmp_values(key, ca, i, cb, j);
+        if (r)
+            return key->desc ? -r : r;
+    }
+    return 0;
+}
