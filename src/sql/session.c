@@ -120,10 +120,20 @@ static basalt_status explain_result(const char *text, struct basalt_arrow_batche
     if (st != BASALT_OK)
         return st;
     st = basalt_arrow_builder_add_child(root, "u", "explain", 0, &col, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_append_string(col, text, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_end_element(root, err);
+    /* One row per line, as DuckDB prints a plan. */
+    for (const char *p = text; st == BASALT_OK && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        if (n >= sizeof line)
+            n = sizeof line - 1;
+        memcpy(line, p, n);
+        line[n] = '\0';
+        st = basalt_arrow_builder_append_string(col, line, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_end_element(root, err);
+        p += nl ? (size_t)(nl - p) + 1 : strlen(p);
+    }
     struct ArrowArray a;
     if (st == BASALT_OK)
         st = basalt_arrow_builder_finish(root, &out->schema, &a, err);

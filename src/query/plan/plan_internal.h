@@ -119,6 +119,10 @@ basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char 
                                       bool nullable, struct ArrowSchema *out,
                                       struct basalt_error *err);
 
+/* aggregate.c: the aggregation operator's description of call c. */
+struct basalt_qagg_call;
+basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_qagg_call *out);
+
 /* operators.c: a join's output schema from its children and type. */
 basalt_status basalt_qplan_join_schema(struct basalt_qplan *node, struct basalt_error *err);
 
