@@ -204,6 +204,12 @@ BASALT_EXPORT basalt_status basalt_qplan_union_all(struct basalt_qctx *ctx,
 
 /* ------------------------------------------------------------------ running */
 
+/* Optimises the plan (column pruning, predicates into scans) without
+ * running it, for EXPLAIN; execute does it when it has not been done. */
+BASALT_EXPORT basalt_status basalt_qplan_optimize_plan(struct basalt_qctx *ctx,
+                                                       struct basalt_qplan *root,
+                                                       struct basalt_error *err);
+
 /* Optimises and runs the plan, appending its result to `out` (empty; its
  * schema set). The plan may be executed once. */
 BASALT_EXPORT basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan *root,

@@ -187,8 +187,10 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     st = basalt_sql_bind_query(&B, stmt->query, &rel, &names, err);
     if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
         char buf[16384];
+        st = basalt_qplan_optimize_plan(ctx, rel.node, err);
         basalt_qplan_explain(rel.node, false, buf, sizeof buf);
-        st = explain_result(buf, out, err);
+        if (st == BASALT_OK)
+            st = explain_result(buf, out, err);
     } else if (st == BASALT_OK) {
         st = basalt_qplan_execute(ctx, rel.node, out, err);
         if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN) {

@@ -86,6 +86,7 @@ struct basalt_qplan {
     int64_t limit, offset;            /* SORT (limit < 0: all), LIMIT */
 
     bool executed;
+    bool optimized;
     /* EXPLAIN ANALYZE */
     _Atomic int64_t rows_out;
     _Atomic int64_t rows_in;

@@ -209,7 +209,7 @@ basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan 
     if (root->executed)
         return basalt_error_set(err, BASALT_INVALID_ARG, "execute: the plan has run already");
     root->executed = true;
-    basalt_status st = basalt_qplan_optimize(ctx, root, err);
+    basalt_status st = basalt_qplan_optimize_plan(ctx, root, err);
     if (st != BASALT_OK)
         return st;
     double t0 = now_ms();
@@ -217,4 +217,15 @@ basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan 
     if (root->ms == 0)
         root->ms = now_ms() - t0;
     return st;
+}
+
+basalt_status basalt_qplan_optimize_plan(struct basalt_qctx *ctx, struct basalt_qplan *root,
+                                         struct basalt_error *err)
+{
+    if (ctx == NULL || root == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "optimize: NULL argument");
+    if (root->optimized)
+        return BASALT_OK;
+    root->optimized = true;
+    return basalt_qplan_optimize(ctx, root, err);
 }

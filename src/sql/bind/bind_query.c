@@ -99,9 +99,6 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     const char *n = k->name.name;
     memset(c, 0, sizeof *c);
     c->distinct = k->distinct;
-    if (k->filter != NULL)
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
-                              "FILTER on aggregates is not supported yet");
     int want = 1;
     if ((strcmp(n, "count") == 0 && k->star) || strcmp(n, "count_star") == 0) {
         c->kind = BASALT_QPLAN_COUNT_STAR;
@@ -149,7 +146,12 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
                                       "the quantile must be between 0 and 1");
         }
     }
-    if (k->n_order > 0)
+    /* string_agg concatenates in byte order (agg/agg.h): ORDER BY its own
+     * argument, ascending, is what it does already. */
+    if (k->n_order > 0 &&
+        !(c->kind == BASALT_QPLAN_STRING_AGG && k->n_order == 1 &&
+          k->order[0].dir != BASALT_SQL_ORDER_DESC &&
+          strcmp(basalt_sql_text(B, k->order[0].expr), basalt_sql_text(B, k->args[0])) == 0))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
                               "ORDER BY inside an aggregate is not supported yet");
     return BASALT_OK;
@@ -444,14 +446,6 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
             repl[n_repl++] = (struct brepl){knames[i], agids[i]};
-            /* a group key that is a column is that column afterwards too */
-            if (st == BASALT_OK && gk[i]->kind == BASALT_SQL_EXPR_COLUMN) {
-                const struct bcol *c;
-                if (basalt_sql_resolve(B, &scope, &gk[i]->u.column, gk[i]->pos, &c, err) == BASALT_OK)
-                    for (int k = 0; k < scope.n; k++)
-                        if (scope.cols[k].gid == c->gid)
-                            scope.cols[k].gid = agids[i];
-            }
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -463,9 +457,35 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 if (st == BASALT_OK)
                     st = basalt_sql_lower(&L, A.calls[i]->u.call.args[0], &calls[i].arg, err);
             }
+            /* agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END). */
+            if (st == BASALT_OK && A.calls[i]->u.call.filter != NULL) {
+                struct basalt_qexpr *p = NULL, *x = calls[i].arg;
+                L.clause = "FILTER";
+                st = basalt_sql_lower(&L, A.calls[i]->u.call.filter, &p, err);
+                if (st == BASALT_OK && x == NULL) {
+                    calls[i].kind = BASALT_QPLAN_COUNT;
+                    st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT32, 1, &x, err);
+                }
+                if (st == BASALT_OK)
+                    st = basalt_qexpr_case(b, &p, &x, 1, NULL, &calls[i].arg, err);
+                L.clause = "an aggregate";
+            }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
             repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i]};
+        }
+        /* A group key that is a column is that column afterwards too (after
+         * the aggregates' arguments, which read the column before grouping). */
+        for (int i = 0; i < nk && st == BASALT_OK; i++) {
+            if (gk[i]->kind != BASALT_SQL_EXPR_COLUMN)
+                continue;
+            const struct bcol *c;
+            if (basalt_sql_resolve(B, &scope, &gk[i]->u.column, gk[i]->pos, &c, err) != BASALT_OK)
+                continue;
+            int32_t old_gid = c->gid;
+            for (int k = 0; k < scope.n; k++)
+                if (scope.cols[k].gid == old_gid)
+                    scope.cols[k].gid = agids[i];
         }
         struct basalt_qplan *agg = NULL;
         if (st == BASALT_OK)
@@ -652,6 +672,76 @@ static basalt_status bind_values(struct binder *B, const struct basalt_sql_query
     return st;
 }
 
+/* Casts one side of a set operation to `t` where its column differs. */
+static basalt_status cast_side(struct binder *B, struct brel *side, const char **names,
+                               const struct basalt_query_type *t, const bool *cast,
+                               struct basalt_error *err)
+{
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, side->node, &b, err);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)side->n + 1, sizeof *exprs);
+    if (st == BASALT_OK && exprs == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < side->n && st == BASALT_OK; i++) {
+        st = basalt_qexpr_column(b, i, &exprs[i], err);
+        if (st == BASALT_OK && cast[i])
+            st = basalt_qexpr_cast(b, exprs[i], t[i], false, &exprs[i], err);
+    }
+    struct brel out;
+    if (st == BASALT_OK)
+        st = project(B, side, exprs, names, side->n, &out, side->gids, err);
+    if (st == BASALT_OK)
+        *side = out;
+    basalt_free(exprs);
+    return st;
+}
+
+/* Both sides of a set operation in the same column types: the wider of
+ * each pair, as DuckDB's implicit casts pick. */
+static basalt_status common_types(struct binder *B, const struct basalt_sql_query *q,
+                                  struct brel *l, struct brel *r, const char **names,
+                                  struct basalt_error *err)
+{
+    int n = l->n;
+    struct basalt_query_type *t = basalt_calloc((size_t)n + 1, sizeof *t);
+    bool *cl = basalt_calloc((size_t)n + 1, sizeof *cl), *cr = basalt_calloc((size_t)n + 1, sizeof *cr);
+    basalt_status st = t && cl && cr ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    bool any_l = false, any_r = false;
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        const char *fl = basalt_qplan_schema(l->node)->children[i]->format;
+        const char *fr = basalt_qplan_schema(r->node)->children[i]->format;
+        if (strcmp(fl, fr) == 0)
+            continue;
+        struct basalt_query_type tl, tr;
+        st = basalt_query_type_from_format(fl, &tl, err);
+        if (st == BASALT_OK)
+            st = basalt_query_type_from_format(fr, &tr, err);
+        if (st != BASALT_OK)
+            break;
+        if (tl.id == BASALT_QUERY_TYPE_NULL || basalt_sql_wider(tr, tl)) {
+            t[i] = tr;
+            cl[i] = any_l = true;
+        } else if (tr.id == BASALT_QUERY_TYPE_NULL || basalt_sql_wider(tl, tr)) {
+            t[i] = tl;
+            cr[i] = any_r = true;
+        } else {
+            char a[64], b[64];
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, q->pos, err,
+                                "set operation column %d: types %s and %s do not mix", i + 1,
+                                basalt_query_type_name(tl, a, sizeof a),
+                                basalt_query_type_name(tr, b, sizeof b));
+        }
+    }
+    if (st == BASALT_OK && any_l)
+        st = cast_side(B, l, names, t, cl, err);
+    if (st == BASALT_OK && any_r)
+        st = cast_side(B, r, names, t, cr, err);
+    basalt_free(t);
+    basalt_free(cl);
+    basalt_free(cr);
+    return st;
+}
+
 static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query *q,
                                  struct brel *out, const char ***out_names,
                                  struct basalt_error *err)
@@ -666,6 +756,9 @@ static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query
     if (l.n != r.n)
         return basalt_sql_err(B, BASALT_INVALID_ARG, q->pos, err,
                               "set operation inputs have %d and %d columns", l.n, r.n);
+    st = common_types(B, q, &l, &r, ln, err);
+    if (st != BASALT_OK)
+        return st;
     struct basalt_qplan *node = NULL;
     if (q->u.set_op.op == BASALT_SQL_SET_UNION) {
         struct basalt_qplan *kids[2] = {l.node, r.node};
