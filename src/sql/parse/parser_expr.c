@@ -948,17 +948,14 @@ static struct basalt_sql_expr *prefix(struct sql_parser *p)
 {
     if (!sqlp_kw(p, "not"))
         return unary(p);
-    if (!basalt_sqlp_enter(p))
-        return NULL;
+    /* The recursion goes through parse_binary, which counts the depth. */
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_UNARY, sqlp_cur(p)->pos);
     sqlp_advance(p);
-    if (e) {
-        e->u.unary.op = BASALT_SQL_UNARY_NOT;
-        e->u.unary.arg = parse_binary(p, PREC_NOT, NULL);
-        e = e->u.unary.arg ? done(p, e) : NULL;
-    }
-    sqlp_leave(p);
-    return e;
+    if (!e)
+        return NULL;
+    e->u.unary.op = BASALT_SQL_UNARY_NOT;
+    e->u.unary.arg = parse_binary(p, PREC_NOT, NULL);
+    return e->u.unary.arg ? done(p, e) : NULL;
 }
 
 /* Operators of precedence >= min_prec after `left` (read here when NULL). */
