@@ -161,6 +161,12 @@ bool basalt_sqlp_at_typed_literal(const struct sql_parser *p);
 
 /* Grammar entry points across files. */
 struct basalt_sql_expr *basalt_sqlp_expr(struct sql_parser *p);
+/* An operand that binds tighter than comparisons and predicates (window
+ * frame offsets). */
+struct basalt_sql_expr *basalt_sqlp_operand(struct sql_parser *p);
+struct basalt_sql_expr *basalt_sqlp_primary(struct sql_parser *p);
+/* A call after its name: arguments, FILTER, OVER. */
+struct basalt_sql_expr *basalt_sqlp_function_call(struct sql_parser *p, struct basalt_sql_ident name);
 /* An expression list up to (not including) a token that ends it. */
 bool basalt_sqlp_expr_list(struct sql_parser *p, int32_t *n, struct basalt_sql_expr ***out);
 /* Function arguments after '(' through ')': positional, named, DISTINCT,

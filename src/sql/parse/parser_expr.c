@@ -2,12 +2,14 @@
  * operator table, loosest first:
  *
  *   1 OR   2 AND   3 NOT (prefix)   4 IS, ISNULL, NOTNULL
- *   5 = == <> != < <= > >=  (non-associative)
+ *   5 = <> != < <= > >=  (non-associative)
  *   6 [NOT] BETWEEN, IN, LIKE, ILIKE  (non-associative)
- *   7 ||   8 + -   9 * / // %   10 unary - +   11 ::
+ *   7 || ==   8 + -   9 * / // %   10 unary - +   11 ::
  *
- * Primaries: literals, names, calls, CASE, CAST, EXTRACT, INTERVAL, typed
- * literals, lists, subqueries and parenthesised expressions. */
+ * `==` is not SQL's `=` to the grammar: DuckDB reads it as a generic
+ * operator, which binds like `||` (`a == b LIKE c` is `(a == b) LIKE c`);
+ * it means equality. The primaries are in parser_primary.c, calls and
+ * windows in parser_call.c. */
 #include <string.h>
 
 #include "sql_internal.h"
@@ -25,7 +27,7 @@ enum {
 };
 
 static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec,
-                                            struct basalt_sql_expr *left);
+                                            struct basalt_sql_expr *left, bool restricted);
 
 struct basalt_sql_expr *basalt_sqlp_new_expr(struct sql_parser *p, enum basalt_sql_expr_kind kind,
                                             int32_t pos)
@@ -134,607 +136,6 @@ bool basalt_sqlp_expr_list(struct sql_parser *p, int32_t *n, struct basalt_sql_e
     return true;
 }
 
-bool basalt_sqlp_order_list(struct sql_parser *p, int32_t *n, struct basalt_sql_order_item **out,
-                            bool *all)
-{
-    if (all)
-        *all = false;
-    struct sqlp_list l = {0};
-    bool order_all = all && sqlp_kw(p, "all");
-    for (;;) {
-        struct basalt_sql_order_item *it = basalt_sqlp_alloc(p, sizeof(*it));
-        if (!it)
-            return false;
-        if (order_all) {
-            sqlp_advance(p);
-            *all = true;
-        } else if (!(it->expr = basalt_sqlp_expr(p))) {
-            return false;
-        }
-        if (basalt_sqlp_accept_kw(p, "asc"))
-            it->dir = BASALT_SQL_ORDER_ASC;
-        else if (basalt_sqlp_accept_kw(p, "desc"))
-            it->dir = BASALT_SQL_ORDER_DESC;
-        if (sqlp_kw(p, "nulls") && (sqlp_kw_at(p, 1, "first") || sqlp_kw_at(p, 1, "last"))) {
-            sqlp_advance(p);
-            it->nulls = sqlp_kw(p, "first") ? BASALT_SQL_NULLS_FIRST : BASALT_SQL_NULLS_LAST;
-            sqlp_advance(p);
-        }
-        if (!basalt_sqlp_list_push(p, &l, it))
-            return false;
-        if (order_all || !basalt_sqlp_accept(p, TK_COMMA))
-            break;
-    }
-    struct basalt_sql_order_item *arr = basalt_sqlp_alloc(p, (size_t)l.n * sizeof(*arr));
-    if (!arr)
-        return false;
-    for (int32_t i = 0; i < l.n; i++)
-        arr[i] = *(struct basalt_sql_order_item *)l.items[i];
-    *n = l.n;
-    *out = arr;
-    return true;
-}
-
-/* ------------------------------------------------------------------ windows */
-
-static bool frame_bound(struct sql_parser *p, struct basalt_sql_frame_bound *b)
-{
-    if (sqlp_kw(p, "unbounded")) {
-        sqlp_advance(p);
-        if (basalt_sqlp_accept_kw(p, "preceding"))
-            b->kind = BASALT_SQL_BOUND_UNBOUNDED_PRECEDING;
-        else if (basalt_sqlp_expect_kw(p, "following"))
-            b->kind = BASALT_SQL_BOUND_UNBOUNDED_FOLLOWING;
-        else
-            return false;
-        return true;
-    }
-    if (sqlp_kw(p, "current")) {
-        sqlp_advance(p);
-        b->kind = BASALT_SQL_BOUND_CURRENT_ROW;
-        return basalt_sqlp_expect_kw(p, "row");
-    }
-    /* An offset binds tighter than the AND of BETWEEN. */
-    if (!(b->offset = parse_binary(p, PREC_OTHER, NULL)))
-        return false;
-    if (basalt_sqlp_accept_kw(p, "preceding"))
-        b->kind = BASALT_SQL_BOUND_PRECEDING;
-    else if (basalt_sqlp_expect_kw(p, "following"))
-        b->kind = BASALT_SQL_BOUND_FOLLOWING;
-    else
-        return false;
-    return true;
-}
-
-/* The inside of OVER ( ... ) or WINDOW w AS ( ... ), from the '('. */
-struct basalt_sql_window *basalt_sqlp_window_body(struct sql_parser *p)
-{
-    struct basalt_sql_window *w = basalt_sqlp_alloc(p, sizeof(*w));
-    if (!w)
-        return NULL;
-    w->pos = sqlp_cur(p)->pos;
-    w->parenthesised = true;
-    if (!basalt_sqlp_expect(p, TK_LPAREN))
-        return NULL;
-    if (sqlp_at_ident(p) && !sqlp_kw(p, "partition") && !sqlp_kw(p, "order") &&
-        !sqlp_kw(p, "rows") && !sqlp_kw(p, "range") && !sqlp_kw(p, "groups") &&
-        !basalt_sqlp_ident(p, &w->ref))
-        return NULL;
-    if (sqlp_kw(p, "partition")) {
-        sqlp_advance(p);
-        if (!basalt_sqlp_expect_kw(p, "by") || !basalt_sqlp_expr_list(p, &w->n_partition, &w->partition))
-            return NULL;
-    }
-    if (sqlp_kw(p, "order")) {
-        sqlp_advance(p);
-        if (!basalt_sqlp_expect_kw(p, "by") || !basalt_sqlp_order_list(p, &w->n_order, &w->order, NULL))
-            return NULL;
-    }
-    if (sqlp_kw(p, "rows") || sqlp_kw(p, "range") || sqlp_kw(p, "groups")) {
-        w->frame = sqlp_kw(p, "rows")    ? BASALT_SQL_FRAME_ROWS
-                   : sqlp_kw(p, "range") ? BASALT_SQL_FRAME_RANGE
-                                         : BASALT_SQL_FRAME_GROUPS;
-        sqlp_advance(p);
-        if (basalt_sqlp_accept_kw(p, "between")) {
-            if (!frame_bound(p, &w->start) || !basalt_sqlp_expect_kw(p, "and") ||
-                !frame_bound(p, &w->end))
-                return NULL;
-        } else {
-            if (!frame_bound(p, &w->start))
-                return NULL;
-            w->end.kind = BASALT_SQL_BOUND_CURRENT_ROW;
-        }
-        if (w->start.kind == BASALT_SQL_BOUND_UNBOUNDED_FOLLOWING ||
-            w->end.kind == BASALT_SQL_BOUND_UNBOUNDED_PRECEDING) {
-            basalt_sqlp_fail(p, BASALT_INVALID_ARG, w->pos, "frame bounds are reversed");
-            return NULL;
-        }
-    }
-    if (!basalt_sqlp_expect(p, TK_RPAREN))
-        return NULL;
-    return basalt_sqlp_check_height(p, window_h(w), w->pos) ? w : NULL;
-}
-
-/* ------------------------------------------------------------------ calls */
-
-static bool at_named_arg(const struct sql_parser *p)
-{
-    const struct sql_token *t = sqlp_cur(p), *n = sqlp_peek(p, 1);
-    return (t->kind == TK_WORD || t->kind == TK_QIDENT) && (n->kind == TK_ARROW || n->kind == TK_COLONEQ);
-}
-
-bool basalt_sqlp_call_args(struct sql_parser *p, struct basalt_sql_call *call, bool table_function)
-{
-    if (!basalt_sqlp_expect(p, TK_LPAREN))
-        return false;
-    if (basalt_sqlp_accept(p, TK_RPAREN))
-        return true;
-    if (!table_function && sqlp_is(p, TK_STAR) && sqlp_peek(p, 1)->kind == TK_RPAREN) {
-        sqlp_advance(p);
-        sqlp_advance(p);
-        call->star = true;
-        return true;
-    }
-    if (!table_function) {
-        if (basalt_sqlp_accept_kw(p, "distinct"))
-            call->distinct = true;
-        else
-            basalt_sqlp_accept_kw(p, "all");
-    }
-    struct sqlp_list args = {0}, names = {0};
-    bool any_named = false;
-    for (;;) {
-        const char *name = NULL;
-        if (at_named_arg(p)) {
-            if (!(name = basalt_sqlp_token_text(p, sqlp_cur(p))))
-                return false;
-            sqlp_advance(p);
-            sqlp_advance(p);
-            any_named = true;
-        }
-        struct basalt_sql_expr *e = basalt_sqlp_expr(p);
-        if (!e || !basalt_sqlp_list_push(p, &args, e) ||
-            !basalt_sqlp_list_push(p, &names, (void *)(uintptr_t)name))
-            return false;
-        if (!basalt_sqlp_accept(p, TK_COMMA))
-            break;
-    }
-    call->n_args = args.n;
-    call->args = (struct basalt_sql_expr **)args.items;
-    call->arg_names = any_named ? (const char **)names.items : NULL;
-    if (!table_function && sqlp_kw(p, "order") && sqlp_kw_at(p, 1, "by")) {
-        sqlp_advance(p);
-        sqlp_advance(p);
-        if (!basalt_sqlp_order_list(p, &call->n_order, &call->order, NULL))
-            return false;
-    }
-    return basalt_sqlp_expect(p, TK_RPAREN);
-}
-
-/* SUBSTRING(x FROM a [FOR b]) as substring(x, a[, b]); plain positional
- * arguments otherwise. The first argument is read once either way (reading
- * it again would cost 2^depth on nested calls). */
-static bool substring_args(struct sql_parser *p, struct basalt_sql_call *call)
-{
-    size_t save = p->at;
-    if (!basalt_sqlp_expect(p, TK_LPAREN))
-        return false;
-    if (sqlp_is(p, TK_RPAREN) || sqlp_is(p, TK_STAR) || sqlp_kw(p, "distinct") || sqlp_kw(p, "all") ||
-        at_named_arg(p)) {
-        p->at = save; /* nothing read yet */
-        return basalt_sqlp_call_args(p, call, false);
-    }
-    struct sqlp_list args = {0};
-    struct basalt_sql_expr *x = basalt_sqlp_expr(p);
-    if (!x || !basalt_sqlp_list_push(p, &args, x))
-        return false;
-    if (basalt_sqlp_accept_kw(p, "from")) {
-        struct basalt_sql_expr *a = basalt_sqlp_expr(p);
-        if (!a || !basalt_sqlp_list_push(p, &args, a))
-            return false;
-        if (basalt_sqlp_accept_kw(p, "for")) {
-            struct basalt_sql_expr *b = basalt_sqlp_expr(p);
-            if (!b || !basalt_sqlp_list_push(p, &args, b))
-                return false;
-        }
-    } else {
-        while (basalt_sqlp_accept(p, TK_COMMA)) {
-            struct basalt_sql_expr *a = basalt_sqlp_expr(p);
-            if (!a || !basalt_sqlp_list_push(p, &args, a))
-                return false;
-        }
-    }
-    call->n_args = args.n;
-    call->args = (struct basalt_sql_expr **)args.items;
-    return basalt_sqlp_expect(p, TK_RPAREN);
-}
-
-static struct basalt_sql_expr *function_call(struct sql_parser *p, struct basalt_sql_ident name)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_FUNCTION, name.pos);
-    if (!e)
-        return NULL;
-    struct basalt_sql_call *c = &e->u.call;
-    c->name = name;
-    bool ok = !name.quoted && strcmp(name.name, "substring") == 0 ? substring_args(p, c)
-                                                                  : basalt_sqlp_call_args(p, c, false);
-    if (!ok)
-        return NULL;
-    if (sqlp_kw(p, "filter") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
-        sqlp_advance(p);
-        sqlp_advance(p);
-        if (!basalt_sqlp_expect_kw(p, "where") || !(c->filter = basalt_sqlp_expr(p)) ||
-            !basalt_sqlp_expect(p, TK_RPAREN))
-            return NULL;
-    }
-    if (sqlp_kw(p, "over")) {
-        sqlp_advance(p);
-        if (sqlp_is(p, TK_LPAREN)) {
-            if (!(c->over = basalt_sqlp_window_body(p)))
-                return NULL;
-        } else {
-            if (!(c->over = basalt_sqlp_alloc(p, sizeof(*c->over))))
-                return NULL;
-            c->over->pos = sqlp_cur(p)->pos;
-            if (!basalt_sqlp_ident(p, &c->over->ref))
-                return NULL;
-        }
-    }
-    return done(p, e);
-}
-
-/* ------------------------------------------------------------------ primaries */
-
-static struct basalt_sql_expr *literal_text(struct sql_parser *p, enum basalt_sql_expr_kind kind)
-{
-    const struct sql_token *t = sqlp_cur(p);
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, kind, t->pos);
-    if (!e || !(e->u.lit.text = basalt_sqlp_token_text(p, t)))
-        return NULL;
-    if (kind == BASALT_SQL_EXPR_INTEGER) {
-        uint64_t v = 0;
-        bool fits = true;
-        for (int32_t i = 0; i < t->len && fits; i++) {
-            unsigned d = (unsigned)(p->text[t->pos + i] - '0');
-            if (v > ((uint64_t)INT64_MAX - d) / 10)
-                fits = false;
-            else
-                v = v * 10 + d;
-        }
-        e->u.lit.fits = fits;
-        e->u.lit.i64 = fits ? (int64_t)v : 0;
-    }
-    sqlp_advance(p);
-    return e;
-}
-
-static struct basalt_sql_expr *case_expr(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_CASE, sqlp_cur(p)->pos);
-    if (!e)
-        return NULL;
-    sqlp_advance(p);
-    if (!sqlp_kw(p, "when") && !(e->u.case_.operand = basalt_sqlp_expr(p)))
-        return NULL;
-    struct sqlp_list whens = {0}, thens = {0};
-    if (!sqlp_kw(p, "when")) {
-        basalt_sqlp_syntax(p);
-        return NULL;
-    }
-    while (basalt_sqlp_accept_kw(p, "when")) {
-        struct basalt_sql_expr *w = basalt_sqlp_expr(p), *t;
-        if (!w || !basalt_sqlp_expect_kw(p, "then") || !(t = basalt_sqlp_expr(p)) ||
-            !basalt_sqlp_list_push(p, &whens, w) || !basalt_sqlp_list_push(p, &thens, t))
-            return NULL;
-    }
-    e->u.case_.n_when = whens.n;
-    e->u.case_.when = (struct basalt_sql_expr **)whens.items;
-    e->u.case_.then = (struct basalt_sql_expr **)thens.items;
-    if (basalt_sqlp_accept_kw(p, "else") && !(e->u.case_.otherwise = basalt_sqlp_expr(p)))
-        return NULL;
-    if (!basalt_sqlp_expect_kw(p, "end"))
-        return NULL;
-    return done(p, e);
-}
-
-static struct basalt_sql_expr *cast_expr(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_CAST, sqlp_cur(p)->pos);
-    if (!e)
-        return NULL;
-    e->u.cast.try_cast = sqlp_kw(p, "try_cast");
-    sqlp_advance(p);
-    if (!basalt_sqlp_expect(p, TK_LPAREN) || !(e->u.cast.arg = basalt_sqlp_expr(p)) ||
-        !basalt_sqlp_expect_kw(p, "as") || !basalt_sqlp_type(p, &e->u.cast.type) ||
-        !basalt_sqlp_expect(p, TK_RPAREN))
-        return NULL;
-    return done(p, e);
-}
-
-static struct basalt_sql_expr *extract_expr(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_EXTRACT, sqlp_cur(p)->pos);
-    if (!e)
-        return NULL;
-    sqlp_advance(p);
-    if (!basalt_sqlp_expect(p, TK_LPAREN))
-        return NULL;
-    const struct sql_token *t = sqlp_cur(p);
-    if (t->kind != TK_WORD && t->kind != TK_STRING && t->kind != TK_QIDENT) {
-        basalt_sqlp_syntax(p);
-        return NULL;
-    }
-    char *part = basalt_sqlp_token_text(p, t);
-    if (!part)
-        return NULL;
-    for (char *c = part; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    e->u.extract.part = part;
-    sqlp_advance(p);
-    if (!basalt_sqlp_expect_kw(p, "from") || !(e->u.extract.arg = basalt_sqlp_expr(p)) ||
-        !basalt_sqlp_expect(p, TK_RPAREN))
-        return NULL;
-    return done(p, e);
-}
-
-struct unit_word {
-    const char *word;
-    enum basalt_sql_interval_unit unit;
-};
-
-static const struct unit_word units[] = {
-    {"year", BASALT_SQL_UNIT_YEAR},         {"years", BASALT_SQL_UNIT_YEAR},
-    {"quarter", BASALT_SQL_UNIT_QUARTER},   {"quarters", BASALT_SQL_UNIT_QUARTER},
-    {"month", BASALT_SQL_UNIT_MONTH},       {"months", BASALT_SQL_UNIT_MONTH},
-    {"week", BASALT_SQL_UNIT_WEEK},         {"weeks", BASALT_SQL_UNIT_WEEK},
-    {"day", BASALT_SQL_UNIT_DAY},           {"days", BASALT_SQL_UNIT_DAY},
-    {"hour", BASALT_SQL_UNIT_HOUR},         {"hours", BASALT_SQL_UNIT_HOUR},
-    {"minute", BASALT_SQL_UNIT_MINUTE},     {"minutes", BASALT_SQL_UNIT_MINUTE},
-    {"second", BASALT_SQL_UNIT_SECOND},     {"seconds", BASALT_SQL_UNIT_SECOND},
-    {"millisecond", BASALT_SQL_UNIT_MILLISECOND}, {"milliseconds", BASALT_SQL_UNIT_MILLISECOND},
-    {"microsecond", BASALT_SQL_UNIT_MICROSECOND}, {"microseconds", BASALT_SQL_UNIT_MICROSECOND},
-};
-
-static enum basalt_sql_interval_unit interval_unit(struct sql_parser *p)
-{
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (sqlp_kw(p, units[i].word)) {
-            sqlp_advance(p);
-            return units[i].unit;
-        }
-    return BASALT_SQL_UNIT_NONE;
-}
-
-static bool at_interval(const struct sql_parser *p)
-{
-    enum sql_tok k = sqlp_peek(p, 1)->kind;
-    return sqlp_kw(p, "interval") &&
-           (k == TK_STRING || k == TK_INTEGER || k == TK_NUMBER || k == TK_LPAREN);
-}
-
-static struct basalt_sql_expr *interval_expr(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_INTERVAL, sqlp_cur(p)->pos);
-    if (!e)
-        return NULL;
-    sqlp_advance(p);
-    enum sql_tok k = sqlp_cur(p)->kind;
-    if (k == TK_STRING)
-        e->u.interval.value = literal_text(p, BASALT_SQL_EXPR_STRING);
-    else if (k == TK_INTEGER)
-        e->u.interval.value = literal_text(p, BASALT_SQL_EXPR_INTEGER);
-    else if (k == TK_NUMBER)
-        e->u.interval.value = literal_text(p, BASALT_SQL_EXPR_NUMBER);
-    else if (basalt_sqlp_expect(p, TK_LPAREN)) {
-        if ((e->u.interval.value = basalt_sqlp_expr(p)) && !basalt_sqlp_expect(p, TK_RPAREN))
-            return NULL;
-    }
-    if (!e->u.interval.value)
-        return NULL;
-    e->u.interval.unit = interval_unit(p);
-    if (e->u.interval.unit == BASALT_SQL_UNIT_NONE && k != TK_STRING) {
-        basalt_sqlp_fail(p, BASALT_INVALID_ARG, sqlp_cur(p)->pos,
-                         "INTERVAL needs a unit (DAY, MONTH, ...)");
-        return NULL;
-    }
-    return done(p, e);
-}
-
-static struct basalt_sql_expr *typed_literal(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_TYPED_LITERAL, sqlp_cur(p)->pos);
-    if (!e || !basalt_sqlp_type(p, &e->u.typed.type))
-        return NULL;
-    if (!sqlp_is(p, TK_STRING)) {
-        basalt_sqlp_syntax(p);
-        return NULL;
-    }
-    if (!(e->u.typed.text = basalt_sqlp_token_text(p, sqlp_cur(p))))
-        return NULL;
-    sqlp_advance(p);
-    return e;
-}
-
-static struct basalt_sql_expr *list_literal(struct sql_parser *p)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_LIST, sqlp_cur(p)->pos);
-    if (!e)
-        return NULL;
-    sqlp_advance(p);
-    if (!sqlp_is(p, TK_RBRACKET) && !basalt_sqlp_expr_list(p, &e->u.list.n_items, &e->u.list.items))
-        return NULL;
-    if (!basalt_sqlp_expect(p, TK_RBRACKET))
-        return NULL;
-    return done(p, e);
-}
-
-/* * [EXCLUDE (a, b) | EXCLUDE a] after the qualifier, if any. */
-static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, const struct basalt_sql_name *q)
-{
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_STAR, pos);
-    if (!e)
-        return NULL;
-    if (q)
-        e->u.star.qualifier = *q;
-    sqlp_advance(p); /* the * */
-    if (sqlp_kw(p, "exclude")) {
-        sqlp_advance(p);
-        if (sqlp_is(p, TK_LPAREN)) {
-            if (!basalt_sqlp_ident_list(p, &e->u.star.n_exclude, &e->u.star.exclude))
-                return NULL;
-        } else {
-            e->u.star.n_exclude = 1;
-            if (!(e->u.star.exclude = basalt_sqlp_alloc(p, sizeof(*e->u.star.exclude))) ||
-                !basalt_sqlp_ident(p, e->u.star.exclude))
-                return NULL;
-        }
-    }
-    return e;
-}
-
-/* A column reference, t.*, or a call. */
-static struct basalt_sql_expr *name_expr(struct sql_parser *p)
-{
-    const struct sql_token *t = sqlp_cur(p);
-    bool call = sqlp_peek(p, 1)->kind == TK_LPAREN;
-    if (t->kind == TK_WORD && basalt_sqlp_reserved(p, t, call)) {
-        basalt_sqlp_syntax(p);
-        return NULL;
-    }
-    if (call) {
-        struct basalt_sql_ident name = {.pos = t->pos, .quoted = t->kind == TK_QIDENT};
-        if (!(name.name = basalt_sqlp_token_text(p, t)))
-            return NULL;
-        sqlp_advance(p);
-        return function_call(p, name);
-    }
-    struct basalt_sql_name n = {0};
-    for (;;) {
-        if (n.n_parts == BASALT_SQL_NAME_PARTS) {
-            basalt_sqlp_fail(p, BASALT_INVALID_ARG, sqlp_cur(p)->pos,
-                             "name has more than %d parts", BASALT_SQL_NAME_PARTS);
-            return NULL;
-        }
-        if (!basalt_sqlp_ident(p, &n.parts[n.n_parts]))
-            return NULL;
-        n.n_parts++;
-        if (!sqlp_is(p, TK_DOT))
-            break;
-        sqlp_advance(p);
-        if (sqlp_is(p, TK_STAR)) {
-            if (n.n_parts > 2) {
-                basalt_sqlp_syntax(p);
-                return NULL;
-            }
-            return star_expr(p, t->pos, &n);
-        }
-    }
-    if (sqlp_is(p, TK_LPAREN)) {
-        basalt_sqlp_fail(p, BASALT_UNSUPPORTED, t->pos, "qualified function names are not supported");
-        return NULL;
-    }
-    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_COLUMN, t->pos);
-    if (e)
-        e->u.column = n;
-    return e;
-}
-
-/* A parenthesised expression or query from the '('. Nested parentheses are
- * read one level at a time: `((SELECT 1) UNION (SELECT 2))` is a query,
- * `((SELECT 1) + 1)` an expression over a scalar subquery. Exactly one of
- * *qout and the result is set on success. */
-static struct basalt_sql_expr *paren(struct sql_parser *p, struct basalt_sql_query **qout)
-{
-    *qout = NULL;
-    if (!basalt_sqlp_enter(p))
-        return NULL;
-    struct basalt_sql_expr *e = NULL;
-    int32_t pos = sqlp_cur(p)->pos;
-    sqlp_advance(p);
-    if (basalt_sqlp_at_query(p)) {
-        struct basalt_sql_query *q = basalt_sqlp_query(p);
-        if (q && basalt_sqlp_expect(p, TK_RPAREN))
-            *qout = q;
-    } else if (sqlp_is(p, TK_LPAREN)) {
-        struct basalt_sql_query *inner_q;
-        struct basalt_sql_expr *inner = paren(p, &inner_q);
-        if (inner_q && basalt_sqlp_at_query_rest(p)) {
-            struct basalt_sql_query *q = basalt_sqlp_query_rest(p, inner_q);
-            if (q && basalt_sqlp_expect(p, TK_RPAREN))
-                *qout = q;
-        } else if (inner_q && sqlp_is(p, TK_RPAREN)) {
-            sqlp_advance(p);
-            *qout = inner_q;
-        } else if (inner_q || inner) {
-            if (inner_q && (inner = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_SUBQUERY, pos + 1))) {
-                inner->u.subquery = inner_q;
-                inner = done(p, inner);
-            }
-            if (inner && (e = basalt_sqlp_expr_rest(p, inner)) && !basalt_sqlp_expect(p, TK_RPAREN))
-                e = NULL;
-        }
-    } else if ((e = basalt_sqlp_expr(p)) && !basalt_sqlp_expect(p, TK_RPAREN)) {
-        e = NULL;
-    }
-    sqlp_leave(p);
-    return p->status == BASALT_OK ? e : NULL;
-}
-
-static struct basalt_sql_expr *primary(struct sql_parser *p)
-{
-    const struct sql_token *t = sqlp_cur(p);
-    struct basalt_sql_expr *e;
-    switch (t->kind) {
-    case TK_INTEGER: return literal_text(p, BASALT_SQL_EXPR_INTEGER);
-    case TK_NUMBER: return literal_text(p, BASALT_SQL_EXPR_NUMBER);
-    case TK_STRING: return literal_text(p, BASALT_SQL_EXPR_STRING);
-    case TK_LBRACKET: return list_literal(p);
-    case TK_STAR: return star_expr(p, t->pos, NULL);
-    case TK_LPAREN: {
-        struct basalt_sql_query *q;
-        e = paren(p, &q);
-        if (!q)
-            return e;
-        if ((e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_SUBQUERY, t->pos)))
-            e->u.subquery = q;
-        return done(p, e);
-    }
-    case TK_QIDENT: return name_expr(p);
-    case TK_WORD: break;
-    default: basalt_sqlp_syntax(p); return NULL;
-    }
-    if (sqlp_kw(p, "true") || sqlp_kw(p, "false")) {
-        if ((e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_BOOL, t->pos)))
-            e->u.lit.b = sqlp_kw(p, "true");
-        sqlp_advance(p);
-        return e;
-    }
-    if (sqlp_kw(p, "null")) {
-        sqlp_advance(p);
-        return basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_NULL, t->pos);
-    }
-    if (sqlp_kw(p, "case"))
-        return case_expr(p);
-    if ((sqlp_kw(p, "cast") || sqlp_kw(p, "try_cast")) && sqlp_peek(p, 1)->kind == TK_LPAREN)
-        return cast_expr(p);
-    if (sqlp_kw(p, "exists") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
-        if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_EXISTS, t->pos)))
-            return NULL;
-        sqlp_advance(p);
-        if (!basalt_sqlp_expect(p, TK_LPAREN) || !(e->u.subquery = basalt_sqlp_query(p)) ||
-            !basalt_sqlp_expect(p, TK_RPAREN))
-            return NULL;
-        return done(p, e);
-    }
-    if (sqlp_kw(p, "extract") && sqlp_peek(p, 1)->kind == TK_LPAREN)
-        return extract_expr(p);
-    if (at_interval(p))
-        return interval_expr(p);
-    if (basalt_sqlp_at_typed_literal(p))
-        return typed_literal(p);
-    return name_expr(p);
-}
 
 /* ------------------------------------------------------------------ operators */
 
@@ -751,18 +152,23 @@ static struct basalt_sql_expr *postfix(struct sql_parser *p, struct basalt_sql_e
     return e;
 }
 
-static struct basalt_sql_expr *unary(struct sql_parser *p)
+static struct basalt_sql_expr *prefix(struct sql_parser *p, bool restricted);
+
+/* Unary - and +. Their operand may start with NOT (`- NOT a = b` is
+ * `-(NOT (a = b))`, as PostgreSQL's grammar has it), except in a restricted
+ * expression. */
+static struct basalt_sql_expr *unary(struct sql_parser *p, bool restricted)
 {
     const struct sql_token *t = sqlp_cur(p);
     if (t->kind != TK_MINUS && t->kind != TK_PLUS)
-        return postfix(p, primary(p));
+        return postfix(p, basalt_sqlp_primary(p));
     if (!basalt_sqlp_enter(p))
         return NULL;
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_UNARY, t->pos);
     sqlp_advance(p);
     if (e) {
         e->u.unary.op = t->kind == TK_MINUS ? BASALT_SQL_UNARY_MINUS : BASALT_SQL_UNARY_PLUS;
-        e->u.unary.arg = unary(p);
+        e->u.unary.arg = prefix(p, restricted);
         e = e->u.unary.arg ? done(p, e) : NULL;
     }
     sqlp_leave(p);
@@ -780,14 +186,16 @@ static const struct binop binops[] = {
     {TK_MINUS, PREC_ADD, BASALT_SQL_BINARY_SUB},       {TK_STAR, PREC_MUL, BASALT_SQL_BINARY_MUL},
     {TK_SLASH, PREC_MUL, BASALT_SQL_BINARY_DIV},       {TK_SLASHSLASH, PREC_MUL, BASALT_SQL_BINARY_INTDIV},
     {TK_PERCENT, PREC_MUL, BASALT_SQL_BINARY_MOD},     {TK_EQ, PREC_CMP, BASALT_SQL_BINARY_EQ},
-    {TK_EQEQ, PREC_CMP, BASALT_SQL_BINARY_EQ},         {TK_NE, PREC_CMP, BASALT_SQL_BINARY_NE},
+    {TK_EQEQ, PREC_OTHER, BASALT_SQL_BINARY_EQ},         {TK_NE, PREC_CMP, BASALT_SQL_BINARY_NE},
     {TK_BANGEQ, PREC_CMP, BASALT_SQL_BINARY_NE},       {TK_LT, PREC_CMP, BASALT_SQL_BINARY_LT},
     {TK_LE, PREC_CMP, BASALT_SQL_BINARY_LE},           {TK_GT, PREC_CMP, BASALT_SQL_BINARY_GT},
     {TK_GE, PREC_CMP, BASALT_SQL_BINARY_GE},
 };
 
-/* The precedence of the operator at the current token, 0 when none. */
-static int peek_prec(const struct sql_parser *p, const struct binop **op)
+/* The precedence of the operator at the current token, 0 when none. In a
+ * restricted expression (PostgreSQL's b_expr: a BETWEEN lower bound) only
+ * arithmetic, ||, comparisons and IS [NOT] DISTINCT FROM count. */
+static int peek_prec(const struct sql_parser *p, const struct binop **op, bool restricted)
 {
     *op = NULL;
     const struct sql_token *t = sqlp_cur(p);
@@ -798,6 +206,10 @@ static int peek_prec(const struct sql_parser *p, const struct binop **op)
         }
     if (t->kind != TK_WORD)
         return 0;
+    if (restricted) {
+        size_t k = sqlp_kw_at(p, 1, "not") ? 2 : 1;
+        return sqlp_kw(p, "is") && sqlp_kw_at(p, k, "distinct") ? PREC_IS : 0;
+    }
     if (sqlp_kw(p, "or"))
         return PREC_OR;
     if (sqlp_kw(p, "and"))
@@ -826,10 +238,13 @@ static struct basalt_sql_expr *binary_node(struct sql_parser *p, enum basalt_sql
     return done(p, e);
 }
 
-/* IS [NOT] NULL | TRUE | FALSE | DISTINCT FROM x, ISNULL, NOTNULL */
-static struct basalt_sql_expr *is_expr(struct sql_parser *p, struct basalt_sql_expr *left)
+/* IS [NOT] NULL | TRUE | FALSE | DISTINCT FROM x, ISNULL, NOTNULL. *infix
+ * tells the caller whether a right operand was read (DISTINCT FROM). */
+static struct basalt_sql_expr *is_expr(struct sql_parser *p, struct basalt_sql_expr *left, bool restricted,
+                                       bool *infix)
 {
     int32_t pos = sqlp_cur(p)->pos;
+    *infix = false;
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IS, pos);
     if (!e)
         return NULL;
@@ -845,8 +260,9 @@ static struct basalt_sql_expr *is_expr(struct sql_parser *p, struct basalt_sql_e
     if (basalt_sqlp_accept_kw(p, "distinct")) {
         if (!basalt_sqlp_expect_kw(p, "from"))
             return NULL;
+        *infix = true;
         return binary_node(p, negated ? BASALT_SQL_BINARY_IS_NOT_DISTINCT : BASALT_SQL_BINARY_IS_DISTINCT,
-                           left, parse_binary(p, PREC_CMP, NULL), pos);
+                           left, parse_binary(p, PREC_CMP, NULL, restricted), pos);
     }
     if (sqlp_kw(p, "null"))
         e->u.is.what = BASALT_SQL_IS_NULL;
@@ -863,35 +279,19 @@ static struct basalt_sql_expr *is_expr(struct sql_parser *p, struct basalt_sql_e
     return done(p, e);
 }
 
-/* [NOT] BETWEEN | IN | LIKE | ILIKE after `left`. */
-static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql_expr *left)
+/* x [NOT] IN (list | query), after the IN. */
+static struct basalt_sql_expr *in_expr(struct sql_parser *p, struct basalt_sql_expr *left, bool negated,
+                                       int32_t pos)
 {
-    int32_t pos = sqlp_cur(p)->pos;
-    bool negated = basalt_sqlp_accept_kw(p, "not");
     struct basalt_sql_expr *e;
-    if (basalt_sqlp_accept_kw(p, "between")) {
-        if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_BETWEEN, pos)))
+    if (!basalt_sqlp_expect(p, TK_LPAREN))
+        return NULL;
+    struct basalt_sql_query *q = NULL;
+    struct sqlp_list l = {0};
+    if (basalt_sqlp_at_query(p)) {
+        if (!(q = basalt_sqlp_query(p)))
             return NULL;
-        e->u.between.arg = left;
-        e->u.between.negated = negated;
-        if (!(e->u.between.low = parse_binary(p, PREC_OTHER, NULL)) || !basalt_sqlp_expect_kw(p, "and") ||
-            !(e->u.between.high = parse_binary(p, PREC_OTHER, NULL)))
-            return NULL;
-        return done(p, e);
-    }
-    if (basalt_sqlp_accept_kw(p, "in")) {
-        if (!basalt_sqlp_expect(p, TK_LPAREN))
-            return NULL;
-        if (basalt_sqlp_at_query(p)) {
-            if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IN_QUERY, pos)))
-                return NULL;
-            e->u.in_query.arg = left;
-            e->u.in_query.negated = negated;
-            if (!(e->u.in_query.query = basalt_sqlp_query(p)) || !basalt_sqlp_expect(p, TK_RPAREN))
-                return NULL;
-            return done(p, e);
-        }
-        struct sqlp_list l = {0};
+    } else {
         struct basalt_sql_expr *first = basalt_sqlp_expr(p);
         if (!first)
             return NULL;
@@ -899,36 +299,61 @@ static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql
          * that starts with a parenthesised operand. */
         if (first->kind == BASALT_SQL_EXPR_SUBQUERY &&
             (basalt_sqlp_at_query_rest(p) || sqlp_is(p, TK_RPAREN))) {
-            if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IN_QUERY, pos)))
+            q = first->u.subquery;
+            if (basalt_sqlp_at_query_rest(p) && !(q = basalt_sqlp_query_rest(p, q)))
                 return NULL;
-            e->u.in_query.arg = left;
-            e->u.in_query.negated = negated;
-            e->u.in_query.query = first->u.subquery;
-            if (basalt_sqlp_at_query_rest(p) &&
-                !(e->u.in_query.query = basalt_sqlp_query_rest(p, first->u.subquery)))
-                return NULL;
-            if (!basalt_sqlp_expect(p, TK_RPAREN))
-                return NULL;
-            return done(p, e);
-        }
-        if (!basalt_sqlp_list_push(p, &l, first))
+        } else if (!basalt_sqlp_list_push(p, &l, first)) {
             return NULL;
-        while (basalt_sqlp_accept(p, TK_COMMA)) {
+        }
+        while (!q && basalt_sqlp_accept(p, TK_COMMA)) {
             struct basalt_sql_expr *item = basalt_sqlp_expr(p);
             if (!item || !basalt_sqlp_list_push(p, &l, item))
                 return NULL;
         }
-        if (!basalt_sqlp_expect(p, TK_RPAREN))
+    }
+    if (!basalt_sqlp_expect(p, TK_RPAREN))
+        return NULL;
+    if (q) {
+        if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IN_QUERY, pos)))
             return NULL;
-        int32_t n = l.n;
-        struct basalt_sql_expr **items = (struct basalt_sql_expr **)l.items;
-        if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IN_LIST, pos)))
-            return NULL;
-        e->u.in_list.arg = left;
-        e->u.in_list.negated = negated;
-        e->u.in_list.n_items = n;
-        e->u.in_list.items = items;
+        e->u.in_query.arg = left;
+        e->u.in_query.negated = negated;
+        e->u.in_query.query = q;
         return done(p, e);
+    }
+    if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_IN_LIST, pos)))
+        return NULL;
+    e->u.in_list.arg = left;
+    e->u.in_list.negated = negated;
+    e->u.in_list.n_items = l.n;
+    e->u.in_list.items = (struct basalt_sql_expr **)l.items;
+    return done(p, e);
+}
+
+/* [NOT] BETWEEN | IN | LIKE | ILIKE after `left`. *infix as for is_expr:
+ * IN has no right operand. */
+static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql_expr *left, bool *infix)
+{
+    int32_t pos = sqlp_cur(p)->pos;
+    bool negated = basalt_sqlp_accept_kw(p, "not");
+    struct basalt_sql_expr *e;
+    *infix = true;
+    if (basalt_sqlp_accept_kw(p, "between")) {
+        if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_BETWEEN, pos)))
+            return NULL;
+        e->u.between.arg = left;
+        e->u.between.negated = negated;
+        /* The lower bound stops at AND: no AND, OR, NOT, IS NULL, IN, LIKE
+         * or BETWEEN in it unless parenthesised; the upper bound binds as
+         * tightly as BETWEEN itself. */
+        if (!(e->u.between.low = parse_binary(p, PREC_OR, NULL, true)) || !basalt_sqlp_expect_kw(p, "and") ||
+            !(e->u.between.high = parse_binary(p, PREC_OTHER, NULL, false)))
+            return NULL;
+        return done(p, e);
+    }
+    if (basalt_sqlp_accept_kw(p, "in")) {
+        *infix = false;
+        return in_expr(p, left, negated, pos);
     }
     if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_LIKE, pos)))
         return NULL;
@@ -936,74 +361,91 @@ static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql
     sqlp_advance(p); /* LIKE or ILIKE, as peek_prec saw */
     e->u.like.arg = left;
     e->u.like.negated = negated;
-    if (!(e->u.like.pattern = parse_binary(p, PREC_OTHER, NULL)))
+    if (!(e->u.like.pattern = parse_binary(p, PREC_OTHER, NULL, false)))
         return NULL;
-    if (basalt_sqlp_accept_kw(p, "escape") && !(e->u.like.escape = parse_binary(p, PREC_OTHER, NULL)))
+    if (basalt_sqlp_accept_kw(p, "escape") && !(e->u.like.escape = parse_binary(p, PREC_OTHER, NULL, false)))
         return NULL;
     return done(p, e);
 }
 
 /* Prefix NOT (precedence 3) and the unary operators below it. */
-static struct basalt_sql_expr *prefix(struct sql_parser *p)
+static struct basalt_sql_expr *prefix(struct sql_parser *p, bool restricted)
 {
-    if (!sqlp_kw(p, "not"))
-        return unary(p);
-    if (!basalt_sqlp_enter(p))
-        return NULL;
+    if (restricted || !sqlp_kw(p, "not"))
+        return unary(p, restricted);
+    /* The recursion goes through parse_binary, which counts the depth. */
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_UNARY, sqlp_cur(p)->pos);
     sqlp_advance(p);
-    if (e) {
-        e->u.unary.op = BASALT_SQL_UNARY_NOT;
-        e->u.unary.arg = parse_binary(p, PREC_NOT, NULL);
-        e = e->u.unary.arg ? done(p, e) : NULL;
-    }
-    sqlp_leave(p);
-    return e;
+    if (!e)
+        return NULL;
+    e->u.unary.op = BASALT_SQL_UNARY_NOT;
+    e->u.unary.arg = parse_binary(p, PREC_NOT, NULL, false);
+    return e->u.unary.arg ? done(p, e) : NULL;
 }
 
-/* Operators of precedence >= min_prec after `left` (read here when NULL). */
-static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec, struct basalt_sql_expr *left)
+/* Operators of precedence >= min_prec after `left` (read here when NULL).
+ *
+ * As in PostgreSQL's grammar, comparisons, LIKE/ILIKE/BETWEEN and IS
+ * DISTINCT FROM do not associate: once one of them has read its right
+ * operand, another operator of the same level is an error (`a = b = c`,
+ * `a LIKE b LIKE c`). The postfix forms (IN (...), IS NULL, ISNULL) end
+ * their expression instead, so `a IN (b) IN (c)` and `a IS NULL IS NULL`
+ * chain, and a `::` after them casts the whole of it. */
+static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec, struct basalt_sql_expr *left,
+                                            bool restricted)
 {
     if (!basalt_sqlp_enter(p))
         return NULL;
     if (!left)
-        left = prefix(p);
-    int last = 0;
+        left = prefix(p, restricted);
+    int nonassoc = 0; /* the level whose next operator is an error */
     while (left) {
         const struct binop *op;
-        int prec = peek_prec(p, &op);
+        int prec = peek_prec(p, &op, restricted);
         if (prec == 0 || prec < min_prec)
             break;
-        /* Comparisons and predicates do not chain: `a = b = c` is an error,
-         * as in PostgreSQL. */
-        if ((prec == PREC_CMP || prec == PREC_PRED) && prec == last) {
+        if (prec == nonassoc) {
             basalt_sqlp_syntax(p);
             left = NULL;
             break;
         }
-        last = prec;
         int32_t pos = sqlp_cur(p)->pos;
+        bool infix = true;
         if (prec == PREC_IS) {
-            left = is_expr(p, left);
+            left = is_expr(p, left, restricted, &infix);
         } else if (prec == PREC_PRED) {
-            left = predicate(p, left);
+            left = predicate(p, left, &infix);
         } else if (prec == PREC_OR || prec == PREC_AND) {
             sqlp_advance(p);
             left = binary_node(p, prec == PREC_OR ? BASALT_SQL_BINARY_OR : BASALT_SQL_BINARY_AND,
-                               left, parse_binary(p, prec + 1, NULL), pos);
+                               left, parse_binary(p, prec + 1, NULL, false), pos);
         } else {
             sqlp_advance(p);
-            left = binary_node(p, op->op, left, parse_binary(p, prec + 1, NULL), pos);
+            /* DuckDB's grammar still has postfix operators, so a generic
+             * operator (|| ==) followed by NOT ends as `a ||` and the word
+             * after NOT is an error there. */
+            if (prec == PREC_OTHER && sqlp_kw(p, "not")) {
+                sqlp_advance(p);
+                basalt_sqlp_syntax(p);
+                left = NULL;
+                break;
+            }
+            left = binary_node(p, op->op, left, parse_binary(p, prec + 1, NULL, restricted), pos);
         }
+        if (!infix)
+            left = postfix(p, left);
+        nonassoc = infix && (prec == PREC_CMP || prec == PREC_PRED || prec == PREC_IS) ? prec : 0;
     }
     sqlp_leave(p);
     return p->status == BASALT_OK ? left : NULL;
 }
 
-struct basalt_sql_expr *basalt_sqlp_expr(struct sql_parser *p) { return parse_binary(p, PREC_OR, NULL); }
+struct basalt_sql_expr *basalt_sqlp_expr(struct sql_parser *p) { return parse_binary(p, PREC_OR, NULL, false); }
+
+struct basalt_sql_expr *basalt_sqlp_operand(struct sql_parser *p) { return parse_binary(p, PREC_OTHER, NULL, false); }
 
 struct basalt_sql_expr *basalt_sqlp_expr_rest(struct sql_parser *p, struct basalt_sql_expr *primary_)
 {
     struct basalt_sql_expr *e = postfix(p, primary_);
-    return e ? parse_binary(p, PREC_OR, e) : NULL;
+    return e ? parse_binary(p, PREC_OR, e, false) : NULL;
 }

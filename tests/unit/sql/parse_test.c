@@ -56,6 +56,17 @@ static const struct ok_case ok_cases[] = {
     {"SELECT a + 1 < b * 2 AND NOT c OR d", "SELECT ((((a + 1) < (b * 2)) AND (NOT c)) OR d)"},
     {"SELECT NOT NOT a", "SELECT (NOT (NOT a))"},
     {"SELECT x = NOT y", "SELECT (x = (NOT y))"},
+    /* found by the DuckDB differential: == binds like ||, IN and IS NULL end
+     * their expression (chain, take a cast), BETWEEN's lower bound takes
+     * comparisons, unary minus takes NOT */
+    {"SELECT a == b LIKE c, a == b || c", "SELECT ((a = b) LIKE c), ((a = b) || c)"},
+    {"SELECT a IN (b) IN (c), a IN (b) LIKE c", "SELECT ((a IN (b)) IN (c)), ((a IN (b)) LIKE c)"},
+    {"SELECT a IN (b)::int, a IS NULL::int, a ISNULL IS NULL",
+     "SELECT CAST((a IN (b)) AS INTEGER), CAST((a IS NULL) AS INTEGER), ((a IS NULL) IS NULL)"},
+    {"SELECT a BETWEEN b = c AND d, a BETWEEN b AND c = d",
+     "SELECT (a BETWEEN (b = c) AND d), ((a BETWEEN b AND c) = d)"},
+    {"SELECT - NOT a = b, a + NOT b", "SELECT (-(NOT (a = b))), (a + (NOT b))"},
+    {"SELECT a IS DISTINCT FROM b = c", "SELECT (a IS DISTINCT FROM (b = c))"},
     /* IS, IN, LIKE */
     {"SELECT a IS NULL, a IS NOT NULL, a ISNULL, a NOTNULL",
      "SELECT (a IS NULL), (a IS NOT NULL), (a IS NULL), (a IS NOT NULL)"},
@@ -228,6 +239,10 @@ static const struct bad_case bad_cases[] = {
     {"SELECT (1 + 2", BASALT_INVALID_ARG, "unexpected end of query (at position 13)"},
     {"SELECT 1 = 1 = 1", BASALT_INVALID_ARG, "syntax error at or near \"=\" (at position 13)"},
     {"SELECT a LIKE b LIKE c", BASALT_INVALID_ARG, "syntax error at or near \"LIKE\" (at position 16)"},
+    {"SELECT a || NOT b", BASALT_INVALID_ARG, "syntax error at or near \"b\" (at position 16)"},
+    {"SELECT a IS DISTINCT FROM b IS NULL", BASALT_INVALID_ARG, "syntax error at or near \"IS\" (at position 28)"},
+    {"SELECT a BETWEEN b AND c IN (d)", BASALT_INVALID_ARG, "syntax error at or near \"IN\" (at position 25)"},
+    {"SELECT a BETWEEN b IS NULL AND c", BASALT_INVALID_ARG, "syntax error at or near \"IS\" (at position 19)"},
     {"SELECT select", BASALT_INVALID_ARG, "syntax error at or near \"select\" (at position 7)"},
     {"SELECT from FROM t", BASALT_INVALID_ARG, "syntax error at or near \"from\" (at position 7)"},
     {"SELECT 1 2", BASALT_INVALID_ARG, "syntax error at or near \"2\" (at position 9)"},
