@@ -645,7 +645,7 @@ static basalt_status bind_values(struct binder *B, const struct basalt_sql_query
         struct brel r1;
         if (st == BASALT_OK)
             st = basalt_sql_rel_new(B, one, &r1, err);
-        struct basalt_qexpr_builder *b;
+        struct basalt_qexpr_builder *b = NULL;
         if (st == BASALT_OK)
             st = basalt_qplan_builder(B->ctx, one, &b, err);
         struct blower L = {B, &empty, &r1, b, NULL, 0, "VALUES"};
