@@ -98,6 +98,7 @@ static void binder_reset(struct binder *B)
         basalt_iceberg_table_free(B->tables[i]);
     basalt_free(B->tables);
     basalt_free(B->ctes);
+    basalt_free(B->repl);
     basalt_arena_reset(&B->arena);
 }
 

@@ -70,6 +70,8 @@ basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
                                   "column reference \"%s\" is ambiguous", col);
         found = c;
     }
+    if (found == NULL && s->outer != NULL)
+        return basalt_sql_resolve(B, s->outer, name, pos, out, err);
     if (found == NULL) {
         if (table != NULL)
             return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "column \"%s.%s\" not found",

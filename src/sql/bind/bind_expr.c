@@ -442,6 +442,15 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
                            struct basalt_qexpr **out, struct basalt_error *err)
 {
     *out = NULL;
+    /* Correlated subqueries joined in are columns. */
+    if (L->B->n_repl > 0 && (e->kind == BASALT_SQL_EXPR_SUBQUERY || e->kind == BASALT_SQL_EXPR_EXISTS)) {
+        const char *text = basalt_sql_text(L->B, e);
+        for (int i = 0; text != NULL && i < L->B->n_repl; i++)
+            if (strcmp(L->B->repl[i].text, text) == 0)
+                for (int k = 0; k < L->target->n; k++)
+                    if (L->target->gids[k] == L->B->repl[i].gid)
+                        return basalt_qexpr_column(L->b, k, out, err);
+    }
     /* After aggregation, group keys and aggregates are columns. */
     if (L->n_repl > 0 && e->kind != BASALT_SQL_EXPR_INTEGER && e->kind != BASALT_SQL_EXPR_STRING &&
         e->kind != BASALT_SQL_EXPR_NUMBER) {

@@ -27,6 +27,9 @@ struct bcol {
 struct bscope {
     struct bcol *cols;
     int n, cap;
+    /* Names not found here are looked up there (a correlated subquery's
+     * outer query). NULL: none. */
+    const struct bscope *outer;
 };
 
 /* A plan node and the gid of each of its output columns. */
@@ -62,6 +65,10 @@ struct binder {
     /* tables loaded for this query (freed with it) */
     struct basalt_iceberg_table **tables;
     int n_tables, cap_tables;
+    /* Correlated subqueries turned into joins: their text and the column
+     * that holds their value (consulted by every lowering). */
+    struct brepl *repl;
+    int n_repl, cap_repl;
 };
 
 /* What lowering an expression needs. */
@@ -137,6 +144,19 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
                                     struct brel *rels, int n_rels,
                                     const struct basalt_sql_expr *const *conj, int n_conj,
                                     struct brel *out, struct basalt_error *err);
+
+/* bind_subquery.c: correlated subqueries in WHERE conjuncts become joins.
+ * Whether conjunct e holds a correlated subquery (EXISTS, or a scalar
+ * subquery reading the outer query's columns). */
+bool basalt_sql_correlated(struct binder *B, const struct bscope *outer,
+                           const struct basalt_sql_expr *e);
+/* Joins what e needs onto rel: EXISTS / NOT EXISTS as a semi / anti join
+ * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
+ * their aggregate grouped by the correlation keys (their value recorded in
+ * B->repl for the filter that follows). */
+basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
+                                     struct brel *rel, const struct basalt_sql_expr *e,
+                                     bool *done, struct basalt_error *err);
 
 /* bind_from.c: the relations of a FROM and the conjuncts of its ON
  * clauses (and of WHERE, added by the caller). */

@@ -358,8 +358,31 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (st == BASALT_OK)
             st = basalt_sql_conjuncts(&F, s->where, err);
     }
+    /* Conditions holding subqueries wait for the joins: correlated ones
+     * become joins themselves (bind_subquery.c). */
+    const struct basalt_sql_expr **deferred = basalt_calloc((size_t)F.nc + 1, sizeof *deferred);
+    int n_deferred = 0;
+    if (st == BASALT_OK && deferred == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK) {
+        int k = 0;
+        for (int i = 0; i < F.nc; i++) {
+            if (basalt_sql_correlated(B, &scope, F.conj[i]))
+                deferred[n_deferred++] = F.conj[i];
+            else
+                F.conj[k++] = F.conj[i];
+        }
+        F.nc = k;
+    }
     if (st == BASALT_OK)
         st = basalt_sql_plan_joins(B, &scope, F.rels, F.n, F.conj, F.nc, &rel, err);
+    for (int i = 0; i < n_deferred && st == BASALT_OK; i++) {
+        bool done = false;
+        st = basalt_sql_decorrelate(B, &scope, &rel, deferred[i], &done, err);
+        if (st == BASALT_OK && !done)
+            st = basalt_sql_filter(B, &scope, &rel, &deferred[i], 1, "WHERE", err);
+    }
+    basalt_free(deferred);
 
     /* The output columns, stars expanded. */
     int n_out = 0, cap_out = 0;
