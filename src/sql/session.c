@@ -3,7 +3,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bind/bind_internal.h"
+#include <stdlib.h>
+
+#include "sql_write.h"
 
 void basalt_sql_options_init(struct basalt_sql_options *o)
 {
@@ -26,7 +28,7 @@ basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         s->o.catalog_uri = s->catalog_uri;
         if (st == BASALT_OK)
-            st = basalt_catalog_open(o->catalog_uri, NULL, false, &s->catalog, err);
+            st = basalt_catalog_open(o->catalog_uri, NULL, true, &s->catalog, err);
     }
     if (st != BASALT_OK) {
         basalt_sql_session_free(s);
@@ -162,15 +164,189 @@ static basalt_status name_columns(struct basalt_arrow_batches *out, const char *
     return st;
 }
 
+/* A one-row, one-column BIGINT result ("Count"), as DuckDB answers writes. */
+static basalt_status count_result(const char *name, int64_t n, struct basalt_arrow_batches *out,
+                                  struct basalt_error *err)
+{
+    struct basalt_arrow_builder *root, *col;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "l", name, 0, &col, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_append_int(col, n, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_end_element(root, err);
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* DESCRIBE: one row per column, its name and DuckDB's type name. */
+static basalt_status describe_result(const struct ArrowSchema *schema,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_arrow_builder *root, *name, *type;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "u", "column_name", 0, &name, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_add_child(root, "u", "column_type", 0, &type, err);
+    for (int64_t i = 0; i < schema->n_children && st == BASALT_OK; i++) {
+        const struct ArrowSchema *c = schema->children[i];
+        struct basalt_query_type t;
+        char buf[64];
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        const char *text = basalt_query_type_from_format(c->format, &t, &ignore) == BASALT_OK
+                               ? basalt_query_type_name(t, buf, sizeof buf)
+                               : c->format;
+        st = basalt_arrow_builder_append_string(name, c->name ? c->name : "", err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_append_string(type, text, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_end_element(root, err);
+    }
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* SHOW TABLES: every namespace's tables, "ns.table". */
+static basalt_status show_tables(struct basalt_sql_session *s, struct basalt_arrow_batches *out,
+                                 struct basalt_error *err)
+{
+    if (s->catalog == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "SHOW TABLES needs a catalog (--catalog URI)");
+    struct basalt_arrow_builder *root, *col;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "u", "name", 0, &col, err);
+    char **ns = NULL;
+    size_t n_ns = 0;
+    if (st == BASALT_OK)
+        st = basalt_catalog_list_namespaces(s->catalog, NULL, &ns, &n_ns, err);
+    for (size_t i = 0; i < n_ns && st == BASALT_OK; i++) {
+        char **tables = NULL;
+        size_t n_tables = 0;
+        st = basalt_catalog_list_tables(s->catalog, ns[i], &tables, &n_tables, err);
+        for (size_t k = 0; k < n_tables && st == BASALT_OK; k++) {
+            char full[512];
+            /* catalogs list tables by their full identifier or by name */
+            if (strchr(tables[k], '.') != NULL)
+                snprintf(full, sizeof full, "%s", tables[k]);
+            else
+                snprintf(full, sizeof full, "%s.%s", ns[i], tables[k]);
+            st = basalt_arrow_builder_append_string(col, full, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_builder_end_element(root, err);
+        }
+        basalt_string_list_free(tables, n_tables);
+    }
+    basalt_string_list_free(ns, n_ns);
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* SET threads = N caps the workers; SET memory_limit = '2GB'. */
+static basalt_status set_option(struct basalt_sql_session *s, const struct basalt_sql_statement *stmt,
+                                struct basalt_error *err)
+{
+    const char *name = stmt->set_name.name;
+    const struct basalt_sql_expr *v = stmt->set_value;
+    const char *text = v && (v->kind == BASALT_SQL_EXPR_STRING || v->kind == BASALT_SQL_EXPR_INTEGER)
+                           ? v->u.lit.text
+                           : NULL;
+    if (text != NULL && (strcmp(name, "threads") == 0 || strcmp(name, "worker_threads") == 0)) {
+        long n = strtol(text, NULL, 10);
+        if (n < 1 || n > 1024)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "SET threads takes 1..1024");
+        s->o.num_workers = (int)n;
+        return BASALT_OK;
+    }
+    if (text != NULL && strcmp(name, "memory_limit") == 0) {
+        char *end;
+        double n = strtod(text, &end);
+        while (*end == ' ')
+            end++;
+        double mult = strncasecmp(end, "k", 1) == 0   ? 1024.0
+                      : strncasecmp(end, "m", 1) == 0 ? 1024.0 * 1024
+                      : strncasecmp(end, "g", 1) == 0 ? 1024.0 * 1024 * 1024
+                                                      : 1;
+        s->o.memory_limit = (int64_t)(n * mult);
+        return BASALT_OK;
+    }
+    return basalt_error_set(err, BASALT_UNSUPPORTED, "SET %s is not supported (at position %d)",
+                            name, (int)stmt->pos);
+}
+
 static basalt_status run_statement(struct basalt_sql_session *s, const char *text,
                                    const struct basalt_sql_statement *stmt,
                                    struct basalt_arrow_batches *out, bool *has_rows,
                                    struct basalt_error *err)
 {
     *has_rows = false;
-    if (stmt->kind != BASALT_SQL_STMT_QUERY && stmt->kind != BASALT_SQL_STMT_EXPLAIN)
+    switch (stmt->kind) {
+    case BASALT_SQL_STMT_SHOW_TABLES:
+        *has_rows = true;
+        return show_tables(s, out, err);
+    case BASALT_SQL_STMT_SET:
+        return set_option(s, stmt, err);
+    case BASALT_SQL_STMT_CREATE_TABLE:
+        return basalt_sql_create_table(s, stmt, err);
+    case BASALT_SQL_STMT_DROP_TABLE:
+        return basalt_sql_drop_table(s, stmt, err);
+    default:
+        break;
+    }
+    /* DESCRIBE t and COPY t TO ...: SELECT * FROM t. */
+    struct basalt_sql_expr star;
+    struct basalt_sql_select_item item;
+    struct basalt_sql_from from;
+    struct basalt_sql_query all;
+    struct basalt_sql_statement with_query;
+    if (stmt->query == NULL && stmt->name.n_parts > 0 &&
+        (stmt->kind == BASALT_SQL_STMT_DESCRIBE || stmt->kind == BASALT_SQL_STMT_COPY)) {
+        memset(&star, 0, sizeof star);
+        star.kind = BASALT_SQL_EXPR_STAR;
+        star.pos = stmt->pos;
+        star.height = 1;
+        memset(&item, 0, sizeof item);
+        item.expr = &star;
+        memset(&from, 0, sizeof from);
+        from.kind = BASALT_SQL_FROM_TABLE;
+        from.pos = stmt->pos;
+        from.height = 1;
+        from.u.table.name = stmt->name;
+        memset(&all, 0, sizeof all);
+        all.kind = BASALT_SQL_QUERY_SELECT;
+        all.pos = stmt->pos;
+        all.height = 2;
+        all.u.select.n_items = 1;
+        all.u.select.items = &item;
+        all.u.select.from = &from;
+        with_query = *stmt;
+        with_query.query = &all;
+        stmt = &with_query;
+    }
+    if (stmt->query == NULL)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "this statement is not supported yet (at position %d)",
+                                "this statement needs a query here (at position %d)",
                                 (int)stmt->pos);
     struct basalt_qctx_options qo;
     basalt_qctx_options_init(&qo);
@@ -186,24 +362,69 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     struct brel rel;
     const char **names = NULL;
     st = basalt_sql_bind_query(&B, stmt->query, &rel, &names, err);
-    if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
-        char buf[16384];
+    char buf[16384];
+    struct basalt_arrow_batches rows;
+    basalt_arrow_batches_init(&rows);
+    int64_t written = 0;
+    if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_DESCRIBE) {
+        struct ArrowSchema named;
+        st = basalt_arrow_schema_copy(basalt_qplan_schema(rel.node), &named, err);
+        for (int64_t i = 0; st == BASALT_OK && i < named.n_children; i++) {
+            struct ArrowSchema c;
+            st = basalt_arrow_schema_copy_renamed(named.children[i], names[i], &c, err);
+            if (st == BASALT_OK) {
+                basalt_arrow_schema_release(named.children[i]);
+                basalt_arrow_schema_move(&c, named.children[i]);
+            }
+        }
+        if (st == BASALT_OK)
+            st = describe_result(&named, out, err);
+        basalt_arrow_schema_release(&named);
+        *has_rows = st == BASALT_OK;
+    } else if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
         st = basalt_qplan_optimize_plan(ctx, rel.node, err);
         basalt_qplan_explain(rel.node, false, buf, sizeof buf);
         if (st == BASALT_OK)
             st = explain_result(buf, out, err);
+        *has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK) {
-        st = basalt_qplan_execute(ctx, rel.node, out, err);
-        if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN) {
-            char buf[16384];
+        st = basalt_qplan_execute(ctx, rel.node, &rows, err);
+        if (st == BASALT_OK)
+            st = name_columns(&rows, names, err);
+        switch (stmt->kind) {
+        case BASALT_SQL_STMT_EXPLAIN:
             basalt_qplan_explain(rel.node, true, buf, sizeof buf);
-            basalt_arrow_batches_reset(out);
-            st = explain_result(buf, out, err);
-        } else if (st == BASALT_OK) {
-            st = name_columns(out, names, err);
+            if (st == BASALT_OK)
+                st = explain_result(buf, out, err);
+            break;
+        case BASALT_SQL_STMT_COPY:
+            if (st == BASALT_OK)
+                st = basalt_sql_copy_to(stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        case BASALT_SQL_STMT_CREATE_TABLE_AS:
+            if (st == BASALT_OK)
+                st = basalt_sql_create_as(s, stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        case BASALT_SQL_STMT_INSERT:
+            if (st == BASALT_OK)
+                st = basalt_sql_insert(s, stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        default:
+            if (st == BASALT_OK) {
+                *out = rows;
+                basalt_arrow_batches_init(&rows);
+            }
+            break;
         }
+        *has_rows = st == BASALT_OK;
     }
-    *has_rows = st == BASALT_OK;
+    basalt_arrow_batches_reset(&rows);
     binder_reset(&B);
     basalt_qctx_free(ctx);
     return st;

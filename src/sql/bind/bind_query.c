@@ -652,9 +652,14 @@ static basalt_status bind_values(struct binder *B, const struct basalt_sql_query
 {
     int nr = q->u.values.n_rows, nc = q->u.values.n_columns;
     struct basalt_qplan **rows = basalt_calloc((size_t)nr + 1, sizeof *rows);
-    struct basalt_qexpr **exprs = basalt_calloc((size_t)nc + 1, sizeof *exprs);
+    struct basalt_qplan **ones = basalt_calloc((size_t)nr + 1, sizeof *ones);
+    struct basalt_qexpr_builder **builders = basalt_calloc((size_t)nr + 1, sizeof *builders);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)nr * (size_t)nc + 1, sizeof *exprs);
+    struct basalt_query_type *types = basalt_calloc((size_t)nc + 1, sizeof *types);
     const char **names = basalt_arena_alloc(&B->arena, sizeof *names * (size_t)(nc + 1), 8);
-    basalt_status st = rows && exprs && names ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = rows && ones && builders && exprs && types && names
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int c = 0; c < nc && names; c++) {
         char buf[32];
         snprintf(buf, sizeof buf, "col%d", c);
@@ -662,20 +667,35 @@ static basalt_status bind_values(struct binder *B, const struct basalt_sql_query
     }
     struct bscope empty;
     memset(&empty, 0, sizeof empty);
+    /* Each row over a one-row relation; the columns take the widest type
+     * of their rows (a NULL takes any), as DuckDB's VALUES does. */
     for (int r = 0; r < nr && st == BASALT_OK; r++) {
-        struct basalt_qplan *one;
-        st = basalt_sql_one_row(B, &one, err);
+        st = basalt_sql_one_row(B, &ones[r], err);
         struct brel r1;
         if (st == BASALT_OK)
-            st = basalt_sql_rel_new(B, one, &r1, err);
-        struct basalt_qexpr_builder *b = NULL;
+            st = basalt_sql_rel_new(B, ones[r], &r1, err);
         if (st == BASALT_OK)
-            st = basalt_qplan_builder(B->ctx, one, &b, err);
-        struct blower L = {B, &empty, &r1, b, NULL, 0, "VALUES"};
+            st = basalt_qplan_builder(B->ctx, ones[r], &builders[r], err);
+        struct blower L = {B, &empty, &r1, builders[r], NULL, 0, "VALUES"};
+        for (int c = 0; c < nc && st == BASALT_OK; c++) {
+            struct basalt_qexpr **e = &exprs[(size_t)r * (size_t)nc + (size_t)c];
+            st = basalt_sql_lower(&L, q->u.values.rows[r][c], e, err);
+            if (st != BASALT_OK)
+                break;
+            struct basalt_query_type t = basalt_qexpr_type(*e);
+            if (r == 0 || types[c].id == BASALT_QUERY_TYPE_NULL ||
+                (t.id != BASALT_QUERY_TYPE_NULL && basalt_sql_wider(t, types[c])))
+                types[c] = t;
+        }
+    }
+    for (int r = 0; r < nr && st == BASALT_OK; r++) {
+        struct basalt_qexpr **row = &exprs[(size_t)r * (size_t)nc];
         for (int c = 0; c < nc && st == BASALT_OK; c++)
-            st = basalt_sql_lower(&L, q->u.values.rows[r][c], &exprs[c], err);
+            if (!basalt_query_type_equal(basalt_qexpr_type(row[c]), types[c]) &&
+                types[c].id != BASALT_QUERY_TYPE_NULL)
+                st = basalt_qexpr_cast(builders[r], row[c], types[c], false, &row[c], err);
         if (st == BASALT_OK)
-            st = basalt_qplan_project(B->ctx, one, exprs, names, nc, &rows[r], err);
+            st = basalt_qplan_project(B->ctx, ones[r], row, names, nc, &rows[r], err);
     }
     struct basalt_qplan *u = NULL;
     if (st == BASALT_OK)
@@ -689,7 +709,10 @@ static basalt_status bind_values(struct binder *B, const struct basalt_sql_query
         st = order_limit(B, q, out, names, nc, order_cols, err);
     basalt_free(order_cols);
     basalt_free(rows);
+    basalt_free(ones);
+    basalt_free(builders);
     basalt_free(exprs);
+    basalt_free(types);
     if (st == BASALT_OK)
         *out_names = names;
     return st;
