@@ -304,8 +304,21 @@ static basalt_status parse_and_format(void *ctx)
     return st;
 }
 
+/* A statement that fails late: every attempt must end in NOMEM or the
+ * syntax error, with nothing leaked. */
+static basalt_status parse_bad(void *ctx)
+{
+    const char *sql = ctx;
+    struct basalt_sql_script *s = NULL;
+    basalt_status st = basalt_sql_parse(sql, strlen(sql), &s, NULL);
+    if (s)
+        return BASALT_INTERNAL;
+    return st == BASALT_INVALID_ARG ? BASALT_OK : st;
+}
+
 TEST(sql_alloc_failures)
 {
+    CHECK_ALLOC_SWEEP(parse_bad, (void *)"SELECT a, b + 1, f(x ORDER BY y) FROM t JOIN u USING (k) WHERE x IN (1, 2) AND");
     CHECK_ALLOC_SWEEP(parse_and_format,
                       (void *)"WITH a AS (SELECT x, count(*) FILTER (WHERE y) OVER (PARTITION BY z) AS c "
                               "FROM read_parquet(['a', 'b'], hive => true) t(x, y, z) JOIN u USING (x) "
