@@ -2,7 +2,8 @@
  *
  * Every node lives in the script's arena and is valid until
  * basalt_sql_script_free. Every node carries `pos`, the 0-based byte offset
- * of its first token in the query text, for error messages ("... (at
+ * of its first token in the query text (an operator node: of its operator,
+ * `+` in `a + b`, IS in `a IS NULL`), for error messages ("... (at
  * position N)"). Strings are NUL-terminated arena copies. Optional children
  * are NULL when absent; arrays come with their counts (and are NULL when the
  * count is 0).

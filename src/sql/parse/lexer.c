@@ -158,6 +158,13 @@ static basalt_status lex_one(struct lexer *lx, size_t *i)
                                     c == '\'' ? "unterminated quoted string (at position %zu)"
                                               : "unterminated quoted identifier (at position %zu)",
                                     at);
+        /* The tree keeps NUL-terminated strings, so a NUL cannot be in
+         * one (PostgreSQL refuses it too). */
+        const char *nul = memchr(s + at, '\0', end - at);
+        if (nul)
+            return basalt_error_set(lx->err, BASALT_INVALID_ARG,
+                                    "NUL byte in a quoted string or identifier (at position %zu)",
+                                    (size_t)(nul - s));
         if (c == '"' && end == at + 2)
             return basalt_error_set(lx->err, BASALT_INVALID_ARG,
                                     "zero-length delimited identifier (at position %zu)", at);

@@ -50,7 +50,8 @@ static const char *const reserved[] = {
     "offset",   "on",         "only",      "or",      "order",     "outer",     "placing",
     "primary",  "qualify",    "references", "returning", "right",  "select",    "semi",
     "some",     "symmetric",  "table",     "then",    "to",        "trailing",  "true",
-    "union",    "unique",     "using",     "variadic", "when",     "where",     "window",
+    "union",    "unique",     "using",     "values",   "variadic", "when",      "where",
+    "window",
     "with",
 };
 

@@ -262,6 +262,20 @@ TEST(sql_nesting_limits)
     }
 }
 
+TEST(sql_nul_bytes)
+{
+    /* A NUL in a quoted name or string (the fuzzer's first find: the name
+     * was cut at the NUL and its canonical text no longer parsed). */
+    static const char q[] = "SELECT 1 AS \"a\0b\", 'x\0y'";
+    struct basalt_sql_script *s = NULL;
+    struct basalt_error err;
+    CHECK_STATUS(basalt_sql_parse(q, sizeof(q) - 1, &s, &err), BASALT_INVALID_ARG, &err);
+    CHECK_STR(err.message, "NUL byte in a quoted string or identifier (at position 14)");
+    static const char bare[] = "SELECT 1\0";
+    CHECK_STATUS(basalt_sql_parse(bare, sizeof(bare) - 1, &s, &err), BASALT_INVALID_ARG, &err);
+    CHECK_STR(err.message, "syntax error at or near byte 0x00 (at position 8)");
+}
+
 TEST(sql_text_limit)
 {
     size_t n = BASALT_SQL_MAX_TEXT + 1;
@@ -290,8 +304,21 @@ static basalt_status parse_and_format(void *ctx)
     return st;
 }
 
+/* A statement that fails late: every attempt must end in NOMEM or the
+ * syntax error, with nothing leaked. */
+static basalt_status parse_bad(void *ctx)
+{
+    const char *sql = ctx;
+    struct basalt_sql_script *s = NULL;
+    basalt_status st = basalt_sql_parse(sql, strlen(sql), &s, NULL);
+    if (s)
+        return BASALT_INTERNAL;
+    return st == BASALT_INVALID_ARG ? BASALT_OK : st;
+}
+
 TEST(sql_alloc_failures)
 {
+    CHECK_ALLOC_SWEEP(parse_bad, (void *)"SELECT a, b + 1, f(x ORDER BY y) FROM t JOIN u USING (k) WHERE x IN (1, 2) AND");
     CHECK_ALLOC_SWEEP(parse_and_format,
                       (void *)"WITH a AS (SELECT x, count(*) FILTER (WHERE y) OVER (PARTITION BY z) AS c "
                               "FROM read_parquet(['a', 'b'], hive => true) t(x, y, z) JOIN u USING (x) "

@@ -263,6 +263,7 @@ static const struct bad_case bad_cases[] = {
     {"SELECT 1; SELEC 2", BASALT_INVALID_ARG, "syntax error at or near \"SELEC\" (at position 10)"},
     {"SELECT x FROM t FOR SYSTEM_TIME AS OF 1", BASALT_INVALID_ARG,
      "syntax error at or near \"FOR\" (at position 16)"},
+    {"SELECT f(values = 2)", BASALT_INVALID_ARG, "syntax error at or near \"values\" (at position 9)"},
     {"CREATE VIEW v AS SELECT 1", BASALT_UNSUPPORTED, "only CREATE TABLE is supported (at position 7)"},
     {"SELECT x::decimal(1,2,3)", BASALT_INVALID_ARG, "syntax error at or near \"3\" (at position 22)"},
     {"SELECT 1 \x01", BASALT_INVALID_ARG, "syntax error at or near byte 0x01 (at position 9)"},
