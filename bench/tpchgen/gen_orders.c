@@ -27,6 +27,7 @@ void basalt_tpchgen_orders(const struct basalt_tpchgen_scale *s, int64_t begin, 
         int64_t custkey = buyer / 2 * 3 + buyer % 2 + 1;
         int32_t odate = (int32_t)tpchgen_uniform(&r, start, last_order);
         int lines = (int)tpchgen_uniform(&r, 1, 7);
+        /* O_TOTALPRICE in 1/10000 cents, rounded to cents once at the end. */
         int64_t total = 0;
         int shipped = 0;
         for (int k = 0; k < lines; k++) {
@@ -40,8 +41,7 @@ void basalt_tpchgen_orders(const struct basalt_tpchgen_scale *s, int64_t begin, 
             int32_t commit = odate + (int32_t)tpchgen_uniform(&r, 30, 90);
             int32_t receipt = ship + (int32_t)tpchgen_uniform(&r, 1, 30);
             int64_t flag_draw = tpchgen_uniform(&r, 0, 1);
-            /* The order's price in cents, truncated at each step as dbgen does. */
-            total += price * (100 - disc) / 100 * (100 + tax) / 100;
+            total += price * (100 - disc) * (100 + tax);
             tpchgen_i64(&l[0], key);
             tpchgen_i64(&l[1], partkey);
             tpchgen_i64(&l[2], supp);
@@ -64,7 +64,7 @@ void basalt_tpchgen_orders(const struct basalt_tpchgen_scale *s, int64_t begin, 
         tpchgen_i64(&o[0], key);
         tpchgen_i64(&o[1], custkey);
         tpchgen_str(&o[2], shipped == lines ? "F" : shipped == 0 ? "O" : "P", 1);
-        tpchgen_i64(&o[3], total);
+        tpchgen_i64(&o[3], (total + 5000) / 10000);
         tpchgen_i32(&o[4], odate);
         put_const(&o[5], basalt_tpchgen_priorities[tpchgen_uniform(&r, 0, 4)]);
         basalt_tpchgen_keyed_name("Clerk#", tpchgen_uniform(&r, 1, s->clerks), 9, &o[6]);
