@@ -7,7 +7,7 @@
 #                          tables are generated there when missing)
 #   BASALT_TPCH_THREADS    thread counts (default 1,2)
 #   BASALT_TPCH_TIMEOUT    seconds a basalt run may take (default 300)
-#   BASALT_TPCH_MEMORY_KB  address space a basalt run may take (default 8000000)
+#   BASALT_TPCH_MEMORY_KB  address space a basalt run may take (default 4000000)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sf=${1:?usage: bash bench/tpch.sh SF [build dir] [reps] [qNN ...]}
