@@ -1,0 +1,47 @@
+// Result comparison for `basalt sql` against DuckDB, by the rules of
+// tests/sql/sql_differential.mjs: values in a canonical form (numbers of
+// any type as numbers, so DuckDB's DECIMAL meets basalt's DECIMAL or
+// DOUBLE; dates and timestamps as text without the 'T'), numbers equal to
+// 1e-9 relative, rows in order when the query orders them completely, else
+// as multisets.
+
+export function canon(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  const s = String(v);
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
+  if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
+  return s.replace('T', ' ').replace(/\.0+$/, '').replace(/Z$/, '');
+}
+
+export function same(a, b) {
+  if (a === null || b === null) return a === b;
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+    if (a === b) return true;
+    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  return a === b;
+}
+
+const rowKey = row => JSON.stringify(row.map(v => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
+const byKey = (x, y) => { const a = rowKey(x), b = rowKey(y); return a < b ? -1 : a > b ? 1 : 0; };
+
+// null when the rows agree, else a one-line description of the first difference.
+export function compareRows(expected, actual, ordered) {
+  let a = expected, b = actual;
+  if (a.length !== b.length) return `${a.length} rows in duckdb, ${b.length} in basalt`;
+  if (!ordered) {
+    a = [...a].sort(byKey);
+    b = [...b].sort(byKey);
+  }
+  for (let k = 0; k < a.length; k++) {
+    if (a[k].length !== b[k].length) return `row ${k}: ${a[k].length} vs ${b[k].length} columns`;
+    for (let c = 0; c < a[k].length; c++)
+      if (!same(a[k][c], b[k][c]))
+        return `row ${k} col ${c}: duckdb ${JSON.stringify(a[k][c])} basalt ${JSON.stringify(b[k][c])}`;
+  }
+  return null;
+}
