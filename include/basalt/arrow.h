@@ -350,6 +350,15 @@ BASALT_EXPORT basalt_status basalt_arrow_array_set_dictionary(struct ArrowArray 
                                                               struct ArrowArray *dictionary,
                                                               struct basalt_error *err);
 
+/* A view of `src` in `dst` (caller storage): new structs for the array, its
+ * children and dictionary, pointing at src's buffers; releasing the view
+ * frees only those structs. `src` (any producer) must outlive the view.
+ * Returns OK; INVALID_ARG (NULL or released); LIMIT (nesting); NOMEM (dst
+ * released). */
+BASALT_EXPORT basalt_status basalt_arrow_array_view(const struct ArrowArray *src,
+                                                    struct ArrowArray *dst,
+                                                    struct basalt_error *err);
+
 /* Moves `src` into `dst` (dst must be released); src is marked released. */
 BASALT_EXPORT void basalt_arrow_array_move(struct ArrowArray *src, struct ArrowArray *dst);
 

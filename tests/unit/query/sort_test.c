@@ -245,7 +245,13 @@ TEST(sort_ints_desc_and_topk)
 
 /* ------------------------------------------------------------------ random vs a merge sort */
 
+/* Under AddressSanitizer the large per-configuration allocations make the
+ * full size take minutes; the smaller table still spans many batches. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RN 20000
+#else
 #define RN 150000
+#endif
 struct rrow {
     bool in, dn, sn; /* nulls */
     int32_t i;
@@ -398,7 +404,7 @@ TEST(sort_random_against_merge_sort)
                 }
                 if (ok && limit < 0)
                     ok = o.stats.radix_passes > 0 && o.stats.rows_sorted == RN;
-                if (ok && limit == 10 && splits[v] == 10000)
+                if (ok && limit == 10 && splits[v] == 10000 && RN >= 100000)
                     ok = o.stats.topk_dropped > RN / 2;
                 if (!ok)
                     fprintf(stderr, "stats: sorted %lld passes %lld dropped %lld\n",
