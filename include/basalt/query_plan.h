@@ -56,6 +56,11 @@ BASALT_EXPORT const struct ArrowSchema *basalt_qplan_schema(const struct basalt_
  * a guess elsewhere. For join ordering. */
 BASALT_EXPORT int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node);
 
+/* An upper bound of the distinct values of column `column` of `node`, for
+ * join ordering: for integer columns of Parquet scans, the smaller of their
+ * rows and their range in the row groups' statistics; -1 when unknown. */
+BASALT_EXPORT int64_t basalt_qplan_column_ndv(const struct basalt_qplan *node, int column);
+
 /* A builder over `node`'s output schema for expressions handed to the
  * filter, projection and aggregation made on top of it (owned by ctx). */
 BASALT_EXPORT basalt_status basalt_qplan_builder(struct basalt_qctx *ctx,

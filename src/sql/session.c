@@ -101,6 +101,7 @@ static void binder_reset(struct binder *B)
     basalt_free(B->tables);
     basalt_free(B->ctes);
     basalt_free(B->repl);
+    basalt_free(B->ndv);
     basalt_arena_reset(&B->arena);
 }
 

@@ -166,3 +166,60 @@ int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node)
         return 1000000;
     }
 }
+
+/* Distinct values of an integer column of a Parquet scan are at most its
+ * range (max - min + 1, from the row groups' statistics) and its rows. */
+static int64_t parquet_ndv(const struct basalt_qplan *node, int column)
+{
+    const struct qscan *s = &node->scan;
+    const char *name = s->full.children[column]->name;
+    int64_t lo = INT64_MAX, hi = INT64_MIN, rows = 0;
+    for (size_t f = 0; f < s->n_paths; f++) {
+        const struct basalt_parquet_reader *r = s->readers[f];
+        int32_t leaf;
+        struct basalt_parquet_column_info info;
+        if (basalt_parquet_reader_find_column(r, name, &leaf, NULL) != BASALT_OK ||
+            basalt_parquet_reader_column(r, leaf, &info, NULL) != BASALT_OK ||
+            (info.physical_type != BASALT_PARQUET_TYPE_INT32 &&
+             info.physical_type != BASALT_PARQUET_TYPE_INT64) ||
+            info.max_repetition_level > 0)
+            return -1;
+        rows += basalt_parquet_reader_num_rows(r);
+        for (int32_t g = 0; g < basalt_parquet_reader_num_row_groups(r); g++) {
+            struct basalt_parquet_column_stats st;
+            if (basalt_parquet_reader_column_stats(r, g, leaf, &st, NULL) != BASALT_OK ||
+                !st.has_min_max || st.min.len != st.max.len || (st.min.len != 4 && st.min.len != 8))
+                return -1;
+            int64_t mn, mx;
+            if (st.min.len == 4) {
+                int32_t a, b;
+                memcpy(&a, st.min.data, 4);
+                memcpy(&b, st.max.data, 4);
+                mn = a;
+                mx = b;
+            } else {
+                memcpy(&mn, st.min.data, 8);
+                memcpy(&mx, st.max.data, 8);
+            }
+            if (mn < lo)
+                lo = mn;
+            if (mx > hi)
+                hi = mx;
+        }
+    }
+    if (lo > hi)
+        return rows > 0 ? rows : -1;
+    /* (hi - lo) may overflow for extreme bounds: then the rows bound it */
+    if (hi - lo < 0 || hi - lo >= rows)
+        return rows;
+    return hi - lo + 1;
+}
+
+int64_t basalt_qplan_column_ndv(const struct basalt_qplan *node, int column)
+{
+    if (node == NULL || column < 0 || column >= node->schema.n_children)
+        return -1;
+    if (node->kind == QPLAN_SCAN_PARQUET)
+        return parquet_ndv(node, column);
+    return -1;
+}

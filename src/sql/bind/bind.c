@@ -123,3 +123,28 @@ bool basalt_sql_is_aggregate(const char *name)
             return true;
     return false;
 }
+
+void basalt_sql_note_ndv(struct binder *B, const struct brel *rel)
+{
+    for (int i = 0; i < rel->n; i++) {
+        int32_t gid = rel->gids[i];
+        if (gid >= B->cap_ndv) {
+            int32_t cap = B->cap_ndv ? B->cap_ndv : 64;
+            while (cap <= gid)
+                cap *= 2;
+            int64_t *p = basalt_realloc(B->ndv, sizeof *p * (size_t)cap);
+            if (p == NULL)
+                return; /* the estimate is only a hint */
+            for (int32_t k = B->cap_ndv; k < cap; k++)
+                p[k] = -1;
+            B->ndv = p;
+            B->cap_ndv = cap;
+        }
+        B->ndv[gid] = basalt_qplan_column_ndv(rel->node, i);
+    }
+}
+
+int64_t basalt_sql_ndv(const struct binder *B, int32_t gid)
+{
+    return gid >= 0 && gid < B->cap_ndv ? B->ndv[gid] : -1;
+}

@@ -444,6 +444,7 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     if (st != BASALT_OK)
         return st;
     rel.rows = (double)basalt_qplan_estimated_rows(node);
+    basalt_sql_note_ndv(B, &rel);
 scoped:
     st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);
     if (st == BASALT_OK)

@@ -69,6 +69,10 @@ struct binder {
      * that holds their value (consulted by every lowering). */
     struct brepl *repl;
     int n_repl, cap_repl;
+    /* Distinct-value bounds of base columns by gid (-1 unknown), for join
+     * ordering. */
+    int64_t *ndv;
+    int32_t cap_ndv;
 };
 
 /* What lowering an expression needs. */
@@ -96,6 +100,9 @@ basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
 /* A relation over `node` with fresh gids. */
 basalt_status basalt_sql_rel_new(struct binder *B, struct basalt_qplan *node, struct brel *out,
                                  struct basalt_error *err);
+/* Records the distinct-value bound of every column of a new base relation. */
+void basalt_sql_note_ndv(struct binder *B, const struct brel *rel);
+int64_t basalt_sql_ndv(const struct binder *B, int32_t gid);
 /* The canonical text of an expression in B's arena. */
 const char *basalt_sql_text(struct binder *B, const struct basalt_sql_expr *e);
 bool basalt_sql_is_aggregate(const char *name);
@@ -144,6 +151,13 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
                                     struct brel *rels, int n_rels,
                                     const struct basalt_sql_expr *const *conj, int n_conj,
                                     struct brel *out, struct basalt_error *err);
+
+/* bind_or.c: adds the conditions each OR of F's conjuncts implies (a
+ * conjunct common to every branch; per table, the OR of the branches' parts
+ * over that table alone). */
+struct bfrom;
+basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope, struct bfrom *F,
+                                    struct basalt_error *err);
 
 /* bind_subquery.c: correlated subqueries in WHERE conjuncts become joins.
  * Whether conjunct e holds a correlated subquery (EXISTS, or a scalar

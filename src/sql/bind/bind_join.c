@@ -303,6 +303,32 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
     return st;
 }
 
+/* The distinct values of a join key side: the column's bound when it is a
+ * base column with one, else the rows of its side (a key). */
+static double key_ndv(struct binder *B, const struct bscope *scope, const struct basalt_sql_expr *e,
+                      double side_rows)
+{
+    if (e->kind != BASALT_SQL_EXPR_COLUMN)
+        return side_rows;
+    const struct bcol *c;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (basalt_sql_resolve(B, scope, &e->u.column, e->pos, &c, &ignore) != BASALT_OK)
+        return side_rows;
+    int64_t n = basalt_sql_ndv(B, c->gid);
+    return n > 0 && (double)n < side_rows ? (double)n : side_rows;
+}
+
+/* |L join R| for one equality, as |L| |R| / max(ndv(l), ndv(r)). */
+static double join_estimate(struct binder *B, const struct bscope *scope, double lrows,
+                            double rrows, const struct basalt_sql_expr *l,
+                            const struct basalt_sql_expr *r)
+{
+    double dl = key_ndv(B, scope, l, lrows), dr = key_ndv(B, scope, r, rrows);
+    double d = dl > dr ? dl : dr;
+    return lrows * rrows / (d > 1 ? d : 1);
+}
+
 basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope,
                                     struct brel *rels, int n_rels,
                                     const struct basalt_sql_expr *const *conj, int n_conj,
@@ -334,24 +360,38 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
     uint64_t in = (uint64_t)1 << cur;
     uint64_t all = n_rels == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_rels) - 1);
     while (st == BASALT_OK && in != all) {
+        /* The next relation: the connected one whose join is expected to
+         * give the fewest rows (a join on a key of either side keeps about
+         * the size of the other; on a column of few values it multiplies). */
         int best = -1;
         bool best_connected = false;
+        double best_rows = 0;
         for (int r = 0; r < n_rels; r++) {
             if (in & ((uint64_t)1 << r))
                 continue;
-            bool connected = false;
-            for (int i = 0; i < n_conj && !connected; i++) {
+            double rows = -1;
+            for (int i = 0; i < n_conj; i++) {
                 const struct basalt_sql_expr *l, *rr;
-                connected = !used[i] && equi(B, scope, conj[i], in, (uint64_t)1 << r, &l, &rr);
+                if (used[i] || !equi(B, scope, conj[i], in, (uint64_t)1 << r, &l, &rr))
+                    continue;
+                double e = join_estimate(B, scope, acc.rows, rels[r].rows, l, rr);
+                if (rows < 0 || e < rows)
+                    rows = e;
             }
+            bool connected = rows >= 0;
+            if (!connected)
+                rows = acc.rows * rels[r].rows;
             if (best < 0 || (connected && !best_connected) ||
-                (connected == best_connected && rels[r].rows < rels[best].rows)) {
+                (connected == best_connected && rows < best_rows)) {
                 best = r;
                 best_connected = connected;
+                best_rows = rows;
             }
         }
         st = basalt_sql_join_pair(B, scope, BASALT_QPLAN_JOIN_INNER, &acc, in, &rels[best],
                                   (uint64_t)1 << best, conj, n_conj, used, &acc, err);
+        if (st == BASALT_OK)
+            acc.rows = best_rows > 1 ? best_rows : 1;
         in |= (uint64_t)1 << best;
     }
     /* What is left (constant conditions) filters the result. */

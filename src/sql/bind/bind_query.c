@@ -358,6 +358,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (st == BASALT_OK)
             st = basalt_sql_conjuncts(&F, s->where, err);
     }
+    if (st == BASALT_OK)
+        st = basalt_sql_factor_ors(B, &scope, &F, err);
     /* Conditions holding subqueries wait for the joins: correlated ones
      * become joins themselves (bind_subquery.c). */
     const struct basalt_sql_expr **deferred = basalt_calloc((size_t)F.nc + 1, sizeof *deferred);
