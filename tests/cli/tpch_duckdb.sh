@@ -12,7 +12,7 @@
 # KNOWN for the queries listed below, failing on the engine's account; a
 # listed query that passes fails the case until it is taken off the list.
 #   BASALT_TPCH_SF          scale factor (default 0.05)
-#   BASALT_TPCH_KNOWN_FAIL  queries expected to fail (default: the list below)
+#   BASALT_TPCH_KNOWN_FAIL  queries expected to fail (default: none)
 #   BASALT_TPCHGEN          the generator (default: next to the build's basalt)
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
