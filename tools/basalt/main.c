@@ -1,6 +1,7 @@
 /* basalt CLI entry point: `basalt <group> <verb> [options]`. Each group lives
  * in its own file (cmd_<group>.c); this file only dispatches. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,12 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Batches of decoded columns are megabytes each, allocated and freed
+     * once per batch: glibc would hand every one back to the kernel (mmap
+     * above 128 KiB, trimming above 128 KiB free) and fault its pages in
+     * again for the next. Keep them in the heap instead. */
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
     int rc = cli_store_options(&argc, argv);
     if (rc != CLI_OK)
         return rc;
