@@ -164,39 +164,94 @@ FLOAT_FAMILY(f64, double, fmod)
 
 /* ---------------------------------------------------------------- decimals */
 
+/* The first row whose result overflowed (when its error counts). */
+static basalt_status dec_overflow(const struct qstep *st, struct qexec *x, const bool *bad)
+{
+    for (int i = 0; i < x->n; i++)
+        if (bad[i] && qrow_valid(OUT.valid, i) && qcounts(x, st, i)) {
+            char t[48];
+            return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s!",
+                                      op_word(st->op),
+                                      basalt_query_type_name(st->type, t, sizeof t));
+        }
+    return BASALT_OK;
+}
+
+/* + - * of decimals, one loop per operation. A product of two decimals
+ * whose precisions add up to 38 digits or less cannot leave 128 bits, and
+ * of two that fit 64 bits is one 64x64->128 multiply: no overflow
+ * builtins there. Results past the type's precision are errors for the
+ * rows that count. */
 static basalt_status dec_arith(const struct qstep *st, struct qexec *x)
 {
     const qi128 *a = A(0).data, *b = A(1).data;
     qi128 *o = OUT.dbuf, limit = basalt_qpow10(st->type.precision);
     int n = x->n;
     basalt_qvalid_and(x, &OUT, &A(0), &A(1));
-    if (st->op == QOP_MOD) {
+    bool bad[QVEC];
+    bool any = false;
+    int pa = st->in_type.precision, pb = st->in_type2.precision;
+    switch (st->op) {
+    case QOP_ADD:
+    case QOP_SUB:
+        if (pa < 38 && pb < 38) { /* |a|, |b| < 10^37: the sum fits 128 bits */
+            bool sub = st->op == QOP_SUB;
+            for (int i = 0; i < n; i++) {
+                o[i] = sub ? a[i] - b[i] : a[i] + b[i];
+                bad[i] = o[i] >= limit || o[i] <= -limit;
+                any |= bad[i];
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                bool ovf = st->op == QOP_SUB ? __builtin_sub_overflow(a[i], b[i], &o[i])
+                                             : __builtin_add_overflow(a[i], b[i], &o[i]);
+                bad[i] = ovf || o[i] >= limit || o[i] <= -limit;
+                any |= bad[i];
+            }
+        }
+        break;
+    case QOP_MUL:
+        if (pa <= 18 && pb <= 18) {
+            for (int i = 0; i < n; i++) {
+                o[i] = (qi128)(int64_t)a[i] * (int64_t)b[i];
+                bad[i] = o[i] >= limit || o[i] <= -limit;
+                any |= bad[i];
+            }
+        } else if (pa + pb <= 38) {
+            for (int i = 0; i < n; i++) {
+                o[i] = a[i] * b[i];
+                bad[i] = o[i] >= limit || o[i] <= -limit;
+                any |= bad[i];
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                bool ovf = __builtin_mul_overflow(a[i], b[i], &o[i]);
+                bad[i] = ovf || o[i] >= limit || o[i] <= -limit;
+                any |= bad[i];
+            }
+        }
+        break;
+    default: /* MOD: by zero is NULL */
         if (!OUT.valid)
             memset(OUT.vbuf, 0xff, QWORDS * 8);
         else if (OUT.valid != OUT.vbuf)
             memcpy(OUT.vbuf, OUT.valid, QWORDS * 8);
         OUT.valid = OUT.vbuf;
-    }
-    for (int i = 0; i < n; i++) {
-        bool ovf = false;
-        switch (st->op) {
-        case QOP_ADD: ovf = __builtin_add_overflow(a[i], b[i], &o[i]); break;
-        case QOP_SUB: ovf = __builtin_sub_overflow(a[i], b[i], &o[i]); break;
-        case QOP_MUL: ovf = __builtin_mul_overflow(a[i], b[i], &o[i]); break;
-        case QOP_NEG: o[i] = -a[i]; break;
-        default:
+        for (int i = 0; i < n; i++) {
             if (b[i] == 0) {
                 o[i] = 0;
                 qbit_set(OUT.vbuf, i, false);
-            } else
+            } else {
                 o[i] = a[i] % b[i];
+            }
+            bad[i] = false;
         }
-        if ((ovf || o[i] >= limit || o[i] <= -limit) && qrow_valid(OUT.valid, i) &&
-            qcounts(x, st, i)) {
-            char t[48];
-            return basalt_qexec_error(x, st, BASALT_LIMIT, "Overflow in %s of %s!", op_word(st->op),
-                               basalt_query_type_name(st->type, t, sizeof t));
-        }
+        break;
+    }
+    if (any) {
+        basalt_status e = dec_overflow(st, x, bad);
+        if (e != BASALT_OK)
+            return e;
     }
     OUT.data = o;
     return BASALT_OK;
