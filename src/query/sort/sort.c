@@ -47,7 +47,7 @@ basalt_status basalt_qsort_new(const struct ArrowSchema *schema, const struct ba
         all[k] = true;
     }
     if (st == BASALT_OK) {
-        basalt_qs_layout(s->keys, n_keys, all, &s->topk_layout);
+        basalt_qs_layout(s->keys, n_keys, all, NULL, &s->topk_layout);
         if (s->topk_layout.bytes > MAX_KEY_BYTES)
             st = basalt_error_set(err, BASALT_LIMIT, "sort: keys wider than %d bytes", MAX_KEY_BYTES);
     }
@@ -201,18 +201,48 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
         basalt_arrow_array_release(batch);
         return st;
     }
+    /* Against the running threshold, key 0 alone first, on the raw column:
+     * most rows of a large input stop here without being encoded. */
+    uint8_t *keep = NULL;
+    int64_t pre = n;
+    struct ArrowArray *a = &l->arr[l->n - 1];
+    if (l->thr) {
+        uint64_t timg;
+        const struct ArrowArray *tb = &l->arr[l->thr[S - 1]];
+        if (basalt_qs_key0_image(s, tb, (int64_t)(l->thr[S - 2] & 0xffffffffu), &timg)) {
+            keep = basalt_malloc((size_t)n);
+            if (!keep)
+                return nomem(err);
+            pre = basalt_qs_prefilter(s, a, timg, keep);
+            if (pre < 0) {
+                basalt_free(keep);
+                keep = NULL;
+                pre = n;
+            }
+        }
+    }
     uint64_t *dst = l->rec + (size_t)l->n_rec * (size_t)S;
-    basalt_qs_encode(s, lay, &l->arr[l->n - 1], (uint64_t)seq, (uint64_t)(l->n - 1), dst);
-    int64_t kept = n;
+    int64_t enc = n;
+    if (keep && pre < n / 4) {
+        enc = 0;
+        for (int64_t r = 0; r < n; r++)
+            if (keep[r])
+                basalt_qs_encode_row(s, lay, a, r, (uint64_t)seq, (uint64_t)(l->n - 1),
+                                     dst + (size_t)(enc++) * (size_t)S);
+    } else {
+        basalt_qs_encode(s, lay, a, (uint64_t)seq, (uint64_t)(l->n - 1), dst);
+    }
+    basalt_free(keep);
+    int64_t kept = enc;
     if (l->thr) {
         struct qs_ctx c;
         basalt_qs_ctx_init(&c, s, lay, l->arr);
         kept = 0;
-        for (int64_t r = 0; r < n; r++) {
+        for (int64_t r = 0; r < enc; r++) {
             const uint64_t *x = dst + (size_t)r * (size_t)S;
             if (basalt_qs_cmp(&c, x, l->thr, 0) < 0) {
                 if (kept != r)
-                    memcpy(dst + (size_t)kept * (size_t)S, x, (size_t)S * 8);
+                    basalt_qs_rcopy(dst + (size_t)kept * (size_t)S, x, S);
                 kept++;
             }
         }
@@ -398,7 +428,25 @@ basalt_status basalt_qsort_finish(struct basalt_qsort *s, struct basalt_qsort_lo
                 nullable[kk] = c->null_count != 0 && c->buffers[0];
             }
         }
-        basalt_qs_layout(s->keys, s->n_keys, nullable, &lay);
+        /* A string key whose values all fit a prefix of at most 32 bytes (and
+         * hold no zero byte, which the padding uses) is encoded whole: it
+         * decides the order alone and the keys after it are encoded too. */
+        int prefix[64];
+        for (int kk = 0; kk < s->n_keys; kk++) {
+            prefix[kk] = 0;
+            if (s->keys[kk].kind != QSK_BYTES)
+                continue;
+            int64_t mx;
+            bool zero;
+            basalt_qs_bytes_stats(f.arr, nb, s->keys[kk].column, s->keys[kk].large, &mx, &zero);
+            prefix[kk] = mx <= 32 && !zero ? -(int)(mx > 0 ? mx : 1) : 16;
+        }
+        basalt_qs_layout(s->keys, s->n_keys, nullable, prefix, &lay);
+        if (lay.bytes > MAX_KEY_BYTES) {
+            for (int kk = 0; kk < s->n_keys; kk++)
+                prefix[kk] = 0;
+            basalt_qs_layout(s->keys, s->n_keys, nullable, prefix, &lay);
+        }
         n_rec = rows;
         f.rec = basalt_malloc((size_t)(n_rec ? n_rec : 1) * (size_t)(lay.K + 2) * 8);
         if (!f.rec)

@@ -25,6 +25,7 @@ struct qs_key {
 struct qs_layout {
     int off[64];      /* byte offset of the key's NULL byte or value; -1: not encoded */
     bool null_byte[64];
+    int width[64];    /* value bytes (BYTES: the prefix) */
     int bytes;        /* key bytes used */
     int K;            /* key words */
     int tail_from;    /* first key compared on full values after the words tie; -1: none */
@@ -64,8 +65,35 @@ struct qs_ctx {
 /* sort_keys.c */
 basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k,
                                  struct basalt_error *err);
+/* nullable[k]: the key gets a NULL byte. prefix[k] (BYTES keys): the
+ * prefix length, negative when the prefix holds every value whole (no value
+ * longer, none with a zero byte): then it decides the order and later keys
+ * are encoded too. */
 void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullable,
-                      struct qs_layout *lay);
+                      const int *prefix, struct qs_layout *lay);
+/* Longest value of BYTES key column `col` over the batches and whether any
+ * value holds a zero byte. */
+void basalt_qs_bytes_stats(const struct ArrowArray *arr, int64_t n, int col, bool large,
+                           int64_t *max_len, bool *has_zero);
+/* Encodes one row `row` of `a` into rec (S words). */
+void basalt_qs_encode_row(const struct basalt_qsort *s, const struct qs_layout *lay,
+                          const struct ArrowArray *a, int64_t row, uint64_t tag_hi, uint64_t ref,
+                          uint64_t *rec);
+/* Top-k prefilter: the order-preserving 64-bit image of key 0 of row `row`
+ * of `a` (ascending order of the key's values, DESC not applied); false
+ * when the key is NULL or not a number. */
+bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t row,
+                          uint64_t *out);
+/* Marks in keep[0, n) the rows of `a` whose key 0 can sort at or before a
+ * row whose key 0 image is `thr` (NULLs by their placement). Returns the
+ * number kept, or -1 when key 0 is not a number. */
+int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
+                            uint8_t *keep);
+static inline void basalt_qs_rcopy(uint64_t *d, const uint64_t *s, int S)
+{
+    for (int i = 0; i < S; i++)
+        d[i] = s[i];
+}
 /* Encodes rows [0, a->length) of struct batch `a` into rec (S words each). */
 void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
                       const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec);

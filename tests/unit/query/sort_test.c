@@ -212,7 +212,21 @@ TEST(sort_strings_past_prefix_and_multi_key)
                 "-inf|9223372036854775807|NULL|5\nnan|0||7\n0|3|b|4\n-0|3|prefix__|2\n"
                 "NULL|-7|prefix__a|3\nnan|NULL|prefix__a|1\n-2|NULL|prefix__ab|8\n"
                 "1.5|3|prefix__b|0\ninf|-9223372036854775808|prefix__b|6\n");
-    CHECK(o.stats.tie_compares > 0);
+    /* Every string fits a whole-value prefix: no full comparisons. */
+    CHECK(o.stats.tie_compares == 0);
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    /* Strings over 32 bytes get a 16-byte prefix and a full-value tail, the
+     * key after them compared on values too. */
+#define L "0123456789abcdefghijklmnopqrstuvwxyz-"
+    static const char *const long_cells[] = {L "b", "1", "0", L "a", "5", "1", L "a", "3", "2",
+                                             L, "9", "3", "short", "0", "4"};
+    js_table("u,l,i", "s,i,t", long_cells, 5, &s, &a);
+    struct basalt_qsort_key k2[2] = {{0, false, false}, {1, true, false}};
+    struct sopts o2 = {k2, 2, -1, 0, 1, 0, 0, {0}};
+    EXPECT_SORT(&s, &a, &o2, L "|9|3\n" L "a|5|1\n" L "a|3|2\n" L "b|1|0\nshort|0|4\n");
+    CHECK(o2.stats.tie_compares > 0);
+#undef L
     basalt_arrow_array_release(&a);
     basalt_arrow_schema_release(&s);
 }
@@ -250,7 +264,7 @@ struct rrow {
     bool in, dn, sn; /* nulls */
     int32_t i;
     double d;
-    char s[24];
+    char s[64];
     int32_t t;
 };
 static struct rrow *rrows;
@@ -325,7 +339,7 @@ TEST(sort_random_against_merge_sort)
         x->d = bt_rng_below(&rng, 10) == 0 ? specials[bt_rng_below(&rng, 6)]
                                            : (double)((int64_t)bt_rng_below(&rng, 200000) - 100000) / 8;
         x->sn = bt_rng_below(&rng, 20) == 0;
-        snprintf(x->s, sizeof x->s, "%s%llu", bt_rng_below(&rng, 2) ? "shared-prefix-" : "",
+        snprintf(x->s, sizeof x->s, "%s%llu", bt_rng_below(&rng, 2) ? "shared-prefix-longer-than-32-bytes-" : "",
                  (unsigned long long)bt_rng_below(&rng, 5000));
         if (x->in)
             basalt_arrow_builder_append_null(c[0], NULL);
