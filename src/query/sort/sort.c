@@ -326,8 +326,8 @@ static void gather_task(void *ctx, int64_t begin, int64_t end, int worker)
                 src[r] = (int32_t)x[S - 1];
                 idx[r] = (int64_t)(x[S - 2] & 0xffffffffu);
             }
-            f->st[o] = basalt_arrow_take_many(&f->s->schema, f->arr, (int32_t)f->n_batches, src, idx,
-                                              n, &f->outs[o], &f->errs[o]);
+            f->st[o] = basalt_qs_gather(&f->s->schema, f->arr, f->n_batches, src, idx, n,
+                                        &f->outs[o], &f->errs[o]);
         }
         basalt_free(src);
         basalt_free(idx);

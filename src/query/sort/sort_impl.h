@@ -8,6 +8,7 @@
 #define BASALT_QUERY_SORT_IMPL_H
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "sort/sort.h"
 
@@ -89,10 +90,17 @@ bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray 
  * number kept, or -1 when key 0 is not a number. */
 int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
                             uint8_t *keep);
+/* Record copies with the common sizes spelled out, so that they compile to
+ * a few moves instead of a call to memmove. */
 static inline void basalt_qs_rcopy(uint64_t *d, const uint64_t *s, int S)
 {
-    for (int i = 0; i < S; i++)
-        d[i] = s[i];
+    switch (S) {
+    case 3: memcpy(d, s, 24); break;
+    case 4: memcpy(d, s, 32); break;
+    case 5: memcpy(d, s, 40); break;
+    case 6: memcpy(d, s, 48); break;
+    default: memcpy(d, s, (size_t)S * 8); break;
+    }
 }
 /* Encodes rows [0, a->length) of struct batch `a` into rec (S words each). */
 void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
@@ -112,6 +120,12 @@ static inline int basalt_qs_cmp(struct qs_ctx *c, const uint64_t *a, const uint6
     uint64_t x = a[c->K], y = b[c->K];
     return x < y ? -1 : x > y;
 }
+
+/* sort_gather.c: a struct batch of `schema` whose row k is logical row
+ * idx[k] of arr[src[k]]. */
+basalt_status basalt_qs_gather(const struct ArrowSchema *schema, const struct ArrowArray *arr,
+                               int64_t nb, const int32_t *src, const int64_t *idx, int64_t n,
+                               struct ArrowArray *out, struct basalt_error *err);
 
 /* sort_radix.c */
 void basalt_qs_ctx_init(struct qs_ctx *c, const struct basalt_qsort *s, const struct qs_layout *lay,
