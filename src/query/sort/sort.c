@@ -96,6 +96,7 @@ void basalt_qsort_local_free(struct basalt_qsort_local *l)
     basalt_free(l->seq);
     basalt_free(l->rec);
     basalt_free(l->thr);
+    basalt_free(l->sel);
     basalt_free(l);
 }
 
@@ -203,36 +204,37 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
     }
     /* Against the running threshold, key 0 alone first, on the raw column:
      * most rows of a large input stop here without being encoded. */
-    uint8_t *keep = NULL;
+    int64_t *sel = NULL;
     int64_t pre = n;
     struct ArrowArray *a = &l->arr[l->n - 1];
     if (l->thr) {
         uint64_t timg;
         const struct ArrowArray *tb = &l->arr[l->thr[S - 1]];
         if (basalt_qs_key0_image(s, tb, (int64_t)(l->thr[S - 2] & 0xffffffffu), &timg)) {
-            keep = basalt_malloc((size_t)n);
-            if (!keep)
-                return nomem(err);
-            pre = basalt_qs_prefilter(s, a, timg, keep);
+            if (l->sel_cap < n) {
+                int64_t *x = basalt_realloc(l->sel, (size_t)n * sizeof *x);
+                if (!x)
+                    return nomem(err);
+                l->sel = x;
+                l->sel_cap = n;
+            }
+            sel = l->sel;
+            pre = basalt_qs_prefilter(s, a, timg, sel);
             if (pre < 0) {
-                basalt_free(keep);
-                keep = NULL;
+                sel = NULL;
                 pre = n;
             }
         }
     }
     uint64_t *dst = l->rec + (size_t)l->n_rec * (size_t)S;
     int64_t enc = n;
-    if (keep && pre < n / 4) {
-        enc = 0;
-        for (int64_t r = 0; r < n; r++)
-            if (keep[r])
-                basalt_qs_encode_row(s, lay, a, r, (uint64_t)seq, (uint64_t)(l->n - 1),
-                                     dst + (size_t)(enc++) * (size_t)S);
+    if (sel && pre < n / 4) {
+        for (enc = 0; enc < pre; enc++)
+            basalt_qs_encode_row(s, lay, a, sel[enc], (uint64_t)seq, (uint64_t)(l->n - 1),
+                                 dst + (size_t)enc * (size_t)S);
     } else {
         basalt_qs_encode(s, lay, a, (uint64_t)seq, (uint64_t)(l->n - 1), dst);
     }
-    basalt_free(keep);
     int64_t kept = enc;
     if (l->thr) {
         struct qs_ctx c;

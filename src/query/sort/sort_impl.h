@@ -50,6 +50,8 @@ struct basalt_qsort_local {
     uint64_t *rec;
     int64_t n_rec, cap_rec;
     uint64_t *thr; /* the k-th record after the last prune; NULL until there is one */
+    int64_t *sel;  /* prefilter scratch, kept between batches */
+    int64_t sel_cap;
 };
 
 /* What a comparison of records needs. */
@@ -85,11 +87,11 @@ void basalt_qs_encode_row(const struct basalt_qsort *s, const struct qs_layout *
  * when the key is NULL or not a number. */
 bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t row,
                           uint64_t *out);
-/* Marks in keep[0, n) the rows of `a` whose key 0 can sort at or before a
- * row whose key 0 image is `thr` (NULLs by their placement). Returns the
- * number kept, or -1 when key 0 is not a number. */
+/* Writes to sel (a->length entries) the rows of `a`, ascending, whose key 0
+ * can sort at or before a row whose key 0 image is `thr` (NULLs by their
+ * placement). Returns how many, or -1 when key 0 is not a number. */
 int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
-                            uint8_t *keep);
+                            int64_t *sel);
 /* Record copies with the common sizes spelled out, so that they compile to
  * a few moves instead of a call to memmove. */
 static inline void basalt_qs_rcopy(uint64_t *d, const uint64_t *s, int S)

@@ -281,25 +281,29 @@ bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray 
 }
 
 int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
-                            uint8_t *keep)
+                            int64_t *sel)
 {
     const struct qs_key *k = &s->keys[0];
     const struct ArrowArray *c = a->children[k->column];
     int64_t base = a->offset + c->offset, n = a->length, kept = 0;
+    const uint8_t *valid = c->null_count != 0 ? c->buffers[0] : NULL;
     bool desc = k->desc;
-    /* Tight loops per type: a row stays when its image is on the threshold's side or equal. */
+    /* Branch-free selection: every row's index is written, the count moves
+     * only for rows on the threshold's side (or equal). */
 #define PREFILTER(T, IMG)                                                                   \
     do {                                                                                    \
         const T *v = (const T *)c->buffers[1] + base;                                       \
         if (!desc)                                                                          \
             for (int64_t r = 0; r < n; r++) {                                               \
                 uint64_t x = (IMG);                                                         \
-                keep[r] = x <= thr;                                                         \
+                sel[kept] = r;                                                              \
+                kept += x <= thr;                                                           \
             }                                                                               \
         else                                                                                \
             for (int64_t r = 0; r < n; r++) {                                               \
                 uint64_t x = (IMG);                                                         \
-                keep[r] = x >= thr;                                                         \
+                sel[kept] = r;                                                              \
+                kept += x >= thr;                                                           \
             }                                                                               \
     } while (0)
     switch (k->kind) {
@@ -324,13 +328,19 @@ int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArra
     default: return -1;
     }
 #undef PREFILTER
-    const uint8_t *valid = c->null_count != 0 ? c->buffers[0] : NULL;
+    if (!valid)
+        return kept;
+    /* NULL slots hold any value: decide them by their placement instead. */
+    int64_t m = 0, j = 0;
     for (int64_t r = 0; r < n; r++) {
-        if (valid && !basalt_bitmap_get(valid, base + r))
-            keep[r] = k->nulls_first; /* NULLs come before every value or after */
-        kept += keep[r];
+        bool in = j < kept && sel[j] == r;
+        j += in;
+        if (!basalt_bitmap_get(valid, base + r))
+            in = k->nulls_first; /* NULLs come before every value or after */
+        if (in)
+            sel[m++] = r;
     }
-    return kept;
+    return m;
 }
 
 static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64_t i,
