@@ -30,18 +30,19 @@ async function time(fn) {
 const inst = await DuckDBInstance.create(':memory:', { threads: String(threads) });
 const conn = await inst.connect();
 const label = `duckdb ${duckVersion()} (node-api, ${threads} thread${threads > 1 ? 's' : ''})`;
-const want = name => !only || name.includes(only);
+const want = name => !only || name === only;
+const block = prefix => !only || only.startsWith(prefix);
 
-if (want('1m_x_500k')) {
+if (block('1m_x_500k')) {
   await conn.run(`CREATE TABLE p AS SELECT (i * 2654435761) % 1000000 AS k, i AS p1, ((i % 1000) // 2)::DOUBLE AS p2 FROM range(1000000) t(i)`);
   await conn.run(`CREATE TABLE b AS SELECT (i * 2654435761 + 12345) % 1000000 AS k, i AS b1, (i // 4)::DOUBLE AS b2 FROM range(500000) t(i)`);
   await conn.run(`CREATE TABLE pw AS SELECT k * 1000000007 AS k, p1, p2 FROM p`);
   await conn.run(`CREATE TABLE bw AS SELECT k * 1000000007 AS k, b1, b2 FROM b`);
   const q = (p, b) => `SELECT count(*), sum(p.k), sum(p1), sum(p2), sum(b.k), sum(b1), sum(b2) FROM ${p} p JOIN ${b} b ON p.k = b.k`;
-  console.log(`${label} join 1m_x_500k: ${await time(() => conn.run(q('p', 'b')))}`);
-  console.log(`${label} join 1m_x_500k_wide: ${await time(() => conn.run(q('pw', 'bw')))}`);
+  if (want('1m_x_500k')) console.log(`${label} join 1m_x_500k: ${await time(() => conn.run(q('p', 'b')))}`);
+  if (want('1m_x_500k_wide')) console.log(`${label} join 1m_x_500k_wide: ${await time(() => conn.run(q('pw', 'bw')))}`);
 }
-if (want('h2o')) {
+if (block('h2o')) {
   await conn.run(`CREATE TABLE x AS SELECT i * 7 % 11 + 1 AS id1, (i * 2654435761) % 11000 + 1 AS id2,
     (i * 2654435761) % ${N + Math.floor(N / 10)} + 1 AS id3, 'id' || ((i * 2654435761) % 11000 + 1) AS id5,
     (i % 100)::DOUBLE AS v1 FROM range(${N}) t(i)`);
@@ -59,11 +60,11 @@ if (want('h2o')) {
   for (const [name, sql] of Object.entries(qs))
     if (want(name)) console.log(`${label} join ${name} (x ${N} rows): ${await time(() => conn.run(sql))}`);
 }
-if (want('1m_int_string')) {
+if (block('1m_int_string')) {
   await conn.run(`CREATE TABLE st AS SELECT ((i * 2654435761) % 1000)::INTEGER AS a, 'str' || ((i * 40503) % 100000) AS s, i::DOUBLE AS v FROM range(1000000) t(i)`);
   console.log(`${label} sort 1m_int_string (CREATE TEMP TABLE AS ... ORDER BY a, s): ${await time(() => conn.run('CREATE OR REPLACE TEMP TABLE r AS SELECT * FROM st ORDER BY a, s'))}`);
 }
-if (want('top10')) {
+if (block('top10')) {
   await conn.run(`CREATE TABLE tk AS SELECT (i * 2654435761) % 1000000007 AS k, i::DOUBLE AS v FROM range(10000000) t(i)`);
   console.log(`${label} sort top10_of_10m (ORDER BY k LIMIT 10): ${await time(() => conn.runAndReadAll('SELECT * FROM tk ORDER BY k LIMIT 10'))}`);
 }
