@@ -207,23 +207,33 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
     int64_t *sel = NULL;
     int64_t pre = n;
     struct ArrowArray *a = &l->arr[l->n - 1];
+    uint64_t timg;
+    bool have_thr = false;
     if (l->thr) {
-        uint64_t timg;
         const struct ArrowArray *tb = &l->arr[l->thr[S - 1]];
-        if (basalt_qs_key0_image(s, tb, (int64_t)(l->thr[S - 2] & 0xffffffffu), &timg)) {
-            if (l->sel_cap < n) {
-                int64_t *x = basalt_realloc(l->sel, (size_t)n * sizeof *x);
-                if (!x)
-                    return nomem(err);
-                l->sel = x;
-                l->sel_cap = n;
-            }
-            sel = l->sel;
-            pre = basalt_qs_prefilter(s, a, timg, sel);
-            if (pre < 0) {
-                sel = NULL;
-                pre = n;
-            }
+        have_thr = basalt_qs_key0_image(s, tb, (int64_t)(l->thr[S - 2] & 0xffffffffu), &timg);
+    } else if (n >= 4 * k && n >= 4096) {
+        /* No threshold yet: the batch's own k-th key 0 value serves, found by
+         * selection instead of encoding and sorting the whole batch. */
+        uint64_t *scratch = basalt_malloc((size_t)n * sizeof *scratch);
+        if (!scratch)
+            return nomem(err);
+        have_thr = basalt_qs_batch_threshold(s, a, k, scratch, &timg);
+        basalt_free(scratch);
+    }
+    if (have_thr) {
+        if (l->sel_cap < n) {
+            int64_t *x = basalt_realloc(l->sel, (size_t)n * sizeof *x);
+            if (!x)
+                return nomem(err);
+            l->sel = x;
+            l->sel_cap = n;
+        }
+        sel = l->sel;
+        pre = basalt_qs_prefilter(s, a, timg, sel);
+        if (pre < 0) {
+            sel = NULL;
+            pre = n;
         }
     }
     uint64_t *dst = l->rec + (size_t)l->n_rec * (size_t)S;
@@ -257,7 +267,9 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
         return BASALT_OK;
     }
     int64_t bound = k < 1024 ? 2048 : 2 * k;
-    if (l->n_rec >= bound)
+    /* A first threshold as soon as there are k candidates (cheap when they
+     * came through the batch's own selection). */
+    if (l->n_rec >= bound || (!l->thr && have_thr && l->n_rec >= k))
         return prune(l, k, err);
     return BASALT_OK;
 }

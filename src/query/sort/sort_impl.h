@@ -94,6 +94,11 @@ int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArra
                             int64_t *sel);
 /* Record copies with the common sizes spelled out, so that they compile to
  * a few moves instead of a call to memmove. */
+/* When key 0 of `a` is a number with no NULLs: the image of the k-th row of
+ * `a` in key 0's order (every row of the batch's first k by all keys has an
+ * image at or before it). scratch: a->length words. */
+bool basalt_qs_batch_threshold(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t k,
+                               uint64_t *scratch, uint64_t *thr);
 static inline void basalt_qs_rcopy(uint64_t *d, const uint64_t *s, int S)
 {
     switch (S) {
