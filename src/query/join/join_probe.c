@@ -303,6 +303,8 @@ static basalt_status emit(struct basalt_qjoin_probe_local *l, int64_t lo, int64_
     case BASALT_QJOIN_INNER:
     case BASALT_QJOIN_RIGHT:
     case BASALT_QJOIN_CROSS:
+        if (c->n == 0)
+            return BASALT_OK;
         if ((st = reserve(o, c->n, err)) != BASALT_OK)
             return st;
         memcpy(o->p + o->n, c->p, (size_t)c->n * sizeof *c->p);
