@@ -14,7 +14,8 @@ rank() {
     thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv|ipc) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
     catalog|frame) echo 5 ;;
-    query) echo 6 ;;
+    query|query_*) echo 6 ;;
+    sql) echo 7 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac

@@ -289,6 +289,13 @@ BASALT_EXPORT basalt_status basalt_arrow_schema_copy(const struct ArrowSchema *s
                                                      struct ArrowSchema *dst,
                                                      struct basalt_error *err);
 
+/* As basalt_arrow_schema_copy, the copy's root named `name` (NULL: none):
+ * a column renamed by a projection. */
+BASALT_EXPORT basalt_status basalt_arrow_schema_copy_renamed(const struct ArrowSchema *src,
+                                                             const char *name,
+                                                             struct ArrowSchema *dst,
+                                                             struct basalt_error *err);
+
 /* Moves `src` into `dst`: dst takes over ownership, src is marked released.
  * `dst` must be released (or never initialised). Neither may be NULL. */
 BASALT_EXPORT void basalt_arrow_schema_move(struct ArrowSchema *src, struct ArrowSchema *dst);

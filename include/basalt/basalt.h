@@ -19,5 +19,7 @@
 #include "basalt/iceberg.h"
 #include "basalt/catalog.h"
 #include "basalt/query.h"
+#include "basalt/query_plan.h"
+#include "basalt/sql.h"
 
 #endif

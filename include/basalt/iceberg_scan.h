@@ -154,6 +154,24 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_stream(struct basalt_iceberg_sca
                                                        struct ArrowArrayStream *out,
                                                        struct basalt_error *err);
 
+/* Plans the scan and readies it for basalt_iceberg_scan_read_task, which
+ * reads the tasks of *plan one at a time: what a query engine uses to read
+ * file tasks as parallel morsels. Returns as basalt_iceberg_scan_plan. */
+BASALT_EXPORT basalt_status basalt_iceberg_scan_prepare_tasks(
+    struct basalt_iceberg_scan *scan, const struct basalt_iceberg_plan **plan,
+    struct basalt_error *err);
+
+/* Reads task `task` of the prepared scan whole (deletes and the residual
+ * applied) and appends its batches, in file order, to `out` (its schema is
+ * not set: it is basalt_iceberg_scan_schema's). Several threads may read
+ * different tasks of one scan at once; the pool is not used.
+ * Returns OK; INVALID_ARG (task out of range, scan not prepared); the
+ * statuses of the stream's get_next. */
+BASALT_EXPORT basalt_status basalt_iceberg_scan_read_task(struct basalt_iceberg_scan *scan,
+                                                          uint32_t task,
+                                                          struct basalt_arrow_batches *out,
+                                                          struct basalt_error *err);
+
 /* The number of rows the scan yields: summed from the manifests' record
  * counts when no residual and no delete applies to a task, otherwise by
  * reading only the columns the residual and the deletes need.

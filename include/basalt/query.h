@@ -242,6 +242,9 @@ BASALT_EXPORT bool basalt_qexpr_nullable(const struct basalt_qexpr *e);
 BASALT_EXPORT int32_t basalt_qexpr_position(const struct basalt_qexpr *e);
 BASALT_EXPORT bool basalt_qexpr_constant(const struct basalt_qexpr *e,
                                          struct basalt_query_value *value);
+/* The input column a node reads when it is a plain column reference; -1
+ * otherwise. */
+BASALT_EXPORT int32_t basalt_qexpr_column_index(const struct basalt_qexpr *e);
 
 /* ------------------------------------------------------------------ programs */
 

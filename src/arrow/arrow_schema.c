@@ -152,8 +152,8 @@ basalt_status basalt_arrow_schema_set_dictionary(struct ArrowSchema *schema,
     return BASALT_OK;
 }
 
-static basalt_status schema_copy(const struct ArrowSchema *src, struct ArrowSchema *dst, int depth,
-                                 struct basalt_error *err)
+static basalt_status schema_copy(const struct ArrowSchema *src, const char *name,
+                                 struct ArrowSchema *dst, int depth, struct basalt_error *err)
 {
     dst->release = NULL;
     if (depth > BASALT_ARROW_MAX_DEPTH)
@@ -161,7 +161,7 @@ static basalt_status schema_copy(const struct ArrowSchema *src, struct ArrowSche
                                 BASALT_ARROW_MAX_DEPTH);
     if (!src->format || src->n_children < 0 || (src->n_children > 0 && !src->children))
         return basalt_error_set(err, BASALT_CORRUPT, "schema without format or children");
-    basalt_status st = basalt_arrow_schema_init(dst, src->format, src->name, src->flags,
+    basalt_status st = basalt_arrow_schema_init(dst, src->format, name, src->flags,
                                                 src->n_children, err);
     if (st != BASALT_OK)
         return st;
@@ -172,14 +172,14 @@ static basalt_status schema_copy(const struct ArrowSchema *src, struct ArrowSche
             st = basalt_error_set(err, BASALT_CORRUPT, "child %lld missing or released",
                                   (long long)i);
         else
-            st = schema_copy(child, dst->children[i], depth + 1, err);
+            st = schema_copy(child, child->name, dst->children[i], depth + 1, err);
     }
     if (st == BASALT_OK && src->dictionary) {
         struct ArrowSchema dict;
         if (!src->dictionary->release)
             st = basalt_error_set(err, BASALT_CORRUPT, "dictionary released");
         else
-            st = schema_copy(src->dictionary, &dict, depth + 1, err);
+            st = schema_copy(src->dictionary, src->dictionary->name, &dict, depth + 1, err);
         if (st == BASALT_OK)
             st = basalt_arrow_schema_set_dictionary(dst, &dict, err);
     }
@@ -197,5 +197,17 @@ basalt_status basalt_arrow_schema_copy(const struct ArrowSchema *src, struct Arr
         dst->release = NULL;
         return basalt_error_set(err, BASALT_INVALID_ARG, "schema_copy: source released");
     }
-    return schema_copy(src, dst, 0, err);
+    return schema_copy(src, src->name, dst, 0, err);
+}
+
+basalt_status basalt_arrow_schema_copy_renamed(const struct ArrowSchema *src, const char *name,
+                                               struct ArrowSchema *dst, struct basalt_error *err)
+{
+    if (!src || !dst)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "schema_copy: NULL argument");
+    if (!src->release) {
+        dst->release = NULL;
+        return basalt_error_set(err, BASALT_INVALID_ARG, "schema_copy: source released");
+    }
+    return schema_copy(src, name, dst, 0, err);
 }

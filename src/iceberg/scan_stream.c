@@ -223,3 +223,39 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_stream(struct basalt_iceberg_sca
     out->private_data = p;
     return BASALT_OK;
 }
+
+basalt_status basalt_iceberg_scan_prepare_tasks(struct basalt_iceberg_scan *scan,
+                                                const struct basalt_iceberg_plan **plan,
+                                                struct basalt_error *err)
+{
+    if (scan == NULL || plan == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL scan or plan");
+    *plan = NULL;
+    basalt_status st = basalt_iceberg_scan_prepare(scan, false, err);
+    if (st == BASALT_OK)
+        *plan = &scan->plan;
+    return st;
+}
+
+basalt_status basalt_iceberg_scan_read_task(struct basalt_iceberg_scan *scan, uint32_t task,
+                                            struct basalt_arrow_batches *out,
+                                            struct basalt_error *err)
+{
+    if (scan == NULL || out == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL scan or out");
+    if (task >= scan->plan.n_tasks)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "task %u out of range (%u tasks)", task,
+                                scan->plan.n_tasks);
+    struct basalt_iceberg_task_reader *r = NULL;
+    basalt_status st = basalt_iceberg_task_reader_open(scan, &scan->plan.tasks[task],
+                                                       &scan->read_layout, NULL, 1, &r, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray batch;
+        st = basalt_iceberg_task_reader_next(r, &batch, err);
+        if (st != BASALT_OK || batch.release == NULL)
+            break;
+        st = basalt_arrow_batches_append(out, &batch, err);
+    }
+    basalt_iceberg_task_reader_close(r);
+    return st;
+}

@@ -19,6 +19,7 @@ static const struct cli_group groups[] = {
      cli_io_main},
     {"ipc", "Arrow IPC files and streams (Feather v2): schema, cat, convert", cli_ipc_main},
     {"parquet", "Parquet files: schema, meta, head, cat, scan", cli_parquet_main},
+    {"sql", "run SQL over files and Iceberg tables: basalt sql \"SELECT ...\"", cli_sql_main},
 };
 
 static void print_help(FILE *out)

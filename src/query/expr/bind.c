@@ -104,6 +104,11 @@ bool basalt_qexpr_constant(const struct basalt_qexpr *e, struct basalt_query_val
     return true;
 }
 
+int32_t basalt_qexpr_column_index(const struct basalt_qexpr *e)
+{
+    return e != NULL && e->kind == QN_COLUMN ? e->column : -1;
+}
+
 static struct basalt_qexpr *node(struct basalt_qexpr_builder *b, enum qnode_kind kind, int n_args)
 {
     struct basalt_qexpr *e = basalt_arena_alloc(&b->arena, sizeof *e, 16);

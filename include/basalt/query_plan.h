@@ -1,0 +1,228 @@
+/* basalt query plans: relational operators over Arrow batches, run in
+ * parallel on the basalt pool.
+ *
+ *   - basalt_qctx       a query context: the pool, the worker count, the
+ *                       memory limit, and the arena every plan node of the
+ *                       query lives in (freed with the context)
+ *   - basalt_qplan_*    plan nodes: scans (Parquet files, CSV, Arrow IPC,
+ *                       Iceberg tables, in-memory batches), filter,
+ *                       projection, aggregation, join, sort and top-k,
+ *                       limit, union; each knows its output schema when it is
+ *                       made, so a binder or a DataFrame can build on it
+ *   - basalt_qplan_execute / _stream   optimise (column pruning, predicates
+ *                       pushed into Parquet and Iceberg pruning) and run
+ *
+ * Expressions are basalt_qexpr trees (include/basalt/query.h) built with a
+ * builder over the input schema of the node that takes them:
+ * basalt_qplan_builder(ctx, child) gives one (the context owns it). The
+ * results of a plan are identical for any worker count: morsels (row groups,
+ * batches) are numbered and every operator keeps or restores their order;
+ * aggregation emits groups in an order that depends only on the data. */
+#ifndef BASALT_QUERY_PLAN_H
+#define BASALT_QUERY_PLAN_H
+
+#include "basalt/arrow.h"
+#include "basalt/core.h"
+#include "basalt/csv.h"
+#include "basalt/iceberg_scan.h"
+#include "basalt/query.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct basalt_qctx;
+struct basalt_qplan;
+struct basalt_iceberg_table;
+
+struct basalt_qctx_options {
+    struct basalt_pool *pool; /* borrowed; NULL: the calling thread */
+    int num_workers;          /* at most this many of the pool's workers (0: all) */
+    int64_t memory_limit;     /* bytes; 0: none */
+};
+BASALT_EXPORT void basalt_qctx_options_init(struct basalt_qctx_options *o);
+
+BASALT_EXPORT basalt_status basalt_qctx_new(const struct basalt_qctx_options *o,
+                                            struct basalt_qctx **out, struct basalt_error *err);
+/* Frees the context and every node, builder and expression made in it. */
+BASALT_EXPORT void basalt_qctx_free(struct basalt_qctx *ctx);
+
+/* The output schema of a node ("+s"; children named as the columns). Valid
+ * as long as the context. */
+BASALT_EXPORT const struct ArrowSchema *basalt_qplan_schema(const struct basalt_qplan *node);
+
+/* Rows a node is expected to produce: exact for Parquet files (their
+ * footers) and in-memory batches, the snapshot's record count for Iceberg,
+ * a guess elsewhere. For join ordering. */
+BASALT_EXPORT int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node);
+
+/* A builder over `node`'s output schema for expressions handed to the
+ * filter, projection and aggregation made on top of it (owned by ctx). */
+BASALT_EXPORT basalt_status basalt_qplan_builder(struct basalt_qctx *ctx,
+                                                 const struct basalt_qplan *node,
+                                                 struct basalt_qexpr_builder **out,
+                                                 struct basalt_error *err);
+
+/* ------------------------------------------------------------------ scans */
+
+/* The Parquet files `paths[0, n)` (copied), read as one table: every file
+ * must have the first file's columns (same names and types). The files'
+ * footers are read now. Every column by default; the optimiser prunes the
+ * columns no operator uses and pushes `column op constant` conjuncts of
+ * filters above into the row-group pruning. Returns OK; the reader's
+ * statuses ("trips/a.parquet: bad magic"); INVALID_ARG (no file, schemas
+ * that differ, naming the file and the column); NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_scan_parquet(struct basalt_qctx *ctx,
+                                                      const char *const *paths, size_t n,
+                                                      struct basalt_qplan **out,
+                                                      struct basalt_error *err);
+
+/* A CSV file read with `options` (NULL: sniffed; copied). */
+BASALT_EXPORT basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const char *path,
+                                                  const struct basalt_csv_read_options *options,
+                                                  struct basalt_qplan **out,
+                                                  struct basalt_error *err);
+
+/* An Arrow IPC file or stream (Feather v2 too). */
+BASALT_EXPORT basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,
+                                                  struct basalt_qplan **out,
+                                                  struct basalt_error *err);
+
+/* An Iceberg table (borrowed: it must outlive the context). `options` gives
+ * the time travel (snapshot id, ref, timestamp); its columns and filter are
+ * ignored: the optimiser sets them from the plan. */
+BASALT_EXPORT basalt_status basalt_qplan_scan_iceberg(
+    struct basalt_qctx *ctx, const struct basalt_iceberg_table *table,
+    const struct basalt_iceberg_scan_options *options, struct basalt_qplan **out,
+    struct basalt_error *err);
+
+/* In-memory batches (moved out of `batches`, left empty; its schema is the
+ * node's). */
+BASALT_EXPORT basalt_status basalt_qplan_values(struct basalt_qctx *ctx,
+                                                struct basalt_arrow_batches *batches,
+                                                struct basalt_qplan **out,
+                                                struct basalt_error *err);
+
+/* ------------------------------------------------------------------ operators */
+
+/* Rows of `child` where `predicate` (BOOLEAN, built over child's schema) is
+ * TRUE. */
+BASALT_EXPORT basalt_status basalt_qplan_filter(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                                struct basalt_qexpr *predicate,
+                                                struct basalt_qplan **out,
+                                                struct basalt_error *err);
+
+/* One column per expression (over child's schema), named names[i] (copied). */
+BASALT_EXPORT basalt_status basalt_qplan_project(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                                 struct basalt_qexpr *const *exprs,
+                                                 const char *const *names, int n,
+                                                 struct basalt_qplan **out,
+                                                 struct basalt_error *err);
+
+enum basalt_qplan_agg {
+    BASALT_QPLAN_COUNT_STAR, BASALT_QPLAN_COUNT, BASALT_QPLAN_SUM, BASALT_QPLAN_AVG,
+    BASALT_QPLAN_MIN, BASALT_QPLAN_MAX, BASALT_QPLAN_ANY_VALUE,
+    BASALT_QPLAN_STDDEV_SAMP, BASALT_QPLAN_STDDEV_POP, BASALT_QPLAN_VAR_SAMP, BASALT_QPLAN_VAR_POP,
+    BASALT_QPLAN_MEDIAN, BASALT_QPLAN_QUANTILE_CONT, BASALT_QPLAN_QUANTILE_DISC,
+    BASALT_QPLAN_STRING_AGG, BASALT_QPLAN_BOOL_AND, BASALT_QPLAN_BOOL_OR
+};
+
+struct basalt_qplan_agg_call {
+    enum basalt_qplan_agg kind;
+    bool distinct;
+    struct basalt_qexpr *arg;  /* over child's schema; NULL for COUNT_STAR */
+    double quantile;           /* QUANTILE_* */
+    const char *separator;     /* STRING_AGG; NULL: "," */
+    const char *name;          /* output column name */
+};
+
+/* GROUP BY keys (expressions over child's schema, named key_names[i]) with
+ * the aggregates `calls`: output columns are the keys then the aggregates.
+ * No keys: one row. Result types as DuckDB's (sum of integers is
+ * DECIMAL(38,0), DuckDB's HUGEINT). */
+BASALT_EXPORT basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx,
+                                                   struct basalt_qplan *child,
+                                                   struct basalt_qexpr *const *keys,
+                                                   const char *const *key_names, int n_keys,
+                                                   const struct basalt_qplan_agg_call *calls,
+                                                   int n_calls, struct basalt_qplan **out,
+                                                   struct basalt_error *err);
+
+enum basalt_qplan_join_type {
+    BASALT_QPLAN_JOIN_INNER, BASALT_QPLAN_JOIN_LEFT, BASALT_QPLAN_JOIN_RIGHT,
+    BASALT_QPLAN_JOIN_FULL, BASALT_QPLAN_JOIN_SEMI, BASALT_QPLAN_JOIN_ANTI,
+    BASALT_QPLAN_JOIN_CROSS
+};
+
+/* left JOIN right ON left.left_keys[i] = right.right_keys[i] (column
+ * indices; the pairs must have equal types) [AND residual]. The output is
+ * left's columns then right's (SEMI and ANTI: left's only). `residual`
+ * (NULL: none) is built over the output layout of an INNER join, with a
+ * builder from basalt_qplan_join_builder. The hash table is built on the
+ * right side. */
+BASALT_EXPORT basalt_status basalt_qplan_join(struct basalt_qctx *ctx,
+                                              enum basalt_qplan_join_type type,
+                                              struct basalt_qplan *left,
+                                              struct basalt_qplan *right,
+                                              const int *left_keys, const int *right_keys,
+                                              int n_keys, struct basalt_qexpr *residual,
+                                              struct basalt_qplan **out,
+                                              struct basalt_error *err);
+/* A builder over left's columns then right's, for a join's residual. */
+BASALT_EXPORT basalt_status basalt_qplan_join_builder(struct basalt_qctx *ctx,
+                                                      const struct basalt_qplan *left,
+                                                      const struct basalt_qplan *right,
+                                                      struct basalt_qexpr_builder **out,
+                                                      struct basalt_error *err);
+
+struct basalt_qplan_sort_key {
+    int column;
+    bool descending;
+    bool nulls_first;
+};
+
+/* Rows of child ordered by `keys` (stable); limit >= 0 keeps rows [offset,
+ * offset + limit) of that order (top-k). */
+BASALT_EXPORT basalt_status basalt_qplan_sort(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                              const struct basalt_qplan_sort_key *keys, int n,
+                                              int64_t limit, int64_t offset,
+                                              struct basalt_qplan **out,
+                                              struct basalt_error *err);
+
+/* Rows [offset, offset + limit) of child in its order (limit < 0: all). */
+BASALT_EXPORT basalt_status basalt_qplan_limit(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                               int64_t limit, int64_t offset,
+                                               struct basalt_qplan **out,
+                                               struct basalt_error *err);
+
+/* The rows of every child in order (UNION ALL); the children's column types
+ * must be equal; names are the first child's. */
+BASALT_EXPORT basalt_status basalt_qplan_union_all(struct basalt_qctx *ctx,
+                                                   struct basalt_qplan *const *children, int n,
+                                                   struct basalt_qplan **out,
+                                                   struct basalt_error *err);
+
+/* ------------------------------------------------------------------ running */
+
+/* Optimises the plan (column pruning, predicates into scans) without
+ * running it, for EXPLAIN; execute does it when it has not been done. */
+BASALT_EXPORT basalt_status basalt_qplan_optimize_plan(struct basalt_qctx *ctx,
+                                                       struct basalt_qplan *root,
+                                                       struct basalt_error *err);
+
+/* Optimises and runs the plan, appending its result to `out` (empty; its
+ * schema set). The plan may be executed once. */
+BASALT_EXPORT basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan *root,
+                                                 struct basalt_arrow_batches *out,
+                                                 struct basalt_error *err);
+
+/* The plan as indented text, one operator per line (with rows and times
+ * after execute: EXPLAIN ANALYZE). Returns the length needed. */
+BASALT_EXPORT size_t basalt_qplan_explain(const struct basalt_qplan *root, bool analyze, char *buf,
+                                          size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,216 @@
+/* The aggregation's description, the locals, and consume: key columns go
+ * through the dense map or the hash table chunk by chunk, then each call's
+ * states are updated column-at-a-time over the chunk's group ids. */
+#include <string.h>
+
+#include "agg/agg_internal.h"
+
+void basalt_qagg_free(struct basalt_qagg *agg)
+{
+    if (!agg)
+        return;
+    for (int c = 0; c < agg->n_calls; c++)
+        basalt_free(agg->calls[c].separator);
+    basalt_free(agg->calls);
+    basalt_free(agg->keys);
+    basalt_free(agg->ptr_word);
+    basalt_free(agg);
+}
+
+static basalt_status layout_keys(struct basalt_qagg *a, struct basalt_error *err)
+{
+    int32_t off = ((a->n_keys + 63) / 64) * 8;
+    a->null_words = off / 8;
+    for (int k = 0; k < a->n_keys; k++) {
+        struct qagg_keyinfo *ki = &a->keys[k];
+        if (ki->type.id <= BASALT_QUERY_TYPE_NULL || ki->type.id >= BASALT_QUERY_TYPE_COUNT)
+            return basalt_error_set(err, BASALT_UNSUPPORTED, "aggregate: key %d has no type", k);
+        basalt_status st = basalt_query_type_format(ki->type, ki->format, sizeof ki->format, err);
+        if (st != BASALT_OK)
+            return st;
+        ki->phys = basalt_qagg_phys(ki->type);
+        ki->width = basalt_qagg_phys_width(ki->phys);
+        int32_t al = ki->width < 8 ? ki->width : 8;
+        off = (off + al - 1) / al * al;
+        ki->offset = off;
+        off += ki->width;
+        if (ki->phys == QP_STR)
+            a->has_strings = true;
+    }
+    a->row_width = off ? (off + 7) / 8 * 8 : 8;
+    a->row_words = a->row_width / 8;
+    a->ptr_word = basalt_calloc((size_t)a->row_words, sizeof(bool));
+    if (!a->ptr_word)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    for (int k = 0; k < a->n_keys; k++)
+        if (a->keys[k].phys == QP_STR)
+            a->ptr_word[(a->keys[k].offset + 8) / 8] = true;
+    enum qagg_phys p = a->n_keys == 1 ? a->keys[0].phys : QP_STR;
+    a->dense_ok = a->n_keys == 1 && p != QP_STR && p != QP_F32 && p != QP_F64 && p != QP_DEC &&
+                  p != QP_IV;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qagg_new(const struct basalt_query_type *key_types, int n_keys,
+                              const struct basalt_qagg_call *calls, int n_calls,
+                              const struct basalt_qagg_options *opts, struct basalt_qagg **out,
+                              struct basalt_error *err)
+{
+    if (!out || n_keys < 0 || n_calls < 0 || (n_keys && !key_types) || (n_calls && !calls))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    *out = NULL;
+    struct basalt_qagg *a = basalt_calloc(1, sizeof *a);
+    if (!a)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    a->n_keys = n_keys;
+    if (opts)
+        a->opts = *opts;
+    a->keys = basalt_calloc(n_keys ? (size_t)n_keys : 1, sizeof *a->keys);
+    a->calls = basalt_calloc(n_calls ? (size_t)n_calls : 1, sizeof *a->calls);
+    if (!a->keys || !a->calls) {
+        basalt_qagg_free(a);
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    }
+    for (int k = 0; k < n_keys; k++)
+        a->keys[k].type = key_types[k];
+    basalt_status st = layout_keys(a, err);
+    for (int c = 0; c < n_calls && st == BASALT_OK; c++) {
+        struct qagg_callinfo *ci = &a->calls[c];
+        ci->call = calls[c];
+        ci->call.separator = NULL;
+        st = basalt_qagg_result_type(&calls[c], &ci->out, err);
+        if (st != BASALT_OK)
+            break;
+        a->n_calls = c + 1;
+        basalt_qagg_call_setup(ci);
+        if (calls[c].kind == BASALT_QAGG_STRING_AGG) {
+            const char *sep = calls[c].separator ? calls[c].separator : ",";
+            ci->sep_len = strlen(sep);
+            ci->separator = basalt_malloc(ci->sep_len + 1);
+            if (!ci->separator)
+                st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+            else
+                memcpy(ci->separator, sep, ci->sep_len + 1);
+        }
+    }
+    if (st != BASALT_OK) {
+        basalt_qagg_free(a);
+        return st;
+    }
+    a->n_calls = n_calls;
+    *out = a;
+    return BASALT_OK;
+}
+
+void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!agg)
+        return;
+    stats->dense_batches = atomic_load(&agg->dense_batches);
+    stats->hashed_batches = atomic_load(&agg->hashed_batches);
+    stats->global_batches = atomic_load(&agg->global_batches);
+    stats->groups = agg->groups;
+    stats->partitions = agg->partitions;
+}
+
+/* A global aggregate's locals hold their one group from the start. */
+static basalt_status local_start(struct basalt_qagg *agg, struct basalt_qagg_local *l,
+                                 struct basalt_error *err)
+{
+    basalt_status st = basalt_qagg_local_init(agg, l, true, err);
+    if (st != BASALT_OK || agg->n_keys > 0)
+        return st;
+    uint8_t zero[8] = {0};
+    uint32_t g;
+    st = basalt_qagg_find_or_add(l, basalt_qagg_hash_row(agg, zero), zero, &g, err);
+    if (st != BASALT_OK)
+        basalt_qagg_local_clear(l);
+    return st;
+}
+
+basalt_status basalt_qagg_local_new(struct basalt_qagg *agg, struct basalt_qagg_local **out,
+                                    struct basalt_error *err)
+{
+    if (!agg || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    *out = NULL;
+    struct basalt_qagg_local *l = basalt_malloc(sizeof *l);
+    if (!l)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    basalt_status st = local_start(agg, l, err);
+    if (st != BASALT_OK) {
+        basalt_free(l);
+        return st;
+    }
+    *out = l;
+    return BASALT_OK;
+}
+
+void basalt_qagg_local_free(struct basalt_qagg_local *local)
+{
+    if (!local)
+        return;
+    basalt_qagg_local_clear(local);
+    basalt_free(local);
+}
+
+/* Empties a local after finish: ready to consume again, or to be freed. */
+void basalt_qagg_local_reset(struct basalt_qagg_local *l)
+{
+    struct basalt_qagg *agg = l->agg;
+    basalt_qagg_local_clear(l);
+    if (agg && local_start(agg, l, NULL) != BASALT_OK)
+        l->agg = NULL;
+}
+
+basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
+                                  const struct ArrowArray *const *keys,
+                                  const struct ArrowArray *const *args, int64_t n_rows,
+                                  struct basalt_error *err)
+{
+    if (!l || !l->agg || !l->rowbuf)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: local not ready");
+    struct basalt_qagg *a = l->agg;
+    if (n_rows < 0 || (a->n_keys && !keys) || (a->n_calls && !args))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    if (n_rows == 0)
+        return BASALT_OK;
+    struct qagg_col kc[8], ac[8];
+    struct qagg_col *kcols = a->n_keys <= 8 ? kc : basalt_malloc(sizeof *kcols * (size_t)a->n_keys);
+    struct qagg_col *acols = a->n_calls <= 8 ? ac : basalt_malloc(sizeof *acols * (size_t)a->n_calls);
+    basalt_status st = BASALT_OK;
+    if (!kcols || !acols)
+        st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    for (int k = 0; k < a->n_keys && st == BASALT_OK; k++)
+        st = basalt_qagg_col_init(keys[k], a->keys[k].phys, n_rows, &kcols[k], err);
+    for (int c = 0; c < a->n_calls && st == BASALT_OK; c++) {
+        if (a->calls[c].call.kind == BASALT_QAGG_COUNT_STAR)
+            memset(&acols[c], 0, sizeof acols[c]);
+        else
+            st = basalt_qagg_col_init(args[c], a->calls[c].in_phys, n_rows, &acols[c], err);
+    }
+    if (st == BASALT_OK && a->n_keys == 0) {
+        atomic_fetch_add_explicit(&a->global_batches, 1, memory_order_relaxed);
+        for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
+            st = basalt_qagg_update(l, c, &acols[c], NULL, n_rows, true, err);
+    }
+    for (int64_t b = 0; a->n_keys > 0 && b < n_rows && st == BASALT_OK; b += QAGG_CHUNK) {
+        int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
+        struct qagg_col *ks = kcols, *as = acols;
+        if (b > 0) {
+            for (int k = 0; k < a->n_keys; k++)
+                kcols[k].off += QAGG_CHUNK;
+            for (int c = 0; c < a->n_calls; c++)
+                acols[c].off += QAGG_CHUNK;
+        }
+        st = basalt_qagg_group_rows(l, ks, e, err);
+        for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
+            st = basalt_qagg_update(l, c, &as[c], l->gids, e, false, err);
+    }
+    if (kcols != kc)
+        basalt_free(kcols);
+    if (acols != ac)
+        basalt_free(acols);
+    return st;
+}

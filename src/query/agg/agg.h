@@ -1,0 +1,118 @@
+/* Hash aggregation: the GROUP BY operator the pipeline executor drives.
+ *
+ * One shared, immutable `basalt_qagg` describes the keys and the aggregate
+ * calls; every worker consumes its morsels into its own `basalt_qagg_local`
+ * (a table of groups with columnar aggregate states); finish merges the
+ * locals partition by partition (the top bits of each group's hash) on the
+ * pool and writes the result batches.
+ *
+ * Determinism: the output is a pure function of the data. Groups come out
+ * partition by partition, and within a partition in the order of their
+ * 64-bit key hash (ties, which need a 64-bit collision, in key-row order), so
+ * neither the number of workers nor the split of the input into consume calls
+ * changes it. Aggregates whose result could depend on the order rows arrive
+ * in are made order-free: SUM/AVG/VAR/STDDEV of floating point accumulate in
+ * double-double (a 106-bit significand), so the rounded result is the same in
+ * any order unless the values cancel to within 2^-100 of their magnitude;
+ * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
+ * values in byte order; the quantiles and DISTINCT aggregates sort the
+ * collected values. docs/QUERY.md ("Aggregation") lists the differences from
+ * DuckDB this makes. */
+#ifndef BASALT_QUERY_AGG_H
+#define BASALT_QUERY_AGG_H
+
+#include "basalt/query.h"
+
+enum basalt_qagg_kind {
+    BASALT_QAGG_COUNT_STAR, BASALT_QAGG_COUNT, BASALT_QAGG_SUM, BASALT_QAGG_AVG,
+    BASALT_QAGG_MIN, BASALT_QAGG_MAX, BASALT_QAGG_ANY_VALUE,
+    BASALT_QAGG_STDDEV_SAMP, BASALT_QAGG_STDDEV_POP, BASALT_QAGG_VAR_SAMP, BASALT_QAGG_VAR_POP,
+    BASALT_QAGG_MEDIAN, BASALT_QAGG_QUANTILE_CONT, BASALT_QAGG_QUANTILE_DISC,
+    BASALT_QAGG_STRING_AGG, BASALT_QAGG_BOOL_AND, BASALT_QAGG_BOOL_OR
+};
+
+struct basalt_qagg_call {
+    enum basalt_qagg_kind kind;
+    bool distinct;                  /* count(DISTINCT x), sum(DISTINCT x)... */
+    struct basalt_query_type input; /* argument type; ignored for COUNT_STAR */
+    double quantile;                /* QUANTILE_*: 0..1 */
+    const char *separator;          /* STRING_AGG (copied); NULL means "," */
+};
+
+/* The result type of a call, with DuckDB's rules: COUNT(*) and COUNT BIGINT;
+ * SUM of BOOLEAN and integers DECIMAL(38,0) (DuckDB's HUGEINT), of DECIMAL(p,s)
+ * DECIMAL(38,s), of FLOAT/DOUBLE DOUBLE; AVG of numbers DOUBLE;
+ * MIN/MAX/ANY_VALUE the input; STDDEV/VAR of numbers DOUBLE; MEDIAN and
+ * QUANTILE_CONT of integers and DOUBLE DOUBLE, of FLOAT FLOAT, of DECIMAL the
+ * input, of DATE and TIMESTAMP TIMESTAMP (interpolated); QUANTILE_DISC, and
+ * MEDIAN of BOOLEAN, INTERVAL, VARCHAR and BLOB, the input; STRING_AGG of
+ * VARCHAR VARCHAR; BOOL_AND/BOOL_OR of BOOLEAN BOOLEAN. Returns OK;
+ * UNSUPPORTED ("no aggregate sum(VARCHAR)"); INVALID_ARG (NULL arguments, a
+ * quantile outside 0..1). Thread-safe. */
+basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
+                                      struct basalt_query_type *out, struct basalt_error *err);
+
+struct basalt_qagg_options {
+    int64_t memory_limit; /* bytes, 0 none (spilling: later) */
+};
+void basalt_qagg_options_init(struct basalt_qagg_options *o);
+
+struct basalt_qagg;       /* shared, immutable after new */
+struct basalt_qagg_local; /* one per worker */
+
+/* Makes an aggregation over n_keys key columns of key_types (n_keys 0: a
+ * global aggregate, exactly one output row) and n_calls aggregate calls (both
+ * arrays copied). Returns OK; INVALID_ARG (negative counts, NULL arrays with
+ * counts); UNSUPPORTED (a key type the table cannot hold, a call as
+ * basalt_qagg_result_type says); NOMEM. */
+basalt_status basalt_qagg_new(const struct basalt_query_type *key_types, int n_keys,
+                              const struct basalt_qagg_call *calls, int n_calls,
+                              const struct basalt_qagg_options *opts, struct basalt_qagg **out,
+                              struct basalt_error *err);
+/* Frees the aggregation; every local must be freed first. NULL is a no-op. */
+void basalt_qagg_free(struct basalt_qagg *agg);
+
+/* A worker's table. Used by one thread at a time; several locals of one agg
+ * may consume on different threads at once. Returns OK, NOMEM. */
+basalt_status basalt_qagg_local_new(struct basalt_qagg *agg, struct basalt_qagg_local **out,
+                                    struct basalt_error *err);
+void basalt_qagg_local_free(struct basalt_qagg_local *local);
+
+/* Adds n_rows rows. keys[i] is an Arrow array (not a struct) of key_types[i]'s
+ * format (basalt_query_type_format: "l", "u", "d:38,0", "tsu:UTC"...) with at
+ * least n_rows rows, borrowed for the call (strings that start groups are
+ * copied); args[j] is call j's argument array (NULL for COUNT_STAR). Arrays
+ * may have offsets and validity. Returns OK; INVALID_ARG (missing arrays,
+ * arrays shorter than n_rows, missing buffers); LIMIT (more than 2^32-2
+ * groups, strings over 4 GiB); NOMEM. After an error the local holds part of
+ * the batch: the caller abandons the query. */
+basalt_status basalt_qagg_consume(struct basalt_qagg_local *local,
+                                  const struct ArrowArray *const *keys,
+                                  const struct ArrowArray *const *args, int64_t n_rows,
+                                  struct basalt_error *err);
+
+/* Merges the locals (each consumed by one worker) partition by partition on
+ * `pool` (NULL: the calling thread), finalises, and appends the result batches
+ * to `out` (struct arrays "+s" with the keys "k0".. then one column per call
+ * "a0"..; out->schema set when it is released, else it must be the same;
+ * batches of at most 65536 rows). With no keys exactly one row, even when
+ * nothing was consumed (count 0, sum NULL, as SQL). The locals are consumed:
+ * left empty, to be freed (or reused). Group order: see the top of this
+ * header. Returns OK; LIMIT (a SUM that overflows DECIMAL(38), a result string
+ * over 2 GiB); NOMEM. On failure `out` holds what it held before. */
+basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_local **locals,
+                                 int n_locals, struct basalt_pool *pool,
+                                 struct basalt_arrow_batches *out, struct basalt_error *err);
+
+/* What the aggregation has done so far, summed over its locals (atomically
+ * updated; read after the workers are done). */
+struct basalt_qagg_stats {
+    int64_t dense_batches;  /* consume chunks grouped by direct indexing */
+    int64_t hashed_batches; /* consume chunks grouped through the hash table */
+    int64_t global_batches; /* consume chunks of a global (keyless) aggregate */
+    int64_t groups;         /* groups in the last finish's output */
+    int64_t partitions;     /* partitions the last finish merged in */
+};
+void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *stats);
+
+#endif

@@ -1,0 +1,371 @@
+/* finish: the locals' groups are bucketed by partition (the top bits of
+ * their hash), each partition is merged on one worker into a table of its
+ * own, its groups are ordered by hash, and the output batches are written in
+ * parallel from the merged tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg_internal.h"
+
+struct fin {
+    struct basalt_qagg *agg;
+    struct basalt_qagg_local **locals;
+    int n_locals;
+    /* per local: groups bucketed by partition, and the merged group id of each */
+    int64_t (*part_off)[QAGG_PARTS + 1];
+    uint32_t **part_gid;
+    uint32_t **map;
+    /* per local and collecting call: entries bucketed by partition */
+    int64_t (*coll_off)[QAGG_PARTS + 1]; /* [local * n_calls + call] */
+    int64_t **coll_idx;
+    /* per partition */
+    struct basalt_qagg_local *parts;
+    uint32_t **order;          /* groups of the partition in output order */
+    int64_t **coll_start;      /* [part * n_calls + call]: per group, start of its values */
+    basalt_status *status;     /* per task */
+    struct basalt_error *errs; /* per task */
+    /* output */
+    uint32_t *ref_part, *ref_gid;
+    int64_t n_out;
+    struct ArrowArray *batches;
+};
+
+static int part_of(uint64_t h)
+{
+    return (int)(h >> (64 - QAGG_PART_BITS));
+}
+
+/* ------------------------------------------------------------ phase 1 */
+
+static basalt_status bucket_local(struct fin *f, int i, struct basalt_error *err)
+{
+    struct basalt_qagg_local *l = f->locals[i];
+    const struct basalt_qagg *a = f->agg;
+    int64_t *off = f->part_off[i];
+    memset(off, 0, sizeof f->part_off[i]);
+    f->part_gid[i] = basalt_malloc(sizeof(uint32_t) * (size_t)(l->n_groups + 1));
+    f->map[i] = basalt_malloc(sizeof(uint32_t) * (size_t)(l->n_groups + 1));
+    if (!f->part_gid[i] || !f->map[i])
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    for (int64_t g = 0; g < l->n_groups; g++)
+        off[part_of(l->hashes[g]) + 1]++;
+    for (int p = 0; p < QAGG_PARTS; p++)
+        off[p + 1] += off[p];
+    int64_t pos[QAGG_PARTS];
+    memcpy(pos, off, sizeof pos);
+    for (int64_t g = 0; g < l->n_groups; g++)
+        f->part_gid[i][pos[part_of(l->hashes[g])]++] = (uint32_t)g;
+    for (int c = 0; c < a->n_calls; c++) {
+        if (a->calls[c].state != QS_COLLECT)
+            continue;
+        struct qagg_coll *co = &l->coll[c];
+        int64_t *co_off = f->coll_off[(size_t)i * (size_t)a->n_calls + (size_t)c];
+        memset(co_off, 0, sizeof(int64_t) * (QAGG_PARTS + 1));
+        int64_t *idx = basalt_malloc(sizeof(int64_t) * (size_t)(co->n + 1));
+        if (!idx)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        f->coll_idx[(size_t)i * (size_t)a->n_calls + (size_t)c] = idx;
+        for (int64_t e = 0; e < co->n; e++)
+            co_off[part_of(l->hashes[co->gid[e]]) + 1]++;
+        for (int p = 0; p < QAGG_PARTS; p++)
+            co_off[p + 1] += co_off[p];
+        memcpy(pos, co_off, sizeof pos);
+        for (int64_t e = 0; e < co->n; e++)
+            idx[pos[part_of(l->hashes[co->gid[e]])]++] = e;
+    }
+    return BASALT_OK;
+}
+
+static void bucket_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    struct fin *f = ctx;
+    for (int64_t i = begin; i < end; i++)
+        f->status[i] = bucket_local(f, (int)i, &f->errs[i]);
+}
+
+/* ------------------------------------------------------------ phase 2 */
+
+struct sort_ctx {
+    const struct basalt_qagg_local *t;
+    enum qagg_phys phys;
+};
+
+static int cmp_groups(const void *x, const void *y, void *ctx)
+{
+    const struct basalt_qagg_local *t = ctx;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    uint64_t ha = t->hashes[a], hb = t->hashes[b];
+    if (ha != hb)
+        return ha < hb ? -1 : 1;
+    size_t w = (size_t)t->agg->row_width;
+    return basalt_qagg_row_cmp(t->agg, t->rows + a * w, t->rows + b * w);
+}
+
+static int cmp_cells(const void *x, const void *y, void *ctx)
+{
+    const struct sort_ctx *s = ctx;
+    return basalt_qagg_cell_cmp(s->phys, x, y);
+}
+
+/* Groups the partition's collected values by group (a counting sort) and
+ * sorts each group's values. */
+static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_error *err)
+{
+    struct basalt_qagg_local *t = &f->parts[p];
+    struct qagg_coll *co = &t->coll[c];
+    int64_t *start = basalt_calloc((size_t)t->n_groups + 1, sizeof(int64_t));
+    union qagg_cell *v = basalt_malloc(sizeof *v * (size_t)(co->n + 1));
+    if (!start || !v) {
+        basalt_free(start);
+        basalt_free(v);
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    }
+    f->coll_start[(size_t)p * (size_t)f->agg->n_calls + (size_t)c] = start;
+    for (int64_t e = 0; e < co->n; e++)
+        start[co->gid[e] + 1]++;
+    for (int64_t g = 0; g < t->n_groups; g++)
+        start[g + 1] += start[g];
+    for (int64_t e = 0; e < co->n; e++) {
+        uint32_t g = co->gid[e];
+        v[start[g]] = co->v[e];
+        start[g]++;
+    }
+    for (int64_t g = t->n_groups; g > 0; g--)
+        start[g] = start[g - 1];
+    start[0] = 0;
+    struct sort_ctx sc = {t, f->agg->calls[c].in_phys};
+    for (int64_t g = 0; g < t->n_groups; g++)
+        if (start[g + 1] - start[g] > 1)
+            qsort_r(v + start[g], (size_t)(start[g + 1] - start[g]), sizeof *v, cmp_cells, &sc);
+    basalt_free(co->v);
+    co->v = v;
+    return BASALT_OK;
+}
+
+static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
+{
+    struct basalt_qagg *a = f->agg;
+    struct basalt_qagg_local *t = &f->parts[p];
+    basalt_status st;
+    size_t w = (size_t)a->row_width;
+    for (int i = 0; i < f->n_locals; i++) {
+        struct basalt_qagg_local *l = f->locals[i];
+        const int64_t *off = f->part_off[i];
+        for (int64_t k = off[p]; k < off[p + 1]; k++) {
+            uint32_t g = f->part_gid[i][k], dg;
+            st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg, err);
+            if (st == BASALT_OK)
+                st = basalt_qagg_combine(t, dg, l, g, err);
+            if (st != BASALT_OK)
+                return st;
+            f->map[i][g] = dg;
+        }
+        for (int c = 0; c < a->n_calls; c++) {
+            if (a->calls[c].state != QS_COLLECT)
+                continue;
+            size_t ic = (size_t)i * (size_t)a->n_calls + (size_t)c;
+            const int64_t *co_off = f->coll_off[ic];
+            struct qagg_coll *co = &l->coll[c];
+            for (int64_t k = co_off[p]; k < co_off[p + 1]; k++) {
+                int64_t e = f->coll_idx[ic][k];
+                st = basalt_qagg_coll_push(t, c, f->map[i][co->gid[e]], &co->v[e], false, err);
+                if (st != BASALT_OK)
+                    return st;
+            }
+        }
+    }
+    uint8_t zero[8] = {0};
+    uint64_t h0 = a->n_keys == 0 ? basalt_qagg_hash_row(a, zero) : 0;
+    if (a->n_keys == 0 && p == part_of(h0) && t->n_groups == 0) {
+        /* SQL: a global aggregate has one row even over no input (no locals). */
+        uint32_t g;
+        if ((st = basalt_qagg_find_or_add(t, h0, zero, &g, err)) != BASALT_OK)
+            return st;
+    }
+    uint32_t *ord = basalt_malloc(sizeof(uint32_t) * (size_t)(t->n_groups + 1));
+    if (!ord)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    f->order[p] = ord;
+    for (int64_t g = 0; g < t->n_groups; g++)
+        ord[g] = (uint32_t)g;
+    qsort_r(ord, (size_t)t->n_groups, sizeof *ord, cmp_groups, t);
+    for (int c = 0; c < a->n_calls; c++)
+        if (a->calls[c].state == QS_COLLECT && (st = sort_collected(f, p, c, err)) != BASALT_OK)
+            return st;
+    return BASALT_OK;
+}
+
+static void merge_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    struct fin *f = ctx;
+    for (int64_t p = begin; p < end; p++) {
+        f->status[p] = basalt_qagg_local_init(f->agg, &f->parts[p], false, &f->errs[p]);
+        if (f->status[p] == BASALT_OK)
+            f->status[p] = merge_part(f, (int)p, &f->errs[p]);
+    }
+}
+
+/* ------------------------------------------------------------ phase 3 */
+
+static void write_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    struct fin *f = ctx;
+    struct basalt_qagg_local *parts[QAGG_PARTS];
+    for (int p = 0; p < QAGG_PARTS; p++)
+        parts[p] = &f->parts[p];
+    for (int64_t b = begin; b < end; b++) {
+        int64_t lo = b * QAGG_BATCH_ROWS;
+        int64_t n = f->n_out - lo < QAGG_BATCH_ROWS ? f->n_out - lo : QAGG_BATCH_ROWS;
+        f->status[b] = basalt_qagg_write(f->agg, parts, f->ref_part + lo, f->ref_gid + lo,
+                                         (const int64_t *const *)f->coll_start, n,
+                                         &f->batches[b], &f->errs[b]);
+    }
+}
+
+static basalt_status first_error(struct fin *f, int64_t n, struct basalt_error *err)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (f->status[i] != BASALT_OK) {
+            if (err)
+                *err = f->errs[i];
+            return f->status[i];
+        }
+    return BASALT_OK;
+}
+
+static basalt_status out_schema(const struct basalt_qagg *a, struct ArrowSchema *s,
+                                struct basalt_error *err)
+{
+    basalt_status st = basalt_arrow_schema_init(s, "+s", "", 0, a->n_keys + a->n_calls, err);
+    for (int i = 0; i < a->n_keys + a->n_calls && st == BASALT_OK; i++) {
+        char name[32], fmt[48];
+        snprintf(name, sizeof name, i < a->n_keys ? "k%d" : "a%d",
+                 i < a->n_keys ? i : i - a->n_keys);
+        if (i < a->n_keys)
+            snprintf(fmt, sizeof fmt, "%s", a->keys[i].format);
+        else
+            st = basalt_query_type_format(a->calls[i - a->n_keys].out, fmt, sizeof fmt, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_schema_init(s->children[i], fmt, name, ARROW_FLAG_NULLABLE, 0, err);
+    }
+    if (st != BASALT_OK)
+        basalt_arrow_schema_release(s);
+    return st;
+}
+
+basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_local **locals,
+                                 int n_locals, struct basalt_pool *pool,
+                                 struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    if (!agg || !out || n_locals < 0 || (n_locals && !locals))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    for (int i = 0; i < n_locals; i++)
+        if (!locals[i] || locals[i]->agg != agg || !locals[i]->rowbuf)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: local %d not usable", i);
+    struct fin f;
+    memset(&f, 0, sizeof f);
+    f.agg = agg;
+    f.locals = locals;
+    f.n_locals = n_locals;
+    size_t nl = (size_t)n_locals + 1, nc = (size_t)agg->n_calls + 1;
+    size_t tasks = nl > QAGG_PARTS ? nl : QAGG_PARTS;
+    basalt_status st = BASALT_OK;
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    f.part_off = basalt_calloc(nl, sizeof *f.part_off);
+    f.part_gid = basalt_calloc(nl, sizeof *f.part_gid);
+    f.map = basalt_calloc(nl, sizeof *f.map);
+    f.coll_off = basalt_calloc(nl * nc, sizeof *f.coll_off);
+    f.coll_idx = basalt_calloc(nl * nc, sizeof *f.coll_idx);
+    f.parts = basalt_calloc(QAGG_PARTS, sizeof *f.parts);
+    f.order = basalt_calloc(QAGG_PARTS, sizeof *f.order);
+    f.coll_start = basalt_calloc(QAGG_PARTS * nc, sizeof *f.coll_start);
+    f.status = basalt_calloc(tasks, sizeof *f.status);
+    f.errs = basalt_calloc(tasks, sizeof *f.errs);
+    if (!f.part_off || !f.part_gid || !f.map || !f.coll_off || !f.coll_idx || !f.parts ||
+        !f.order || !f.coll_start || !f.status || !f.errs)
+        st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    if (st == BASALT_OK) {
+        basalt_pool_parallel_for(pool, 0, n_locals, 1, bucket_task, &f);
+        st = first_error(&f, n_locals, err);
+    }
+    if (st == BASALT_OK) {
+        basalt_pool_parallel_for(pool, 0, QAGG_PARTS, 1, merge_task, &f);
+        st = first_error(&f, QAGG_PARTS, err);
+    }
+    int64_t n_batches = 0;
+    if (st == BASALT_OK) {
+        for (int p = 0; p < QAGG_PARTS; p++)
+            f.n_out += f.parts[p].n_groups;
+        f.ref_part = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
+        f.ref_gid = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
+        n_batches = (f.n_out + QAGG_BATCH_ROWS - 1) / QAGG_BATCH_ROWS;
+        f.batches = basalt_calloc((size_t)n_batches + 1, sizeof *f.batches);
+        basalt_free(f.status);
+        basalt_free(f.errs);
+        f.status = basalt_calloc((size_t)n_batches + 1, sizeof *f.status);
+        f.errs = basalt_calloc((size_t)n_batches + 1, sizeof *f.errs);
+        if (!f.ref_part || !f.ref_gid || !f.batches || !f.status || !f.errs)
+            st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    }
+    if (st == BASALT_OK) {
+        int64_t r = 0;
+        for (int p = 0; p < QAGG_PARTS; p++)
+            for (int64_t k = 0; k < f.parts[p].n_groups; k++, r++) {
+                f.ref_part[r] = (uint32_t)p;
+                f.ref_gid[r] = f.order[p][k];
+            }
+        basalt_pool_parallel_for(pool, 0, n_batches, 1, write_task, &f);
+        st = first_error(&f, n_batches, err);
+    }
+    if (st == BASALT_OK && out->schema.release == NULL)
+        st = out_schema(agg, &schema, err);
+    if (st == BASALT_OK) {
+        if (schema.release)
+            basalt_arrow_schema_move(&schema, &out->schema);
+        for (int64_t b = 0; b < n_batches && st == BASALT_OK; b++)
+            st = basalt_arrow_batches_append(out, &f.batches[b], err);
+        agg->groups = f.n_out;
+        agg->partitions = QAGG_PARTS;
+    }
+    /* clean up */
+    for (int64_t b = 0; f.batches && b < n_batches; b++)
+        basalt_arrow_array_release(&f.batches[b]);
+    basalt_free(f.batches);
+    basalt_free(f.ref_part);
+    basalt_free(f.ref_gid);
+    for (int p = 0; f.parts && p < QAGG_PARTS; p++) {
+        if (f.parts[p].agg) {
+            basalt_qagg_local_clear(&f.parts[p]);
+        }
+        if (f.order)
+            basalt_free(f.order[p]);
+        for (size_t c = 0; f.coll_start && c < nc - 1; c++)
+            basalt_free(f.coll_start[(size_t)p * (size_t)agg->n_calls + c]);
+    }
+    for (size_t i = 0; i < nl - 1; i++) {
+        if (f.part_gid)
+            basalt_free(f.part_gid[i]);
+        if (f.map)
+            basalt_free(f.map[i]);
+        for (size_t c = 0; f.coll_idx && c < nc - 1; c++)
+            basalt_free(f.coll_idx[i * (size_t)agg->n_calls + c]);
+    }
+    basalt_free(f.part_off);
+    basalt_free(f.part_gid);
+    basalt_free(f.map);
+    basalt_free(f.coll_off);
+    basalt_free(f.coll_idx);
+    basalt_free(f.parts);
+    basalt_free(f.order);
+    basalt_free(f.coll_start);
+    basalt_free(f.status);
+    basalt_free(f.errs);
+    for (int i = 0; i < n_locals; i++)
+        basalt_qagg_local_reset(locals[i]);
+    return st;
+}

@@ -1,0 +1,222 @@
+/* Hash aggregation internals: the shared description, a worker's table, key
+ * rows, aggregate states and collected values. */
+#ifndef BASALT_QUERY_AGG_INTERNAL_H
+#define BASALT_QUERY_AGG_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "agg/agg.h"
+#include "query_internal.h"
+
+#define QAGG_CHUNK 2048
+/* Partitions of the merge: fixed, so the output order does not depend on the
+ * number of workers. */
+#define QAGG_PART_BITS 6
+#define QAGG_PARTS (1 << QAGG_PART_BITS)
+/* Direct-indexed window of the dense path: one int32 group id per key value. */
+#define QAGG_DENSE_SLOTS 65536
+#define QAGG_BATCH_ROWS 65536
+
+/* How values sit in an Arrow array. DATE is I32, TIMESTAMP I64. */
+enum qagg_phys {
+    QP_BOOL, QP_I8, QP_I16, QP_I32, QP_I64, QP_U8, QP_U16, QP_U32, QP_U64, QP_F32, QP_F64,
+    QP_DEC, QP_IV, QP_STR
+};
+
+/* What a call keeps per group. */
+enum qagg_state {
+    QS_COUNT,   /* int64 */
+    QS_SUM_I,   /* struct qagg_sum_i: exact 128-bit sum of integers, decimals, booleans */
+    QS_SUM_F,   /* struct qagg_sum_f: double-double sum */
+    QS_VAR,     /* struct qagg_var: double-double sums of x and x*x */
+    QS_MINMAX,  /* struct qagg_minmax */
+    QS_BOOL,    /* uint8: bit 0 seen, bit 1 the deciding value seen */
+    QS_COLLECT  /* nothing per group: (group, value) pairs in a qagg_coll */
+};
+
+/* A key string in a row (and a string value in a cell): up to 12 bytes
+ * inline and zero-padded, so short strings compare as two words; longer ones
+ * keep a 4-byte prefix and point at their bytes. */
+struct qagg_str {
+    uint32_t len;
+    char prefix[4];
+    union {
+        char inl[8];
+        const char *ptr;
+    } u;
+};
+#define QAGG_STR_INLINE 12
+
+/* One value of any argument type (collected values, min/max). */
+union qagg_cell {
+    int64_t i;
+    uint64_t u;
+    double f;
+    qi128 d;
+    struct qinterval iv;
+    struct {
+        const char *p;
+        int64_t n;
+    } s;
+};
+
+struct qagg_sum_i {
+    qi128 sum;
+    int64_t n;
+    int64_t pad;
+};
+struct qagg_sum_f {
+    double hi, lo;
+    int64_t n;
+};
+struct qagg_var {
+    double s_hi, s_lo, q_hi, q_lo;
+    int64_t n;
+};
+/* Strings are owned: p is basalt_malloc'd with capacity cap. */
+struct qagg_minmax {
+    union qagg_cell v;
+    uint32_t cap;
+    uint32_t has;
+    int64_t pad;
+};
+
+struct qagg_callinfo {
+    struct basalt_qagg_call call;
+    char *separator;
+    size_t sep_len;
+    struct basalt_query_type out;
+    enum qagg_phys in_phys;
+    enum qagg_state state;
+    size_t state_size;
+    bool is_max;
+};
+
+struct qagg_keyinfo {
+    struct basalt_query_type type;
+    enum qagg_phys phys;
+    char format[48];
+    int32_t offset; /* byte offset of the value in the row */
+    int32_t width;
+};
+
+struct basalt_qagg {
+    int n_keys, n_calls;
+    struct qagg_keyinfo *keys;
+    struct qagg_callinfo *calls;
+    int32_t row_width;   /* bytes, a multiple of 8 */
+    int32_t row_words;
+    int32_t null_words;  /* leading words of the null mask */
+    bool has_strings;
+    bool *ptr_word;      /* per word: the pointer word of a long string */
+    bool dense_ok;       /* one integer-like key */
+    struct basalt_qagg_options opts;
+    _Atomic int64_t dense_batches, hashed_batches, global_batches;
+    int64_t groups, partitions;
+};
+
+/* Collected values of one call: parallel arrays. */
+struct qagg_coll {
+    uint32_t *gid;
+    union qagg_cell *v;
+    int64_t n, cap;
+};
+
+struct basalt_qagg_local {
+    struct basalt_qagg *agg;
+    int64_t n_groups, cap_groups;
+    uint8_t *rows;     /* cap_groups * row_width */
+    uint64_t *hashes;  /* cap_groups */
+    uint64_t *slots;   /* 0 empty, else (gid + 1) | (hash >> 32) << 32 */
+    uint64_t mask;     /* slots - 1; slots is NULL until the first hashed chunk */
+    uint8_t **states;  /* per call: cap_groups * state_size */
+    struct qagg_coll *coll; /* per call */
+    struct basalt_arena arena; /* long key strings, collected strings */
+    bool copy_strings; /* false in merge tables: strings stay in the locals */
+    /* dense path: 0 undecided, 1 on, -1 off for good */
+    int dense;
+    int64_t dense_base, dense_lo, dense_hi;
+    int32_t *dense_map;
+    int64_t dense_null_gid;
+    /* per-chunk scratch */
+    uint8_t *rowbuf;
+    uint64_t *hbuf;
+    uint32_t *gids;
+};
+
+/* A borrowed Arrow array, ready to index. */
+struct qagg_col {
+    const uint8_t *valid; /* NULL: all valid */
+    const void *data;
+    const char *sdata;
+    int64_t off;
+    bool large;
+};
+
+static inline bool basalt_qagg_valid(const struct qagg_col *c, int64_t i)
+{
+    return !c->valid || basalt_bitmap_get(c->valid, c->off + i);
+}
+
+static inline void basalt_qagg_str_get(const struct qagg_col *c, int64_t i, const char **p,
+                                       int64_t *n)
+{
+    int64_t s, e;
+    if (c->large) {
+        s = ((const int64_t *)c->data)[c->off + i];
+        e = ((const int64_t *)c->data)[c->off + i + 1];
+    } else {
+        s = ((const int32_t *)c->data)[c->off + i];
+        e = ((const int32_t *)c->data)[c->off + i + 1];
+    }
+    *p = c->sdata + s;
+    *n = e - s;
+}
+
+/* agg_type.c */
+enum qagg_phys basalt_qagg_phys(struct basalt_query_type t);
+int basalt_qagg_phys_width(enum qagg_phys p);
+void basalt_qagg_interval_normalize(struct qinterval *iv);
+
+/* agg_table.c */
+basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys phys, int64_t n,
+                                   struct qagg_col *c, struct basalt_error *err);
+void basalt_qagg_cell_get(const struct qagg_col *c, enum qagg_phys phys, int64_t i,
+                          union qagg_cell *out);
+basalt_status basalt_qagg_local_init(struct basalt_qagg *agg, struct basalt_qagg_local *l,
+                                     bool copy_strings, struct basalt_error *err);
+void basalt_qagg_local_clear(struct basalt_qagg_local *l);
+void basalt_qagg_local_reset(struct basalt_qagg_local *l);
+basalt_status basalt_qagg_find_or_add(struct basalt_qagg_local *l, uint64_t h,
+                                      const uint8_t *row, uint32_t *gid,
+                                      struct basalt_error *err);
+basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct qagg_col *keys,
+                                     int64_t n, struct basalt_error *err);
+uint64_t basalt_qagg_hash_row(const struct basalt_qagg *a, const uint8_t *row);
+bool basalt_qagg_row_eq(const struct basalt_qagg *a, const uint8_t *x, const uint8_t *y);
+int basalt_qagg_row_cmp(const struct basalt_qagg *a, const uint8_t *x, const uint8_t *y);
+
+/* agg_state.c */
+void basalt_qagg_call_setup(struct qagg_callinfo *ci);
+basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
+                                 const struct qagg_col *arg, const uint32_t *gids, int64_t n,
+                                 bool global, struct basalt_error *err);
+basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
+                                  const struct basalt_qagg_local *src, uint32_t sgid,
+                                  struct basalt_error *err);
+basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
+                                    const union qagg_cell *v, bool copy,
+                                    struct basalt_error *err);
+void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from);
+int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
+bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
+void basalt_qagg_dd_add(double *hi, double *lo, double x);
+
+/* agg_output.c */
+basalt_status basalt_qagg_write(const struct basalt_qagg *agg,
+                                struct basalt_qagg_local *const *parts,
+                                const uint32_t *ref_part, const uint32_t *ref_gid,
+                                const int64_t *const *coll_start, int64_t n,
+                                struct ArrowArray *out, struct basalt_error *err);
+
+#endif

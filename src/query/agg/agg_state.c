@@ -1,0 +1,494 @@
+/* Aggregate states: what each call keeps per group, the column-at-a-time
+ * updates over a chunk's group ids, and the merge of two groups' states. */
+#include <math.h>
+#include <string.h>
+
+#include "agg/agg_internal.h"
+
+void basalt_qagg_call_setup(struct qagg_callinfo *ci)
+{
+    const struct basalt_qagg_call *c = &ci->call;
+    ci->in_phys = basalt_qagg_phys(c->input);
+    bool fl = ci->in_phys == QP_F32 || ci->in_phys == QP_F64;
+    switch (c->kind) {
+    case BASALT_QAGG_COUNT_STAR: ci->state = QS_COUNT; break;
+    case BASALT_QAGG_COUNT: ci->state = c->distinct ? QS_COLLECT : QS_COUNT; break;
+    case BASALT_QAGG_SUM:
+    case BASALT_QAGG_AVG:
+        ci->state = c->distinct ? QS_COLLECT : fl ? QS_SUM_F : QS_SUM_I;
+        break;
+    case BASALT_QAGG_STDDEV_SAMP:
+    case BASALT_QAGG_STDDEV_POP:
+    case BASALT_QAGG_VAR_SAMP:
+    case BASALT_QAGG_VAR_POP: ci->state = c->distinct ? QS_COLLECT : QS_VAR; break;
+    case BASALT_QAGG_MIN:
+    case BASALT_QAGG_MAX:
+    case BASALT_QAGG_ANY_VALUE: ci->state = QS_MINMAX; break;
+    case BASALT_QAGG_BOOL_AND:
+    case BASALT_QAGG_BOOL_OR: ci->state = QS_BOOL; break;
+    default: ci->state = QS_COLLECT; break;
+    }
+    ci->is_max = c->kind == BASALT_QAGG_MAX;
+    static const size_t sizes[] = {sizeof(int64_t), sizeof(struct qagg_sum_i),
+                                   sizeof(struct qagg_sum_f), sizeof(struct qagg_var),
+                                   sizeof(struct qagg_minmax), 1, 0};
+    ci->state_size = sizes[ci->state];
+}
+
+/* ------------------------------------------------------------ values */
+
+void basalt_qagg_dd_add(double *hi, double *lo, double x)
+{
+    double s = *hi + x;
+    double bp = s - *hi;
+    *lo += (*hi - (s - bp)) + (x - bp);
+    *hi = s;
+}
+
+static int cmp_double(double a, double b)
+{
+    /* DuckDB's order: NaN above everything; -0.0 before 0.0 so that min and
+     * max do not depend on the order they arrive in. */
+    bool na = isnan(a), nb = isnan(b);
+    if (na || nb)
+        return na == nb ? 0 : na ? 1 : -1;
+    if (a < b)
+        return -1;
+    if (a > b)
+        return 1;
+    return signbit(a) == signbit(b) ? 0 : signbit(a) ? -1 : 1;
+}
+
+int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b)
+{
+    switch (p) {
+    case QP_BOOL: case QP_I8: case QP_I16: case QP_I32: case QP_I64:
+        return a->i < b->i ? -1 : a->i > b->i;
+    case QP_U8: case QP_U16: case QP_U32: case QP_U64:
+        return a->u < b->u ? -1 : a->u > b->u;
+    case QP_F32: case QP_F64: return cmp_double(a->f, b->f);
+    case QP_DEC: return a->d < b->d ? -1 : a->d > b->d;
+    case QP_IV: {
+        struct qinterval x = a->iv, y = b->iv;
+        basalt_qagg_interval_normalize(&x);
+        basalt_qagg_interval_normalize(&y);
+        if (x.months != y.months)
+            return x.months < y.months ? -1 : 1;
+        if (x.days != y.days)
+            return x.days < y.days ? -1 : 1;
+        return x.nanos < y.nanos ? -1 : x.nanos > y.nanos;
+    }
+    case QP_STR: {
+        int64_t n = a->s.n < b->s.n ? a->s.n : b->s.n;
+        int c = n ? memcmp(a->s.p, b->s.p, (size_t)n) : 0;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->s.n < b->s.n ? -1 : a->s.n > b->s.n;
+    }
+    }
+    return 0;
+}
+
+bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b)
+{
+    if (p == QP_F32 || p == QP_F64)
+        return (isnan(a->f) && isnan(b->f)) || a->f == b->f;
+    return basalt_qagg_cell_cmp(p, a, b) == 0;
+}
+
+static double cell_double(enum qagg_phys p, const union qagg_cell *v, int scale)
+{
+    switch (p) {
+    case QP_U8: case QP_U16: case QP_U32: case QP_U64: return (double)v->u;
+    case QP_F32: case QP_F64: return v->f;
+    case QP_DEC: return (double)v->d / (double)basalt_qpow10(scale);
+    default: return (double)v->i;
+    }
+}
+
+static basalt_status set_str(struct qagg_minmax *m, const union qagg_cell *v,
+                             struct basalt_error *err)
+{
+    if ((uint64_t)v->s.n > UINT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT, "aggregate: string over 4 GiB");
+    if (m->cap < v->s.n || !m->v.s.p) {
+        uint32_t cap = v->s.n > 16 ? (uint32_t)v->s.n : 16;
+        char *p = basalt_realloc((char *)(uintptr_t)m->v.s.p, cap);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        m->v.s.p = p;
+        m->cap = cap;
+    }
+    memcpy((char *)(uintptr_t)m->v.s.p, v->s.p, (size_t)v->s.n);
+    m->v.s.n = v->s.n;
+    return BASALT_OK;
+}
+
+/* Folds value v into min/max state m. */
+static basalt_status minmax_put(struct qagg_minmax *m, enum qagg_phys p, bool is_max,
+                                const union qagg_cell *v, struct basalt_error *err)
+{
+    if (m->has) {
+        int c = basalt_qagg_cell_cmp(p, v, &m->v);
+        if (is_max ? c <= 0 : c >= 0)
+            return BASALT_OK;
+    }
+    m->has = 1;
+    if (p == QP_STR)
+        return set_str(m, v, err);
+    m->v = *v;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
+                                    const union qagg_cell *v, bool copy,
+                                    struct basalt_error *err)
+{
+    struct qagg_coll *c = &l->coll[call];
+    if (c->n == c->cap) {
+        int64_t cap = c->cap ? c->cap * 2 : 1024;
+        uint32_t *g = basalt_realloc(c->gid, (size_t)cap * sizeof *g);
+        if (!g)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        c->gid = g;
+        union qagg_cell *nv = basalt_realloc(c->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        c->v = nv;
+        c->cap = cap;
+    }
+    union qagg_cell x = *v;
+    if (copy && l->agg->calls[call].in_phys == QP_STR && x.s.n > 0) {
+        char *p = basalt_arena_alloc(&l->arena, (size_t)x.s.n, 1);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        memcpy(p, x.s.p, (size_t)x.s.n);
+        x.s.p = p;
+    }
+    c->gid[c->n] = gid;
+    c->v[c->n++] = x;
+    return BASALT_OK;
+}
+
+/* ------------------------------------------------------------ updates */
+
+#define VALID(i) (!arg->valid || basalt_bitmap_get(arg->valid, arg->off + (i)))
+
+#define SUM_I_LOOP(T)                                                                    \
+    do {                                                                                 \
+        const T *d = (const T *)arg->data + arg->off;                                    \
+        if (!arg->valid) {                                                               \
+            for (int64_t i = 0; i < n; i++) {                                            \
+                s[gids[i]].sum += d[i];                                                  \
+                s[gids[i]].n++;                                                          \
+            }                                                                            \
+        } else {                                                                         \
+            for (int64_t i = 0; i < n; i++) {                                            \
+                bool ok = VALID(i);                                                      \
+                s[gids[i]].sum += ok ? (qi128)d[i] : 0;                                  \
+                s[gids[i]].n += ok;                                                      \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+#define SUM_F_LOOP(T)                                                                    \
+    do {                                                                                 \
+        const T *d = (const T *)arg->data + arg->off;                                    \
+        for (int64_t i = 0; i < n; i++) {                                                \
+            if (!VALID(i))                                                               \
+                continue;                                                                \
+            struct qagg_sum_f *x = &s[gids[i]];                                          \
+            basalt_qagg_dd_add(&x->hi, &x->lo, (double)d[i]);                            \
+            x->n++;                                                                      \
+        }                                                                                \
+    } while (0)
+
+#define MINMAX_LOOP(T, F)                                                                \
+    do {                                                                                 \
+        const T *d = (const T *)arg->data + arg->off;                                    \
+        for (int64_t i = 0; i < n; i++) {                                                \
+            if (!VALID(i))                                                               \
+                continue;                                                                \
+            struct qagg_minmax *m = &s[gids[i]];                                         \
+            T x_ = d[i];                                                                 \
+            if (!m->has || (is_max ? x_ > (T)m->v.F : x_ < (T)m->v.F)) {                 \
+                m->v.F = x_;                                                             \
+                m->has = 1;                                                              \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+/* Global sum of a non-null int64 column: the low and high halves summed
+ * apart cannot overflow within 2^31 rows, so the loop vectorises. */
+static qi128 sum_i64_fast(const int64_t *d, int64_t n)
+{
+    qi128 total = 0;
+    for (int64_t b = 0; b < n; b += (int64_t)1 << 30) {
+        int64_t e = n - b < ((int64_t)1 << 30) ? n - b : (int64_t)1 << 30;
+        uint64_t lo = 0;
+        int64_t hi = 0;
+        for (int64_t i = 0; i < e; i++) {
+            lo += (uint32_t)d[b + i];
+            hi += d[b + i] >> 32;
+        }
+        total += (qi128)hi * ((qi128)1 << 32) + (qi128)lo;
+    }
+    return total;
+}
+
+static void sum_f64_fast(const double *d, int64_t n, struct qagg_sum_f *s)
+{
+    double hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; k++)
+            basalt_qagg_dd_add(&hi[k], &lo[k], d[i + k]);
+    for (; i < n; i++)
+        basalt_qagg_dd_add(&hi[0], &lo[0], d[i]);
+    for (int k = 0; k < 4; k++) {
+        basalt_qagg_dd_add(&s->hi, &s->lo, hi[k]);
+        s->lo += lo[k];
+    }
+    s->n += n;
+}
+
+/* The fast global loops; false when none applies. */
+static bool update_global(struct basalt_qagg_local *l, int call, const struct qagg_col *arg,
+                          int64_t n)
+{
+    const struct qagg_callinfo *ci = &l->agg->calls[call];
+    uint8_t *st = l->states[call];
+    if (ci->state == QS_COUNT) {
+        int64_t add = n;
+        if (ci->call.kind == BASALT_QAGG_COUNT && arg->valid)
+            add = basalt_bitmap_count(arg->valid, arg->off, n);
+        *(int64_t *)st += add;
+        return true;
+    }
+    if (arg && arg->valid)
+        return false;
+    if (ci->state == QS_SUM_I && ci->in_phys == QP_I64) {
+        struct qagg_sum_i *s = (struct qagg_sum_i *)st;
+        s->sum += sum_i64_fast((const int64_t *)arg->data + arg->off, n);
+        s->n += n;
+        return true;
+    }
+    if (ci->state == QS_SUM_I && ci->in_phys == QP_I32) {
+        struct qagg_sum_i *s = (struct qagg_sum_i *)st;
+        const int32_t *d = (const int32_t *)arg->data + arg->off;
+        for (int64_t b = 0; b < n; b += (int64_t)1 << 30) {
+            int64_t e = n - b < ((int64_t)1 << 30) ? n - b : (int64_t)1 << 30, acc = 0;
+            for (int64_t i = 0; i < e; i++)
+                acc += d[b + i];
+            s->sum += acc;
+        }
+        s->n += n;
+        return true;
+    }
+    if (ci->state == QS_SUM_F && ci->in_phys == QP_F64) {
+        sum_f64_fast((const double *)arg->data + arg->off, n, (struct qagg_sum_f *)st);
+        return true;
+    }
+    return false;
+}
+
+static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
+                                  const struct qagg_col *arg, const uint32_t *gids, int64_t n,
+                                  struct basalt_error *err)
+{
+    const struct qagg_callinfo *ci = &l->agg->calls[call];
+    uint8_t *st = l->states[call];
+    enum qagg_phys p = ci->in_phys;
+    basalt_status rc;
+    union qagg_cell v;
+    switch (ci->state) {
+    case QS_COUNT: {
+        int64_t *s = (int64_t *)st;
+        if (ci->call.kind == BASALT_QAGG_COUNT_STAR || !arg->valid) {
+            for (int64_t i = 0; i < n; i++)
+                s[gids[i]]++;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                s[gids[i]] += VALID(i);
+        }
+        return BASALT_OK;
+    }
+    case QS_SUM_I: {
+        struct qagg_sum_i *s = (struct qagg_sum_i *)st;
+        switch (p) {
+        case QP_I8: SUM_I_LOOP(int8_t); break;
+        case QP_I16: SUM_I_LOOP(int16_t); break;
+        case QP_I32: SUM_I_LOOP(int32_t); break;
+        case QP_I64: SUM_I_LOOP(int64_t); break;
+        case QP_U8: SUM_I_LOOP(uint8_t); break;
+        case QP_U16: SUM_I_LOOP(uint16_t); break;
+        case QP_U32: SUM_I_LOOP(uint32_t); break;
+        case QP_U64: SUM_I_LOOP(uint64_t); break;
+        default: /* BOOL, DEC */
+            for (int64_t i = 0; i < n; i++) {
+                if (!VALID(i))
+                    continue;
+                basalt_qagg_cell_get(arg, p, i, &v);
+                s[gids[i]].sum += p == QP_DEC ? v.d : (qi128)v.i;
+                s[gids[i]].n++;
+            }
+            break;
+        }
+        return BASALT_OK;
+    }
+    case QS_SUM_F: {
+        struct qagg_sum_f *s = (struct qagg_sum_f *)st;
+        if (p == QP_F64)
+            SUM_F_LOOP(double);
+        else
+            SUM_F_LOOP(float);
+        return BASALT_OK;
+    }
+    case QS_VAR: {
+        struct qagg_var *s = (struct qagg_var *)st;
+        int scale = ci->call.input.scale;
+        for (int64_t i = 0; i < n; i++) {
+            if (!VALID(i))
+                continue;
+            basalt_qagg_cell_get(arg, p, i, &v);
+            double x = cell_double(p, &v, scale), q = x * x;
+            struct qagg_var *g = &s[gids[i]];
+            basalt_qagg_dd_add(&g->s_hi, &g->s_lo, x);
+            basalt_qagg_dd_add(&g->q_hi, &g->q_lo, q);
+            g->q_lo += fma(x, x, -q);
+            g->n++;
+        }
+        return BASALT_OK;
+    }
+    case QS_MINMAX: {
+        struct qagg_minmax *s = (struct qagg_minmax *)st;
+        bool is_max = ci->is_max;
+        if (p == QP_I64) {
+            MINMAX_LOOP(int64_t, i);
+            return BASALT_OK;
+        }
+        if (p == QP_I32) {
+            MINMAX_LOOP(int32_t, i);
+            return BASALT_OK;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            if (!VALID(i))
+                continue;
+            basalt_qagg_cell_get(arg, p, i, &v);
+            if ((rc = minmax_put(&s[gids[i]], p, is_max, &v, err)) != BASALT_OK)
+                return rc;
+        }
+        return BASALT_OK;
+    }
+    case QS_BOOL: {
+        /* bit 0: a value was seen; bit 1: a FALSE (AND) or a TRUE (OR) was. */
+        bool want = ci->call.kind == BASALT_QAGG_BOOL_OR;
+        for (int64_t i = 0; i < n; i++) {
+            if (!VALID(i))
+                continue;
+            bool b = basalt_bitmap_get(arg->data, arg->off + i);
+            st[gids[i]] |= (uint8_t)(1 | (b == want) << 1);
+        }
+        return BASALT_OK;
+    }
+    case QS_COLLECT:
+        for (int64_t i = 0; i < n; i++) {
+            if (ci->call.kind != BASALT_QAGG_COUNT_STAR && !VALID(i))
+                continue;
+            basalt_qagg_cell_get(arg, p, i, &v);
+            if ((rc = basalt_qagg_coll_push(l, call, gids[i], &v, true, err)) != BASALT_OK)
+                return rc;
+        }
+        return BASALT_OK;
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
+                                 const struct qagg_col *arg, const uint32_t *gids, int64_t n,
+                                 bool global, struct basalt_error *err)
+{
+    if (!global)
+        return update_chunk(l, call, arg, gids, n, err);
+    if (update_global(l, call, arg, n))
+        return BASALT_OK;
+    /* l->gids stays all zero in a global aggregate. */
+    for (int64_t b = 0; b < n; b += QAGG_CHUNK) {
+        int64_t e = n - b < QAGG_CHUNK ? n - b : QAGG_CHUNK;
+        struct qagg_col sub = *arg;
+        sub.off += b;
+        basalt_status st = update_chunk(l, call, &sub, l->gids, e, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
+
+/* ------------------------------------------------------------ merging */
+
+basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
+                                  const struct basalt_qagg_local *src, uint32_t sgid,
+                                  struct basalt_error *err)
+{
+    const struct basalt_qagg *a = dst->agg;
+    for (int c = 0; c < a->n_calls; c++) {
+        const struct qagg_callinfo *ci = &a->calls[c];
+        uint8_t *d = dst->states[c] + (size_t)dgid * ci->state_size;
+        const uint8_t *s = src->states[c] + (size_t)sgid * ci->state_size;
+        switch (ci->state) {
+        case QS_COUNT: *(int64_t *)d += *(const int64_t *)s; break;
+        case QS_SUM_I: {
+            struct qagg_sum_i *x = (struct qagg_sum_i *)d;
+            const struct qagg_sum_i *y = (const struct qagg_sum_i *)s;
+            x->sum += y->sum;
+            x->n += y->n;
+            break;
+        }
+        case QS_SUM_F: {
+            struct qagg_sum_f *x = (struct qagg_sum_f *)d;
+            const struct qagg_sum_f *y = (const struct qagg_sum_f *)s;
+            basalt_qagg_dd_add(&x->hi, &x->lo, y->hi);
+            x->lo += y->lo;
+            x->n += y->n;
+            break;
+        }
+        case QS_VAR: {
+            struct qagg_var *x = (struct qagg_var *)d;
+            const struct qagg_var *y = (const struct qagg_var *)s;
+            basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
+            x->s_lo += y->s_lo;
+            basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
+            x->q_lo += y->q_lo;
+            x->n += y->n;
+            break;
+        }
+        case QS_MINMAX: {
+            const struct qagg_minmax *y = (const struct qagg_minmax *)s;
+            if (y->has) {
+                basalt_status st = minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max,
+                                              &y->v, err);
+                if (st != BASALT_OK)
+                    return st;
+            }
+            break;
+        }
+        case QS_BOOL: *d |= *s; break;
+        case QS_COLLECT: break;
+        }
+    }
+    return BASALT_OK;
+}
+
+void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from)
+{
+    const struct basalt_qagg *a = l->agg;
+    for (int c = 0; c < a->n_calls; c++) {
+        if (a->calls[c].state != QS_MINMAX || a->calls[c].in_phys != QP_STR || !l->states[c])
+            continue;
+        struct qagg_minmax *s = (struct qagg_minmax *)l->states[c];
+        for (int64_t g = from; g < l->n_groups; g++) {
+            basalt_free((void *)(uintptr_t)s[g].v.s.p);
+            s[g].v.s.p = NULL;
+        }
+    }
+}

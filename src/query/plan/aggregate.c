@@ -1,0 +1,80 @@
+/* The aggregation node: keys and aggregate calls over its input, result
+ * types as DuckDB's (agg/agg.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "agg/agg.h"
+#include "plan/plan_internal.h"
+
+static enum basalt_qagg_kind kind_of(enum basalt_qplan_agg k)
+{
+    /* The two enums list the aggregates in the same order. */
+    return (enum basalt_qagg_kind)k;
+}
+
+basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_qagg_call *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = kind_of(c->call.kind);
+    out->distinct = c->call.distinct;
+    if (c->call.arg != NULL)
+        out->input = basalt_qexpr_type(c->call.arg);
+    out->quantile = c->call.quantile;
+    out->separator = c->call.separator;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                     struct basalt_qexpr *const *keys,
+                                     const char *const *key_names, int n_keys,
+                                     const struct basalt_qplan_agg_call *calls, int n_calls,
+                                     struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || child == NULL || n_keys < 0 || n_calls < 0 ||
+        (n_keys > 0 && keys == NULL) || (n_calls > 0 && calls == NULL))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_AGGREGATE, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    node->child[0] = child;
+    node->exprs = basalt_calloc((size_t)n_keys + 1, sizeof *node->exprs);
+    node->calls = basalt_calloc((size_t)n_calls + 1, sizeof *node->calls);
+    if (node->exprs == NULL || node->calls == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n_keys; i++) {
+        if (keys[i] == NULL)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL key");
+        node->exprs[i] = keys[i];
+    }
+    node->n_exprs = n_keys;
+    node->n_calls = n_calls;
+    st = basalt_arrow_schema_init(&node->schema, "+s", NULL, 0, n_keys + n_calls, err);
+    for (int i = 0; i < n_keys && st == BASALT_OK; i++) {
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "k%d", i);
+        const char *name = key_names && key_names[i] ? key_names[i] : fallback;
+        st = basalt_qplan_type_field(basalt_qexpr_type(keys[i]), name, true,
+                                     node->schema.children[i], err);
+    }
+    for (int i = 0; i < n_calls && st == BASALT_OK; i++) {
+        struct qagg_call *c = &node->calls[i];
+        c->call = calls[i];
+        if (c->call.kind != BASALT_QPLAN_COUNT_STAR && c->call.arg == NULL)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no argument", i);
+        struct basalt_qagg_call q;
+        basalt_qplan_agg_call_of(c, &q);
+        st = basalt_qagg_result_type(&q, &c->result, err);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "a%d", i);
+        const char *name = calls[i].name ? calls[i].name : fallback;
+        bool never_null = c->call.kind == BASALT_QPLAN_COUNT_STAR || c->call.kind == BASALT_QPLAN_COUNT;
+        if (st == BASALT_OK)
+            st = basalt_qplan_type_field(c->result, name, !never_null,
+                                         node->schema.children[n_keys + i], err);
+    }
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}

@@ -1,0 +1,323 @@
+/* The optimiser's rewrites before a run:
+ *   - predicates: the `column op constant` conjuncts of a filter directly
+ *     above a Parquet or Iceberg scan go into the scan's pruning;
+ *   - columns: walking down from the root with the set of columns each
+ *     operator's parent needs, every operator keeps only those (and what its
+ *     own expressions read), and scans read only the columns left. The
+ *     expressions of an operator whose input narrowed are copied onto the
+ *     narrower input (remap.c). */
+#include <string.h>
+
+#include "plan/plan_internal.h"
+
+static basalt_status remap_expr(struct basalt_qexpr_builder *nb, struct basalt_qexpr **e,
+                                const int32_t *map, struct basalt_error *err)
+{
+    if (*e == NULL)
+        return BASALT_OK;
+    return basalt_qexpr_remap(nb, *e, map, e, err);
+}
+
+static basalt_status copy_child_schema(struct basalt_qplan *node, struct basalt_error *err)
+{
+    basalt_arrow_schema_release(&node->schema);
+    return basalt_arrow_schema_copy(&node->child[0]->schema, &node->schema, err);
+}
+
+static basalt_status prune(struct basalt_qctx *ctx, struct basalt_qplan *node, const bool *need,
+                           int32_t *map, struct basalt_error *err);
+
+/* Prunes `child` to what `need` asks; *cmap (owned) maps its old columns. */
+static basalt_status prune_child(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                 const bool *need, int32_t **cmap, struct basalt_error *err)
+{
+    *cmap = basalt_calloc((size_t)child->schema.n_children + 1, sizeof **cmap);
+    if (*cmap == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    return prune(ctx, child, need, *cmap, err);
+}
+
+static bool *need_new(int64_t n)
+{
+    return basalt_calloc((size_t)n + 1, sizeof(bool));
+}
+
+static basalt_status prune_scan(struct basalt_qplan *node, const bool *need, int32_t *map,
+                                struct basalt_error *err)
+{
+    struct qscan *s = &node->scan;
+    int32_t n = (int32_t)node->schema.n_children;
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++)
+        k += need[i];
+    if (k == n || n == 0) {
+        for (int32_t i = 0; i < n; i++)
+            map[i] = i;
+        return BASALT_OK;
+    }
+    s->keep = basalt_calloc((size_t)(k ? k : 1), sizeof *s->keep);
+    if (s->keep == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        map[i] = need[i] ? k : -1;
+        if (need[i])
+            s->keep[k++] = i;
+    }
+    /* COUNT(*) needs rows, not values: read the first column. */
+    if (k == 0)
+        s->keep[k++] = 0;
+    s->n_keep = k;
+    const struct ArrowSchema **fields = basalt_calloc((size_t)k, sizeof *fields);
+    if (fields == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int32_t i = 0; i < k; i++)
+        fields[i] = s->full.children[s->keep[i]];
+    basalt_arrow_schema_release(&node->schema);
+    basalt_status st = basalt_qplan_struct_schema(fields, NULL, k, &node->schema, err);
+    basalt_free(fields);
+    return st;
+}
+
+static basalt_status prune_filter(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                  const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    int64_t n = child->schema.n_children;
+    /* Pushdown first, while the scan's columns are still its full schema. */
+    if ((child->kind == QPLAN_SCAN_PARQUET || child->kind == QPLAN_SCAN_ICEBERG) &&
+        child->scan.pushed == NULL) {
+        basalt_status st = basalt_qpushed_collect(node->pred, &ctx->arena, &child->scan.pushed,
+                                                  &child->scan.n_pushed, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    bool *cneed = need_new(n);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        cneed[i] = need[i];
+    basalt_qexpr_columns(node->pred, cneed);
+    int32_t *cmap = NULL;
+    basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
+    struct basalt_qexpr_builder *nb = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qctx_builder_over(ctx, &child->schema, &nb, err);
+    if (st == BASALT_OK)
+        st = remap_expr(nb, &node->pred, cmap, err);
+    if (st == BASALT_OK)
+        st = copy_child_schema(node, err);
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        map[i] = need[i] ? cmap[i] : -1;
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
+static basalt_status prune_project(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    bool *cneed = need_new(child->schema.n_children);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int k = 0;
+    for (int i = 0; i < node->n_exprs; i++) {
+        map[i] = need[i] ? k++ : -1;
+        if (need[i])
+            basalt_qexpr_columns(node->exprs[i], cneed);
+    }
+    int32_t *cmap = NULL;
+    basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
+    struct basalt_qexpr_builder *nb = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qctx_builder_over(ctx, &child->schema, &nb, err);
+    struct ArrowSchema schema;
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(&schema, "+s", NULL, 0, k, err);
+    if (st == BASALT_OK) {
+        int j = 0;
+        for (int i = 0; i < node->n_exprs && st == BASALT_OK; i++) {
+            if (!need[i])
+                continue;
+            st = remap_expr(nb, &node->exprs[i], cmap, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_schema_copy(node->schema.children[i], schema.children[j], err);
+            node->exprs[j++] = node->exprs[i];
+        }
+        node->n_exprs = k;
+        basalt_arrow_schema_release(&node->schema);
+        basalt_arrow_schema_move(&schema, &node->schema);
+    }
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
+static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    bool *cneed = need_new(child->schema.n_children);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < node->n_exprs; i++)
+        basalt_qexpr_columns(node->exprs[i], cneed);
+    for (int i = 0; i < node->n_calls; i++)
+        if (node->calls[i].call.arg != NULL)
+            basalt_qexpr_columns(node->calls[i].call.arg, cneed);
+    int32_t *cmap = NULL;
+    basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
+    struct basalt_qexpr_builder *nb = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qctx_builder_over(ctx, &child->schema, &nb, err);
+    for (int i = 0; i < node->n_exprs && st == BASALT_OK; i++)
+        st = remap_expr(nb, &node->exprs[i], cmap, err);
+    for (int i = 0; i < node->n_calls && st == BASALT_OK; i++)
+        st = remap_expr(nb, &node->calls[i].call.arg, cmap, err);
+    for (int64_t i = 0; i < node->schema.n_children; i++)
+        map[i] = (int32_t)i;
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
+static basalt_status prune_join(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *l = node->child[0], *r = node->child[1];
+    int64_t nl = l->schema.n_children, nr = r->schema.n_children;
+    bool right_out = node->join_type != BASALT_QPLAN_JOIN_SEMI &&
+                     node->join_type != BASALT_QPLAN_JOIN_ANTI;
+    bool *both = need_new(nl + nr);
+    if (both == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < nl + (right_out ? nr : 0); i++)
+        both[i] = need[i];
+    for (int i = 0; i < node->n_join_keys; i++) {
+        both[node->left_keys[i]] = true;
+        both[nl + node->right_keys[i]] = true;
+    }
+    if (node->residual != NULL)
+        basalt_qexpr_columns(node->residual, both);
+    int32_t *lmap = NULL, *rmap = NULL;
+    basalt_status st = prune_child(ctx, l, both, &lmap, err);
+    if (st == BASALT_OK)
+        st = prune_child(ctx, r, both + nl, &rmap, err);
+    int32_t *bmap = NULL;
+    if (st == BASALT_OK) {
+        bmap = basalt_calloc((size_t)(nl + nr) + 1, sizeof *bmap);
+        if (bmap == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    if (st == BASALT_OK) {
+        int64_t nl2 = l->schema.n_children;
+        for (int64_t i = 0; i < nl; i++)
+            bmap[i] = lmap[i];
+        for (int64_t i = 0; i < nr; i++)
+            bmap[nl + i] = rmap[i] < 0 ? -1 : (int32_t)(nl2 + rmap[i]);
+        for (int i = 0; i < node->n_join_keys; i++) {
+            node->left_keys[i] = lmap[node->left_keys[i]];
+            node->right_keys[i] = rmap[node->right_keys[i]];
+        }
+        if (node->residual != NULL) {
+            struct basalt_qexpr_builder *nb = NULL;
+            st = basalt_qplan_join_builder(ctx, l, r, &nb, err);
+            if (st == BASALT_OK)
+                st = remap_expr(nb, &node->residual, bmap, err);
+        }
+        for (int64_t i = 0; i < nl + (right_out ? nr : 0); i++)
+            map[i] = need[i] ? bmap[i] : -1;
+    }
+    if (st == BASALT_OK) {
+        basalt_arrow_schema_release(&node->schema);
+        st = basalt_qplan_join_schema(node, err);
+    }
+    basalt_free(both);
+    basalt_free(lmap);
+    basalt_free(rmap);
+    basalt_free(bmap);
+    return st;
+}
+
+static basalt_status prune_sort_limit(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                      const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    int64_t n = child->schema.n_children;
+    bool *cneed = need_new(n);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        cneed[i] = need[i];
+    for (int i = 0; i < node->n_sort_keys; i++)
+        cneed[node->sort_keys[i].column] = true;
+    int32_t *cmap = NULL;
+    basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
+    if (st == BASALT_OK) {
+        for (int i = 0; i < node->n_sort_keys; i++)
+            node->sort_keys[i].column = cmap[node->sort_keys[i].column];
+        for (int64_t i = 0; i < n; i++)
+            map[i] = need[i] ? cmap[i] : -1;
+        st = copy_child_schema(node, err);
+    }
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
+static basalt_status prune_all(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct basalt_error *err)
+{
+    int64_t n = node->schema.n_children;
+    bool *all = need_new(n);
+    int32_t *m = basalt_calloc((size_t)n + 1, sizeof *m);
+    basalt_status st = all && m ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        all[i] = true;
+    if (st == BASALT_OK)
+        st = prune(ctx, node, all, m, err);
+    basalt_free(all);
+    basalt_free(m);
+    return st;
+}
+
+static basalt_status prune(struct basalt_qctx *ctx, struct basalt_qplan *node, const bool *need,
+                           int32_t *map, struct basalt_error *err)
+{
+    int64_t n = node->schema.n_children;
+    switch (node->kind) {
+    case QPLAN_SCAN_PARQUET:
+    case QPLAN_SCAN_ICEBERG:
+        return prune_scan(node, need, map, err);
+    case QPLAN_FILTER:
+        return prune_filter(ctx, node, need, map, err);
+    case QPLAN_PROJECT:
+        return prune_project(ctx, node, need, map, err);
+    case QPLAN_AGGREGATE:
+        return prune_aggregate(ctx, node, map, err);
+    case QPLAN_JOIN:
+        return prune_join(ctx, node, need, map, err);
+    case QPLAN_SORT:
+    case QPLAN_LIMIT:
+        return prune_sort_limit(ctx, node, need, map, err);
+    case QPLAN_UNION_ALL:
+        for (int i = 0; i < node->n_children; i++) {
+            basalt_status st = prune_all(ctx, node->children[i], err);
+            if (st != BASALT_OK)
+                return st;
+        }
+        break;
+    default: /* CSV and IPC read every column; VALUES is what it is */
+        break;
+    }
+    for (int64_t i = 0; i < n; i++)
+        map[i] = (int32_t)i;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qplan_optimize(struct basalt_qctx *ctx, struct basalt_qplan *root,
+                                    struct basalt_error *err)
+{
+    return prune_all(ctx, root, err);
+}

@@ -1,0 +1,159 @@
+/* Plan nodes: what each operator holds between being built and being run,
+ * and the statistics EXPLAIN ANALYZE prints. */
+#ifndef BASALT_QUERY_PLAN_INTERNAL_H
+#define BASALT_QUERY_PLAN_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "basalt/iceberg_expr.h"
+#include "basalt/iceberg_scan.h"
+#include "basalt/parquet.h"
+#include "basalt/query_plan.h"
+#include "query_internal.h"
+
+enum qplan_kind {
+    QPLAN_SCAN_PARQUET,
+    QPLAN_SCAN_CSV,
+    QPLAN_SCAN_IPC,
+    QPLAN_SCAN_ICEBERG,
+    QPLAN_VALUES,
+    QPLAN_FILTER,
+    QPLAN_PROJECT,
+    QPLAN_AGGREGATE,
+    QPLAN_JOIN,
+    QPLAN_SORT,
+    QPLAN_LIMIT,
+    QPLAN_UNION_ALL
+};
+
+/* A `column op constant` conjunct pushed into a file scan's pruning. */
+struct qpushed {
+    int32_t column; /* in the scan's full schema */
+    enum basalt_parquet_op op;
+    struct basalt_query_value value;
+};
+
+struct qscan {
+    /* Parquet */
+    char **paths;
+    size_t n_paths;
+    struct basalt_parquet_reader **readers; /* opened when built */
+    /* CSV, IPC: opened when built, read when run */
+    char *path;
+    struct basalt_csv_read_options csv;
+    struct basalt_csv_reader *csv_reader;
+    struct basalt_ipc_reader *ipc_reader;
+    /* Iceberg */
+    const struct basalt_iceberg_table *table;
+    struct basalt_iceberg_scan_options iceberg;
+    char *ref;
+    /* The file's full schema and the columns the scan keeps (indices into
+     * it, ascending; NULL: every column). */
+    struct ArrowSchema full;
+    int32_t *keep;
+    int32_t n_keep;
+    struct qpushed *pushed;
+    int32_t n_pushed;
+    /* In-memory batches (VALUES). */
+    struct basalt_arrow_batches values;
+};
+
+struct qagg_call {
+    struct basalt_qplan_agg_call call; /* arg points into the node's builder */
+    struct basalt_query_type result;
+};
+
+struct basalt_qplan {
+    enum qplan_kind kind;
+    struct ArrowSchema schema;        /* output, "+s" */
+    struct basalt_qplan *child[2];    /* [0]: input (join: left), [1]: join right */
+    struct basalt_qplan **children;   /* UNION ALL */
+    int n_children;
+    struct basalt_qexpr_builder *b;   /* over the input schema (join: left ++ right) */
+
+    struct qscan scan;
+    struct basalt_qexpr *pred;        /* FILTER */
+    struct basalt_qexpr **exprs;      /* PROJECT; AGGREGATE keys */
+    int n_exprs;
+    struct qagg_call *calls;          /* AGGREGATE */
+    int n_calls;
+    enum basalt_qplan_join_type join_type;
+    int *left_keys, *right_keys;
+    int n_join_keys;
+    struct basalt_qexpr *residual;
+    struct basalt_qplan_sort_key *sort_keys;
+    int n_sort_keys;
+    int64_t limit, offset;            /* SORT (limit < 0: all), LIMIT */
+
+    bool executed;
+    bool optimized;
+    /* EXPLAIN ANALYZE */
+    _Atomic int64_t rows_out;
+    _Atomic int64_t rows_in;
+    _Atomic int64_t morsels, morsels_pruned;
+    double ms;
+};
+
+struct basalt_qctx {
+    struct basalt_qctx_options o;
+    struct basalt_arena arena;
+    /* everything to free with the context */
+    struct basalt_qplan **nodes;
+    int n_nodes, cap_nodes;
+    struct basalt_qexpr_builder **builders;
+    int n_builders, cap_builders;
+};
+
+/* node.c */
+basalt_status basalt_qplan_node_new(struct basalt_qctx *ctx, enum qplan_kind kind,
+                                    struct basalt_qplan **out, struct basalt_error *err);
+basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct ArrowSchema *schema,
+                                       struct basalt_qexpr_builder **out,
+                                       struct basalt_error *err);
+/* A "+s" schema whose children are copies of the given fields, renamed when
+ * names[i] is not NULL. */
+basalt_status basalt_qplan_struct_schema(const struct ArrowSchema *const *fields,
+                                         const char *const *names, int n, struct ArrowSchema *out,
+                                         struct basalt_error *err);
+/* The Arrow field of a query type (nullable) named `name`. */
+basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char *name,
+                                      bool nullable, struct ArrowSchema *out,
+                                      struct basalt_error *err);
+
+/* aggregate.c: the aggregation operator's description of call c. */
+struct basalt_qagg_call;
+basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_qagg_call *out);
+
+/* operators.c: a join's output schema from its children and type. */
+basalt_status basalt_qplan_join_schema(struct basalt_qplan *node, struct basalt_error *err);
+
+/* remap.c: a copy of `e` in `dst`, column i of the old input becoming column
+ * map[i] of dst's (map[i] < 0 is a column the copy must not reference). */
+basalt_status basalt_qexpr_remap(struct basalt_qexpr_builder *dst, const struct basalt_qexpr *e,
+                                 const int32_t *map, struct basalt_qexpr **out,
+                                 struct basalt_error *err);
+/* Marks the input columns `e` references in used[]. */
+void basalt_qexpr_columns(const struct basalt_qexpr *e, bool *used);
+
+/* pushdown.c: the `column op constant` conjuncts of pred (NULL list when
+ * none; string constants copied into arena), and their forms for Parquet
+ * (false: not expressible for that column) and Iceberg (*out NULL: not
+ * expressible). */
+basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct basalt_arena *arena,
+                                     struct qpushed **out, int32_t *n, struct basalt_error *err);
+bool basalt_qpushed_parquet(const struct qpushed *p, const struct ArrowSchema *field,
+                            struct basalt_parquet_literal *lit);
+struct basalt_iceberg_expr;
+basalt_status basalt_qpushed_iceberg(const struct qpushed *p, const char *column,
+                                     struct basalt_arena *arena, struct basalt_iceberg_expr **out,
+                                     struct basalt_error *err);
+
+/* optimize.c: column pruning and predicate pushdown, before a run. */
+basalt_status basalt_qplan_optimize(struct basalt_qctx *ctx, struct basalt_qplan *root,
+                                    struct basalt_error *err);
+
+/* run.c: runs a node into batches (in order). */
+basalt_status basalt_qplan_run(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct basalt_arrow_batches *out, struct basalt_error *err);
+
+#endif

@@ -1,0 +1,72 @@
+/* Moving a bound expression onto another input: when the optimiser drops
+ * columns below an operator, the operator's expressions are copied into a
+ * builder over the narrower input with their column indices renumbered.
+ * Types do not change (the columns are the same), so the copy needs no
+ * re-binding. */
+#include <string.h>
+
+#include "plan/plan_internal.h"
+
+static basalt_status copy_node(struct basalt_qexpr_builder *dst, const struct basalt_qexpr *e,
+                               const int32_t *map, int depth, struct basalt_qexpr **out,
+                               struct basalt_error *err)
+{
+    if (depth > 10000)
+        return basalt_error_set(err, BASALT_LIMIT, "expression nested too deeply");
+    struct basalt_qexpr *c = basalt_arena_alloc(&dst->arena, sizeof *c, _Alignof(struct basalt_qexpr));
+    if (c == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    *c = *e;
+    if (e->kind == QN_COLUMN) {
+        int32_t to = map[e->column];
+        if (to < 0 || to >= dst->n_columns)
+            return basalt_error_set(err, BASALT_INTERNAL, "column %d pruned but referenced",
+                                    (int)e->column);
+        c->column = to;
+    }
+    if (e->name != NULL) {
+        c->name = basalt_arena_strndup(&dst->arena, e->name, strlen(e->name));
+        if (c->name == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    if (e->kind == QN_CONST && !e->value.is_null &&
+        (e->value.type.id == BASALT_QUERY_TYPE_STRING ||
+         e->value.type.id == BASALT_QUERY_TYPE_BINARY)) {
+        char *p = basalt_arena_alloc(&dst->arena, e->value.v.str.len + 1, 1);
+        if (p == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (e->value.v.str.len > 0)
+            memcpy(p, e->value.v.str.ptr, e->value.v.str.len);
+        p[e->value.v.str.len] = '\0';
+        c->value.v.str.ptr = p;
+    }
+    if (e->n_args > 0) {
+        c->args = basalt_arena_alloc(&dst->arena, (size_t)e->n_args * sizeof *c->args,
+                                     _Alignof(struct basalt_qexpr *));
+        if (c->args == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; i < e->n_args; i++) {
+            basalt_status st = copy_node(dst, e->args[i], map, depth + 1, &c->args[i], err);
+            if (st != BASALT_OK)
+                return st;
+        }
+    }
+    *out = c;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_remap(struct basalt_qexpr_builder *dst, const struct basalt_qexpr *e,
+                                 const int32_t *map, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    *out = NULL;
+    return copy_node(dst, e, map, 0, out, err);
+}
+
+void basalt_qexpr_columns(const struct basalt_qexpr *e, bool *used)
+{
+    if (e->kind == QN_COLUMN)
+        used[e->column] = true;
+    for (int i = 0; i < e->n_args; i++)
+        basalt_qexpr_columns(e->args[i], used);
+}

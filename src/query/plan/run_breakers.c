@@ -1,0 +1,333 @@
+/* The operators that end a pipeline: aggregation (each worker aggregates its
+ * morsels into its own table; agg/agg.h merges them), sort and the build
+ * side of joins (their input is collected in morsel order and handed over
+ * with its position, so ties and matches keep input order whatever the
+ * worker count), and the probe of a join added to the pipeline above. */
+#include <string.h>
+
+#include "agg/agg.h"
+#include "join/join.h"
+#include "plan/run_internal.h"
+#include "sort/sort.h"
+
+/* ------------------------------------------------------------------ aggregation */
+
+struct agg_sink {
+    struct qsink base; /* first: the pipeline sees a qsink */
+    struct basalt_qplan *node;
+    struct basalt_query_program *prog; /* the keys and arguments that are not plain columns */
+    int *col;                          /* per key then per call: input column, or -1 */
+    int *slot;                         /* per key then per call: program output, or -1 */
+    int n_inputs, n_prog;
+    struct basalt_query_state **states;
+    struct basalt_qagg_local **locals;
+};
+
+static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                 struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    (void)seq;
+    struct agg_sink *s = (struct agg_sink *)sink;
+    struct ArrowArray vals[64];
+    const struct ArrowArray *inputs[128];
+    basalt_status st = BASALT_OK;
+    if (s->n_prog > 0)
+        st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
+    if (st != BASALT_OK)
+        return st;
+    for (int i = 0; i < s->n_inputs; i++)
+        inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
+                                   : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
+    int nk = s->node->n_exprs;
+    st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, batch->length, err);
+    for (int i = 0; i < s->n_prog; i++)
+        basalt_arrow_array_release(&vals[i]);
+    basalt_arrow_array_release(batch);
+    return st;
+}
+
+basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    int nk = node->n_exprs, nc = node->n_calls, workers = basalt_qrun_workers(ctx);
+    if (nk + nc > 128)
+        return basalt_error_set(err, BASALT_LIMIT, "more than 128 group keys and aggregates");
+    struct agg_sink s;
+    memset(&s, 0, sizeof s);
+    s.node = node;
+    s.n_inputs = nk + nc;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct basalt_qagg *agg = NULL;
+    struct basalt_query_type *key_types = basalt_calloc((size_t)nk + 1, sizeof *key_types);
+    struct basalt_qagg_call *calls = basalt_calloc((size_t)nc + 1, sizeof *calls);
+    struct basalt_qexpr **computed = basalt_calloc((size_t)(nk + nc) + 1, sizeof *computed);
+    s.col = basalt_calloc((size_t)(nk + nc) + 1, sizeof *s.col);
+    s.slot = basalt_calloc((size_t)(nk + nc) + 1, sizeof *s.slot);
+    s.states = basalt_calloc((size_t)workers, sizeof *s.states);
+    s.locals = basalt_calloc((size_t)workers, sizeof *s.locals);
+    basalt_status st = key_types && calls && computed && s.col && s.slot && s.states && s.locals
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < nk + nc && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = i < nk ? node->exprs[i] : node->calls[i - nk].call.arg;
+        s.col[i] = -1;
+        s.slot[i] = -1;
+        if (e == NULL)
+            continue;
+        int32_t c = basalt_qexpr_column_index(e);
+        if (c >= 0) {
+            s.col[i] = c;
+        } else {
+            s.slot[i] = s.n_prog;
+            computed[s.n_prog++] = e;
+        }
+    }
+    for (int i = 0; i < nk && st == BASALT_OK; i++)
+        key_types[i] = basalt_qexpr_type(node->exprs[i]);
+    for (int i = 0; i < nc && st == BASALT_OK; i++)
+        st = basalt_qplan_agg_call_of(&node->calls[i], &calls[i]);
+    if (st == BASALT_OK && s.n_prog > 64)
+        st = basalt_error_set(err, BASALT_LIMIT, "more than 64 computed group keys and arguments");
+    struct basalt_qagg_options ao;
+    basalt_qagg_options_init(&ao);
+    ao.memory_limit = ctx->o.memory_limit;
+    if (st == BASALT_OK)
+        st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
+    if (st == BASALT_OK)
+        st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK && s.n_prog > 0) {
+        struct basalt_qexpr_builder *b;
+        st = basalt_qctx_builder_over(ctx, pl.schema, &b, err);
+        struct basalt_query_compile_options co;
+        basalt_query_compile_options_init(&co);
+        if (st == BASALT_OK)
+            st = basalt_query_compile(b, computed, s.n_prog, &co, &s.prog, err);
+    }
+    for (int w = 0; w < workers && st == BASALT_OK; w++) {
+        if (s.prog != NULL)
+            st = basalt_query_state_new(s.prog, &s.states[w], err);
+        if (st == BASALT_OK)
+            st = basalt_qagg_local_new(agg, &s.locals[w], err);
+    }
+    s.base.consume = agg_consume;
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    if (st == BASALT_OK) {
+        st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
+        /* The node's names and nullability. */
+        if (st == BASALT_OK) {
+            basalt_arrow_schema_release(&out->schema);
+            st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+        }
+    }
+    for (int w = 0; w < workers && s.states != NULL; w++) {
+        basalt_query_state_free(s.states[w]);
+        if (s.locals != NULL)
+            basalt_qagg_local_free(s.locals[w]);
+    }
+    basalt_qpipeline_reset(&pl);
+    basalt_query_program_free(s.prog);
+    basalt_qagg_free(agg);
+    basalt_free(s.states);
+    basalt_free(s.locals);
+    basalt_free(s.col);
+    basalt_free(s.slot);
+    basalt_free(key_types);
+    basalt_free(calls);
+    basalt_free(computed);
+    return st;
+}
+
+/* ------------------------------------------------------------------ collecting in order */
+
+static basalt_status collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                      struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, pl.schema, out, err);
+    basalt_qsink_collect_reset(&sink);
+    basalt_qpipeline_reset(&pl);
+    return st;
+}
+
+/* ------------------------------------------------------------------ sort */
+
+basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    basalt_status st = collect_in_order(ctx, node->child[0], &in, err);
+    struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
+    if (st == BASALT_OK && keys == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; st == BASALT_OK && i < node->n_sort_keys; i++) {
+        keys[i].column = node->sort_keys[i].column;
+        keys[i].descending = node->sort_keys[i].descending;
+        keys[i].nulls_first = node->sort_keys[i].nulls_first;
+    }
+    struct basalt_qsort *sort = NULL;
+    struct basalt_qsort_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qsort_new(&in.schema, keys, node->n_sort_keys, node->limit, node->offset,
+                              &sort, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_local_new(sort, &local, err);
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++)
+        st = basalt_qsort_consume(local, &in.arrays[i], i, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_finish(sort, &local, 1, ctx->o.pool, out, err);
+    basalt_qsort_local_free(local);
+    basalt_qsort_free(sort);
+    basalt_free(keys);
+    basalt_arrow_batches_reset(&in);
+    return st;
+}
+
+/* ------------------------------------------------------------------ joins */
+
+/* A join and the residual program it borrows, freed together. */
+struct join_run {
+    struct basalt_qjoin *join;
+    struct basalt_query_program *residual;
+};
+
+static void join_run_free(void *p)
+{
+    struct join_run *r = p;
+    if (r == NULL)
+        return;
+    basalt_qjoin_free(r->join);
+    basalt_query_program_free(r->residual);
+    basalt_free(r);
+}
+
+static basalt_status probe_local_new(void *p, void **out, struct basalt_error *err)
+{
+    struct join_run *r = p;
+    return basalt_qjoin_probe_local_new(r->join, (struct basalt_qjoin_probe_local **)out, err);
+}
+
+static void probe_local_free(void *l)
+{
+    basalt_qjoin_probe_local_free(l);
+}
+
+static basalt_status probe(void *l, const struct ArrowArray *batch, struct basalt_arrow_batches *out,
+                           struct basalt_error *err)
+{
+    return basalt_qjoin_probe(l, batch, out, err);
+}
+
+/* Runs the right side and builds the hash table on it. */
+static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                           const struct ArrowSchema *probe_schema, struct join_run **out,
+                           struct basalt_error *err)
+{
+    *out = NULL;
+    struct join_run *r = basalt_calloc(1, sizeof *r);
+    if (r == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    if (node->residual != NULL) {
+        struct basalt_qexpr_builder *b;
+        st = basalt_qplan_join_builder(ctx, node->child[0], node->child[1], &b, err);
+        struct basalt_query_compile_options co;
+        basalt_query_compile_options_init(&co);
+        if (st == BASALT_OK)
+            st = basalt_query_compile(b, &node->residual, 1, &co, &r->residual, err);
+    }
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    if (st == BASALT_OK)
+        st = collect_in_order(ctx, node->child[1], &in, err);
+    struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
+                                     &node->child[1]->schema, node->left_keys, node->right_keys,
+                                     node->n_join_keys, r->residual};
+    if (st == BASALT_OK)
+        st = basalt_qjoin_new(&spec, &r->join, err);
+    struct basalt_qjoin_build_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(r->join, &local, err);
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++)
+        st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
+    basalt_qjoin_build_local_free(local);
+    basalt_arrow_batches_reset(&in);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    *out = r;
+    return BASALT_OK;
+}
+
+static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, struct join_run *r,
+                               struct basalt_error *err)
+{
+    struct qpipe_op *op;
+    basalt_status st = basalt_qpipeline_add(pl, &op, err);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    op->kind = QPIPE_PROBE;
+    op->node = node;
+    op->in_schema = &node->child[0]->schema;
+    op->join = r;
+    op->probe_local_new = probe_local_new;
+    op->probe_local_free = probe_local_free;
+    op->probe = probe;
+    op->free_join = join_run_free;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct qpipeline *pl, struct basalt_error *err)
+{
+    struct join_run *r;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, err);
+    return st == BASALT_OK ? add_probe(node, pl, r, err) : st;
+}
+
+basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct join_run *r;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qjoin *join = r->join;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK)
+        st = add_probe(node, &pl, r, err); /* the pipeline owns r from here */
+    else
+        join_run_free(r);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_unmatched(join, out, err);
+    basalt_qsink_collect_reset(&sink);
+    basalt_qpipeline_reset(&pl);
+    return st;
+}

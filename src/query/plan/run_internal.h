@@ -1,0 +1,120 @@
+/* Running plans: a pipeline is a source of numbered morsels, a chain of
+ * streaming operators and a sink. Workers take morsels in order and push
+ * each morsel's batches through the chain into their own part of the sink;
+ * operators that need all their input (aggregation, sort, the build side of
+ * a join, limit, union) end a pipeline and their result becomes the source
+ * of the next. Morsel numbers travel with the batches, so sinks that keep
+ * order (collect, sort, join build) give the same result for any worker
+ * count. */
+#ifndef BASALT_QUERY_RUN_INTERNAL_H
+#define BASALT_QUERY_RUN_INTERNAL_H
+
+#include <pthread.h>
+
+#include "plan/plan_internal.h"
+
+enum qsource_kind { QSRC_BATCHES, QSRC_PARQUET, QSRC_ICEBERG };
+
+struct qsource {
+    enum qsource_kind kind;
+    struct basalt_qplan *node;           /* the scan (statistics), or NULL */
+    struct basalt_arrow_batches batches; /* QSRC_BATCHES: morsel i is batch i (moved out) */
+    int64_t n_morsels;
+    int32_t *m_file, *m_rg;              /* QSRC_PARQUET: morsel -> file, row group */
+    struct basalt_iceberg_scan *iscan;   /* QSRC_ICEBERG: morsel i is task i */
+};
+
+enum qpipe_op_kind { QPIPE_FILTER, QPIPE_PROJECT, QPIPE_PROBE };
+
+struct qpipe_op {
+    enum qpipe_op_kind kind;
+    struct basalt_qplan *node;
+    const struct ArrowSchema *in_schema;   /* borrowed */
+    struct basalt_query_program *prog;     /* FILTER predicate; PROJECT computed outputs */
+    int *pass;                             /* PROJECT: input column passed through, or -1 */
+    int *slot;                             /* PROJECT: program output of a computed column */
+    /* PROBE: the join (owned by the pipeline: freed through free_join) and
+     * its probe functions (run_join.c) */
+    void *join;
+    basalt_status (*probe_local_new)(void *join, void **out, struct basalt_error *err);
+    void (*probe_local_free)(void *local);
+    basalt_status (*probe)(void *local, const struct ArrowArray *batch,
+                           struct basalt_arrow_batches *out, struct basalt_error *err);
+    void (*free_join)(void *join);
+    void **locals;                         /* per worker: query state / probe local */
+    int n_locals;
+    int64_t **sel;                         /* FILTER: per worker selection vectors */
+    int64_t *sel_cap;
+};
+
+/* Where a pipeline's batches end. consume takes the batch (moved in). */
+struct qsink {
+    basalt_status (*consume)(struct qsink *sink, int worker, int64_t morsel, int64_t seq,
+                             struct ArrowArray *batch, struct basalt_error *err);
+    void *impl;
+    /* COLLECT: the batches of each morsel, in order */
+    struct basalt_arrow_batches *per_morsel;
+    int64_t n_morsels;
+    int64_t need;     /* rows wanted (offset + limit) or -1: stop reading once the
+                       * finished prefix of morsels holds them */
+    int64_t *morsel_rows;
+    bool *morsel_done;
+    int64_t frontier, frontier_rows;
+    pthread_mutex_t lock;
+};
+
+struct qpipeline {
+    struct qsource src;
+    struct qpipe_op *ops;
+    int n_ops, cap_ops;
+    const struct ArrowSchema *schema; /* of the batches leaving the last op (borrowed) */
+};
+
+int basalt_qrun_workers(const struct basalt_qctx *ctx);
+
+/* run_source.c */
+basalt_status basalt_qsource_open(struct basalt_qctx *ctx, struct basalt_qplan *scan,
+                                  struct qsource *src, struct basalt_error *err);
+void basalt_qsource_reset(struct qsource *src);
+/* Produces morsel m's batches, calling emit for each (in order). */
+typedef basalt_status (*qemit_fn)(void *ctx, int worker, int64_t morsel, struct ArrowArray *batch,
+                                  struct basalt_error *err);
+basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
+                                    void *emit_ctx, struct basalt_error *err);
+
+/* run_pipeline.c */
+void basalt_qpipeline_init(struct qpipeline *pl);
+void basalt_qpipeline_reset(struct qpipeline *pl);
+basalt_status basalt_qpipeline_add(struct qpipeline *pl, struct qpipe_op **out,
+                                   struct basalt_error *err);
+/* Compiles the ops for `workers` workers and runs every morsel into sink. */
+basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
+                                   struct qsink *sink, struct basalt_error *err);
+/* A collecting sink for pl's morsels (need < 0: every row). */
+basalt_status basalt_qsink_collect_init(struct qsink *sink, int64_t n_morsels, int64_t need,
+                                        struct basalt_error *err);
+/* Moves the collected batches, in morsel order, to out (schema given). */
+basalt_status basalt_qsink_collect_finish(struct qsink *sink, const struct ArrowSchema *schema,
+                                          struct basalt_arrow_batches *out,
+                                          struct basalt_error *err);
+void basalt_qsink_collect_reset(struct qsink *sink);
+
+/* run.c */
+/* The pipeline producing node's rows (breakers below it already run). */
+basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct qpipeline *pl, struct basalt_error *err);
+
+/* run_agg.c, run_sort.c, run_join.c: the breakers. */
+basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_arrow_batches *out, struct basalt_error *err);
+basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct basalt_arrow_batches *out, struct basalt_error *err);
+/* Runs the build side and adds the probe to pl (whose source is the left
+ * side's pipeline, already open). */
+basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct qpipeline *pl, struct basalt_error *err);
+/* RIGHT and FULL joins: the whole join, unmatched build rows last. */
+basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err);
+
+#endif

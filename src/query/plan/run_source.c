@@ -1,0 +1,186 @@
+/* Sources of morsels: a row group of a Parquet file, a file task of an
+ * Iceberg scan, or one batch of a materialised result. A morsel is read by
+ * one worker with the pool left alone (the workers are the parallelism). */
+#include <string.h>
+
+#include "plan/run_internal.h"
+
+void basalt_qsource_reset(struct qsource *src)
+{
+    basalt_arrow_batches_reset(&src->batches);
+    basalt_free(src->m_file);
+    basalt_free(src->m_rg);
+    basalt_iceberg_scan_free(src->iscan);
+    memset(src, 0, sizeof *src);
+    basalt_arrow_batches_init(&src->batches);
+}
+
+static basalt_status open_parquet(struct basalt_qplan *scan, struct qsource *src,
+                                  struct basalt_error *err)
+{
+    const struct qscan *s = &scan->scan;
+    int64_t n = 0;
+    for (size_t f = 0; f < s->n_paths; f++)
+        n += basalt_parquet_reader_num_row_groups(s->readers[f]);
+    src->m_file = basalt_calloc((size_t)n + 1, sizeof *src->m_file);
+    src->m_rg = basalt_calloc((size_t)n + 1, sizeof *src->m_rg);
+    if (src->m_file == NULL || src->m_rg == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int64_t m = 0;
+    for (size_t f = 0; f < s->n_paths; f++)
+        for (int32_t g = 0; g < basalt_parquet_reader_num_row_groups(s->readers[f]); g++) {
+            src->m_file[m] = (int32_t)f;
+            src->m_rg[m++] = g;
+        }
+    src->n_morsels = n;
+    return BASALT_OK;
+}
+
+/* The Iceberg scan with the kept columns and the pushed predicates. */
+static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src,
+                                  struct basalt_error *err)
+{
+    const struct qscan *s = &scan->scan;
+    struct basalt_iceberg_scan_options o = s->iceberg;
+    const char **columns = NULL;
+    struct basalt_arena arena;
+    basalt_arena_init(&arena, 4096);
+    basalt_status st = BASALT_OK;
+    if (s->keep != NULL) {
+        columns = basalt_calloc((size_t)s->n_keep + 1, sizeof *columns);
+        if (columns == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int32_t i = 0; i < s->n_keep; i++)
+            columns[i] = s->full.children[s->keep[i]]->name;
+        o.columns = columns;
+        o.n_columns = (size_t)s->n_keep;
+    }
+    struct basalt_iceberg_expr *filter = NULL;
+    for (int32_t i = 0; i < s->n_pushed && st == BASALT_OK; i++) {
+        struct basalt_iceberg_expr *e = NULL;
+        st = basalt_qpushed_iceberg(&s->pushed[i], s->full.children[s->pushed[i].column]->name,
+                                    &arena, &e, err);
+        if (st == BASALT_OK && e != NULL)
+            filter = filter == NULL ? e : basalt_iceberg_expr_and(&arena, filter, e);
+    }
+    o.filter = filter;
+    if (st == BASALT_OK) {
+        st = basalt_iceberg_scan_new(s->table, &o, &src->iscan, err);
+        /* A predicate Iceberg cannot bind (a literal its type does not take)
+         * only costs pruning: scan without it; the filter above still runs. */
+        if (st == BASALT_INVALID_ARG && filter != NULL) {
+            o.filter = NULL;
+            st = basalt_iceberg_scan_new(s->table, &o, &src->iscan, err);
+        }
+    }
+    const struct basalt_iceberg_plan *plan = NULL;
+    if (st == BASALT_OK)
+        st = basalt_iceberg_scan_prepare_tasks(src->iscan, &plan, err);
+    if (st == BASALT_OK) {
+        src->n_morsels = plan->n_tasks;
+        atomic_fetch_add(&scan->morsels_pruned,
+                         (int64_t)plan->files_skipped_by_partition + plan->files_skipped_by_metrics);
+    }
+    basalt_free(columns);
+    basalt_arena_reset(&arena);
+    return st;
+}
+
+basalt_status basalt_qsource_open(struct basalt_qctx *ctx, struct basalt_qplan *scan,
+                                  struct qsource *src, struct basalt_error *err)
+{
+    (void)ctx;
+    memset(src, 0, sizeof *src);
+    basalt_arrow_batches_init(&src->batches);
+    src->node = scan;
+    switch (scan->kind) {
+    case QPLAN_SCAN_PARQUET:
+        src->kind = QSRC_PARQUET;
+        return open_parquet(scan, src, err);
+    case QPLAN_SCAN_ICEBERG:
+        src->kind = QSRC_ICEBERG;
+        return open_iceberg(scan, src, err);
+    default:
+        return basalt_error_set(err, BASALT_INTERNAL, "not a scan source");
+    }
+}
+
+/* Reads row group (file, rg) with the kept columns and the pushed
+ * predicates; a row group the statistics rule out yields nothing. */
+static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
+                                    void *emit_ctx, struct basalt_error *err)
+{
+    const struct qscan *s = &src->node->scan;
+    int32_t f = src->m_file[m], rg = src->m_rg[m];
+    struct basalt_parquet_read_options ro;
+    basalt_parquet_read_options_init(&ro);
+    struct basalt_parquet_scan *scan = NULL;
+    basalt_status st = basalt_parquet_scan_new(s->readers[f], &ro, &scan, err);
+    if (st != BASALT_OK)
+        return st;
+    if (s->keep == NULL)
+        basalt_parquet_scan_select_all(scan);
+    for (int32_t i = 0; s->keep != NULL && i < s->n_keep && st == BASALT_OK; i++)
+        st = basalt_parquet_scan_select_column(scan, s->full.children[s->keep[i]]->name, err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_scan_select_row_groups(scan, &rg, 1, err);
+    for (int32_t i = 0; i < s->n_pushed && st == BASALT_OK; i++) {
+        struct basalt_parquet_literal lit;
+        const char *leaf = s->full.children[s->pushed[i].column]->name;
+        if (basalt_qpushed_parquet(&s->pushed[i], s->full.children[s->pushed[i].column], &lit))
+            st = basalt_parquet_scan_filter(scan, leaf, s->pushed[i].op, &lit, err);
+    }
+    int64_t rows = 0;
+    while (st == BASALT_OK) {
+        struct ArrowArray batch;
+        st = basalt_parquet_scan_next(scan, &batch, err);
+        if (st != BASALT_OK || batch.release == NULL)
+            break;
+        rows += batch.length;
+        st = emit(emit_ctx, worker, m, &batch, err);
+    }
+    if (st == BASALT_OK) {
+        struct basalt_parquet_scan_stats stats;
+        basalt_parquet_scan_get_stats(scan, &stats);
+        if (stats.row_groups_read == 0)
+            atomic_fetch_add(&src->node->morsels_pruned, 1);
+        atomic_fetch_add(&src->node->rows_out, rows);
+    }
+    basalt_parquet_scan_free(scan);
+    if (st != BASALT_OK)
+        basalt_error_context(err, st, "%s", s->paths[f]);
+    return st;
+}
+
+static basalt_status iceberg_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
+                                    void *emit_ctx, struct basalt_error *err)
+{
+    struct basalt_arrow_batches task;
+    basalt_arrow_batches_init(&task);
+    basalt_status st = basalt_iceberg_scan_read_task(src->iscan, (uint32_t)m, &task, err);
+    int64_t rows = 0;
+    for (int64_t i = 0; i < task.n && st == BASALT_OK; i++) {
+        rows += task.arrays[i].length;
+        st = emit(emit_ctx, worker, m, &task.arrays[i], err);
+    }
+    basalt_arrow_batches_reset(&task);
+    atomic_fetch_add(&src->node->rows_out, rows);
+    return st;
+}
+
+basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
+                                    void *emit_ctx, struct basalt_error *err)
+{
+    switch (src->kind) {
+    case QSRC_BATCHES: {
+        struct ArrowArray batch;
+        basalt_arrow_array_move(&src->batches.arrays[m], &batch);
+        return emit(emit_ctx, worker, m, &batch, err);
+    }
+    case QSRC_PARQUET:
+        return parquet_morsel(src, m, worker, emit, emit_ctx, err);
+    case QSRC_ICEBERG:
+        return iceberg_morsel(src, m, worker, emit, emit_ctx, err);
+    }
+    return basalt_error_set(err, BASALT_INTERNAL, "unknown source");
+}

@@ -1,0 +1,192 @@
+/* Leaf nodes: Parquet files, CSV, Arrow IPC, Iceberg tables and in-memory
+ * batches. Each reads its schema when it is built; the data is read when the
+ * plan runs (run_source.c). */
+#include <string.h>
+
+#include "basalt/ipc.h"
+#include "plan/plan_internal.h"
+
+/* Two schemas a union of files accepts as one: same column names and types. */
+static basalt_status same_columns(const struct ArrowSchema *a, const struct ArrowSchema *b,
+                                  const char *path, struct basalt_error *err)
+{
+    if (a->n_children != b->n_children)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "%s: %lld columns where the first file has %lld", path,
+                                (long long)b->n_children, (long long)a->n_children);
+    for (int64_t i = 0; i < a->n_children; i++) {
+        const struct ArrowSchema *x = a->children[i], *y = b->children[i];
+        if (strcmp(x->name ? x->name : "", y->name ? y->name : "") != 0 ||
+            strcmp(x->format, y->format) != 0)
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "%s: column %lld is '%s' (%s) where the first file has '%s' (%s)",
+                                    path, (long long)i, y->name ? y->name : "", y->format,
+                                    x->name ? x->name : "", x->format);
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_qplan_scan_parquet(struct basalt_qctx *ctx, const char *const *paths,
+                                        size_t n, struct basalt_qplan **out,
+                                        struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || paths == NULL || n == 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "read_parquet: no file to read");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SCAN_PARQUET, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qscan *s = &node->scan;
+    s->paths = basalt_calloc(n, sizeof *s->paths);
+    s->readers = basalt_calloc(n, sizeof *s->readers);
+    if (s->paths == NULL || s->readers == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        s->paths[i] = basalt_strdup(paths[i]);
+        s->n_paths = i + 1;
+        if (s->paths[i] == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        st = basalt_parquet_reader_open_file(paths[i], NULL, &s->readers[i], err);
+        if (st != BASALT_OK)
+            return st;
+        struct ArrowSchema schema;
+        st = basalt_parquet_reader_schema(s->readers[i], &schema, err);
+        if (st != BASALT_OK)
+            return st;
+        if (i == 0) {
+            basalt_arrow_schema_move(&schema, &s->full);
+            continue;
+        }
+        st = same_columns(&s->full, &schema, paths[i], err);
+        basalt_arrow_schema_release(&schema);
+        if (st != BASALT_OK)
+            return st;
+    }
+    st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}
+
+basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const char *path,
+                                    const struct basalt_csv_read_options *options,
+                                    struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || path == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "read_csv: NULL path");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SCAN_CSV, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qscan *s = &node->scan;
+    if (options != NULL)
+        s->csv = *options;
+    else
+        basalt_csv_read_options_init(&s->csv);
+    s->csv.pool = ctx->o.pool;
+    s->csv.max_workers = ctx->o.num_workers;
+    s->path = basalt_strdup(path);
+    if (s->path == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    /* The reader stays open until the plan runs: it has copied what it keeps
+     * of the options, whose pointers are borrowed only during this call. */
+    st = basalt_csv_reader_open_file(path, &s->csv, &s->csv_reader, err);
+    if (st == BASALT_OK)
+        st = basalt_csv_reader_schema(s->csv_reader, &s->full, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}
+
+basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,
+                                    struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || path == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "read_ipc: NULL path");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SCAN_IPC, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qscan *s = &node->scan;
+    s->path = basalt_strdup(path);
+    if (s->path == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    st = basalt_ipc_reader_open_file(path, NULL, &s->ipc_reader, err);
+    if (st == BASALT_OK)
+        st = basalt_ipc_reader_schema(s->ipc_reader, &s->full, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}
+
+basalt_status basalt_qplan_scan_iceberg(struct basalt_qctx *ctx,
+                                        const struct basalt_iceberg_table *table,
+                                        const struct basalt_iceberg_scan_options *options,
+                                        struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || table == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "iceberg scan: NULL table");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SCAN_ICEBERG, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qscan *s = &node->scan;
+    s->table = table;
+    if (options != NULL)
+        s->iceberg = *options;
+    else
+        basalt_iceberg_scan_options_init(&s->iceberg);
+    s->iceberg.ref = NULL;
+    if (options != NULL && options->ref != NULL) {
+        s->ref = basalt_strdup(options->ref);
+        if (s->ref == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        s->iceberg.ref = s->ref;
+    }
+    s->iceberg.filter = NULL;
+    s->iceberg.columns = NULL;
+    s->iceberg.n_columns = 0;
+    s->iceberg.only_files = NULL;
+    s->iceberg.n_only_files = 0;
+    s->iceberg.pool = ctx->o.pool;
+    s->iceberg.num_workers = ctx->o.num_workers;
+    /* The schema of the snapshot the options select. */
+    struct basalt_iceberg_scan *scan;
+    st = basalt_iceberg_scan_new(table, &s->iceberg, &scan, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_iceberg_scan_schema(scan, &s->full, err);
+    basalt_iceberg_scan_free(scan);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}
+
+basalt_status basalt_qplan_values(struct basalt_qctx *ctx, struct basalt_arrow_batches *batches,
+                                  struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || batches == NULL || batches->schema.release == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "values: no schema");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_VALUES, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_schema_copy(&batches->schema, &node->schema, err);
+    if (st != BASALT_OK)
+        return st;
+    node->scan.values = *batches;
+    basalt_arrow_batches_init(batches);
+    *out = node;
+    return BASALT_OK;
+}

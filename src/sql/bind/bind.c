@@ -1,0 +1,125 @@
+/* Scopes, relations and the binder's small helpers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bind/bind_internal.h"
+
+basalt_status basalt_sql_err(struct binder *B, basalt_status st, int32_t pos,
+                             struct basalt_error *err, const char *fmt, ...)
+{
+    (void)B;
+    char msg[BASALT_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (pos >= 0)
+        return basalt_error_set(err, st, "%s (at position %d)", msg, (int)pos);
+    return basalt_error_set(err, st, "%s", msg);
+}
+
+int32_t basalt_sql_gid(struct binder *B)
+{
+    return B->next_gid++;
+}
+
+basalt_status basalt_sql_scope_add(struct bscope *s, const char *table, const char *name,
+                                   int32_t gid, int32_t rel, struct basalt_error *err)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        struct bcol *c = basalt_realloc(s->cols, (size_t)cap * sizeof *c);
+        if (c == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        s->cols = c;
+        s->cap = cap;
+    }
+    s->cols[s->n++] = (struct bcol){table, name, gid, rel};
+    return BASALT_OK;
+}
+
+void basalt_sql_scope_reset(struct bscope *s)
+{
+    basalt_free(s->cols);
+    memset(s, 0, sizeof *s);
+}
+
+/* Identifiers compare as stored: unquoted ones were lower-cased by the
+ * parser; column names from files keep their case and match
+ * case-insensitively, as DuckDB matches them. */
+static bool same_name(const char *a, const char *b)
+{
+    return a != NULL && b != NULL && strcasecmp(a, b) == 0;
+}
+
+basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
+                                 const struct basalt_sql_name *name, int32_t pos,
+                                 const struct bcol **out, struct basalt_error *err)
+{
+    *out = NULL;
+    const char *col = name->parts[name->n_parts - 1].name;
+    const char *table = name->n_parts >= 2 ? name->parts[name->n_parts - 2].name : NULL;
+    const struct bcol *found = NULL;
+    for (int i = 0; i < s->n; i++) {
+        const struct bcol *c = &s->cols[i];
+        if (!same_name(c->name, col) || (table != NULL && !same_name(c->table, table)))
+            continue;
+        if (found != NULL && found->gid != c->gid)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,
+                                  "column reference \"%s\" is ambiguous", col);
+        found = c;
+    }
+    if (found == NULL && s->outer != NULL)
+        return basalt_sql_resolve(B, s->outer, name, pos, out, err);
+    if (found == NULL) {
+        if (table != NULL)
+            return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "column \"%s.%s\" not found",
+                                  table, col);
+        return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "column \"%s\" not found", col);
+    }
+    *out = found;
+    return BASALT_OK;
+}
+
+basalt_status basalt_sql_rel_new(struct binder *B, struct basalt_qplan *node, struct brel *out,
+                                 struct basalt_error *err)
+{
+    const struct ArrowSchema *s = basalt_qplan_schema(node);
+    out->node = node;
+    out->n = (int)s->n_children;
+    out->rows = 1e6;
+    out->gids = basalt_arena_alloc(&B->arena, sizeof *out->gids * (size_t)(out->n + 1), 8);
+    if (out->gids == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < out->n; i++)
+        out->gids[i] = basalt_sql_gid(B);
+    return BASALT_OK;
+}
+
+const char *basalt_sql_text(struct binder *B, const struct basalt_sql_expr *e)
+{
+    char small[256];
+    size_t n = basalt_sql_expr_format(e, small, sizeof small);
+    char *p = basalt_arena_alloc(&B->arena, n + 1, 1);
+    if (p == NULL)
+        return NULL;
+    if (n < sizeof small)
+        memcpy(p, small, n + 1);
+    else
+        basalt_sql_expr_format(e, p, n + 1);
+    return p;
+}
+
+bool basalt_sql_is_aggregate(const char *name)
+{
+    static const char *const names[] = {
+        "count", "count_star", "sum", "avg", "mean", "min", "max", "any_value", "first",
+        "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "median",
+        "quantile", "quantile_cont", "quantile_disc", "string_agg", "group_concat", "listagg",
+        "bool_and", "bool_or", "every"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}

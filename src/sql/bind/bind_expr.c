@@ -1,0 +1,565 @@
+/* Lowering SQL expressions onto a plan node: names resolve through the
+ * scope to gids and gids to the node's columns; literals take DuckDB's
+ * types; a string literal compared with (or combined with) a typed value is
+ * cast to that type, as DuckDB's string literals are; uncorrelated
+ * subqueries run once and become constants. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind/bind_internal.h"
+
+static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
+                           struct basalt_qexpr **out, struct basalt_error *err);
+
+basalt_status basalt_sql_type_of(struct binder *B, const struct basalt_sql_type *t,
+                                 struct basalt_query_type *out, struct basalt_error *err)
+{
+    switch (t->id) {
+    case BASALT_SQL_TYPE_BOOLEAN: *out = basalt_query_type_make(BASALT_QUERY_TYPE_BOOL); break;
+    case BASALT_SQL_TYPE_TINYINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INT8); break;
+    case BASALT_SQL_TYPE_SMALLINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INT16); break;
+    case BASALT_SQL_TYPE_INTEGER: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INT32); break;
+    case BASALT_SQL_TYPE_BIGINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INT64); break;
+    case BASALT_SQL_TYPE_UTINYINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_UINT8); break;
+    case BASALT_SQL_TYPE_USMALLINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_UINT16); break;
+    case BASALT_SQL_TYPE_UINTEGER: *out = basalt_query_type_make(BASALT_QUERY_TYPE_UINT32); break;
+    case BASALT_SQL_TYPE_UBIGINT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_UINT64); break;
+    case BASALT_SQL_TYPE_FLOAT: *out = basalt_query_type_make(BASALT_QUERY_TYPE_FLOAT); break;
+    case BASALT_SQL_TYPE_DOUBLE: *out = basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE); break;
+    case BASALT_SQL_TYPE_DECIMAL: {
+        int p = t->n_params >= 1 ? (int)t->params[0] : 18;
+        int s = t->n_params >= 2 ? (int)t->params[1] : (t->n_params == 1 ? 0 : 3);
+        if (p < 1 || p > 38 || s < 0 || s > p)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, t->pos, err,
+                                  "DECIMAL(%d,%d) is out of range", p, s);
+        *out = basalt_query_type_decimal(p, s);
+        break;
+    }
+    case BASALT_SQL_TYPE_VARCHAR: *out = basalt_query_type_make(BASALT_QUERY_TYPE_STRING); break;
+    case BASALT_SQL_TYPE_BLOB: *out = basalt_query_type_make(BASALT_QUERY_TYPE_BINARY); break;
+    case BASALT_SQL_TYPE_DATE: *out = basalt_query_type_make(BASALT_QUERY_TYPE_DATE); break;
+    case BASALT_SQL_TYPE_TIMESTAMP: *out = basalt_query_type_timestamp(false, false); break;
+    case BASALT_SQL_TYPE_TIMESTAMP_NS: *out = basalt_query_type_timestamp(true, false); break;
+    case BASALT_SQL_TYPE_TIMESTAMPTZ: *out = basalt_query_type_timestamp(false, true); break;
+    case BASALT_SQL_TYPE_INTERVAL: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INTERVAL); break;
+    default:
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, t->pos, err, "type %s is not supported",
+                              t->name ? t->name : "?");
+    }
+    return BASALT_OK;
+}
+
+/* DuckDB's type of an integer literal: INTEGER when it fits, else BIGINT,
+ * else a DECIMAL(38,0) (DuckDB's HUGEINT). */
+static basalt_status lower_integer(struct blower *L, const struct basalt_sql_expr *e,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    if (e->u.lit.fits) {
+        int64_t v = e->u.lit.i64;
+        enum basalt_query_type_id id =
+            v >= INT32_MIN && v <= INT32_MAX ? BASALT_QUERY_TYPE_INT32 : BASALT_QUERY_TYPE_INT64;
+        return basalt_qexpr_int(L->b, id, v, out, err);
+    }
+    struct basalt_qexpr *s;
+    basalt_status st = basalt_qexpr_string(L->b, e->u.lit.text, strlen(e->u.lit.text), &s, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_cast(L->b, s, basalt_query_type_decimal(38, 0), false, out, err);
+    return st;
+}
+
+/* 1.50 is DECIMAL(3,2) in DuckDB; 1e3 and numbers too long for a decimal
+ * are DOUBLE. */
+static basalt_status lower_number(struct blower *L, const struct basalt_sql_expr *e,
+                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    const char *t = e->u.lit.text;
+    const char *dot = strchr(t, '.');
+    bool expo = strpbrk(t, "eE") != NULL;
+    struct basalt_qexpr *s;
+    basalt_status st = basalt_qexpr_string(L->b, t, strlen(t), &s, err);
+    if (st != BASALT_OK)
+        return st;
+    if (dot != NULL && !expo) {
+        int int_digits = 0, frac = 0;
+        bool lead = true;
+        for (const char *p = t; p < dot; p++) {
+            if (*p == '0' && lead)
+                continue;
+            lead = false;
+            int_digits++;
+        }
+        for (const char *p = dot + 1; *p; p++)
+            frac++;
+        int prec = int_digits + frac;
+        if (prec < frac + 1)
+            prec = frac + 1;
+        if (prec <= 38)
+            return basalt_qexpr_cast(L->b, s, basalt_query_type_decimal(prec, frac), false, out,
+                                     err);
+    }
+    return basalt_qexpr_cast(L->b, s, basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE), false,
+                             out, err);
+}
+
+/* INTERVAL 3 DAY, INTERVAL '3' MONTH, INTERVAL '1 day 2 hours'. */
+static bool unit_of(const char *w, enum basalt_sql_interval_unit *u)
+{
+    static const struct {
+        const char *name;
+        enum basalt_sql_interval_unit unit;
+    } units[] = {{"year", BASALT_SQL_UNIT_YEAR},       {"quarter", BASALT_SQL_UNIT_QUARTER},
+                 {"month", BASALT_SQL_UNIT_MONTH},     {"week", BASALT_SQL_UNIT_WEEK},
+                 {"day", BASALT_SQL_UNIT_DAY},         {"hour", BASALT_SQL_UNIT_HOUR},
+                 {"minute", BASALT_SQL_UNIT_MINUTE},   {"second", BASALT_SQL_UNIT_SECOND},
+                 {"millisecond", BASALT_SQL_UNIT_MILLISECOND},
+                 {"microsecond", BASALT_SQL_UNIT_MICROSECOND}};
+    size_t n = strlen(w);
+    if (n > 1 && (w[n - 1] == 's' || w[n - 1] == 'S'))
+        n--;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i].name) == n && strncasecmp(w, units[i].name, n) == 0) {
+            *u = units[i].unit;
+            return true;
+        }
+    return false;
+}
+
+static void add_unit(struct basalt_query_value *v, enum basalt_sql_interval_unit u, int64_t n)
+{
+    switch (u) {
+    case BASALT_SQL_UNIT_YEAR: v->v.interval.months += (int32_t)(12 * n); break;
+    case BASALT_SQL_UNIT_QUARTER: v->v.interval.months += (int32_t)(3 * n); break;
+    case BASALT_SQL_UNIT_MONTH: v->v.interval.months += (int32_t)n; break;
+    case BASALT_SQL_UNIT_WEEK: v->v.interval.days += (int32_t)(7 * n); break;
+    case BASALT_SQL_UNIT_DAY: v->v.interval.days += (int32_t)n; break;
+    case BASALT_SQL_UNIT_HOUR: v->v.interval.nanos += n * 3600000000000LL; break;
+    case BASALT_SQL_UNIT_MINUTE: v->v.interval.nanos += n * 60000000000LL; break;
+    case BASALT_SQL_UNIT_SECOND: v->v.interval.nanos += n * 1000000000LL; break;
+    case BASALT_SQL_UNIT_MILLISECOND: v->v.interval.nanos += n * 1000000LL; break;
+    case BASALT_SQL_UNIT_MICROSECOND: v->v.interval.nanos += n * 1000LL; break;
+    default: break;
+    }
+}
+
+static basalt_status lower_interval(struct blower *L, const struct basalt_sql_expr *e,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    const struct basalt_sql_expr *val = e->u.interval.value;
+    if (val->kind != BASALT_SQL_EXPR_STRING && val->kind != BASALT_SQL_EXPR_INTEGER)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "INTERVAL takes a constant (INTERVAL '3 days', INTERVAL 3 DAY)");
+    struct basalt_query_value v;
+    memset(&v, 0, sizeof v);
+    v.type = basalt_query_type_make(BASALT_QUERY_TYPE_INTERVAL);
+    const char *p = val->u.lit.text;
+    bool any = false;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        long long n = strtoll(p, &end, 10);
+        if (end == p)
+            return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                                  "invalid interval '%s'", val->u.lit.text);
+        p = end;
+        while (*p == ' ')
+            p++;
+        char word[32];
+        size_t k = 0;
+        while (*p && *p != ' ' && k < sizeof word - 1)
+            word[k++] = *p++;
+        word[k] = '\0';
+        enum basalt_sql_interval_unit u = e->u.interval.unit;
+        if (k > 0 && !unit_of(word, &u))
+            return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                                  "invalid interval unit '%s'", word);
+        if (u == BASALT_SQL_UNIT_NONE)
+            return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                                  "interval '%s' has no unit", val->u.lit.text);
+        add_unit(&v, u, n);
+        any = true;
+    }
+    if (!any)
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err, "empty interval");
+    return basalt_qexpr_literal(L->b, &v, out, err);
+}
+
+static bool is_string_literal(const struct basalt_sql_expr *e)
+{
+    return e->kind == BASALT_SQL_EXPR_STRING;
+}
+
+/* DuckDB's string literals take the type of what they meet. */
+static basalt_status adapt_literal(struct blower *L, const struct basalt_sql_expr *ea,
+                                   struct basalt_qexpr **a, struct basalt_qexpr *other,
+                                   struct basalt_error *err)
+{
+    struct basalt_query_type t = basalt_qexpr_type(other);
+    if (!is_string_literal(ea) || t.id == BASALT_QUERY_TYPE_STRING ||
+        t.id == BASALT_QUERY_TYPE_NULL)
+        return BASALT_OK;
+    return basalt_qexpr_cast(L->b, *a, t, false, a, err);
+}
+
+static basalt_status call2(struct blower *L, const char *name, const struct basalt_sql_expr *l,
+                           const struct basalt_sql_expr *r, struct basalt_qexpr **out,
+                           struct basalt_error *err)
+{
+    struct basalt_qexpr *a, *b;
+    basalt_status st = lower(L, l, &a, err);
+    if (st == BASALT_OK)
+        st = lower(L, r, &b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, l, &a, b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, r, &b, a, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qexpr *args[2] = {a, b};
+    return basalt_qexpr_call(L->b, name, args, 2, out, err);
+}
+
+static basalt_status lower_binary(struct blower *L, const struct basalt_sql_expr *e,
+                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    static const char *const names[] = {"+", "-", "*", "/", "//", "%", "||", "=", "<>",
+                                        "<", "<=", ">", ">="};
+    enum basalt_sql_binary_op op = e->u.binary.op;
+    if (op <= BASALT_SQL_BINARY_GE)
+        return call2(L, names[op], e->u.binary.left, e->u.binary.right, out, err);
+    struct basalt_qexpr *a, *b;
+    basalt_status st = lower(L, e->u.binary.left, &a, err);
+    if (st == BASALT_OK)
+        st = lower(L, e->u.binary.right, &b, err);
+    if (st == BASALT_OK && (op == BASALT_SQL_BINARY_IS_DISTINCT || op == BASALT_SQL_BINARY_IS_NOT_DISTINCT)) {
+        st = adapt_literal(L, e->u.binary.left, &a, b, err);
+        if (st == BASALT_OK)
+            st = adapt_literal(L, e->u.binary.right, &b, a, err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qexpr *args[2] = {a, b};
+    switch (op) {
+    case BASALT_SQL_BINARY_AND: return basalt_qexpr_and(L->b, args, 2, out, err);
+    case BASALT_SQL_BINARY_OR: return basalt_qexpr_or(L->b, args, 2, out, err);
+    case BASALT_SQL_BINARY_IS_DISTINCT: return basalt_qexpr_is_distinct(L->b, a, b, false, out, err);
+    default: return basalt_qexpr_is_distinct(L->b, a, b, true, out, err);
+    }
+}
+
+static basalt_status lower_is(struct blower *L, const struct basalt_sql_expr *e,
+                              struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *x;
+    basalt_status st = lower(L, e->u.is.arg, &x, err);
+    if (st != BASALT_OK)
+        return st;
+    if (e->u.is.what == BASALT_SQL_IS_NULL)
+        return basalt_qexpr_is_null(L->b, x, e->u.is.negated, out, err);
+    /* x IS TRUE: x IS NOT DISTINCT FROM TRUE (never NULL). */
+    struct basalt_qexpr *k;
+    st = basalt_qexpr_bool(L->b, e->u.is.what == BASALT_SQL_IS_TRUE, &k, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_is_distinct(L->b, x, k, !e->u.is.negated, out, err);
+    return st;
+}
+
+static basalt_status lower_list(struct blower *L, const struct basalt_sql_expr *const *items,
+                                int n, struct basalt_qexpr *x, struct basalt_qexpr **list,
+                                struct basalt_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        basalt_status st = lower(L, items[i], &list[i], err);
+        if (st == BASALT_OK)
+            st = adapt_literal(L, items[i], &list[i], x, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
+
+static basalt_status lower_in_list(struct blower *L, const struct basalt_sql_expr *e,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *x;
+    basalt_status st = lower(L, e->u.in_list.arg, &x, err);
+    if (st != BASALT_OK)
+        return st;
+    int n = e->u.in_list.n_items;
+    struct basalt_qexpr **list = basalt_calloc((size_t)n + 1, sizeof *list);
+    if (list == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    st = lower_list(L, (const struct basalt_sql_expr *const *)e->u.in_list.items, n, x, list, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_in(L->b, x, list, n, e->u.in_list.negated, out, err);
+    basalt_free(list);
+    return st;
+}
+
+static basalt_status lower_between(struct blower *L, const struct basalt_sql_expr *e,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *x, *bounds[2];
+    basalt_status st = lower(L, e->u.between.arg, &x, err);
+    const struct basalt_sql_expr *be[2] = {e->u.between.low, e->u.between.high};
+    if (st == BASALT_OK)
+        st = lower_list(L, be, 2, x, bounds, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_between(L->b, x, bounds[0], bounds[1], e->u.between.negated, out, err);
+    return st;
+}
+
+static basalt_status lower_like(struct blower *L, const struct basalt_sql_expr *e,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *args[3];
+    int n = 2;
+    basalt_status st = lower(L, e->u.like.arg, &args[0], err);
+    if (st == BASALT_OK)
+        st = lower(L, e->u.like.pattern, &args[1], err);
+    if (st == BASALT_OK && e->u.like.escape != NULL) {
+        st = lower(L, e->u.like.escape, &args[2], err);
+        n = 3;
+    }
+    if (st != BASALT_OK)
+        return st;
+    const char *name = e->u.like.ilike ? (e->u.like.negated ? "not_ilike" : "ilike")
+                                       : (e->u.like.negated ? "not_like" : "like");
+    return basalt_qexpr_call(L->b, name, args, n, out, err);
+}
+
+static basalt_status lower_case(struct blower *L, const struct basalt_sql_expr *e,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    int n = e->u.case_.n_when;
+    struct basalt_qexpr **whens = basalt_calloc((size_t)n + 1, sizeof *whens);
+    struct basalt_qexpr **thens = basalt_calloc((size_t)n + 1, sizeof *thens);
+    basalt_status st = whens && thens ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        if (e->u.case_.operand != NULL)
+            st = call2(L, "=", e->u.case_.operand, e->u.case_.when[i], &whens[i], err);
+        else
+            st = lower(L, e->u.case_.when[i], &whens[i], err);
+        if (st == BASALT_OK)
+            st = lower(L, e->u.case_.then[i], &thens[i], err);
+    }
+    struct basalt_qexpr *otherwise = NULL;
+    if (st == BASALT_OK && e->u.case_.otherwise != NULL)
+        st = lower(L, e->u.case_.otherwise, &otherwise, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_case(L->b, whens, thens, n, otherwise, out, err);
+    basalt_free(whens);
+    basalt_free(thens);
+    return st;
+}
+
+static basalt_status lower_function(struct blower *L, const struct basalt_sql_expr *e,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    const struct basalt_sql_call *c = &e->u.call;
+    const char *name = c->name.name;
+    if (c->over != NULL)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "window functions are not supported yet");
+    if (basalt_sql_is_aggregate(name))
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "aggregate function calls are not allowed in %s", L->clause);
+    int n = c->n_args;
+    struct basalt_qexpr **args = basalt_calloc((size_t)n + 1, sizeof *args);
+    if (args == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < n && st == BASALT_OK; i++)
+        st = lower(L, c->args[i], &args[i], err);
+    if (st == BASALT_OK) {
+        basalt_qexpr_builder_set_position(L->b, e->pos);
+        if (strcmp(name, "coalesce") == 0)
+            st = basalt_qexpr_coalesce(L->b, args, n, out, err);
+        else if (strcmp(name, "nullif") == 0 && n == 2)
+            st = basalt_qexpr_nullif(L->b, args[0], args[1], out, err);
+        else if (strcmp(name, "ifnull") == 0 && n == 2)
+            st = basalt_qexpr_coalesce(L->b, args, 2, out, err);
+        else
+            st = basalt_qexpr_call(L->b, name, args, n, out, err);
+    }
+    basalt_free(args);
+    return st;
+}
+
+/* An uncorrelated subquery runs once; its single value is a constant. */
+static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_expr *e,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_arrow_batches rows;
+    basalt_arrow_batches_init(&rows);
+    basalt_status st = basalt_sql_run_now(L->B, e->u.subquery, &rows, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t total = 0;
+    for (int64_t i = 0; i < rows.n; i++)
+        total += rows.arrays[i].length;
+    if (e->kind == BASALT_SQL_EXPR_EXISTS) {
+        basalt_arrow_batches_reset(&rows);
+        return basalt_qexpr_bool(L->b, total > 0, out, err);
+    }
+    if (rows.schema.n_children != 1) {
+        basalt_arrow_batches_reset(&rows);
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "a scalar subquery must return one column");
+    }
+    if (total > 1) {
+        basalt_arrow_batches_reset(&rows);
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "more than one row returned by a subquery used as an expression");
+    }
+    struct basalt_query_type t;
+    st = basalt_query_type_from_format(rows.schema.children[0]->format, &t, err);
+    struct basalt_query_value v;
+    memset(&v, 0, sizeof v);
+    v.type = t;
+    v.is_null = true;
+    if (st == BASALT_OK && total == 1) {
+        const struct ArrowArray *b = NULL;
+        for (int64_t i = 0; i < rows.n; i++)
+            if (rows.arrays[i].length > 0)
+                b = &rows.arrays[i];
+        const struct ArrowArray *col = b->children[0];
+        int64_t k = col->offset + b->offset;
+        const uint8_t *valid = col->buffers[0];
+        v.is_null = valid != NULL && !((valid[k >> 3] >> (k & 7)) & 1);
+        if (!v.is_null)
+            st = basalt_sql_value_at(col, t, k, &v, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qexpr_literal(L->b, &v, out, err); /* copies strings */
+    basalt_arrow_batches_reset(&rows);
+    return st;
+}
+
+static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
+                           struct basalt_qexpr **out, struct basalt_error *err)
+{
+    *out = NULL;
+    /* Correlated subqueries joined in are columns. */
+    if (L->B->n_repl > 0 && (e->kind == BASALT_SQL_EXPR_SUBQUERY || e->kind == BASALT_SQL_EXPR_EXISTS)) {
+        const char *text = basalt_sql_text(L->B, e);
+        for (int i = 0; text != NULL && i < L->B->n_repl; i++)
+            if (strcmp(L->B->repl[i].text, text) == 0)
+                for (int k = 0; k < L->target->n; k++)
+                    if (L->target->gids[k] == L->B->repl[i].gid)
+                        return basalt_qexpr_column(L->b, k, out, err);
+    }
+    /* After aggregation, group keys and aggregates are columns. */
+    if (L->n_repl > 0 && e->kind != BASALT_SQL_EXPR_INTEGER && e->kind != BASALT_SQL_EXPR_STRING &&
+        e->kind != BASALT_SQL_EXPR_NUMBER) {
+        const char *text = basalt_sql_text(L->B, e);
+        if (text == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; i < L->n_repl; i++)
+            if (strcmp(L->repl[i].text, text) == 0)
+                for (int k = 0; k < L->target->n; k++)
+                    if (L->target->gids[k] == L->repl[i].gid)
+                        return basalt_qexpr_column(L->b, k, out, err);
+    }
+    basalt_qexpr_builder_set_position(L->b, e->pos);
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_INTEGER: return lower_integer(L, e, out, err);
+    case BASALT_SQL_EXPR_NUMBER: return lower_number(L, e, out, err);
+    case BASALT_SQL_EXPR_STRING:
+        return basalt_qexpr_string(L->b, e->u.lit.text, strlen(e->u.lit.text), out, err);
+    case BASALT_SQL_EXPR_BOOL: return basalt_qexpr_bool(L->b, e->u.lit.b, out, err);
+    case BASALT_SQL_EXPR_NULL:
+        return basalt_qexpr_null(L->b, basalt_query_type_make(BASALT_QUERY_TYPE_NULL), out, err);
+    case BASALT_SQL_EXPR_TYPED_LITERAL: {
+        struct basalt_query_type t;
+        struct basalt_qexpr *s;
+        basalt_status st = basalt_sql_type_of(L->B, &e->u.typed.type, &t, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_string(L->b, e->u.typed.text, strlen(e->u.typed.text), &s, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_cast(L->b, s, t, false, out, err);
+        return st;
+    }
+    case BASALT_SQL_EXPR_INTERVAL: return lower_interval(L, e, out, err);
+    case BASALT_SQL_EXPR_COLUMN: {
+        const struct bcol *c;
+        basalt_status st = basalt_sql_resolve(L->B, L->scope, &e->u.column, e->pos, &c, err);
+        if (st != BASALT_OK)
+            return st;
+        for (int k = 0; k < L->target->n; k++)
+            if (L->target->gids[k] == c->gid)
+                return basalt_qexpr_column(L->b, k, out, err);
+        if (L->n_repl > 0)
+            return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                                  "column \"%s\" must appear in the GROUP BY clause or be used "
+                                  "in an aggregate function",
+                                  c->name);
+        return basalt_sql_err(L->B, BASALT_INTERNAL, e->pos, err,
+                              "column \"%s\" is not available here", c->name);
+    }
+    case BASALT_SQL_EXPR_STAR:
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err, "* is not allowed here");
+    case BASALT_SQL_EXPR_UNARY: {
+        struct basalt_qexpr *x;
+        basalt_status st = lower(L, e->u.unary.arg, &x, err);
+        if (st != BASALT_OK || e->u.unary.op == BASALT_SQL_UNARY_PLUS) {
+            *out = x;
+            return st;
+        }
+        if (e->u.unary.op == BASALT_SQL_UNARY_NOT)
+            return basalt_qexpr_not(L->b, x, out, err);
+        return basalt_qexpr_call(L->b, "-", &x, 1, out, err);
+    }
+    case BASALT_SQL_EXPR_BINARY: return lower_binary(L, e, out, err);
+    case BASALT_SQL_EXPR_IS: return lower_is(L, e, out, err);
+    case BASALT_SQL_EXPR_BETWEEN: return lower_between(L, e, out, err);
+    case BASALT_SQL_EXPR_IN_LIST: return lower_in_list(L, e, out, err);
+    case BASALT_SQL_EXPR_LIKE: return lower_like(L, e, out, err);
+    case BASALT_SQL_EXPR_CASE: return lower_case(L, e, out, err);
+    case BASALT_SQL_EXPR_CAST: {
+        struct basalt_query_type t;
+        struct basalt_qexpr *x;
+        basalt_status st = basalt_sql_type_of(L->B, &e->u.cast.type, &t, err);
+        if (st == BASALT_OK)
+            st = lower(L, e->u.cast.arg, &x, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_cast(L->b, x, t, e->u.cast.try_cast, out, err);
+        return st;
+    }
+    case BASALT_SQL_EXPR_EXTRACT: {
+        struct basalt_qexpr *args[2];
+        basalt_status st = basalt_qexpr_string(L->b, e->u.extract.part, strlen(e->u.extract.part),
+                                               &args[0], err);
+        if (st == BASALT_OK)
+            st = lower(L, e->u.extract.arg, &args[1], err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_call(L->b, "date_part", args, 2, out, err);
+        return st;
+    }
+    case BASALT_SQL_EXPR_FUNCTION: return lower_function(L, e, out, err);
+    case BASALT_SQL_EXPR_SUBQUERY:
+    case BASALT_SQL_EXPR_EXISTS: return lower_subquery(L, e, out, err);
+    case BASALT_SQL_EXPR_IN_QUERY: {
+        /* x IN (subquery): the subquery runs once into a list. */
+        struct basalt_arrow_batches rows;
+        basalt_arrow_batches_init(&rows);
+        basalt_status st = basalt_sql_run_now(L->B, e->u.in_query.query, &rows, err);
+        if (st == BASALT_OK)
+            st = basalt_sql_in_rows(L, e, &rows, out, err);
+        basalt_arrow_batches_reset(&rows);
+        return st;
+    }
+    case BASALT_SQL_EXPR_LIST:
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "lists are only supported as table function arguments");
+    }
+    return basalt_sql_err(L->B, BASALT_INTERNAL, e->pos, err, "unknown expression");
+}
+
+basalt_status basalt_sql_lower(struct blower *L, const struct basalt_sql_expr *e,
+                               struct basalt_qexpr **out, struct basalt_error *err)
+{
+    return lower(L, e, out, err);
+}

@@ -1,0 +1,597 @@
+/* FROM: tables (CTEs, catalog tables), files and table functions, subqueries
+ * and joins, into relations with their columns in scope. Inner and cross
+ * joins are flattened into the relation list with their ON conditions added
+ * to the conjuncts, so the planner orders them; outer, semi and anti joins
+ * are planned where they stand. */
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "basalt/ipc.h"
+#include "bind/bind_internal.h"
+
+static basalt_status add_rel(struct bfrom *F, struct brel *rel, struct basalt_error *err)
+{
+    if (F->n == F->cap) {
+        int cap = F->cap ? F->cap * 2 : 8;
+        struct brel *r = basalt_realloc(F->rels, (size_t)cap * sizeof *r);
+        if (r == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        F->rels = r;
+        F->cap = cap;
+    }
+    F->rels[F->n++] = *rel;
+    return BASALT_OK;
+}
+
+static basalt_status add_conj(struct bfrom *F, const struct basalt_sql_expr *e,
+                              struct basalt_error *err)
+{
+    if (e == NULL)
+        return BASALT_OK;
+    if (e->kind == BASALT_SQL_EXPR_BINARY && e->u.binary.op == BASALT_SQL_BINARY_AND) {
+        basalt_status st = add_conj(F, e->u.binary.left, err);
+        return st == BASALT_OK ? add_conj(F, e->u.binary.right, err) : st;
+    }
+    if (F->nc == F->capc) {
+        int cap = F->capc ? F->capc * 2 : 16;
+        const struct basalt_sql_expr **c = basalt_realloc(F->conj, (size_t)cap * sizeof *c);
+        if (c == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        F->conj = c;
+        F->capc = cap;
+    }
+    F->conj[F->nc++] = e;
+    return BASALT_OK;
+}
+
+basalt_status basalt_sql_conjuncts(struct bfrom *F, const struct basalt_sql_expr *e,
+                                   struct basalt_error *err)
+{
+    return add_conj(F, e, err);
+}
+
+basalt_status basalt_sql_from_add(struct bfrom *F, struct brel *rel, struct basalt_error *err)
+{
+    return add_rel(F, rel, err);
+}
+
+void basalt_sql_from_reset(struct bfrom *F)
+{
+    basalt_free(F->rels);
+    basalt_free(F->conj);
+    memset(F, 0, sizeof *F);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Expands globs (a path without wildcards is itself); sorted, as DuckDB. */
+static basalt_status expand(struct binder *B, const char *const *patterns, int n, int32_t pos,
+                            struct basalt_string_list *out, struct basalt_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (strpbrk(patterns[i], "*?[") == NULL) {
+            basalt_status st = basalt_string_list_add(out, patterns[i], strlen(patterns[i]), err);
+            if (st != BASALT_OK)
+                return st;
+            continue;
+        }
+        glob_t g;
+        int rc = glob(patterns[i], 0, NULL, &g);
+        if (rc == GLOB_NOMATCH || (rc == 0 && g.gl_pathc == 0)) {
+            globfree(&g);
+            return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "no files found that match '%s'",
+                                  patterns[i]);
+        }
+        for (size_t k = 0; rc == 0 && k < g.gl_pathc; k++) {
+            basalt_status st = basalt_string_list_add(out, g.gl_pathv[k], strlen(g.gl_pathv[k]), err);
+            if (st != BASALT_OK) {
+                globfree(&g);
+                return st;
+            }
+        }
+        globfree(&g);
+        if (rc != 0)
+            return basalt_sql_err(B, BASALT_IO, pos, err, "cannot list '%s'", patterns[i]);
+    }
+    return BASALT_OK;
+}
+
+static basalt_status keep_table(struct binder *B, struct basalt_iceberg_table *t,
+                                struct basalt_error *err)
+{
+    if (B->n_tables == B->cap_tables) {
+        int cap = B->cap_tables ? B->cap_tables * 2 : 4;
+        struct basalt_iceberg_table **p = basalt_realloc(B->tables, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            basalt_iceberg_table_free(t);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        B->tables = p;
+        B->cap_tables = cap;
+    }
+    B->tables[B->n_tables++] = t;
+    return BASALT_OK;
+}
+
+struct scan_args {
+    enum { SCAN_PARQUET, SCAN_CSV, SCAN_IPC, SCAN_ICEBERG } kind;
+    const char *paths[256];
+    int n_paths;
+    struct basalt_csv_read_options csv;
+    struct basalt_iceberg_scan_options iceberg;
+};
+
+static basalt_status open_scan(struct binder *B, struct scan_args *a, int32_t pos,
+                               struct basalt_qplan **out, struct basalt_error *err)
+{
+    basalt_status st;
+    if (a->kind == SCAN_ICEBERG) {
+        struct basalt_iceberg_table *t;
+        st = basalt_iceberg_table_load(a->paths[0], NULL, &t, err);
+        if (st == BASALT_OK)
+            st = keep_table(B, t, err);
+        if (st == BASALT_OK)
+            st = basalt_qplan_scan_iceberg(B->ctx, t, &a->iceberg, out, err);
+        return st;
+    }
+    struct basalt_string_list files;
+    memset(&files, 0, sizeof files);
+    st = expand(B, a->paths, a->n_paths, pos, &files, err);
+    if (st == BASALT_OK) {
+        switch (a->kind) {
+        case SCAN_PARQUET:
+            st = basalt_qplan_scan_parquet(B->ctx, (const char *const *)files.items, files.n, out,
+                                           err);
+            break;
+        case SCAN_CSV:
+            if (files.n != 1)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
+                                    "read_csv reads one file (%zu given)", files.n);
+            else
+                st = basalt_qplan_scan_csv(B->ctx, files.items[0], &a->csv, out, err);
+            break;
+        default:
+            if (files.n != 1)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
+                                    "read_ipc reads one file (%zu given)", files.n);
+            else
+                st = basalt_qplan_scan_ipc(B->ctx, files.items[0], out, err);
+            break;
+        }
+    }
+    basalt_string_list_reset(&files);
+    return st;
+}
+
+/* What a bare path in FROM is: by its extension, or an Iceberg table's
+ * directory or metadata file. */
+static basalt_status kind_of_path(struct binder *B, const char *p, int32_t pos,
+                                  struct scan_args *a, struct basalt_error *err)
+{
+    if (ends_with(p, ".parquet") || ends_with(p, ".parq"))
+        a->kind = SCAN_PARQUET;
+    else if (ends_with(p, ".csv") || ends_with(p, ".tsv") || ends_with(p, ".txt") ||
+             ends_with(p, ".csv.gz"))
+        a->kind = SCAN_CSV;
+    else if (ends_with(p, ".arrow") || ends_with(p, ".feather") || ends_with(p, ".ipc") ||
+             ends_with(p, ".arrows"))
+        a->kind = SCAN_IPC;
+    else if (ends_with(p, ".metadata.json") || is_dir(p))
+        a->kind = SCAN_ICEBERG;
+    else if (ends_with(p, ".json") || ends_with(p, ".jsonl") || ends_with(p, ".ndjson"))
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
+                              "JSON files cannot be read yet: '%s'", p);
+    else
+        return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,
+                              "cannot tell the format of '%s' from its name (use read_parquet, "
+                              "read_csv, read_ipc or iceberg_scan)",
+                              p);
+    return BASALT_OK;
+}
+
+static basalt_status string_arg(struct binder *B, const struct basalt_sql_expr *e,
+                                const char *fn, const char *what, const char **out,
+                                struct basalt_error *err)
+{
+    if (e->kind != BASALT_SQL_EXPR_STRING)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err, "%s: %s must be a string", fn,
+                              what);
+    *out = e->u.lit.text;
+    return BASALT_OK;
+}
+
+static basalt_status int_arg(struct binder *B, const struct basalt_sql_expr *e, const char *fn,
+                             const char *what, int64_t *out, struct basalt_error *err)
+{
+    if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err, "%s: %s must be an integer",
+                              fn, what);
+    *out = e->u.lit.i64;
+    return BASALT_OK;
+}
+
+static bool bool_arg(const struct basalt_sql_expr *e)
+{
+    return e->kind == BASALT_SQL_EXPR_BOOL ? e->u.lit.b
+                                           : (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.i64 != 0);
+}
+
+static basalt_status function_args(struct binder *B, const struct basalt_sql_call *c, int32_t pos,
+                                   struct scan_args *a, struct basalt_error *err)
+{
+    const char *fn = c->name.name;
+    if (strcmp(fn, "read_parquet") == 0 || strcmp(fn, "parquet_scan") == 0)
+        a->kind = SCAN_PARQUET;
+    else if (strcmp(fn, "read_csv") == 0 || strcmp(fn, "read_csv_auto") == 0)
+        a->kind = SCAN_CSV;
+    else if (strcmp(fn, "read_ipc") == 0 || strcmp(fn, "read_arrow") == 0)
+        a->kind = SCAN_IPC;
+    else if (strcmp(fn, "iceberg_scan") == 0)
+        a->kind = SCAN_ICEBERG;
+    else if (strcmp(fn, "read_json") == 0 || strcmp(fn, "read_json_auto") == 0 ||
+             strcmp(fn, "read_ndjson") == 0)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err, "%s is not supported yet", fn);
+    else
+        return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "table function \"%s\" not found",
+                              fn);
+    if (c->n_args == 0 || (c->arg_names != NULL && c->arg_names[0] != NULL))
+        return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err, "%s: the first argument is the file",
+                              fn);
+    const struct basalt_sql_expr *first = c->args[0];
+    basalt_status st = BASALT_OK;
+    if (first->kind == BASALT_SQL_EXPR_LIST) {
+        for (int i = 0; i < first->u.list.n_items && st == BASALT_OK; i++) {
+            if (a->n_paths == 256)
+                return basalt_sql_err(B, BASALT_LIMIT, pos, err, "%s: more than 256 files", fn);
+            st = string_arg(B, first->u.list.items[i], fn, "a file", &a->paths[a->n_paths++], err);
+        }
+    } else {
+        st = string_arg(B, first, fn, "the file", &a->paths[a->n_paths++], err);
+    }
+    for (int i = 1; i < c->n_args && st == BASALT_OK; i++) {
+        const char *name = c->arg_names ? c->arg_names[i] : NULL;
+        const struct basalt_sql_expr *v = c->args[i];
+        if (name == NULL)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err,
+                                  "%s: only the first argument is positional", fn);
+        const char *s = "";
+        if (a->kind == SCAN_CSV && (strcmp(name, "delim") == 0 || strcmp(name, "sep") == 0 ||
+                                    strcmp(name, "delimiter") == 0)) {
+            st = string_arg(B, v, fn, name, &s, err);
+            if (st == BASALT_OK)
+                a->csv.delimiter = strcmp(s, "\\t") == 0 ? '\t' : s[0];
+        } else if (a->kind == SCAN_CSV && strcmp(name, "quote") == 0) {
+            st = string_arg(B, v, fn, name, &s, err);
+            if (st == BASALT_OK)
+                a->csv.quote = s[0];
+        } else if (a->kind == SCAN_CSV && strcmp(name, "header") == 0) {
+            a->csv.header = bool_arg(v) ? BASALT_CSV_HEADER_YES : BASALT_CSV_HEADER_NO;
+        } else if (a->kind == SCAN_CSV && strcmp(name, "skip") == 0) {
+            st = int_arg(B, v, fn, name, &a->csv.skip_rows, err);
+        } else if (a->kind == SCAN_ICEBERG && (strcmp(name, "snapshot_from_id") == 0 ||
+                                               strcmp(name, "snapshot_id") == 0)) {
+            st = int_arg(B, v, fn, name, &a->iceberg.snapshot_id, err);
+            a->iceberg.has_snapshot_id = true;
+        } else if (a->kind == SCAN_ICEBERG && strcmp(name, "snapshot_from_timestamp") == 0) {
+            st = int_arg(B, v, fn, name, &a->iceberg.as_of_ms, err);
+            a->iceberg.has_as_of = true;
+        } else if (a->kind == SCAN_ICEBERG && strcmp(name, "version") == 0) {
+            /* version => N picks metadata file vN: resolved to a path. */
+            int64_t version = 0;
+            st = int_arg(B, v, fn, name, &version, err);
+            if (st == BASALT_OK) {
+                char *p = basalt_arena_alloc(&B->arena, strlen(a->paths[0]) + 64, 1);
+                if (p == NULL)
+                    return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+                sprintf(p, "%s/metadata/v%lld.metadata.json", a->paths[0], (long long)version);
+                a->paths[0] = p;
+            }
+        } else if (a->kind == SCAN_ICEBERG && strcmp(name, "allow_moved_paths") == 0) {
+            /* tables are always read relative to their directory */
+        } else {
+            return basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err, "%s: unknown option \"%s\"",
+                                  fn, name);
+        }
+    }
+    return st;
+}
+
+/* Adds rel's columns to scope under `alias`, renamed by column aliases. */
+static basalt_status scope_rel(struct binder *B, const struct basalt_sql_from *f, const char *alias,
+                               struct brel *rel, const char *const *names, int rel_index,
+                               struct bscope *scope, struct basalt_error *err)
+{
+    if (f->n_column_aliases > rel->n)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, f->pos, err,
+                              "%d column aliases for %d columns", (int)f->n_column_aliases, rel->n);
+    const struct ArrowSchema *s = basalt_qplan_schema(rel->node);
+    for (int i = 0; i < rel->n; i++) {
+        const char *name = i < f->n_column_aliases ? f->column_aliases[i].name
+                                                   : (names ? names[i] : s->children[i]->name);
+        basalt_status st = basalt_sql_scope_add(scope, alias, name, rel->gids[i], rel_index, err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return BASALT_OK;
+}
+
+static const char *stem(struct binder *B, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strcspn(base, ".");
+    char *p = basalt_arena_alloc(&B->arena, n + 1, 1);
+    if (p) {
+        memcpy(p, base, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+static const struct basalt_sql_cte *find_cte(struct binder *B, const struct basalt_sql_name *n)
+{
+    if (n->n_parts != 1)
+        return NULL;
+    for (int i = B->n_ctes - 1; i >= 0; i--)
+        if (strcmp(B->ctes[i]->name.name, n->parts[0].name) == 0)
+            return B->ctes[i];
+    return NULL;
+}
+
+static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f,
+                               struct bscope *scope, struct bfrom *F, struct basalt_error *err)
+{
+    struct basalt_qplan *node = NULL;
+    const char **names = NULL;
+    const char *alias = f->alias.name;
+    struct brel rel;
+    basalt_status st = BASALT_OK;
+    struct scan_args a;
+    memset(&a, 0, sizeof a);
+    basalt_csv_read_options_init(&a.csv);
+    basalt_iceberg_scan_options_init(&a.iceberg);
+    switch (f->kind) {
+    case BASALT_SQL_FROM_TABLE: {
+        const struct basalt_sql_name *n = &f->u.table.name;
+        const struct basalt_sql_cte *cte = find_cte(B, n);
+        if (alias == NULL)
+            alias = n->parts[n->n_parts - 1].name;
+        if (cte != NULL) {
+            st = basalt_sql_bind_query(B, cte->query, &rel, &names, err);
+            for (int i = 0; st == BASALT_OK && i < cte->n_columns && i < rel.n; i++)
+                names[i] = cte->columns[i].name;
+            if (st == BASALT_OK)
+                goto scoped;
+            return st;
+        }
+        if (B->session->catalog == NULL)
+            return basalt_sql_err(B, BASALT_NOT_FOUND, f->pos, err,
+                                  "table \"%s\" not found (no catalog is open; files are read "
+                                  "with FROM 'file.parquet')",
+                                  n->parts[n->n_parts - 1].name);
+        char ident[512] = "";
+        for (int i = 0; i < n->n_parts; i++) {
+            strncat(ident, i ? "." : "", sizeof ident - strlen(ident) - 1);
+            strncat(ident, n->parts[i].name, sizeof ident - strlen(ident) - 1);
+        }
+        struct basalt_iceberg_table *t;
+        st = basalt_catalog_load_table(B->session->catalog, ident, &t, err);
+        if (st != BASALT_OK)
+            return basalt_sql_err(B, st, f->pos, err, "%s", err ? err->message : "");
+        st = keep_table(B, t, err);
+        if (st == BASALT_OK && f->u.table.travel != BASALT_SQL_TRAVEL_NONE) {
+            const struct basalt_sql_expr *v = f->u.table.as_of;
+            if (f->u.table.travel == BASALT_SQL_TRAVEL_VERSION) {
+                st = int_arg(B, v, "FOR VERSION AS OF", "the snapshot id", &a.iceberg.snapshot_id, err);
+                a.iceberg.has_snapshot_id = true;
+            } else if (v->kind == BASALT_SQL_EXPR_INTEGER) {
+                st = int_arg(B, v, "FOR TIMESTAMP AS OF", "the time", &a.iceberg.as_of_ms, err);
+                a.iceberg.has_as_of = true;
+            } else {
+                const char *text = v->kind == BASALT_SQL_EXPR_STRING ? v->u.lit.text
+                                   : v->kind == BASALT_SQL_EXPR_TYPED_LITERAL ? v->u.typed.text
+                                                                              : NULL;
+                int64_t us;
+                if (text == NULL || !basalt_sql_parse_timestamp_us(text, &us))
+                    return basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err,
+                                          "FOR TIMESTAMP AS OF takes a timestamp");
+                a.iceberg.as_of_ms = us / 1000;
+                a.iceberg.has_as_of = true;
+            }
+        }
+        if (st == BASALT_OK)
+            st = basalt_qplan_scan_iceberg(B->ctx, t, &a.iceberg, &node, err);
+        break;
+    }
+    case BASALT_SQL_FROM_FILE:
+        if (alias == NULL)
+            alias = stem(B, f->u.file);
+        a.paths[a.n_paths++] = f->u.file;
+        st = kind_of_path(B, f->u.file, f->pos, &a, err);
+        if (st == BASALT_OK)
+            st = open_scan(B, &a, f->pos, &node, err);
+        break;
+    case BASALT_SQL_FROM_FUNCTION:
+        st = function_args(B, &f->u.call, f->pos, &a, err);
+        if (alias == NULL)
+            alias = a.n_paths > 0 ? stem(B, a.paths[0]) : f->u.call.name.name;
+        if (st == BASALT_OK)
+            st = open_scan(B, &a, f->pos, &node, err);
+        break;
+    case BASALT_SQL_FROM_SUBQUERY:
+        st = basalt_sql_bind_query(B, f->u.subquery, &rel, &names, err);
+        if (st == BASALT_OK)
+            goto scoped;
+        return st;
+    default:
+        return basalt_error_set(err, BASALT_INTERNAL, "not a leaf");
+    }
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_sql_rel_new(B, node, &rel, err);
+    if (st != BASALT_OK)
+        return st;
+    rel.rows = (double)basalt_qplan_estimated_rows(node);
+scoped:
+    st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);
+    if (st == BASALT_OK)
+        st = add_rel(F, &rel, err);
+    return st;
+}
+
+static enum basalt_qplan_join_type join_type(enum basalt_sql_join_kind k)
+{
+    switch (k) {
+    case BASALT_SQL_JOIN_LEFT: return BASALT_QPLAN_JOIN_LEFT;
+    case BASALT_SQL_JOIN_RIGHT: return BASALT_QPLAN_JOIN_RIGHT;
+    case BASALT_SQL_JOIN_FULL: return BASALT_QPLAN_JOIN_FULL;
+    case BASALT_SQL_JOIN_SEMI: return BASALT_QPLAN_JOIN_SEMI;
+    case BASALT_SQL_JOIN_ANTI: return BASALT_QPLAN_JOIN_ANTI;
+    case BASALT_SQL_JOIN_CROSS: return BASALT_QPLAN_JOIN_CROSS;
+    default: return BASALT_QPLAN_JOIN_INNER;
+    }
+}
+
+/* USING (a, b): left.a = right.a ...; afterwards the name means the left
+ * side's column. */
+static basalt_status using_conj(struct binder *B, const struct basalt_sql_from *f,
+                                struct bscope *scope, int left_from, int right_from,
+                                struct bfrom *F, struct basalt_error *err)
+{
+    for (int u = 0; u < f->u.join.n_using; u++) {
+        const char *name = f->u.join.using_[u].name;
+        int li = -1, ri = -1;
+        for (int i = 0; i < scope->n; i++) {
+            if (strcasecmp(scope->cols[i].name, name) != 0)
+                continue;
+            if (scope->cols[i].rel >= left_from && scope->cols[i].rel < right_from && li < 0)
+                li = i;
+            else if (scope->cols[i].rel >= right_from && ri < 0)
+                ri = i;
+        }
+        if (li < 0 || ri < 0)
+            return basalt_sql_err(B, BASALT_NOT_FOUND, f->u.join.using_[u].pos, err,
+                                  "column \"%s\" of USING is not on both sides", name);
+        /* A synthetic `l.name = r.name` over the two columns' tables. */
+        struct basalt_sql_expr *eq = basalt_arena_alloc(&B->arena, sizeof *eq * 3, 8);
+        if (eq == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        memset(eq, 0, sizeof *eq * 3);
+        for (int k = 1; k <= 2; k++) {
+            const struct bcol *c = &scope->cols[k == 1 ? li : ri];
+            eq[k].kind = BASALT_SQL_EXPR_COLUMN;
+            eq[k].pos = f->u.join.using_[u].pos;
+            eq[k].height = 1;
+            eq[k].u.column.n_parts = 2;
+            eq[k].u.column.parts[0].name = c->table;
+            eq[k].u.column.parts[1].name = c->name;
+        }
+        eq[0].kind = BASALT_SQL_EXPR_BINARY;
+        eq[0].pos = f->u.join.using_[u].pos;
+        eq[0].height = 2;
+        eq[0].u.binary.op = BASALT_SQL_BINARY_EQ;
+        eq[0].u.binary.left = &eq[1];
+        eq[0].u.binary.right = &eq[2];
+        basalt_status st = add_conj(F, &eq[0], err);
+        if (st != BASALT_OK)
+            return st;
+        /* unqualified, the name means the left side's column */
+        scope->cols[ri].name = "";
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_from *f,
+                                   struct bscope *scope, struct bfrom *F, struct basalt_error *err)
+{
+    if (f->kind != BASALT_SQL_FROM_JOIN)
+        return bind_leaf(B, f, scope, F, err);
+    enum basalt_sql_join_kind k = f->u.join.kind;
+    if (k == BASALT_SQL_JOIN_CROSS || k == BASALT_SQL_JOIN_INNER) {
+        int left_from = F->n;
+        basalt_status st = basalt_sql_bind_from(B, f->u.join.left, scope, F, err);
+        int right_from = F->n;
+        if (st == BASALT_OK)
+            st = basalt_sql_bind_from(B, f->u.join.right, scope, F, err);
+        if (st == BASALT_OK)
+            st = add_conj(F, f->u.join.on, err);
+        if (st == BASALT_OK && f->u.join.n_using > 0)
+            st = using_conj(B, f, scope, left_from, right_from, F, err);
+        return st;
+    }
+    /* Outer, semi and anti joins: each side planned on its own. */
+    struct bfrom sides[2];
+    memset(sides, 0, sizeof sides);
+    struct brel rel[2];
+    int first = F->n;
+    basalt_status st = BASALT_OK;
+    int scope_mark[2];
+    for (int s = 0; s < 2 && st == BASALT_OK; s++) {
+        /* relation indices continue from F so the scope stays consistent */
+        sides[s].n = 0;
+        scope_mark[s] = scope->n;
+        struct bfrom tmp;
+        memset(&tmp, 0, sizeof tmp);
+        /* pad with placeholders so indices are unique across the FROM */
+        for (int i = 0; i < F->n + (s == 1 ? sides[0].n : 0) && st == BASALT_OK; i++) {
+            struct brel dummy;
+            memset(&dummy, 0, sizeof dummy);
+            st = add_rel(&tmp, &dummy, err);
+        }
+        int from = tmp.n;
+        if (st == BASALT_OK)
+            st = basalt_sql_bind_from(B, s == 0 ? f->u.join.left : f->u.join.right, scope, &tmp, err);
+        if (st == BASALT_OK) {
+            /* plan this side alone: its own relations and ON conditions */
+            struct brel *own = tmp.rels + from;
+            int n_own = tmp.n - from;
+            /* relabel the side's relations 0..n_own-1 for the planner */
+            for (int i = scope_mark[s]; i < scope->n; i++)
+                scope->cols[i].rel -= from;
+            st = basalt_sql_plan_joins(B, scope, own, n_own, tmp.conj, tmp.nc, &rel[s], err);
+            for (int i = scope_mark[s]; i < scope->n; i++)
+                scope->cols[i].rel = first + s;
+            sides[s].n = n_own;
+        }
+        basalt_sql_from_reset(&tmp);
+    }
+    if (st != BASALT_OK)
+        return st;
+    struct bfrom on;
+    memset(&on, 0, sizeof on);
+    st = add_conj(&on, f->u.join.on, err);
+    if (st == BASALT_OK && f->u.join.n_using > 0)
+        st = using_conj(B, f, scope, first, first + 1, &on, err);
+    bool *used = basalt_calloc((size_t)on.nc + 1, sizeof *used);
+    if (st == BASALT_OK && used == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    enum basalt_qplan_join_type t = join_type(k);
+    /* RIGHT joins are LEFT joins with the sides swapped. */
+    struct brel out;
+    if (st == BASALT_OK)
+        st = basalt_sql_join_pair(B, scope, t, &rel[0], (uint64_t)1 << first, &rel[1],
+                                  (uint64_t)1 << (first + 1), on.conj, on.nc, used, &out, err);
+    basalt_free(used);
+    basalt_sql_from_reset(&on);
+    if (st != BASALT_OK)
+        return st;
+    /* The join is one relation of the FROM from now on. */
+    for (int i = scope_mark[0]; i < scope->n; i++)
+        scope->cols[i].rel = F->n;
+    if (t == BASALT_QPLAN_JOIN_SEMI || t == BASALT_QPLAN_JOIN_ANTI)
+        for (int i = scope_mark[1]; i < scope->n; i++)
+            scope->cols[i].name = "";
+    return add_rel(F, &out, err);
+}

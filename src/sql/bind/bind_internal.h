@@ -1,0 +1,181 @@
+/* The binder: syntax trees into query plans.
+ *
+ * Every column a query can name gets a global id (gid) when its relation is
+ * bound: a base table's columns, a subquery's outputs, a group key, an
+ * aggregate. A scope maps names to gids; a relation is a plan node with the
+ * gid of each output column. Expressions resolve names through the scope
+ * and are lowered onto whichever node they end up on by looking their gids
+ * up in its relation, which lets the planner place WHERE conjuncts and join
+ * conditions where they belong before it builds them. */
+#ifndef BASALT_SQL_BIND_INTERNAL_H
+#define BASALT_SQL_BIND_INTERNAL_H
+
+#include "basalt/catalog.h"
+#include "basalt/iceberg_catalog.h"
+#include "basalt/query_plan.h"
+#include "basalt/sql.h"
+#include "sql_ast.h"
+
+/* A column visible to expressions. */
+struct bcol {
+    const char *table; /* the relation's alias or name (lower-cased), or NULL */
+    const char *name;
+    int32_t gid;
+    int32_t rel;       /* the FROM relation it belongs to */
+};
+
+struct bscope {
+    struct bcol *cols;
+    int n, cap;
+    /* Names not found here are looked up there (a correlated subquery's
+     * outer query). NULL: none. */
+    const struct bscope *outer;
+};
+
+/* A plan node and the gid of each of its output columns. */
+struct brel {
+    struct basalt_qplan *node;
+    int32_t *gids;
+    int n;
+    double rows; /* estimated */
+};
+
+/* An expression replaced by a column after aggregation: its canonical text
+ * (group keys, aggregate calls) and the gid holding its value. */
+struct brepl {
+    const char *text;
+    int32_t gid;
+};
+
+struct basalt_sql_session {
+    struct basalt_sql_options o;
+    char *catalog_uri;
+    struct basalt_catalog *catalog;
+};
+
+struct binder {
+    struct basalt_sql_session *session;
+    struct basalt_qctx *ctx;
+    const char *text; /* the query, for messages */
+    struct basalt_arena arena;
+    int32_t next_gid;
+    /* CTEs in scope, innermost last */
+    const struct basalt_sql_cte **ctes;
+    int n_ctes, cap_ctes;
+    /* tables loaded for this query (freed with it) */
+    struct basalt_iceberg_table **tables;
+    int n_tables, cap_tables;
+    /* Correlated subqueries turned into joins: their text and the column
+     * that holds their value (consulted by every lowering). */
+    struct brepl *repl;
+    int n_repl, cap_repl;
+};
+
+/* What lowering an expression needs. */
+struct blower {
+    struct binder *B;
+    const struct bscope *scope;
+    const struct brel *target;
+    struct basalt_qexpr_builder *b;
+    const struct brepl *repl;
+    int n_repl;
+    const char *clause; /* "WHERE", "SELECT"... for messages */
+};
+
+/* bind.c */
+basalt_status basalt_sql_err(struct binder *B, basalt_status st, int32_t pos,
+                             struct basalt_error *err, const char *fmt, ...) BASALT_PRINTF(5, 6);
+int32_t basalt_sql_gid(struct binder *B);
+basalt_status basalt_sql_scope_add(struct bscope *s, const char *table, const char *name,
+                                   int32_t gid, int32_t rel, struct basalt_error *err);
+void basalt_sql_scope_reset(struct bscope *s);
+/* The gid a column name resolves to; NOT_FOUND / ambiguity as errors. */
+basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
+                                 const struct basalt_sql_name *name, int32_t pos,
+                                 const struct bcol **out, struct basalt_error *err);
+/* A relation over `node` with fresh gids. */
+basalt_status basalt_sql_rel_new(struct binder *B, struct basalt_qplan *node, struct brel *out,
+                                 struct basalt_error *err);
+/* The canonical text of an expression in B's arena. */
+const char *basalt_sql_text(struct binder *B, const struct basalt_sql_expr *e);
+bool basalt_sql_is_aggregate(const char *name);
+
+/* bind_expr.c */
+basalt_status basalt_sql_lower(struct blower *L, const struct basalt_sql_expr *e,
+                               struct basalt_qexpr **out, struct basalt_error *err);
+basalt_status basalt_sql_type_of(struct binder *B, const struct basalt_sql_type *t,
+                                 struct basalt_query_type *out, struct basalt_error *err);
+
+/* bind_values.c: row k of an Arrow column of type t into *v (strings are
+ * views into the column); `x [NOT] IN (rows of a one-column result)`. */
+basalt_status basalt_sql_value_at(const struct ArrowArray *col, struct basalt_query_type t,
+                                  int64_t k, struct basalt_query_value *v,
+                                  struct basalt_error *err);
+basalt_status basalt_sql_in_rows(struct blower *L, const struct basalt_sql_expr *e,
+                                 const struct basalt_arrow_batches *rows,
+                                 struct basalt_qexpr **out, struct basalt_error *err);
+
+/* bind_query.c */
+/* Binds a query into a relation; names[i] (arena) are its output names. */
+basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_query *q,
+                                    struct brel *out, const char ***names,
+                                    struct basalt_error *err);
+/* Runs a plan now (uncorrelated subqueries) into batches. */
+basalt_status basalt_sql_run_now(struct binder *B, const struct basalt_sql_query *q,
+                                 struct basalt_arrow_batches *out, struct basalt_error *err);
+
+/* bind_join.c */
+/* The FROM relations a conjunct reads (bit per relation index). */
+uint64_t basalt_sql_refs(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e);
+/* Filters rel by the AND of conj[0, n). */
+basalt_status basalt_sql_filter(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                const struct basalt_sql_expr *const *conj, int n,
+                                const char *clause, struct basalt_error *err);
+bool basalt_sql_wider(struct basalt_query_type a, struct basalt_query_type b);
+/* Joins left (relations lmask) and right (rmask) on the conjuncts not yet
+ * used that they cover (marking them used). */
+basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
+                                   enum basalt_qplan_join_type type, struct brel *left,
+                                   uint64_t lmask, struct brel *right, uint64_t rmask,
+                                   const struct basalt_sql_expr *const *conj, int n, bool *used,
+                                   struct brel *out, struct basalt_error *err);
+/* Filters and joins every relation into one. */
+basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope,
+                                    struct brel *rels, int n_rels,
+                                    const struct basalt_sql_expr *const *conj, int n_conj,
+                                    struct brel *out, struct basalt_error *err);
+
+/* bind_subquery.c: correlated subqueries in WHERE conjuncts become joins.
+ * Whether conjunct e holds a correlated subquery (EXISTS, or a scalar
+ * subquery reading the outer query's columns). */
+bool basalt_sql_correlated(struct binder *B, const struct bscope *outer,
+                           const struct basalt_sql_expr *e);
+/* Joins what e needs onto rel: EXISTS / NOT EXISTS as a semi / anti join
+ * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
+ * their aggregate grouped by the correlation keys (their value recorded in
+ * B->repl for the filter that follows). */
+basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
+                                     struct brel *rel, const struct basalt_sql_expr *e,
+                                     bool *done, struct basalt_error *err);
+
+/* bind_from.c: the relations of a FROM and the conjuncts of its ON
+ * clauses (and of WHERE, added by the caller). */
+struct bfrom {
+    struct brel *rels;
+    int n, cap;
+    const struct basalt_sql_expr **conj;
+    int nc, capc;
+};
+basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_from *f,
+                                   struct bscope *scope, struct bfrom *F, struct basalt_error *err);
+/* Adds the AND-separated parts of e to F's conjuncts. */
+basalt_status basalt_sql_conjuncts(struct bfrom *F, const struct basalt_sql_expr *e,
+                                   struct basalt_error *err);
+void basalt_sql_from_reset(struct bfrom *F);
+basalt_status basalt_sql_from_add(struct bfrom *F, struct brel *rel, struct basalt_error *err);
+/* A relation of one row and no columns (SELECT without FROM, VALUES). */
+basalt_status basalt_sql_one_row(struct binder *B, struct basalt_qplan **out,
+                                 struct basalt_error *err);
+bool basalt_sql_parse_timestamp_us(const char *text, int64_t *us);
+
+#endif

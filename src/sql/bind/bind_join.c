@@ -1,0 +1,370 @@
+/* Planning a FROM list with its conditions: conjuncts over one relation
+ * become filters on it (and so reach the scans' pruning); the relations are
+ * then joined greedily, starting from the largest (the probe side, which
+ * streams) and adding at each step the smallest relation connected to what
+ * is joined so far by an equality (the build side, which is hashed); the
+ * equalities become the join's keys and what else the joined relations
+ * cover becomes a filter above it. */
+#include <string.h>
+
+#include "bind/bind_internal.h"
+
+static void refs(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e,
+                 uint64_t *mask, bool *unresolved)
+{
+    if (e == NULL)
+        return;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_COLUMN: {
+        const struct bcol *c;
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        if (basalt_sql_resolve(B, s, &e->u.column, e->pos, &c, &ignore) == BASALT_OK)
+            *mask |= (uint64_t)1 << (c->rel & 63);
+        else
+            *unresolved = true;
+        return;
+    }
+    case BASALT_SQL_EXPR_UNARY: refs(B, s, e->u.unary.arg, mask, unresolved); return;
+    case BASALT_SQL_EXPR_BINARY:
+        refs(B, s, e->u.binary.left, mask, unresolved);
+        refs(B, s, e->u.binary.right, mask, unresolved);
+        return;
+    case BASALT_SQL_EXPR_IS: refs(B, s, e->u.is.arg, mask, unresolved); return;
+    case BASALT_SQL_EXPR_BETWEEN:
+        refs(B, s, e->u.between.arg, mask, unresolved);
+        refs(B, s, e->u.between.low, mask, unresolved);
+        refs(B, s, e->u.between.high, mask, unresolved);
+        return;
+    case BASALT_SQL_EXPR_IN_LIST:
+        refs(B, s, e->u.in_list.arg, mask, unresolved);
+        for (int i = 0; i < e->u.in_list.n_items; i++)
+            refs(B, s, e->u.in_list.items[i], mask, unresolved);
+        return;
+    case BASALT_SQL_EXPR_IN_QUERY: refs(B, s, e->u.in_query.arg, mask, unresolved); return;
+    case BASALT_SQL_EXPR_LIKE:
+        refs(B, s, e->u.like.arg, mask, unresolved);
+        refs(B, s, e->u.like.pattern, mask, unresolved);
+        refs(B, s, e->u.like.escape, mask, unresolved);
+        return;
+    case BASALT_SQL_EXPR_CASE:
+        refs(B, s, e->u.case_.operand, mask, unresolved);
+        for (int i = 0; i < e->u.case_.n_when; i++) {
+            refs(B, s, e->u.case_.when[i], mask, unresolved);
+            refs(B, s, e->u.case_.then[i], mask, unresolved);
+        }
+        refs(B, s, e->u.case_.otherwise, mask, unresolved);
+        return;
+    case BASALT_SQL_EXPR_CAST: refs(B, s, e->u.cast.arg, mask, unresolved); return;
+    case BASALT_SQL_EXPR_EXTRACT: refs(B, s, e->u.extract.arg, mask, unresolved); return;
+    case BASALT_SQL_EXPR_FUNCTION:
+        for (int i = 0; i < e->u.call.n_args; i++)
+            refs(B, s, e->u.call.args[i], mask, unresolved);
+        return;
+    default: return;
+    }
+}
+
+uint64_t basalt_sql_refs(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e)
+{
+    uint64_t mask = 0;
+    bool unresolved = false;
+    refs(B, s, e, &mask, &unresolved);
+    return mask;
+}
+
+basalt_status basalt_sql_filter(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                const struct basalt_sql_expr *const *conj, int n,
+                                const char *clause, struct basalt_error *err)
+{
+    if (n == 0)
+        return BASALT_OK;
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
+    if (st != BASALT_OK)
+        return st;
+    struct blower L = {B, scope, rel, b, NULL, 0, clause};
+    struct basalt_qexpr **parts = basalt_calloc((size_t)n, sizeof *parts);
+    if (parts == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n && st == BASALT_OK; i++)
+        st = basalt_sql_lower(&L, conj[i], &parts[i], err);
+    struct basalt_qexpr *pred = parts[0];
+    if (st == BASALT_OK && n > 1)
+        st = basalt_qexpr_and(b, parts, n, &pred, err);
+    struct basalt_qplan *f;
+    if (st == BASALT_OK)
+        st = basalt_qplan_filter(B->ctx, rel->node, pred, &f, err);
+    if (st == BASALT_OK) {
+        rel->node = f;
+        rel->rows *= 0.25;
+    }
+    basalt_free(parts);
+    return st;
+}
+
+/* The index of a column holding `e` lowered over rel: a column reference is
+ * its column; anything else is computed by a projection added on top. */
+static basalt_status key_column(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                const struct basalt_sql_expr *e, struct basalt_query_type *cast,
+                                int *out, struct basalt_error *err)
+{
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
+    struct blower L = {B, scope, rel, b, NULL, 0, "JOIN"};
+    struct basalt_qexpr *x = NULL;
+    if (st == BASALT_OK)
+        st = basalt_sql_lower(&L, e, &x, err);
+    if (st == BASALT_OK && cast != NULL)
+        st = basalt_qexpr_cast(b, x, *cast, false, &x, err);
+    if (st != BASALT_OK)
+        return st;
+    if (basalt_qexpr_column_index(x) >= 0) {
+        *out = basalt_qexpr_column_index(x);
+        return BASALT_OK;
+    }
+    int n = rel->n;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)n + 1, sizeof *exprs);
+    int32_t *gids = basalt_arena_alloc(&B->arena, sizeof *gids * (size_t)(n + 1), 8);
+    if (exprs == NULL || gids == NULL) {
+        basalt_free(exprs);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        st = basalt_qexpr_column(b, i, &exprs[i], err);
+        gids[i] = rel->gids[i];
+    }
+    exprs[n] = x;
+    gids[n] = basalt_sql_gid(B);
+    struct basalt_qplan *p;
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, rel->node, exprs, NULL, n + 1, &p, err);
+    basalt_free(exprs);
+    if (st != BASALT_OK)
+        return st;
+    /* keep the names of the columns passed through */
+    rel->node = p;
+    rel->gids = gids;
+    rel->n = n + 1;
+    *out = n;
+    return BASALT_OK;
+}
+
+/* Whether e is `a = b` with a over relations in `lhs` only and b over `rhs`
+ * only (or the reverse): then *l and *r are those sides. */
+static bool equi(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e,
+                 uint64_t lhs, uint64_t rhs, const struct basalt_sql_expr **l,
+                 const struct basalt_sql_expr **r)
+{
+    if (e->kind != BASALT_SQL_EXPR_BINARY || e->u.binary.op != BASALT_SQL_BINARY_EQ)
+        return false;
+    uint64_t a = basalt_sql_refs(B, s, e->u.binary.left), b = basalt_sql_refs(B, s, e->u.binary.right);
+    if (a == 0 || b == 0)
+        return false;
+    if ((a & ~lhs) == 0 && (b & ~rhs) == 0) {
+        *l = e->u.binary.left;
+        *r = e->u.binary.right;
+        return true;
+    }
+    if ((b & ~lhs) == 0 && (a & ~rhs) == 0) {
+        *l = e->u.binary.right;
+        *r = e->u.binary.left;
+        return true;
+    }
+    return false;
+}
+
+static int type_rank(struct basalt_query_type t)
+{
+    switch (t.id) {
+    case BASALT_QUERY_TYPE_INT8: return 1;
+    case BASALT_QUERY_TYPE_INT16: return 2;
+    case BASALT_QUERY_TYPE_INT32: return 3;
+    case BASALT_QUERY_TYPE_INT64: return 4;
+    case BASALT_QUERY_TYPE_DECIMAL: return 5 + t.precision;
+    case BASALT_QUERY_TYPE_FLOAT: return 50;
+    case BASALT_QUERY_TYPE_DOUBLE: return 51;
+    case BASALT_QUERY_TYPE_TIMESTAMP: return 61;
+    case BASALT_QUERY_TYPE_DATE: return 60;
+    default: return 0;
+    }
+}
+
+bool basalt_sql_wider(struct basalt_query_type a, struct basalt_query_type b)
+{
+    return type_rank(a) > type_rank(b);
+}
+
+static const char *format_of(const struct brel *rel, int col)
+{
+    return basalt_qplan_schema(rel->node)->children[col]->format;
+}
+
+basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
+                                   enum basalt_qplan_join_type type, struct brel *left,
+                                   uint64_t lmask, struct brel *right, uint64_t rmask,
+                                   const struct basalt_sql_expr *const *conj, int n, bool *used,
+                                   struct brel *out, struct basalt_error *err)
+{
+    int *lk = basalt_calloc((size_t)n + 1, sizeof *lk), *rk = basalt_calloc((size_t)n + 1, sizeof *rk);
+    const struct basalt_sql_expr **residual = basalt_calloc((size_t)n + 1, sizeof *residual);
+    basalt_status st = lk && rk && residual ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int nk = 0, nr = 0;
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        if (used[i])
+            continue;
+        uint64_t m = basalt_sql_refs(B, scope, conj[i]);
+        if ((m & ~(lmask | rmask)) != 0)
+            continue;
+        const struct basalt_sql_expr *l, *r;
+        used[i] = true;
+        if (type != BASALT_QPLAN_JOIN_CROSS && equi(B, scope, conj[i], lmask, rmask, &l, &r)) {
+            st = key_column(B, scope, left, l, NULL, &lk[nk], err);
+            if (st == BASALT_OK)
+                st = key_column(B, scope, right, r, NULL, &rk[nk], err);
+            if (st == BASALT_OK && strcmp(format_of(left, lk[nk]), format_of(right, rk[nk])) != 0) {
+                /* Keys of different types meet in the wider one. */
+                struct basalt_query_type lt, rt;
+                st = basalt_query_type_from_format(format_of(left, lk[nk]), &lt, err);
+                if (st == BASALT_OK)
+                    st = basalt_query_type_from_format(format_of(right, rk[nk]), &rt, err);
+                if (st == BASALT_OK) {
+                    bool right_wider = basalt_sql_wider(rt, lt);
+                    if (right_wider)
+                        st = key_column(B, scope, left, l, &rt, &lk[nk], err);
+                    else
+                        st = key_column(B, scope, right, r, &lt, &rk[nk], err);
+                }
+            }
+            nk++;
+        } else {
+            residual[nr++] = conj[i];
+        }
+    }
+    if (st == BASALT_OK && nk == 0 && type == BASALT_QPLAN_JOIN_INNER)
+        type = BASALT_QPLAN_JOIN_CROSS;
+    if (st == BASALT_OK && nk == 0 && type != BASALT_QPLAN_JOIN_CROSS)
+        st = basalt_error_set(err, BASALT_UNSUPPORTED,
+                              "outer, semi and anti joins need an equality condition");
+    struct brel both;
+    memset(&both, 0, sizeof both);
+    struct basalt_qexpr *res = NULL;
+    bool outer = type != BASALT_QPLAN_JOIN_INNER && type != BASALT_QPLAN_JOIN_CROSS;
+    if (st == BASALT_OK && nr > 0 && outer) {
+        /* An outer join's extra conditions decide matches: they run inside it. */
+        struct basalt_qexpr_builder *jb;
+        st = basalt_qplan_join_builder(B->ctx, left->node, right->node, &jb, err);
+        struct brel view = {NULL, NULL, left->n + right->n, 0};
+        view.gids = basalt_arena_alloc(&B->arena, sizeof *view.gids * (size_t)(view.n + 1), 8);
+        if (st == BASALT_OK && view.gids == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (st == BASALT_OK) {
+            memcpy(view.gids, left->gids, sizeof *view.gids * (size_t)left->n);
+            memcpy(view.gids + left->n, right->gids, sizeof *view.gids * (size_t)right->n);
+        }
+        struct blower L = {B, scope, &view, jb, NULL, 0, "ON"};
+        struct basalt_qexpr **parts = basalt_calloc((size_t)nr, sizeof *parts);
+        if (st == BASALT_OK && parts == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; i < nr && st == BASALT_OK; i++)
+            st = basalt_sql_lower(&L, residual[i], &parts[i], err);
+        res = parts ? parts[0] : NULL;
+        if (st == BASALT_OK && nr > 1)
+            st = basalt_qexpr_and(jb, parts, nr, &res, err);
+        basalt_free(parts);
+    }
+    struct basalt_qplan *j = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_join(B->ctx, type, left->node, right->node, lk, rk, nk, res, &j, err);
+    if (st == BASALT_OK) {
+        bool right_cols = type != BASALT_QPLAN_JOIN_SEMI && type != BASALT_QPLAN_JOIN_ANTI;
+        both.node = j;
+        both.n = left->n + (right_cols ? right->n : 0);
+        both.gids = basalt_arena_alloc(&B->arena, sizeof *both.gids * (size_t)(both.n + 1), 8);
+        if (both.gids == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    if (st == BASALT_OK) {
+        memcpy(both.gids, left->gids, sizeof *both.gids * (size_t)left->n);
+        if (both.n > left->n)
+            memcpy(both.gids + left->n, right->gids, sizeof *both.gids * (size_t)right->n);
+        both.rows = nk > 0 ? (left->rows > right->rows ? left->rows : right->rows)
+                           : left->rows * right->rows;
+        if (type == BASALT_QPLAN_JOIN_SEMI || type == BASALT_QPLAN_JOIN_ANTI)
+            both.rows = left->rows;
+        *out = both;
+        /* Conditions of an inner join not used as keys filter its output. */
+        if (nr > 0 && !outer)
+            st = basalt_sql_filter(B, scope, out, residual, nr, "WHERE", err);
+    }
+    basalt_free(lk);
+    basalt_free(rk);
+    basalt_free(residual);
+    return st;
+}
+
+basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope,
+                                    struct brel *rels, int n_rels,
+                                    const struct basalt_sql_expr *const *conj, int n_conj,
+                                    struct brel *out, struct basalt_error *err)
+{
+    bool *used = basalt_calloc((size_t)n_conj + 1, sizeof *used);
+    uint64_t *masks = basalt_calloc((size_t)n_conj + 1, sizeof *masks);
+    const struct basalt_sql_expr **one = basalt_calloc((size_t)n_conj + 1, sizeof *one);
+    basalt_status st = used && masks && one ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK && n_rels > 64)
+        st = basalt_error_set(err, BASALT_LIMIT, "more than 64 tables in one FROM");
+    for (int i = 0; i < n_conj && st == BASALT_OK; i++)
+        masks[i] = basalt_sql_refs(B, scope, conj[i]);
+    /* Filters on single relations first. */
+    for (int r = 0; r < n_rels && st == BASALT_OK; r++) {
+        int k = 0;
+        for (int i = 0; i < n_conj; i++)
+            if (!used[i] && masks[i] == ((uint64_t)1 << r)) {
+                one[k++] = conj[i];
+                used[i] = true;
+            }
+        st = basalt_sql_filter(B, scope, &rels[r], one, k, "WHERE", err);
+    }
+    int cur = 0;
+    for (int r = 1; r < n_rels; r++)
+        if (rels[r].rows > rels[cur].rows)
+            cur = r;
+    struct brel acc = rels[cur];
+    uint64_t in = (uint64_t)1 << cur;
+    uint64_t all = n_rels == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_rels) - 1);
+    while (st == BASALT_OK && in != all) {
+        int best = -1;
+        bool best_connected = false;
+        for (int r = 0; r < n_rels; r++) {
+            if (in & ((uint64_t)1 << r))
+                continue;
+            bool connected = false;
+            for (int i = 0; i < n_conj && !connected; i++) {
+                const struct basalt_sql_expr *l, *rr;
+                connected = !used[i] && equi(B, scope, conj[i], in, (uint64_t)1 << r, &l, &rr);
+            }
+            if (best < 0 || (connected && !best_connected) ||
+                (connected == best_connected && rels[r].rows < rels[best].rows)) {
+                best = r;
+                best_connected = connected;
+            }
+        }
+        st = basalt_sql_join_pair(B, scope, BASALT_QPLAN_JOIN_INNER, &acc, in, &rels[best],
+                                  (uint64_t)1 << best, conj, n_conj, used, &acc, err);
+        in |= (uint64_t)1 << best;
+    }
+    /* What is left (constant conditions) filters the result. */
+    int k = 0;
+    for (int i = 0; i < n_conj && st == BASALT_OK; i++)
+        if (!used[i])
+            one[k++] = conj[i];
+    if (st == BASALT_OK)
+        st = basalt_sql_filter(B, scope, &acc, one, k, "WHERE", err);
+    if (st == BASALT_OK)
+        *out = acc;
+    basalt_free(used);
+    basalt_free(masks);
+    basalt_free(one);
+    return st;
+}

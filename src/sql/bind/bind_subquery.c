@@ -1,0 +1,434 @@
+/* Correlated subqueries in WHERE, turned into joins after the FROM is
+ * planned:
+ *   - EXISTS (SELECT ... WHERE inner = outer AND ...) is a SEMI join of the
+ *     outer rows with the subquery's FROM on its correlated conditions
+ *     (equalities as keys, the rest inside the join); NOT EXISTS an ANTI
+ *     join;
+ *   - a scalar subquery `(SELECT agg(...) FROM ... WHERE inner = outer ...)`
+ *     is its aggregate grouped by the inner sides of the correlated
+ *     equalities, LEFT joined on their outer sides; the subquery then reads
+ *     that column (B->repl). A group with no rows gives NULL, which is the
+ *     subquery's value for every aggregate but COUNT (documented).
+ * The subquery's own conditions stay inside it. Subqueries that turn out
+ * not to read the outer query are left to run once (bind_expr.c). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bind/bind_internal.h"
+
+typedef void (*column_fn)(void *ctx, const struct basalt_sql_expr *column);
+
+/* Calls fn on every column reference of e, not descending into subqueries. */
+static void walk(const struct basalt_sql_expr *e, column_fn fn, void *ctx)
+{
+    if (e == NULL)
+        return;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_COLUMN: fn(ctx, e); return;
+    case BASALT_SQL_EXPR_UNARY: walk(e->u.unary.arg, fn, ctx); return;
+    case BASALT_SQL_EXPR_BINARY:
+        walk(e->u.binary.left, fn, ctx);
+        walk(e->u.binary.right, fn, ctx);
+        return;
+    case BASALT_SQL_EXPR_IS: walk(e->u.is.arg, fn, ctx); return;
+    case BASALT_SQL_EXPR_BETWEEN:
+        walk(e->u.between.arg, fn, ctx);
+        walk(e->u.between.low, fn, ctx);
+        walk(e->u.between.high, fn, ctx);
+        return;
+    case BASALT_SQL_EXPR_IN_LIST:
+        walk(e->u.in_list.arg, fn, ctx);
+        for (int i = 0; i < e->u.in_list.n_items; i++)
+            walk(e->u.in_list.items[i], fn, ctx);
+        return;
+    case BASALT_SQL_EXPR_IN_QUERY: walk(e->u.in_query.arg, fn, ctx); return;
+    case BASALT_SQL_EXPR_LIKE:
+        walk(e->u.like.arg, fn, ctx);
+        walk(e->u.like.pattern, fn, ctx);
+        walk(e->u.like.escape, fn, ctx);
+        return;
+    case BASALT_SQL_EXPR_CASE:
+        walk(e->u.case_.operand, fn, ctx);
+        for (int i = 0; i < e->u.case_.n_when; i++) {
+            walk(e->u.case_.when[i], fn, ctx);
+            walk(e->u.case_.then[i], fn, ctx);
+        }
+        walk(e->u.case_.otherwise, fn, ctx);
+        return;
+    case BASALT_SQL_EXPR_CAST: walk(e->u.cast.arg, fn, ctx); return;
+    case BASALT_SQL_EXPR_EXTRACT: walk(e->u.extract.arg, fn, ctx); return;
+    case BASALT_SQL_EXPR_FUNCTION:
+        for (int i = 0; i < e->u.call.n_args; i++)
+            walk(e->u.call.args[i], fn, ctx);
+        return;
+    default: return;
+    }
+}
+
+/* Whether e holds a subquery node outside nested subqueries; *first gets
+ * the subqueries in order (up to cap). */
+static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_expr **out, int cap)
+{
+    if (e == NULL)
+        return 0;
+    if (e->kind == BASALT_SQL_EXPR_SUBQUERY || e->kind == BASALT_SQL_EXPR_EXISTS) {
+        if (cap > 0)
+            out[0] = e;
+        return 1;
+    }
+    int n = 0;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_UNARY: return subqueries(e->u.unary.arg, out, cap);
+    case BASALT_SQL_EXPR_BINARY:
+        n = subqueries(e->u.binary.left, out, cap);
+        return n + subqueries(e->u.binary.right, out + n, cap > n ? cap - n : 0);
+    case BASALT_SQL_EXPR_BETWEEN:
+        n = subqueries(e->u.between.arg, out, cap);
+        n += subqueries(e->u.between.low, out + n, cap > n ? cap - n : 0);
+        return n + subqueries(e->u.between.high, out + n, cap > n ? cap - n : 0);
+    case BASALT_SQL_EXPR_CAST: return subqueries(e->u.cast.arg, out, cap);
+    case BASALT_SQL_EXPR_IS: return subqueries(e->u.is.arg, out, cap);
+    default: return 0;
+    }
+}
+
+bool basalt_sql_correlated(struct binder *B, const struct bscope *outer,
+                           const struct basalt_sql_expr *e)
+{
+    (void)B;
+    (void)outer;
+    const struct basalt_sql_expr *found[1];
+    return subqueries(e, found, 1) > 0;
+}
+
+struct outside {
+    struct binder *B;
+    const struct bscope *inner, *outer;
+    bool any;
+};
+
+static void check_outside(void *vctx, const struct basalt_sql_expr *c)
+{
+    struct outside *o = vctx;
+    const struct bcol *col;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (basalt_sql_resolve(o->B, o->inner, &c->u.column, c->pos, &col, &ignore) == BASALT_OK)
+        return;
+    if (basalt_sql_resolve(o->B, o->outer, &c->u.column, c->pos, &col, &ignore) == BASALT_OK)
+        o->any = true;
+}
+
+/* A subquery's FROM bound on its own, and its WHERE split into the
+ * conjuncts over its own tables and those reading the outer query. */
+struct split {
+    struct bscope in;
+    struct bfrom F;
+    struct bfrom where;
+    const struct basalt_sql_expr **inner, **corr;
+    int n_inner, n_corr;
+};
+
+static void split_reset(struct split *s)
+{
+    basalt_sql_scope_reset(&s->in);
+    basalt_sql_from_reset(&s->F);
+    basalt_sql_from_reset(&s->where);
+    basalt_free(s->inner);
+    basalt_free(s->corr);
+}
+
+static basalt_status split_subquery(struct binder *B, const struct bscope *outer,
+                                    const struct basalt_sql_query *q, struct split *s,
+                                    struct basalt_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (q->kind != BASALT_SQL_QUERY_SELECT || q->u.select.from == NULL || q->n_ctes > 0)
+        return BASALT_OK;
+    basalt_status st = basalt_sql_bind_from(B, q->u.select.from, &s->in, &s->F, err);
+    if (st == BASALT_OK)
+        st = basalt_sql_conjuncts(&s->where, q->u.select.where, err);
+    int n = s->where.nc;
+    s->inner = basalt_calloc((size_t)n + 1, sizeof *s->inner);
+    s->corr = basalt_calloc((size_t)n + 1, sizeof *s->corr);
+    if (st == BASALT_OK && (s->inner == NULL || s->corr == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        struct outside o = {B, &s->in, outer, false};
+        walk(s->where.conj[i], check_outside, &o);
+        if (o.any)
+            s->corr[s->n_corr++] = s->where.conj[i];
+        else
+            s->inner[s->n_inner++] = s->where.conj[i];
+    }
+    return st;
+}
+
+/* A scope of the outer columns (relation 0) in front of which `in` (its
+ * columns relation 1, NULL: none) shadows them. */
+static basalt_status combined(const struct bscope *outer, const struct bscope *in,
+                              struct bscope *o_copy, struct bscope *c, struct basalt_error *err)
+{
+    memset(o_copy, 0, sizeof *o_copy);
+    memset(c, 0, sizeof *c);
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < outer->n && st == BASALT_OK; i++)
+        st = basalt_sql_scope_add(o_copy, outer->cols[i].table, outer->cols[i].name,
+                                  outer->cols[i].gid, 0, err);
+    for (int i = 0; in != NULL && i < in->n && st == BASALT_OK; i++)
+        st = basalt_sql_scope_add(c, in->cols[i].table, in->cols[i].name, in->cols[i].gid, 1, err);
+    c->outer = o_copy;
+    return st;
+}
+
+/* The syntax tree stores non-const pointers; the trees built here only
+ * point at the script's nodes and never write through them. */
+static struct basalt_sql_expr *shared(const struct basalt_sql_expr *e)
+{
+    return (struct basalt_sql_expr *)(uintptr_t)e;
+}
+
+static struct basalt_sql_expr *node(struct binder *B, enum basalt_sql_expr_kind kind, int32_t pos)
+{
+    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
+    if (e != NULL) {
+        memset(e, 0, sizeof *e);
+        e->kind = kind;
+        e->pos = pos;
+        e->height = 1;
+    }
+    return e;
+}
+
+static struct basalt_sql_expr *column(struct binder *B, const char *table, const char *name,
+                                      int32_t pos)
+{
+    struct basalt_sql_expr *e = node(B, BASALT_SQL_EXPR_COLUMN, pos);
+    if (e != NULL) {
+        e->u.column.n_parts = 2;
+        e->u.column.parts[0].name = table;
+        e->u.column.parts[1].name = name;
+    }
+    return e;
+}
+
+static struct basalt_sql_expr *binary(struct binder *B, enum basalt_sql_binary_op op,
+                                      struct basalt_sql_expr *l, struct basalt_sql_expr *r)
+{
+    if (l == NULL || r == NULL)
+        return NULL;
+    struct basalt_sql_expr *e = node(B, BASALT_SQL_EXPR_BINARY, l->pos);
+    if (e != NULL) {
+        e->u.binary.op = op;
+        e->u.binary.left = l;
+        e->u.binary.right = r;
+        e->height = (l->height > r->height ? l->height : r->height) + 1;
+    }
+    return e;
+}
+
+static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
+                              struct basalt_error *err)
+{
+    if (B->n_repl == B->cap_repl) {
+        int cap = B->cap_repl ? B->cap_repl * 2 : 8;
+        struct brepl *r = basalt_realloc(B->repl, (size_t)cap * sizeof *r);
+        if (r == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        B->repl = r;
+        B->cap_repl = cap;
+    }
+    B->repl[B->n_repl++] = (struct brepl){text, gid};
+    return BASALT_OK;
+}
+
+static basalt_status exists_join(struct binder *B, const struct bscope *outer, struct brel *rel,
+                                 struct split *s, bool negated, struct basalt_error *err)
+{
+    struct brel inner;
+    basalt_status st = basalt_sql_plan_joins(B, &s->in, s->F.rels, s->F.n, s->inner, s->n_inner,
+                                             &inner, err);
+    struct bscope o_copy, c;
+    if (st == BASALT_OK)
+        st = combined(outer, &s->in, &o_copy, &c, err);
+    bool *used = basalt_calloc((size_t)s->n_corr + 1, sizeof *used);
+    if (st == BASALT_OK && used == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct brel out;
+    if (st == BASALT_OK)
+        st = basalt_sql_join_pair(B, &c, negated ? BASALT_QPLAN_JOIN_ANTI : BASALT_QPLAN_JOIN_SEMI,
+                                  rel, 1, &inner, 2, s->corr, s->n_corr, used, &out, err);
+    if (st == BASALT_OK)
+        *rel = out;
+    basalt_free(used);
+    basalt_sql_scope_reset(&o_copy);
+    basalt_sql_scope_reset(&c);
+    return st;
+}
+
+/* Whether e is `a = b` with one side over the subquery's tables only and
+ * the other over the outer query's only. */
+static bool correlation_key(struct binder *B, const struct bscope *in, const struct bscope *outer,
+                            const struct basalt_sql_expr *e, const struct basalt_sql_expr **o,
+                            const struct basalt_sql_expr **i)
+{
+    if (e->kind != BASALT_SQL_EXPR_BINARY || e->u.binary.op != BASALT_SQL_BINARY_EQ)
+        return false;
+    for (int side = 0; side < 2; side++) {
+        const struct basalt_sql_expr *a = side ? e->u.binary.right : e->u.binary.left;
+        const struct basalt_sql_expr *b = side ? e->u.binary.left : e->u.binary.right;
+        struct outside oa = {B, in, outer, false}, ob = {B, in, outer, false};
+        walk(a, check_outside, &oa);
+        walk(b, check_outside, &ob);
+        /* a reads the outer query, b only the subquery's tables */
+        struct bscope none;
+        memset(&none, 0, sizeof none);
+        struct outside b_in_outer = {B, &none, in, false};
+        walk(b, check_outside, &b_in_outer);
+        if (oa.any && !ob.any && b_in_outer.any) {
+            *o = a;
+            *i = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+static basalt_status scalar_join(struct binder *B, const struct bscope *outer, struct brel *rel,
+                                 const struct basalt_sql_expr *sub, struct split *s,
+                                 struct basalt_error *err)
+{
+    const struct basalt_sql_query *q = sub->u.subquery;
+    const struct basalt_sql_select *sel = &q->u.select;
+    if (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
+        q->n_order > 0 || q->limit != NULL)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
+                              "this correlated subquery is not supported yet (one aggregate, "
+                              "no GROUP BY, HAVING, ORDER BY or LIMIT)");
+    int n = s->n_corr;
+    const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
+    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 1), 8);
+    struct basalt_sql_expr **group = basalt_arena_alloc(&B->arena, sizeof *group * (size_t)(n + 1), 8);
+    if (outer_side == NULL || items == NULL || group == NULL) {
+        basalt_free(outer_side);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    basalt_status st = BASALT_OK;
+    char alias[32];
+    snprintf(alias, sizeof alias, "__sq%d", (int)B->next_gid);
+    const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        const struct basalt_sql_expr *o, *i;
+        if (!correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
+            st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
+                                "a correlated scalar subquery must be correlated by equalities");
+            break;
+        }
+        outer_side[k] = o;
+        group[k] = shared(i);
+        char name[32];
+        snprintf(name, sizeof name, "__k%d", k);
+        items[k].expr = shared(i);
+        items[k].alias.name = basalt_arena_strndup(&B->arena, name, strlen(name));
+    }
+    if (st != BASALT_OK) {
+        basalt_free(outer_side);
+        return st;
+    }
+    items[n].expr = sel->items[0].expr;
+    items[n].alias.name = "__v";
+    /* SELECT inner keys, value FROM (its FROM) WHERE (its own conditions)
+     * GROUP BY inner keys */
+    struct basalt_sql_query *g = basalt_arena_alloc(&B->arena, sizeof *g, 8);
+    if (g == NULL) {
+        basalt_free(outer_side);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    memset(g, 0, sizeof *g);
+    g->kind = BASALT_SQL_QUERY_SELECT;
+    g->pos = q->pos;
+    g->height = q->height;
+    g->u.select.n_items = n + 1;
+    g->u.select.items = items;
+    g->u.select.from = sel->from;
+    struct basalt_sql_expr *where = NULL;
+    for (int k = 0; k < s->n_inner; k++)
+        where = where == NULL ? shared(s->inner[k])
+                              : binary(B, BASALT_SQL_BINARY_AND, where, shared(s->inner[k]));
+    g->u.select.where = where;
+    g->u.select.n_group = n;
+    g->u.select.group = group;
+    struct brel grouped;
+    const char **names;
+    st = basalt_sql_bind_query(B, g, &grouped, &names, err);
+    /* join on outer = __sqN.__kk */
+    struct bscope o_copy, sq, none;
+    memset(&none, 0, sizeof none);
+    if (st == BASALT_OK)
+        st = combined(outer, &none, &o_copy, &sq, err);
+    for (int k = 0; k <= n && st == BASALT_OK; k++)
+        st = basalt_sql_scope_add(&sq, table, k < n ? items[k].alias.name : "__v", grouped.gids[k], 1,
+                                  err);
+    const struct basalt_sql_expr **conds = basalt_calloc((size_t)n + 1, sizeof *conds);
+    bool *used = basalt_calloc((size_t)n + 1, sizeof *used);
+    if (st == BASALT_OK && (conds == NULL || used == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        conds[k] = binary(B, BASALT_SQL_BINARY_EQ, shared(outer_side[k]),
+                          column(B, table, items[k].alias.name, outer_side[k]->pos));
+        if (conds[k] == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    struct brel out;
+    if (st == BASALT_OK)
+        st = basalt_sql_join_pair(B, &sq, BASALT_QPLAN_JOIN_LEFT, rel, 1, &grouped, 2, conds, n,
+                                  used, &out, err);
+    if (st == BASALT_OK) {
+        *rel = out;
+        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], err);
+    }
+    basalt_free(conds);
+    basalt_free(used);
+    basalt_free(outer_side);
+    basalt_sql_scope_reset(&o_copy);
+    basalt_sql_scope_reset(&sq);
+    return st;
+}
+
+basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
+                                     struct brel *rel, const struct basalt_sql_expr *e,
+                                     bool *done, struct basalt_error *err)
+{
+    *done = false;
+    /* [NOT] EXISTS as the whole conjunct */
+    bool negated = false;
+    const struct basalt_sql_expr *x = e;
+    if (x->kind == BASALT_SQL_EXPR_UNARY && x->u.unary.op == BASALT_SQL_UNARY_NOT &&
+        x->u.unary.arg->kind == BASALT_SQL_EXPR_EXISTS) {
+        negated = true;
+        x = x->u.unary.arg;
+    }
+    const struct basalt_sql_expr *subs[16];
+    int n = subqueries(e, subs, 16);
+    if (n > 16)
+        return basalt_sql_err(B, BASALT_LIMIT, e->pos, err, "more than 16 subqueries in one condition");
+    basalt_status st = BASALT_OK;
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        struct split s;
+        st = split_subquery(B, outer, subs[k]->u.subquery, &s, err);
+        if (st == BASALT_OK && s.n_corr > 0) {
+            if (subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
+                st = exists_join(B, outer, rel, &s, negated, err);
+                *done = st == BASALT_OK;
+            } else if (subs[k]->kind == BASALT_SQL_EXPR_SUBQUERY) {
+                st = scalar_join(B, outer, rel, subs[k], &s, err);
+            } else {
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
+                                    "a correlated EXISTS must be a condition of its own");
+            }
+        }
+        split_reset(&s);
+    }
+    return st;
+}

@@ -1,0 +1,456 @@
+/* Sessions: parse, bind, run, statement by statement. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <stdlib.h>
+
+#include "sql_write.h"
+
+void basalt_sql_options_init(struct basalt_sql_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
+                                     struct basalt_sql_session **out, struct basalt_error *err)
+{
+    *out = NULL;
+    struct basalt_sql_session *s = basalt_calloc(1, sizeof *s);
+    if (s == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (o != NULL)
+        s->o = *o;
+    basalt_status st = BASALT_OK;
+    if (o != NULL && o->catalog_uri != NULL) {
+        s->catalog_uri = basalt_strdup(o->catalog_uri);
+        if (s->catalog_uri == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        s->o.catalog_uri = s->catalog_uri;
+        if (st == BASALT_OK)
+            st = basalt_catalog_open(o->catalog_uri, NULL, true, &s->catalog, err);
+    }
+    if (st != BASALT_OK) {
+        basalt_sql_session_free(s);
+        return st;
+    }
+    *out = s;
+    return BASALT_OK;
+}
+
+void basalt_sql_session_free(struct basalt_sql_session *s)
+{
+    if (s == NULL)
+        return;
+    basalt_catalog_close(s->catalog);
+    basalt_free(s->catalog_uri);
+    basalt_free(s);
+}
+
+basalt_status basalt_sql_one_row(struct binder *B, struct basalt_qplan **out,
+                                 struct basalt_error *err)
+{
+    struct basalt_arrow_batches one;
+    basalt_arrow_batches_init(&one);
+    struct ArrowArray row;
+    basalt_status st = basalt_arrow_schema_init(&one.schema, "+s", NULL, 0, 0, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_init(&row, 1, 0, err);
+    if (st == BASALT_OK) {
+        row.length = 1;
+        st = basalt_arrow_batches_append(&one, &row, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_values(B->ctx, &one, out, err);
+    basalt_arrow_batches_reset(&one);
+    return st;
+}
+
+bool basalt_sql_parse_timestamp_us(const char *text, int64_t *us)
+{
+    int y, mo, d, h = 0, mi = 0;
+    double sec = 0;
+    int n = sscanf(text, "%d-%d-%d%*[ T]%d:%d:%lf", &y, &mo, &d, &h, &mi, &sec);
+    if (n != 3 && n < 5)
+        return false;
+    /* days from civil (proleptic Gregorian) */
+    int yy = y - (mo <= 2);
+    int era = (yy >= 0 ? yy : yy - 399) / 400;
+    int yoe = yy - era * 400;
+    int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    int64_t days = (int64_t)era * 146097 + doe - 719468;
+    *us = ((days * 86400 + h * 3600 + mi * 60) * 1000000) + (int64_t)(sec * 1e6);
+    return true;
+}
+
+static void binder_init(struct binder *B, struct basalt_sql_session *s, struct basalt_qctx *ctx,
+                        const char *text)
+{
+    memset(B, 0, sizeof *B);
+    B->session = s;
+    B->ctx = ctx;
+    B->text = text;
+    basalt_arena_init(&B->arena, 16384);
+}
+
+static void binder_reset(struct binder *B)
+{
+    for (int i = 0; i < B->n_tables; i++)
+        basalt_iceberg_table_free(B->tables[i]);
+    basalt_free(B->tables);
+    basalt_free(B->ctes);
+    basalt_free(B->repl);
+    basalt_arena_reset(&B->arena);
+}
+
+basalt_status basalt_sql_run_now(struct binder *B, const struct basalt_sql_query *q,
+                                 struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct brel rel;
+    const char **names;
+    basalt_status st = basalt_sql_bind_query(B, q, &rel, &names, err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_execute(B->ctx, rel.node, out, err);
+    return st;
+}
+
+static basalt_status explain_result(const char *text, struct basalt_arrow_batches *out,
+                                    struct basalt_error *err)
+{
+    struct basalt_arrow_builder *root, *col;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "u", "explain", 0, &col, err);
+    /* One row per line, as DuckDB prints a plan. */
+    for (const char *p = text; st == BASALT_OK && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        if (n >= sizeof line)
+            n = sizeof line - 1;
+        memcpy(line, p, n);
+        line[n] = '\0';
+        st = basalt_arrow_builder_append_string(col, line, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_end_element(root, err);
+        p += nl ? (size_t)(nl - p) + 1 : strlen(p);
+    }
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* Names the result's columns as the query did. */
+static basalt_status name_columns(struct basalt_arrow_batches *out, const char *const *names,
+                            struct basalt_error *err)
+{
+    struct ArrowSchema renamed;
+    int n = (int)out->schema.n_children;
+    basalt_status st = basalt_arrow_schema_init(&renamed, "+s", NULL, 0, n, err);
+    for (int i = 0; i < n && st == BASALT_OK; i++)
+        st = basalt_arrow_schema_copy_renamed(out->schema.children[i],
+                                              names[i] ? names[i] : out->schema.children[i]->name,
+                                              renamed.children[i], err);
+    if (st == BASALT_OK) {
+        basalt_arrow_schema_release(&out->schema);
+        basalt_arrow_schema_move(&renamed, &out->schema);
+    }
+    return st;
+}
+
+/* A one-row, one-column BIGINT result ("Count"), as DuckDB answers writes. */
+static basalt_status count_result(const char *name, int64_t n, struct basalt_arrow_batches *out,
+                                  struct basalt_error *err)
+{
+    struct basalt_arrow_builder *root, *col;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "l", name, 0, &col, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_append_int(col, n, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_end_element(root, err);
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* DESCRIBE: one row per column, its name and DuckDB's type name. */
+static basalt_status describe_result(const struct ArrowSchema *schema,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_arrow_builder *root, *name, *type;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "u", "column_name", 0, &name, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_add_child(root, "u", "column_type", 0, &type, err);
+    for (int64_t i = 0; i < schema->n_children && st == BASALT_OK; i++) {
+        const struct ArrowSchema *c = schema->children[i];
+        struct basalt_query_type t;
+        char buf[64];
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        const char *text = basalt_query_type_from_format(c->format, &t, &ignore) == BASALT_OK
+                               ? basalt_query_type_name(t, buf, sizeof buf)
+                               : c->format;
+        st = basalt_arrow_builder_append_string(name, c->name ? c->name : "", err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_append_string(type, text, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_builder_end_element(root, err);
+    }
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* SHOW TABLES: every namespace's tables, "ns.table". */
+static basalt_status show_tables(struct basalt_sql_session *s, struct basalt_arrow_batches *out,
+                                 struct basalt_error *err)
+{
+    if (s->catalog == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "SHOW TABLES needs a catalog (--catalog URI)");
+    struct basalt_arrow_builder *root, *col;
+    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_builder_add_child(root, "u", "name", 0, &col, err);
+    char **ns = NULL;
+    size_t n_ns = 0;
+    if (st == BASALT_OK)
+        st = basalt_catalog_list_namespaces(s->catalog, NULL, &ns, &n_ns, err);
+    for (size_t i = 0; i < n_ns && st == BASALT_OK; i++) {
+        char **tables = NULL;
+        size_t n_tables = 0;
+        st = basalt_catalog_list_tables(s->catalog, ns[i], &tables, &n_tables, err);
+        for (size_t k = 0; k < n_tables && st == BASALT_OK; k++) {
+            char full[512];
+            /* catalogs list tables by their full identifier or by name */
+            if (strchr(tables[k], '.') != NULL)
+                snprintf(full, sizeof full, "%s", tables[k]);
+            else
+                snprintf(full, sizeof full, "%s.%s", ns[i], tables[k]);
+            st = basalt_arrow_builder_append_string(col, full, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_builder_end_element(root, err);
+        }
+        basalt_string_list_free(tables, n_tables);
+    }
+    basalt_string_list_free(ns, n_ns);
+    struct ArrowArray a;
+    if (st == BASALT_OK)
+        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_batches_append(out, &a, err);
+    basalt_arrow_builder_free(root);
+    return st;
+}
+
+/* SET threads = N caps the workers; SET memory_limit = '2GB'. */
+static basalt_status set_option(struct basalt_sql_session *s, const struct basalt_sql_statement *stmt,
+                                struct basalt_error *err)
+{
+    const char *name = stmt->set_name.name;
+    const struct basalt_sql_expr *v = stmt->set_value;
+    const char *text = v && (v->kind == BASALT_SQL_EXPR_STRING || v->kind == BASALT_SQL_EXPR_INTEGER)
+                           ? v->u.lit.text
+                           : NULL;
+    if (text != NULL && (strcmp(name, "threads") == 0 || strcmp(name, "worker_threads") == 0)) {
+        long n = strtol(text, NULL, 10);
+        if (n < 1 || n > 1024)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "SET threads takes 1..1024");
+        s->o.num_workers = (int)n;
+        return BASALT_OK;
+    }
+    if (text != NULL && strcmp(name, "memory_limit") == 0) {
+        char *end;
+        double n = strtod(text, &end);
+        while (*end == ' ')
+            end++;
+        double mult = strncasecmp(end, "k", 1) == 0   ? 1024.0
+                      : strncasecmp(end, "m", 1) == 0 ? 1024.0 * 1024
+                      : strncasecmp(end, "g", 1) == 0 ? 1024.0 * 1024 * 1024
+                                                      : 1;
+        s->o.memory_limit = (int64_t)(n * mult);
+        return BASALT_OK;
+    }
+    return basalt_error_set(err, BASALT_UNSUPPORTED, "SET %s is not supported (at position %d)",
+                            name, (int)stmt->pos);
+}
+
+static basalt_status run_statement(struct basalt_sql_session *s, const char *text,
+                                   const struct basalt_sql_statement *stmt,
+                                   struct basalt_arrow_batches *out, bool *has_rows,
+                                   struct basalt_error *err)
+{
+    *has_rows = false;
+    switch (stmt->kind) {
+    case BASALT_SQL_STMT_SHOW_TABLES:
+        *has_rows = true;
+        return show_tables(s, out, err);
+    case BASALT_SQL_STMT_SET:
+        return set_option(s, stmt, err);
+    case BASALT_SQL_STMT_CREATE_TABLE:
+        return basalt_sql_create_table(s, stmt, err);
+    case BASALT_SQL_STMT_DROP_TABLE:
+        return basalt_sql_drop_table(s, stmt, err);
+    default:
+        break;
+    }
+    /* DESCRIBE t and COPY t TO ...: SELECT * FROM t. */
+    struct basalt_sql_expr star;
+    struct basalt_sql_select_item item;
+    struct basalt_sql_from from;
+    struct basalt_sql_query all;
+    struct basalt_sql_statement with_query;
+    if (stmt->query == NULL && stmt->name.n_parts > 0 &&
+        (stmt->kind == BASALT_SQL_STMT_DESCRIBE || stmt->kind == BASALT_SQL_STMT_COPY)) {
+        memset(&star, 0, sizeof star);
+        star.kind = BASALT_SQL_EXPR_STAR;
+        star.pos = stmt->pos;
+        star.height = 1;
+        memset(&item, 0, sizeof item);
+        item.expr = &star;
+        memset(&from, 0, sizeof from);
+        from.kind = BASALT_SQL_FROM_TABLE;
+        from.pos = stmt->pos;
+        from.height = 1;
+        from.u.table.name = stmt->name;
+        memset(&all, 0, sizeof all);
+        all.kind = BASALT_SQL_QUERY_SELECT;
+        all.pos = stmt->pos;
+        all.height = 2;
+        all.u.select.n_items = 1;
+        all.u.select.items = &item;
+        all.u.select.from = &from;
+        with_query = *stmt;
+        with_query.query = &all;
+        stmt = &with_query;
+    }
+    if (stmt->query == NULL)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "this statement needs a query here (at position %d)",
+                                (int)stmt->pos);
+    struct basalt_qctx_options qo;
+    basalt_qctx_options_init(&qo);
+    qo.pool = s->o.pool;
+    qo.num_workers = s->o.num_workers;
+    qo.memory_limit = s->o.memory_limit;
+    struct basalt_qctx *ctx;
+    basalt_status st = basalt_qctx_new(&qo, &ctx, err);
+    if (st != BASALT_OK)
+        return st;
+    struct binder B;
+    binder_init(&B, s, ctx, text);
+    struct brel rel;
+    const char **names = NULL;
+    st = basalt_sql_bind_query(&B, stmt->query, &rel, &names, err);
+    char buf[16384];
+    struct basalt_arrow_batches rows;
+    basalt_arrow_batches_init(&rows);
+    int64_t written = 0;
+    if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_DESCRIBE) {
+        struct ArrowSchema named;
+        st = basalt_arrow_schema_copy(basalt_qplan_schema(rel.node), &named, err);
+        for (int64_t i = 0; st == BASALT_OK && i < named.n_children; i++) {
+            struct ArrowSchema c;
+            st = basalt_arrow_schema_copy_renamed(named.children[i], names[i], &c, err);
+            if (st == BASALT_OK) {
+                basalt_arrow_schema_release(named.children[i]);
+                basalt_arrow_schema_move(&c, named.children[i]);
+            }
+        }
+        if (st == BASALT_OK)
+            st = describe_result(&named, out, err);
+        basalt_arrow_schema_release(&named);
+        *has_rows = st == BASALT_OK;
+    } else if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
+        st = basalt_qplan_optimize_plan(ctx, rel.node, err);
+        basalt_qplan_explain(rel.node, false, buf, sizeof buf);
+        if (st == BASALT_OK)
+            st = explain_result(buf, out, err);
+        *has_rows = st == BASALT_OK;
+    } else if (st == BASALT_OK) {
+        st = basalt_qplan_execute(ctx, rel.node, &rows, err);
+        if (st == BASALT_OK)
+            st = name_columns(&rows, names, err);
+        switch (stmt->kind) {
+        case BASALT_SQL_STMT_EXPLAIN:
+            basalt_qplan_explain(rel.node, true, buf, sizeof buf);
+            if (st == BASALT_OK)
+                st = explain_result(buf, out, err);
+            break;
+        case BASALT_SQL_STMT_COPY:
+            if (st == BASALT_OK)
+                st = basalt_sql_copy_to(stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        case BASALT_SQL_STMT_CREATE_TABLE_AS:
+            if (st == BASALT_OK)
+                st = basalt_sql_create_as(s, stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        case BASALT_SQL_STMT_INSERT:
+            if (st == BASALT_OK)
+                st = basalt_sql_insert(s, stmt, &rows, &written, err);
+            if (st == BASALT_OK)
+                st = count_result("Count", written, out, err);
+            break;
+        default:
+            if (st == BASALT_OK) {
+                *out = rows;
+                basalt_arrow_batches_init(&rows);
+            }
+            break;
+        }
+        *has_rows = st == BASALT_OK;
+    }
+    basalt_arrow_batches_reset(&rows);
+    binder_reset(&B);
+    basalt_qctx_free(ctx);
+    return st;
+}
+
+basalt_status basalt_sql_session_run(struct basalt_sql_session *s, const char *text, size_t len,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    if (s == NULL || text == NULL || out == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_sql_script *script;
+    basalt_status st = basalt_sql_parse(text, len, &script, err);
+    if (st != BASALT_OK)
+        return st;
+    for (size_t i = 0; i < basalt_sql_script_count(script) && st == BASALT_OK; i++) {
+        struct basalt_arrow_batches rows;
+        basalt_arrow_batches_init(&rows);
+        bool has_rows;
+        st = run_statement(s, text, basalt_sql_script_statement(script, i), &rows, &has_rows, err);
+        if (st == BASALT_OK && has_rows) {
+            basalt_arrow_batches_reset(out);
+            *out = rows;
+        } else {
+            basalt_arrow_batches_reset(&rows);
+        }
+    }
+    basalt_sql_script_free(script);
+    return st;
+}

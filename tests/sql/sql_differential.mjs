@@ -1,0 +1,206 @@
+// SQL differential: the same queries through `basalt sql` and DuckDB over the
+// same Parquet files, results compared.
+//
+//   node sql_differential.mjs BASALT_BINARY WORKDIR [SEED] [N_RANDOM]
+//
+// DuckDB writes three seeded tables (NULLs in every nullable column, small row
+// groups so scans have many morsels): t (20000 rows), u (3000), v (500). Then
+// a fixed list of queries (every clause the binder knows) and N_RANDOM
+// generated ones (filters, group-bys with random aggregates, joins, orders)
+// run on both sides; basalt runs each with 1, 2 and 4 threads and the three
+// answers must be identical. Rows compare order-insensitively unless the query
+// orders them completely; numbers to 1e-9 relative; an error must be an error
+// on both sides. Exits 1 listing every mismatch.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [bin, dir, seedArg, nArg] = process.argv.slice(2);
+const seed = Number(seedArg ?? 1);
+const nRandom = Number(nArg ?? 150);
+fs.mkdirSync(dir, { recursive: true });
+const inst = await DuckDBInstance.create(':memory:', { threads: '2' });
+const conn = await inst.connect();
+
+const T = path.join(dir, 't.parquet'), U = path.join(dir, 'u.parquet'), V = path.join(dir, 'v.parquet');
+await conn.run(`SELECT setseed(${(seed % 1000) / 1000})`);
+const nul = (p, e) => `CASE WHEN random() < ${p} THEN NULL ELSE ${e} END`;
+await conn.run(`COPY (SELECT range::BIGINT AS id,
+    ${nul(0.05, 'floor(random() * 20)::INTEGER')} AS g,
+    ${nul(0.05, "['red','green','blue','','amber'][floor(random() * 5)::INT + 1]")} AS s,
+    ${nul(0.1, '(random() - 0.5) * 1000')} AS x,
+    ${nul(0.1, '(floor(random() * 100000) / 100)::DECIMAL(12,2)')} AS d,
+    ${nul(0.05, "DATE '2023-01-01' + floor(random() * 730)::INT")} AS dt,
+    ${nul(0.1, 'random() < 0.4')} AS b,
+    floor(random() * 3000)::BIGINT AS uid
+  FROM range(20000)) TO '${T}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+await conn.run(`COPY (SELECT range::BIGINT AS uid,
+    ${nul(0.05, 'floor(random() * 20)::INTEGER')} AS g,
+    'name' || (range % 97)::VARCHAR AS name,
+    ${nul(0.1, 'random() * 100')} AS w,
+    floor(random() * 500)::BIGINT AS vid
+  FROM range(3000)) TO '${U}' (FORMAT parquet, ROW_GROUP_SIZE 512)`);
+await conn.run(`COPY (SELECT range::BIGINT AS vid, ['north','south','east','west'][range % 4 + 1] AS region,
+    (range * 7 % 13)::INTEGER AS rank FROM range(500)) TO '${V}' (FORMAT parquet)`);
+const sub = q => q.replaceAll('$T', `'${T}'`).replaceAll('$U', `'${U}'`).replaceAll('$V', `'${V}'`);
+
+// Queries whose rows come out in a defined order say so with "-- ordered".
+const fixed = [
+  'SELECT count(*) FROM $T',
+  'SELECT count(*), count(g), sum(g), avg(x), min(s), max(s), sum(d), min(dt), max(dt) FROM $T',
+  'SELECT * FROM $T WHERE id < 5 ORDER BY id -- ordered',
+  'SELECT id, g * 2 + 1 AS y, s || \'!\' AS t FROM $T WHERE g BETWEEN 3 AND 5 AND s IS NOT NULL',
+  'SELECT g, count(*) AS n, sum(x) AS sx FROM $T GROUP BY g',
+  'SELECT g, s, count(*), avg(d) FROM $T GROUP BY ALL',
+  'SELECT s, count(DISTINCT g) FROM $T GROUP BY s',
+  'SELECT g, max(x) - min(x) AS spread FROM $T GROUP BY 1 HAVING count(*) > 900',
+  'SELECT g % 3 AS k, sum(d) FROM $T WHERE b GROUP BY k ORDER BY k NULLS FIRST -- ordered',
+  'SELECT id, x FROM $T WHERE x IS NOT NULL ORDER BY x DESC LIMIT 10 -- ordered',
+  'SELECT id, dt FROM $T ORDER BY dt NULLS FIRST, id LIMIT 25 OFFSET 10 -- ordered',
+  'SELECT DISTINCT s FROM $T',
+  'SELECT DISTINCT g, b FROM $T WHERE g < 4',
+  'SELECT t.id, u.name FROM $T t JOIN $U u ON t.uid = u.uid WHERE t.id < 300',
+  'SELECT u.name, count(*) AS n, sum(t.x) FROM $T t JOIN $U u ON t.uid = u.uid GROUP BY u.name',
+  'SELECT v.region, count(*), avg(u.w) FROM $T t, $U u, $V v WHERE t.uid = u.uid AND u.vid = v.vid AND t.g = 3 GROUP BY v.region',
+  'SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND t.g = 7 WHERE u.uid < 200',
+  'SELECT u.uid FROM $U u SEMI JOIN $T t ON u.uid = t.uid WHERE u.uid < 500',
+  'SELECT u.uid FROM $U u ANTI JOIN $T t ON u.uid = t.uid',
+  'SELECT count(*) FROM $T t JOIN $U u ON t.uid = u.uid AND t.g = u.g',
+  'SELECT t.id, u.w FROM $T t JOIN $U u ON t.uid = u.uid AND t.x < u.w WHERE t.id < 2000',
+  'SELECT g FROM $T WHERE id < 10 UNION SELECT g FROM $U WHERE uid < 10',
+  'SELECT g FROM $T WHERE id < 10 UNION ALL SELECT g FROM $U WHERE uid < 10',
+  'SELECT uid % 50 FROM $T WHERE id < 100 INTERSECT SELECT uid % 50 FROM $U WHERE uid < 30',
+  'SELECT uid % 50 FROM $T WHERE id < 100 EXCEPT SELECT uid % 50 FROM $U WHERE uid < 30',
+  'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
+  'SELECT * FROM (SELECT g, sum(x) AS sx FROM $T GROUP BY g) q WHERE sx > 0',
+  'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',
+  'SELECT count(*) FROM $T WHERE uid IN (SELECT uid FROM $U WHERE w > 90)',
+  'SELECT count(*) FROM $T WHERE uid NOT IN (SELECT uid FROM $U WHERE w > 50)',
+  'SELECT CASE WHEN x > 0 THEN \'pos\' WHEN x < 0 THEN \'neg\' ELSE \'zero\' END AS sign, count(*) FROM $T GROUP BY 1',
+  'SELECT extract(year FROM dt) AS y, extract(month FROM dt) AS m, count(*) FROM $T GROUP BY ALL',
+  'SELECT date_trunc(\'month\', dt) AS mo, sum(d) FROM $T WHERE dt >= DATE \'2024-01-01\' GROUP BY 1',
+  'SELECT id FROM $T WHERE dt < \'2023-01-10\' AND s LIKE \'%r%\'',
+  'SELECT coalesce(s, \'none\') AS s2, count(*) FROM $T GROUP BY s2',
+  'SELECT g, stddev(x), variance(x), median(x) FROM $T GROUP BY g',
+  'SELECT g, string_agg(DISTINCT s, \',\' ORDER BY s) FROM $T WHERE g < 3 GROUP BY g',
+  'SELECT bool_and(b), bool_or(b) FROM $T',
+  'SELECT g, count(*) FILTER (WHERE b) FROM $T GROUP BY g',
+  'SELECT * FROM (VALUES (1, \'a\'), (2, \'b\')) v(k, name)',
+  'SELECT 1 + 2, 7 // 2, 7 % 3, 2.5 * 4, \'x\' || \'y\'',
+  'SELECT id, x FROM $T WHERE id IN (1, 2, 3, 99999)',
+  'SELECT name, w FROM $U ORDER BY name, uid LIMIT 5 -- ordered',
+  'SELECT count(*) FROM read_parquet([$T, $T])',
+  'SELECT count(*) FROM $T WHERE s = \'red\' AND g = 4 AND x IS NULL',
+  'SELECT nosuchcolumn FROM $T',
+  'SELECT * FROM $T WHERE',
+  'SELECT sum(s) FROM $T',
+];
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const r = rng(seed * 7919);
+const pick = a => a[Math.floor(r() * a.length)];
+const preds = ['g < 5', 'g >= 10', 'x > 100', 'x < -250', "s = 'red'", "s <> 'blue'", 's IS NULL', 'b',
+  'NOT b', 'd > 500', "dt >= DATE '2024-03-01'", 'id % 7 = 3', 'g IS NOT NULL AND x > 0', 'g IN (1, 3, 5)',
+  "s LIKE '%e%'", 'x BETWEEN -100 AND 100', 'uid < 1000'];
+const keys = ['g', 's', 'b', 'g % 4', 'dt', 'uid % 10'];
+const aggs = ['count(*)', 'count(x)', 'sum(x)', 'avg(x)', 'min(d)', 'max(d)', 'sum(d)', 'min(s)', 'max(dt)',
+  'count(DISTINCT s)', 'avg(g)', 'sum(g)'];
+const random = [];
+for (let i = 0; i < nRandom; i++) {
+  const where = r() < 0.8 ? ` WHERE ${pick(preds)}${r() < 0.4 ? ' AND ' + pick(preds) : ''}` : '';
+  const kind = r();
+  if (kind < 0.45) {
+    const k = [...new Set([pick(keys), ...(r() < 0.3 ? [pick(keys)] : [])])];
+    const a = [...new Set([pick(aggs), pick(aggs)])];
+    random.push(`SELECT ${k.join(', ')}, ${a.join(', ')} FROM $T${where} GROUP BY ${k.map((_, j) => j + 1).join(', ')}`);
+  } else if (kind < 0.7) {
+    random.push(`SELECT ${[...new Set([pick(aggs), pick(aggs)])].join(', ')} FROM $T${where}`);
+  } else if (kind < 0.85) {
+    const jt = pick(['JOIN', 'LEFT JOIN']);
+    random.push(`SELECT t.id, t.g, u.name, u.w FROM $T t ${jt} $U u ON t.uid = u.uid${where.replace(/\b(g|x|s|b|d|dt|id|uid)\b/g, 't.$1')}`);
+  } else {
+    const n = 1 + Math.floor(r() * 30);
+    random.push(`SELECT id, g, x FROM $T${where} ORDER BY ${pick(['x', 'g', 'dt'])} ${pick(['ASC', 'DESC'])} NULLS LAST, id LIMIT ${n} -- ordered`);
+  }
+}
+
+function canon(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  const s = String(v);
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
+  if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
+  // dates and timestamps: DuckDB and basalt print them alike up to the 'T'
+  return s.replace('T', ' ').replace(/\.0+$/, '').replace(/Z$/, '');
+}
+function same(a, b) {
+  if (a === null || b === null) return a === b;
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+    if (a === b) return true;
+    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  return a === b;
+}
+const rowKey = row => JSON.stringify(row.map(v => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
+
+async function duck(q) {
+  try {
+    const reader = await conn.runAndReadAll(q);
+    return { rows: reader.getRowsJson().map(row => row.map(canon)) };
+  } catch (e) {
+    return { error: String(e.message).split('\n')[0] };
+  }
+}
+function ours(q, threads) {
+  const p = spawnSync(bin, ['sql', q, '--format', 'json', '--threads', String(threads)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (p.status !== 0) return { error: p.stderr.trim() };
+  const rows = p.stdout.split('\n').filter(Boolean).map(line => Object.values(JSON.parse(line)).map(canon));
+  return { rows, raw: p.stdout };
+}
+
+let failures = 0, compared = 0;
+const all = [...fixed, ...random];
+for (let i = 0; i < all.length; i++) {
+  const q = sub(all[i]);
+  const ordered = all[i].includes('-- ordered');
+  const d = await duck(q);
+  const b1 = ours(q, 1);
+  const fail = msg => { failures++; console.log(`MISMATCH #${i}: ${all[i]}\n  ${msg}`); };
+  if (d.error || b1.error) {
+    if (!(d.error && b1.error)) fail(`duckdb: ${d.error ?? 'ok'}; basalt: ${b1.error ?? 'ok'}`);
+    continue;
+  }
+  for (const threads of [2, 4]) {
+    const bn = ours(q, threads);
+    if (bn.error || bn.raw !== b1.raw) fail(`${threads} threads differ from 1 thread${bn.error ? ': ' + bn.error : ''}`);
+  }
+  let a = d.rows, b = b1.rows;
+  if (a.length !== b.length) { fail(`${a.length} rows in duckdb, ${b.length} in basalt`); continue; }
+  if (!ordered) {
+    a = [...a].sort((x, y) => (rowKey(x) < rowKey(y) ? -1 : rowKey(x) > rowKey(y) ? 1 : 0));
+    b = [...b].sort((x, y) => (rowKey(x) < rowKey(y) ? -1 : rowKey(x) > rowKey(y) ? 1 : 0));
+  }
+  let bad = null;
+  for (let k = 0; k < a.length && !bad; k++) {
+    if (a[k].length !== b[k].length) bad = `row ${k}: ${a[k].length} vs ${b[k].length} columns`;
+    for (let c = 0; c < a[k].length && !bad; c++)
+      if (!same(a[k][c], b[k][c])) bad = `row ${k} col ${c}: duckdb ${JSON.stringify(a[k][c])} basalt ${JSON.stringify(b[k][c])}`;
+  }
+  if (bad) fail(bad);
+  else compared += a.length;
+}
+console.log(`${all.length} queries, ${compared} rows compared, ${failures} mismatches`);
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,447 @@
+/* Hash aggregation with hand-written expected values (SQL's and DuckDB's
+ * answers): NULL behaviour of every kind, empty input, result types, DECIMAL
+ * and 128-bit sums, string keys short and long, NaN and -0.0 keys, several
+ * keys with NULLs, DISTINCT, quantiles, the dense path firing (and leaving
+ * for the hash table), and the output being identical for any number of
+ * locals, pool workers and split of the input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg_internal.h"
+#include "agg_util.h"
+#include "test.h"
+
+#define T(id) basalt_query_type_make(BASALT_QUERY_TYPE_##id)
+#define CALL(k, t) {BASALT_QAGG_##k, false, t, 0, NULL}
+#define NA (sizeof(char *))
+
+/* Runs keys/args given as text columns, sorted rows, and compares with the
+ * expected lines. */
+static int check_rows(const struct basalt_query_type *kt, const char *const *kfmt, int nk,
+                      const char *const *const *kcells, const struct basalt_qagg_call *calls,
+                      const char *const *afmt, int nc, const char *const *const *acells,
+                      int64_t n, const char *const *expect, int64_t n_expect)
+{
+    struct ArrowArray keys[4], args[16];
+    struct basalt_error err;
+    basalt_error_init(&err);
+    for (int k = 0; k < nk; k++)
+        if (at_array(kfmt[k], kcells[k], n, &keys[k]) != BASALT_OK)
+            return printf("bad key column\n"), 1;
+    for (int c = 0; c < nc; c++)
+        if (afmt[c] && at_array(afmt[c], acells[c], n, &args[c]) != BASALT_OK)
+            return printf("bad arg column\n"), 1;
+    struct basalt_qagg *agg;
+    int bad = 0;
+    if (basalt_qagg_new(kt, nk, calls, nc, NULL, &agg, &err) != BASALT_OK) {
+        printf("new: %s\n", err.message);
+        bad = 1;
+    }
+    for (int mode = 0; mode < 3 && !bad; mode++) {
+        struct at_opts o = {mode + 1, mode == 2 ? 7 : 0, NULL, true};
+        char **rows;
+        int64_t nr;
+        if (at_run(agg, kt, nk, calls, nc, keys, args, n, &o, &rows, &nr, &err) != BASALT_OK) {
+            printf("run: %s\n", err.message);
+            bad = 1;
+            break;
+        }
+        if (nr != n_expect) {
+            printf("%lld rows, expected %lld\n", (long long)nr, (long long)n_expect);
+            bad = 1;
+        }
+        for (int64_t i = 0; i < nr && i < n_expect; i++)
+            if (strcmp(rows[i], expect[i]) != 0) {
+                printf("row %lld: got '%s', expected '%s'\n", (long long)i, rows[i], expect[i]);
+                bad = 1;
+            }
+        at_free(rows, nr);
+    }
+    basalt_qagg_free(agg);
+    for (int k = 0; k < nk; k++)
+        basalt_arrow_array_release(&keys[k]);
+    for (int c = 0; c < nc; c++)
+        if (afmt[c])
+            basalt_arrow_array_release(&args[c]);
+    return bad;
+}
+
+TEST(agg_null_behaviour)
+{
+    struct basalt_query_type kt[] = {T(INT64)};
+    const char *kf[] = {"l"};
+    const char *k0[] = {"1", "1", "2", "2", "N"};
+    const char *const *kc[] = {k0};
+    const char *x[] = {"10", "N", "N", "N", "5"};
+    const char *b[] = {"t", "f", "N", "N", "t"};
+    struct basalt_qagg_call calls[] = {
+        CALL(COUNT_STAR, T(INT64)), CALL(COUNT, T(INT64)), CALL(SUM, T(INT64)),
+        CALL(AVG, T(INT64)), CALL(MIN, T(INT64)), CALL(MAX, T(INT64)),
+        CALL(ANY_VALUE, T(INT64)), CALL(VAR_POP, T(INT64)), CALL(MEDIAN, T(INT64)),
+        CALL(BOOL_AND, T(BOOL)), CALL(BOOL_OR, T(BOOL))};
+    const char *af[] = {NULL, "l", "l", "l", "l", "l", "l", "l", "l", "b", "b"};
+    const char *const *ac[] = {NULL, x, x, x, x, x, x, x, x, b, b};
+    const char *expect[] = {"1|2|1|10|10|10|10|10|0|10|false|true",
+                            "2|2|0|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL",
+                            "NULL|1|1|5|5|5|5|5|0|5|true|true"};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 11, ac, 5, expect, 3));
+}
+
+TEST(agg_empty_input_global)
+{
+    struct basalt_qagg_call calls[] = {
+        CALL(COUNT_STAR, T(INT64)), CALL(COUNT, T(INT64)), CALL(SUM, T(INT64)),
+        CALL(MIN, T(STRING)), CALL(STRING_AGG, T(STRING)), CALL(AVG, T(DOUBLE))};
+    const char *af[] = {NULL, "l", "l", "u", "u", "g"};
+    const char *none[] = {"N"};
+    const char *const *ac[] = {NULL, none, none, none, none, none};
+    const char *expect[] = {"0|0|NULL|NULL|NULL|NULL"};
+    CHECK(!check_rows(NULL, NULL, 0, NULL, calls, af, 6, ac, 0, expect, 1));
+    /* one NULL row: count(*) 1 */
+    const char *expect1[] = {"1|0|NULL|NULL|NULL|NULL"};
+    CHECK(!check_rows(NULL, NULL, 0, NULL, calls, af, 6, ac, 1, expect1, 1));
+    /* grouped, no rows: no groups */
+    struct basalt_query_type kt[] = {T(INT32)};
+    const char *kf[] = {"i"};
+    const char *const *kc[] = {none};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 6, ac, 0, NULL, 0));
+}
+
+TEST(agg_result_types)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_query_type t;
+    char buf[64];
+    struct {
+        enum basalt_qagg_kind k;
+        struct basalt_query_type in;
+        const char *want;
+    } cases[] = {
+        {BASALT_QAGG_COUNT_STAR, T(NULL), "BIGINT"},
+        {BASALT_QAGG_SUM, T(INT8), "DECIMAL(38,0)"},
+        {BASALT_QAGG_SUM, T(BOOL), "DECIMAL(38,0)"},
+        {BASALT_QAGG_SUM, T(UINT64), "DECIMAL(38,0)"},
+        {BASALT_QAGG_SUM, basalt_query_type_decimal(9, 2), "DECIMAL(38,2)"},
+        {BASALT_QAGG_SUM, T(FLOAT), "DOUBLE"},
+        {BASALT_QAGG_AVG, basalt_query_type_decimal(9, 2), "DOUBLE"},
+        {BASALT_QAGG_AVG, T(INT32), "DOUBLE"},
+        {BASALT_QAGG_MIN, T(STRING), "VARCHAR"},
+        {BASALT_QAGG_MAX, T(DATE), "DATE"},
+        {BASALT_QAGG_STDDEV_SAMP, T(INT16), "DOUBLE"},
+        {BASALT_QAGG_MEDIAN, T(INT32), "DOUBLE"},
+        {BASALT_QAGG_MEDIAN, T(FLOAT), "FLOAT"},
+        {BASALT_QAGG_MEDIAN, basalt_query_type_decimal(9, 2), "DECIMAL(9,2)"},
+        {BASALT_QAGG_MEDIAN, T(DATE), "TIMESTAMP"},
+        {BASALT_QAGG_MEDIAN, T(STRING), "VARCHAR"},
+        {BASALT_QAGG_QUANTILE_DISC, T(INT8), "TINYINT"},
+        {BASALT_QAGG_QUANTILE_CONT, T(INT64), "DOUBLE"},
+        {BASALT_QAGG_STRING_AGG, T(STRING), "VARCHAR"},
+        {BASALT_QAGG_BOOL_AND, T(BOOL), "BOOLEAN"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct basalt_qagg_call c = {cases[i].k, false, cases[i].in, 0.5, NULL};
+        CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
+        CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), cases[i].want);
+    }
+    struct basalt_qagg_call bad = {BASALT_QAGG_SUM, false, T(STRING), 0, NULL};
+    CHECK_STATUS(basalt_qagg_result_type(&bad, &t, &err), BASALT_UNSUPPORTED, &err);
+    CHECK_STR(err.message, "no aggregate sum(VARCHAR)");
+    struct basalt_qagg_call bad2 = {BASALT_QAGG_BOOL_OR, false, T(INT32), 0, NULL};
+    CHECK_STATUS(basalt_qagg_result_type(&bad2, &t, &err), BASALT_UNSUPPORTED, &err);
+    CHECK_STR(err.message, "no aggregate bool_or(INTEGER)");
+    struct basalt_qagg_call bad3 = {BASALT_QAGG_QUANTILE_CONT, false, T(INT32), 1.5, NULL};
+    CHECK_STATUS(basalt_qagg_result_type(&bad3, &t, &err), BASALT_INVALID_ARG, &err);
+    struct basalt_qagg *agg;
+    CHECK_STATUS(basalt_qagg_new(NULL, 0, &bad, 1, NULL, &agg, &err), BASALT_UNSUPPORTED, &err);
+}
+
+TEST(agg_decimal_and_wide_sums)
+{
+    struct basalt_query_type kt[] = {T(BOOL)};
+    const char *kf[] = {"b"};
+    const char *k0[] = {"t", "t", "t", "f", "f"};
+    const char *const *kc[] = {k0};
+    const char *d[] = {"125", "250", "-75", "1", "N"}; /* DECIMAL(9,2) */
+    const char *i[] = {"9223372036854775807", "9223372036854775807", "1",
+                       "-9223372036854775808", "-9223372036854775808"};
+    const char *u[] = {"18446744073709551615", "18446744073709551615", "0", "1", "2"};
+    struct basalt_qagg_call calls[] = {
+        CALL(SUM, basalt_query_type_decimal(9, 2)), CALL(AVG, basalt_query_type_decimal(9, 2)),
+        CALL(SUM, T(INT64)), CALL(SUM, T(UINT64)), CALL(MAX, basalt_query_type_decimal(9, 2))};
+    const char *af[] = {"d:9,2", "d:9,2", "l", "L", "d:9,2"};
+    const char *const *ac[] = {d, d, i, u, d};
+    const char *expect[] = {"false|0.01|0.01|-18446744073709551616|3|0.01",
+                            "true|3.00|1|18446744073709551615|36893488147419103230|2.50"};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 5, ac, 5, expect, 2));
+}
+
+TEST(agg_string_keys)
+{
+    struct basalt_query_type kt[] = {T(STRING)};
+    const char *kf[] = {"u"};
+    const char *k0[] = {"a", "", "a long key over twelve bytes", "N", "a", "",
+                        "a long key over twelve bytes", "a long key over twelve bytez", "N"};
+    const char *const *kc[] = {k0};
+    const char *v[] = {"1", "2", "3", "4", "5", "6", "7", "8", "N"};
+    const char *s[] = {"x", "yy", "zzz", "N", "b", "a", "the longest string of them all", "q", "r"};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(INT32)),
+                                       CALL(MIN, T(STRING)), CALL(MAX, T(STRING)),
+                                       {BASALT_QAGG_STRING_AGG, false, T(STRING), 0, "-"}};
+    const char *af[] = {NULL, "i", "u", "u", "u"};
+    const char *const *ac[] = {NULL, v, s, s, s};
+    const char *expect[] = {"NULL|2|4|r|r|r",
+                            "a long key over twelve bytes|2|10|the longest string of them all|zzz|the longest string of them all-zzz",
+                            "a long key over twelve bytez|1|8|q|q|q",
+                            "a|2|6|b|x|b-x",
+                            "|2|8|a|yy|a-yy"};
+    /* in strcmp order of the rows' text */
+    const char *sorted[] = {expect[0], expect[1], expect[2], expect[3], expect[4]};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 5, ac, 9, sorted, 5));
+}
+
+TEST(agg_float_keys)
+{
+    struct basalt_query_type kt[] = {T(DOUBLE)};
+    const char *kf[] = {"g"};
+    const char *k0[] = {"nan", "-0.0", "0.0", "-nan", "1.5", "N", "1.5"};
+    const char *const *kc[] = {k0};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64))};
+    const char *af[] = {NULL};
+    const char *expect[] = {"0|2", "1.5|2", "NULL|1", "nan|2"};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 1, NULL, 7, expect, 4));
+}
+
+TEST(agg_multi_key_nulls)
+{
+    struct basalt_query_type kt[] = {T(INT32), T(STRING), T(DATE)};
+    const char *kf[] = {"i", "u", "tdD"};
+    const char *k0[] = {"1", "1", "N", "N", "1", "N"};
+    const char *k1[] = {"a", "N", "a", "N", "a", "N"};
+    const char *k2[] = {"0", "0", "0", "N", "0", "N"};
+    const char *const *kc[] = {k0, k1, k2};
+    const char *v[] = {"1.5", "2.5", "N", "4", "-1", "8"};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(DOUBLE)),
+                                       CALL(STDDEV_SAMP, T(DOUBLE))};
+    const char *af[] = {NULL, "g", "g"};
+    const char *const *ac[] = {NULL, v, v};
+    const char *expect[] = {"1|NULL|1970-01-01|1|2.5|NULL",
+                            "1|a|1970-01-01|2|0.5|1.7677669529663689",
+                            "NULL|NULL|NULL|2|12|2.8284271247461903",
+                            "NULL|a|1970-01-01|1|NULL|NULL"};
+    CHECK(!check_rows(kt, kf, 3, kc, calls, af, 3, ac, 6, expect, 4));
+}
+
+TEST(agg_distinct_and_quantiles)
+{
+    struct basalt_query_type kt[] = {T(INT8)};
+    const char *kf[] = {"c"};
+    const char *k0[] = {"1", "1", "1", "1", "1", "2", "2"};
+    const char *const *kc[] = {k0};
+    const char *v[] = {"3", "1", "3", "N", "10", "7", "7"};
+    struct basalt_qagg_call calls[] = {
+        {BASALT_QAGG_COUNT, true, T(INT64), 0, NULL},
+        {BASALT_QAGG_SUM, true, T(INT64), 0, NULL},
+        CALL(MEDIAN, T(INT64)),
+        {BASALT_QAGG_QUANTILE_DISC, false, T(INT64), 0.25, NULL},
+        {BASALT_QAGG_QUANTILE_CONT, false, T(INT64), 0.9, NULL},
+        {BASALT_QAGG_AVG, true, T(INT64), 0, NULL}};
+    const char *af[] = {"l", "l", "l", "l", "l", "l"};
+    const char *const *ac[] = {v, v, v, v, v, v};
+    /* group 1: values 1 3 3 10; quantile_cont 0.9: rn = 3 * 0.9 (2.7000000000000002 in
+     * doubles), 3 + 7 * (rn - 2), DuckDB's 7.900000000000001 */
+    const char *expect[] = {"1|3|14|3|1|7.9000000000000012|4.666666666666667",
+                            "2|1|7|7|7|7|7"};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 6, ac, 7, expect, 2));
+}
+
+/* The dense path takes small integer keys and hands over to the hash table
+ * when a batch widens the range past the window; the results agree. */
+TEST(agg_dense_path)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    enum { ROWS = 20000 };
+    char **cells = malloc(sizeof(char *) * ROWS), **vals = malloc(sizeof(char *) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        char b[32];
+        /* the last rows jump far away: the local leaves the dense path */
+        snprintf(b, sizeof b, "%d", i < 15000 ? (i * 7919) % 100 - 50 : 1000000 + i % 3);
+        cells[i] = strdup(i % 97 == 0 ? "N" : b);
+        snprintf(b, sizeof b, "%d", i);
+        vals[i] = strdup(b);
+    }
+    struct ArrowArray key, arg;
+    CHECK_OK(at_array("l", (const char *const *)cells, ROWS, &key), NULL);
+    CHECK_OK(at_array("l", (const char *const *)vals, ROWS, &arg), NULL);
+    struct basalt_query_type kt[] = {T(INT64)};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(INT64))};
+    struct ArrowArray args[2] = {arg, arg};
+    struct basalt_qagg *agg;
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 2, NULL, &agg, &err), &err);
+    char **rows;
+    int64_t nr;
+    struct at_opts o = {1, 0, NULL, true};
+    /* only the first 15000 rows: dense throughout */
+    CHECK_OK(at_run(agg, kt, 1, calls, 2, &key, args, 15000, &o, &rows, &nr, &err), &err);
+    struct basalt_qagg_stats st;
+    basalt_qagg_stats(agg, &st);
+    CHECK(st.dense_batches > 0);
+    CHECK_EQ(st.hashed_batches, 0);
+    CHECK_EQ(st.groups, 101);
+    /* hand-computed: sum over rows with key k */
+    int64_t sum_m50 = 0, cnt_m50 = 0;
+    for (int i = 0; i < 15000; i++)
+        if (i % 97 != 0 && (i * 7919) % 100 - 50 == -50) {
+            sum_m50 += i;
+            cnt_m50++;
+        }
+    char want[64];
+    snprintf(want, sizeof want, "-50|%lld|%lld", (long long)cnt_m50, (long long)sum_m50);
+    bool found = false;
+    for (int64_t r = 0; r < nr; r++)
+        found |= strcmp(rows[r], want) == 0;
+    CHECK_MSG(found, "no row '%s'", want);
+    at_free(rows, nr);
+    basalt_qagg_free(agg);
+    /* all rows: the far keys turn the hash table on */
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 2, NULL, &agg, &err), &err);
+    o.locals = 2;
+    o.split_seed = 3;
+    CHECK_OK(at_run(agg, kt, 1, calls, 2, &key, args, ROWS, &o, &rows, &nr, &err), &err);
+    basalt_qagg_stats(agg, &st);
+    CHECK(st.dense_batches > 0);
+    CHECK(st.hashed_batches > 0);
+    CHECK_EQ(nr, 104);
+    found = false;
+    for (int64_t r = 0; r < nr; r++)
+        found |= strcmp(rows[r], want) == 0;
+    CHECK_MSG(found, "no row '%s' after the switch", want);
+    at_free(rows, nr);
+    basalt_qagg_free(agg);
+    basalt_arrow_array_release(&key);
+    basalt_arrow_array_release(&arg);
+    for (int i = 0; i < ROWS; i++) {
+        free(cells[i]);
+        free(vals[i]);
+    }
+    free(cells);
+    free(vals);
+}
+
+/* The same data through 1, 2 and 4 locals, random splits and a pool: the
+ * output, in its order, is byte for byte the same. */
+TEST(agg_deterministic_output)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    enum { ROWS = 30000 };
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 42);
+    char **k0 = malloc(sizeof(char *) * ROWS), **k1 = malloc(sizeof(char *) * ROWS),
+         **v = malloc(sizeof(char *) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        char b[64];
+        snprintf(b, sizeof b, "%d", (int)bt_rng_below(&rng, 3000));
+        k0[i] = strdup(bt_rng_below(&rng, 50) ? b : "N");
+        snprintf(b, sizeof b, "key-%d-padded-past-inline", (int)bt_rng_below(&rng, 3));
+        k1[i] = strdup(b);
+        snprintf(b, sizeof b, "%.17g", (bt_rng_below(&rng, 2000000) - 1e6) / 7.0);
+        v[i] = strdup(bt_rng_below(&rng, 20) ? b : "N");
+    }
+    struct ArrowArray keys[2], args[4];
+    CHECK_OK(at_array("l", (const char *const *)k0, ROWS, &keys[0]), NULL);
+    CHECK_OK(at_array("u", (const char *const *)k1, ROWS, &keys[1]), NULL);
+    CHECK_OK(at_array("g", (const char *const *)v, ROWS, &args[0]), NULL);
+    args[1] = args[2] = args[3] = args[0];
+    struct basalt_query_type kt[] = {T(INT64), T(STRING)};
+    struct basalt_qagg_call calls[] = {CALL(SUM, T(DOUBLE)), CALL(STDDEV_POP, T(DOUBLE)),
+                                       CALL(MEDIAN, T(DOUBLE)), CALL(AVG, T(DOUBLE))};
+    struct basalt_pool *pool;
+    CHECK_OK(basalt_pool_new(3, &pool, &err), &err);
+    char **ref = NULL;
+    int64_t nref = 0;
+    for (int mode = 0; mode < 5; mode++) {
+        struct basalt_qagg *agg;
+        CHECK_OK(basalt_qagg_new(kt, 2, calls, 4, NULL, &agg, &err), &err);
+        static const int locals[] = {1, 2, 4, 4, 3};
+        struct at_opts o = {locals[mode], mode >= 3 ? (uint64_t)mode : 0, mode >= 2 ? pool : NULL,
+                            false};
+        char **rows;
+        int64_t nr;
+        CHECK_OK(at_run(agg, kt, 2, calls, 4, keys, args, ROWS, &o, &rows, &nr, &err), &err);
+        basalt_qagg_free(agg);
+        if (!ref) {
+            ref = rows;
+            nref = nr;
+            CHECK(nr > 5000);
+            continue;
+        }
+        CHECK_EQ(nr, nref);
+        for (int64_t r = 0; r < nr; r++)
+            CHECK_MSG(strcmp(rows[r], ref[r]) == 0, "mode %d row %lld: '%s' != '%s'", mode,
+                      (long long)r, rows[r], ref[r]);
+        at_free(rows, nr);
+    }
+    at_free(ref, nref);
+    basalt_pool_free(pool);
+    basalt_arrow_array_release(&keys[0]);
+    basalt_arrow_array_release(&keys[1]);
+    basalt_arrow_array_release(&args[0]);
+    for (int i = 0; i < ROWS; i++) {
+        free(k0[i]);
+        free(k1[i]);
+        free(v[i]);
+    }
+    free(k0);
+    free(k1);
+    free(v);
+}
+
+/* A later chunk below the first one's keys slides the dense window down:
+ * the map moves with it and every earlier group keeps its id. */
+TEST(agg_dense_window_slides)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    enum { ROWS = 3 * 2048 };
+    char **cells = malloc(sizeof(char *) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        static const int base[3] = {30000, 0, 60000};
+        char b[32];
+        snprintf(b, sizeof b, "%d", base[i / 2048] + (i % 2048) % 100);
+        cells[i] = strdup(b);
+    }
+    struct ArrowArray key;
+    CHECK_OK(at_array("i", (const char *const *)cells, ROWS, &key), NULL);
+    struct basalt_query_type kt[] = {T(INT32)};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64))};
+    struct basalt_qagg *agg;
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 1, NULL, &agg, &err), &err);
+    char **rows;
+    int64_t nr;
+    struct at_opts o = {1, 0, NULL, true};
+    CHECK_OK(at_run(agg, kt, 1, calls, 1, &key, NULL, ROWS, &o, &rows, &nr, &err), &err);
+    struct basalt_qagg_stats st;
+    basalt_qagg_stats(agg, &st);
+    CHECK_EQ(st.dense_batches, 3);
+    CHECK_EQ(st.hashed_batches, 0);
+    CHECK_EQ(nr, 300);
+    /* 2048 rows per chunk: offsets 0..47 come 21 times, 48..99 20 times */
+    static const char *const want[] = {"0|21", "99|20", "30047|21", "30048|20", "60000|21",
+                                       "60099|20"};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        bool found = false;
+        for (int64_t r = 0; r < nr; r++)
+            found |= strcmp(rows[r], want[w]) == 0;
+        CHECK_MSG(found, "no row '%s'", want[w]);
+    }
+    at_free(rows, nr);
+    basalt_qagg_free(agg);
+    basalt_arrow_array_release(&key);
+    for (int i = 0; i < ROWS; i++)
+        free(cells[i]);
+    free(cells);
+}
