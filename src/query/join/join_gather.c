@@ -137,7 +137,13 @@ static basalt_status gather_binary(const struct ArrowArray *col, int64_t base, c
             continue;
         int64_t p = off + idx[k];
         int64_t s = large ? o64[p] : o32[p], e = large ? o64[p + 1] : o32[p + 1];
-        memcpy(dst + pos, src + s, (size_t)(e - s));
+        if (e - s <= 16) {
+            /* Short values inline: a call per value would dominate. */
+            for (int64_t b = 0; b < e - s; b++)
+                dst[pos + b] = src[s + b];
+        } else {
+            memcpy(dst + pos, src + s, (size_t)(e - s));
+        }
         pos += e - s;
     }
     if (large)
@@ -192,6 +198,58 @@ static basalt_status gather_other(const struct ArrowSchema *s, const struct Arro
     return BASALT_OK;
 }
 
+/* Rows [first, first + n) of `col` whole: the probe side of a join whose
+ * probe rows each emit one row. */
+static basalt_status copy_run(const struct basalt_arrow_type *t, const struct ArrowArray *col,
+                              int64_t first, int64_t n, struct ArrowArray *out,
+                              struct basalt_error *err)
+{
+    int64_t p = col->offset + first;
+    void *mem;
+    basalt_status st;
+    out->null_count = 0;
+    if (col->null_count != 0 && col->buffers[0]) {
+        st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)basalt_bitmap_bytes(n), &mem, err);
+        if (st != BASALT_OK)
+            return st;
+        basalt_bitmap_copy(mem, 0, col->buffers[0], p, n);
+        out->null_count = n - basalt_bitmap_count(mem, 0, n);
+        if (out->null_count == 0)
+            basalt_arrow_array_set_buffer(out, 0, NULL, NULL);
+    }
+    if (t->id == BASALT_ARROW_TYPE_BOOL) {
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)basalt_bitmap_bytes(n), &mem, err);
+        if (st == BASALT_OK)
+            basalt_bitmap_copy(mem, 0, col->buffers[1], p, n);
+        return st;
+    }
+    bool large = t->id == BASALT_ARROW_TYPE_LARGE_BINARY || t->id == BASALT_ARROW_TYPE_LARGE_STRING;
+    if (t->id == BASALT_ARROW_TYPE_BINARY || t->id == BASALT_ARROW_TYPE_STRING || large) {
+        int64_t s0 = large ? ((const int64_t *)col->buffers[1])[p] : ((const int32_t *)col->buffers[1])[p];
+        int64_t e0 = large ? ((const int64_t *)col->buffers[1])[p + n]
+                           : ((const int32_t *)col->buffers[1])[p + n];
+        void *dmem;
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)(n + 1) * (large ? 8 : 4), &mem, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)(e0 - s0), &dmem, err);
+        if (st != BASALT_OK)
+            return st;
+        for (int64_t k = 0; k <= n; k++) {
+            if (large)
+                ((int64_t *)mem)[k] = ((const int64_t *)col->buffers[1])[p + k] - s0;
+            else
+                ((int32_t *)mem)[k] = ((const int32_t *)col->buffers[1])[p + k] - (int32_t)s0;
+        }
+        memcpy(dmem, (const uint8_t *)col->buffers[2] + s0, (size_t)(e0 - s0));
+        return BASALT_OK;
+    }
+    size_t w = (size_t)(t->bit_width / 8);
+    st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * w, &mem, err);
+    if (st == BASALT_OK)
+        memcpy(mem, (const uint8_t *)col->buffers[1] + (size_t)p * w, (size_t)n * w);
+    return st;
+}
+
 basalt_status basalt_qj_gather(const struct ArrowSchema *s, const struct ArrowArray *col,
                                int64_t base, const int64_t *idx, int64_t n,
                                struct ArrowArray *out, struct basalt_error *err)
@@ -214,6 +272,15 @@ basalt_status basalt_qj_gather(const struct ArrowSchema *s, const struct ArrowAr
     if (st != BASALT_OK)
         return st;
     out->length = n;
+    bool run = col && n > 0 && idx[0] >= 0;
+    for (int64_t k = 1; k < n && run; k++)
+        run = idx[k] == idx[0] + k;
+    if (run) {
+        st = copy_run(&t, col, base + idx[0], n, out, err);
+        if (st != BASALT_OK)
+            basalt_arrow_array_release(out);
+        return st;
+    }
     st = gather_validity(col, base, idx, n, out, err);
     if (st == BASALT_OK) {
         if (t.id == BASALT_ARROW_TYPE_BOOL)

@@ -307,10 +307,8 @@ static basalt_status emit(struct basalt_qjoin_probe_local *l, int64_t lo, int64_
             return BASALT_OK;
         if ((st = reserve(o, c->n, err)) != BASALT_OK)
             return st;
-        if (c->n > 0) { /* an empty candidate list may have no buffers */
-            memcpy(o->p + o->n, c->p, (size_t)c->n * sizeof *c->p);
-            memcpy(o->b + o->n, c->b, (size_t)c->n * sizeof *c->b);
-        }
+        memcpy(o->p + o->n, c->p, (size_t)c->n * sizeof *c->p);
+        memcpy(o->b + o->n, c->b, (size_t)c->n * sizeof *c->b);
         o->n += c->n;
         return BASALT_OK;
     case BASALT_QJOIN_LEFT:
