@@ -25,6 +25,7 @@ basalt_status bench_iceberg_commit_register(struct basalt_bench *bench, struct b
 basalt_status bench_iceberg_compact_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_iceberg_delete_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_query_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_joinsort_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_agg_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
@@ -46,6 +47,7 @@ static const struct {
     {"iceberg compact", bench_iceberg_compact_register},
     {"iceberg delete", bench_iceberg_delete_register},
     {"query", bench_query_register},
+    {"query join and sort", bench_joinsort_register},
     {"query agg", bench_agg_register},
 };
 

@@ -37,7 +37,7 @@ if (mode === 'tables') {
     'zz', 'Zz', 'longer string value 1', 'longer string value 2', 'x', 'y'];
   const cols = {
     k1: ['BIGINT', () => String(int(-20, 60))],
-    k2: ['VARCHAR', () => `'${pick(strs)}${r() < 0.3 ? '' : int(0, 9)}'`],
+    k2: ['VARCHAR', () => `'${r() < 0.2 ? 'a value longer than thirty-two bytes, ' : ''}${pick(strs)}${r() < 0.3 ? '' : int(0, 9)}'`],
     k3: ['DOUBLE', () => (r() < 0.4 ? pick(["'nan'", "'-0.0'", '0.0', "'inf'", "'-inf'", '1e300']) : String(int(-80, 80) / 4))],
     k4: ['BIGINT', () => String(BigInt(int(-6, 6)) * 1000000000000n + BigInt(int(0, 3)))],
     k5: ['DATE', () => `DATE '${2020 + int(0, 3)}-0${int(1, 9)}-1${int(0, 9)}'`],

@@ -110,6 +110,7 @@ void basalt_qjoin_free(struct basalt_qjoin *j)
     basalt_free(j->offs);
     basalt_free(j->erow);
     basalt_free(j->ekey);
+    basalt_free(j->drow);
     basalt_free((void *)(uintptr_t)j->matched);
     basalt_free(j);
 }
@@ -255,6 +256,7 @@ void basalt_qjoin_stats(const struct basalt_qjoin *j, struct basalt_qjoin_stats 
     /* C11's atomic_load takes a non-const pointer. */
     struct basalt_qjoin *m = (struct basalt_qjoin *)(uintptr_t)j;
     out->table = j->table;
+    out->direct_unique = j->drow != NULL;
     out->build_rows = j->n_build;
     out->direct_lookups = atomic_load(&m->direct_lookups);
     out->integer_lookups = atomic_load(&m->integer_lookups);

@@ -103,6 +103,7 @@ enum basalt_qjoin_table {
 };
 struct basalt_qjoin_stats {
     enum basalt_qjoin_table table;
+    bool direct_unique; /* DIRECT with one row per key: a row array, no offsets */
     int64_t build_rows;
     int64_t direct_lookups, integer_lookups, hashed_lookups;
     int64_t hash_hits_compared; /* hashed path: candidates whose hash matched */

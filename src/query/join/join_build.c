@@ -269,6 +269,20 @@ basalt_status basalt_qj_build_table(struct basalt_qjoin *j, struct basalt_pool *
     basalt_pool_parallel_for(pool, 0, t.n_chunks, 1, scatter_task, &t);
     basalt_pool_parallel_for(pool, 0, t.n_parts, 1, partition_task, &t);
     j->offs[j->n_buckets] = run;
+    if (j->table == BASALT_QJOIN_TABLE_DIRECT) {
+        bool unique = true;
+        for (uint64_t b = 0; b < j->n_buckets && unique; b++)
+            unique = j->offs[b + 1] - j->offs[b] <= 1;
+        if (unique) {
+            j->drow = basalt_malloc((size_t)j->n_buckets * sizeof *j->drow);
+            if (!j->drow) {
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+                goto done;
+            }
+            for (uint64_t b = 0; b < j->n_buckets; b++)
+                j->drow[b] = j->offs[b + 1] > j->offs[b] ? j->erow[j->offs[b]] : NONE;
+        }
+    }
 done:
     basalt_free(t.kc);
     basalt_free(t.hv);

@@ -137,7 +137,13 @@ static basalt_status gather_binary(const struct ArrowArray *col, int64_t base, c
             continue;
         int64_t p = off + idx[k];
         int64_t s = large ? o64[p] : o32[p], e = large ? o64[p + 1] : o32[p + 1];
-        memcpy(dst + pos, src + s, (size_t)(e - s));
+        if (e - s <= 16) {
+            /* Short values inline: a call per value would dominate. */
+            for (int64_t b = 0; b < e - s; b++)
+                dst[pos + b] = src[s + b];
+        } else {
+            memcpy(dst + pos, src + s, (size_t)(e - s));
+        }
         pos += e - s;
     }
     if (large)
@@ -192,6 +198,139 @@ static basalt_status gather_other(const struct ArrowSchema *s, const struct Arro
     return BASALT_OK;
 }
 
+/* Rows [first, first + n) of `col` whole: the probe side of a join whose
+ * probe rows each emit one row. */
+static basalt_status copy_run(const struct basalt_arrow_type *t, const struct ArrowArray *col,
+                              int64_t first, int64_t n, struct ArrowArray *out,
+                              struct basalt_error *err)
+{
+    int64_t p = col->offset + first;
+    void *mem;
+    basalt_status st;
+    out->null_count = 0;
+    if (col->null_count != 0 && col->buffers[0]) {
+        st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)basalt_bitmap_bytes(n), &mem, err);
+        if (st != BASALT_OK)
+            return st;
+        basalt_bitmap_copy(mem, 0, col->buffers[0], p, n);
+        out->null_count = n - basalt_bitmap_count(mem, 0, n);
+        if (out->null_count == 0)
+            basalt_arrow_array_set_buffer(out, 0, NULL, NULL);
+    }
+    if (t->id == BASALT_ARROW_TYPE_BOOL) {
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)basalt_bitmap_bytes(n), &mem, err);
+        if (st == BASALT_OK)
+            basalt_bitmap_copy(mem, 0, col->buffers[1], p, n);
+        return st;
+    }
+    bool large = t->id == BASALT_ARROW_TYPE_LARGE_BINARY || t->id == BASALT_ARROW_TYPE_LARGE_STRING;
+    if (t->id == BASALT_ARROW_TYPE_BINARY || t->id == BASALT_ARROW_TYPE_STRING || large) {
+        int64_t s0 = large ? ((const int64_t *)col->buffers[1])[p] : ((const int32_t *)col->buffers[1])[p];
+        int64_t e0 = large ? ((const int64_t *)col->buffers[1])[p + n]
+                           : ((const int32_t *)col->buffers[1])[p + n];
+        void *dmem;
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)(n + 1) * (large ? 8 : 4), &mem, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)(e0 - s0), &dmem, err);
+        if (st != BASALT_OK)
+            return st;
+        for (int64_t k = 0; k <= n; k++) {
+            if (large)
+                ((int64_t *)mem)[k] = ((const int64_t *)col->buffers[1])[p + k] - s0;
+            else
+                ((int32_t *)mem)[k] = ((const int32_t *)col->buffers[1])[p + k] - (int32_t)s0;
+        }
+        memcpy(dmem, (const uint8_t *)col->buffers[2] + s0, (size_t)(e0 - s0));
+        return BASALT_OK;
+    }
+    size_t w = (size_t)(t->bit_width / 8);
+    st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * w, &mem, err);
+    if (st == BASALT_OK)
+        memcpy(mem, (const uint8_t *)col->buffers[1] + (size_t)p * w, (size_t)n * w);
+    return st;
+}
+
+static inline int64_t run_end(const int64_t *idx, int64_t k, int64_t n)
+{
+    int64_t r = k + 1;
+    while (r < n && idx[r] == idx[r - 1] + 1)
+        r++;
+    return r;
+}
+
+/* Rows that come in long runs of consecutive slots (the probe side when most
+ * probe rows emit one row) are copied run by run; no negative index. */
+static basalt_status gather_runs(const struct basalt_arrow_type *t, const struct ArrowArray *col,
+                                 int64_t base, const int64_t *idx, int64_t n,
+                                 struct ArrowArray *out, struct basalt_error *err)
+{
+    int64_t off = col->offset + base;
+    void *mem;
+    basalt_status st;
+    out->null_count = 0;
+    if (col->null_count != 0 && col->buffers[0]) {
+        st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)basalt_bitmap_bytes(n), &mem, err);
+        if (st != BASALT_OK)
+            return st;
+        for (int64_t k = 0, r; k < n; k = r) {
+            r = run_end(idx, k, n);
+            basalt_bitmap_copy(mem, k, col->buffers[0], off + idx[k], r - k);
+        }
+        out->null_count = n - basalt_bitmap_count(mem, 0, n);
+        if (out->null_count == 0)
+            basalt_arrow_array_set_buffer(out, 0, NULL, NULL);
+    }
+    bool large = t->id == BASALT_ARROW_TYPE_LARGE_BINARY || t->id == BASALT_ARROW_TYPE_LARGE_STRING;
+    if (t->id == BASALT_ARROW_TYPE_BINARY || t->id == BASALT_ARROW_TYPE_STRING || large) {
+        const int32_t *o32 = col->buffers[1];
+        const int64_t *o64 = col->buffers[1];
+#define OFF(i) (large ? o64[i] : (int64_t)o32[i])
+        int64_t total = 0;
+        for (int64_t k = 0, r; k < n; k = r) {
+            r = run_end(idx, k, n);
+            total += OFF(off + idx[k] + (r - k)) - OFF(off + idx[k]);
+        }
+        if (!large && total > INT32_MAX)
+            return basalt_error_set(err, BASALT_LIMIT, "join output: more than 2^31-1 bytes in a "
+                                                       "string column of one batch");
+        void *dmem;
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)(n + 1) * (large ? 8 : 4), &mem, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)total, &dmem, err);
+        if (st != BASALT_OK)
+            return st;
+        int64_t pos = 0;
+        for (int64_t k = 0, r; k < n; k = r) {
+            r = run_end(idx, k, n);
+            int64_t p = off + idx[k], s0 = OFF(p), e0 = OFF(p + (r - k));
+            for (int64_t i = 0; i < r - k; i++) {
+                if (large)
+                    ((int64_t *)mem)[k + i] = pos + o64[p + i] - s0;
+                else
+                    ((int32_t *)mem)[k + i] = (int32_t)(pos + o32[p + i] - s0);
+            }
+            memcpy((uint8_t *)dmem + pos, (const uint8_t *)col->buffers[2] + s0, (size_t)(e0 - s0));
+            pos += e0 - s0;
+        }
+#undef OFF
+        if (large)
+            ((int64_t *)mem)[n] = pos;
+        else
+            ((int32_t *)mem)[n] = (int32_t)pos;
+        return BASALT_OK;
+    }
+    size_t w = (size_t)(t->bit_width / 8);
+    st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * w, &mem, err);
+    if (st != BASALT_OK)
+        return st;
+    for (int64_t k = 0, r; k < n; k = r) {
+        r = run_end(idx, k, n);
+        memcpy((uint8_t *)mem + (size_t)k * w,
+               (const uint8_t *)col->buffers[1] + (size_t)(off + idx[k]) * w, (size_t)(r - k) * w);
+    }
+    return BASALT_OK;
+}
+
 basalt_status basalt_qj_gather(const struct ArrowSchema *s, const struct ArrowArray *col,
                                int64_t base, const int64_t *idx, int64_t n,
                                struct ArrowArray *out, struct basalt_error *err)
@@ -214,6 +353,20 @@ basalt_status basalt_qj_gather(const struct ArrowSchema *s, const struct ArrowAr
     if (st != BASALT_OK)
         return st;
     out->length = n;
+    /* Consecutive slots: one run copies whole, long runs run by run. */
+    int64_t runs = 1;
+    bool neg = n > 0 && idx[0] < 0;
+    for (int64_t k = 1; k < n; k++) {
+        runs += idx[k] != idx[k - 1] + 1;
+        neg |= idx[k] < 0;
+    }
+    if (col && n > 0 && !neg && (runs == 1 || (runs * 4 <= n && t.id != BASALT_ARROW_TYPE_BOOL))) {
+        st = runs == 1 ? copy_run(&t, col, base + idx[0], n, out, err)
+                       : gather_runs(&t, col, base, idx, n, out, err);
+        if (st != BASALT_OK)
+            basalt_arrow_array_release(out);
+        return st;
+    }
     st = gather_validity(col, base, idx, n, out, err);
     if (st == BASALT_OK) {
         if (t.id == BASALT_ARROW_TYPE_BOOL)

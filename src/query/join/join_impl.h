@@ -58,6 +58,9 @@ struct basalt_qjoin {
     uint32_t *offs; /* n_buckets + 1: entries of bucket b are [offs[b], offs[b+1]) */
     uint32_t *erow; /* build row of each entry, ascending within a bucket */
     uint64_t *ekey; /* INTEGER: the key; HASHED: the hash */
+    /* DIRECT with every key on at most one row: that row per key (UINT32_MAX:
+     * none), one read per probe instead of offsets then rows. */
+    uint32_t *drow;
     atomic_uchar *matched; /* RIGHT/FULL: build rows some probe matched */
 
     atomic_llong direct_lookups, integer_lookups, hashed_lookups, hash_hits, residual_pairs;
@@ -74,6 +77,8 @@ static inline bool basalt_qj_valid(const struct qj_col *c, int64_t i)
 }
 /* Integer key i as int64 (unsigned values as their bits). */
 int64_t basalt_qj_int(const struct qj_col *c, int64_t i);
+/* Integer keys of rows [lo, hi) into out[0, hi-lo) (NULL rows: any value). */
+void basalt_qj_ints(const struct qj_col *c, int64_t lo, int64_t hi, int64_t *out);
 static inline uint64_t basalt_qj_mix(uint64_t h)
 {
     h ^= h >> 32;

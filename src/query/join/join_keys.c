@@ -69,6 +69,34 @@ int64_t basalt_qj_int(const struct qj_col *c, int64_t i)
     }
 }
 
+void basalt_qj_ints(const struct qj_col *c, int64_t lo, int64_t hi, int64_t *out)
+{
+    int64_t n = hi - lo, p = c->off + lo;
+    /* One loop per width so that each compiles to plain loads. */
+#define INTS(T)                                                                             \
+    do {                                                                                    \
+        const T *v = (const T *)c->data + p;                                                \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            out[i] = (int64_t)v[i];                                                         \
+    } while (0)
+    if (c->t.kind == QJK_INT) {
+        switch (c->t.width) {
+        case 1: INTS(int8_t); break;
+        case 2: INTS(int16_t); break;
+        case 4: INTS(int32_t); break;
+        default: INTS(int64_t); break;
+        }
+    } else {
+        switch (c->t.width) {
+        case 1: INTS(uint8_t); break;
+        case 2: INTS(uint16_t); break;
+        case 4: INTS(uint32_t); break;
+        default: INTS(uint64_t); break;
+        }
+    }
+#undef INTS
+}
+
 static inline void bytes_at(const struct qj_col *c, int64_t i, const uint8_t **p, int64_t *n)
 {
     int64_t k = c->off + i, s, e;

@@ -19,6 +19,7 @@ struct basalt_qjoin_probe_local {
     struct basalt_qjoin *j;
     struct pairs cand, out;
     uint64_t h[ROWS];
+    uint64_t bk[ROWS];
     uint8_t null[ROWS];
     uint8_t hit[ROWS];
     struct qj_col *kc; /* probe key columns of the current batch */
@@ -129,39 +130,68 @@ static basalt_status lookup(struct basalt_qjoin_probe_local *l, int64_t lo, int6
         }
         return BASALT_OK;
     case BASALT_QJOIN_TABLE_DIRECT: {
+        /* Keys to slots first, prefetching each, then the reads: the misses
+         * of a chunk overlap instead of queueing one behind the other. */
         const struct qj_col *k = &l->kc[0];
         uint64_t nb = j->n_buckets, dmin = (uint64_t)j->dmin;
-        for (int64_t i = lo; i < hi; i++) {
-            if (!basalt_qj_valid(k, i))
-                continue;
-            uint64_t d = (uint64_t)basalt_qj_int(k, i) - dmin;
-            if (d >= nb)
-                continue;
-            uint32_t e = offs[d], ee = offs[d + 1];
-            if (c->n + (ee - e) > c->cap && (st = reserve(c, ee - e, err)) != BASALT_OK)
-                return st;
-            for (; e < ee; e++)
-                push(c, i, erow[e]);
+        int64_t n = hi - lo;
+        uint64_t *slot = l->h;
+        basalt_qj_ints(k, lo, hi, (int64_t *)slot);
+        const uint32_t *drow = j->drow;
+        for (int64_t r = 0; r < n; r++) {
+            uint64_t d = slot[r] - dmin;
+            if (d >= nb || !basalt_qj_valid(k, lo + r))
+                d = UINT64_MAX;
+            else
+                __builtin_prefetch(drow ? (const void *)&drow[d] : (const void *)&offs[d]);
+            slot[r] = d;
         }
-        atomic_fetch_add_explicit(&j->direct_lookups, hi - lo, memory_order_relaxed);
+        if (drow) {
+            if ((st = reserve(c, n, err)) != BASALT_OK)
+                return st;
+            for (int64_t r = 0; r < n; r++) {
+                uint64_t d = slot[r];
+                if (d == UINT64_MAX || drow[d] == UINT32_MAX)
+                    continue;
+                push(c, lo + r, drow[d]);
+            }
+        } else {
+            for (int64_t r = 0; r < n; r++) {
+                uint64_t d = slot[r];
+                if (d == UINT64_MAX)
+                    continue;
+                uint32_t e = offs[d], ee = offs[d + 1];
+                if (c->n + (ee - e) > c->cap && (st = reserve(c, ee - e, err)) != BASALT_OK)
+                    return st;
+                for (; e < ee; e++)
+                    push(c, lo + r, erow[e]);
+            }
+        }
+        atomic_fetch_add_explicit(&j->direct_lookups, n, memory_order_relaxed);
         return BASALT_OK;
     }
     case BASALT_QJOIN_TABLE_INTEGER: {
         const struct qj_col *k = &l->kc[0];
         int shift = j->shift;
-        for (int64_t i = lo; i < hi; i++) {
-            if (!basalt_qj_valid(k, i))
+        int64_t n = hi - lo;
+        int64_t *v = (int64_t *)l->h;
+        uint64_t *bk = l->bk;
+        basalt_qj_ints(k, lo, hi, v);
+        for (int64_t r = 0; r < n; r++) {
+            bk[r] = ((uint64_t)v[r] * 0x9e3779b97f4a7c15ull) >> shift;
+            __builtin_prefetch(&offs[bk[r]]);
+        }
+        for (int64_t r = 0; r < n; r++) {
+            if (!basalt_qj_valid(k, lo + r))
                 continue;
-            uint64_t v = (uint64_t)basalt_qj_int(k, i);
-            uint64_t bk = (v * 0x9e3779b97f4a7c15ull) >> shift;
-            uint32_t e = offs[bk], ee = offs[bk + 1];
+            uint32_t e = offs[bk[r]], ee = offs[bk[r] + 1];
             if (c->n + (ee - e) > c->cap && (st = reserve(c, ee - e, err)) != BASALT_OK)
                 return st;
             for (; e < ee; e++)
-                if (ekey[e] == v)
-                    push(c, i, erow[e]);
+                if (ekey[e] == (uint64_t)v[r])
+                    push(c, lo + r, erow[e]);
         }
-        atomic_fetch_add_explicit(&j->integer_lookups, hi - lo, memory_order_relaxed);
+        atomic_fetch_add_explicit(&j->integer_lookups, n, memory_order_relaxed);
         return BASALT_OK;
     }
     default: {
@@ -273,12 +303,12 @@ static basalt_status emit(struct basalt_qjoin_probe_local *l, int64_t lo, int64_
     case BASALT_QJOIN_INNER:
     case BASALT_QJOIN_RIGHT:
     case BASALT_QJOIN_CROSS:
+        if (c->n == 0)
+            return BASALT_OK;
         if ((st = reserve(o, c->n, err)) != BASALT_OK)
             return st;
-        if (c->n > 0) { /* an empty candidate list may have no buffers */
-            memcpy(o->p + o->n, c->p, (size_t)c->n * sizeof *c->p);
-            memcpy(o->b + o->n, c->b, (size_t)c->n * sizeof *c->b);
-        }
+        memcpy(o->p + o->n, c->p, (size_t)c->n * sizeof *c->p);
+        memcpy(o->b + o->n, c->b, (size_t)c->n * sizeof *c->b);
         o->n += c->n;
         return BASALT_OK;
     case BASALT_QJOIN_LEFT:

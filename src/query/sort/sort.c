@@ -47,7 +47,7 @@ basalt_status basalt_qsort_new(const struct ArrowSchema *schema, const struct ba
         all[k] = true;
     }
     if (st == BASALT_OK) {
-        basalt_qs_layout(s->keys, n_keys, all, &s->topk_layout);
+        basalt_qs_layout(s->keys, n_keys, all, NULL, &s->topk_layout);
         if (s->topk_layout.bytes > MAX_KEY_BYTES)
             st = basalt_error_set(err, BASALT_LIMIT, "sort: keys wider than %d bytes", MAX_KEY_BYTES);
     }
@@ -96,6 +96,7 @@ void basalt_qsort_local_free(struct basalt_qsort_local *l)
     basalt_free(l->seq);
     basalt_free(l->rec);
     basalt_free(l->thr);
+    basalt_free(l->sel);
     basalt_free(l);
 }
 
@@ -201,18 +202,59 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
         basalt_arrow_array_release(batch);
         return st;
     }
+    /* Against the running threshold, key 0 alone first, on the raw column:
+     * most rows of a large input stop here without being encoded. */
+    int64_t *sel = NULL;
+    int64_t pre = n;
+    struct ArrowArray *a = &l->arr[l->n - 1];
+    uint64_t timg;
+    bool have_thr = false;
+    if (l->thr) {
+        const struct ArrowArray *tb = &l->arr[l->thr[S - 1]];
+        have_thr = basalt_qs_key0_image(s, tb, (int64_t)(l->thr[S - 2] & 0xffffffffu), &timg);
+    } else if (n >= 4 * k && n >= 4096) {
+        /* No threshold yet: the batch's own k-th key 0 value serves, found by
+         * selection instead of encoding and sorting the whole batch. */
+        uint64_t *scratch = basalt_malloc((size_t)n * sizeof *scratch);
+        if (!scratch)
+            return nomem(err);
+        have_thr = basalt_qs_batch_threshold(s, a, k, scratch, &timg);
+        basalt_free(scratch);
+    }
+    if (have_thr) {
+        if (l->sel_cap < n) {
+            int64_t *x = basalt_realloc(l->sel, (size_t)n * sizeof *x);
+            if (!x)
+                return nomem(err);
+            l->sel = x;
+            l->sel_cap = n;
+        }
+        sel = l->sel;
+        pre = basalt_qs_prefilter(s, a, timg, sel);
+        if (pre < 0) {
+            sel = NULL;
+            pre = n;
+        }
+    }
     uint64_t *dst = l->rec + (size_t)l->n_rec * (size_t)S;
-    basalt_qs_encode(s, lay, &l->arr[l->n - 1], (uint64_t)seq, (uint64_t)(l->n - 1), dst);
-    int64_t kept = n;
+    int64_t enc = n;
+    if (sel && pre < n / 4) {
+        for (enc = 0; enc < pre; enc++)
+            basalt_qs_encode_row(s, lay, a, sel[enc], (uint64_t)seq, (uint64_t)(l->n - 1),
+                                 dst + (size_t)enc * (size_t)S);
+    } else {
+        basalt_qs_encode(s, lay, a, (uint64_t)seq, (uint64_t)(l->n - 1), dst);
+    }
+    int64_t kept = enc;
     if (l->thr) {
         struct qs_ctx c;
         basalt_qs_ctx_init(&c, s, lay, l->arr);
         kept = 0;
-        for (int64_t r = 0; r < n; r++) {
+        for (int64_t r = 0; r < enc; r++) {
             const uint64_t *x = dst + (size_t)r * (size_t)S;
             if (basalt_qs_cmp(&c, x, l->thr, 0) < 0) {
                 if (kept != r)
-                    memcpy(dst + (size_t)kept * (size_t)S, x, (size_t)S * 8);
+                    basalt_qs_rcopy(dst + (size_t)kept * (size_t)S, x, S);
                 kept++;
             }
         }
@@ -225,7 +267,9 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
         return BASALT_OK;
     }
     int64_t bound = k < 1024 ? 2048 : 2 * k;
-    if (l->n_rec >= bound)
+    /* A first threshold as soon as there are k candidates (cheap when they
+     * came through the batch's own selection). */
+    if (l->n_rec >= bound || (!l->thr && have_thr && l->n_rec >= k))
         return prune(l, k, err);
     return BASALT_OK;
 }
@@ -296,8 +340,8 @@ static void gather_task(void *ctx, int64_t begin, int64_t end, int worker)
                 src[r] = (int32_t)x[S - 1];
                 idx[r] = (int64_t)(x[S - 2] & 0xffffffffu);
             }
-            f->st[o] = basalt_arrow_take_many(&f->s->schema, f->arr, (int32_t)f->n_batches, src, idx,
-                                              n, &f->outs[o], &f->errs[o]);
+            f->st[o] = basalt_qs_gather(&f->s->schema, f->arr, f->n_batches, src, idx, n,
+                                        &f->outs[o], &f->errs[o]);
         }
         basalt_free(src);
         basalt_free(idx);
@@ -398,7 +442,25 @@ basalt_status basalt_qsort_finish(struct basalt_qsort *s, struct basalt_qsort_lo
                 nullable[kk] = c->null_count != 0 && c->buffers[0];
             }
         }
-        basalt_qs_layout(s->keys, s->n_keys, nullable, &lay);
+        /* A string key whose values all fit a prefix of at most 32 bytes (and
+         * hold no zero byte, which the padding uses) is encoded whole: it
+         * decides the order alone and the keys after it are encoded too. */
+        int prefix[64];
+        for (int kk = 0; kk < s->n_keys; kk++) {
+            prefix[kk] = 0;
+            if (s->keys[kk].kind != QSK_BYTES)
+                continue;
+            int64_t mx;
+            bool zero;
+            basalt_qs_bytes_stats(f.arr, nb, s->keys[kk].column, s->keys[kk].large, &mx, &zero);
+            prefix[kk] = mx <= 32 && !zero ? -(int)(mx > 0 ? mx : 1) : 16;
+        }
+        basalt_qs_layout(s->keys, s->n_keys, nullable, prefix, &lay);
+        if (lay.bytes > MAX_KEY_BYTES) {
+            for (int kk = 0; kk < s->n_keys; kk++)
+                prefix[kk] = 0;
+            basalt_qs_layout(s->keys, s->n_keys, nullable, prefix, &lay);
+        }
         n_rec = rows;
         f.rec = basalt_malloc((size_t)(n_rec ? n_rec : 1) * (size_t)(lay.K + 2) * 8);
         if (!f.rec)

@@ -8,6 +8,7 @@
 #define BASALT_QUERY_SORT_IMPL_H
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "sort/sort.h"
 
@@ -25,6 +26,7 @@ struct qs_key {
 struct qs_layout {
     int off[64];      /* byte offset of the key's NULL byte or value; -1: not encoded */
     bool null_byte[64];
+    int width[64];    /* value bytes (BYTES: the prefix) */
     int bytes;        /* key bytes used */
     int K;            /* key words */
     int tail_from;    /* first key compared on full values after the words tie; -1: none */
@@ -48,6 +50,8 @@ struct basalt_qsort_local {
     uint64_t *rec;
     int64_t n_rec, cap_rec;
     uint64_t *thr; /* the k-th record after the last prune; NULL until there is one */
+    int64_t *sel;  /* prefilter scratch, kept between batches */
+    int64_t sel_cap;
 };
 
 /* What a comparison of records needs. */
@@ -64,8 +68,47 @@ struct qs_ctx {
 /* sort_keys.c */
 basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k,
                                  struct basalt_error *err);
+/* nullable[k]: the key gets a NULL byte. prefix[k] (BYTES keys): the
+ * prefix length, negative when the prefix holds every value whole (no value
+ * longer, none with a zero byte): then it decides the order and later keys
+ * are encoded too. */
 void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullable,
-                      struct qs_layout *lay);
+                      const int *prefix, struct qs_layout *lay);
+/* Longest value of BYTES key column `col` over the batches and whether any
+ * value holds a zero byte. */
+void basalt_qs_bytes_stats(const struct ArrowArray *arr, int64_t n, int col, bool large,
+                           int64_t *max_len, bool *has_zero);
+/* Encodes one row `row` of `a` into rec (S words). */
+void basalt_qs_encode_row(const struct basalt_qsort *s, const struct qs_layout *lay,
+                          const struct ArrowArray *a, int64_t row, uint64_t tag_hi, uint64_t ref,
+                          uint64_t *rec);
+/* Top-k prefilter: the order-preserving 64-bit image of key 0 of row `row`
+ * of `a` (ascending order of the key's values, DESC not applied); false
+ * when the key is NULL or not a number. */
+bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t row,
+                          uint64_t *out);
+/* Writes to sel (a->length entries) the rows of `a`, ascending, whose key 0
+ * can sort at or before a row whose key 0 image is `thr` (NULLs by their
+ * placement). Returns how many, or -1 when key 0 is not a number. */
+int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
+                            int64_t *sel);
+/* Record copies with the common sizes spelled out, so that they compile to
+ * a few moves instead of a call to memmove. */
+/* When key 0 of `a` is a number with no NULLs: the image of the k-th row of
+ * `a` in key 0's order (every row of the batch's first k by all keys has an
+ * image at or before it). scratch: a->length words. */
+bool basalt_qs_batch_threshold(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t k,
+                               uint64_t *scratch, uint64_t *thr);
+static inline void basalt_qs_rcopy(uint64_t *d, const uint64_t *s, int S)
+{
+    switch (S) {
+    case 3: memcpy(d, s, 24); break;
+    case 4: memcpy(d, s, 32); break;
+    case 5: memcpy(d, s, 40); break;
+    case 6: memcpy(d, s, 48); break;
+    default: memcpy(d, s, (size_t)S * 8); break;
+    }
+}
 /* Encodes rows [0, a->length) of struct batch `a` into rec (S words each). */
 void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
                       const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec);
@@ -84,6 +127,12 @@ static inline int basalt_qs_cmp(struct qs_ctx *c, const uint64_t *a, const uint6
     uint64_t x = a[c->K], y = b[c->K];
     return x < y ? -1 : x > y;
 }
+
+/* sort_gather.c: a struct batch of `schema` whose row k is logical row
+ * idx[k] of arr[src[k]]. */
+basalt_status basalt_qs_gather(const struct ArrowSchema *schema, const struct ArrowArray *arr,
+                               int64_t nb, const int32_t *src, const int64_t *idx, int64_t n,
+                               struct ArrowArray *out, struct basalt_error *err);
 
 /* sort_radix.c */
 void basalt_qs_ctx_init(struct qs_ctx *c, const struct basalt_qsort *s, const struct qs_layout *lay,

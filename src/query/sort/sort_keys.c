@@ -3,6 +3,7 @@
  * comparison used when the bytes of two rows tie (strings longer than
  * their prefix, and every key after the first string key). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sort/sort_impl.h"
@@ -42,7 +43,7 @@ basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k
 }
 
 void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullable,
-                      struct qs_layout *lay)
+                      const int *prefix, struct qs_layout *lay)
 {
     int pos = 0;
     lay->tail_from = -1;
@@ -50,13 +51,18 @@ void basalt_qs_layout(const struct qs_key *keys, int n_keys, const bool *nullabl
         if (lay->tail_from >= 0) {
             lay->off[k] = -1;
             lay->null_byte[k] = false;
+            lay->width[k] = 0;
             continue;
         }
+        bool bytes = keys[k].kind == QSK_BYTES;
+        int w = bytes ? (prefix && prefix[k] != 0 ? abs(prefix[k]) : PREFIX) : keys[k].width;
         lay->off[k] = pos;
         lay->null_byte[k] = nullable[k];
-        pos += (nullable[k] ? 1 : 0) + keys[k].width;
-        /* A prefix does not decide the order: later keys must not either. */
-        if (keys[k].kind == QSK_BYTES)
+        lay->width[k] = w;
+        pos += (nullable[k] ? 1 : 0) + w;
+        /* A prefix that may cut values does not decide the order: later keys
+         * must not either. */
+        if (bytes && !(prefix && prefix[k] < 0))
             lay->tail_from = k;
     }
     lay->bytes = pos;
@@ -129,11 +135,12 @@ static inline int64_t int_at(const struct ArrowArray *c, const struct qs_key *k,
     }
 }
 
-static void encode_key(const struct qs_key *k, int off, bool null_byte, const struct ArrowArray *a,
-                       uint8_t *img, int stride_bytes)
+static void encode_key(const struct qs_key *k, int off, bool null_byte, int width,
+                       const struct ArrowArray *a, int64_t first, int64_t n, uint8_t *img,
+                       int stride_bytes)
 {
     const struct ArrowArray *c = a->children[k->column];
-    int64_t base = a->offset + c->offset, n = a->length;
+    int64_t base = a->offset + c->offset + first;
     const uint8_t *valid = c->null_count != 0 ? c->buffers[0] : NULL;
     uint8_t flip = k->desc ? 0xff : 0;
     int voff = off + (null_byte ? 1 : 0);
@@ -170,10 +177,10 @@ static void encode_key(const struct qs_key *k, int off, bool null_byte, const st
             const uint8_t *s;
             int64_t len;
             bytes_at(c, k->large, i, &s, &len);
-            int m = len < PREFIX ? (int)len : PREFIX;
+            int m = len < width ? (int)len : width;
             for (int b = 0; b < m; b++)
                 p[voff + b] = s[b] ^ flip;
-            for (int b = m; b < PREFIX; b++)
+            for (int b = m; b < width; b++)
                 p[voff + b] = flip;
             break;
         }
@@ -181,29 +188,181 @@ static void encode_key(const struct qs_key *k, int off, bool null_byte, const st
     }
 }
 
-void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
-                      const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec)
+static void encode_rows(const struct basalt_qsort *s, const struct qs_layout *lay,
+                        const struct ArrowArray *a, int64_t first, int64_t n, uint64_t tag_hi,
+                        uint64_t ref, uint64_t *rec)
 {
     int K = lay->K, S = K + 2;
-    int64_t n = a->length;
     for (int64_t r = 0; r < n; r++)
         memset(rec + (size_t)r * (size_t)S, 0, (size_t)K * 8);
     for (int k = 0; k < s->n_keys; k++)
         if (lay->off[k] >= 0)
-            encode_key(&s->keys[k], lay->off[k], lay->null_byte[k], a, (uint8_t *)rec, S * 8);
+            encode_key(&s->keys[k], lay->off[k], lay->null_byte[k], lay->width[k], a, first, n,
+                       (uint8_t *)rec, S * 8);
     for (int64_t r = 0; r < n; r++) {
         uint64_t *w = rec + (size_t)r * (size_t)S;
         for (int i = 0; i < K; i++) {
             /* The image is big-endian bytes: as a native word its order is numeric. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             w[i] = __builtin_bswap64(w[i]);
-#else
-            (void)w;
 #endif
         }
-        w[K] = (tag_hi << 32) | (uint64_t)r;
+        w[K] = (tag_hi << 32) | (uint64_t)(first + r);
         w[K + 1] = ref;
     }
+}
+
+void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
+                      const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec)
+{
+    /* In slices that stay in cache between the passes. */
+    for (int64_t lo = 0; lo < a->length; lo += 1024) {
+        int64_t n = a->length - lo < 1024 ? a->length - lo : 1024;
+        encode_rows(s, lay, a, lo, n, tag_hi, ref, rec + (size_t)lo * (size_t)(lay->K + 2));
+    }
+}
+
+void basalt_qs_encode_row(const struct basalt_qsort *s, const struct qs_layout *lay,
+                          const struct ArrowArray *a, int64_t row, uint64_t tag_hi, uint64_t ref,
+                          uint64_t *rec)
+{
+    encode_rows(s, lay, a, row, 1, tag_hi, ref, rec);
+}
+
+void basalt_qs_bytes_stats(const struct ArrowArray *arr, int64_t n, int col, bool large,
+                           int64_t *max_len, bool *has_zero)
+{
+    int64_t mx = 0;
+    bool zero = false;
+    for (int64_t b = 0; b < n; b++) {
+        const struct ArrowArray *c = arr[b].children[col];
+        int64_t p = arr[b].offset + c->offset, len = arr[b].length;
+        if (len == 0)
+            continue;
+        int64_t s0, e0;
+        if (large) {
+            const int64_t *o = c->buffers[1];
+            for (int64_t i = 0; i < len; i++)
+                if (o[p + i + 1] - o[p + i] > mx)
+                    mx = o[p + i + 1] - o[p + i];
+            s0 = o[p];
+            e0 = o[p + len];
+        } else {
+            const int32_t *o = c->buffers[1];
+            for (int64_t i = 0; i < len; i++)
+                if ((int64_t)o[p + i + 1] - o[p + i] > mx)
+                    mx = (int64_t)o[p + i + 1] - o[p + i];
+            s0 = o[p];
+            e0 = o[p + len];
+        }
+        /* Bytes of NULL slots count too: harmless, they only make the check stricter. */
+        if (!zero && e0 > s0)
+            zero = memchr((const uint8_t *)c->buffers[2] + s0, 0, (size_t)(e0 - s0)) != NULL;
+    }
+    *max_len = mx;
+    *has_zero = zero;
+}
+
+bool basalt_qs_key0_image(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t row,
+                          uint64_t *out)
+{
+    const struct qs_key *k = &s->keys[0];
+    const struct ArrowArray *c = a->children[k->column];
+    int64_t i = a->offset + c->offset + row;
+    if (c->null_count != 0 && c->buffers[0] && !basalt_bitmap_get(c->buffers[0], i))
+        return false;
+    switch (k->kind) {
+    case QSK_INT: *out = (uint64_t)int_at(c, k, i) ^ 0x8000000000000000ull; return true;
+    case QSK_UINT: *out = (uint64_t)int_at(c, k, i); return true;
+    case QSK_FLOAT: *out = float_bits(((const float *)c->buffers[1])[i], true); return true;
+    case QSK_DOUBLE: *out = float_bits(((const double *)c->buffers[1])[i], false); return true;
+    default: return false;
+    }
+}
+
+int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArray *a, uint64_t thr,
+                            int64_t *sel)
+{
+    const struct qs_key *k = &s->keys[0];
+    const struct ArrowArray *c = a->children[k->column];
+    int64_t base = a->offset + c->offset, n = a->length, kept = 0;
+    const uint8_t *valid = c->null_count != 0 ? c->buffers[0] : NULL;
+    /* DESC: complement images and threshold, so one comparison serves both. */
+    uint64_t flip = k->desc ? ~0ull : 0;
+    thr ^= flip;
+    /* Branch-free selection: every row's index is written, the count moves
+     * only for rows on the threshold's side (or equal). */
+#define PREFILTER(T, IMG)                                                                   \
+    do {                                                                                    \
+        const T *v = (const T *)c->buffers[1] + base;                                       \
+        int64_t r = 0;                                                                      \
+        /* Blocks of 16 with no row on the threshold's side are skipped by a                \
+         * reduction the compiler vectorises; the rare others are selected. */              \
+        for (; r + 16 <= n; r += 16) {                                                      \
+            unsigned any = 0;                                                               \
+            for (int q = 0; q < 16; q++) {                                                  \
+                uint64_t x = IMGQ(IMG, r + q) ^ flip;                                       \
+                any |= x <= thr;                                                            \
+            }                                                                               \
+            if (!any)                                                                       \
+                continue;                                                                   \
+            for (int q = 0; q < 16; q++) {                                                  \
+                uint64_t x = IMGQ(IMG, r + q) ^ flip;                                       \
+                sel[kept] = r + q;                                                          \
+                kept += x <= thr;                                                           \
+            }                                                                               \
+        }                                                                                   \
+        for (; r < n; r++) {                                                                \
+            uint64_t x = IMGQ(IMG, r) ^ flip;                                               \
+            sel[kept] = r;                                                                  \
+            kept += x <= thr;                                                               \
+        }                                                                                   \
+    } while (0)
+#define IMGQ(IMG, I) IMG(I)
+#define SIGNED(I) ((uint64_t)(int64_t)v[I] ^ 0x8000000000000000ull)
+#define UNSIGNED(I) ((uint64_t)v[I])
+#define FLT(I) float_bits(v[I], true)
+#define DBL(I) float_bits(v[I], false)
+    switch (k->kind) {
+    case QSK_INT:
+        switch (k->width) {
+        case 1: PREFILTER(int8_t, SIGNED); break;
+        case 2: PREFILTER(int16_t, SIGNED); break;
+        case 4: PREFILTER(int32_t, SIGNED); break;
+        default: PREFILTER(int64_t, SIGNED); break;
+        }
+        break;
+    case QSK_UINT:
+        switch (k->width) {
+        case 1: PREFILTER(uint8_t, UNSIGNED); break;
+        case 2: PREFILTER(uint16_t, UNSIGNED); break;
+        case 4: PREFILTER(uint32_t, UNSIGNED); break;
+        default: PREFILTER(uint64_t, UNSIGNED); break;
+        }
+        break;
+    case QSK_FLOAT: PREFILTER(float, FLT); break;
+    case QSK_DOUBLE: PREFILTER(double, DBL); break;
+    default: return -1;
+    }
+#undef PREFILTER
+#undef IMGQ
+#undef SIGNED
+#undef UNSIGNED
+#undef FLT
+#undef DBL
+    if (!valid)
+        return kept;
+    /* NULL slots hold any value: decide them by their placement instead. */
+    int64_t m = 0, j = 0;
+    for (int64_t r = 0; r < n; r++) {
+        bool in = j < kept && sel[j] == r;
+        j += in;
+        if (!basalt_bitmap_get(valid, base + r))
+            in = k->nulls_first; /* NULLs come before every value or after */
+        if (in)
+            sel[m++] = r;
+    }
+    return m;
 }
 
 static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64_t i,
@@ -278,4 +437,52 @@ int basalt_qs_tie(struct qs_ctx *c, const uint64_t *a, const uint64_t *b)
             return key->desc ? -r : r;
     }
     return 0;
+}
+
+/* The k-th smallest of x[0, n) (0-based), reordering x: quickselect. */
+static uint64_t nth(uint64_t *x, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        uint64_t a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
+        uint64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < p)
+                i++;
+            while (x[j] > p)
+                j--;
+            if (i <= j) {
+                uint64_t t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return x[k];
+    }
+    return x[k];
+}
+
+bool basalt_qs_batch_threshold(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t k,
+                               uint64_t *scratch, uint64_t *thr)
+{
+    const struct qs_key *key = &s->keys[0];
+    const struct ArrowArray *c = a->children[key->column];
+    if (c->null_count != 0 || k < 1 || k > a->length)
+        return false;
+    for (int64_t r = 0; r < a->length; r++)
+        if (!basalt_qs_key0_image(s, a, r, &scratch[r]))
+            return false;
+    uint64_t flip = key->desc ? ~0ull : 0;
+    for (int64_t r = 0; r < a->length; r++)
+        scratch[r] ^= flip;
+    *thr = nth(scratch, a->length, k - 1) ^ flip;
+    return true;
 }

@@ -34,7 +34,6 @@ void basalt_qs_ctx_init(struct qs_ctx *c, const struct basalt_qsort *s, const st
 static void small_sort(struct qs_ctx *c, uint64_t *a, int64_t n, int from)
 {
     int S = c->S;
-    size_t rb = (size_t)S * 8;
     uint64_t t[MAXS], piv[MAXS];
     while (n > 16) {
         /* Median of three as the pivot, Hoare partition, loop on the larger side. */
@@ -44,7 +43,7 @@ static void small_sort(struct qs_ctx *c, uint64_t *a, int64_t n, int from)
             m = basalt_qs_cmp(c, y, z, from) < 0 ? y : (basalt_qs_cmp(c, x, z, from) < 0 ? z : x);
         else
             m = basalt_qs_cmp(c, x, z, from) < 0 ? x : (basalt_qs_cmp(c, y, z, from) < 0 ? z : y);
-        memcpy(piv, m, rb);
+        basalt_qs_rcopy(piv, m, S);
         int64_t i = -1, j = n;
         for (;;) {
             do
@@ -55,9 +54,9 @@ static void small_sort(struct qs_ctx *c, uint64_t *a, int64_t n, int from)
             while (basalt_qs_cmp(c, a + (size_t)j * (size_t)S, piv, from) > 0);
             if (i >= j)
                 break;
-            memcpy(t, a + (size_t)i * (size_t)S, rb);
-            memcpy(a + (size_t)i * (size_t)S, a + (size_t)j * (size_t)S, rb);
-            memcpy(a + (size_t)j * (size_t)S, t, rb);
+            basalt_qs_rcopy(t, a + (size_t)i * (size_t)S, S);
+            basalt_qs_rcopy(a + (size_t)i * (size_t)S, a + (size_t)j * (size_t)S, S);
+            basalt_qs_rcopy(a + (size_t)j * (size_t)S, t, S);
         }
         int64_t left = j + 1;
         if (left < n - left) {
@@ -70,13 +69,13 @@ static void small_sort(struct qs_ctx *c, uint64_t *a, int64_t n, int from)
         }
     }
     for (int64_t i = 1; i < n; i++) {
-        memcpy(t, a + (size_t)i * (size_t)S, rb);
+        basalt_qs_rcopy(t, a + (size_t)i * (size_t)S, S);
         int64_t j = i;
         while (j > 0 && basalt_qs_cmp(c, a + (size_t)(j - 1) * (size_t)S, t, from) > 0) {
-            memcpy(a + (size_t)j * (size_t)S, a + (size_t)(j - 1) * (size_t)S, rb);
+            basalt_qs_rcopy(a + (size_t)j * (size_t)S, a + (size_t)(j - 1) * (size_t)S, S);
             j--;
         }
-        memcpy(a + (size_t)j * (size_t)S, t, rb);
+        basalt_qs_rcopy(a + (size_t)j * (size_t)S, t, S);
     }
 }
 
@@ -110,7 +109,7 @@ static void rsort(struct qs_ctx *c, uint64_t *a, uint64_t *b, int64_t n, int dep
         }
         for (int64_t r = 0; r < n; r++) {
             const uint64_t *src = a + (size_t)r * (size_t)S;
-            memcpy(b + (size_t)(pos[byte_at(src, depth)]++) * (size_t)S, src, rb);
+            basalt_qs_rcopy(b + (size_t)(pos[byte_at(src, depth)]++) * (size_t)S, src, S);
         }
         c->passes++;
         run = 0;
@@ -176,13 +175,12 @@ static void scatter_task(void *ctx, int64_t begin, int64_t end, int worker)
     (void)worker;
     struct par *p = ctx;
     int S = p->c->S;
-    size_t rb = (size_t)S * 8;
     for (int64_t ch = begin; ch < end; ch++) {
         int64_t lo = ch * CHUNK, hi = lo + CHUNK < p->n ? lo + CHUNK : p->n;
         int64_t *pos = p->hist + (size_t)ch * 256;
         for (int64_t r = lo; r < hi; r++) {
             const uint64_t *src = p->rec + (size_t)r * (size_t)S;
-            memcpy(p->tmp + (size_t)(pos[byte_at(src, p->depth)]++) * (size_t)S, src, rb);
+            basalt_qs_rcopy(p->tmp + (size_t)(pos[byte_at(src, p->depth)]++) * (size_t)S, src, S);
         }
     }
 }

@@ -403,6 +403,19 @@ TEST(join_integer_tables)
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_DIRECT);
     release(&p);
     release(&b);
+    /* Unique build keys: the direct table keeps one row per key. */
+    static const char *const uc[] = {"5", "3", "9", "NULL", "4", "-2"};
+    static const char *const vc[] = {"4", "8", "NULL", "-2", "9", "4", "10"};
+    js_table("s", "k", uc, 6, &b.schema, &b.array);
+    js_table("s", "k", vc, 7, &p.schema, &p.array);
+    o.type = BASALT_QJOIN_LEFT;
+    EXPECT_JOIN(&p, &b, &o, "4|4\n8|NULL\nNULL|NULL\n-2|-2\n9|9\n4|4\n10|NULL\n");
+    CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_DIRECT);
+    CHECK(o.stats.direct_unique);
+    o.type = BASALT_QJOIN_RIGHT;
+    EXPECT_JOIN(&p, &b, &o, "4|4\n-2|-2\n9|9\n4|4\nNULL|5\nNULL|3\nNULL|NULL\n");
+    release(&p);
+    release(&b);
     /* Mismatched key types are refused. */
     js_table("i", "k", NULL, 0, &p.schema, &p.array);
     js_table("l", "k", NULL, 0, &b.schema, &b.array);

@@ -169,7 +169,7 @@ static basalt_status residual_program(const struct ArrowSchema *ps, const struct
         st = basalt_arrow_schema_copy(c < NCOL ? ps->children[c] : bs->children[c - NCOL],
                                       s.children[c], NULL);
     struct basalt_qexpr_builder *qb = NULL;
-    struct basalt_qexpr *a, *b, *e, *args[2];
+    struct basalt_qexpr *a = NULL, *b = NULL, *e = NULL, *args[2];
     if (st == BASALT_OK)
         st = basalt_qexpr_builder_new(&s, &qb, NULL);
     int col = kind == 1 ? C_V : C_K6;

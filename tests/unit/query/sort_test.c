@@ -212,7 +212,21 @@ TEST(sort_strings_past_prefix_and_multi_key)
                 "-inf|9223372036854775807|NULL|5\nnan|0||7\n0|3|b|4\n-0|3|prefix__|2\n"
                 "NULL|-7|prefix__a|3\nnan|NULL|prefix__a|1\n-2|NULL|prefix__ab|8\n"
                 "1.5|3|prefix__b|0\ninf|-9223372036854775808|prefix__b|6\n");
-    CHECK(o.stats.tie_compares > 0);
+    /* Every string fits a whole-value prefix: no full comparisons. */
+    CHECK(o.stats.tie_compares == 0);
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+    /* Strings over 32 bytes get a 16-byte prefix and a full-value tail, the
+     * key after them compared on values too. */
+#define L "0123456789abcdefghijklmnopqrstuvwxyz-"
+    static const char *const long_cells[] = {L "b", "1", "0", L "a", "5", "1", L "a", "3", "2",
+                                             L, "9", "3", "short", "0", "4"};
+    js_table("u,l,i", "s,i,t", long_cells, 5, &s, &a);
+    struct basalt_qsort_key k2[2] = {{0, false, false}, {1, true, false}};
+    struct sopts o2 = {k2, 2, -1, 0, 1, 0, 0, {0}};
+    EXPECT_SORT(&s, &a, &o2, L "|9|3\n" L "a|5|1\n" L "a|3|2\n" L "b|1|0\nshort|0|4\n");
+    CHECK(o2.stats.tie_compares > 0);
+#undef L
     basalt_arrow_array_release(&a);
     basalt_arrow_schema_release(&s);
 }
@@ -256,8 +270,9 @@ struct rrow {
     bool in, dn, sn; /* nulls */
     int32_t i;
     double d;
-    char s[24];
+    char s[64];
     int32_t t;
+    int32_t g; /* never NULL, many ties */
 };
 static struct rrow *rrows;
 static const struct basalt_qsort_key *rkeys;
@@ -274,14 +289,18 @@ static int rcmp(const struct rrow *a, const struct rrow *b)
 {
     for (int k = 0; k < rnk; k++) {
         int col = rkeys[k].column, c;
-        bool an = col == 0 ? a->in : col == 1 ? a->dn : a->sn;
-        bool bn = col == 0 ? b->in : col == 1 ? b->dn : b->sn;
+        bool an = col == 0 ? a->in : col == 1 ? a->dn : col == 2 ? a->sn : false;
+        bool bn = col == 0 ? b->in : col == 1 ? b->dn : col == 2 ? b->sn : false;
         if (an || bn) {
             if (an && bn)
                 continue;
             return an ? (rkeys[k].nulls_first ? -1 : 1) : (rkeys[k].nulls_first ? 1 : -1);
         }
-        if (col == 0)
+        if (col == 3)
+            c = a->t < b->t ? -1 : a->t > b->t;
+        else if (col == 4)
+            c = a->g < b->g ? -1 : a->g > b->g;
+        else if (col == 0)
             c = a->i < b->i ? -1 : a->i > b->i;
         else if (col == 1)
             c = dcmp(a->d, b->d);
@@ -321,6 +340,8 @@ TEST(sort_random_against_merge_sort)
     basalt_arrow_builder_add_child(root, "g", "d", ARROW_FLAG_NULLABLE, &c[1], NULL);
     basalt_arrow_builder_add_child(root, "u", "s", ARROW_FLAG_NULLABLE, &c[2], NULL);
     basalt_arrow_builder_add_child(root, "i", "t", 0, &c[3], NULL);
+    struct basalt_arrow_builder *cg;
+    basalt_arrow_builder_add_child(root, "i", "g", 0, &cg, NULL);
     static const double specials[] = {NAN, -0.0, 0.0, INFINITY, -INFINITY, 1.0};
     for (int r = 0; r < RN; r++) {
         struct rrow *x = &rrows[r];
@@ -331,7 +352,7 @@ TEST(sort_random_against_merge_sort)
         x->d = bt_rng_below(&rng, 10) == 0 ? specials[bt_rng_below(&rng, 6)]
                                            : (double)((int64_t)bt_rng_below(&rng, 200000) - 100000) / 8;
         x->sn = bt_rng_below(&rng, 20) == 0;
-        snprintf(x->s, sizeof x->s, "%s%llu", bt_rng_below(&rng, 2) ? "shared-prefix-" : "",
+        snprintf(x->s, sizeof x->s, "%s%llu", bt_rng_below(&rng, 2) ? "shared-prefix-longer-than-32-bytes-" : "",
                  (unsigned long long)bt_rng_below(&rng, 5000));
         if (x->in)
             basalt_arrow_builder_append_null(c[0], NULL);
@@ -346,6 +367,8 @@ TEST(sort_random_against_merge_sort)
         else
             basalt_arrow_builder_append_string(c[2], x->s, NULL);
         basalt_arrow_builder_append_int(c[3], r, NULL);
+        x->g = (int32_t)bt_rng_below(&rng, 300) - 150;
+        basalt_arrow_builder_append_int(cg, x->g, NULL);
         basalt_arrow_builder_end_element(root, NULL);
     }
     struct ArrowSchema s;
@@ -356,11 +379,13 @@ TEST(sort_random_against_merge_sort)
         {{0, false, false}, {2, true, true}, {0, false, false}},
         {{2, false, false}, {1, true, false}, {0, false, true}},
         {{1, false, true}, {0, false, false}, {0, false, false}},
+        {{4, true, false}, {1, false, true}, {0, false, false}},
+        {{4, false, true}, {0, false, false}, {0, false, false}},
     };
-    static const int nks[] = {2, 3, 1};
+    static const int nks[] = {2, 3, 1, 2, 1};
     int32_t *ix = malloc(RN * sizeof *ix), *tmp = malloc(RN * sizeof *tmp);
     bool ok = true;
-    for (int set = 0; set < 3 && ok; set++) {
+    for (int set = 0; set < 5 && ok; set++) {
         rkeys = sets[set];
         rnk = nks[set];
         for (int r = 0; r < RN; r++)
@@ -371,7 +396,7 @@ TEST(sort_random_against_merge_sort)
             int64_t limit = limits[li], offset = li == 2 ? 777 : 0;
             /* Expected text from the merge sort. */
             int64_t lo = limit < 0 ? 0 : offset, hi = limit < 0 ? RN : offset + limit;
-            size_t cap = 64 * (size_t)(hi - lo) + 1, len = 0;
+            size_t cap = 128 * (size_t)(hi - lo) + 1, len = 0;
             char *want = malloc(cap);
             want[0] = 0;
             for (int64_t k = lo; k < hi; k++) {
@@ -385,8 +410,8 @@ TEST(sort_random_against_merge_sort)
                     snprintf(i, sizeof i, "NULL");
                 else
                     snprintf(i, sizeof i, "%d", x->i);
-                len += (size_t)snprintf(want + len, cap - len, "%s|%s|%s|%d\n", i, d,
-                                        x->sn ? "NULL" : x->s, x->t);
+                len += (size_t)snprintf(want + len, cap - len, "%s|%s|%s|%d|%d\n", i, d,
+                                        x->sn ? "NULL" : x->s, x->t, x->g);
             }
             static const int workers[] = {1, 2, 4};
             static const int64_t splits[] = {0, 10000, 65536};
