@@ -21,10 +21,7 @@ if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-ap
   [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && exit 1
   exit 0
 fi
-# Engine gaps, each with the reason it fails:
-#   q19  the OR of three conjunctions each holding p_partkey = l_partkey is
-#        planned as a CROSS join under a filter (the common join key is not
-#        taken out of the OR): lineitem x part runs out of memory
+# Every query runs; a gap found later goes here with the reason it fails.
 export BASALT_TPCH_KNOWN_FAIL=${BASALT_TPCH_KNOWN_FAIL-}
 gen=${BASALT_TPCHGEN:-$(cd "$(dirname "$basalt")/../.." && pwd)/bench/tpchgen/basalt-tpchgen}
 checks=$((checks + 1))
