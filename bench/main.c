@@ -26,6 +26,7 @@ basalt_status bench_iceberg_compact_register(struct basalt_bench *bench, struct 
 basalt_status bench_iceberg_delete_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_query_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_agg_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_window_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -47,6 +48,7 @@ static const struct {
     {"iceberg delete", bench_iceberg_delete_register},
     {"query", bench_query_register},
     {"query agg", bench_agg_register},
+    {"query window", bench_window_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

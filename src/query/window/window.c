@@ -270,6 +270,7 @@ static basalt_status prepare_call(struct qw_run *r, struct qw_call *k,
     int64_t n = r->in.n;
     k->c = c;
     atomic_store(&k->overflow, -1);
+    k->limit = basalt_qpow10(38);
     size_t width = 8;
     bool nullable = false;
     switch (c->fn) {
@@ -307,6 +308,7 @@ static basalt_status prepare_call(struct qw_run *r, struct qw_call *k,
         if (basalt_query_type_from_format(r->in.schema->children[c->arg]->format, &t, NULL) ==
             BASALT_OK)
             k->wide = t.precision > 18;
+        k->scale = (double)basalt_qpow10(k->arg.scale);
     }
     k->vals = basalt_aligned_alloc(64, (size_t)(n + 1) * width);
     if (nullable)

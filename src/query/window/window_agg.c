@@ -113,19 +113,24 @@ static void emit(struct qw_call *k, int64_t i, const struct acc *e, const struct
         return;
     }
     qi128 sum = e->sum - s->sum;
-    double approx = (double)sum;
-    bool fits = true;
-    if (k->wide)
-        fits = wide_diff(e, s, &sum, &approx);
-    if (fn == BASALT_QPLAN_WIN_AVG) {
-        double d = approx / (double)cnt;
-        if (k->arg.kind == QWV_DEC)
-            d /= (double)basalt_qpow10(k->arg.scale);
-        ((double *)k->vals)[i] = d;
+    if (!k->wide) {
+        /* Sums of 64-bit values (integers, DECIMALs up to 18 digits) stay far
+         * inside DECIMAL(38) for any row count an array can hold. */
+        if (fn == BASALT_QPLAN_WIN_AVG) {
+            double d = (double)sum / (double)cnt;
+            ((double *)k->vals)[i] = k->arg.kind == QWV_DEC ? d / k->scale : d;
+        } else {
+            ((qi128 *)k->vals)[i] = sum;
+        }
         return;
     }
-    qi128 lim = basalt_qpow10(38);
-    if (!fits || sum >= lim || sum <= -lim) {
+    double approx;
+    bool fits = wide_diff(e, s, &sum, &approx);
+    if (fn == BASALT_QPLAN_WIN_AVG) {
+        ((double *)k->vals)[i] = approx / (double)cnt / k->scale;
+        return;
+    }
+    if (!fits || sum >= k->limit || sum <= -k->limit) {
         k->valid[i] = 0;
         long long prev = atomic_load(&k->overflow);
         while ((prev < 0 || prev > i) &&

@@ -59,6 +59,8 @@ struct qw_call {
     uint8_t *valid;    /* n bytes; NULL: never NULL */
     struct qw_view arg;      /* MIN/MAX (ORDER), SUM/AVG (NUM), COUNT (validity only) */
     bool wide;               /* SUM/AVG of DECIMAL beyond 18 digits: split sums */
+    qi128 limit;             /* 10^38: SUM results must stay below it */
+    double scale;            /* AVG of DECIMAL: 10^scale */
     atomic_llong overflow;   /* first row whose SUM left DECIMAL(38), or -1 */
 };
 
