@@ -348,6 +348,58 @@ TEST(window_types)
                    "-1e+300|0.01|0|1000.00|500|-1e+300|1e+300");
 }
 
+TEST(window_empty_input)
+{
+    /* No rows at all, and no rows left after a filter: no output rows, the
+     * output schema still the input's columns and the calls'. */
+    struct basalt_qctx *ctx;
+    struct basalt_error err;
+    CHECK_OK(basalt_qctx_new(NULL, &ctx, &err), &err);
+    struct basalt_arrow_batches b;
+    basalt_arrow_batches_init(&b);
+    CHECK_OK(basalt_arrow_schema_init(&b.schema, "+s", NULL, 0, 1, &err), &err);
+    CHECK_OK(basalt_arrow_schema_init(b.schema.children[0], "l", "x", ARROW_FLAG_NULLABLE, 0, &err),
+             &err);
+    struct basalt_qplan *t, *node, *f, *node2;
+    CHECK_OK(basalt_qplan_values(ctx, &b, &t, &err), &err);
+    basalt_arrow_batches_reset(&b);
+    struct basalt_qplan_window_call calls[] = {wc(BASALT_QPLAN_WIN_SUM, 0),
+                                               wc(BASALT_QPLAN_WIN_LAG, 0)};
+    const int part[] = {0};
+    CHECK_OK(basalt_qplan_window(ctx, t, part, 1, NULL, 0, calls, 2, &node, &err), &err);
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    CHECK_OK(basalt_qplan_execute(ctx, node, &out, &err), &err);
+    int64_t rows = 0;
+    for (int64_t i = 0; i < out.n; i++)
+        rows += out.arrays[i].length;
+    CHECK_EQ(rows, 0);
+    CHECK_EQ(out.schema.n_children, 3);
+    basalt_arrow_batches_reset(&out);
+    basalt_qctx_free(ctx);
+
+    CHECK_OK(basalt_qctx_new(NULL, &ctx, &err), &err);
+    CHECK_OK(fixture(ctx, &t, &err), &err);
+    struct basalt_qexpr_builder *qb;
+    CHECK_OK(basalt_qplan_builder(ctx, t, &qb, &err), &err);
+    struct basalt_qexpr *col, *lit, *pred;
+    CHECK_OK(basalt_qexpr_column(qb, V, &col, &err), &err);
+    CHECK_OK(basalt_qexpr_int(qb, BASALT_QUERY_TYPE_INT64, 1000, &lit, &err), &err);
+    struct basalt_qexpr *args[2] = {col, lit};
+    CHECK_OK(basalt_qexpr_call(qb, ">", args, 2, &pred, &err), &err);
+    CHECK_OK(basalt_qplan_filter(ctx, t, pred, &f, &err), &err);
+    CHECK_OK(basalt_qplan_window(ctx, f, part_p, 1, ord_o, 1, calls, 2, &node2, &err), &err);
+    basalt_arrow_batches_init(&out);
+    CHECK_OK(basalt_qplan_execute(ctx, node2, &out, &err), &err);
+    rows = 0;
+    for (int64_t i = 0; i < out.n; i++)
+        rows += out.arrays[i].length;
+    CHECK_EQ(rows, 0);
+    CHECK_EQ(out.schema.n_children, NCOLS + 2);
+    basalt_arrow_batches_reset(&out);
+    basalt_qctx_free(ctx);
+}
+
 TEST(window_errors)
 {
     struct basalt_qctx *ctx;
