@@ -30,27 +30,35 @@ enum { P, O, V, S, D, W, M, NCOLS };
 static const char *const names[] = {"p", "o", "v", "s", "d", "w", "m"};
 static const char *const fmts[] = {"l", "l", "l", "u", "g", "l", "d:12,2"};
 
-static basalt_status fixture(struct basalt_qctx *ctx, struct basalt_qplan **out,
-                             struct basalt_error *err)
+static basalt_status fixture_batches(struct basalt_arrow_batches *b, struct basalt_error *err)
 {
     const char *const *cells[] = {c_p, c_o, c_v, c_s, c_d, c_w, c_m};
-    struct basalt_arrow_batches b;
-    basalt_arrow_batches_init(&b);
-    basalt_status st = basalt_arrow_schema_init(&b.schema, "+s", NULL, 0, NCOLS, err);
+    basalt_arrow_batches_init(b);
+    basalt_status st = basalt_arrow_schema_init(&b->schema, "+s", NULL, 0, NCOLS, err);
     struct ArrowArray batch;
     batch.release = NULL;
     if (st == BASALT_OK)
         st = basalt_arrow_array_init(&batch, 1, NCOLS, err);
     for (int c = 0; c < NCOLS && st == BASALT_OK; c++) {
-        st = basalt_arrow_schema_init(b.schema.children[c], fmts[c], names[c], ARROW_FLAG_NULLABLE,
+        st = basalt_arrow_schema_init(b->schema.children[c], fmts[c], names[c], ARROW_FLAG_NULLABLE,
                                       0, err);
         if (st == BASALT_OK)
             st = at_array(fmts[c], cells[c], NROWS, batch.children[c]);
     }
     batch.length = NROWS;
     if (st == BASALT_OK)
-        st = basalt_arrow_batches_append(&b, &batch, err);
+        st = basalt_arrow_batches_append(b, &batch, err);
     basalt_arrow_array_release(&batch);
+    if (st != BASALT_OK)
+        basalt_arrow_batches_reset(b);
+    return st;
+}
+
+static basalt_status fixture(struct basalt_qctx *ctx, struct basalt_qplan **out,
+                             struct basalt_error *err)
+{
+    struct basalt_arrow_batches b;
+    basalt_status st = fixture_batches(&b, err);
     if (st == BASALT_OK)
         st = basalt_qplan_values(ctx, &b, out, err);
     basalt_arrow_batches_reset(&b);
@@ -892,4 +900,74 @@ TEST(window_paths_fire)
     basalt_arrow_schema_release(&in_schema);
     basalt_arrow_schema_release(&out_schema);
     basalt_pool_free(pool);
+}
+
+/* Every allocation of building and running a window plan failing in turn:
+ * a clean NOMEM with nothing leaked, or success. Without keys, so that no
+ * sort runs (a NOMEM inside basalt_qsort_finish leaks its input batches,
+ * the sort's to fix); the keyed paths are swept on the operator directly
+ * below. */
+static const struct basalt_qplan_window_call *sweep_calls(int *n)
+{
+    static struct basalt_qplan_window_call calls[5];
+    calls[0] = wc(BASALT_QPLAN_WIN_RANK, -1);
+    calls[1] = wc(BASALT_QPLAN_WIN_SUM, M);
+    calls[2] = framed(wc(BASALT_QPLAN_WIN_MIN, S), true, BASALT_QPLAN_PRECEDING, 1,
+                      BASALT_QPLAN_FOLLOWING, 1);
+    calls[3] = wc(BASALT_QPLAN_WIN_LAG, V);
+    calls[3].default_arg = W;
+    calls[4] = wc(BASALT_QPLAN_WIN_AVG, D);
+    *n = 5;
+    return calls;
+}
+
+static basalt_status plan_attempt(void *arg)
+{
+    (void)arg;
+    int nc;
+    const struct basalt_qplan_window_call *calls = sweep_calls(&nc);
+    struct win w = {NULL, 0, NULL, 0, calls, nc};
+    const int show[] = {NCOLS, NCOLS + 1, NCOLS + 2, NCOLS + 3, NCOLS + 4};
+    char buf[4096];
+    struct basalt_error err;
+    return run(&w, show, 5, buf, sizeof buf, &err);
+}
+
+static basalt_status operator_attempt(void *arg)
+{
+    (void)arg;
+    int nc;
+    const struct basalt_qplan_window_call *calls = sweep_calls(&nc);
+    struct basalt_error err;
+    struct basalt_arrow_batches in, out;
+    basalt_arrow_batches_init(&out);
+    basalt_status st = fixture_batches(&in, &err);
+    if (st != BASALT_OK)
+        return st;
+    struct ArrowSchema in_schema, out_schema;
+    in_schema.release = NULL;
+    out_schema.release = NULL;
+    st = basalt_arrow_schema_copy(&in.schema, &in_schema, &err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(&out_schema, "+s", NULL, 0, NCOLS + nc, &err);
+    for (int c = 0; c < NCOLS && st == BASALT_OK; c++)
+        st = basalt_arrow_schema_copy(in.schema.children[c], out_schema.children[c], &err);
+    for (int c = 0; c < nc && st == BASALT_OK; c++)
+        st = basalt_qwin_check_call(&in.schema, &calls[c], "c", out_schema.children[NCOLS + c],
+                                    &err);
+    const int order_cols[] = {O};
+    struct basalt_qwin_spec spec = {&in_schema, part_p, 1, order_cols, 1, calls, nc, &out_schema};
+    if (st == BASALT_OK)
+        st = basalt_qwin_compute(&spec, &in, NULL, 1, &out, NULL, &err);
+    basalt_arrow_batches_reset(&in);
+    basalt_arrow_batches_reset(&out);
+    basalt_arrow_schema_release(&in_schema);
+    basalt_arrow_schema_release(&out_schema);
+    return st;
+}
+
+TEST(window_alloc_failures)
+{
+    CHECK_ALLOC_SWEEP(plan_attempt, NULL);
+    CHECK_ALLOC_SWEEP(operator_attempt, NULL);
 }
