@@ -27,6 +27,7 @@ basalt_status bench_iceberg_delete_register(struct basalt_bench *bench, struct b
 basalt_status bench_query_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_joinsort_register(struct basalt_bench *bench, struct basalt_error *err);
 basalt_status bench_agg_register(struct basalt_bench *bench, struct basalt_error *err);
+basalt_status bench_window_register(struct basalt_bench *bench, struct basalt_error *err);
 
 static const struct {
     const char *area;
@@ -49,6 +50,7 @@ static const struct {
     {"query", bench_query_register},
     {"query join and sort", bench_joinsort_register},
     {"query agg", bench_agg_register},
+    {"query window", bench_window_register},
 };
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

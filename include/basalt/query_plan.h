@@ -7,8 +7,9 @@
  *   - basalt_qplan_*    plan nodes: scans (Parquet files, CSV, Arrow IPC,
  *                       Iceberg tables, in-memory batches), filter,
  *                       projection, aggregation, join, sort and top-k,
- *                       limit, union; each knows its output schema when it is
- *                       made, so a binder or a DataFrame can build on it
+ *                       window functions, limit, union; each knows its
+ *                       output schema when it is made, so a binder or a
+ *                       DataFrame can build on it
  *   - basalt_qplan_execute / _stream   optimise (column pruning, predicates
  *                       pushed into Parquet and Iceberg pruning) and run
  *
@@ -206,6 +207,69 @@ BASALT_EXPORT basalt_status basalt_qplan_union_all(struct basalt_qctx *ctx,
                                                    struct basalt_qplan *const *children, int n,
                                                    struct basalt_qplan **out,
                                                    struct basalt_error *err);
+
+/* ------------------------------------------------------------------ windows */
+
+enum basalt_qplan_window_fn {
+    BASALT_QPLAN_WIN_ROW_NUMBER, BASALT_QPLAN_WIN_RANK, BASALT_QPLAN_WIN_DENSE_RANK,
+    BASALT_QPLAN_WIN_PERCENT_RANK, BASALT_QPLAN_WIN_CUME_DIST, BASALT_QPLAN_WIN_NTILE,
+    BASALT_QPLAN_WIN_LAG, BASALT_QPLAN_WIN_LEAD, BASALT_QPLAN_WIN_FIRST_VALUE,
+    BASALT_QPLAN_WIN_LAST_VALUE, BASALT_QPLAN_WIN_NTH_VALUE,
+    BASALT_QPLAN_WIN_COUNT_STAR, BASALT_QPLAN_WIN_COUNT, BASALT_QPLAN_WIN_SUM,
+    BASALT_QPLAN_WIN_AVG, BASALT_QPLAN_WIN_MIN, BASALT_QPLAN_WIN_MAX
+};
+
+enum basalt_qplan_frame_bound {
+    BASALT_QPLAN_UNBOUNDED_PRECEDING, BASALT_QPLAN_PRECEDING, BASALT_QPLAN_CURRENT_ROW,
+    BASALT_QPLAN_FOLLOWING, BASALT_QPLAN_UNBOUNDED_FOLLOWING
+};
+
+struct basalt_qplan_window_call {
+    enum basalt_qplan_window_fn fn;
+    int arg;                 /* input column (LAG/LEAD/FIRST/LAST/NTH value, aggregates); -1 none */
+    int64_t offset;          /* LAG/LEAD offset (default 1), NTILE buckets, NTH_VALUE n */
+    int default_arg;         /* LAG/LEAD default: input column, -1 = NULL */
+    bool rows;               /* frame in ROWS (true) or RANGE (false) */
+    enum basalt_qplan_frame_bound start, end;
+    int64_t start_offset, end_offset; /* PRECEDING / FOLLOWING offsets (ROWS; RANGE offsets may be UNSUPPORTED) */
+    bool has_frame;          /* false: SQL's default frame (RANGE UNBOUNDED PRECEDING .. CURRENT ROW
+                                with ORDER BY, the whole partition without) */
+    const char *name;        /* output column name (copied) */
+};
+
+/* Window functions over partitions of child (partition_cols), ordered by
+ * order_keys (the sort keys above). Output: every column of child, then one
+ * column per call. All calls share the one PARTITION BY / ORDER BY (the
+ * binder stacks nodes for several windows). Rows come out ordered by
+ * (partition columns ascending, NULLs last; then the order keys), ties in
+ * input order.
+ *
+ * Semantics and result types are DuckDB's: ROW_NUMBER, RANK, DENSE_RANK,
+ * NTILE, COUNT and COUNT_STAR BIGINT; PERCENT_RANK, CUME_DIST and AVG DOUBLE;
+ * LAG, LEAD, FIRST/LAST/NTH_VALUE, MIN and MAX the argument's type; SUM
+ * DECIMAL(38,0) of integers and BOOLEAN, DECIMAL(38,s) of DECIMAL(p,s),
+ * DOUBLE of floats. The ranking functions and LAG/LEAD ignore the frame;
+ * aggregates skip NULLs (NULL over a frame without values, COUNT 0);
+ * LAG/LEAD outside the partition give the default (default_arg's value on
+ * the current row; its type must be the argument's); NTH_VALUE with n < 1
+ * is NULL. PRECEDING and FOLLOWING offsets may be negative (the frame moves
+ * the other way, as DuckDB's). Peers are rows with equal order keys, NULLs
+ * equal to NULLs, NaN to NaN and -0.0 to 0.0.
+ *
+ * `partition_cols`, `order_keys` and `calls` are copied. Returns OK;
+ * INVALID_ARG (columns out of range, a missing argument, NTILE buckets < 1,
+ * a frame SQL rejects: start UNBOUNDED FOLLOWING, end UNBOUNDED PRECEDING, a
+ * start after CURRENT ROW with an end before it, a default of another type);
+ * UNSUPPORTED (RANGE with offsets, a key or argument type the function
+ * cannot use: INTERVAL keys, MIN of INTERVAL, SUM of VARCHAR); LIMIT (more
+ * than 64 partition and order keys); NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_window(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                                const int *partition_cols, int n_partition,
+                                                const struct basalt_qplan_sort_key *order_keys,
+                                                int n_order,
+                                                const struct basalt_qplan_window_call *calls,
+                                                int n_calls, struct basalt_qplan **out,
+                                                struct basalt_error *err);
 
 /* ------------------------------------------------------------------ running */
 

@@ -73,6 +73,14 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
         put(o, "LIMIT %lld offset=%lld", (long long)n->limit, (long long)n->offset);
         break;
     case QPLAN_UNION_ALL: put(o, "UNION_ALL"); break;
+    case QPLAN_WINDOW:
+        put(o, "WINDOW partitions=%d order=%d functions=%d", n->n_part, n->n_sort_keys,
+            n->n_wcalls);
+        put(o, " [");
+        for (int i = 0; i < n->n_wcalls; i++)
+            put(o, "%s%s", i ? ", " : "", n->wcalls[i].name);
+        put(o, "]");
+        break;
     }
 }
 

@@ -266,6 +266,77 @@ static basalt_status prune_sort_limit(struct basalt_qctx *ctx, struct basalt_qpl
     return st;
 }
 
+/* A window keeps its partition, order, argument and default columns, the
+ * input columns its parent needs, and only the calls its parent needs. */
+static basalt_status prune_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                  const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    int64_t n = child->schema.n_children;
+    bool *cneed = need_new(n);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        cneed[i] = need[i];
+    for (int i = 0; i < node->n_part; i++)
+        cneed[node->part_cols[i]] = true;
+    for (int i = 0; i < node->n_sort_keys; i++)
+        cneed[node->sort_keys[i].column] = true;
+    int kept = 0;
+    for (int i = 0; i < node->n_wcalls; i++) {
+        if (!need[n + i])
+            continue;
+        if (node->wcalls[i].arg >= 0)
+            cneed[node->wcalls[i].arg] = true;
+        if (node->wcalls[i].default_arg >= 0)
+            cneed[node->wcalls[i].default_arg] = true;
+        kept++;
+    }
+    int32_t *cmap = NULL;
+    basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
+    struct ArrowSchema schema;
+    schema.release = NULL;
+    int64_t n2 = child->schema.n_children;
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(&schema, "+s", NULL, 0, n2 + kept, err);
+    for (int64_t i = 0; i < n2 && st == BASALT_OK; i++)
+        st = basalt_arrow_schema_copy(child->schema.children[i], schema.children[i], err);
+    if (st == BASALT_OK) {
+        for (int i = 0; i < node->n_part; i++)
+            node->part_cols[i] = cmap[node->part_cols[i]];
+        for (int i = 0; i < node->n_sort_keys; i++)
+            node->sort_keys[i].column = cmap[node->sort_keys[i].column];
+        for (int64_t i = 0; i < n; i++)
+            map[i] = need[i] ? cmap[i] : -1;
+        int j = 0;
+        for (int i = 0; i < node->n_wcalls && st == BASALT_OK; i++) {
+            if (!need[n + i]) {
+                map[n + i] = -1;
+                continue;
+            }
+            struct basalt_qplan_window_call c = node->wcalls[i];
+            if (c.arg >= 0)
+                c.arg = cmap[c.arg];
+            if (c.default_arg >= 0)
+                c.default_arg = cmap[c.default_arg];
+            st = basalt_arrow_schema_copy(node->schema.children[n + i], schema.children[n2 + j],
+                                          err);
+            node->wcalls[j] = c;
+            map[n + i] = (int32_t)(n2 + j);
+            j++;
+        }
+        node->n_wcalls = kept;
+    }
+    if (st == BASALT_OK) {
+        basalt_arrow_schema_release(&node->schema);
+        basalt_arrow_schema_move(&schema, &node->schema);
+    }
+    basalt_arrow_schema_release(&schema);
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
 static basalt_status prune_all(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_error *err)
 {
@@ -301,6 +372,8 @@ static basalt_status prune(struct basalt_qctx *ctx, struct basalt_qplan *node, c
     case QPLAN_SORT:
     case QPLAN_LIMIT:
         return prune_sort_limit(ctx, node, need, map, err);
+    case QPLAN_WINDOW:
+        return prune_window(ctx, node, need, map, err);
     case QPLAN_UNION_ALL:
         for (int i = 0; i < node->n_children; i++) {
             basalt_status st = prune_all(ctx, node->children[i], err);

@@ -23,7 +23,8 @@ enum qplan_kind {
     QPLAN_JOIN,
     QPLAN_SORT,
     QPLAN_LIMIT,
-    QPLAN_UNION_ALL
+    QPLAN_UNION_ALL,
+    QPLAN_WINDOW
 };
 
 /* A `column op constant` conjunct pushed into a file scan's pruning. */
@@ -81,8 +82,12 @@ struct basalt_qplan {
     int *left_keys, *right_keys;
     int n_join_keys;
     struct basalt_qexpr *residual;
-    struct basalt_qplan_sort_key *sort_keys;
+    struct basalt_qplan_sort_key *sort_keys; /* SORT; WINDOW: the order keys */
     int n_sort_keys;
+    int *part_cols;                   /* WINDOW */
+    int n_part;
+    struct basalt_qplan_window_call *wcalls; /* WINDOW (names in the context's arena) */
+    int n_wcalls;
     int64_t limit, offset;            /* SORT (limit < 0: all), LIMIT */
 
     bool executed;

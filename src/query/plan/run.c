@@ -123,6 +123,9 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
     case QPLAN_SORT:
         st = basalt_qrun_sort(ctx, node, out, err);
         break;
+    case QPLAN_WINDOW:
+        st = basalt_qrun_window(ctx, node, out, err);
+        break;
     case QPLAN_JOIN:
         st = basalt_qrun_join_outer(ctx, node, out, err);
         break;

@@ -142,8 +142,9 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
 
 /* ------------------------------------------------------------------ collecting in order */
 
-static basalt_status collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                      struct basalt_arrow_batches *out, struct basalt_error *err)
+basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                           struct basalt_arrow_batches *out,
+                                           struct basalt_error *err)
 {
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
@@ -168,7 +169,7 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 {
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    basalt_status st = collect_in_order(ctx, node->child[0], &in, err);
+    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -251,7 +252,7 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     if (st == BASALT_OK)
-        st = collect_in_order(ctx, node->child[1], &in, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[1], &in, err);
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
                                      node->n_join_keys, r->residual};

@@ -104,11 +104,18 @@ void basalt_qsink_collect_reset(struct qsink *sink);
 basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct qpipeline *pl, struct basalt_error *err);
 
-/* run_agg.c, run_sort.c, run_join.c: the breakers. */
+/* run_breakers.c: the breakers. */
 basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                     struct basalt_arrow_batches *out, struct basalt_error *err);
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_arrow_batches *out, struct basalt_error *err);
+/* run_window.c */
+basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                 struct basalt_arrow_batches *out, struct basalt_error *err);
+/* run_breakers.c: the rows of node's pipeline, in morsel order. */
+basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                           struct basalt_arrow_batches *out,
+                                           struct basalt_error *err);
 /* Runs the build side and adds the probe to pl (whose source is the left
  * side's pipeline, already open). */
 basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,

@@ -1,0 +1,73 @@
+/* Window functions over rows already sorted by (partition keys, order keys):
+ * the operator behind the plan's WINDOW node (plan/run_window.c sorts the
+ * input with sort/ and hands the sorted batches here).
+ *
+ * Partition boundaries and peer groups come from comparing each row's key
+ * values with the previous row's (every key type the sort orders; NULLs
+ * equal to NULLs, NaN to NaN, -0.0 to 0.0). Then, partition by partition,
+ * every call is computed in one pass over the rows with frames whose both
+ * ends only move forward: COUNT/SUM/AVG keep two running prefix sums (at the
+ * frame's start and end) and subtract, so any ROWS or RANGE-by-peers frame is
+ * O(1) per row and running frames need one sum; MIN/MAX keep a running best
+ * when the frame starts at the partition's start and a monotonic deque
+ * otherwise; frames covering the whole partition are computed once per
+ * partition. Partitions are spread over the pool's workers when there are
+ * many; each writes only its own rows, so the output is the same for any
+ * worker count. LAG/LEAD/FIRST/LAST/NTH_VALUE, MIN and MAX pick a source row
+ * per output row and gather the values with basalt_arrow_take_many, so they
+ * work for every type take copies. */
+#ifndef BASALT_QUERY_WINDOW_H
+#define BASALT_QUERY_WINDOW_H
+
+#include "basalt/query_plan.h"
+
+/* What to compute. Column indices are into `schema`. */
+struct basalt_qwin_spec {
+    const struct ArrowSchema *schema;   /* the input ("+s"), borrowed */
+    const int *part_cols;
+    int n_part;
+    const int *order_cols;              /* the order keys' columns (peers) */
+    int n_order;
+    const struct basalt_qplan_window_call *calls;
+    int n_calls;
+    const struct ArrowSchema *out_schema; /* the input's fields then one per call */
+};
+
+/* Checks a call against the input schema and makes its result field, named
+ * `name`, into *field (DuckDB's result types; the argument's field for the
+ * functions that return a row's value). Returns OK; INVALID_ARG (argument
+ * missing or out of range, NTILE buckets < 1, a frame SQL rejects, a default
+ * of another type); UNSUPPORTED (RANGE with offsets, an argument type the
+ * function cannot use); NOMEM. Thread-safe. */
+basalt_status basalt_qwin_check_call(const struct ArrowSchema *schema,
+                                     const struct basalt_qplan_window_call *call, const char *name,
+                                     struct ArrowSchema *field, struct basalt_error *err);
+
+/* Checks that a partition or order key column can be compared (the types
+ * the sort orders). Returns OK or UNSUPPORTED. */
+basalt_status basalt_qwin_check_key(const struct ArrowSchema *field, struct basalt_error *err);
+
+/* Counters for tests that prove the paths fire. */
+struct basalt_qwin_stats {
+    int64_t rows;
+    int64_t partitions;
+    int64_t whole_partition;  /* (call, partition) pairs computed once for the partition */
+    int64_t running;          /* (call, partition) pairs over frames starting at the partition */
+    int64_t sliding;          /* (call, partition) pairs over frames whose both ends move */
+    int64_t deque_pushes;     /* values pushed on MIN/MAX deques */
+    int64_t parallel_chunks;  /* chunks of partitions handed to the pool (0: one thread) */
+};
+
+/* Computes the calls over `sorted` (rows in partition, then order key order;
+ * the batches are moved out and the list left empty) and appends batches of
+ * the input columns followed by the calls' columns to `out` (out->schema
+ * set from spec->out_schema when unset). `pool` NULL or workers <= 1: the
+ * calling thread. `stats` may be NULL. Returns OK; LIMIT (a SUM outside
+ * DECIMAL(38)); NOMEM; the errors of basalt_arrow_take_many. On failure
+ * `out` may hold some batches; the caller abandons the query. */
+basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
+                                  struct basalt_arrow_batches *sorted, struct basalt_pool *pool,
+                                  int workers, struct basalt_arrow_batches *out,
+                                  struct basalt_qwin_stats *stats, struct basalt_error *err);
+
+#endif

@@ -1,0 +1,278 @@
+/* COUNT, SUM, AVG, MIN and MAX over frames, one partition at a time.
+ *
+ * Sums: two accumulators run along the partition, one at the frame's end
+ * and one at its start; a frame's value is their difference. Both ends only
+ * move forward, so every row costs O(1) whatever the frame, and a frame that
+ * starts at the partition needs only the first accumulator. Integer and
+ * DECIMAL sums are exact (128 bits; DECIMALs beyond 18 digits keep the low
+ * and high 64-bit halves of their values apart, so no intermediate
+ * overflows); DOUBLE sums run in double-double with NaN and infinities
+ * counted apart, so a difference of prefixes loses nothing an ordinary
+ * running sum would keep.
+ *
+ * MIN/MAX: a running best when the frame starts at the partition, else a
+ * monotonic deque of candidate rows (each row pushed and popped at most
+ * once). Whole-partition frames are computed once per partition. */
+#include <math.h>
+#include <string.h>
+
+#include "window/window_impl.h"
+
+struct acc {
+    qi128 sum;     /* integers and DECIMAL; wide DECIMAL: sum of the low halves */
+    qi128 hi;      /* wide DECIMAL: sum of the high halves */
+    double dh, dl; /* DOUBLE: double-double sum of the finite values */
+    int64_t cnt, nan, pinf, ninf;
+};
+
+static inline void acc_add(struct acc *a, const struct qw_call *k, int64_t i)
+{
+    const struct qw_view *v = &k->arg;
+    if (v->valid != NULL && !v->valid[i])
+        return;
+    a->cnt++;
+    if (v->data == NULL) /* COUNT: validity only */
+        return;
+    switch (v->kind) {
+    case QWV_I64: a->sum += ((const int64_t *)v->data)[i]; break;
+    case QWV_U64: a->sum += (qi128)((const uint64_t *)v->data)[i]; break;
+    case QWV_DEC: {
+        qi128 x = ((const qi128 *)v->data)[i];
+        if (k->wide) {
+            a->sum += (qi128)(uint64_t)(unsigned __int128)x;
+            a->hi += (qi128)(int64_t)(x >> 64);
+        } else {
+            a->sum += x;
+        }
+        break;
+    }
+    case QWV_F64: {
+        double x = ((const double *)v->data)[i];
+        if (isnan(x)) {
+            a->nan++;
+        } else if (isinf(x)) {
+            if (x > 0)
+                a->pinf++;
+            else
+                a->ninf++;
+        } else {
+            double s = a->dh + x, bp = s - a->dh;
+            a->dl += (a->dh - (s - bp)) + (x - bp);
+            a->dh = s;
+        }
+        break;
+    }
+    case QWV_STR: break;
+    }
+}
+
+/* e - s of two DOUBLE accumulators, rounded. */
+static double dd_diff(const struct acc *e, const struct acc *s)
+{
+    int64_t nan = e->nan - s->nan, pinf = e->pinf - s->pinf, ninf = e->ninf - s->ninf;
+    if (nan > 0 || (pinf > 0 && ninf > 0))
+        return NAN;
+    if (pinf > 0)
+        return INFINITY;
+    if (ninf > 0)
+        return -INFINITY;
+    double d = e->dh - s->dh, bp = d - e->dh;
+    double err = (e->dh - (d - bp)) + (-s->dh - bp);
+    return d + (err + (e->dl - s->dl));
+}
+
+/* e - s of two wide DECIMAL accumulators into *out; false when it does not
+ * fit 128 bits. */
+static bool wide_diff(const struct acc *e, const struct acc *s, qi128 *out, double *approx)
+{
+    qi128 dl = e->sum - s->sum, dh = e->hi - s->hi; /* dl in [0, 2^127) */
+    qi128 h = dh + (dl >> 64);
+    uint64_t l = (uint64_t)(unsigned __int128)dl;
+    *approx = (double)h * 18446744073709551616.0 + (double)l;
+    if (h < INT64_MIN || h > INT64_MAX)
+        return false;
+    *out = (qi128)(((unsigned __int128)(uint64_t)(int64_t)h << 64) | l);
+    return true;
+}
+
+/* Writes row i's value of a SUM/AVG/COUNT from the frame's accumulators. */
+static void emit(struct qw_call *k, int64_t i, const struct acc *e, const struct acc *s)
+{
+    int64_t cnt = e->cnt - s->cnt;
+    enum basalt_qplan_window_fn fn = k->c->fn;
+    if (fn == BASALT_QPLAN_WIN_COUNT) {
+        ((int64_t *)k->vals)[i] = cnt;
+        return;
+    }
+    k->valid[i] = cnt > 0;
+    if (cnt == 0)
+        return;
+    if (k->arg.kind == QWV_F64) {
+        double d = dd_diff(e, s);
+        ((double *)k->vals)[i] = fn == BASALT_QPLAN_WIN_AVG ? d / (double)cnt : d;
+        return;
+    }
+    qi128 sum = e->sum - s->sum;
+    if (!k->wide) {
+        /* Sums of 64-bit values (integers, DECIMALs up to 18 digits) stay far
+         * inside DECIMAL(38) for any row count an array can hold. */
+        if (fn == BASALT_QPLAN_WIN_AVG) {
+            double d = (double)sum / (double)cnt;
+            ((double *)k->vals)[i] = k->arg.kind == QWV_DEC ? d / k->scale : d;
+        } else {
+            ((qi128 *)k->vals)[i] = sum;
+        }
+        return;
+    }
+    double approx;
+    bool fits = wide_diff(e, s, &sum, &approx);
+    if (fn == BASALT_QPLAN_WIN_AVG) {
+        ((double *)k->vals)[i] = approx / (double)cnt / k->scale;
+        return;
+    }
+    if (!fits || sum >= k->limit || sum <= -k->limit) {
+        k->valid[i] = 0;
+        long long prev = atomic_load(&k->overflow);
+        while ((prev < 0 || prev > i) &&
+               !atomic_compare_exchange_weak(&k->overflow, &prev, (long long)i)) {
+        }
+        return;
+    }
+    ((qi128 *)k->vals)[i] = sum;
+}
+
+static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
+{
+    const struct basalt_qplan_window_call *c = k->c;
+    bool has_order = r->spec->n_order > 0;
+    if (c->fn == BASALT_QPLAN_WIN_COUNT_STAR ||
+        (c->fn == BASALT_QPLAN_WIN_COUNT && k->arg.valid == NULL)) {
+        /* Counting rows needs only the frame. */
+        int64_t *out = k->vals, plo = s, phi = s;
+        for (int64_t i = s; i < e; i++) {
+            if (i >= phi) {
+                plo = i;
+                phi = basalt_qw_peer_end(r->bnd, i, e);
+            }
+            int64_t fs, fe;
+            basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+            out[i] = fe - fs;
+        }
+        return 2;
+    }
+    struct acc as, ae;
+    memset(&as, 0, sizeof as);
+    memset(&ae, 0, sizeof ae);
+    if (basalt_qw_frame_whole(c, has_order)) {
+        for (int64_t i = s; i < e; i++)
+            acc_add(&ae, k, i);
+        for (int64_t i = s; i < e; i++)
+            emit(k, i, &ae, &as);
+        return 0;
+    }
+    int64_t ps = s, pe = s, plo = s, phi = s;
+    for (int64_t i = s; i < e; i++) {
+        if (i >= phi) {
+            plo = i;
+            phi = basalt_qw_peer_end(r->bnd, i, e);
+        }
+        int64_t fs, fe;
+        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+        for (; pe < fe; pe++)
+            acc_add(&ae, k, pe);
+        for (; ps < fs; ps++)
+            acc_add(&as, k, ps);
+        emit(k, i, &ae, &as);
+    }
+    return basalt_qw_frame_running(c, has_order) ? 1 : 2;
+}
+
+/* < 0 when row a's value orders before row b's. */
+static inline int cmp_rows(const struct qw_view *v, int64_t a, int64_t b)
+{
+    switch (v->kind) {
+    case QWV_I64: {
+        int64_t x = ((const int64_t *)v->data)[a], y = ((const int64_t *)v->data)[b];
+        return (x > y) - (x < y);
+    }
+    case QWV_U64: {
+        uint64_t x = ((const uint64_t *)v->data)[a], y = ((const uint64_t *)v->data)[b];
+        return (x > y) - (x < y);
+    }
+    case QWV_DEC: {
+        qi128 x = ((const qi128 *)v->data)[a], y = ((const qi128 *)v->data)[b];
+        return (x > y) - (x < y);
+    }
+    case QWV_STR: {
+        const struct qstr *x = (const struct qstr *)v->data + a, *y = (const struct qstr *)v->data + b;
+        int64_t n = x->len < y->len ? x->len : y->len;
+        int c = n > 0 ? memcmp(x->ptr, y->ptr, (size_t)n) : 0;
+        if (c != 0)
+            return c;
+        return (x->len > y->len) - (x->len < y->len);
+    }
+    case QWV_F64: break;
+    }
+    return 0;
+}
+
+static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int worker,
+                  int64_t *pushes)
+{
+    const struct basalt_qplan_window_call *c = k->c;
+    const struct qw_view *v = &k->arg;
+    int sign = c->fn == BASALT_QPLAN_WIN_MIN ? 1 : -1; /* better: sign * cmp < 0 */
+    int64_t *src = k->vals;
+    bool has_order = r->spec->n_order > 0;
+#define VALID(i) (v->valid == NULL || v->valid[i])
+    if (basalt_qw_frame_whole(c, has_order)) {
+        int64_t best = QW_SRC_NULL;
+        for (int64_t i = s; i < e; i++)
+            if (VALID(i) && (best < 0 || sign * cmp_rows(v, i, best) < 0))
+                best = i;
+        for (int64_t i = s; i < e; i++)
+            src[i] = best;
+        return 0;
+    }
+    bool running = basalt_qw_frame_running(c, has_order);
+    int64_t *dq = running ? NULL : r->deque[worker], head = 0, tail = 0;
+    int64_t best = QW_SRC_NULL, pe = s, plo = s, phi = s;
+    for (int64_t i = s; i < e; i++) {
+        if (i >= phi) {
+            plo = i;
+            phi = basalt_qw_peer_end(r->bnd, i, e);
+        }
+        int64_t fs, fe;
+        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+        if (running) {
+            /* The frame is [s, fe): the best so far. */
+            for (; pe < fe; pe++)
+                if (VALID(pe) && (best < 0 || sign * cmp_rows(v, pe, best) < 0))
+                    best = pe;
+            src[i] = best;
+            continue;
+        }
+        for (; pe < fe; pe++) {
+            if (!VALID(pe))
+                continue;
+            /* Rows no better than the newcomer can never be a frame's best again. */
+            while (tail > head && sign * cmp_rows(v, pe, dq[tail - 1]) <= 0)
+                tail--;
+            dq[tail++] = pe;
+            (*pushes)++;
+        }
+        while (head < tail && dq[head] < fs)
+            head++;
+        src[i] = head < tail ? dq[head] : QW_SRC_NULL;
+    }
+#undef VALID
+    return running ? 1 : 2;
+}
+
+int basalt_qw_agg(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int worker,
+                  int64_t *pushes)
+{
+    if (k->c->fn == BASALT_QPLAN_WIN_MIN || k->c->fn == BASALT_QPLAN_WIN_MAX)
+        return minmax(r, k, s, e, worker, pushes);
+    return sums(r, k, s, e);
+}

@@ -1,0 +1,115 @@
+/* Window internals shared by the window files: flat views of columns over
+ * all sorted rows, the per-row boundary marks, and the per-call outputs. */
+#ifndef BASALT_QUERY_WINDOW_IMPL_H
+#define BASALT_QUERY_WINDOW_IMPL_H
+
+#include <stdatomic.h>
+
+#include "query_internal.h"
+#include "window/window.h"
+
+/* A column flattened over every sorted row, so the functions index rows
+ * 0..n-1 without knowing the batches. Strings are views into the batches. */
+enum qw_vkind { QWV_I64, QWV_U64, QWV_F64, QWV_DEC, QWV_STR };
+
+/* What a view is for: how floats are turned into comparable words. */
+enum qw_purpose {
+    QWP_KEY,   /* equality: floats as bits with -0.0 = 0.0 and one NaN */
+    QWP_ORDER, /* MIN/MAX: floats as ordered bits, -0.0 below 0.0, NaN above all */
+    QWP_NUM,   /* SUM/AVG: floats as doubles */
+    QWP_VALID  /* COUNT: the validity only (data NULL), any type */
+};
+
+struct qw_view {
+    enum qw_vkind kind;
+    void *data;     /* n values: int64_t, uint64_t, double, qi128 or struct qstr */
+    uint8_t *valid; /* n bytes, 1 = not NULL; NULL when no row is NULL */
+    int scale;      /* DECIMAL */
+};
+
+/* The sorted input. */
+struct qw_input {
+    const struct ArrowSchema *schema;
+    struct ArrowArray *batches;
+    int64_t n_batches;
+    int64_t *start; /* n_batches + 1 row offsets */
+    int64_t n;      /* rows */
+};
+
+/* Boundary marks per row. */
+#define QW_PART 2 /* the row starts a partition */
+#define QW_PEER 1 /* the row starts a peer group (order keys differ from the row before) */
+
+enum qw_okind {
+    QWO_I64, /* BIGINT values */
+    QWO_F64, /* DOUBLE values */
+    QWO_DEC, /* DECIMAL(38,s) values (qi128) */
+    QWO_SRC  /* a source row per output row, gathered from the argument */
+};
+
+/* A source row of QWO_SRC: >= 0 the argument's row, QW_SRC_NULL NULL,
+ * QW_SRC_DEFAULT(i) the default column's row i. */
+#define QW_SRC_NULL (-1)
+#define QW_SRC_DEFAULT(i) (-2 - (i))
+
+struct qw_call {
+    const struct basalt_qplan_window_call *c;
+    enum qw_okind okind;
+    void *vals;        /* n values (int64_t, double, qi128 or int64_t sources) */
+    uint8_t *valid;    /* n bytes; NULL: never NULL */
+    struct qw_view arg;      /* MIN/MAX (ORDER), SUM/AVG (NUM), COUNT (validity only) */
+    bool wide;               /* SUM/AVG of DECIMAL beyond 18 digits: split sums */
+    qi128 limit;             /* 10^38: SUM results must stay below it */
+    double scale;            /* AVG of DECIMAL: 10^scale */
+    atomic_llong overflow;   /* first row whose SUM left DECIMAL(38), or -1 */
+};
+
+struct qw_run {
+    const struct basalt_qwin_spec *spec;
+    struct qw_input in;
+    uint8_t *bnd;
+    int64_t *parts; /* partition starts, then n */
+    int64_t n_parts;
+    struct qw_call *calls;
+    int64_t **deque;      /* per worker scratch for MIN/MAX, max partition length */
+    int workers;
+    atomic_llong whole, running, sliding, pushes;
+};
+
+/* window_view.c */
+basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose p,
+                             struct basalt_pool *pool, int workers, struct qw_view *out,
+                             struct basalt_error *err);
+void basalt_qw_view_free(struct qw_view *v);
+/* Marks bnd[i] |= QW_PEER (or `mark`) where row i's value differs from row
+ * i-1's, for rows [lo, hi) (lo >= 1). */
+void basalt_qw_mark(const struct qw_view *v, uint8_t mark, int64_t lo, int64_t hi, uint8_t *bnd);
+
+/* window_frame.c: the frame [*fs, *fe) of row i in partition [s, e) whose
+ * peer group is [plo, phi), clipped to the partition (empty: *fs == *fe). */
+void basalt_qw_frame(const struct basalt_qplan_window_call *c, bool has_order, int64_t i,
+                     int64_t s, int64_t e, int64_t plo, int64_t phi, int64_t *fs, int64_t *fe);
+/* Whether the call's frame is the whole partition for every row, or starts
+ * at the partition for every row. */
+bool basalt_qw_frame_whole(const struct basalt_qplan_window_call *c, bool has_order);
+bool basalt_qw_frame_running(const struct basalt_qplan_window_call *c, bool has_order);
+
+/* The end of the peer group starting at lo in partition [lo, e). */
+static inline int64_t basalt_qw_peer_end(const uint8_t *bnd, int64_t lo, int64_t e)
+{
+    int64_t hi = lo + 1;
+    while (hi < e && bnd[hi] == 0)
+        hi++;
+    return hi;
+}
+
+/* window_rank.c, window_agg.c, window_value.c: one call over partition
+ * [s, e). basalt_qw_agg uses worker's deque, counts deque pushes in *pushes
+ * and returns how it ran: 0 once for the whole partition, 1 a running frame,
+ * 2 a frame whose both ends move. */
+void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e);
+int basalt_qw_agg(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int worker,
+                  int64_t *pushes);
+void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e);
+
+#endif

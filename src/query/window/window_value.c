@@ -1,0 +1,43 @@
+/* LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE over one partition: each
+ * output row names the row its value comes from (window.c gathers them).
+ * LAG/LEAD ignore the frame, as DuckDB's do; NULL values are not skipped
+ * (RESPECT NULLS). */
+#include "window/window_impl.h"
+
+void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
+{
+    const struct basalt_qplan_window_call *c = k->c;
+    int64_t *src = k->vals;
+    bool has_order = r->spec->n_order > 0;
+    if (c->fn == BASALT_QPLAN_WIN_LAG || c->fn == BASALT_QPLAN_WIN_LEAD) {
+        for (int64_t i = s; i < e; i++) {
+            int64_t t;
+            bool in = c->fn == BASALT_QPLAN_WIN_LAG ? !__builtin_sub_overflow(i, c->offset, &t)
+                                                    : !__builtin_add_overflow(i, c->offset, &t);
+            if (in && t >= s && t < e)
+                src[i] = t;
+            else
+                src[i] = c->default_arg >= 0 ? QW_SRC_DEFAULT(i) : QW_SRC_NULL;
+        }
+        return;
+    }
+    int64_t plo = s, phi = s;
+    for (int64_t i = s; i < e; i++) {
+        if (i >= phi) {
+            plo = i;
+            phi = basalt_qw_peer_end(r->bnd, i, e);
+        }
+        int64_t fs, fe;
+        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+        int64_t t = QW_SRC_NULL;
+        if (fe > fs) {
+            if (c->fn == BASALT_QPLAN_WIN_FIRST_VALUE)
+                t = fs;
+            else if (c->fn == BASALT_QPLAN_WIN_LAST_VALUE)
+                t = fe - 1;
+            else if (c->offset >= 1 && c->offset <= fe - fs)
+                t = fs + c->offset - 1;
+        }
+        src[i] = t;
+    }
+}
