@@ -361,8 +361,8 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
     const struct basalt_sql_call *c = &e->u.call;
     const char *name = c->name.name;
     if (c->over != NULL)
-        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
-                              "window functions are not supported yet");
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "window functions are not allowed in %s", L->clause);
     if (basalt_sql_is_aggregate(name))
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
                               "aggregate function calls are not allowed in %s", L->clause);

@@ -152,6 +152,16 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
                                     const struct basalt_sql_expr *const *conj, int n_conj,
                                     struct brel *out, struct basalt_error *err);
 
+/* bind_window.c: the window calls of exprs (select list, ORDER BY,
+ * QUALIFY), each window as a projection and a window node on rel; the calls'
+ * text mapped to their columns in *repl. */
+struct basalt_sql_select;
+basalt_status basalt_sql_bind_windows(struct binder *B, const struct bscope *scope,
+                                      const struct basalt_sql_select *s,
+                                      const struct basalt_sql_expr *const *exprs, int n,
+                                      struct brel *rel, struct brepl **repl, int *n_repl,
+                                      struct basalt_error *err);
+
 /* bind_or.c: adds the conditions each OR of F's conjuncts implies (a
  * conjunct common to every branch; per table, the OR of the branches' parts
  * over that table alone). */

@@ -539,6 +539,36 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                             "HAVING needs GROUP BY or an aggregate");
     }
 
+    /* Window functions, after grouping; then QUALIFY filters on them. */
+    if (st == BASALT_OK) {
+        int nw = 0;
+        const struct basalt_sql_expr **wexprs =
+            basalt_calloc((size_t)(n_out + q->n_order) + 2, sizeof *wexprs);
+        if (wexprs == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; st == BASALT_OK && i < n_out; i++)
+            if (cols[i].expr != NULL)
+                wexprs[nw++] = cols[i].expr;
+        for (int i = 0; st == BASALT_OK && i < q->n_order; i++)
+            if (q->order[i].expr != NULL)
+                wexprs[nw++] = q->order[i].expr;
+        if (st == BASALT_OK && s->qualify != NULL)
+            wexprs[nw++] = s->qualify;
+        if (st == BASALT_OK)
+            st = basalt_sql_bind_windows(B, &scope, s, wexprs, nw, &rel, &repl, &n_repl, err);
+        basalt_free(wexprs);
+    }
+    if (st == BASALT_OK && s->qualify != NULL) {
+        struct basalt_qexpr_builder *qb;
+        st = basalt_qplan_builder(B->ctx, rel.node, &qb, err);
+        struct blower Q = {B, &scope, &rel, qb, repl, n_repl, "QUALIFY"};
+        struct basalt_qexpr *pred = NULL;
+        if (st == BASALT_OK)
+            st = basalt_sql_lower(&Q, s->qualify, &pred, err);
+        if (st == BASALT_OK)
+            st = basalt_qplan_filter(B->ctx, rel.node, pred, &rel.node, err);
+    }
+
     /* ORDER BY items that are not output columns become hidden columns. */
     int n_keys = q->order_all ? n_out : q->n_order;
     int *order_cols = basalt_calloc((size_t)n_keys + 1, sizeof *order_cols);
