@@ -13,7 +13,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: basalt sql \"QUERY\" [options]\n"
             "       basalt sql -f FILE [options]\n"
-            "       echo \"QUERY\" | basalt sql [options]\n\n"
+            "       echo \"QUERY\" | basalt sql [options]\n"
+            "       basalt sql [options]       (on a terminal: an interactive shell)\n\n"
             "Runs SQL (DuckDB's dialect) over files (FROM 'trips.parquet', read_parquet(...),\n"
             "read_csv(...), read_ipc(...), iceberg_scan('table_dir')) and, with --catalog, Iceberg\n"
             "tables by name. Several statements may be separated by ';': the rows of the last\n"
@@ -72,6 +73,21 @@ static bool parse_size(const char *s, int64_t *out)
     return true;
 }
 
+basalt_status cli_sql_print(FILE *out, int format,
+                            const struct basalt_arrow_batches *rows, struct basalt_error *err)
+{
+    struct cli_format_writer *w = NULL;
+    basalt_status st = cli_format_writer_new(out, (enum cli_format_kind)format, &rows->schema,
+                                             NULL, 0, &w, err);
+    for (int64_t b = 0; st == BASALT_OK && b < rows->n; b++)
+        for (int64_t r = 0; st == BASALT_OK && r < rows->arrays[b].length; r++)
+            st = cli_format_writer_row(w, &rows->arrays[b], r, err);
+    if (st == BASALT_OK)
+        st = cli_format_writer_finish(w, err);
+    cli_format_writer_free(w);
+    return st;
+}
+
 int cli_sql_main(int argc, char **argv)
 {
     const char *query = NULL, *file = NULL, *catalog = NULL, *output = NULL;
@@ -118,15 +134,12 @@ int cli_sql_main(int argc, char **argv)
             return cli_fail("%s: cannot open", file);
         text = read_all(f);
         fclose(f);
-    } else if (query == NULL) {
-        if (isatty(0)) {
-            usage(stderr);
-            return CLI_USAGE;
-        }
+    } else if (query == NULL && !isatty(0)) {
         text = read_all(stdin);
+        if (text == NULL)
+            return cli_fail("out of memory");
     }
-    if (query == NULL && text == NULL)
-        return cli_fail("out of memory");
+    bool shell = query == NULL && text == NULL;
     const char *sql = query ? query : text;
 
     struct basalt_error err;
@@ -148,6 +161,12 @@ int cli_sql_main(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     basalt_status st = basalt_sql_session_new(&o, &s, &err);
+    if (st == BASALT_OK && shell) {
+        int shell_rc = cli_sql_shell(s, format, timer);
+        basalt_sql_session_free(s);
+        basalt_pool_free(pool);
+        return shell_rc;
+    }
     if (st == BASALT_OK)
         st = basalt_sql_session_run(s, sql, strlen(sql), &rows, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -158,16 +177,7 @@ int cli_sql_main(int argc, char **argv)
         FILE *out = stdout;
         if (output != NULL && (out = fopen(output, "wb")) == NULL)
             rc = cli_fail("%s: cannot write", output);
-        struct cli_format_writer *w = NULL;
-        if (rc == CLI_OK)
-            st = cli_format_writer_new(out, format, &rows.schema, NULL, 0, &w, &err);
-        for (int64_t b = 0; rc == CLI_OK && st == BASALT_OK && b < rows.n; b++)
-            for (int64_t r = 0; st == BASALT_OK && r < rows.arrays[b].length; r++)
-                st = cli_format_writer_row(w, &rows.arrays[b], r, &err);
-        if (rc == CLI_OK && st == BASALT_OK)
-            st = cli_format_writer_finish(w, &err);
-        cli_format_writer_free(w);
-        if (rc == CLI_OK && st != BASALT_OK)
+        if (rc == CLI_OK && cli_sql_print(out, format, &rows, &err) != BASALT_OK)
             rc = cli_fail_error(&err);
         if (out != stdout && out != NULL)
             fclose(out);
