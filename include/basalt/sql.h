@@ -89,6 +89,94 @@ BASALT_EXPORT basalt_status basalt_sql_session_run(struct basalt_sql_session *s,
                                                    size_t len, struct basalt_arrow_batches *out,
                                                    struct basalt_error *err);
 
+/* Registers in-memory batches (moved out of `batches`, left empty in every
+ * case; struct batches with a schema) as table `name` of the session,
+ * replacing one of that name: queries read them without copying, as often
+ * as they like. Returns OK, INVALID_ARG, NOMEM. */
+BASALT_EXPORT basalt_status basalt_sql_session_register(struct basalt_sql_session *s,
+                                                        const char *name,
+                                                        struct basalt_arrow_batches *batches,
+                                                        struct basalt_error *err);
+
+/* ------------------------------------------------------------------ DataFrames
+ *
+ * A lazy DataFrame: a query built one step at a time and run by collect.
+ * Every step returns a new frame and leaves its input valid; a frame stands
+ * for the SQL text basalt_df_sql_text gives, so frames and SQL build the same
+ * plans (and the optimiser prunes columns and pushes filters into scans as
+ * for any query). Expressions are SQL text over the frame's columns
+ * ("fare * 1.1 AS fare2", "count(*) AS n"). Frames use their session (it
+ * must outlive them) and are used by one thread at a time. */
+struct basalt_df;
+
+enum basalt_df_join_type {
+    BASALT_DF_INNER, BASALT_DF_LEFT, BASALT_DF_RIGHT, BASALT_DF_FULL, BASALT_DF_SEMI, BASALT_DF_ANTI
+};
+
+/* Sources: Parquet files (a path or glob), a CSV file, an Iceberg table
+ * directory, any SQL query, or batches from an Arrow stream (read to its
+ * end and registered in the session; the stream is released). */
+BASALT_EXPORT basalt_status basalt_df_read_parquet(struct basalt_sql_session *s, const char *path,
+                                                   struct basalt_df **out,
+                                                   struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_read_csv(struct basalt_sql_session *s, const char *path,
+                                               struct basalt_df **out, struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_read_iceberg(struct basalt_sql_session *s, const char *path,
+                                                   struct basalt_df **out,
+                                                   struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_sql(struct basalt_sql_session *s, const char *query,
+                                          struct basalt_df **out, struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_from_stream(struct basalt_sql_session *s,
+                                                  struct ArrowArrayStream *stream,
+                                                  struct basalt_df **out,
+                                                  struct basalt_error *err);
+
+/* Steps. Each checks its expressions when the frame runs (collect), where
+ * errors name the position in basalt_df_sql_text. */
+BASALT_EXPORT basalt_status basalt_df_filter(const struct basalt_df *df, const char *predicate,
+                                             struct basalt_df **out, struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_select(const struct basalt_df *df,
+                                             const char *const *exprs, size_t n,
+                                             struct basalt_df **out, struct basalt_error *err);
+/* Adds columns, or replaces those of the same names (replaced columns move
+ * to the end). */
+BASALT_EXPORT basalt_status basalt_df_with_columns(const struct basalt_df *df,
+                                                   const char *const *exprs,
+                                                   const char *const *names, size_t n,
+                                                   struct basalt_df **out,
+                                                   struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_group_by(const struct basalt_df *df,
+                                               const char *const *keys, size_t n_keys,
+                                               const char *const *aggs, size_t n_aggs,
+                                               struct basalt_df **out, struct basalt_error *err);
+/* Joins on the columns `on` (comma-separated names both sides have: USING),
+ * the right side's copies of them left out. */
+BASALT_EXPORT basalt_status basalt_df_join(const struct basalt_df *left,
+                                           const struct basalt_df *right, const char *on,
+                                           enum basalt_df_join_type how, struct basalt_df **out,
+                                           struct basalt_error *err);
+/* order_by as SQL's ("fare DESC, id"). */
+BASALT_EXPORT basalt_status basalt_df_sort(const struct basalt_df *df, const char *order_by,
+                                           struct basalt_df **out, struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_unique(const struct basalt_df *df, struct basalt_df **out,
+                                             struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_df_head(const struct basalt_df *df, int64_t n,
+                                           struct basalt_df **out, struct basalt_error *err);
+/* The rows of every frame in order (UNION ALL; same columns). */
+BASALT_EXPORT basalt_status basalt_df_concat(const struct basalt_df *const *dfs, size_t n,
+                                             struct basalt_df **out, struct basalt_error *err);
+
+/* Runs the frame: `out` (caller storage) becomes a stream of its rows. */
+BASALT_EXPORT basalt_status basalt_df_collect(const struct basalt_df *df,
+                                              struct ArrowArrayStream *out,
+                                              struct basalt_error *err);
+/* Runs the frame into a Parquet or CSV file (by the name's extension). */
+BASALT_EXPORT basalt_status basalt_df_write(const struct basalt_df *df, const char *path,
+                                            struct basalt_error *err);
+/* The SQL text the frame stands for; valid as long as the frame. */
+BASALT_EXPORT const char *basalt_df_sql_text(const struct basalt_df *df);
+BASALT_EXPORT void basalt_df_free(struct basalt_df *df);
+
 #ifdef __cplusplus
 }
 #endif

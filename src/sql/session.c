@@ -44,7 +44,50 @@ void basalt_sql_session_free(struct basalt_sql_session *s)
         return;
     basalt_catalog_close(s->catalog);
     basalt_free(s->catalog_uri);
+    for (int i = 0; i < s->n_tables; i++) {
+        basalt_free(s->tables[i].name);
+        basalt_arrow_batches_reset(&s->tables[i].batches);
+    }
+    basalt_free(s->tables);
     basalt_free(s);
+}
+
+basalt_status basalt_sql_session_register(struct basalt_sql_session *s, const char *name,
+                                          struct basalt_arrow_batches *batches,
+                                          struct basalt_error *err)
+{
+    if (s == NULL || name == NULL || batches == NULL || batches->schema.release == NULL ||
+        strcmp(batches->schema.format, "+s") != 0) {
+        if (batches != NULL)
+            basalt_arrow_batches_reset(batches);
+        return basalt_error_set(err, BASALT_INVALID_ARG, "register: a name and struct batches");
+    }
+    for (int i = 0; i < s->n_tables; i++)
+        if (strcasecmp(s->tables[i].name, name) == 0) {
+            basalt_arrow_batches_reset(&s->tables[i].batches);
+            s->tables[i].batches = *batches;
+            basalt_arrow_batches_init(batches);
+            return BASALT_OK;
+        }
+    if (s->n_tables == s->cap_tables) {
+        int cap = s->cap_tables ? s->cap_tables * 2 : 4;
+        struct bmem_table *t = basalt_realloc(s->tables, (size_t)cap * sizeof *t);
+        if (t == NULL) {
+            basalt_arrow_batches_reset(batches);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        s->tables = t;
+        s->cap_tables = cap;
+    }
+    char *copy = basalt_strdup(name);
+    if (copy == NULL) {
+        basalt_arrow_batches_reset(batches);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    s->tables[s->n_tables].name = copy;
+    s->tables[s->n_tables++].batches = *batches;
+    basalt_arrow_batches_init(batches);
+    return BASALT_OK;
 }
 
 basalt_status basalt_sql_one_row(struct binder *B, struct basalt_qplan **out,

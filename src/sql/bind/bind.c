@@ -35,7 +35,7 @@ basalt_status basalt_sql_scope_add(struct bscope *s, const char *table, const ch
         s->cols = c;
         s->cap = cap;
     }
-    s->cols[s->n++] = (struct bcol){table, name, gid, rel};
+    s->cols[s->n++] = (struct bcol){table, name, gid, rel, false};
     return BASALT_OK;
 }
 
@@ -63,7 +63,8 @@ basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
     const struct bcol *found = NULL;
     for (int i = 0; i < s->n; i++) {
         const struct bcol *c = &s->cols[i];
-        if (!same_name(c->name, col) || (table != NULL && !same_name(c->table, table)))
+        if (!same_name(c->name, col) || (table != NULL && !same_name(c->table, table)) ||
+            (table == NULL && c->hidden))
             continue;
         if (found != NULL && found->gid != c->gid)
             return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,

@@ -350,6 +350,36 @@ static const struct basalt_sql_cte *find_cte(struct binder *B, const struct basa
     return NULL;
 }
 
+static const struct bmem_table *registered(struct binder *B, const struct basalt_sql_name *n)
+{
+    if (n->n_parts != 1)
+        return NULL;
+    for (int i = 0; i < B->session->n_tables; i++)
+        if (strcasecmp(B->session->tables[i].name, n->parts[0].name) == 0)
+            return &B->session->tables[i];
+    return NULL;
+}
+
+/* A registered table as in-memory batches: views of its arrays, so the
+ * table stays for later queries. */
+static basalt_status mem_scan(struct binder *B, const struct bmem_table *t, struct basalt_qplan **out,
+                              struct basalt_error *err)
+{
+    struct basalt_arrow_batches views;
+    basalt_arrow_batches_init(&views);
+    basalt_status st = basalt_arrow_schema_copy(&t->batches.schema, &views.schema, err);
+    for (int64_t i = 0; i < t->batches.n && st == BASALT_OK; i++) {
+        struct ArrowArray v;
+        st = basalt_arrow_array_view(&t->batches.arrays[i], &v, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_batches_append(&views, &v, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_values(B->ctx, &views, out, err);
+    basalt_arrow_batches_reset(&views);
+    return st;
+}
+
 static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f,
                                struct bscope *scope, struct bfrom *F, struct basalt_error *err)
 {
@@ -375,6 +405,11 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
             if (st == BASALT_OK)
                 goto scoped;
             return st;
+        }
+        const struct bmem_table *mem = registered(B, n);
+        if (mem != NULL) {
+            st = mem_scan(B, mem, &node, err);
+            break;
         }
         if (B->session->catalog == NULL)
             return basalt_sql_err(B, BASALT_NOT_FOUND, f->pos, err,
@@ -509,7 +544,7 @@ static basalt_status using_conj(struct binder *B, const struct basalt_sql_from *
         if (st != BASALT_OK)
             return st;
         /* unqualified, the name means the left side's column */
-        scope->cols[ri].name = "";
+        scope->cols[ri].hidden = true;
     }
     return BASALT_OK;
 }

@@ -22,6 +22,7 @@ struct bcol {
     const char *name;
     int32_t gid;
     int32_t rel;       /* the FROM relation it belongs to */
+    bool hidden;       /* the right side of USING: only qualified names reach it */
 };
 
 struct bscope {
@@ -47,10 +48,19 @@ struct brepl {
     int32_t gid;
 };
 
+/* A table registered in a session (in-memory batches, read by views). */
+struct bmem_table {
+    char *name;
+    struct basalt_arrow_batches batches;
+};
+
 struct basalt_sql_session {
     struct basalt_sql_options o;
     char *catalog_uri;
     struct basalt_catalog *catalog;
+    struct bmem_table *tables;
+    int n_tables, cap_tables;
+    int64_t next_frame; /* names of registered frames */
 };
 
 struct binder {
