@@ -406,6 +406,9 @@ basalt_status basalt_qsort_finish(struct basalt_qsort *s, struct basalt_qsort_lo
             !(where[i] = basalt_malloc((size_t)locals[i]->n * sizeof **where)))
             st = nomem(err);
     int64_t rows = 0;
+    /* On failure before the move the batches stay with the locals, which
+     * release them when freed. */
+    bool moved = st == BASALT_OK;
     for (int64_t b = 0; b < nb && st == BASALT_OK; b++) {
         struct basalt_qsort_local *l = locals[order[3 * b + 1]];
         basalt_arrow_array_move(&l->arr[order[3 * b + 2]], &f.arr[b]);
@@ -468,7 +471,7 @@ basalt_status basalt_qsort_finish(struct basalt_qsort *s, struct basalt_qsort_lo
     }
     for (int i = 0; i < n_locals; i++) {
         basalt_free(where[i]);
-        if (locals[i]) {
+        if (locals[i] && moved) {
             locals[i]->n = 0;
             locals[i]->n_rec = 0;
         }
