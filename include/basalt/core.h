@@ -105,6 +105,9 @@ BASALT_EXPORT void basalt_free(void *ptr);
 BASALT_EXPORT void basalt_alloc_fail_after(int64_t n);
 BASALT_EXPORT int64_t basalt_alloc_live(void);
 BASALT_EXPORT int64_t basalt_alloc_total(void);
+/* Bytes held by live allocations (their usable sizes), process-wide: what
+ * query memory limits are checked against. */
+BASALT_EXPORT int64_t basalt_alloc_bytes(void);
 
 /* ---------------------------------------------------------------- strings */
 

@@ -1,4 +1,6 @@
-/* Allocation wrappers with a fault-injection hook and a live-allocation count. */
+/* Allocation wrappers with a fault-injection hook, a live-allocation count
+ * and the bytes in use (what a query's memory limit is checked against). */
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -6,6 +8,7 @@
 
 static _Atomic int64_t alloc_live;
 static _Atomic int64_t alloc_total;
+static _Atomic int64_t alloc_bytes;
 /* Allocations left before failures start; <= 0 means never fail. */
 static _Atomic int64_t alloc_fail_countdown;
 
@@ -28,6 +31,8 @@ static void *alloc_count(void *p)
     if (p) {
         atomic_fetch_add_explicit(&alloc_live, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&alloc_total, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&alloc_bytes, (int64_t)malloc_usable_size(p),
+                                  memory_order_relaxed);
     }
     return p;
 }
@@ -54,7 +59,12 @@ void *basalt_realloc(void *ptr, size_t size)
         return basalt_malloc(size);
     if (alloc_should_fail())
         return NULL;
-    return realloc(ptr, size ? size : 1); /* the live count is unchanged */
+    int64_t before = (int64_t)malloc_usable_size(ptr);
+    void *p = realloc(ptr, size ? size : 1); /* the live count is unchanged */
+    if (p != NULL)
+        atomic_fetch_add_explicit(&alloc_bytes, (int64_t)malloc_usable_size(p) - before,
+                                  memory_order_relaxed);
+    return p;
 }
 
 void *basalt_aligned_alloc(size_t alignment, size_t size)
@@ -74,6 +84,7 @@ void basalt_free(void *ptr)
     if (!ptr)
         return;
     atomic_fetch_sub_explicit(&alloc_live, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&alloc_bytes, (int64_t)malloc_usable_size(ptr), memory_order_relaxed);
     free(ptr);
 }
 
@@ -87,4 +98,9 @@ int64_t basalt_alloc_live(void) { return atomic_load_explicit(&alloc_live, memor
 int64_t basalt_alloc_total(void)
 {
     return atomic_load_explicit(&alloc_total, memory_order_relaxed);
+}
+
+int64_t basalt_alloc_bytes(void)
+{
+    return atomic_load_explicit(&alloc_bytes, memory_order_relaxed);
 }

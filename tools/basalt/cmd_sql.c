@@ -24,7 +24,8 @@ static void usage(FILE *out)
             "  --format F           table (default), csv or json (one object per row)\n"
             "  --output FILE        write the rows to FILE instead of stdout\n"
             "  --threads N          worker threads (default: all cores)\n"
-            "  --memory-limit SIZE  memory for the query (e.g. 2GB)\n"
+            "  --memory-limit SIZE  memory for the query (e.g. 2GB; default 80%% of RAM): past it\n"
+            "                       the query fails (spilling to disk is not there yet)\n"
             "  --timer              print the run time to stderr\n"
             "  -f FILE              read the query from FILE\n");
 }
@@ -149,6 +150,13 @@ int cli_sql_main(int argc, char **argv)
     if (workers > 1 && basalt_pool_new(workers - 1, &pool, &err) != BASALT_OK) {
         free(text);
         return cli_fail_error(&err);
+    }
+    /* As DuckDB: 80% of the machine's memory unless told otherwise, so a
+     * runaway query fails with a message instead of taking the machine. */
+    if (memory_limit == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0)
+            memory_limit = (int64_t)((double)pages * (double)page * 0.8);
     }
     struct basalt_sql_options o;
     basalt_sql_options_init(&o);

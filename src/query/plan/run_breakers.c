@@ -202,6 +202,7 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 struct join_run {
     struct basalt_qjoin *join;
     struct basalt_query_program *residual;
+    int64_t build_rows;
 };
 
 static void join_run_free(void *p)
@@ -261,8 +262,10 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     struct basalt_qjoin_build_local *local = NULL;
     if (st == BASALT_OK)
         st = basalt_qjoin_build_local_new(r->join, &local, err);
-    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++)
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++) {
+        r->build_rows += in.arrays[i].length;
         st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
+    }
     if (st == BASALT_OK)
         st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
     basalt_qjoin_build_local_free(local);
@@ -292,6 +295,7 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     op->probe_local_free = probe_local_free;
     op->probe = probe;
     op->free_join = join_run_free;
+    op->fanout = node->n_join_keys == 0 ? (double)r->build_rows : 1;
     return BASALT_OK;
 }
 

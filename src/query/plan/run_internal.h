@@ -41,6 +41,7 @@ struct qpipe_op {
     basalt_status (*probe)(void *local, const struct ArrowArray *batch,
                            struct basalt_arrow_batches *out, struct basalt_error *err);
     void (*free_join)(void *join);
+    double fanout; /* PROBE: output rows one probe row may give (a cross join's build rows) */
     void **locals;                         /* per worker: query state / probe local */
     int n_locals;
     int64_t **sel;                         /* FILTER: per worker selection vectors */

@@ -142,6 +142,7 @@ static basalt_status prepare_op(struct basalt_qctx *ctx, struct qpipe_op *op, in
 /* ------------------------------------------------------------------ running */
 
 struct run {
+    int64_t memory_limit; /* bytes; 0: none */
     struct qpipeline *pl;
     struct qsink *sink;
     int64_t *seq; /* per worker: batches sunk in its current morsel */
@@ -221,13 +222,12 @@ static basalt_status run_project(struct run *r, struct qpipe_op *op, int k, int 
     return push(r, k + 1, worker, m, &out, err);
 }
 
-static basalt_status run_probe(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
-                               struct ArrowArray *batch, struct basalt_error *err)
+static basalt_status probe_part(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
+                                const struct ArrowArray *batch, struct basalt_error *err)
 {
     struct basalt_arrow_batches out;
     basalt_arrow_batches_init(&out);
     basalt_status st = op->probe(op->locals[worker], batch, &out, err);
-    basalt_arrow_array_release(batch);
     for (int64_t i = 0; i < out.n && st == BASALT_OK; i++) {
         atomic_fetch_add(&op->node->rows_out, out.arrays[i].length);
         st = push(r, k + 1, worker, m, &out.arrays[i], err);
@@ -236,10 +236,55 @@ static basalt_status run_probe(struct run *r, struct qpipe_op *op, int k, int wo
     return st;
 }
 
+/* A probe makes all of a batch's output at once; where one probe row may
+ * meet many build rows (a cross join gives every build row to each), the
+ * batch goes in slices of about 64k output rows each, so memory stays
+ * bounded and the limit is checked between them. */
+static basalt_status run_probe(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
+                               struct ArrowArray *batch, struct basalt_error *err)
+{
+    int64_t step = batch->length;
+    if (op->fanout > 1) {
+        step = (int64_t)(65536 / op->fanout);
+        if (step < 1)
+            step = 1;
+    }
+    basalt_status st = BASALT_OK;
+    if (step >= batch->length) {
+        st = probe_part(r, op, k, worker, m, batch, err);
+    } else {
+        int64_t *idx = basalt_malloc((size_t)step * sizeof *idx);
+        if (idx == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int64_t from = 0; st == BASALT_OK && from < batch->length; from += step) {
+            int64_t n = batch->length - from < step ? batch->length - from : step;
+            for (int64_t i = 0; i < n; i++)
+                idx[i] = from + i;
+            struct ArrowArray part;
+            st = basalt_arrow_take(op->in_schema, batch, idx, n, &part, err);
+            if (st == BASALT_OK) {
+                st = probe_part(r, op, k, worker, m, &part, err);
+                basalt_arrow_array_release(&part);
+            }
+        }
+        basalt_free(idx);
+    }
+    basalt_arrow_array_release(batch);
+    return st;
+}
+
 static basalt_status push(struct run *r, int k, int worker, int64_t m, struct ArrowArray *batch,
                           struct basalt_error *err)
 {
     basalt_status st;
+    if (r->memory_limit > 0 && basalt_alloc_bytes() > r->memory_limit) {
+        basalt_arrow_array_release(batch);
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "memory limit of %.1f MiB exceeded (%.1f MiB in use); raise "
+                                "--memory-limit",
+                                (double)r->memory_limit / 1048576.0,
+                                (double)basalt_alloc_bytes() / 1048576.0);
+    }
     if (k == r->pl->n_ops) {
         int64_t seq = (m << 24) | r->seq[worker]++;
         return r->sink->consume(r->sink, worker, m, seq, batch, err);
@@ -341,6 +386,7 @@ basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl
     memset(&r, 0, sizeof r);
     r.pl = pl;
     r.sink = sink;
+    r.memory_limit = ctx->o.memory_limit;
     r.seq = basalt_calloc((size_t)workers, sizeof *r.seq);
     if (r.seq == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");

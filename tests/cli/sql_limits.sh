@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# basalt sql under a memory limit: a query that needs more fails with one
+# clear line instead of exhausting the machine, and a cross join (every probe
+# row meets every build row) runs in bounded memory with DuckDB's answer.
+source "$(dirname "$0")/lib.bash"
+here=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
+  echo "skipped: node or @duckdb/node-api is missing (scripts/setup installs them)"
+  [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && exit 1
+  exit 0
+fi
+duck() { node "$here/sql/duckdb_query.mjs" "$1"; }
+cd "$tmp"
+duck "COPY (SELECT range AS id, hash(range) % 1000003 AS x, repeat('v', 40) AS pad FROM range(2000000)) TO '$tmp/t.parquet' (ROW_GROUP_SIZE 100000)" >/dev/null
+
+expect 1 "$basalt" sql "SELECT * FROM 't.parquet' ORDER BY x" --memory-limit 20MB --format csv
+check "the limit is named" grep -q 'LIMIT: .*t.parquet: memory limit of 20.0 MiB exceeded' "$tmp/err"
+check "one line on stderr" one_line_stderr
+check "nothing on stdout" test ! -s "$tmp/out"
+
+expect 0 "$basalt" sql "SELECT count(*) FROM 't.parquet'" --memory-limit 20MB --format csv
+check "a streaming query fits in 20 MB" test "$(tail -1 "$tmp/out")" = 2000000
+
+q="SELECT count(*) FROM 't.parquet' a, 't.parquet' b WHERE a.x < b.x AND a.id < 3000 AND b.id < 5000"
+expect 0 /usr/bin/time -f '%M' "$basalt" sql "$q" --memory-limit 200MB --format csv
+check "the cross join agrees with DuckDB" test "[\"$(tail -1 "$tmp/out")\"]" = "$(duck "$q")"
+check "and stays small (peak RSS under 150 MB)" test "$(tail -1 "$tmp/err")" -lt 150000
+finish
