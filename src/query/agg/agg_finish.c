@@ -12,6 +12,10 @@ struct fin {
     struct basalt_qagg *agg;
     struct basalt_qagg_local **locals;
     int n_locals;
+    /* One local and nothing collected: its groups need no merge, each
+     * partition is just its groups in output order (n_part[p] of them). */
+    bool direct;
+    int64_t n_part[QAGG_PARTS];
     /* per local: groups bucketed by partition, and the merged group id of each */
     int64_t (*part_off)[QAGG_PARTS + 1];
     uint32_t **part_gid;
@@ -91,17 +95,6 @@ struct sort_ctx {
     const struct basalt_qagg_local *t;
     enum qagg_phys phys;
 };
-
-static int cmp_groups(const void *x, const void *y, void *ctx)
-{
-    const struct basalt_qagg_local *t = ctx;
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    uint64_t ha = t->hashes[a], hb = t->hashes[b];
-    if (ha != hb)
-        return ha < hb ? -1 : 1;
-    size_t w = (size_t)t->agg->row_width;
-    return basalt_qagg_row_cmp(t->agg, t->rows + a * w, t->rows + b * w);
-}
 
 static int cmp_cells(const void *x, const void *y, void *ctx)
 {
@@ -190,21 +183,38 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     f->order[p] = ord;
     for (int64_t g = 0; g < t->n_groups; g++)
         ord[g] = (uint32_t)g;
-    qsort_r(ord, (size_t)t->n_groups, sizeof *ord, cmp_groups, t);
+    if ((st = basalt_qagg_order(t, ord, t->n_groups, err)) != BASALT_OK)
+        return st;
     for (int c = 0; c < a->n_calls; c++)
         if (a->calls[c].state == QS_COLLECT && (st = sort_collected(f, p, c, err)) != BASALT_OK)
             return st;
     return BASALT_OK;
 }
 
+static basalt_status order_part(struct fin *f, int p, struct basalt_error *err)
+{
+    const int64_t *off = f->part_off[0];
+    int64_t n = off[p + 1] - off[p];
+    uint32_t *ord = basalt_malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    if (!ord)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    f->order[p] = ord;
+    f->n_part[p] = n;
+    memcpy(ord, f->part_gid[0] + off[p], sizeof(uint32_t) * (size_t)n);
+    return basalt_qagg_order(f->locals[0], ord, n, err);
+}
+
 static void merge_task(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     struct fin *f = ctx;
-    for (int64_t p = begin; p < end; p++) {
+    for (int64_t p = begin; p < end && f->direct; p++)
+        f->status[p] = order_part(f, (int)p, &f->errs[p]);
+    for (int64_t p = begin; p < end && !f->direct; p++) {
         f->status[p] = basalt_qagg_local_init(f->agg, &f->parts[p], false, &f->errs[p]);
         if (f->status[p] == BASALT_OK)
             f->status[p] = merge_part(f, (int)p, &f->errs[p]);
+        f->n_part[p] = f->parts[p].n_groups;
     }
 }
 
@@ -216,7 +226,7 @@ static void write_task(void *ctx, int64_t begin, int64_t end, int worker)
     struct fin *f = ctx;
     struct basalt_qagg_local *parts[QAGG_PARTS];
     for (int p = 0; p < QAGG_PARTS; p++)
-        parts[p] = &f->parts[p];
+        parts[p] = f->direct ? f->locals[0] : &f->parts[p];
     for (int64_t b = begin; b < end; b++) {
         int64_t lo = b * QAGG_BATCH_ROWS;
         int64_t n = f->n_out - lo < QAGG_BATCH_ROWS ? f->n_out - lo : QAGG_BATCH_ROWS;
@@ -271,6 +281,10 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     f.agg = agg;
     f.locals = locals;
     f.n_locals = n_locals;
+    f.direct = n_locals == 1 && agg->n_keys > 0;
+    for (int c = 0; c < agg->n_calls; c++)
+        if (agg->calls[c].state == QS_COLLECT)
+            f.direct = false;
     size_t nl = (size_t)n_locals + 1, nc = (size_t)agg->n_calls + 1;
     size_t tasks = nl > QAGG_PARTS ? nl : QAGG_PARTS;
     basalt_status st = BASALT_OK;
@@ -300,7 +314,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     int64_t n_batches = 0;
     if (st == BASALT_OK) {
         for (int p = 0; p < QAGG_PARTS; p++)
-            f.n_out += f.parts[p].n_groups;
+            f.n_out += f.n_part[p];
         f.ref_part = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
         f.ref_gid = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
         n_batches = (f.n_out + QAGG_BATCH_ROWS - 1) / QAGG_BATCH_ROWS;
@@ -315,8 +329,8 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     if (st == BASALT_OK) {
         int64_t r = 0;
         for (int p = 0; p < QAGG_PARTS; p++)
-            for (int64_t k = 0; k < f.parts[p].n_groups; k++, r++) {
-                f.ref_part[r] = (uint32_t)p;
+            for (int64_t k = 0; k < f.n_part[p]; k++, r++) {
+                f.ref_part[r] = f.direct ? 0 : (uint32_t)p;
                 f.ref_gid[r] = f.order[p][k];
             }
         basalt_pool_parallel_for(pool, 0, n_batches, 1, write_task, &f);
@@ -331,6 +345,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
             st = basalt_arrow_batches_append(out, &f.batches[b], err);
         agg->groups = f.n_out;
         agg->partitions = QAGG_PARTS;
+        agg->direct_finish = f.direct;
     }
     /* clean up */
     for (int64_t b = 0; f.batches && b < n_batches; b++)
