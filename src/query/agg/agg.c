@@ -46,6 +46,7 @@ static basalt_status layout_keys(struct basalt_qagg *a, struct basalt_error *err
         if (a->keys[k].phys == QP_STR)
             a->ptr_word[(a->keys[k].offset + 8) / 8] = true;
     a->word_key = !a->has_strings && a->row_words == 2;
+    a->str_key = a->n_keys == 1 && a->keys[0].phys == QP_STR;
     a->word_seed = basalt_qagg_hash_step(0x9e3779b97f4a7c15ull, 0);
     enum qagg_phys p = a->n_keys == 1 ? a->keys[0].phys : QP_STR;
     a->dense_ok = a->n_keys == 1 && p != QP_STR && p != QP_F32 && p != QP_F64 && p != QP_DEC &&

@@ -116,6 +116,7 @@ struct basalt_qagg {
      * all-zero mask word, so hash_row(row) = basalt_qagg_hash_word(a, word). */
     bool word_key;
     uint64_t word_seed;
+    bool str_key; /* one string key: agg_strkey.c encodes its rows */
     struct basalt_qagg_options opts;
     _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches;
     int64_t groups, partitions;
@@ -246,6 +247,10 @@ basalt_status basalt_qagg_word_find_or_add(struct basalt_qagg_local *l, uint64_t
                                            struct basalt_error *err);
 basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qagg_col *key,
                                     int64_t n, struct basalt_error *err);
+
+/* agg_strkey.c */
+void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *c, int64_t n,
+                            uint8_t *rows, uint64_t *hashes);
 
 /* agg_state.c */
 void basalt_qagg_call_setup(struct qagg_callinfo *ci);

@@ -174,16 +174,29 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
 
 #define VALID(i) (!arg->valid || basalt_bitmap_get(arg->valid, arg->off + (i)))
 
+/* States past this size are mostly out of cache: the loops below then
+ * prefetch the state of the row UPDATE_AHEAD rows on, so the misses of
+ * neighbouring rows overlap instead of queueing behind the loop's stores. */
+#define UPDATE_PREFETCH_BYTES (256 * 1024)
+#define UPDATE_AHEAD 16
+#define PREFETCH_STATE(i)                                                                \
+    do {                                                                                 \
+        if (pf && (i) + UPDATE_AHEAD < n)                                                \
+            __builtin_prefetch(&s[gids[(i) + UPDATE_AHEAD]], 1);                         \
+    } while (0)
+
 #define SUM_I_LOOP(T)                                                                    \
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         if (!arg->valid) {                                                               \
             for (int64_t i = 0; i < n; i++) {                                            \
+                PREFETCH_STATE(i);                                                       \
                 s[gids[i]].sum += d[i];                                                  \
                 s[gids[i]].n++;                                                          \
             }                                                                            \
         } else {                                                                         \
             for (int64_t i = 0; i < n; i++) {                                            \
+                PREFETCH_STATE(i);                                                       \
                 bool ok = VALID(i);                                                      \
                 s[gids[i]].sum += ok ? (qi128)d[i] : 0;                                  \
                 s[gids[i]].n += ok;                                                      \
@@ -195,6 +208,7 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         for (int64_t i = 0; i < n; i++) {                                                \
+            PREFETCH_STATE(i);                                                           \
             if (!VALID(i))                                                               \
                 continue;                                                                \
             struct qagg_sum_f *x = &s[gids[i]];                                          \
@@ -207,6 +221,7 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         for (int64_t i = 0; i < n; i++) {                                                \
+            PREFETCH_STATE(i);                                                           \
             if (!VALID(i))                                                               \
                 continue;                                                                \
             struct qagg_minmax *m = &s[gids[i]];                                         \
@@ -301,15 +316,20 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
     enum qagg_phys p = ci->in_phys;
     basalt_status rc;
     union qagg_cell v;
+    bool pf = (uint64_t)l->n_groups * ci->state_size > UPDATE_PREFETCH_BYTES;
     switch (ci->state) {
     case QS_COUNT: {
         int64_t *s = (int64_t *)st;
         if (ci->call.kind == BASALT_QAGG_COUNT_STAR || !arg->valid) {
-            for (int64_t i = 0; i < n; i++)
+            for (int64_t i = 0; i < n; i++) {
+                PREFETCH_STATE(i);
                 s[gids[i]]++;
+            }
         } else {
-            for (int64_t i = 0; i < n; i++)
+            for (int64_t i = 0; i < n; i++) {
+                PREFETCH_STATE(i);
                 s[gids[i]] += VALID(i);
+            }
         }
         return BASALT_OK;
     }

@@ -617,9 +617,13 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
     if (!l->slots && (st = grow_slots(l, err)) != BASALT_OK)
         return st;
     size_t w = (size_t)a->row_width;
-    basalt_qagg_encode_rows(a, keys, n, l->rowbuf);
-    for (int64_t i = 0; i < n; i++)
-        l->hbuf[i] = hash_row(a, l->rowbuf + (size_t)i * w);
+    if (a->str_key) {
+        basalt_qagg_str_encode(a, &keys[0], n, l->rowbuf, l->hbuf);
+    } else {
+        basalt_qagg_encode_rows(a, keys, n, l->rowbuf);
+        for (int64_t i = 0; i < n; i++)
+            l->hbuf[i] = hash_row(a, l->rowbuf + (size_t)i * w);
+    }
     for (int64_t i = 0; i < n; i++) {
         /* The slot of a row a few ahead is fetched while this one probes. */
         if (i + 8 < n)
@@ -635,7 +639,13 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
             }
             if ((s >> 32) == tag) {
                 uint32_t g = (uint32_t)s - 1;
-                if (basalt_qagg_row_eq(a, l->rows + (size_t)g * w, row)) {
+                const uint8_t *grow = l->rows + (size_t)g * w;
+                uint64_t x0, y0;
+                memcpy(&x0, grow + 8, 8);
+                memcpy(&y0, row + 8, 8);
+                /* the second word (a string's length and prefix, or the first
+                 * key) settles most mismatches before the generic compare */
+                if ((!a->str_key || x0 == y0) && basalt_qagg_row_eq(a, grow, row)) {
                     l->gids[i] = g;
                     break;
                 }
