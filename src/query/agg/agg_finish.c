@@ -143,18 +143,35 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     struct basalt_qagg_local *t = &f->parts[p];
     basalt_status st;
     size_t w = (size_t)a->row_width;
+    int64_t bound = 0;
+    for (int i = 0; i < f->n_locals; i++)
+        bound += f->part_off[i][p + 1] - f->part_off[i][p];
+    if ((st = basalt_qagg_local_reserve(t, bound, err)) != BASALT_OK)
+        return st;
     for (int i = 0; i < f->n_locals; i++) {
         struct basalt_qagg_local *l = f->locals[i];
         const int64_t *off = f->part_off[i];
-        for (int64_t k = off[p]; k < off[p + 1]; k++) {
-            uint32_t g = f->part_gid[i][k], dg;
-            st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg, err);
-            if (st == BASALT_OK)
-                st = basalt_qagg_combine(t, dg, l, g, err);
-            if (st != BASALT_OK)
-                return st;
-            f->map[i][g] = dg;
+        /* Groups first, then the states call by call. */
+        const uint32_t *sg = f->part_gid[i] + off[p];
+        int64_t cnt = off[p + 1] - off[p];
+        uint32_t *dg = basalt_malloc(sizeof(uint32_t) * (size_t)(cnt + 1));
+        if (!dg)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        st = BASALT_OK;
+        for (int64_t k = 0; k < cnt && st == BASALT_OK; k++) {
+            uint32_t g = sg[k];
+            if (k + 8 < cnt) {
+                __builtin_prefetch(&l->hashes[sg[k + 8]]);
+                __builtin_prefetch(l->rows + sg[k + 8] * w);
+            }
+            st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg[k], err);
+            f->map[i][g] = dg[k];
         }
+        if (st == BASALT_OK)
+            st = basalt_qagg_combine_many(t, dg, l, sg, cnt, err);
+        basalt_free(dg);
+        if (st != BASALT_OK)
+            return st;
         for (int c = 0; c < a->n_calls; c++) {
             if (a->calls[c].state != QS_COLLECT)
                 continue;

@@ -207,6 +207,8 @@ void basalt_qagg_cell_get(const struct qagg_col *c, enum qagg_phys phys, int64_t
 basalt_status basalt_qagg_local_init(struct basalt_qagg *agg, struct basalt_qagg_local *l,
                                      bool copy_strings, struct basalt_error *err);
 void basalt_qagg_local_clear(struct basalt_qagg_local *l);
+basalt_status basalt_qagg_local_reserve(struct basalt_qagg_local *l, int64_t n,
+                                        struct basalt_error *err);
 void basalt_qagg_local_reset(struct basalt_qagg_local *l);
 basalt_status basalt_qagg_group_append(struct basalt_qagg_local *l, uint64_t h,
                                        const uint8_t *row, uint32_t *gid,
@@ -245,6 +247,8 @@ static inline uint64_t basalt_qagg_hash_word(const struct basalt_qagg *a, uint64
 basalt_status basalt_qagg_word_find_or_add(struct basalt_qagg_local *l, uint64_t h,
                                            uint64_t word, uint32_t *gid,
                                            struct basalt_error *err);
+basalt_status basalt_qagg_word_reserve(struct basalt_qagg_local *l, int64_t n,
+                                       struct basalt_error *err);
 basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qagg_col *key,
                                     int64_t n, struct basalt_error *err);
 
@@ -257,9 +261,11 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci);
 basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
                                  const struct qagg_col *arg, const uint32_t *gids, int64_t n,
                                  bool global, struct basalt_error *err);
-basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
-                                  const struct basalt_qagg_local *src, uint32_t sgid,
-                                  struct basalt_error *err);
+/* Folds src's states of groups sgids[k] into dst's of groups dgids[k]. */
+basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
+                                       const struct basalt_qagg_local *src,
+                                       const uint32_t *sgids, int64_t n,
+                                       struct basalt_error *err);
 basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
                                     const union qagg_cell *v, bool copy,
                                     struct basalt_error *err);

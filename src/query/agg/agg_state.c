@@ -446,54 +446,73 @@ basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
 
 /* ------------------------------------------------------------ merging */
 
-basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
-                                  const struct basalt_qagg_local *src, uint32_t sgid,
-                                  struct basalt_error *err)
+/* Folds state s of call ci into state d. */
+static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t *d,
+                                        const uint8_t *s, struct basalt_error *err)
+{
+    switch (ci->state) {
+    case QS_COUNT: *(int64_t *)d += *(const int64_t *)s; break;
+    case QS_SUM_I: {
+        struct qagg_sum_i *x = (struct qagg_sum_i *)d;
+        const struct qagg_sum_i *y = (const struct qagg_sum_i *)s;
+        x->sum += y->sum;
+        x->n += y->n;
+        break;
+    }
+    case QS_SUM_F: {
+        struct qagg_sum_f *x = (struct qagg_sum_f *)d;
+        const struct qagg_sum_f *y = (const struct qagg_sum_f *)s;
+        basalt_qagg_dd_add(&x->hi, &x->lo, y->hi);
+        x->lo += y->lo;
+        x->n += y->n;
+        break;
+    }
+    case QS_VAR: {
+        struct qagg_var *x = (struct qagg_var *)d;
+        const struct qagg_var *y = (const struct qagg_var *)s;
+        basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
+        x->s_lo += y->s_lo;
+        basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
+        x->q_lo += y->q_lo;
+        x->n += y->n;
+        break;
+    }
+    case QS_MINMAX: {
+        const struct qagg_minmax *y = (const struct qagg_minmax *)s;
+        if (y->has)
+            return minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max, &y->v, err);
+        break;
+    }
+    case QS_BOOL: *d |= *s; break;
+    case QS_COLLECT: break;
+    }
+    return BASALT_OK;
+}
+
+/* How far ahead the merge prefetches source states: its group ids ascend
+ * with gaps, so the hardware prefetcher does not see them coming. */
+#define COMBINE_AHEAD 8
+
+basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
+                                       const struct basalt_qagg_local *src,
+                                       const uint32_t *sgids, int64_t n,
+                                       struct basalt_error *err)
 {
     const struct basalt_qagg *a = dst->agg;
     for (int c = 0; c < a->n_calls; c++) {
         const struct qagg_callinfo *ci = &a->calls[c];
-        uint8_t *d = dst->states[c] + (size_t)dgid * ci->state_size;
-        const uint8_t *s = src->states[c] + (size_t)sgid * ci->state_size;
-        switch (ci->state) {
-        case QS_COUNT: *(int64_t *)d += *(const int64_t *)s; break;
-        case QS_SUM_I: {
-            struct qagg_sum_i *x = (struct qagg_sum_i *)d;
-            const struct qagg_sum_i *y = (const struct qagg_sum_i *)s;
-            x->sum += y->sum;
-            x->n += y->n;
-            break;
-        }
-        case QS_SUM_F: {
-            struct qagg_sum_f *x = (struct qagg_sum_f *)d;
-            const struct qagg_sum_f *y = (const struct qagg_sum_f *)s;
-            basalt_qagg_dd_add(&x->hi, &x->lo, y->hi);
-            x->lo += y->lo;
-            x->n += y->n;
-            break;
-        }
-        case QS_VAR: {
-            struct qagg_var *x = (struct qagg_var *)d;
-            const struct qagg_var *y = (const struct qagg_var *)s;
-            basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
-            x->s_lo += y->s_lo;
-            basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
-            x->q_lo += y->q_lo;
-            x->n += y->n;
-            break;
-        }
-        case QS_MINMAX: {
-            const struct qagg_minmax *y = (const struct qagg_minmax *)s;
-            if (y->has) {
-                basalt_status st = minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max,
-                                              &y->v, err);
-                if (st != BASALT_OK)
-                    return st;
-            }
-            break;
-        }
-        case QS_BOOL: *d |= *s; break;
-        case QS_COLLECT: break;
+        size_t sz = ci->state_size;
+        if (ci->state == QS_COLLECT)
+            continue;
+        uint8_t *d = dst->states[c];
+        const uint8_t *s = src->states[c];
+        for (int64_t k = 0; k < n; k++) {
+            if (k + COMBINE_AHEAD < n)
+                __builtin_prefetch(s + (size_t)sgids[k + COMBINE_AHEAD] * sz);
+            basalt_status st = combine_one(ci, d + (size_t)dgids[k] * sz,
+                                           s + (size_t)sgids[k] * sz, err);
+            if (st != BASALT_OK)
+                return st;
         }
     }
     return BASALT_OK;

@@ -281,12 +281,12 @@ void basalt_qagg_local_clear(struct basalt_qagg_local *l)
     memset(l, 0, sizeof *l);
 }
 
-static basalt_status grow_groups(struct basalt_qagg_local *l, struct basalt_error *err)
+static basalt_status groups_resize(struct basalt_qagg_local *l, int64_t cap,
+                                   struct basalt_error *err)
 {
     const struct basalt_qagg *a = l->agg;
     if (l->cap_groups >= (int64_t)UINT32_MAX - 1)
         return basalt_error_set(err, BASALT_LIMIT, "aggregate: more than 2^32-2 groups");
-    int64_t cap = l->cap_groups ? l->cap_groups * 2 : 256;
     uint8_t *rows = basalt_realloc(l->rows, (size_t)cap * (size_t)a->row_width);
     if (!rows)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -317,6 +317,24 @@ static inline bool word_row(const struct basalt_qagg *a, const uint8_t *row)
         return false;
     memcpy(&m, row, 8);
     return m == 0;
+}
+
+static basalt_status grow_groups(struct basalt_qagg_local *l, struct basalt_error *err)
+{
+    return groups_resize(l, l->cap_groups ? l->cap_groups * 2 : 256, err);
+}
+
+/* Sizes an empty table for about n groups (a merge table, whose size the
+ * locals tell), so filling it neither reallocates nor rehashes. */
+basalt_status basalt_qagg_local_reserve(struct basalt_qagg_local *l, int64_t n,
+                                        struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    if (n > l->cap_groups && n < (int64_t)UINT32_MAX - 1)
+        st = groups_resize(l, n, err);
+    if (st == BASALT_OK && l->agg->word_key)
+        st = basalt_qagg_word_reserve(l, n, err);
+    return st;
 }
 
 static basalt_status grow_slots(struct basalt_qagg_local *l, struct basalt_error *err)

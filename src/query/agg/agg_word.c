@@ -15,10 +15,10 @@
  * latency at a few nanoseconds per hit. */
 #define WORD_PREFETCH 16
 
-static basalt_status grow_wslots(struct basalt_qagg_local *l, struct basalt_error *err)
+static basalt_status wslots_resize(struct basalt_qagg_local *l, uint64_t n,
+                                   struct basalt_error *err)
 {
     const struct basalt_qagg *a = l->agg;
-    uint64_t n = l->wslots ? (l->wmask + 1) * 2 : 1024;
     struct qagg_wslot *s = basalt_calloc((size_t)n, sizeof *s);
     if (!s)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -40,6 +40,23 @@ static basalt_status grow_wslots(struct basalt_qagg_local *l, struct basalt_erro
     l->wslots = s;
     l->wmask = mask;
     return BASALT_OK;
+}
+
+static basalt_status grow_wslots(struct basalt_qagg_local *l, struct basalt_error *err)
+{
+    return wslots_resize(l, l->wslots ? (l->wmask + 1) * 2 : 1024, err);
+}
+
+/* Sizes an empty index for n groups, so filling it never rehashes. */
+basalt_status basalt_qagg_word_reserve(struct basalt_qagg_local *l, int64_t n,
+                                       struct basalt_error *err)
+{
+    uint64_t size = 1024;
+    while (size < (uint64_t)n * 2 + 2)
+        size *= 2;
+    if (l->in_wslots > 0 || (l->wslots && l->wmask + 1 >= size))
+        return BASALT_OK;
+    return wslots_resize(l, size, err);
 }
 
 static basalt_status word_add(struct basalt_qagg_local *l, uint64_t h, uint64_t word,
