@@ -81,12 +81,91 @@ static basalt_status bucket_local(struct fin *f, int i, struct basalt_error *err
     return BASALT_OK;
 }
 
+/* dst[to[g]] = src[g] for n elements of sz bytes; the common sizes get
+ * fixed-size copies the compiler inlines (a libc call per element costs
+ * more than the copy). */
+static void scatter(uint8_t *dst, const uint8_t *src, const uint32_t *to, int64_t n, size_t sz)
+{
+#define SCATTER(K)                                                                       \
+    for (int64_t g = 0; g < n; g++)                                                      \
+        memcpy(dst + (size_t)to[g] * (K), src + (size_t)g * (K), (K));                   \
+    return
+    switch (sz) {
+    case 1: SCATTER(1);
+    case 8: SCATTER(8);
+    case 16: SCATTER(16);
+    case 24: SCATTER(24);
+    case 32: SCATTER(32);
+    case 40: SCATTER(40);
+    default: SCATTER(sz);
+    }
+#undef SCATTER
+}
+
+/* Moves local i's groups into partition order (group k of the new order is
+ * part_gid[i][k] of the old), so that the merge and the writers read each
+ * partition's rows and states as one contiguous run instead of gathering
+ * them across the whole table: one sequential pass here replaces a cache
+ * miss per group and state later. The local's indexes are dropped (nothing
+ * probes it again before its reset), which also bounds the extra memory. */
+static basalt_status reorder_local(struct fin *f, int i, struct basalt_error *err)
+{
+    struct basalt_qagg_local *l = f->locals[i];
+    const struct basalt_qagg *a = f->agg;
+    int64_t n = l->n_groups;
+    size_t w = (size_t)a->row_width, nn = (size_t)n + 1;
+    basalt_free(l->slots);
+    basalt_free(l->wslots);
+    l->slots = NULL;
+    l->wslots = NULL;
+    l->mask = l->wmask = 0;
+    l->in_slots = l->in_wslots = 0;
+    uint32_t *to = basalt_malloc(sizeof *to * nn);
+    uint8_t *rows = basalt_malloc(w * nn);
+    uint64_t *hashes = basalt_malloc(sizeof *hashes * nn);
+    if (!to || !rows || !hashes) {
+        basalt_free(to);
+        basalt_free(rows);
+        basalt_free(hashes);
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    }
+    for (int64_t k = 0; k < n; k++)
+        to[f->part_gid[i][k]] = (uint32_t)k;
+    scatter(rows, l->rows, to, n, w);
+    scatter((uint8_t *)hashes, (const uint8_t *)l->hashes, to, n, sizeof *hashes);
+    basalt_free(l->rows);
+    basalt_free(l->hashes);
+    l->rows = rows;
+    l->hashes = hashes;
+    for (int c = 0; c < a->n_calls; c++) {
+        size_t sz = a->calls[c].state_size;
+        if (!sz)
+            continue;
+        uint8_t *s = basalt_malloc(sz * nn);
+        if (!s) {
+            /* states of the calls before c are moved, the rest not: the
+             * local can only be reset now, and the error ends the finish */
+            basalt_free(to);
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        }
+        scatter(s, l->states[c], to, n, sz);
+        basalt_free(l->states[c]);
+        l->states[c] = s;
+    }
+    l->cap_groups = n;
+    basalt_free(to);
+    return BASALT_OK;
+}
+
 static void bucket_task(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     struct fin *f = ctx;
-    for (int64_t i = begin; i < end; i++)
+    for (int64_t i = begin; i < end; i++) {
         f->status[i] = bucket_local(f, (int)i, &f->errs[i]);
+        if (f->status[i] == BASALT_OK)
+            f->status[i] = reorder_local(f, (int)i, &f->errs[i]);
+    }
 }
 
 /* ------------------------------------------------------------ phase 2 */
@@ -151,24 +230,22 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     for (int i = 0; i < f->n_locals; i++) {
         struct basalt_qagg_local *l = f->locals[i];
         const int64_t *off = f->part_off[i];
-        /* Groups first, then the states call by call. */
-        const uint32_t *sg = f->part_gid[i] + off[p];
+        /* Groups first, then the states call by call; the local's groups
+         * of this partition are a run from off[p] (reorder_local), and
+         * map is by their group id before that. */
+        const uint32_t *old = f->part_gid[i] + off[p];
         int64_t cnt = off[p + 1] - off[p];
         uint32_t *dg = basalt_malloc(sizeof(uint32_t) * (size_t)(cnt + 1));
         if (!dg)
             return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
         st = BASALT_OK;
         for (int64_t k = 0; k < cnt && st == BASALT_OK; k++) {
-            uint32_t g = sg[k];
-            if (k + 8 < cnt) {
-                __builtin_prefetch(&l->hashes[sg[k + 8]]);
-                __builtin_prefetch(l->rows + sg[k + 8] * w);
-            }
+            size_t g = (size_t)(off[p] + k);
             st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg[k], err);
-            f->map[i][g] = dg[k];
+            f->map[i][old[k]] = dg[k];
         }
         if (st == BASALT_OK)
-            st = basalt_qagg_combine_many(t, dg, l, sg, cnt, err);
+            st = basalt_qagg_combine_many(t, dg, l, (uint32_t)off[p], cnt, err);
         basalt_free(dg);
         if (st != BASALT_OK)
             return st;
@@ -217,7 +294,8 @@ static basalt_status order_part(struct fin *f, int p, struct basalt_error *err)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     f->order[p] = ord;
     f->n_part[p] = n;
-    memcpy(ord, f->part_gid[0] + off[p], sizeof(uint32_t) * (size_t)n);
+    for (int64_t k = 0; k < n; k++)
+        ord[k] = (uint32_t)(off[p] + k); /* reorder_local made them a run */
     return basalt_qagg_order(f->locals[0], ord, n, err);
 }
 

@@ -261,11 +261,10 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci);
 basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
                                  const struct qagg_col *arg, const uint32_t *gids, int64_t n,
                                  bool global, struct basalt_error *err);
-/* Folds src's states of groups sgids[k] into dst's of groups dgids[k]. */
+/* Folds src's states of groups sfirst + k into dst's of groups dgids[k]. */
 basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
-                                       const struct basalt_qagg_local *src,
-                                       const uint32_t *sgids, int64_t n,
-                                       struct basalt_error *err);
+                                       const struct basalt_qagg_local *src, uint32_t sfirst,
+                                       int64_t n, struct basalt_error *err);
 basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
                                     const union qagg_cell *v, bool copy,
                                     struct basalt_error *err);

@@ -489,14 +489,9 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     return BASALT_OK;
 }
 
-/* How far ahead the merge prefetches source states: its group ids ascend
- * with gaps, so the hardware prefetcher does not see them coming. */
-#define COMBINE_AHEAD 8
-
 basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
-                                       const struct basalt_qagg_local *src,
-                                       const uint32_t *sgids, int64_t n,
-                                       struct basalt_error *err)
+                                       const struct basalt_qagg_local *src, uint32_t sfirst,
+                                       int64_t n, struct basalt_error *err)
 {
     const struct basalt_qagg *a = dst->agg;
     for (int c = 0; c < a->n_calls; c++) {
@@ -505,12 +500,10 @@ basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint
         if (ci->state == QS_COLLECT)
             continue;
         uint8_t *d = dst->states[c];
-        const uint8_t *s = src->states[c];
+        const uint8_t *s = src->states[c] + (size_t)sfirst * sz;
         for (int64_t k = 0; k < n; k++) {
-            if (k + COMBINE_AHEAD < n)
-                __builtin_prefetch(s + (size_t)sgids[k + COMBINE_AHEAD] * sz);
-            basalt_status st = combine_one(ci, d + (size_t)dgids[k] * sz,
-                                           s + (size_t)sgids[k] * sz, err);
+            basalt_status st = combine_one(ci, d + (size_t)dgids[k] * sz, s + (size_t)k * sz,
+                                           err);
             if (st != BASALT_OK)
                 return st;
         }
