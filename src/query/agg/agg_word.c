@@ -14,6 +14,7 @@
 /* How far ahead the probe loop prefetches: enough rows to cover a memory
  * latency at a few nanoseconds per hit. */
 #define WORD_PREFETCH 16
+#define WORD_PREFETCH_SLOTS (1u << 14) /* 256 KiB of slots */
 
 static basalt_status wslots_resize(struct basalt_qagg_local *l, uint64_t n,
                                    struct basalt_error *err)
@@ -97,31 +98,34 @@ basalt_status basalt_qagg_word_find_or_add(struct basalt_qagg_local *l, uint64_t
 }
 
 /* The value words of one key column without a row buffer: integers widen
- * with zero bits, as the key row holds them. False for the other types. */
-static bool words_direct(enum qagg_phys p, const struct qagg_col *c, int64_t n, uint64_t *w)
+ * with zero bits, as the key row holds them (64-bit ones are their own
+ * words: *w points at the column). False for the other types. */
+static bool words_direct(enum qagg_phys p, const struct qagg_col *c, int64_t n,
+                         const uint64_t **w)
 {
+    uint64_t *out = (uint64_t *)(uintptr_t)*w;
     switch (p) {
     case QP_I64:
-    case QP_U64: memcpy(w, (const uint64_t *)c->data + c->off, (size_t)n * 8); return true;
+    case QP_U64: *w = (const uint64_t *)c->data + c->off; return true;
     case QP_I32:
     case QP_U32: {
         const uint32_t *d = (const uint32_t *)c->data + c->off;
         for (int64_t i = 0; i < n; i++)
-            w[i] = d[i];
+            out[i] = d[i];
         return true;
     }
     case QP_I16:
     case QP_U16: {
         const uint16_t *d = (const uint16_t *)c->data + c->off;
         for (int64_t i = 0; i < n; i++)
-            w[i] = d[i];
+            out[i] = d[i];
         return true;
     }
     case QP_I8:
     case QP_U8: {
         const uint8_t *d = (const uint8_t *)c->data + c->off;
         for (int64_t i = 0; i < n; i++)
-            w[i] = d[i];
+            out[i] = d[i];
         return true;
     }
     default: return false;
@@ -133,13 +137,14 @@ basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qa
 {
     struct basalt_qagg *a = l->agg;
     basalt_status st;
-    uint64_t *w = l->wbuf, *h = l->hbuf;
+    const uint64_t *w = l->wbuf;
+    uint64_t *h = l->hbuf;
     atomic_fetch_add_explicit(&a->word_batches, 1, memory_order_relaxed);
     uint32_t *gids = l->gids;
     /* Rows with a NULL key: a validity bitmap (direct words) or a nonzero
      * mask word in the encoded rows. */
     const struct qagg_col *direct = a->n_keys == 1 ? &keys[0] : NULL;
-    if (direct && !words_direct(a->keys[0].phys, direct, n, w))
+    if (direct && !words_direct(a->keys[0].phys, direct, n, &w))
         direct = NULL;
     bool nulls = direct ? direct->valid != NULL : false;
     if (!direct) {
@@ -147,7 +152,7 @@ basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qa
         for (int64_t i = 0; i < n; i++) {
             uint64_t m;
             memcpy(&m, l->rowbuf + 16 * i, 8);
-            memcpy(&w[i], l->rowbuf + 16 * i + 8, 8);
+            memcpy(&l->wbuf[i], l->rowbuf + 16 * i + 8, 8);
             nulls |= m != 0;
         }
     }
@@ -156,7 +161,8 @@ basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qa
     if (!l->wslots && (st = grow_wslots(l, err)) != BASALT_OK)
         return st;
     for (int64_t i = 0; i < n; i++) {
-        if (i + WORD_PREFETCH < n)
+        /* a small index stays in cache: prefetching it costs more than it saves */
+        if (i + WORD_PREFETCH < n && l->wmask >= WORD_PREFETCH_SLOTS)
             __builtin_prefetch(&l->wslots[h[i + WORD_PREFETCH] & l->wmask]);
         if (nulls) {
             uint8_t nrow[16];
