@@ -15,6 +15,7 @@
  * latency at a few nanoseconds per hit. */
 #define WORD_PREFETCH 16
 #define WORD_PREFETCH_SLOTS (1u << 14) /* 256 KiB of slots */
+#define WORD_SPARSE_SLOTS (1u << 16)   /* 1 MiB of slots */
 
 static basalt_status wslots_resize(struct basalt_qagg_local *l, uint64_t n,
                                    struct basalt_error *err)
@@ -53,7 +54,7 @@ basalt_status basalt_qagg_word_reserve(struct basalt_qagg_local *l, int64_t n,
                                        struct basalt_error *err)
 {
     uint64_t size = 1024;
-    while (size < (uint64_t)n * 2 + 2)
+    while (size < (uint64_t)n * (size <= WORD_SPARSE_SLOTS ? 4 : 2) + 4)
         size *= 2;
     if (l->in_wslots > 0 || (l->wslots && l->wmask + 1 >= size))
         return BASALT_OK;
@@ -72,7 +73,10 @@ static basalt_status word_add(struct basalt_qagg_local *l, uint64_t h, uint64_t 
     l->wslots[pos].word = word;
     l->wslots[pos].gid1 = *gid + 1;
     l->in_wslots++;
-    if ((uint64_t)l->in_wslots * 2 > l->wmask + 1)
+    /* A small index is kept at most a quarter full: a probe that meets
+     * another key first is a mispredicted branch, dearer than the memory. */
+    uint64_t fill = l->wmask < WORD_SPARSE_SLOTS ? 4 : 2;
+    if ((uint64_t)l->in_wslots * fill > l->wmask + 1)
         return grow_wslots(l, err);
     return BASALT_OK;
 }
