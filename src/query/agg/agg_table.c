@@ -122,7 +122,7 @@ static void put_key(const struct qagg_keyinfo *k, const struct qagg_col *c, int6
 }
 
 void basalt_qagg_encode_rows(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
-                        uint8_t *rows)
+                             uint8_t *rows)
 {
     size_t w = (size_t)a->row_width;
     memset(rows, 0, w * (size_t)n);
