@@ -45,6 +45,9 @@ static basalt_status layout_keys(struct basalt_qagg *a, struct basalt_error *err
     for (int k = 0; k < a->n_keys; k++)
         if (a->keys[k].phys == QP_STR)
             a->ptr_word[(a->keys[k].offset + 8) / 8] = true;
+    a->word_key = !a->has_strings && a->row_words == 2;
+    a->str_key = a->n_keys == 1 && a->keys[0].phys == QP_STR;
+    a->word_seed = basalt_qagg_hash_step(0x9e3779b97f4a7c15ull, 0);
     enum qagg_phys p = a->n_keys == 1 ? a->keys[0].phys : QP_STR;
     a->dense_ok = a->n_keys == 1 && p != QP_STR && p != QP_F32 && p != QP_F64 && p != QP_DEC &&
                   p != QP_IV;
@@ -110,7 +113,9 @@ void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *
     stats->dense_batches = atomic_load(&agg->dense_batches);
     stats->hashed_batches = atomic_load(&agg->hashed_batches);
     stats->global_batches = atomic_load(&agg->global_batches);
+    stats->word_batches = atomic_load(&agg->word_batches);
     stats->groups = agg->groups;
+    stats->direct_finish = agg->direct_finish;
     stats->partitions = agg->partitions;
 }
 

@@ -109,9 +109,13 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
 struct basalt_qagg_stats {
     int64_t dense_batches;  /* consume chunks grouped by direct indexing */
     int64_t hashed_batches; /* consume chunks grouped through the hash table */
+    int64_t word_batches;   /* of those, chunks probed in the word index (one
+                               key word inline in the slot) */
     int64_t global_batches; /* consume chunks of a global (keyless) aggregate */
     int64_t groups;         /* groups in the last finish's output */
     int64_t partitions;     /* partitions the last finish merged in */
+    bool direct_finish;     /* the last finish wrote one local's groups
+                               without merging them */
 };
 void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *stats);
 

@@ -12,6 +12,10 @@ struct fin {
     struct basalt_qagg *agg;
     struct basalt_qagg_local **locals;
     int n_locals;
+    /* One local and nothing collected: its groups need no merge, each
+     * partition is just its groups in output order (n_part[p] of them). */
+    bool direct;
+    int64_t n_part[QAGG_PARTS];
     /* per local: groups bucketed by partition, and the merged group id of each */
     int64_t (*part_off)[QAGG_PARTS + 1];
     uint32_t **part_gid;
@@ -77,12 +81,91 @@ static basalt_status bucket_local(struct fin *f, int i, struct basalt_error *err
     return BASALT_OK;
 }
 
+/* dst[to[g]] = src[g] for n elements of sz bytes; the common sizes get
+ * fixed-size copies the compiler inlines (a libc call per element costs
+ * more than the copy). */
+static void scatter(uint8_t *dst, const uint8_t *src, const uint32_t *to, int64_t n, size_t sz)
+{
+#define SCATTER(K)                                                                       \
+    for (int64_t g = 0; g < n; g++)                                                      \
+        memcpy(dst + (size_t)to[g] * (K), src + (size_t)g * (K), (K));                   \
+    return
+    switch (sz) {
+    case 1: SCATTER(1);
+    case 8: SCATTER(8);
+    case 16: SCATTER(16);
+    case 24: SCATTER(24);
+    case 32: SCATTER(32);
+    case 40: SCATTER(40);
+    default: SCATTER(sz);
+    }
+#undef SCATTER
+}
+
+/* Moves local i's groups into partition order (group k of the new order is
+ * part_gid[i][k] of the old), so that the merge and the writers read each
+ * partition's rows and states as one contiguous run instead of gathering
+ * them across the whole table: one sequential pass here replaces a cache
+ * miss per group and state later. The local's indexes are dropped (nothing
+ * probes it again before its reset), which also bounds the extra memory. */
+static basalt_status reorder_local(struct fin *f, int i, struct basalt_error *err)
+{
+    struct basalt_qagg_local *l = f->locals[i];
+    const struct basalt_qagg *a = f->agg;
+    int64_t n = l->n_groups;
+    size_t w = (size_t)a->row_width, nn = (size_t)n + 1;
+    basalt_free(l->slots);
+    basalt_free(l->wslots);
+    l->slots = NULL;
+    l->wslots = NULL;
+    l->mask = l->wmask = 0;
+    l->in_slots = l->in_wslots = 0;
+    uint32_t *to = basalt_malloc(sizeof *to * nn);
+    uint8_t *rows = basalt_malloc(w * nn);
+    uint64_t *hashes = basalt_malloc(sizeof *hashes * nn);
+    if (!to || !rows || !hashes) {
+        basalt_free(to);
+        basalt_free(rows);
+        basalt_free(hashes);
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    }
+    for (int64_t k = 0; k < n; k++)
+        to[f->part_gid[i][k]] = (uint32_t)k;
+    scatter(rows, l->rows, to, n, w);
+    scatter((uint8_t *)hashes, (const uint8_t *)l->hashes, to, n, sizeof *hashes);
+    basalt_free(l->rows);
+    basalt_free(l->hashes);
+    l->rows = rows;
+    l->hashes = hashes;
+    for (int c = 0; c < a->n_calls; c++) {
+        size_t sz = a->calls[c].state_size;
+        if (!sz)
+            continue;
+        uint8_t *s = basalt_malloc(sz * nn);
+        if (!s) {
+            /* states of the calls before c are moved, the rest not: the
+             * local can only be reset now, and the error ends the finish */
+            basalt_free(to);
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        }
+        scatter(s, l->states[c], to, n, sz);
+        basalt_free(l->states[c]);
+        l->states[c] = s;
+    }
+    l->cap_groups = n;
+    basalt_free(to);
+    return BASALT_OK;
+}
+
 static void bucket_task(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     struct fin *f = ctx;
-    for (int64_t i = begin; i < end; i++)
+    for (int64_t i = begin; i < end; i++) {
         f->status[i] = bucket_local(f, (int)i, &f->errs[i]);
+        if (f->status[i] == BASALT_OK)
+            f->status[i] = reorder_local(f, (int)i, &f->errs[i]);
+    }
 }
 
 /* ------------------------------------------------------------ phase 2 */
@@ -91,17 +174,6 @@ struct sort_ctx {
     const struct basalt_qagg_local *t;
     enum qagg_phys phys;
 };
-
-static int cmp_groups(const void *x, const void *y, void *ctx)
-{
-    const struct basalt_qagg_local *t = ctx;
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    uint64_t ha = t->hashes[a], hb = t->hashes[b];
-    if (ha != hb)
-        return ha < hb ? -1 : 1;
-    size_t w = (size_t)t->agg->row_width;
-    return basalt_qagg_row_cmp(t->agg, t->rows + a * w, t->rows + b * w);
-}
 
 static int cmp_cells(const void *x, const void *y, void *ctx)
 {
@@ -150,18 +222,33 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     struct basalt_qagg_local *t = &f->parts[p];
     basalt_status st;
     size_t w = (size_t)a->row_width;
+    int64_t bound = 0;
+    for (int i = 0; i < f->n_locals; i++)
+        bound += f->part_off[i][p + 1] - f->part_off[i][p];
+    if ((st = basalt_qagg_local_reserve(t, bound, err)) != BASALT_OK)
+        return st;
     for (int i = 0; i < f->n_locals; i++) {
         struct basalt_qagg_local *l = f->locals[i];
         const int64_t *off = f->part_off[i];
-        for (int64_t k = off[p]; k < off[p + 1]; k++) {
-            uint32_t g = f->part_gid[i][k], dg;
-            st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg, err);
-            if (st == BASALT_OK)
-                st = basalt_qagg_combine(t, dg, l, g, err);
-            if (st != BASALT_OK)
-                return st;
-            f->map[i][g] = dg;
+        /* Groups first, then the states call by call; the local's groups
+         * of this partition are a run from off[p] (reorder_local), and
+         * map is by their group id before that. */
+        const uint32_t *old = f->part_gid[i] + off[p];
+        int64_t cnt = off[p + 1] - off[p];
+        uint32_t *dg = basalt_malloc(sizeof(uint32_t) * (size_t)(cnt + 1));
+        if (!dg)
+            return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        st = BASALT_OK;
+        for (int64_t k = 0; k < cnt && st == BASALT_OK; k++) {
+            size_t g = (size_t)(off[p] + k);
+            st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg[k], err);
+            f->map[i][old[k]] = dg[k];
         }
+        if (st == BASALT_OK)
+            st = basalt_qagg_combine_many(t, dg, l, (uint32_t)off[p], cnt, err);
+        basalt_free(dg);
+        if (st != BASALT_OK)
+            return st;
         for (int c = 0; c < a->n_calls; c++) {
             if (a->calls[c].state != QS_COLLECT)
                 continue;
@@ -190,21 +277,39 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     f->order[p] = ord;
     for (int64_t g = 0; g < t->n_groups; g++)
         ord[g] = (uint32_t)g;
-    qsort_r(ord, (size_t)t->n_groups, sizeof *ord, cmp_groups, t);
+    if ((st = basalt_qagg_order(t, ord, t->n_groups, err)) != BASALT_OK)
+        return st;
     for (int c = 0; c < a->n_calls; c++)
         if (a->calls[c].state == QS_COLLECT && (st = sort_collected(f, p, c, err)) != BASALT_OK)
             return st;
     return BASALT_OK;
 }
 
+static basalt_status order_part(struct fin *f, int p, struct basalt_error *err)
+{
+    const int64_t *off = f->part_off[0];
+    int64_t n = off[p + 1] - off[p];
+    uint32_t *ord = basalt_malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    if (!ord)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    f->order[p] = ord;
+    f->n_part[p] = n;
+    for (int64_t k = 0; k < n; k++)
+        ord[k] = (uint32_t)(off[p] + k); /* reorder_local made them a run */
+    return basalt_qagg_order(f->locals[0], ord, n, err);
+}
+
 static void merge_task(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
     struct fin *f = ctx;
-    for (int64_t p = begin; p < end; p++) {
+    for (int64_t p = begin; p < end && f->direct; p++)
+        f->status[p] = order_part(f, (int)p, &f->errs[p]);
+    for (int64_t p = begin; p < end && !f->direct; p++) {
         f->status[p] = basalt_qagg_local_init(f->agg, &f->parts[p], false, &f->errs[p]);
         if (f->status[p] == BASALT_OK)
             f->status[p] = merge_part(f, (int)p, &f->errs[p]);
+        f->n_part[p] = f->parts[p].n_groups;
     }
 }
 
@@ -216,7 +321,7 @@ static void write_task(void *ctx, int64_t begin, int64_t end, int worker)
     struct fin *f = ctx;
     struct basalt_qagg_local *parts[QAGG_PARTS];
     for (int p = 0; p < QAGG_PARTS; p++)
-        parts[p] = &f->parts[p];
+        parts[p] = f->direct ? f->locals[0] : &f->parts[p];
     for (int64_t b = begin; b < end; b++) {
         int64_t lo = b * QAGG_BATCH_ROWS;
         int64_t n = f->n_out - lo < QAGG_BATCH_ROWS ? f->n_out - lo : QAGG_BATCH_ROWS;
@@ -271,6 +376,10 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     f.agg = agg;
     f.locals = locals;
     f.n_locals = n_locals;
+    f.direct = n_locals == 1 && agg->n_keys > 0;
+    for (int c = 0; c < agg->n_calls; c++)
+        if (agg->calls[c].state == QS_COLLECT)
+            f.direct = false;
     size_t nl = (size_t)n_locals + 1, nc = (size_t)agg->n_calls + 1;
     size_t tasks = nl > QAGG_PARTS ? nl : QAGG_PARTS;
     basalt_status st = BASALT_OK;
@@ -300,7 +409,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     int64_t n_batches = 0;
     if (st == BASALT_OK) {
         for (int p = 0; p < QAGG_PARTS; p++)
-            f.n_out += f.parts[p].n_groups;
+            f.n_out += f.n_part[p];
         f.ref_part = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
         f.ref_gid = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
         n_batches = (f.n_out + QAGG_BATCH_ROWS - 1) / QAGG_BATCH_ROWS;
@@ -315,8 +424,8 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
     if (st == BASALT_OK) {
         int64_t r = 0;
         for (int p = 0; p < QAGG_PARTS; p++)
-            for (int64_t k = 0; k < f.parts[p].n_groups; k++, r++) {
-                f.ref_part[r] = (uint32_t)p;
+            for (int64_t k = 0; k < f.n_part[p]; k++, r++) {
+                f.ref_part[r] = f.direct ? 0 : (uint32_t)p;
                 f.ref_gid[r] = f.order[p][k];
             }
         basalt_pool_parallel_for(pool, 0, n_batches, 1, write_task, &f);
@@ -331,6 +440,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
             st = basalt_arrow_batches_append(out, &f.batches[b], err);
         agg->groups = f.n_out;
         agg->partitions = QAGG_PARTS;
+        agg->direct_finish = f.direct;
     }
     /* clean up */
     for (int64_t b = 0; f.batches && b < n_batches; b++)

@@ -110,9 +110,25 @@ struct basalt_qagg {
     bool has_strings;
     bool *ptr_word;      /* per word: the pointer word of a long string */
     bool dense_ok;       /* one integer-like key */
+    /* The key row is one NULL-mask word and one value word (keys of at most
+     * 8 bytes in all, no strings): rows without NULLs are indexed by that
+     * word inline (agg_word.c). word_seed is the row hash's state after the
+     * all-zero mask word, so hash_row(row) = basalt_qagg_hash_word(a, word). */
+    bool word_key;
+    uint64_t word_seed;
+    bool str_key; /* one string key: agg_strkey.c encodes its rows */
     struct basalt_qagg_options opts;
-    _Atomic int64_t dense_batches, hashed_batches, global_batches;
+    _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches;
     int64_t groups, partitions;
+    bool direct_finish;
+};
+
+/* A slot of the word index: the key's value word inline beside its group
+ * id, so a probe touches one cache line and no key row. gid1 0: empty. */
+struct qagg_wslot {
+    uint64_t word;
+    uint32_t gid1; /* group id + 1 */
+    uint32_t pad;
 };
 
 /* Collected values of one call: parallel arrays. */
@@ -129,6 +145,10 @@ struct basalt_qagg_local {
     uint64_t *hashes;  /* cap_groups */
     uint64_t *slots;   /* 0 empty, else (gid + 1) | (hash >> 32) << 32 */
     uint64_t mask;     /* slots - 1; slots is NULL until the first hashed chunk */
+    int64_t in_slots;  /* groups indexed in slots */
+    struct qagg_wslot *wslots; /* word_key tables: groups whose row has no NULL */
+    uint64_t wmask;
+    int64_t in_wslots;
     uint8_t **states;  /* per call: cap_groups * state_size */
     struct qagg_coll *coll; /* per call */
     struct basalt_arena arena; /* long key strings, collected strings */
@@ -142,6 +162,7 @@ struct basalt_qagg_local {
     uint8_t *rowbuf;
     uint64_t *hbuf;
     uint32_t *gids;
+    uint64_t *wbuf; /* word_key tables: the chunk's value words */
 };
 
 /* A borrowed Arrow array, ready to index. */
@@ -186,24 +207,64 @@ void basalt_qagg_cell_get(const struct qagg_col *c, enum qagg_phys phys, int64_t
 basalt_status basalt_qagg_local_init(struct basalt_qagg *agg, struct basalt_qagg_local *l,
                                      bool copy_strings, struct basalt_error *err);
 void basalt_qagg_local_clear(struct basalt_qagg_local *l);
+basalt_status basalt_qagg_local_reserve(struct basalt_qagg_local *l, int64_t n,
+                                        struct basalt_error *err);
 void basalt_qagg_local_reset(struct basalt_qagg_local *l);
+basalt_status basalt_qagg_group_append(struct basalt_qagg_local *l, uint64_t h,
+                                       const uint8_t *row, uint32_t *gid,
+                                       struct basalt_error *err);
 basalt_status basalt_qagg_find_or_add(struct basalt_qagg_local *l, uint64_t h,
                                       const uint8_t *row, uint32_t *gid,
                                       struct basalt_error *err);
 basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct qagg_col *keys,
                                      int64_t n, struct basalt_error *err);
+void basalt_qagg_encode_rows(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
+                             uint8_t *rows);
 uint64_t basalt_qagg_hash_row(const struct basalt_qagg *a, const uint8_t *row);
 bool basalt_qagg_row_eq(const struct basalt_qagg *a, const uint8_t *x, const uint8_t *y);
 int basalt_qagg_row_cmp(const struct basalt_qagg *a, const uint8_t *x, const uint8_t *y);
+
+/* agg_word.c */
+static inline uint64_t basalt_qagg_fmix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+/* One step of the row hash over a word. */
+static inline uint64_t basalt_qagg_hash_step(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    return h ^ h >> 29;
+}
+static inline uint64_t basalt_qagg_hash_word(const struct basalt_qagg *a, uint64_t word)
+{
+    return basalt_qagg_fmix64(basalt_qagg_hash_step(a->word_seed, word));
+}
+basalt_status basalt_qagg_word_find_or_add(struct basalt_qagg_local *l, uint64_t h,
+                                           uint64_t word, uint32_t *gid,
+                                           struct basalt_error *err);
+basalt_status basalt_qagg_word_reserve(struct basalt_qagg_local *l, int64_t n,
+                                       struct basalt_error *err);
+basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qagg_col *key,
+                                    int64_t n, struct basalt_error *err);
+
+/* agg_strkey.c */
+void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *c, int64_t n,
+                            uint8_t *rows, uint64_t *hashes);
 
 /* agg_state.c */
 void basalt_qagg_call_setup(struct qagg_callinfo *ci);
 basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
                                  const struct qagg_col *arg, const uint32_t *gids, int64_t n,
                                  bool global, struct basalt_error *err);
-basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
-                                  const struct basalt_qagg_local *src, uint32_t sgid,
-                                  struct basalt_error *err);
+/* Folds src's states of groups sfirst + k into dst's of groups dgids[k]. */
+basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
+                                       const struct basalt_qagg_local *src, uint32_t sfirst,
+                                       int64_t n, struct basalt_error *err);
 basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
                                     const union qagg_cell *v, bool copy,
                                     struct basalt_error *err);
@@ -211,6 +272,10 @@ void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from);
 int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 void basalt_qagg_dd_add(double *hi, double *lo, double x);
+
+/* agg_order.c: sorts ord (n group ids of t) into output order. */
+basalt_status basalt_qagg_order(const struct basalt_qagg_local *t, uint32_t *ord, int64_t n,
+                                struct basalt_error *err);
 
 /* agg_output.c */
 basalt_status basalt_qagg_write(const struct basalt_qagg *agg,

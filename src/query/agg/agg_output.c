@@ -6,6 +6,9 @@
 
 #include "agg/agg_internal.h"
 
+/* How many groups ahead the writers prefetch key rows and states. */
+#define WRITE_AHEAD 16
+
 /* One output column being written. */
 struct ocol {
     struct ArrowArray *arr;
@@ -134,6 +137,9 @@ static basalt_status write_key(const struct basalt_qagg *a, int k,
     const struct qagg_keyinfo *ki = &a->keys[k];
     size_t w = (size_t)a->row_width;
     for (int64_t i = 0; i < n; i++) {
+        /* Groups come in hash order, scattered over their tables. */
+        if (i + WRITE_AHEAD < n)
+            __builtin_prefetch(parts[rp[i + WRITE_AHEAD]]->rows + rg[i + WRITE_AHEAD] * w);
         const uint8_t *row = parts[rp[i]]->rows + rg[i] * w;
         uint64_t m;
         memcpy(&m, row + (k >> 6) * 8, 8);
@@ -363,6 +369,9 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
     enum basalt_qagg_kind k = ci->call.kind;
     basalt_status st = BASALT_OK;
     for (int64_t i = 0; i < n && st == BASALT_OK; i++) {
+        if (i + WRITE_AHEAD < n && ci->state_size)
+            __builtin_prefetch(parts[rp[i + WRITE_AHEAD]]->states[c] +
+                               (size_t)rg[i + WRITE_AHEAD] * ci->state_size);
         const struct basalt_qagg_local *t = parts[rp[i]];
         uint32_t g = rg[i];
         const uint8_t *s = t->states[c] + (size_t)g * ci->state_size;

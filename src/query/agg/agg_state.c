@@ -174,16 +174,29 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
 
 #define VALID(i) (!arg->valid || basalt_bitmap_get(arg->valid, arg->off + (i)))
 
+/* States past this size are mostly out of cache: the loops below then
+ * prefetch the state of the row UPDATE_AHEAD rows on, so the misses of
+ * neighbouring rows overlap instead of queueing behind the loop's stores. */
+#define UPDATE_PREFETCH_BYTES (256 * 1024)
+#define UPDATE_AHEAD 16
+#define PREFETCH_STATE(i)                                                                \
+    do {                                                                                 \
+        if (pf && (i) + UPDATE_AHEAD < n)                                                \
+            __builtin_prefetch(&s[gids[(i) + UPDATE_AHEAD]], 1);                         \
+    } while (0)
+
 #define SUM_I_LOOP(T)                                                                    \
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         if (!arg->valid) {                                                               \
             for (int64_t i = 0; i < n; i++) {                                            \
+                PREFETCH_STATE(i);                                                       \
                 s[gids[i]].sum += d[i];                                                  \
                 s[gids[i]].n++;                                                          \
             }                                                                            \
         } else {                                                                         \
             for (int64_t i = 0; i < n; i++) {                                            \
+                PREFETCH_STATE(i);                                                       \
                 bool ok = VALID(i);                                                      \
                 s[gids[i]].sum += ok ? (qi128)d[i] : 0;                                  \
                 s[gids[i]].n += ok;                                                      \
@@ -195,6 +208,7 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         for (int64_t i = 0; i < n; i++) {                                                \
+            PREFETCH_STATE(i);                                                           \
             if (!VALID(i))                                                               \
                 continue;                                                                \
             struct qagg_sum_f *x = &s[gids[i]];                                          \
@@ -207,6 +221,7 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
     do {                                                                                 \
         const T *d = (const T *)arg->data + arg->off;                                    \
         for (int64_t i = 0; i < n; i++) {                                                \
+            PREFETCH_STATE(i);                                                           \
             if (!VALID(i))                                                               \
                 continue;                                                                \
             struct qagg_minmax *m = &s[gids[i]];                                         \
@@ -301,15 +316,20 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
     enum qagg_phys p = ci->in_phys;
     basalt_status rc;
     union qagg_cell v;
+    bool pf = (uint64_t)l->n_groups * ci->state_size > UPDATE_PREFETCH_BYTES;
     switch (ci->state) {
     case QS_COUNT: {
         int64_t *s = (int64_t *)st;
         if (ci->call.kind == BASALT_QAGG_COUNT_STAR || !arg->valid) {
-            for (int64_t i = 0; i < n; i++)
+            for (int64_t i = 0; i < n; i++) {
+                PREFETCH_STATE(i);
                 s[gids[i]]++;
+            }
         } else {
-            for (int64_t i = 0; i < n; i++)
+            for (int64_t i = 0; i < n; i++) {
+                PREFETCH_STATE(i);
                 s[gids[i]] += VALID(i);
+            }
         }
         return BASALT_OK;
     }
@@ -426,54 +446,66 @@ basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
 
 /* ------------------------------------------------------------ merging */
 
-basalt_status basalt_qagg_combine(struct basalt_qagg_local *dst, uint32_t dgid,
-                                  const struct basalt_qagg_local *src, uint32_t sgid,
-                                  struct basalt_error *err)
+/* Folds state s of call ci into state d. */
+static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t *d,
+                                        const uint8_t *s, struct basalt_error *err)
+{
+    switch (ci->state) {
+    case QS_COUNT: *(int64_t *)d += *(const int64_t *)s; break;
+    case QS_SUM_I: {
+        struct qagg_sum_i *x = (struct qagg_sum_i *)d;
+        const struct qagg_sum_i *y = (const struct qagg_sum_i *)s;
+        x->sum += y->sum;
+        x->n += y->n;
+        break;
+    }
+    case QS_SUM_F: {
+        struct qagg_sum_f *x = (struct qagg_sum_f *)d;
+        const struct qagg_sum_f *y = (const struct qagg_sum_f *)s;
+        basalt_qagg_dd_add(&x->hi, &x->lo, y->hi);
+        x->lo += y->lo;
+        x->n += y->n;
+        break;
+    }
+    case QS_VAR: {
+        struct qagg_var *x = (struct qagg_var *)d;
+        const struct qagg_var *y = (const struct qagg_var *)s;
+        basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
+        x->s_lo += y->s_lo;
+        basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
+        x->q_lo += y->q_lo;
+        x->n += y->n;
+        break;
+    }
+    case QS_MINMAX: {
+        const struct qagg_minmax *y = (const struct qagg_minmax *)s;
+        if (y->has)
+            return minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max, &y->v, err);
+        break;
+    }
+    case QS_BOOL: *d |= *s; break;
+    case QS_COLLECT: break;
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
+                                       const struct basalt_qagg_local *src, uint32_t sfirst,
+                                       int64_t n, struct basalt_error *err)
 {
     const struct basalt_qagg *a = dst->agg;
     for (int c = 0; c < a->n_calls; c++) {
         const struct qagg_callinfo *ci = &a->calls[c];
-        uint8_t *d = dst->states[c] + (size_t)dgid * ci->state_size;
-        const uint8_t *s = src->states[c] + (size_t)sgid * ci->state_size;
-        switch (ci->state) {
-        case QS_COUNT: *(int64_t *)d += *(const int64_t *)s; break;
-        case QS_SUM_I: {
-            struct qagg_sum_i *x = (struct qagg_sum_i *)d;
-            const struct qagg_sum_i *y = (const struct qagg_sum_i *)s;
-            x->sum += y->sum;
-            x->n += y->n;
-            break;
-        }
-        case QS_SUM_F: {
-            struct qagg_sum_f *x = (struct qagg_sum_f *)d;
-            const struct qagg_sum_f *y = (const struct qagg_sum_f *)s;
-            basalt_qagg_dd_add(&x->hi, &x->lo, y->hi);
-            x->lo += y->lo;
-            x->n += y->n;
-            break;
-        }
-        case QS_VAR: {
-            struct qagg_var *x = (struct qagg_var *)d;
-            const struct qagg_var *y = (const struct qagg_var *)s;
-            basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
-            x->s_lo += y->s_lo;
-            basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
-            x->q_lo += y->q_lo;
-            x->n += y->n;
-            break;
-        }
-        case QS_MINMAX: {
-            const struct qagg_minmax *y = (const struct qagg_minmax *)s;
-            if (y->has) {
-                basalt_status st = minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max,
-                                              &y->v, err);
-                if (st != BASALT_OK)
-                    return st;
-            }
-            break;
-        }
-        case QS_BOOL: *d |= *s; break;
-        case QS_COLLECT: break;
+        size_t sz = ci->state_size;
+        if (ci->state == QS_COLLECT)
+            continue;
+        uint8_t *d = dst->states[c];
+        const uint8_t *s = src->states[c] + (size_t)sfirst * sz;
+        for (int64_t k = 0; k < n; k++) {
+            basalt_status st = combine_one(ci, d + (size_t)dgids[k] * sz, s + (size_t)k * sz,
+                                           err);
+            if (st != BASALT_OK)
+                return st;
         }
     }
     return BASALT_OK;

@@ -121,8 +121,8 @@ static void put_key(const struct qagg_keyinfo *k, const struct qagg_col *c, int6
     }
 }
 
-static void encode_rows(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
-                        uint8_t *rows)
+void basalt_qagg_encode_rows(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
+                             uint8_t *rows)
 {
     size_t w = (size_t)a->row_width;
     memset(rows, 0, w * (size_t)n);
@@ -151,16 +151,6 @@ static void encode_rows(const struct basalt_qagg *a, const struct qagg_col *keys
     }
 }
 
-static inline uint64_t fmix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
-}
-
 /* The hash of a key row: a function of the key values only (a long string
  * contributes the hash of its bytes, not its address). */
 static inline uint64_t hash_row(const struct basalt_qagg *a, const uint8_t *row)
@@ -178,10 +168,9 @@ static inline uint64_t hash_row(const struct basalt_qagg *a, const uint8_t *row)
                 v = basalt_hash_xxh64(p, len, 0);
             }
         }
-        h = (h ^ v) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
+        h = basalt_qagg_hash_step(h, v);
     }
-    return fmix64(h);
+    return basalt_qagg_fmix64(h);
 }
 
 uint64_t basalt_qagg_hash_row(const struct basalt_qagg *a, const uint8_t *row)
@@ -255,7 +244,10 @@ basalt_status basalt_qagg_local_init(struct basalt_qagg *agg, struct basalt_qagg
     l->rowbuf = basalt_malloc((size_t)QAGG_CHUNK * (size_t)agg->row_width + 8);
     l->hbuf = basalt_malloc(sizeof(uint64_t) * QAGG_CHUNK);
     l->gids = basalt_calloc(QAGG_CHUNK, sizeof(uint32_t));
-    if (!l->states || !l->coll || !l->rowbuf || !l->hbuf || !l->gids) {
+    if (agg->word_key)
+        l->wbuf = basalt_malloc(sizeof(uint64_t) * QAGG_CHUNK);
+    if (!l->states || !l->coll || !l->rowbuf || !l->hbuf || !l->gids ||
+        (agg->word_key && !l->wbuf)) {
         basalt_qagg_local_clear(l);
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     }
@@ -279,6 +271,8 @@ void basalt_qagg_local_clear(struct basalt_qagg_local *l)
     basalt_free(l->rows);
     basalt_free(l->hashes);
     basalt_free(l->slots);
+    basalt_free(l->wslots);
+    basalt_free(l->wbuf);
     basalt_free(l->dense_map);
     basalt_free(l->rowbuf);
     basalt_free(l->hbuf);
@@ -287,12 +281,12 @@ void basalt_qagg_local_clear(struct basalt_qagg_local *l)
     memset(l, 0, sizeof *l);
 }
 
-static basalt_status grow_groups(struct basalt_qagg_local *l, struct basalt_error *err)
+static basalt_status groups_resize(struct basalt_qagg_local *l, int64_t cap,
+                                   struct basalt_error *err)
 {
     const struct basalt_qagg *a = l->agg;
     if (l->cap_groups >= (int64_t)UINT32_MAX - 1)
         return basalt_error_set(err, BASALT_LIMIT, "aggregate: more than 2^32-2 groups");
-    int64_t cap = l->cap_groups ? l->cap_groups * 2 : 256;
     uint8_t *rows = basalt_realloc(l->rows, (size_t)cap * (size_t)a->row_width);
     if (!rows)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -315,14 +309,46 @@ static basalt_status grow_groups(struct basalt_qagg_local *l, struct basalt_erro
     return BASALT_OK;
 }
 
+/* Whether a row lives in the word index rather than in slots. */
+static inline bool word_row(const struct basalt_qagg *a, const uint8_t *row)
+{
+    uint64_t m;
+    if (!a->word_key)
+        return false;
+    memcpy(&m, row, 8);
+    return m == 0;
+}
+
+static basalt_status grow_groups(struct basalt_qagg_local *l, struct basalt_error *err)
+{
+    return groups_resize(l, l->cap_groups ? l->cap_groups * 2 : 256, err);
+}
+
+/* Sizes an empty table for about n groups (a merge table, whose size the
+ * locals tell), so filling it neither reallocates nor rehashes. */
+basalt_status basalt_qagg_local_reserve(struct basalt_qagg_local *l, int64_t n,
+                                        struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    if (n > l->cap_groups && n < (int64_t)UINT32_MAX - 1)
+        st = groups_resize(l, n, err);
+    if (st == BASALT_OK && l->agg->word_key)
+        st = basalt_qagg_word_reserve(l, n, err);
+    return st;
+}
+
 static basalt_status grow_slots(struct basalt_qagg_local *l, struct basalt_error *err)
 {
+    const struct basalt_qagg *a = l->agg;
     uint64_t n = l->slots ? (l->mask + 1) * 2 : 1024;
     uint64_t *s = basalt_calloc((size_t)n, sizeof *s);
     if (!s)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     uint64_t mask = n - 1;
+    size_t w = (size_t)a->row_width;
     for (int64_t g = 0; g < l->n_groups; g++) {
+        if (word_row(a, l->rows + (size_t)g * w))
+            continue;
         uint64_t h = l->hashes[g], pos = h & mask;
         while (s[pos])
             pos = (pos + 1) & mask;
@@ -334,8 +360,10 @@ static basalt_status grow_slots(struct basalt_qagg_local *l, struct basalt_error
     return BASALT_OK;
 }
 
-static basalt_status add_group(struct basalt_qagg_local *l, uint64_t h, const uint8_t *row,
-                               uint64_t pos, uint32_t *gid, struct basalt_error *err)
+/* Appends a new group (key row, hash, zeroed states); the caller indexes it. */
+basalt_status basalt_qagg_group_append(struct basalt_qagg_local *l, uint64_t h,
+                                       const uint8_t *row, uint32_t *gid,
+                                       struct basalt_error *err)
 {
     const struct basalt_qagg *a = l->agg;
     basalt_status st;
@@ -361,10 +389,20 @@ static basalt_status add_group(struct basalt_qagg_local *l, uint64_t h, const ui
         }
     }
     l->hashes[g] = h;
-    l->slots[pos] = (h >> 32 << 32) | (uint64_t)(g + 1);
     l->n_groups++;
     *gid = (uint32_t)g;
-    if ((uint64_t)l->n_groups * 2 > l->mask + 1)
+    return BASALT_OK;
+}
+
+static basalt_status add_group(struct basalt_qagg_local *l, uint64_t h, const uint8_t *row,
+                               uint64_t pos, uint32_t *gid, struct basalt_error *err)
+{
+    basalt_status st = basalt_qagg_group_append(l, h, row, gid, err);
+    if (st != BASALT_OK)
+        return st;
+    l->slots[pos] = (h >> 32 << 32) | (uint64_t)(*gid + 1);
+    l->in_slots++;
+    if ((uint64_t)l->in_slots * 2 > l->mask + 1)
         return grow_slots(l, err);
     return BASALT_OK;
 }
@@ -374,9 +412,14 @@ basalt_status basalt_qagg_find_or_add(struct basalt_qagg_local *l, uint64_t h,
                                       struct basalt_error *err)
 {
     basalt_status st;
+    const struct basalt_qagg *a = l->agg;
+    if (word_row(a, row)) {
+        uint64_t word;
+        memcpy(&word, row + 8, 8);
+        return basalt_qagg_word_find_or_add(l, h, word, gid, err);
+    }
     if (!l->slots && (st = grow_slots(l, err)) != BASALT_OK)
         return st;
-    const struct basalt_qagg *a = l->agg;
     uint64_t mask = l->mask, pos = h & mask, tag = h >> 32;
     for (;;) {
         uint64_t s = l->slots[pos];
@@ -460,8 +503,8 @@ static basalt_status dense_new_group(struct basalt_qagg_local *l, const struct q
 }
 
 /* Decides whether this chunk can go through the dense map: its range joined
- * with the keys seen so far must fit the window (which slides down or up
- * when it can). */
+ * with the keys seen so far must fit the window (which slides down when a
+ * lower key arrives). */
 static basalt_status dense_admit(struct basalt_qagg_local *l, const struct qagg_col *c,
                                  int64_t n, bool *use, struct basalt_error *err)
 {
@@ -492,16 +535,14 @@ static basalt_status dense_admit(struct basalt_qagg_local *l, const struct qagg_
         l->dense = -1; /* the groups are all in the hash table already */
         return BASALT_OK;
     }
-    if (nlo < l->dense_base || nhi >= l->dense_base + QAGG_DENSE_SLOTS) {
-        int64_t shift = l->dense_base - nlo; /* may be negative: the window slides up */
+    /* The base is always the lowest key seen, so the window only ever
+     * slides down: nhi - nlo fits it, hence nhi < base + slots when nlo did
+     * not move. */
+    if (nlo < l->dense_base) {
+        int64_t shift = l->dense_base - nlo;
         int32_t *m = l->dense_map;
-        if (shift > 0) {
-            memmove(m + shift, m, sizeof(int32_t) * (size_t)(QAGG_DENSE_SLOTS - shift));
-            memset(m, 0xff, sizeof(int32_t) * (size_t)shift);
-        } else {
-            memmove(m, m - shift, sizeof(int32_t) * (size_t)(QAGG_DENSE_SLOTS + shift));
-            memset(m + QAGG_DENSE_SLOTS + shift, 0xff, sizeof(int32_t) * (size_t)(-shift));
-        }
+        memmove(m + shift, m, sizeof(int32_t) * (size_t)(QAGG_DENSE_SLOTS - shift));
+        memset(m, 0xff, sizeof(int32_t) * (size_t)shift);
         l->dense_base = nlo;
     }
     l->dense_lo = nlo;
@@ -589,12 +630,18 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
         return dense_rows(l, &keys[0], n, err);
     }
     atomic_fetch_add_explicit(&a->hashed_batches, 1, memory_order_relaxed);
+    if (a->word_key)
+        return basalt_qagg_word_rows(l, keys, n, err);
     if (!l->slots && (st = grow_slots(l, err)) != BASALT_OK)
         return st;
     size_t w = (size_t)a->row_width;
-    encode_rows(a, keys, n, l->rowbuf);
-    for (int64_t i = 0; i < n; i++)
-        l->hbuf[i] = hash_row(a, l->rowbuf + (size_t)i * w);
+    if (a->str_key) {
+        basalt_qagg_str_encode(a, &keys[0], n, l->rowbuf, l->hbuf);
+    } else {
+        basalt_qagg_encode_rows(a, keys, n, l->rowbuf);
+        for (int64_t i = 0; i < n; i++)
+            l->hbuf[i] = hash_row(a, l->rowbuf + (size_t)i * w);
+    }
     for (int64_t i = 0; i < n; i++) {
         /* The slot of a row a few ahead is fetched while this one probes. */
         if (i + 8 < n)
@@ -610,7 +657,13 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
             }
             if ((s >> 32) == tag) {
                 uint32_t g = (uint32_t)s - 1;
-                if (basalt_qagg_row_eq(a, l->rows + (size_t)g * w, row)) {
+                const uint8_t *grow = l->rows + (size_t)g * w;
+                uint64_t x0, y0;
+                memcpy(&x0, grow + 8, 8);
+                memcpy(&y0, row + 8, 8);
+                /* the second word (a string's length and prefix, or the first
+                 * key) settles most mismatches before the generic compare */
+                if ((!a->str_key || x0 == y0) && basalt_qagg_row_eq(a, grow, row)) {
                     l->gids[i] = g;
                     break;
                 }
