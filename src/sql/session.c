@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "sql_results.h"
 #include "sql_write.h"
 
 void basalt_sql_options_init(struct basalt_sql_options *o)
@@ -159,37 +160,6 @@ basalt_status basalt_sql_run_now(struct binder *B, const struct basalt_sql_query
     return st;
 }
 
-static basalt_status explain_result(const char *text, struct basalt_arrow_batches *out,
-                                    struct basalt_error *err)
-{
-    struct basalt_arrow_builder *root, *col;
-    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
-    if (st != BASALT_OK)
-        return st;
-    st = basalt_arrow_builder_add_child(root, "u", "explain", 0, &col, err);
-    /* One row per line, as DuckDB prints a plan. */
-    for (const char *p = text; st == BASALT_OK && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char line[1024];
-        if (n >= sizeof line)
-            n = sizeof line - 1;
-        memcpy(line, p, n);
-        line[n] = '\0';
-        st = basalt_arrow_builder_append_string(col, line, err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_builder_end_element(root, err);
-        p += nl ? (size_t)(nl - p) + 1 : strlen(p);
-    }
-    struct ArrowArray a;
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_batches_append(out, &a, err);
-    basalt_arrow_builder_free(root);
-    return st;
-}
-
 /* Names the result's columns as the query did. */
 static basalt_status name_columns(struct basalt_arrow_batches *out, const char *const *names,
                             struct basalt_error *err)
@@ -205,105 +175,6 @@ static basalt_status name_columns(struct basalt_arrow_batches *out, const char *
         basalt_arrow_schema_release(&out->schema);
         basalt_arrow_schema_move(&renamed, &out->schema);
     }
-    return st;
-}
-
-/* A one-row, one-column BIGINT result ("Count"), as DuckDB answers writes. */
-static basalt_status count_result(const char *name, int64_t n, struct basalt_arrow_batches *out,
-                                  struct basalt_error *err)
-{
-    struct basalt_arrow_builder *root, *col;
-    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
-    if (st != BASALT_OK)
-        return st;
-    st = basalt_arrow_builder_add_child(root, "l", name, 0, &col, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_append_int(col, n, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_end_element(root, err);
-    struct ArrowArray a;
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_batches_append(out, &a, err);
-    basalt_arrow_builder_free(root);
-    return st;
-}
-
-/* DESCRIBE: one row per column, its name and DuckDB's type name. */
-static basalt_status describe_result(const struct ArrowSchema *schema,
-                                     struct basalt_arrow_batches *out, struct basalt_error *err)
-{
-    struct basalt_arrow_builder *root, *name, *type;
-    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
-    if (st != BASALT_OK)
-        return st;
-    st = basalt_arrow_builder_add_child(root, "u", "column_name", 0, &name, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_add_child(root, "u", "column_type", 0, &type, err);
-    for (int64_t i = 0; i < schema->n_children && st == BASALT_OK; i++) {
-        const struct ArrowSchema *c = schema->children[i];
-        struct basalt_query_type t;
-        char buf[64];
-        struct basalt_error ignore;
-        basalt_error_init(&ignore);
-        const char *text = basalt_query_type_from_format(c->format, &t, &ignore) == BASALT_OK
-                               ? basalt_query_type_name(t, buf, sizeof buf)
-                               : c->format;
-        st = basalt_arrow_builder_append_string(name, c->name ? c->name : "", err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_builder_append_string(type, text, err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_builder_end_element(root, err);
-    }
-    struct ArrowArray a;
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_batches_append(out, &a, err);
-    basalt_arrow_builder_free(root);
-    return st;
-}
-
-/* SHOW TABLES: every namespace's tables, "ns.table". */
-static basalt_status show_tables(struct basalt_sql_session *s, struct basalt_arrow_batches *out,
-                                 struct basalt_error *err)
-{
-    if (s->catalog == NULL)
-        return basalt_error_set(err, BASALT_INVALID_ARG, "SHOW TABLES needs a catalog (--catalog URI)");
-    struct basalt_arrow_builder *root, *col;
-    basalt_status st = basalt_arrow_builder_new("+s", "", 0, &root, err);
-    if (st != BASALT_OK)
-        return st;
-    st = basalt_arrow_builder_add_child(root, "u", "name", 0, &col, err);
-    char **ns = NULL;
-    size_t n_ns = 0;
-    if (st == BASALT_OK)
-        st = basalt_catalog_list_namespaces(s->catalog, NULL, &ns, &n_ns, err);
-    for (size_t i = 0; i < n_ns && st == BASALT_OK; i++) {
-        char **tables = NULL;
-        size_t n_tables = 0;
-        st = basalt_catalog_list_tables(s->catalog, ns[i], &tables, &n_tables, err);
-        for (size_t k = 0; k < n_tables && st == BASALT_OK; k++) {
-            char full[512];
-            /* catalogs list tables by their full identifier or by name */
-            if (strchr(tables[k], '.') != NULL)
-                snprintf(full, sizeof full, "%s", tables[k]);
-            else
-                snprintf(full, sizeof full, "%s.%s", ns[i], tables[k]);
-            st = basalt_arrow_builder_append_string(col, full, err);
-            if (st == BASALT_OK)
-                st = basalt_arrow_builder_end_element(root, err);
-        }
-        basalt_string_list_free(tables, n_tables);
-    }
-    basalt_string_list_free(ns, n_ns);
-    struct ArrowArray a;
-    if (st == BASALT_OK)
-        st = basalt_arrow_builder_finish(root, &out->schema, &a, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_batches_append(out, &a, err);
-    basalt_arrow_builder_free(root);
     return st;
 }
 
@@ -348,7 +219,7 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     switch (stmt->kind) {
     case BASALT_SQL_STMT_SHOW_TABLES:
         *has_rows = true;
-        return show_tables(s, out, err);
+        return basalt_sql_show_tables(s, out, err);
     case BASALT_SQL_STMT_SET:
         return set_option(s, stmt, err);
     case BASALT_SQL_STMT_CREATE_TABLE:
@@ -422,14 +293,14 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
             }
         }
         if (st == BASALT_OK)
-            st = describe_result(&named, out, err);
+            st = basalt_sql_describe_rows(&named, out, err);
         basalt_arrow_schema_release(&named);
         *has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
         st = basalt_qplan_optimize_plan(ctx, rel.node, err);
         basalt_qplan_explain(rel.node, false, buf, sizeof buf);
         if (st == BASALT_OK)
-            st = explain_result(buf, out, err);
+            st = basalt_sql_explain_rows(buf, out, err);
         *has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK) {
         st = basalt_qplan_execute(ctx, rel.node, &rows, err);
@@ -439,25 +310,25 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
         case BASALT_SQL_STMT_EXPLAIN:
             basalt_qplan_explain(rel.node, true, buf, sizeof buf);
             if (st == BASALT_OK)
-                st = explain_result(buf, out, err);
+                st = basalt_sql_explain_rows(buf, out, err);
             break;
         case BASALT_SQL_STMT_COPY:
             if (st == BASALT_OK)
                 st = basalt_sql_copy_to(stmt, &rows, &written, err);
             if (st == BASALT_OK)
-                st = count_result("Count", written, out, err);
+                st = basalt_sql_count_rows("Count", written, out, err);
             break;
         case BASALT_SQL_STMT_CREATE_TABLE_AS:
             if (st == BASALT_OK)
                 st = basalt_sql_create_as(s, stmt, &rows, &written, err);
             if (st == BASALT_OK)
-                st = count_result("Count", written, out, err);
+                st = basalt_sql_count_rows("Count", written, out, err);
             break;
         case BASALT_SQL_STMT_INSERT:
             if (st == BASALT_OK)
                 st = basalt_sql_insert(s, stmt, &rows, &written, err);
             if (st == BASALT_OK)
-                st = count_result("Count", written, out, err);
+                st = basalt_sql_count_rows("Count", written, out, err);
             break;
         default:
             if (st == BASALT_OK) {
