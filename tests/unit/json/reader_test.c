@@ -253,7 +253,7 @@ TEST(json_errors_name_line_and_column)
     CHECK_STR(r.text, ""); /* the rows of the failed batch are not handed out */
     read_str("{\"a\":{\"b\":[1]}}\n{\"a\":{\"b\":[1,2.5]}}\n", &o, &r);
     CHECK_EQ(r.st, BASALT_CORRUPT);
-    CHECK_STR(r.error, "t.json: line 2, column 15: column 'a.b[]': number 2.5 is not a BIGINT");
+    CHECK_STR(r.error, "t.json: line 2, column 14: column 'a.b[]': number 2.5 is not a BIGINT");
     /* in the sample: reported by open */
     read_str("{\"a\":1}\n[1]\n", NULL, &r);
     CHECK_EQ(r.st, BASALT_CORRUPT);
@@ -269,7 +269,7 @@ TEST(json_errors_name_line_and_column)
     CHECK_STR(r.error, "t.json: line 1, column 6: expected a value, found the line end");
     read_str("{\"a\":1,\"a\":2}\n", NULL, &r);
     CHECK_EQ(r.st, BASALT_CORRUPT);
-    CHECK_STR(r.error, "t.json: line 1, column 9: key 'a' repeated");
+    CHECK_STR(r.error, "t.json: line 1, column 8: key 'a' repeated");
     read_str("{\"a\":01}\n", NULL, &r);
     CHECK_EQ(r.st, BASALT_CORRUPT);
     CHECK_STR(r.error, "t.json: line 1, column 6: number with a leading zero");
