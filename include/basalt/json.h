@@ -22,22 +22,24 @@
  *                               fraction or an exponent or does not fit int64
  *   strings                     string "u"; date "tdD" when every string is
  *                               YYYY-MM-DD, timestamp "tsu:" when every one is
- *                               YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}]
+ *                               YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z|+HH:MM] in
+ *                               one form (the same separator, a fraction or
+ *                               none, a zone or none; zones adjust to UTC)
  *   objects                     struct "+s" (fields unified the same way)
  *   arrays                      list "+l" of the unified element type
  *   null only / empty object    string "u"
- * Values of different kinds in one column make it a string column: scalars
- * keep their text (strings unescaped), objects and arrays become their JSON
- * text. Fields missing in a record are null; keys absent from the schema are
- * skipped (but checked). A value after the sample that does not fit its
- * column's type is an error: CORRUPT naming the file, the 1-based line, the
- * 1-based byte column and the column path.
+ * Values of different kinds in one column (1 and "x", an object and a
+ * number) make it a string column of their JSON text (strings keep their
+ * quotes), as DuckDB's JSON type does. NaN, Infinity and -Infinity are read
+ * as doubles (DuckDB writes them). Fields missing in a record are null; keys
+ * absent from the schema are skipped (but checked). A value after the sample
+ * that does not fit its column's type is an error: CORRUPT naming the file,
+ * the 1-based line, the 1-based byte column and the column path.
  *
  * Values into explicit types: integer columns ("c", "s", "i", "l") take
  * integers in range; float and double take any number; bool true/false;
- * date, timestamp ("tsu:") and timestamp with time zone ("tsu:UTC", a
- * trailing Z or +HH:MM offset adjusts to UTC) take strings in the forms
- * above; string columns take anything (non-strings as their JSON text);
+ * date, timestamp ("tsu:") and timestamp with time zone ("tsu:UTC") take
+ * strings in the forms above (any of them, a zone adjusting to UTC); string columns take anything (non-strings as their JSON text);
  * structs take objects, lists arrays; null fits every column.
  *
  * Parallelism: the text is cut into chunks of `chunk_size` bytes, each

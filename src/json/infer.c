@@ -9,7 +9,7 @@
 static bool infer_value(struct json_lex *lx, struct json_type *t);
 
 /* Drops what a type knew about its values: it becomes a string column. */
-static void to_string(struct json_type *t, bool raw)
+static void to_string(struct json_type *t)
 {
     for (int32_t i = 0; i < t->n_children; i++)
         basalt_json_type_reset(&t->children[i]);
@@ -17,7 +17,7 @@ static void to_string(struct json_type *t, bool raw)
     if (t->kind != JSON_K_STRING)
         t->maybe_date = t->maybe_ts = false;
     t->kind = JSON_K_STRING;
-    t->raw = t->raw || raw;
+    t->raw = true;
     t->maybe_date = t->maybe_ts = false;
 }
 
@@ -141,7 +141,7 @@ static bool infer_value(struct json_lex *lx, struct json_type *t)
         if (t->kind == JSON_K_NULL)
             t->kind = want;
         else if (t->kind != want)
-            to_string(t, true);
+            to_string(t);
         if (t->kind == JSON_K_STRING)
             return basalt_json_skip_value(lx);
         lx->depth++;
@@ -157,19 +157,27 @@ static bool infer_value(struct json_lex *lx, struct json_type *t)
         if (t->kind == JSON_K_NULL) {
             t->kind = JSON_K_STRING;
             t->maybe_date = t->maybe_ts = true;
+            t->ts_shape = -1;
         } else if (t->kind != JSON_K_STRING) {
-            to_string(t, t->kind == JSON_K_STRUCT || t->kind == JSON_K_LIST);
+            to_string(t);
         }
         if (t->maybe_date || t->maybe_ts) {
             int32_t days;
             int64_t micros;
             t->maybe_date = t->maybe_date && basalt_json_parse_date(s, n, &days);
-            t->maybe_ts = t->maybe_ts && basalt_json_parse_timestamp(s, n, false, &micros);
+            if (t->maybe_ts && basalt_json_parse_timestamp(s, n, true, &micros)) {
+                int shape = basalt_json_timestamp_shape(s, n);
+                if (t->ts_shape < 0)
+                    t->ts_shape = shape;
+                t->maybe_ts = t->ts_shape == shape;
+            } else {
+                t->maybe_ts = false;
+            }
         }
         t->n_strings++;
         return true;
     }
-    if (c == '-' || (c >= '0' && c <= '9')) {
+    if (c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I') {
         struct json_number num;
         if (!basalt_json_lex_number(lx, &num))
             return false;
@@ -178,7 +186,7 @@ static bool infer_value(struct json_lex *lx, struct json_type *t)
             t->kind = k;
             t->int_bits = 64;
         } else if (t->kind != JSON_K_INT && t->kind != JSON_K_DOUBLE) {
-            to_string(t, t->kind == JSON_K_STRUCT || t->kind == JSON_K_LIST);
+            to_string(t);
         }
         return true;
     }
@@ -192,7 +200,7 @@ static bool infer_value(struct json_lex *lx, struct json_type *t)
     if (t->kind == JSON_K_NULL)
         t->kind = JSON_K_BOOL;
     else if (t->kind != JSON_K_BOOL)
-        to_string(t, t->kind == JSON_K_STRUCT || t->kind == JSON_K_LIST);
+        to_string(t);
     return true;
 }
 

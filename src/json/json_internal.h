@@ -32,6 +32,8 @@ struct json_type {
                           * mixing objects or arrays with other values) */
     /* inference: whether every string so far was a date / a timestamp */
     bool maybe_date, maybe_ts;
+    int ts_shape;        /* the shape of the first timestamp (as read_json_auto,
+                          * one format per column: separator, fraction, zone) */
     int64_t n_strings;
     char *name;          /* NUL-terminated; may hold no NUL inside (checked) */
     size_t name_len;
@@ -89,6 +91,7 @@ struct json_number {
     size_t len;
     bool integral;   /* no fraction and no exponent */
     bool fits;       /* integral and within int64 */
+    int special;     /* NaN (1), Infinity (2), -Infinity (3), as DuckDB writes them */
     int64_t value;   /* when fits */
 };
 bool basalt_json_lex_number(struct json_lex *lx, struct json_number *num);
@@ -109,6 +112,9 @@ bool basalt_json_parse_date(const uint8_t *s, size_t n, int32_t *days);
 /* YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}], with `zone_ok` also a trailing Z or
  * +HH[:MM] / -HH[:MM] (adjusted to UTC), into microseconds. */
 bool basalt_json_parse_timestamp(const uint8_t *s, size_t n, bool zone_ok, int64_t *micros);
+/* A small number telling the form of a timestamp text apart: 'T' or ' '
+ * between date and time, a fraction or none, a zone (Z, an offset) or none. */
+int basalt_json_timestamp_shape(const uint8_t *s, size_t n);
 
 /* ------------------------------------------------------------------ inference */
 

@@ -1,5 +1,6 @@
 /* The JSON lexer: strings (escapes, surrogates, UTF-8), numbers, literals
  * and skipping whole values, over one line of untrusted text. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,9 +242,32 @@ bool basalt_json_lex_string(struct json_lex *lx, const uint8_t **s, size_t *n)
 
 /* ------------------------------------------------------------------ numbers */
 
+/* NaN, Infinity and -Infinity: not JSON, but what DuckDB and JavaScript
+ * engines write for those doubles. */
+static bool lex_special(struct json_lex *lx, struct json_number *num)
+{
+    static const char *const words[] = {"NaN", "Infinity", "-Infinity"};
+    size_t left = (size_t)(lx->end - lx->p);
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(words[k]);
+        if (left >= n && memcmp(lx->p, words[k], n) == 0) {
+            num->text = lx->p;
+            num->len = n;
+            num->integral = num->fits = false;
+            num->special = k + 1;
+            lx->p += n;
+            return true;
+        }
+    }
+    return basalt_json_fail(lx, lx->p, BASALT_CORRUPT, "bad number");
+}
+
 bool basalt_json_lex_number(struct json_lex *lx, struct json_number *num)
 {
     const uint8_t *p = lx->p, *end = lx->end, *start = p;
+    num->special = 0;
+    if (*p == 'N' || *p == 'I' || (*p == '-' && end - p > 1 && p[1] == 'I'))
+        return lex_special(lx, num);
     bool neg = false;
     if (p < end && *p == '-') {
         neg = true;
@@ -312,6 +336,8 @@ static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
 
 double basalt_json_number_double(const struct json_number *num)
 {
+    if (num->special)
+        return num->special == 1 ? NAN : num->special == 2 ? INFINITY : -INFINITY;
     if (num->fits && num->value > -(INT64_C(1) << 53) && num->value < (INT64_C(1) << 53))
         return (double)num->value;
     /* Clinger's fast path: at most 15 significant digits and a power of ten
@@ -391,7 +417,7 @@ bool basalt_json_skip_value(struct json_lex *lx)
     size_t n;
     if (c == '"')
         return basalt_json_lex_string(lx, &s, &n);
-    if (c == '-' || (c >= '0' && c <= '9')) {
+    if (c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I') {
         struct json_number num;
         return basalt_json_lex_number(lx, &num);
     }
@@ -528,4 +554,16 @@ bool basalt_json_parse_timestamp(const uint8_t *s, size_t n, bool zone_ok, int64
         return false;
     *micros = (((int64_t)days * 86400 + h * 3600 + mi * 60 + se) - offset) * 1000000 + frac;
     return true;
+}
+
+int basalt_json_timestamp_shape(const uint8_t *s, size_t n)
+{
+    int shape = s[10] == 'T' ? 1 : 0;
+    if (n > 19 && s[19] == '.')
+        shape |= 2;
+    if (s[n - 1] == 'Z')
+        shape |= 4;
+    else if (n > 19 && (memchr(s + 19, '+', n - 19) || memchr(s + 19, '-', n - 19)))
+        shape |= 8;
+    return shape;
 }

@@ -205,7 +205,7 @@ static bool parse_string_value(struct parser *ps, struct slot *s, const uint8_t 
     }
     case JSON_K_TIMESTAMP: {
         int64_t micros;
-        if (!basalt_json_parse_timestamp(v, n, s->t->zoned, &micros))
+        if (!basalt_json_parse_timestamp(v, n, true, &micros))
             return type_error(ps, s, at, "string");
         st = basalt_arrow_builder_append_int(s->b, micros, &ps->err);
         break;
@@ -242,7 +242,7 @@ static bool parse_value(struct parser *ps, struct slot *s)
         lx->depth--;
         return ok;
     }
-    if (c == '-' || (c >= '0' && c <= '9')) {
+    if (c == '-' || (c >= '0' && c <= '9') || c == 'N' || c == 'I') {
         struct json_number num;
         if (!basalt_json_lex_number(lx, &num))
             return false;

@@ -148,12 +148,32 @@ TEST(json_inferred_scalars)
     read_str("{\"i\":1,\"d\":1.5,\"s\":\"x\",\"b\":true,\"n\":null,\"dt\":\"2020-01-02\","
              "\"ts\":\"1970-01-01 00:00:01.5\"}\n"
              "{\"i\":-9223372036854775808,\"d\":2,\"s\":\"y\",\"b\":false,\"n\":null,"
-             "\"dt\":\"1969-12-31\",\"ts\":\"1970-01-02T00:00:00\"}\n",
+             "\"dt\":\"1969-12-31\",\"ts\":\"1970-01-02 00:00:00.0\"}\n",
              NULL, &r);
     CHECK_MSG(r.st == BASALT_OK, "%s", r.error);
     CHECK_STR(r.schema, "+s<i:l,d:g,s:u,b:b,n:u,dt:tdD,ts:tsu:>");
     CHECK_STR(r.text, "{i=1,d=1.5,s='x',b=true,n=NULL,dt=18263,ts=1500000}\n"
                       "{i=-9223372036854775808,d=2,s='y',b=false,n=NULL,dt=-1,ts=86400000000}\n");
+}
+
+TEST(json_timestamp_forms)
+{
+    struct rendered r;
+    /* one form per column, as read_json_auto: separator, fraction, zone */
+    read_str("{\"a\":\"1970-01-01T00:00:01Z\",\"b\":\"1970-01-01 00:00:00\","
+             "\"c\":\"1970-01-01T01:00:00+01:00\",\"d\":\"2000-01-01\"}\n"
+             "{\"a\":\"1970-01-01T00:00:02Z\",\"b\":\"1970-01-01 00:00:00.5\","
+             "\"c\":\"1970-01-01T00:00:00-00:30\",\"d\":\"2000-02-30\"}\n",
+             NULL, &r);
+    CHECK_MSG(r.st == BASALT_OK, "%s", r.error);
+    CHECK_STR(r.schema, "+s<a:tsu:,b:u,c:tsu:,d:u>");
+    CHECK_STR(r.text, "{a=1000000,b='1970-01-01 00:00:00',c=0,d='2000-01-01'}\n"
+                      "{a=2000000,b='1970-01-01 00:00:00.5',c=1800000000,d='2000-02-30'}\n");
+    /* NaN and infinities as DuckDB writes them */
+    read_str("{\"x\":NaN}\n{\"x\":-Infinity}\n{\"x\":Infinity}\n", NULL, &r);
+    CHECK_MSG(r.st == BASALT_OK, "%s", r.error);
+    CHECK_STR(r.schema, "+s<x:g>");
+    CHECK_STR(r.text, "{x=nan}\n{x=-inf}\n{x=inf}\n");
 }
 
 TEST(json_number_promotion)
@@ -183,9 +203,9 @@ TEST(json_mixed_types_are_strings)
              NULL, &r);
     CHECK_MSG(r.st == BASALT_OK, "%s", r.error);
     CHECK_STR(r.schema, "+s<a:u,b:u,c:u,d:u>");
-    /* scalars keep their text; objects and arrays make a JSON text column */
+    /* values of different kinds make a column of their JSON text */
     CHECK_STR(r.text, "{a='1',b='2020-01-01',c='{\"x\":1}',d='true'}\n"
-                      "{a='x',b='nope',c='[1, 2]',d='3'}\n"
+                      "{a='\"x\"',b='nope',c='[1, 2]',d='3'}\n"
                       "{a=NULL,b=NULL,c='\"s\"',d=NULL}\n");
 }
 
