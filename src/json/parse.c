@@ -312,7 +312,7 @@ static void chunk_fail(struct json_chunk_result *r, basalt_status st, int64_t li
     r->error.status = st;
     r->error.line = line;
     r->error.column = column;
-    snprintf(r->error.message, sizeof r->error.message, "%s", msg);
+    snprintf(r->error.message, sizeof r->error.message, "%.399s", msg);
 }
 
 void basalt_json_parse_chunk(const struct json_parse_config *cfg, const uint8_t *begin,
