@@ -11,7 +11,7 @@ rank() {
     io) echo 2 ;;
     # ipc needs only core, arrow, codec and io, so it sits with the other
     # file formats; Parquet conversion lives in the CLI.
-    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv|ipc) echo 3 ;;
+    thrift|parquet_format|parquet_writer|parquet|parquet_variant|avro|csv|json|ipc) echo 3 ;;
     iceberg|iceberg_*) echo 4 ;;
     catalog|frame) echo 5 ;;
     query|query_*) echo 6 ;;

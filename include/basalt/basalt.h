@@ -11,6 +11,7 @@
 #include "basalt/ipc.h"
 #include "basalt/avro.h"
 #include "basalt/csv.h"
+#include "basalt/json.h"
 #include "basalt/parquet.h"
 #include "basalt/parquet_format.h"
 #include "basalt/parquet_variant.h"

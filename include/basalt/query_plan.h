@@ -25,6 +25,7 @@
 #include "basalt/arrow.h"
 #include "basalt/core.h"
 #include "basalt/csv.h"
+#include "basalt/json.h"
 #include "basalt/iceberg_scan.h"
 #include "basalt/query.h"
 
@@ -88,6 +89,15 @@ BASALT_EXPORT basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const
                                                   const struct basalt_csv_read_options *options,
                                                   struct basalt_qplan **out,
                                                   struct basalt_error *err);
+
+/* A JSON-lines file read with `options` (NULL: types inferred; the pool and
+ * workers come from the context). The file is opened and its schema inferred
+ * now, read whole when the plan runs. The reader's statuses ("t.json: line
+ * 3, column 7: ..."); UNSUPPORTED for a top-level JSON array. */
+BASALT_EXPORT basalt_status basalt_qplan_scan_json(struct basalt_qctx *ctx, const char *path,
+                                                   const struct basalt_json_read_options *options,
+                                                   struct basalt_qplan **out,
+                                                   struct basalt_error *err);
 
 /* An Arrow IPC file or stream (Feather v2 too). */
 BASALT_EXPORT basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,

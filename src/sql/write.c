@@ -1,4 +1,4 @@
-/* Statements that write: COPY (query) TO 'file' as Parquet or CSV;
+/* Statements that write: COPY (query) TO 'file' as Parquet, CSV or JSON lines;
  * CREATE TABLE ... AS, CREATE TABLE (columns), INSERT INTO and DROP TABLE on
  * the session's catalog through the Iceberg write path (data files written
  * by the Iceberg data writer, one append commit per statement, files of a
@@ -11,6 +11,7 @@
 #include "basalt/iceberg_scan.h"
 #include "basalt/iceberg_write.h"
 #include "basalt/io.h"
+#include "basalt/json.h"
 #include "basalt/parquet_writer.h"
 #include "sql_write.h"
 
@@ -50,6 +51,8 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
 {
     const char *path = stmt->copy_to;
     bool csv = ends_with(path, ".csv") || ends_with(path, ".tsv");
+    bool json = ends_with(path, ".json") || ends_with(path, ".jsonl") ||
+                ends_with(path, ".ndjson");
     struct basalt_csv_write_options co;
     basalt_csv_write_options_init(&co);
     if (ends_with(path, ".tsv"))
@@ -58,13 +61,14 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
         const struct basalt_sql_option *o = &stmt->options[i];
         const char *t = option_text(o);
         if (strcmp(o->name, "format") == 0 && t != NULL) {
+            csv = json = false;
             if (strcasecmp(t, "csv") == 0)
                 csv = true;
-            else if (strcasecmp(t, "parquet") == 0)
-                csv = false;
-            else
+            else if (strcasecmp(t, "json") == 0 || strcasecmp(t, "ndjson") == 0)
+                json = true;
+            else if (strcasecmp(t, "parquet") != 0)
                 return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                        "COPY: format '%s' is not supported (parquet, csv) (at "
+                                        "COPY: format '%s' is not supported (parquet, csv, json) (at "
                                         "position %d)",
                                         t, (int)o->pos);
         } else if (strcmp(o->name, "header") == 0) {
@@ -95,6 +99,19 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
         if (st == BASALT_OK)
             *written = basalt_csv_writer_num_rows(w);
         basalt_csv_writer_close(w);
+    } else if (json) {
+        struct basalt_output *out;
+        st = basalt_output_open_file(path, &out, err);
+        struct basalt_json_writer *w = NULL;
+        if (st == BASALT_OK)
+            st = basalt_json_writer_open(out, true, &rows->schema, NULL, &w, err);
+        for (int64_t i = 0; i < rows->n && st == BASALT_OK; i++)
+            st = basalt_json_writer_write(w, &rows->arrays[i], err);
+        if (st == BASALT_OK)
+            st = basalt_json_writer_finish(w, err);
+        if (st == BASALT_OK)
+            *written = basalt_json_writer_num_rows(w);
+        basalt_json_writer_close(w);
     } else {
         struct basalt_parquet_writer *w = NULL;
         st = basalt_parquet_writer_open_file(path, &rows->schema, NULL, &w, err);

@@ -1,10 +1,11 @@
-/* Parquet, Avro and CSV files as streams of Arrow batches. */
+/* Parquet, Avro, CSV and JSON-lines files as streams of Arrow batches. */
 #include <string.h>
 #include <strings.h>
 
 #include "basalt/avro.h"
 #include "basalt/parquet.h"
 #include "basalt/csv.h"
+#include "basalt/json.h"
 #include "batch_source.h"
 #include "cli.h"
 #include "cli_csv.h"
@@ -24,7 +25,17 @@ struct cli_batch_source {
     struct basalt_avro_arrow *conv;
     /* CSV */
     struct basalt_csv_reader *csv;
+    /* JSON lines */
+    struct basalt_json_reader *json;
 };
+
+static bool is_json_name(const char *path)
+{
+    size_t n = strlen(path);
+    return (n >= 5 && strcasecmp(path + n - 5, ".json") == 0) ||
+           (n >= 6 && strcasecmp(path + n - 6, ".jsonl") == 0) ||
+           (n >= 7 && strcasecmp(path + n - 7, ".ndjson") == 0);
+}
 
 static basalt_status open_parquet(struct cli_batch_source *s, struct basalt_input *in,
                                   struct basalt_pool *pool, struct basalt_error *err)
@@ -163,6 +174,23 @@ basalt_status cli_batch_source_open_as(const char *uri, struct basalt_pool *pool
         *out = s;
         return BASALT_OK;
     }
+    if (is_json_name(uri)) {
+        struct basalt_json_read_options o;
+        basalt_json_read_options_init(&o);
+        o.pool = pool;
+        struct basalt_input *jin = NULL;
+        basalt_status st = cli_open_input(uri, &jin, err);
+        if (st == BASALT_OK)
+            st = basalt_json_reader_open(jin, true, &o, &s->json, err);
+        if (st == BASALT_OK)
+            st = basalt_json_reader_schema(s->json, &s->schema, err);
+        if (st != BASALT_OK) {
+            cli_batch_source_close(s);
+            return st;
+        }
+        *out = s;
+        return BASALT_OK;
+    }
     struct basalt_input *in = NULL;
     uint8_t magic[4] = {0};
     basalt_status st = cli_open_input(uri, &in, err);
@@ -199,6 +227,8 @@ basalt_status cli_batch_source_next(struct cli_batch_source *s, struct ArrowArra
     memset(out, 0, sizeof *out);
     if (s->csv)
         return basalt_csv_reader_next(s->csv, out, err);
+    if (s->json)
+        return basalt_json_reader_next(s->json, out, err);
     if (s->scan)
         return basalt_parquet_scan_next(s->scan, out, err);
     int64_t count = 0;
@@ -218,6 +248,7 @@ void cli_batch_source_close(struct cli_batch_source *s)
     basalt_avro_arrow_free(s->conv);
     basalt_avro_reader_free(s->avro);
     basalt_csv_reader_close(s->csv);
+    basalt_json_reader_close(s->json);
     basalt_free(s->avro_data);
     basalt_free(s);
 }

@@ -117,6 +117,7 @@ int cli_iceberg_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_io_main(int argc, char **argv);
 int cli_ipc_main(int argc, char **argv);
+int cli_json_main(int argc, char **argv);
 int cli_sql_main(int argc, char **argv);
 /* basalt sql's rows printer and its interactive shell (sql_shell.c). */
 struct basalt_sql_session;

@@ -1,5 +1,9 @@
 /* Rendering one Arrow value as JSON or as a table/CSV cell (see format.h for
- * the forms). */
+ * the forms). Numbers and strings are formatted by the library's JSON module
+ * (basalt_json_format_double, basalt_json_append_string); the value walk
+ * stays here for the cell form and Parquet variants, and
+ * tests/cli/json_duckdb.sh checks that it prints what the library's writer
+ * writes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,80 +25,9 @@ bool cli_format_parse(const char *name, enum cli_format_kind *out)
 
 /* ------------------------------------------------------------------ numbers */
 
-/* Digits and decimal exponent of the shortest round-trip form. */
-static void shortest(double d, bool single, char *digits, int *n_digits, int *point)
-{
-    char e[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d)
-            break;
-    }
-    /* e is "d.ddde[+-]xx" (d > 0 here). */
-    int k = 0;
-    const char *c = e;
-    for (; *c && *c != 'e'; c++)
-        if (*c >= '0' && *c <= '9')
-            digits[k++] = *c;
-    int x = atoi(c + 1);
-    while (k > 1 && digits[k - 1] == '0')
-        k--;
-    digits[k] = '\0';
-    *n_digits = k;
-    *point = x + 1;
-}
-
 void cli_format_double(double d, bool single, char *buf)
 {
-    if (isnan(d)) {
-        strcpy(buf, "NaN");
-        return;
-    }
-    if (isinf(d)) {
-        strcpy(buf, d > 0 ? "Infinity" : "-Infinity");
-        return;
-    }
-    if (d == 0) {
-        strcpy(buf, signbit(d) ? "-0" : "0");
-        return;
-    }
-    char *w = buf;
-    if (d < 0) {
-        *w++ = '-';
-        d = -d;
-    }
-    char digits[24];
-    int k, n;
-    shortest(d, single, digits, &k, &n);
-    /* ECMAScript Number::toString: value = 0.d1..dk x 10^n. */
-    if (k <= n && n <= 21) {
-        memcpy(w, digits, (size_t)k);
-        w += k;
-        for (int i = k; i < n; i++)
-            *w++ = '0';
-    } else if (0 < n && n <= 21) {
-        memcpy(w, digits, (size_t)n);
-        w += n;
-        *w++ = '.';
-        memcpy(w, digits + n, (size_t)(k - n));
-        w += k - n;
-    } else if (-6 < n && n <= 0) {
-        *w++ = '0';
-        *w++ = '.';
-        for (int i = 0; i < -n; i++)
-            *w++ = '0';
-        memcpy(w, digits, (size_t)k);
-        w += k;
-    } else {
-        *w++ = digits[0];
-        if (k > 1) {
-            *w++ = '.';
-            memcpy(w, digits + 1, (size_t)(k - 1));
-            w += k - 1;
-        }
-        w += sprintf(w, "e%c%d", n - 1 >= 0 ? '+' : '-', abs(n - 1));
-    }
-    *w = '\0';
+    basalt_json_format_double(d, single, buf);
 }
 
 static double half_to_double(uint16_t h)
@@ -168,41 +101,7 @@ static basalt_status puts_(struct basalt_buffer *out, const char *s, struct basa
 basalt_status cli_format_json_string(struct basalt_buffer *out, const uint8_t *p, size_t n,
                                     struct basalt_error *err)
 {
-    basalt_status st = basalt_buffer_reserve(out, (size_t)n + 2, err);
-    if (st != BASALT_OK)
-        return st;
-    st = put(out, "\"", 1, err);
-    size_t run = 0;
-    for (size_t i = 0; i < n && st == BASALT_OK; i++) {
-        uint8_t c = p[i];
-        const char *esc = NULL;
-        char u[8];
-        switch (c) {
-        case '"': esc = "\\\""; break;
-        case '\\': esc = "\\\\"; break;
-        case '\b': esc = "\\b"; break;
-        case '\f': esc = "\\f"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
-        default:
-            if (c < 0x20) {
-                snprintf(u, sizeof u, "\\u%04x", c);
-                esc = u;
-            }
-        }
-        if (esc) {
-            st = put(out, p + run, (size_t)(i - run), err);
-            if (st == BASALT_OK)
-                st = puts_(out, esc, err);
-            run = i + 1;
-        }
-    }
-    if (st == BASALT_OK)
-        st = put(out, p + run, (size_t)(n - run), err);
-    if (st == BASALT_OK)
-        st = put(out, "\"", 1, err);
-    return st;
+    return basalt_json_append_string(out, p, n, err);
 }
 
 static basalt_status base64(struct basalt_buffer *out, const uint8_t *p, int64_t n,

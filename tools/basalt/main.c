@@ -18,6 +18,7 @@ static const struct cli_group groups[] = {
     {"info", "library version, CPU features and codecs", cli_info_main},
     {"io", "objects in S3, GCS, Azure, HTTP and files: ls, stat, cat, cp, rm, presign",
      cli_io_main},
+    {"json", "JSON-lines files: schema, cat, convert", cli_json_main},
     {"ipc", "Arrow IPC files and streams (Feather v2): schema, cat, convert", cli_ipc_main},
     {"parquet", "Parquet files: schema, meta, head, cat, scan", cli_parquet_main},
     {"sql", "run SQL over files and Iceberg tables: basalt sql \"SELECT ...\"", cli_sql_main},

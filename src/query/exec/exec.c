@@ -161,7 +161,9 @@ static basalt_status bind_batch(struct basalt_query_state *s, const struct Arrow
         if (a->length < batch->length)
             return basalt_error_set(err, BASALT_INVALID_ARG, "column %d shorter than the batch", i);
         enum basalt_query_type_id id = p->column_types[i].id;
-        int64_t need = id == BASALT_QUERY_TYPE_NULL ? 0
+        /* columns of types expressions cannot use (nested ones: a JSON scan
+         * has them) are never read, whatever their buffers */
+        int64_t need = id == BASALT_QUERY_TYPE_NULL || id == BASALT_QUERY_TYPE_COUNT ? 0
                        : (id == BASALT_QUERY_TYPE_STRING || id == BASALT_QUERY_TYPE_BINARY) ? 3
                                                                                           : 2;
         if (a->n_buffers < need)

@@ -55,6 +55,7 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
             put(o, " pushed=%d", (int)n->scan.n_pushed);
         break;
     case QPLAN_SCAN_CSV: put(o, "CSV_SCAN %s", n->scan.path); break;
+    case QPLAN_SCAN_JSON: put(o, "JSON_SCAN %s", n->scan.path); break;
     case QPLAN_SCAN_IPC: put(o, "IPC_SCAN %s", n->scan.path); break;
     case QPLAN_VALUES: put(o, "VALUES"); break;
     case QPLAN_FILTER: put(o, "FILTER"); break;

@@ -37,6 +37,7 @@ static void node_free(struct basalt_qplan *n)
     basalt_free(s->readers);
     basalt_free(s->path);
     basalt_csv_reader_close(s->csv_reader);
+    basalt_json_reader_close(s->json_reader);
     basalt_ipc_reader_close(s->ipc_reader);
     basalt_free(s->ref);
     basalt_arrow_schema_release(&s->full);

@@ -14,6 +14,7 @@
 enum qplan_kind {
     QPLAN_SCAN_PARQUET,
     QPLAN_SCAN_CSV,
+    QPLAN_SCAN_JSON,
     QPLAN_SCAN_IPC,
     QPLAN_SCAN_ICEBERG,
     QPLAN_VALUES,
@@ -39,10 +40,11 @@ struct qscan {
     char **paths;
     size_t n_paths;
     struct basalt_parquet_reader **readers; /* opened when built */
-    /* CSV, IPC: opened when built, read when run */
+    /* CSV, JSON, IPC: opened when built, read when run */
     char *path;
     struct basalt_csv_read_options csv;
     struct basalt_csv_reader *csv_reader;
+    struct basalt_json_reader *json_reader;
     struct basalt_ipc_reader *ipc_reader;
     /* Iceberg */
     const struct basalt_iceberg_table *table;

@@ -24,6 +24,15 @@ static basalt_status read_csv(struct basalt_qplan *node, struct basalt_arrow_bat
     return st;
 }
 
+static basalt_status read_json(struct basalt_qplan *node, struct basalt_arrow_batches *out,
+                               struct basalt_error *err)
+{
+    basalt_status st = basalt_json_reader_read_all(node->scan.json_reader, out, err);
+    basalt_json_reader_close(node->scan.json_reader);
+    node->scan.json_reader = NULL;
+    return st;
+}
+
 static basalt_status read_ipc(struct basalt_qplan *node, struct basalt_arrow_batches *out,
                               struct basalt_error *err)
 {
@@ -108,6 +117,9 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
     switch (node->kind) {
     case QPLAN_SCAN_CSV:
         st = read_csv(node, out, err);
+        break;
+    case QPLAN_SCAN_JSON:
+        st = read_json(node, out, err);
         break;
     case QPLAN_SCAN_IPC:
         st = read_ipc(node, out, err);

@@ -102,6 +102,39 @@ basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const char *path,
     return st;
 }
 
+basalt_status basalt_qplan_scan_json(struct basalt_qctx *ctx, const char *path,
+                                     const struct basalt_json_read_options *options,
+                                     struct basalt_qplan **out, struct basalt_error *err)
+{
+    *out = NULL;
+    if (ctx == NULL || path == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "read_json: NULL path");
+    struct basalt_qplan *node;
+    basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SCAN_JSON, &node, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qscan *s = &node->scan;
+    struct basalt_json_read_options o;
+    if (options != NULL)
+        o = *options;
+    else
+        basalt_json_read_options_init(&o);
+    o.pool = ctx->o.pool;
+    o.max_workers = ctx->o.num_workers;
+    s->path = basalt_strdup(path);
+    if (s->path == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    /* open now (the options' pointers are borrowed during this call only) */
+    st = basalt_json_reader_open_file(path, &o, &s->json_reader, err);
+    if (st == BASALT_OK)
+        st = basalt_json_reader_schema(s->json_reader, &s->full, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    if (st == BASALT_OK)
+        *out = node;
+    return st;
+}
+
 basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,
                                     struct basalt_qplan **out, struct basalt_error *err)
 {

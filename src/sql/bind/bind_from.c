@@ -126,10 +126,11 @@ static basalt_status keep_table(struct binder *B, struct basalt_iceberg_table *t
 }
 
 struct scan_args {
-    enum { SCAN_PARQUET, SCAN_CSV, SCAN_IPC, SCAN_ICEBERG } kind;
+    enum { SCAN_PARQUET, SCAN_CSV, SCAN_JSON, SCAN_IPC, SCAN_ICEBERG } kind;
     const char *paths[256];
     int n_paths;
     struct basalt_csv_read_options csv;
+    struct basalt_json_read_options json;
     struct basalt_iceberg_scan_options iceberg;
 };
 
@@ -162,6 +163,13 @@ static basalt_status open_scan(struct binder *B, struct scan_args *a, int32_t po
             else
                 st = basalt_qplan_scan_csv(B->ctx, files.items[0], &a->csv, out, err);
             break;
+        case SCAN_JSON:
+            if (files.n != 1)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
+                                    "read_json reads one file (%zu given)", files.n);
+            else
+                st = basalt_qplan_scan_json(B->ctx, files.items[0], &a->json, out, err);
+            break;
         default:
             if (files.n != 1)
                 st = basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
@@ -191,12 +199,11 @@ static basalt_status kind_of_path(struct binder *B, const char *p, int32_t pos,
     else if (ends_with(p, ".metadata.json") || is_dir(p))
         a->kind = SCAN_ICEBERG;
     else if (ends_with(p, ".json") || ends_with(p, ".jsonl") || ends_with(p, ".ndjson"))
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err,
-                              "JSON files cannot be read yet: '%s'", p);
+        a->kind = SCAN_JSON;
     else
         return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,
                               "cannot tell the format of '%s' from its name (use read_parquet, "
-                              "read_csv, read_ipc or iceberg_scan)",
+                              "read_csv, read_json, read_ipc or iceberg_scan)",
                               p);
     return BASALT_OK;
 }
@@ -228,6 +235,47 @@ static bool bool_arg(const struct basalt_sql_expr *e)
                                            : (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.i64 != 0);
 }
 
+/* An option of read_json: format (newline_delimited; auto when the file is
+ * one), sample_size, maximum_object_size, maximum_depth. (columns = {...}
+ * waits for struct literals in the parser.) */
+static basalt_status json_option(struct binder *B, const char *fn, const char *name,
+                                 const struct basalt_sql_expr *v, struct scan_args *a,
+                                 struct basalt_error *err)
+{
+    const char *s = "";
+    int64_t n = 0;
+    basalt_status st = BASALT_OK;
+    if (strcmp(name, "format") == 0) {
+        st = string_arg(B, v, fn, name, &s, err);
+        if (st == BASALT_OK && strcmp(s, "newline_delimited") != 0 && strcmp(s, "nd") != 0 &&
+            strcmp(s, "auto") != 0)
+            st = basalt_sql_err(B, BASALT_UNSUPPORTED, v->pos, err,
+                                "%s: format '%s' is not supported (only 'newline_delimited')",
+                                fn, s);
+    } else if (strcmp(name, "sample_size") == 0) {
+        st = int_arg(B, v, fn, name, &n, err);
+        a->json.sample_rows = n;
+    } else if (strcmp(name, "maximum_object_size") == 0) {
+        st = int_arg(B, v, fn, name, &n, err);
+        if (st == BASALT_OK && n < 1)
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err, "%s: %s must be positive",
+                                fn, name);
+        a->json.max_record_size = (size_t)n;
+    } else if (strcmp(name, "maximum_depth") == 0) {
+        st = int_arg(B, v, fn, name, &n, err);
+        if (st == BASALT_OK && (n < 1 || n > 100000))
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err, "%s: %s out of range", fn,
+                                name);
+        a->json.max_depth = (int32_t)n;
+    } else if (strcmp(name, "auto_detect") == 0 || strcmp(name, "records") == 0) {
+        /* the types are always inferred; records are always objects */
+    } else {
+        st = basalt_sql_err(B, BASALT_INVALID_ARG, v->pos, err, "%s: unknown option \"%s\"", fn,
+                            name);
+    }
+    return st;
+}
+
 static basalt_status function_args(struct binder *B, const struct basalt_sql_call *c, int32_t pos,
                                    struct scan_args *a, struct basalt_error *err)
 {
@@ -241,8 +289,8 @@ static basalt_status function_args(struct binder *B, const struct basalt_sql_cal
     else if (strcmp(fn, "iceberg_scan") == 0)
         a->kind = SCAN_ICEBERG;
     else if (strcmp(fn, "read_json") == 0 || strcmp(fn, "read_json_auto") == 0 ||
-             strcmp(fn, "read_ndjson") == 0)
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err, "%s is not supported yet", fn);
+             strcmp(fn, "read_ndjson") == 0 || strcmp(fn, "read_ndjson_auto") == 0)
+        a->kind = SCAN_JSON;
     else
         return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "table function \"%s\" not found",
                               fn);
@@ -280,6 +328,8 @@ static basalt_status function_args(struct binder *B, const struct basalt_sql_cal
             a->csv.header = bool_arg(v) ? BASALT_CSV_HEADER_YES : BASALT_CSV_HEADER_NO;
         } else if (a->kind == SCAN_CSV && strcmp(name, "skip") == 0) {
             st = int_arg(B, v, fn, name, &a->csv.skip_rows, err);
+        } else if (a->kind == SCAN_JSON) {
+            st = json_option(B, fn, name, v, a, err);
         } else if (a->kind == SCAN_ICEBERG && (strcmp(name, "snapshot_from_id") == 0 ||
                                                strcmp(name, "snapshot_id") == 0)) {
             st = int_arg(B, v, fn, name, &a->iceberg.snapshot_id, err);
@@ -391,6 +441,7 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     struct scan_args a;
     memset(&a, 0, sizeof a);
     basalt_csv_read_options_init(&a.csv);
+    basalt_json_read_options_init(&a.json);
     basalt_iceberg_scan_options_init(&a.iceberg);
     switch (f->kind) {
     case BASALT_SQL_FROM_TABLE: {
