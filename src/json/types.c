@@ -103,7 +103,7 @@ basalt_status basalt_json_type_from_schema(const struct ArrowSchema *s, struct j
     } else if (strcmp(f, "+s") == 0 || (strcmp(f, "+l") == 0 && s->n_children == 1)) {
         t->kind = f[1] == 's' ? JSON_K_STRUCT : JSON_K_LIST;
         for (int64_t i = 0; i < s->n_children; i++) {
-            struct json_type *c;
+            struct json_type *c = NULL;
             st = add_child(t, &c, err);
             if (st == BASALT_OK)
                 st = basalt_json_type_from_schema(s->children[i], c, err);
