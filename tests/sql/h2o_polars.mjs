@@ -6,6 +6,7 @@
 // Polars, so sums go through `sqlSum`.
 //   polarsH2O(pl, name, dir) -> array of rows; dir holds x.parquet (group-by)
 //   or x, small, medium, big .parquet (join); h2oPolarsNames lists the queries.
+//   polarsH2OFrame(pl, name, dir) -> the lazy frame (the benchmark collects it).
 import path from 'node:path';
 
 export const h2oPolarsNames = [
@@ -13,6 +14,10 @@ export const h2oPolarsNames = [
   'groupby_q9', 'groupby_q10', 'join_q1', 'join_q2', 'join_q3', 'join_q4', 'join_q5'];
 
 export function polarsH2O(pl, name, dir) {
+  return polarsH2OFrame(pl, name, dir).collectSync().rows();
+}
+
+export function polarsH2OFrame(pl, name, dir) {
   const scan = t => pl.scanParquet(path.join(dir, `${t}.parquet`));
   const c = n => pl.col(n);
   const sqlSum = n => pl.when(c(n).count().gt(0)).then(c(n).cast(pl.Float64).sum()).otherwise(pl.lit(null)).alias(n);
@@ -53,5 +58,5 @@ export function polarsH2O(pl, name, dir) {
         c('id5_right').alias('big_id5'), c('id6_right').alias('big_id6'), 'v2'); break;
     default: throw new Error(`no Polars version of ${name}`);
   }
-  return lf.collectSync().rows();
+  return lf;
 }
