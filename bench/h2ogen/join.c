@@ -10,7 +10,6 @@
  *   medium  id1, id2, id4, id5, v2   (rows N/10^3)
  *   big     id1 .. id6, v2           (rows N)
  * v1 and v2 are round(runif(max = 100), 6). */
-#include <stdio.h>
 
 #include "h2ogen.h"
 

@@ -3,7 +3,6 @@
  * stable counting sort per column, least significant first, over the
  * columns' codes (0 for NA): six passes of O(rows), and a rank table for
  * id1/id2, whose "id%03d" texts leave numeric order from 1000 on. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "h2ogen.h"
