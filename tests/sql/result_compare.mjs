@@ -16,11 +16,14 @@ export function canon(v) {
   return s.replace('T', ' ').replace(/\.0+$/, '').replace(/Z$/, '');
 }
 
-export function same(a, b) {
+// absTol: numbers this close are equal too (0 unless given: for results
+// near zero whose digits are rounding noise, such as r^2 of uncorrelated
+// columns).
+export function same(a, b, absTol = 0) {
   if (a === null || b === null) return a === b;
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
-    if (a === b) return true;
+    if (a === b || Math.abs(a - b) <= absTol) return true;
     return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
   }
   return a === b;
@@ -30,7 +33,7 @@ const rowKey = row => JSON.stringify(row.map(v => (typeof v === 'number' ? Numbe
 const byKey = (x, y) => { const a = rowKey(x), b = rowKey(y); return a < b ? -1 : a > b ? 1 : 0; };
 
 // null when the rows agree, else a one-line description of the first difference.
-export function compareRows(expected, actual, ordered) {
+export function compareRows(expected, actual, ordered, absTol = 0) {
   let a = expected, b = actual;
   if (a.length !== b.length) return `${a.length} rows in duckdb, ${b.length} in basalt`;
   if (!ordered) {
@@ -40,7 +43,7 @@ export function compareRows(expected, actual, ordered) {
   for (let k = 0; k < a.length; k++) {
     if (a[k].length !== b[k].length) return `row ${k}: ${a[k].length} vs ${b[k].length} columns`;
     for (let c = 0; c < a[k].length; c++)
-      if (!same(a[k][c], b[k][c]))
+      if (!same(a[k][c], b[k][c], absTol))
         return `row ${k} col ${c}: duckdb ${JSON.stringify(a[k][c])} basalt ${JSON.stringify(b[k][c])}`;
   }
   return null;

@@ -23,8 +23,9 @@ export function tpchQueryNames() {
   return fs.readdirSync(queryDir).filter(f => /^q\d\d\.sql$/.test(f)).map(f => f.slice(0, 3)).sort();
 }
 
-export function substituteTables(text, dir) {
-  const re = new RegExp(`\\b(${tables.join('|')})\\b`, 'g');
+// `names`: the tables to substitute (the TPC-H ones unless given).
+export function substituteTables(text, dir, names = tables) {
+  const re = new RegExp(`\\b(${names.join('|')})\\b`, 'g');
   let out = '', last = 0, m;
   while ((m = re.exec(text)) !== null) {
     const before = text.slice(0, m.index).replace(/--[^\n]*$/gm, '');
