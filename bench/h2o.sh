@@ -36,7 +36,7 @@ if [ ! -f "$data/join/big.parquet" ]; then
   "$gen" --join --rows "$rows" --out "$data/join" --threads 2
 fi
 cd "$root"
-node bench/peers/h2o_leg.mjs "$build/tools/basalt/basalt" "$data/groupby" "$data/join" "$reps" \
+node --expose-gc bench/peers/h2o_leg.mjs "$build/tools/basalt/basalt" "$data/groupby" "$data/join" "$reps" \
   "${BASALT_H2O_THREADS:-1,2}" "$@"
 if [ "${BASALT_H2O_BIG:-0}" = 1 ]; then
   big=${BASALT_H2O_BIG_DATA:-/tmp/basalt-h2o-1e8}
@@ -46,6 +46,6 @@ if [ "${BASALT_H2O_BIG:-0}" = 1 ]; then
   echo
   BASALT_H2O_PEERS=0 BASALT_H2O_BASALT_ARGS="--memory-limit 2GB" \
     BASALT_H2O_MEMORY_KB=${BASALT_H2O_BIG_MEMORY_KB:-6000000} \
-    node bench/peers/h2o_leg.mjs "$build/tools/basalt/basalt" "$big/groupby" "$big/groupby" 0 2 \
+    node --expose-gc bench/peers/h2o_leg.mjs "$build/tools/basalt/basalt" "$big/groupby" "$big/groupby" 0 2 \
     groupby_q1 groupby_q2 groupby_q3 groupby_q4 groupby_q5 groupby_q6 groupby_q7 groupby_q8 groupby_q9 groupby_q10
 fi

@@ -11,7 +11,7 @@
 // p50 to each peer's, and per suite (group-by, join) the geometric mean of
 // each engine's p50 over the queries every engine ran, and basalt's over the
 // fastest peer's.
-//   node bench/peers/h2o_leg.mjs BASALT GROUPBY_DIR JOIN_DIR [REPS] [THREADS,...] [name ...]
+//   node --expose-gc bench/peers/h2o_leg.mjs BASALT GROUPBY_DIR JOIN_DIR [REPS] [THREADS,...] [name ...]
 // A basalt run is capped at BASALT_H2O_TIMEOUT seconds (default 600) and
 // BASALT_H2O_MEMORY_KB of address space (default 8000000; 0: none); a query
 // over either, or failing, prints its error instead of times.
@@ -37,10 +37,12 @@ if (process.argv[2] === '--polars-worker') {
       const times = [];
       for (let i = 0; i <= reps; i++) {
         const t0 = process.hrtime.bigint();
-        const df = polarsH2OFrame(pl, name, dir).collectSync();
+        let df = polarsH2OFrame(pl, name, dir).collectSync();
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         if (i > 0) times.push(ms);
         if (i === 0 && df.height === 0) throw new Error('no rows');
+        df = null;
+        globalThis.gc?.();
       }
       process.send({ times });
     } catch (e) {
@@ -75,7 +77,8 @@ async function main() {
   const workers = {};
   if (peers) {
     for (const t of threadList)
-      workers[t] = fork(self, ['--polars-worker'], { env: { ...process.env, POLARS_MAX_THREADS: String(t) } });
+      workers[t] = fork(self, ['--polars-worker'], { env: { ...process.env, POLARS_MAX_THREADS: String(t) },
+        execArgv: ['--expose-gc'] });
   }
   const polarsRun = (t, name, dir) => new Promise(resolve => {
     workers[t].once('message', resolve);
@@ -99,10 +102,15 @@ async function main() {
     return { ms: Number(m[1]) * 1000, rss: Number(rss[1]) };
   }
 
+  // Results are dropped and collected outside the timed part: the join
+  // results are about a GB each, which the JS heap does not see.
   async function duckRun(text) {
     const t0 = process.hrtime.bigint();
-    await conn.run(text);
-    return Number(process.hrtime.bigint() - t0) / 1e6;
+    let r = await conn.run(text);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    r = null;
+    globalThis.gc?.();
+    return ms;
   }
 
   const names = only.length ? only : fs.readdirSync(queryDir).filter(f => f.endsWith('.sql')).map(f => f.slice(0, -4))
