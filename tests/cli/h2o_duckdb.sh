@@ -21,14 +21,6 @@
 #   groupby_q9  corr() is not an aggregate:
 #               basalt: INVALID_ARG: column "v1" must appear in the GROUP BY
 #               clause or be used in an aggregate function (at position 26)
-#   join_q1 join_q2 join_q4 join_q5  JOIN ... USING (col): the synthetic
-#               `l.col = r.col` is looked up after the right column's name
-#               was blanked (src/sql/bind/bind_from.c, using_conj), e.g.
-#               basalt: NOT_FOUND: column "small.id1" not found (at position 124)
-#   join_q3     LEFT JOIN ... USING is not planned (the outer-join path
-#               ignores USING):
-#               basalt: UNSUPPORTED: outer, semi and anti joins need an
-#               equality condition
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
@@ -36,7 +28,7 @@ if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-ap
   [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && exit 1
   exit 0
 fi
-export BASALT_H2O_KNOWN_FAIL=${BASALT_H2O_KNOWN_FAIL-groupby_q9 join_q1 join_q2 join_q3 join_q4 join_q5}
+export BASALT_H2O_KNOWN_FAIL=${BASALT_H2O_KNOWN_FAIL-groupby_q9}
 # Polars' thread count is fixed when it loads; the machines are shared.
 export POLARS_MAX_THREADS=${POLARS_MAX_THREADS:-2}
 rows=${BASALT_H2O_ROWS:-1e5}
