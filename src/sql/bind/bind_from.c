@@ -572,26 +572,14 @@ static basalt_status using_conj(struct binder *B, const struct basalt_sql_from *
             return basalt_sql_err(B, BASALT_NOT_FOUND, f->u.join.using_[u].pos, err,
                                   "column \"%s\" of USING is not on both sides", name);
         /* A synthetic `l.name = r.name` over the two columns' tables. */
-        struct basalt_sql_expr *eq = basalt_arena_alloc(&B->arena, sizeof *eq * 3, 8);
+        int32_t pos = f->u.join.using_[u].pos;
+        struct basalt_sql_expr *eq = basalt_sql_ast_binary(
+            B, BASALT_SQL_BINARY_EQ,
+            basalt_sql_ast_column(B, scope->cols[li].table, scope->cols[li].name, pos),
+            basalt_sql_ast_column(B, scope->cols[ri].table, scope->cols[ri].name, pos));
         if (eq == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        memset(eq, 0, sizeof *eq * 3);
-        for (int k = 1; k <= 2; k++) {
-            const struct bcol *c = &scope->cols[k == 1 ? li : ri];
-            eq[k].kind = BASALT_SQL_EXPR_COLUMN;
-            eq[k].pos = f->u.join.using_[u].pos;
-            eq[k].height = 1;
-            eq[k].u.column.n_parts = 2;
-            eq[k].u.column.parts[0].name = c->table;
-            eq[k].u.column.parts[1].name = c->name;
-        }
-        eq[0].kind = BASALT_SQL_EXPR_BINARY;
-        eq[0].pos = f->u.join.using_[u].pos;
-        eq[0].height = 2;
-        eq[0].u.binary.op = BASALT_SQL_BINARY_EQ;
-        eq[0].u.binary.left = &eq[1];
-        eq[0].u.binary.right = &eq[2];
-        basalt_status st = add_conj(F, &eq[0], err);
+        basalt_status st = add_conj(F, eq, err);
         if (st != BASALT_OK)
             return st;
         /* unqualified, the name means the left side's column */

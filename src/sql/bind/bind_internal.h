@@ -179,11 +179,19 @@ struct bfrom;
 basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope, struct bfrom *F,
                                     struct basalt_error *err);
 
+/* ast_build.c: trees the binder writes (in B's arena, NULL when out of
+ * memory or given a NULL operand); shared() views a script node as the
+ * non-const pointer the tree types hold. */
+struct basalt_sql_expr *basalt_sql_ast_shared(const struct basalt_sql_expr *e);
+struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
+                                              const char *name, int32_t pos);
+struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
+                                              struct basalt_sql_expr *l, struct basalt_sql_expr *r);
+
 /* bind_subquery.c: correlated subqueries in WHERE conjuncts become joins.
- * Whether conjunct e holds a correlated subquery (EXISTS, or a scalar
- * subquery reading the outer query's columns). */
-bool basalt_sql_correlated(struct binder *B, const struct bscope *outer,
-                           const struct basalt_sql_expr *e);
+ * Whether conjunct e holds a subquery (outside nested ones): such conditions
+ * wait for the joins, where correlated ones become joins themselves. */
+bool basalt_sql_has_subquery(const struct basalt_sql_expr *e);
 /* Joins what e needs onto rel: EXISTS / NOT EXISTS as a semi / anti join
  * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
  * their aggregate grouped by the correlation keys (their value recorded in

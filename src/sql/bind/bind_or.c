@@ -6,7 +6,6 @@
  *   - for each table, when every branch has conjuncts over that table
  *     alone, the OR of those parts filters the table before any join.
  * The OR itself stays: the added conditions only narrow what reaches it. */
-#include <stdint.h>
 #include <string.h>
 
 #include "bind/bind_internal.h"
@@ -14,29 +13,11 @@
 #define MAX_BRANCHES 32
 #define MAX_PARTS 64
 
-static struct basalt_sql_expr *shared(const struct basalt_sql_expr *e)
-{
-    /* The syntax tree holds non-const pointers; these trees only point at
-     * the script's nodes. */
-    return (struct basalt_sql_expr *)(uintptr_t)e;
-}
-
+/* l op r, or r alone while nothing is accumulated. */
 static struct basalt_sql_expr *combine(struct binder *B, enum basalt_sql_binary_op op,
                                        struct basalt_sql_expr *l, struct basalt_sql_expr *r)
 {
-    if (l == NULL)
-        return r;
-    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
-    if (e == NULL)
-        return NULL;
-    memset(e, 0, sizeof *e);
-    e->kind = BASALT_SQL_EXPR_BINARY;
-    e->pos = l->pos;
-    e->height = (l->height > r->height ? l->height : r->height) + 1;
-    e->u.binary.op = op;
-    e->u.binary.left = l;
-    e->u.binary.right = r;
-    return e;
+    return l == NULL ? r : basalt_sql_ast_binary(B, op, l, r);
 }
 
 static int flatten(const struct basalt_sql_expr *e, enum basalt_sql_binary_op op,
@@ -107,7 +88,7 @@ static basalt_status factor(struct binder *B, const struct bscope *scope,
             struct basalt_sql_expr *all = NULL;
             for (int i = 0; i < br[b].n; i++)
                 if (br[b].masks[i] == only)
-                    all = combine(B, BASALT_SQL_BINARY_AND, all, shared(br[b].parts[i]));
+                    all = combine(B, BASALT_SQL_BINARY_AND, all, basalt_sql_ast_shared(br[b].parts[i]));
             if (all == NULL)
                 every_branch = false;
             else

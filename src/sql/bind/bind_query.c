@@ -369,7 +369,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     if (st == BASALT_OK) {
         int k = 0;
         for (int i = 0; i < F.nc; i++) {
-            if (basalt_sql_correlated(B, &scope, F.conj[i]))
+            if (basalt_sql_has_subquery(F.conj[i]))
                 deferred[n_deferred++] = F.conj[i];
             else
                 F.conj[k++] = F.conj[i];

@@ -11,7 +11,6 @@
  *     subquery's value for every aggregate but COUNT (documented).
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,11 +92,8 @@ static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_e
     }
 }
 
-bool basalt_sql_correlated(struct binder *B, const struct bscope *outer,
-                           const struct basalt_sql_expr *e)
+bool basalt_sql_has_subquery(const struct basalt_sql_expr *e)
 {
-    (void)B;
-    (void)outer;
     const struct basalt_sql_expr *found[1];
     return subqueries(e, found, 1) > 0;
 }
@@ -180,52 +176,6 @@ static basalt_status combined(const struct bscope *outer, const struct bscope *i
         st = basalt_sql_scope_add(c, in->cols[i].table, in->cols[i].name, in->cols[i].gid, 1, err);
     c->outer = o_copy;
     return st;
-}
-
-/* The syntax tree stores non-const pointers; the trees built here only
- * point at the script's nodes and never write through them. */
-static struct basalt_sql_expr *shared(const struct basalt_sql_expr *e)
-{
-    return (struct basalt_sql_expr *)(uintptr_t)e;
-}
-
-static struct basalt_sql_expr *node(struct binder *B, enum basalt_sql_expr_kind kind, int32_t pos)
-{
-    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
-    if (e != NULL) {
-        memset(e, 0, sizeof *e);
-        e->kind = kind;
-        e->pos = pos;
-        e->height = 1;
-    }
-    return e;
-}
-
-static struct basalt_sql_expr *column(struct binder *B, const char *table, const char *name,
-                                      int32_t pos)
-{
-    struct basalt_sql_expr *e = node(B, BASALT_SQL_EXPR_COLUMN, pos);
-    if (e != NULL) {
-        e->u.column.n_parts = 2;
-        e->u.column.parts[0].name = table;
-        e->u.column.parts[1].name = name;
-    }
-    return e;
-}
-
-static struct basalt_sql_expr *binary(struct binder *B, enum basalt_sql_binary_op op,
-                                      struct basalt_sql_expr *l, struct basalt_sql_expr *r)
-{
-    if (l == NULL || r == NULL)
-        return NULL;
-    struct basalt_sql_expr *e = node(B, BASALT_SQL_EXPR_BINARY, l->pos);
-    if (e != NULL) {
-        e->u.binary.op = op;
-        e->u.binary.left = l;
-        e->u.binary.right = r;
-        e->height = (l->height > r->height ? l->height : r->height) + 1;
-    }
-    return e;
 }
 
 static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
@@ -326,10 +276,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
             break;
         }
         outer_side[k] = o;
-        group[k] = shared(i);
+        group[k] = basalt_sql_ast_shared(i);
         char name[32];
         snprintf(name, sizeof name, "__k%d", k);
-        items[k].expr = shared(i);
+        items[k].expr = basalt_sql_ast_shared(i);
         items[k].alias.name = basalt_arena_strndup(&B->arena, name, strlen(name));
     }
     if (st != BASALT_OK) {
@@ -354,8 +304,9 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
     g->u.select.from = sel->from;
     struct basalt_sql_expr *where = NULL;
     for (int k = 0; k < s->n_inner; k++)
-        where = where == NULL ? shared(s->inner[k])
-                              : binary(B, BASALT_SQL_BINARY_AND, where, shared(s->inner[k]));
+        where = where == NULL ? basalt_sql_ast_shared(s->inner[k])
+                              : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
+                                                      basalt_sql_ast_shared(s->inner[k]));
     g->u.select.where = where;
     g->u.select.n_group = n;
     g->u.select.group = group;
@@ -375,8 +326,9 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
     if (st == BASALT_OK && (conds == NULL || used == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int k = 0; k < n && st == BASALT_OK; k++) {
-        conds[k] = binary(B, BASALT_SQL_BINARY_EQ, shared(outer_side[k]),
-                          column(B, table, items[k].alias.name, outer_side[k]->pos));
+        conds[k] = basalt_sql_ast_binary(
+            B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_shared(outer_side[k]),
+            basalt_sql_ast_column(B, table, items[k].alias.name, outer_side[k]->pos));
         if (conds[k] == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
