@@ -300,6 +300,23 @@ BASALT_EXPORT basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct
 BASALT_EXPORT size_t basalt_qplan_explain(const struct basalt_qplan *root, bool analyze, char *buf,
                                           size_t cap);
 
+/* What a run's scans read (after execute). `files` are the data files the
+ * scans kept (Parquet: the files named; Iceberg: the data files left after
+ * partition and metrics pruning) and `files_pruned` those the planner ruled
+ * out; `rows_read` the rows the scans produced and `rows_scanned` the rows
+ * that passed the filter directly above each scan (the rows the rest of the
+ * plan saw); `plan_ms` the time spent planning the files (Iceberg manifests
+ * read and pruned). Sums over every scan of the plan. */
+struct basalt_qplan_scan_stats {
+    int64_t files;
+    int64_t files_pruned;
+    int64_t rows_read;
+    int64_t rows_scanned;
+    double plan_ms;
+};
+BASALT_EXPORT void basalt_qplan_scan_stats(const struct basalt_qplan *root,
+                                           struct basalt_qplan_scan_stats *out);
+
 #ifdef __cplusplus
 }
 #endif

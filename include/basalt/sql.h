@@ -10,6 +10,7 @@
 
 #include "basalt/arrow.h"
 #include "basalt/core.h"
+#include "basalt/query_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,6 +89,20 @@ BASALT_EXPORT void basalt_sql_session_free(struct basalt_sql_session *s);
 BASALT_EXPORT basalt_status basalt_sql_session_run(struct basalt_sql_session *s, const char *text,
                                                    size_t len, struct basalt_arrow_batches *out,
                                                    struct basalt_error *err);
+
+/* Statistics of the last statement a session ran that read tables (set by
+ * basalt_sql_session_run; zero before the first). `bind_ms`: binding, with
+ * the tables' metadata loaded; `plan_ms`: bind_ms plus planning the scans'
+ * files; `run_ms`: executing the plan (file planning included);
+ * `scans`: what the scans kept and read (include/basalt/query_plan.h). */
+struct basalt_sql_stats {
+    double bind_ms;
+    double plan_ms;
+    double run_ms;
+    struct basalt_qplan_scan_stats scans;
+};
+BASALT_EXPORT void basalt_sql_session_last_stats(const struct basalt_sql_session *s,
+                                                 struct basalt_sql_stats *out);
 
 /* Registers in-memory batches (moved out of `batches`, left empty in every
  * case; struct batches with a schema) as table `name` of the session,

@@ -210,6 +210,31 @@ static basalt_status set_option(struct basalt_sql_session *s, const struct basal
                             name, (int)stmt->pos);
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void record_stats(struct basalt_sql_session *s, const struct basalt_qplan *root,
+                         double bind_ms, double run_ms)
+{
+    struct basalt_sql_stats *st = &s->last;
+    basalt_qplan_scan_stats(root, &st->scans);
+    st->bind_ms = bind_ms;
+    st->plan_ms = bind_ms + st->scans.plan_ms;
+    st->run_ms = run_ms;
+}
+
+void basalt_sql_session_last_stats(const struct basalt_sql_session *s, struct basalt_sql_stats *out)
+{
+    if (s == NULL)
+        memset(out, 0, sizeof *out);
+    else
+        *out = s->last;
+}
+
 static basalt_status run_statement(struct basalt_sql_session *s, const char *text,
                                    const struct basalt_sql_statement *stmt,
                                    struct basalt_arrow_batches *out, bool *has_rows,
@@ -276,7 +301,9 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     binder_init(&B, s, ctx, text);
     struct brel rel;
     const char **names = NULL;
+    double t0 = now_ms();
     st = basalt_sql_bind_query(&B, stmt->query, &rel, &names, err);
+    double bind_ms = now_ms() - t0;
     char buf[16384];
     struct basalt_arrow_batches rows;
     basalt_arrow_batches_init(&rows);
@@ -303,7 +330,9 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
             st = basalt_sql_explain_rows(buf, out, err);
         *has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK) {
+        double t1 = now_ms();
         st = basalt_qplan_execute(ctx, rel.node, &rows, err);
+        record_stats(s, rel.node, bind_ms, now_ms() - t1);
         if (st == BASALT_OK)
             st = name_columns(&rows, names, err);
         switch (stmt->kind) {

@@ -99,6 +99,10 @@ struct basalt_qplan {
     _Atomic int64_t rows_in;
     _Atomic int64_t morsels, morsels_pruned;
     double ms;
+    /* scans: data files kept and ruled out by the planner, and the time it
+     * took (Iceberg: reading and pruning manifests) */
+    int64_t files_kept, files_pruned;
+    double plan_ms;
 };
 
 struct basalt_qctx {

@@ -8,7 +8,7 @@
 #include "basalt/ipc.h"
 #include "plan/run_internal.h"
 
-static double now_ms(void)
+double basalt_qrun_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -112,7 +112,7 @@ static basalt_status collect(struct basalt_qctx *ctx, struct basalt_qplan *node,
 static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err)
 {
-    double t0 = now_ms();
+    double t0 = basalt_qrun_now_ms();
     basalt_status st;
     switch (node->kind) {
     case QPLAN_SCAN_CSV:
@@ -165,7 +165,7 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
     default:
         st = basalt_error_set(err, BASALT_INTERNAL, "not a pipeline breaker");
     }
-    node->ms += now_ms() - t0;
+    node->ms += basalt_qrun_now_ms() - t0;
     if (st == BASALT_OK && out->schema.release == NULL)
         st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
     for (int64_t i = 0; st == BASALT_OK && i < out->n; i++)
@@ -227,10 +227,10 @@ basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan 
     basalt_status st = basalt_qplan_optimize_plan(ctx, root, err);
     if (st != BASALT_OK)
         return st;
-    double t0 = now_ms();
+    double t0 = basalt_qrun_now_ms();
     st = collect(ctx, root, -1, out, err);
     if (root->ms == 0)
-        root->ms = now_ms() - t0;
+        root->ms = basalt_qrun_now_ms() - t0;
     return st;
 }
 

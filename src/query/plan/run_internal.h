@@ -125,4 +125,7 @@ basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qpla
 basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct basalt_arrow_batches *out, struct basalt_error *err);
 
+/* run.c: a monotonic clock in milliseconds, for the statistics. */
+double basalt_qrun_now_ms(void);
+
 #endif

@@ -33,6 +33,7 @@ static basalt_status open_parquet(struct basalt_qplan *scan, struct qsource *src
             src->m_rg[m++] = g;
         }
     src->n_morsels = n;
+    scan->files_kept = (int64_t)s->n_paths;
     return BASALT_OK;
 }
 
@@ -74,12 +75,17 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
         }
     }
     const struct basalt_iceberg_plan *plan = NULL;
+    double t0 = basalt_qrun_now_ms();
     if (st == BASALT_OK)
         st = basalt_iceberg_scan_prepare_tasks(src->iscan, &plan, err);
     if (st == BASALT_OK) {
+        int64_t pruned = (int64_t)plan->files_skipped_by_partition + plan->files_skipped_by_metrics;
         src->n_morsels = plan->n_tasks;
-        atomic_fetch_add(&scan->morsels_pruned,
-                         (int64_t)plan->files_skipped_by_partition + plan->files_skipped_by_metrics);
+        atomic_fetch_add(&scan->morsels_pruned, pruned);
+        /* the scan opens once per run, on the thread that starts it */
+        scan->files_kept = (int64_t)plan->data_files_total - pruned;
+        scan->files_pruned = pruned;
+        scan->plan_ms = basalt_qrun_now_ms() - t0;
     }
     basalt_free(columns);
     basalt_arena_reset(&arena);

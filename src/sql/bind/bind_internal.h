@@ -61,6 +61,7 @@ struct basalt_sql_session {
     struct bmem_table *tables;
     int n_tables, cap_tables;
     int64_t next_frame; /* names of registered frames */
+    struct basalt_sql_stats last; /* of the last statement that read tables */
 };
 
 struct binder {
