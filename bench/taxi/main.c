@@ -5,6 +5,7 @@
  * the result shape. Prints one JSON line: query, engine, threads, files,
  * rows_scanned, plan_ms, total_ms (p50), p90_ms, min_ms, runs, peak_rss_mb,
  * result. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,11 @@ static void print_record(const struct taxi_query *q, const struct options *o, st
 
 int main(int argc, char **argv)
 {
+    /* As the basalt CLI does: batches are megabytes each, allocated and
+     * freed once per batch; glibc would give each back to the kernel and
+     * fault its pages in again for the next. Keep them in the heap. */
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
     struct options o;
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)

@@ -75,6 +75,12 @@ struct basalt_iceberg_scan_options {
     int num_workers;
     int64_t batch_size;              /* rows read per batch (default 65536) */
     bool prune;                      /* default true; false plans every file (for tests) */
+    /* Default true: rows the filter rejects are dropped. False: the filter
+     * only prunes (manifests, files, row groups) and every row of the files
+     * read is kept, for a caller that filters the rows itself (and then need
+     * not have the filter's columns read when it does not ask for them).
+     * Deletes apply either way. */
+    bool filter_rows;
     /* Plan only these data files (their paths as the manifests store them,
      * sorted in strcmp order; borrowed: they must outlive the scan). NULL:
      * every file. What table writes use to read back the files they

@@ -267,7 +267,8 @@ basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
     r->ctx.schema = scan->schema;
     r->ctx.partition_type = scan->partition_type;
     r->ctx.spec_id = task->spec_id;
-    r->filtered = task->residual != NULL && task->residual->op != BASALT_ICEBERG_OP_TRUE;
+    r->filtered = scan->options.filter_rows && task->residual != NULL &&
+                  task->residual->op != BASALT_ICEBERG_OP_TRUE;
     r->src_index = basalt_calloc(layout->n_cols ? layout->n_cols : 1, sizeof *r->src_index);
     basalt_status st = r->src_index ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)

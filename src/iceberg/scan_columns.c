@@ -277,7 +277,7 @@ basalt_status basalt_iceberg_layout_build(struct basalt_iceberg_scan *scan,
             st = push_id(&specs[k].ids, &specs[k].n_ids, &specs[k].cap, f->id, err);
         }
     }
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && scan->options.filter_rows)
         st = expr_ids(scan->bound, &extra, &n_x, &cap_x, 0, err);
     for (size_t i = 0; i < n_extra && st == BASALT_OK; i++)
         st = push_id(&extra, &n_x, &cap_x, extra_ids[i], err);

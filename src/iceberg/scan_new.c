@@ -14,6 +14,7 @@ BASALT_EXPORT void basalt_iceberg_scan_options_init(struct basalt_iceberg_scan_o
     options->case_sensitive = true;
     options->batch_size = 65536;
     options->prune = true;
+    options->filter_rows = true;
 }
 
 static basalt_status select_snapshot(struct basalt_iceberg_scan *scan, struct basalt_error *err)

@@ -93,6 +93,10 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         put(o, " rows=%lld", (long long)atomic_load(&n->rows_out));
         if (atomic_load(&n->morsels_pruned) > 0)
             put(o, " pruned=%lld", (long long)atomic_load(&n->morsels_pruned));
+        if (n->files_kept > 0)
+            put(o, " files=%lld", (long long)n->files_kept);
+        if (atomic_load(&n->batches_unfiltered) > 0)
+            put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
         if (n->ms > 0)
             put(o, " time=%.2fms", n->ms);
     }

@@ -88,7 +88,8 @@ static basalt_status prune_filter(struct basalt_qctx *ctx, struct basalt_qplan *
     if ((child->kind == QPLAN_SCAN_PARQUET || child->kind == QPLAN_SCAN_ICEBERG) &&
         child->scan.pushed == NULL) {
         basalt_status st = basalt_qpushed_collect(node->pred, &ctx->arena, &child->scan.pushed,
-                                                  &child->scan.n_pushed, err);
+                                                  &child->scan.n_pushed, &child->scan.pushed_all,
+                                                  err);
         if (st != BASALT_OK)
             return st;
     }

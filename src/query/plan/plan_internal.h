@@ -57,6 +57,7 @@ struct qscan {
     int32_t n_keep;
     struct qpushed *pushed;
     int32_t n_pushed;
+    bool pushed_all; /* the filter above is the conjunction of `pushed` */
     /* In-memory batches (VALUES). */
     struct basalt_arrow_batches values;
 };
@@ -98,6 +99,7 @@ struct basalt_qplan {
     _Atomic int64_t rows_out;
     _Atomic int64_t rows_in;
     _Atomic int64_t morsels, morsels_pruned;
+    _Atomic int64_t batches_unfiltered; /* FILTER: passed whole, their files matching it */
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */
@@ -151,7 +153,8 @@ void basalt_qexpr_columns(const struct basalt_qexpr *e, bool *used);
  * (false: not expressible for that column) and Iceberg (*out NULL: not
  * expressible). */
 basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct basalt_arena *arena,
-                                     struct qpushed **out, int32_t *n, struct basalt_error *err);
+                                     struct qpushed **out, int32_t *n, bool *all,
+                                     struct basalt_error *err);
 bool basalt_qpushed_parquet(const struct qpushed *p, const struct ArrowSchema *field,
                             struct basalt_parquet_literal *lit);
 struct basalt_iceberg_expr;

@@ -71,10 +71,12 @@ static bool as_pushed(const struct basalt_qexpr *e, struct qpushed *out)
 }
 
 basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct basalt_arena *arena,
-                                     struct qpushed **out, int32_t *n, struct basalt_error *err)
+                                     struct qpushed **out, int32_t *n, bool *all,
+                                     struct basalt_error *err)
 {
     *out = NULL;
     *n = 0;
+    *all = false;
     const struct basalt_qexpr *const *conj = (const struct basalt_qexpr *const *)&pred;
     int n_conj = 1;
     if (pred->kind == QN_AND) {
@@ -104,6 +106,7 @@ basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct bas
     }
     *out = list;
     *n = k;
+    *all = k == n_conj;
     return BASALT_OK;
 }
 

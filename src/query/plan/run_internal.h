@@ -22,6 +22,10 @@ struct qsource {
     int64_t n_morsels;
     int32_t *m_file, *m_rg;              /* QSRC_PARQUET: morsel -> file, row group */
     struct basalt_iceberg_scan *iscan;   /* QSRC_ICEBERG: morsel i is task i */
+    /* QSRC_ICEBERG, when the filter above was pushed whole: morsel i's
+     * file is known to match it everywhere (its residual is TRUE), so the
+     * filter may pass its batches through. NULL: filter every morsel. */
+    bool *matches_all;
 };
 
 enum qpipe_op_kind { QPIPE_FILTER, QPIPE_PROJECT, QPIPE_PROBE };

@@ -160,6 +160,13 @@ static basalt_status run_filter(struct run *r, struct qpipe_op *op, int k, int w
                                 struct ArrowArray *batch, struct basalt_error *err)
 {
     int64_t n = batch->length;
+    const struct qsource *src = &r->pl->src;
+    if (k == 0 && src->matches_all != NULL && src->matches_all[m] &&
+        op->node->child[0] == src->node) {
+        atomic_fetch_add(&op->node->rows_out, n);
+        atomic_fetch_add(&op->node->batches_unfiltered, 1);
+        return push(r, k + 1, worker, m, batch, err);
+    }
     if (op->sel_cap[worker] < n) {
         basalt_free(op->sel[worker]);
         op->sel[worker] = basalt_malloc((size_t)n * sizeof(int64_t));

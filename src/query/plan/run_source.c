@@ -10,6 +10,7 @@ void basalt_qsource_reset(struct qsource *src)
     basalt_arrow_batches_reset(&src->batches);
     basalt_free(src->m_file);
     basalt_free(src->m_rg);
+    basalt_free(src->matches_all);
     basalt_iceberg_scan_free(src->iscan);
     memset(src, 0, sizeof *src);
     basalt_arrow_batches_init(&src->batches);
@@ -37,6 +38,21 @@ static basalt_status open_parquet(struct basalt_qplan *scan, struct qsource *src
     return BASALT_OK;
 }
 
+/* Tasks whose residual is TRUE: the partition alone proves that every row
+ * of the file passes the pushed filter. */
+static basalt_status mark_matching_tasks(struct qsource *src, const struct basalt_iceberg_plan *plan,
+                                         struct basalt_error *err)
+{
+    src->matches_all = basalt_calloc((size_t)plan->n_tasks + 1, sizeof *src->matches_all);
+    if (src->matches_all == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (uint32_t t = 0; t < plan->n_tasks; t++) {
+        const struct basalt_iceberg_expr *res = plan->tasks[t].residual;
+        src->matches_all[t] = res != NULL && res->op == BASALT_ICEBERG_OP_TRUE;
+    }
+    return BASALT_OK;
+}
+
 /* The Iceberg scan with the kept columns and the pushed predicates. */
 static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src,
                                   struct basalt_error *err)
@@ -57,20 +73,26 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
         o.n_columns = (size_t)s->n_keep;
     }
     struct basalt_iceberg_expr *filter = NULL;
+    bool whole = s->pushed_all; /* every conjunct of the filter given to Iceberg */
     for (int32_t i = 0; i < s->n_pushed && st == BASALT_OK; i++) {
         struct basalt_iceberg_expr *e = NULL;
         st = basalt_qpushed_iceberg(&s->pushed[i], s->full.children[s->pushed[i].column]->name,
                                     &arena, &e, err);
         if (st == BASALT_OK && e != NULL)
             filter = filter == NULL ? e : basalt_iceberg_expr_and(&arena, filter, e);
+        else
+            whole = false;
     }
     o.filter = filter;
+    /* The filter above tests every row again: the scan only prunes. */
+    o.filter_rows = false;
     if (st == BASALT_OK) {
         st = basalt_iceberg_scan_new(s->table, &o, &src->iscan, err);
         /* A predicate Iceberg cannot bind (a literal its type does not take)
          * only costs pruning: scan without it; the filter above still runs. */
         if (st == BASALT_INVALID_ARG && filter != NULL) {
             o.filter = NULL;
+            whole = false;
             st = basalt_iceberg_scan_new(s->table, &o, &src->iscan, err);
         }
     }
@@ -86,6 +108,8 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
         scan->files_kept = (int64_t)plan->data_files_total - pruned;
         scan->files_pruned = pruned;
         scan->plan_ms = basalt_qrun_now_ms() - t0;
+        if (whole && filter != NULL)
+            st = mark_matching_tasks(src, plan, err);
     }
     basalt_free(columns);
     basalt_arena_reset(&arena);
