@@ -146,6 +146,27 @@ static const char *clause_end(const char *s)
     return s;
 }
 
+/* A clause's trailing "AS name" (any case): the partition field's name in
+ * place of the column and the transform's suffix. Moves *end before it. */
+static bool split_alias(const char *s, const char **end, char *alias, size_t cap)
+{
+    const char *a = s, *b = *end;
+    trim(&a, &b);
+    const char *word = b;
+    while (word > a && !isspace((unsigned char)word[-1]))
+        word--;
+    const char *kw_end = word;
+    while (kw_end > a && isspace((unsigned char)kw_end[-1]))
+        kw_end--;
+    if (word == b || kw_end - a < 3 || kw_end == word || strncasecmp(kw_end - 2, "as", 2) != 0 ||
+        !isspace((unsigned char)kw_end[-3]))
+        return false;
+    if (!copy_word(alias, cap, word, b))
+        return false;
+    *end = kw_end - 2;
+    return true;
+}
+
 basalt_status basalt_iceberg_spec_from_text(const struct basalt_iceberg_schema *schema,
                                            const char *text, json_t **out,
                                            struct basalt_error *err)
@@ -155,16 +176,28 @@ basalt_status basalt_iceberg_spec_from_text(const struct basalt_iceberg_schema *
     if (!*out)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (const char *s = text ? text : ""; *s;) {
-        const char *end = clause_end(s);
+        const char *end = clause_end(s), *clause_stop = end;
+        char alias[256];
+        bool named = split_alias(s, &clause_stop, alias, sizeof alias);
         struct clause c;
         const struct basalt_iceberg_field *f;
-        basalt_status st = parse_clause(s, end, "partition", &c, err);
+        basalt_status st = parse_clause(s, clause_stop, "partition", &c, err);
         if (st == BASALT_OK)
             st = resolve(schema, &c, "partition", &f, err);
         if (st != BASALT_OK)
             return st;
+        /* Java refuses a partition name that is another column's (readers
+         * would confuse the two); identity may keep its column's name. */
+        const struct basalt_iceberg_field *same =
+            named ? basalt_iceberg_schema_field_by_name(schema, alias, false) : NULL;
+        if (same != NULL && !(same == f && strcmp(c.transform, "identity") == 0))
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "partition: the name '%s' is a column of the schema", alias);
         char name[300];
-        snprintf(name, sizeof name, "%s%s", c.column, c.suffix);
+        if (named)
+            snprintf(name, sizeof name, "%s", alias);
+        else
+            snprintf(name, sizeof name, "%s%s", c.column, c.suffix);
         json_t *field = json_pack("{s:s,s:s,s:i}", "name", name, "transform", c.transform,
                                   "source-id", f->id);
         if (!field || json_array_append_new(fields, field) != 0)

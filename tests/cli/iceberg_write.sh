@@ -24,6 +24,13 @@ expect 1 "$basalt" iceberg create db.events --like "$in/a.parquet" $cat &&
   check "creating it twice is a conflict" grep -q "already exists" "$tmp/err"
 expect 1 "$basalt" iceberg create db.bad --schema 'id long' --partition 'month(id)' $cat &&
   check "a transform that does not apply is refused" grep -q "month cannot apply to 'id'" "$tmp/err"
+expect 0 "$basalt" iceberg create db.named --schema 'id long, ts timestamp' \
+  --partition 'month(ts) AS pickup_month, id as id' $cat
+expect 0 "$basalt" iceberg describe db.named $cat
+check "AS names a partition field" grep -qE '1000 pickup_month: month\(2 ts\)' "$tmp/out"
+check "identity may keep its column's name" grep -qE '1001 id: identity\(1 id\)' "$tmp/out"
+expect 1 "$basalt" iceberg create db.bad --schema 'id long, ts timestamp' --partition 'month(ts) AS id' $cat &&
+  check "a partition name that is another column is refused" grep -q "the name 'id' is a column" "$tmp/err"
 expect 1 "$basalt" iceberg create db.bad --schema 'id lng' $cat &&
   check "bad schema text names the place" grep -q "unknown type 'lng'" "$tmp/err"
 
