@@ -502,6 +502,11 @@ struct basalt_catalog_rest_server_options {
     /* Requests handled at once, each on its own connection to the catalog;
      * 0: 4. */
     unsigned threads;
+    /* Where the tables' files are read and written when their locations are
+     * remote (s3://, gs://, az://...), as basalt_catalog_set_store; borrowed,
+     * it must outlive the server (a store is shared by threads). NULL: local
+     * locations only. */
+    struct basalt_io_store *store;
 };
 
 BASALT_EXPORT void basalt_catalog_rest_server_options_init(

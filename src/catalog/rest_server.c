@@ -61,6 +61,8 @@ basalt_status basalt_catalog_rest_handler_new(
             h->n_slots = i + 1;
         if (st == BASALT_OK && o->warehouse && *o->warehouse)
             st = basalt_catalog_set_warehouse(h->slots[i].catalog, o->warehouse, err);
+        if (st == BASALT_OK && o->store)
+            basalt_catalog_set_store(h->slots[i].catalog, o->store);
         /* The server's own connection to a SQL catalog's database, opened
          * now so that an unreachable database fails the start. */
         if (st == BASALT_OK && h->slots[i].catalog->kind == BASALT_CATALOG_KIND_SQL)

@@ -27,7 +27,9 @@ static void serve_usage(FILE *out)
             "                       directory, created when missing (default\n"
             "                       " CLI_ICEBERG_DEFAULT_CATALOG ")\n"
             "  --catalog-name NAME  catalog_name in a SQL catalog (default \"default\")\n"
-            "  --warehouse PATH     where new tables go (default: the catalog's directory)\n"
+            "  --warehouse PATH     where new tables go (default: the catalog's directory); a\n"
+            "                       remote one (s3://bucket/wh) through the store options\n"
+            "                       of 'basalt --help'\n"
             "  --port N             TCP port (default %d; 0: any free port)\n"
             "  --bind ADDR          IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
             "  --token T            require \"Authorization: Bearer T\" on every request\n"
@@ -148,6 +150,9 @@ static int cmd_serve(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_catalog_rest_server *server = NULL;
+    /* Remote warehouses (--warehouse s3://...) through the store options of
+     * 'basalt --help' (endpoint, credentials from the environment). */
+    o.store = cli_store(NULL);
     if (basalt_catalog_rest_server_start(&o, &server, &err) != BASALT_OK)
         return cli_fail_error(&err);
     bool v6 = strchr(o.bind_address, ':') != NULL;
