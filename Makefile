@@ -1,5 +1,5 @@
 # basalt front door. On a fresh Debian 12 machine:
-#   make demo   installs what is missing, builds optimised, runs a short tour
+#   make demo   installs what is missing, builds optimised, runs taxibench on two months
 #   make test   installs what is missing, builds, runs the whole suite
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build test demo bench fuzz install asan clang-check clean
+.PHONY: all setup build test demo tour bench bench-taxi fuzz install asan clang-check clean
 
 all: build
 
@@ -24,8 +24,21 @@ test: setup build
 	cd $(BUILD) && BASALT_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml
 	@bash scripts/test-count $(BUILD)/ctest-junit.xml
 
+# taxibench on two months of generated trips in ./warehouse (SQLite catalog),
+# answers and timings next to DuckDB's.
 demo: setup build
-	@bash scripts/demo $(BUILD)/tools/basalt/basalt
+	@bash scripts/demo $(BUILD)
+
+# The formats and the Iceberg read path on small sample files.
+tour: setup build
+	@bash scripts/tour $(BUILD)/tools/basalt/basalt
+
+# taxibench at SCALE rows (default 10M; 79478796 is the reference table):
+# generated once into $(TAXI_DATA), loaded, and run against DuckDB and Polars.
+SCALE ?= 10M
+TAXI_DATA ?= $(HOME)/.cache/basalt/taxi
+bench-taxi: setup build
+	@bash bench/taxi/bench.sh $(BUILD) $(SCALE) $(TAXI_DATA) $(ARGS)
 
 bench: setup build
 	$(BUILD)/bench/basalt-bench $(ARGS)
@@ -48,7 +61,7 @@ asan: setup
 	    -DBASALT_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && BASALT_REQUIRE_PEERS=1 BASALT_RANDOM_SEED=2 BASALT_RANDOM_TABLES=60 \
-	    BASALT_RANDOM_DUCKDB_TABLES=15 BASALT_RANDOM_QUERIES=40 BASALT_H2O_ROWS=5e4 BASALT_FAULT_SWEEP=quick ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    BASALT_RANDOM_DUCKDB_TABLES=15 BASALT_RANDOM_QUERIES=40 BASALT_H2O_ROWS=5e4 BASALT_TAXI_ROWS=200000 BASALT_FAULT_SWEEP=quick ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 # clang must build clean with warnings as errors too.

@@ -10,7 +10,7 @@
 //   node bench/taxi/bench_taxi.mjs --catalog URI [--table taxi.trips]
 //        [--engines basalt,duckdb,polars] [--threads 1,2] [--queries q1,...,q8]
 //        [--passes 1] [--repeat 5] [--pin1 CPU|none] [--peer-files DIR]
-//        [--build DIR] [--out FILE.json]
+//        [--build DIR] [--out FILE.json] [--show-answers 1]
 //
 // --peer-files: a folder of Parquet files for the peers instead of the
 // table's data files (the table after deletes, as a copy of the surviving rows).
@@ -30,7 +30,7 @@ const opt = {
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
-  if (!(k in opt) && !['peer-files', 'out'].includes(k)) {
+  if (!(k in opt) && !['peer-files', 'out', 'show-answers'].includes(k)) {
     console.error(`bench_taxi: unknown option --${k}`);
     process.exit(2);
   }
@@ -135,6 +135,13 @@ if (engines.includes('basalt'))
       console.log(`${t}t: basalt total ${fmt(totals[`basalt ${t}`])} ms vs ${p} ${fmt(totals[`${p} ${t}`])} ms` +
         (slower.length ? `; slower than ${p} on ${slower.join(', ')}` : `; no query slower than ${p}`));
     }
+if (opt['show-answers']) {
+  console.log('\nanswers (basalt; DuckDB agrees unless listed below):');
+  for (const q of queries) {
+    const r = records.find((x) => x.query === q && x.engine === 'basalt') ?? records.find((x) => x.query === q);
+    console.log(`  ${q} ${r.title ?? ''}: ${JSON.stringify(r.result)}`);
+  }
+}
 if (opt.out) fs.writeFileSync(opt.out, JSON.stringify({ options: opt, files: files.length, records }, null, 1));
 if (problems.length) {
   console.error(`answers disagree:\n  ${problems.join('\n  ')}`);
