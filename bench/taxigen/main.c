@@ -22,7 +22,7 @@ static void usage(FILE *out)
             "usage: basalt-taxigen [--scale N] [--out DIR] [--months 2024-05,2024-06] [--threads N]\n"
             "                      [--row-group ROWS] [--zstd-level L]\n\n"
             "Synthetic NYC yellow-taxi trips, 2023-01..2024-12, with the shapes of the TLC's\n"
-            "files (peers/taxi/README.md): DIR/yellow_tripdata_YYYY-MM.parquet, one file per\n"
+            "files: DIR/yellow_tripdata_YYYY-MM.parquet, one file per\n"
             "month, 19 columns with Iceberg field ids 1..19, and DIR/manifest.json.\n\n"
             "  --scale N        total rows over the 24 months (default 10M), split in proportion\n"
             "                   to the TLC's monthly counts; 10M, 1e6, 79_478_796 and 2.5k work\n"

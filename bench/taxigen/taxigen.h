@@ -1,6 +1,6 @@
 /* basalt-taxigen: synthetic NYC yellow-taxi trips, 2023-01..2024-12, one
- * Parquet file per month, with the distributions of the workplace's taxi
- * anchor (peers/taxi/README.md sections 2 and 3).
+ * Parquet file per month, with the distributions of the TLC's 2023-2024
+ * trip records (docs/QUERY.md, "NYC taxi: data generator").
  *
  * Every value is a pure function of (month, row index within the month):
  * each decision of a row (vendor, second, zones, distance mixture, ...) has

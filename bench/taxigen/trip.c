@@ -1,6 +1,6 @@
 /* One trip: its values from its month, its row and its hour.
  *
- * The shapes are the taxi anchor's (peers/taxi/README.md section 3): a
+ * The shapes are those of the TLC's trip records (docs/QUERY.md): a
  * distance mixture that depends on the zones (airport trips long and
  * tight, Manhattan trips short), a duration from distance and the hour's
  * speed, the meter's fare formula with JFK's flat fare, Newark's surcharge

@@ -4,7 +4,7 @@
 // counts (computed here, not by the generator), pickups inside their file's
 // month, the row order (by pickup hour, the flex block last), the flex rows'
 // NULLs, money in whole cents with total_amount the sum of its parts, and
-// the measured marginals of peers/taxi/README.md section 3 within a
+// the marginals measured on the reference generator's 10M table within a
 // tolerance that several standard errors at ~200k rows allow. Each check is
 // a query whose answer must equal the value written here from the README's
 // rules, or lie within `tol` of the README's share.
