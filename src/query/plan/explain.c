@@ -95,6 +95,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " pruned=%lld", (long long)atomic_load(&n->morsels_pruned));
         if (n->files_kept > 0)
             put(o, " files=%lld", (long long)n->files_kept);
+        if (atomic_load(&n->morsels_direct) > 0)
+            put(o, " direct=%lld", (long long)atomic_load(&n->morsels_direct));
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
         if (n->ms > 0)

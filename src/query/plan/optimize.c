@@ -79,6 +79,56 @@ static basalt_status prune_scan(struct basalt_qplan *node, const bool *need, int
     return st;
 }
 
+/* The filter's output: the pruned child's columns its parent needs. When
+ * the predicate reads others, the filter drops them (filter_keep), so that
+ * rows are taken only from the columns passed on (count(*) WHERE x > 0 takes
+ * none). */
+static basalt_status keep_needed(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                 const bool *need, int64_t n, const int32_t *cmap, int32_t *map,
+                                 struct basalt_error *err)
+{
+    const struct ArrowSchema *in = &node->child[0]->schema;
+    int k = 0;
+    for (int64_t i = 0; i < n; i++)
+        k += need[i];
+    node->filter_keep = NULL;
+    node->n_filter_keep = 0;
+    if (k == in->n_children) {
+        for (int64_t i = 0; i < n; i++)
+            map[i] = need[i] ? cmap[i] : -1;
+        return copy_child_schema(node, err);
+    }
+    int32_t *keep = basalt_arena_alloc(&ctx->arena, (size_t)(k + 1) * sizeof *keep, sizeof *keep);
+    const struct ArrowSchema **fields = basalt_calloc((size_t)k + 1, sizeof *fields);
+    if (keep == NULL || fields == NULL) {
+        basalt_free(fields);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    int j = 0;
+    for (int64_t i = 0; i < n; i++) {
+        map[i] = need[i] ? j : -1;
+        if (need[i]) {
+            keep[j] = cmap[i];
+            fields[j] = in->children[cmap[i]];
+            j++;
+        }
+    }
+    struct ArrowSchema schema;
+    basalt_status st = basalt_qplan_struct_schema(fields, NULL, k, &schema, err);
+    basalt_free(fields);
+    if (st != BASALT_OK)
+        return st;
+    basalt_arrow_schema_release(&node->schema);
+    basalt_arrow_schema_move(&schema, &node->schema);
+    node->filter_keep = keep;
+    node->n_filter_keep = k;
+    if (node->child[0]->kind == QPLAN_SCAN_ICEBERG) {
+        node->child[0]->scan.keep_above = keep;
+        node->child[0]->scan.n_keep_above = k;
+    }
+    return BASALT_OK;
+}
+
 static basalt_status prune_filter(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                   const bool *need, int32_t *map, struct basalt_error *err)
 {
@@ -107,9 +157,7 @@ static basalt_status prune_filter(struct basalt_qctx *ctx, struct basalt_qplan *
     if (st == BASALT_OK)
         st = remap_expr(nb, &node->pred, cmap, err);
     if (st == BASALT_OK)
-        st = copy_child_schema(node, err);
-    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
-        map[i] = need[i] ? cmap[i] : -1;
+        st = keep_needed(ctx, node, need, n, cmap, map, err);
     basalt_free(cneed);
     basalt_free(cmap);
     return st;

@@ -58,6 +58,10 @@ struct qscan {
     struct qpushed *pushed;
     int32_t n_pushed;
     bool pushed_all; /* the filter above is the conjunction of `pushed` */
+    /* Iceberg: the columns (of this scan's output) that the filter right
+     * above passes on, when it drops some (its filter_keep); NULL: none. */
+    const int32_t *keep_above;
+    int n_keep_above;
     /* In-memory batches (VALUES). */
     struct basalt_arrow_batches values;
 };
@@ -77,6 +81,11 @@ struct basalt_qplan {
 
     struct qscan scan;
     struct basalt_qexpr *pred;        /* FILTER */
+    /* FILTER: the input columns it passes on, in order (the predicate's own
+     * are dropped once tested, so rows are taken only from these); NULL:
+     * every column, the output schema being the input's. */
+    int32_t *filter_keep;
+    int n_filter_keep;
     struct basalt_qexpr **exprs;      /* PROJECT; AGGREGATE keys */
     int n_exprs;
     struct qagg_call *calls;          /* AGGREGATE */
@@ -100,6 +109,7 @@ struct basalt_qplan {
     _Atomic int64_t rows_in;
     _Atomic int64_t morsels, morsels_pruned;
     _Atomic int64_t batches_unfiltered; /* FILTER: passed whole, their files matching it */
+    _Atomic int64_t morsels_direct; /* Iceberg scans: files read without the filter's columns */
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */

@@ -70,6 +70,27 @@ static bool as_pushed(const struct basalt_qexpr *e, struct qpushed *out)
     return true;
 }
 
+/* Conjuncts of nested ANDs: a AND (b AND c) is three. */
+static int count_conjuncts(const struct basalt_qexpr *e)
+{
+    if (e->kind != QN_AND)
+        return 1;
+    int n = 0;
+    for (int i = 0; i < e->n_args; i++)
+        n += count_conjuncts(e->args[i]);
+    return n;
+}
+
+static void flatten(const struct basalt_qexpr *e, const struct basalt_qexpr **out, int *n)
+{
+    if (e->kind != QN_AND) {
+        out[(*n)++] = e;
+        return;
+    }
+    for (int i = 0; i < e->n_args; i++)
+        flatten(e->args[i], out, n);
+}
+
 basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct basalt_arena *arena,
                                      struct qpushed **out, int32_t *n, bool *all,
                                      struct basalt_error *err)
@@ -77,15 +98,16 @@ basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct bas
     *out = NULL;
     *n = 0;
     *all = false;
-    const struct basalt_qexpr *const *conj = (const struct basalt_qexpr *const *)&pred;
-    int n_conj = 1;
-    if (pred->kind == QN_AND) {
-        conj = (const struct basalt_qexpr *const *)pred->args;
-        n_conj = pred->n_args;
-    }
+    int n_conj = count_conjuncts(pred);
+    const struct basalt_qexpr **conj = basalt_calloc((size_t)n_conj, sizeof *conj);
     struct qpushed *list = basalt_calloc((size_t)n_conj, sizeof *list);
-    if (list == NULL)
+    if (list == NULL || conj == NULL) {
+        basalt_free(conj);
+        basalt_free(list);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    int filled = 0;
+    flatten(pred, conj, &filled);
     int32_t k = 0;
     for (int i = 0; i < n_conj; i++) {
         if (!as_pushed(conj[i], &list[k]))
@@ -97,6 +119,7 @@ basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct bas
             list[k].op != BASALT_PARQUET_OP_IS_NULL && list[k].op != BASALT_PARQUET_OP_IS_NOT_NULL) {
             char *copy = basalt_arena_strndup(arena, v->v.str.ptr, v->v.str.len);
             if (copy == NULL) {
+                basalt_free(conj);
                 basalt_free(list);
                 return basalt_error_set(err, BASALT_NOMEM, "out of memory");
             }
@@ -104,6 +127,7 @@ basalt_status basalt_qpushed_collect(const struct basalt_qexpr *pred, struct bas
         }
         k++;
     }
+    basalt_free(conj);
     *out = list;
     *n = k;
     *all = k == n_conj;

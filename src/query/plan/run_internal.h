@@ -26,6 +26,14 @@ struct qsource {
      * file is known to match it everywhere (its residual is TRUE), so the
      * filter may pass its batches through. NULL: filter every morsel. */
     bool *matches_all;
+    /* QSRC_ICEBERG, with matches_all, when the filter above drops columns:
+     * such morsels are read with only the columns it passes on (iscan_kept,
+     * planned alike: task i is the same file), or not read at all when it
+     * passes none and the task is a whole file without deletes (its record
+     * count is the answer). Their batches skip the filter. */
+    bool direct;
+    struct basalt_iceberg_scan *iscan_kept;
+    const struct basalt_iceberg_plan *plan;
 };
 
 enum qpipe_op_kind { QPIPE_FILTER, QPIPE_PROJECT, QPIPE_PROBE };
@@ -84,8 +92,11 @@ void basalt_qsource_reset(struct qsource *src);
 /* Produces morsel m's batches, calling emit for each (in order). */
 typedef basalt_status (*qemit_fn)(void *ctx, int worker, int64_t morsel, struct ArrowArray *batch,
                                   struct basalt_error *err);
+/* past_filter (NULL: none): where batches that skip the filter above go
+ * (qsource.direct). */
 basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
-                                    void *emit_ctx, struct basalt_error *err);
+                                    qemit_fn past_filter, void *emit_ctx,
+                                    struct basalt_error *err);
 
 /* run_pipeline.c */
 void basalt_qpipeline_init(struct qpipeline *pl);

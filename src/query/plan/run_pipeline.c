@@ -156,6 +156,50 @@ struct run {
 static basalt_status push(struct run *r, int k, int worker, int64_t m, struct ArrowArray *batch,
                           struct basalt_error *err);
 
+/* The batch with only the columns the filter passes on (moved). */
+static basalt_status keep_columns(const struct basalt_qplan *node, struct ArrowArray *batch,
+                                  struct ArrowArray *out, struct basalt_error *err)
+{
+    basalt_status st = basalt_arrow_array_init(out, 1, node->n_filter_keep, err);
+    if (st != BASALT_OK)
+        return st;
+    out->length = batch->length;
+    for (int i = 0; i < node->n_filter_keep; i++)
+        basalt_arrow_array_move(batch->children[node->filter_keep[i]], out->children[i]);
+    basalt_arrow_array_release(batch);
+    return BASALT_OK;
+}
+
+/* Pushes the selected rows (sel[0..selected) of n) of the columns the
+ * filter passes on. */
+static basalt_status push_selected(struct run *r, struct qpipe_op *op, int k, int worker,
+                                   int64_t m, struct ArrowArray *batch, const int64_t *sel,
+                                   int64_t selected, struct basalt_error *err)
+{
+    const struct basalt_qplan *node = op->node;
+    const struct ArrowSchema *schema = op->in_schema;
+    struct ArrowArray kept, out;
+    basalt_status st = BASALT_OK;
+    if (node->filter_keep != NULL) {
+        st = keep_columns(node, batch, &kept, err);
+        if (st != BASALT_OK)
+            return st;
+        batch = &kept;
+        schema = &node->schema;
+    }
+    if (selected == batch->length)
+        return push(r, k + 1, worker, m, batch, err);
+    if (node->filter_keep != NULL && node->n_filter_keep == 0) {
+        batch->length = selected; /* no column: the count is all there is */
+        return push(r, k + 1, worker, m, batch, err);
+    }
+    st = basalt_arrow_take(schema, batch, sel, selected, &out, err);
+    basalt_arrow_array_release(batch);
+    if (st != BASALT_OK)
+        return st;
+    return push(r, k + 1, worker, m, &out, err);
+}
+
 static basalt_status run_filter(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
                                 struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -165,7 +209,7 @@ static basalt_status run_filter(struct run *r, struct qpipe_op *op, int k, int w
         op->node->child[0] == src->node) {
         atomic_fetch_add(&op->node->rows_out, n);
         atomic_fetch_add(&op->node->batches_unfiltered, 1);
-        return push(r, k + 1, worker, m, batch, err);
+        return push_selected(r, op, k, worker, m, batch, NULL, n, err);
     }
     if (op->sel_cap[worker] < n) {
         basalt_free(op->sel[worker]);
@@ -180,16 +224,9 @@ static basalt_status run_filter(struct run *r, struct qpipe_op *op, int k, int w
     if (st != BASALT_OK)
         return st;
     atomic_fetch_add(&op->node->rows_out, selected);
-    if (selected == n)
-        return push(r, k + 1, worker, m, batch, err);
     if (selected == 0)
         return BASALT_OK;
-    struct ArrowArray out;
-    st = basalt_arrow_take(op->in_schema, batch, op->sel[worker], selected, &out, err);
-    if (st != BASALT_OK)
-        return st;
-    basalt_arrow_array_release(batch);
-    return push(r, k + 1, worker, m, &out, err);
+    return push_selected(r, op, k, worker, m, batch, op->sel[worker], selected, err);
 }
 
 static basalt_status run_project(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
@@ -328,6 +365,30 @@ static basalt_status emit(void *ctx, int worker, int64_t m, struct ArrowArray *b
     return push(r, 0, worker, m, batch, err);
 }
 
+/* A batch of the columns the first op (a filter) passes on, from a file
+ * that matches it everywhere: counted as passed and given to the op after. */
+static basalt_status emit_past_filter(void *ctx, int worker, int64_t m, struct ArrowArray *batch,
+                                      struct basalt_error *err)
+{
+    struct run *r = ctx;
+    if (atomic_load(&r->failed)) {
+        basalt_arrow_array_release(batch);
+        return BASALT_OK;
+    }
+    struct basalt_qplan *filter = r->pl->ops[0].node;
+    atomic_fetch_add(&filter->rows_out, batch->length);
+    atomic_fetch_add(&filter->batches_unfiltered, 1);
+    return push(r, 1, worker, m, batch, err);
+}
+
+/* Whether the source's direct morsels may skip the first op: it is the
+ * filter right above the scan, dropping the columns the source leaves out. */
+static bool skips_filter(const struct qpipeline *pl)
+{
+    return pl->src.direct && pl->n_ops > 0 && pl->ops[0].kind == QPIPE_FILTER &&
+           pl->ops[0].node->child[0] == pl->src.node && pl->ops[0].node->filter_keep != NULL;
+}
+
 /* Whether the rows already collected by the finished prefix of morsels are
  * all a LIMIT needs: later morsels are skipped. */
 static bool collect_enough(struct qsink *s)
@@ -364,7 +425,9 @@ static void run_morsels(void *vctx, int64_t begin, int64_t end, int worker)
         r->seq[worker] = 0;
         struct basalt_error err;
         basalt_error_init(&err);
-        basalt_status st = basalt_qsource_morsel(&r->pl->src, m, worker, emit, r, &err);
+        basalt_status st = basalt_qsource_morsel(&r->pl->src, m, worker, emit,
+                                                 skips_filter(r->pl) ? emit_past_filter : NULL, r,
+                                                 &err);
         collect_morsel_done(r->sink, m);
         if (st != BASALT_OK) {
             /* Report the failure of the lowest morsel, whatever the timing. */

@@ -11,6 +11,7 @@ void basalt_qsource_reset(struct qsource *src)
     basalt_free(src->m_file);
     basalt_free(src->m_rg);
     basalt_free(src->matches_all);
+    basalt_iceberg_scan_free(src->iscan_kept);
     basalt_iceberg_scan_free(src->iscan);
     memset(src, 0, sizeof *src);
     basalt_arrow_batches_init(&src->batches);
@@ -51,6 +52,38 @@ static basalt_status mark_matching_tasks(struct qsource *src, const struct basal
         src->matches_all[t] = res != NULL && res->op == BASALT_ICEBERG_OP_TRUE;
     }
     return BASALT_OK;
+}
+
+/* The scan of the columns the filter above passes on, for the morsels
+ * that skip it (qsource.direct). `o` is the main scan's options, `columns`
+ * its columns (NULL: every column of the schema). */
+static basalt_status open_kept(const struct qscan *s, const struct basalt_iceberg_scan_options *o,
+                               const char *const *columns, struct qsource *src,
+                               struct basalt_error *err)
+{
+    src->direct = true;
+    if (s->n_keep_above == 0)
+        return BASALT_OK; /* nothing to read: record counts */
+    const char **kept = basalt_calloc((size_t)s->n_keep_above, sizeof *kept);
+    if (kept == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < s->n_keep_above; i++) {
+        int32_t c = s->keep_above[i];
+        kept[i] = columns != NULL ? columns[c] : s->full.children[c]->name;
+    }
+    struct basalt_iceberg_scan_options ko = *o;
+    ko.columns = kept;
+    ko.n_columns = (size_t)s->n_keep_above;
+    const struct basalt_iceberg_plan *plan = NULL;
+    basalt_status st = basalt_iceberg_scan_new(s->table, &ko, &src->iscan_kept, err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_scan_prepare_tasks(src->iscan_kept, &plan, err);
+    /* the same snapshot, filter and files: the same tasks, in order */
+    if (st == BASALT_OK && plan->n_tasks != src->plan->n_tasks)
+        st = basalt_error_set(err, BASALT_INTERNAL, "iceberg scan: %u tasks, then %u",
+                              src->plan->n_tasks, plan->n_tasks);
+    basalt_free(kept);
+    return st;
 }
 
 /* The Iceberg scan with the kept columns and the pushed predicates. */
@@ -108,8 +141,11 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
         scan->files_kept = (int64_t)plan->data_files_total - pruned;
         scan->files_pruned = pruned;
         scan->plan_ms = basalt_qrun_now_ms() - t0;
+        src->plan = plan;
         if (whole && filter != NULL)
             st = mark_matching_tasks(src, plan, err);
+        if (st == BASALT_OK && src->matches_all != NULL && s->keep_above != NULL)
+            st = open_kept(s, &o, columns, src, err);
     }
     basalt_free(columns);
     basalt_arena_reset(&arena);
@@ -182,12 +218,13 @@ static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, 
     return st;
 }
 
-static basalt_status iceberg_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
-                                    void *emit_ctx, struct basalt_error *err)
+static basalt_status iceberg_read(struct qsource *src, struct basalt_iceberg_scan *scan, int64_t m,
+                                  int worker, qemit_fn emit, void *emit_ctx,
+                                  struct basalt_error *err)
 {
     struct basalt_arrow_batches task;
     basalt_arrow_batches_init(&task);
-    basalt_status st = basalt_iceberg_scan_read_task(src->iscan, (uint32_t)m, &task, err);
+    basalt_status st = basalt_iceberg_scan_read_task(scan, (uint32_t)m, &task, err);
     int64_t rows = 0;
     for (int64_t i = 0; i < task.n && st == BASALT_OK; i++) {
         rows += task.arrays[i].length;
@@ -198,8 +235,41 @@ static basalt_status iceberg_morsel(struct qsource *src, int64_t m, int worker, 
     return st;
 }
 
+/* Whether morsel m may skip the filter above: its file matches it, and
+ * either the columns passed on are read alone, or none is and the record
+ * count is exact (a whole file, no deletes). */
+static bool direct_ok(const struct qsource *src, int64_t m)
+{
+    if (!src->direct || !src->matches_all[m])
+        return false;
+    if (src->iscan_kept != NULL)
+        return true;
+    const struct basalt_iceberg_file_task *t = &src->plan->tasks[m];
+    return t->n_deletes == 0 && t->start == 0 && t->length == t->file->file_size_in_bytes;
+}
+
+/* A morsel that skips the filter above (qsource.direct): its file matches
+ * the filter everywhere, so only the columns passed on are read, or none. */
+static basalt_status iceberg_morsel_direct(struct qsource *src, int64_t m, int worker,
+                                           qemit_fn past_filter, void *emit_ctx,
+                                           struct basalt_error *err)
+{
+    const struct basalt_iceberg_file_task *t = &src->plan->tasks[m];
+    atomic_fetch_add(&src->node->morsels_direct, 1);
+    if (src->iscan_kept != NULL)
+        return iceberg_read(src, src->iscan_kept, m, worker, past_filter, emit_ctx, err);
+    struct ArrowArray none;
+    basalt_status st = basalt_arrow_array_init(&none, 1, 0, err);
+    if (st != BASALT_OK)
+        return st;
+    none.length = t->file->record_count;
+    atomic_fetch_add(&src->node->rows_out, none.length);
+    return past_filter(emit_ctx, worker, m, &none, err);
+}
+
 basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,
-                                    void *emit_ctx, struct basalt_error *err)
+                                    qemit_fn past_filter, void *emit_ctx,
+                                    struct basalt_error *err)
 {
     switch (src->kind) {
     case QSRC_BATCHES: {
@@ -210,7 +280,9 @@ basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, 
     case QSRC_PARQUET:
         return parquet_morsel(src, m, worker, emit, emit_ctx, err);
     case QSRC_ICEBERG:
-        return iceberg_morsel(src, m, worker, emit, emit_ctx, err);
+        if (past_filter != NULL && direct_ok(src, m))
+            return iceberg_morsel_direct(src, m, worker, past_filter, emit_ctx, err);
+        return iceberg_read(src, src->iscan, m, worker, emit, emit_ctx, err);
     }
     return basalt_error_set(err, BASALT_INTERNAL, "unknown source");
 }
