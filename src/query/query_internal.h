@@ -7,6 +7,15 @@
 
 #include "basalt/query.h"
 
+/* Kernels whose loops the compiler vectorises only with AVX2 (a compare of
+ * doubles into flag bytes is scalar on baseline x86-64): built twice, the
+ * AVX2 copy chosen at load time where the CPU has it. */
+#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+#define BASALT_QK_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
+#else
+#define BASALT_QK_CLONES
+#endif
+
 #define QVEC BASALT_QUERY_VECTOR
 #define QWORDS (QVEC / 64)
 

@@ -311,27 +311,51 @@ bool basalt_qk_arith_select(struct qstep *st)
 
 /* ---------------------------------------------------------------- comparisons */
 
-/* DuckDB orders NaN above every number and equal to itself. */
-#define F_EQ(a, b) ((a) == (b) || ((a) != (a) && (b) != (b)))
-#define F_LT(a, b) ((a) == (a) && ((b) != (b) || (a) < (b)))
-#define F_LE(a, b) ((b) != (b) || ((a) == (a) && (a) <= (b)))
+/* DuckDB orders NaN above every number and equal to itself. Written with
+ * & and | (no branches), so that the loops below vectorise. */
+#define F_EQ(a, b) (((a) == (b)) | (((a) != (a)) & ((b) != (b))))
+#define F_LT(a, b) (((a) == (a)) & (((b) != (b)) | ((a) < (b))))
+#define F_LE(a, b) (((b) != (b)) | (((a) == (a)) & ((a) <= (b))))
 #define P_EQ(a, b) ((a) == (b))
 #define P_LT(a, b) ((a) < (b))
 #define P_LE(a, b) ((a) <= (b))
 
+/* 64 flags (each 0 or 1) as the bits of a word, flag j at bit j: the
+ * multiply gathers the low bit of each of 8 bytes into the top byte. */
+static inline uint64_t pack_flags(const uint8_t f[64])
+{
+    uint64_t word = 0;
+    for (int g = 0; g < 8; g++) {
+        uint64_t x;
+        memcpy(&x, f + 8 * g, 8);
+        word |= ((x * 0x0102040810204080ull) >> 56) << (8 * g);
+    }
+    return word;
+}
+
+/* A comparison a word of rows at a time: one flag byte per row (a loop
+ * the compiler vectorises), then the flags packed into the bitmap. */
 #define CMP_LOOP(EXPR)                                                                            \
     for (int w = 0; w < nw; w++) {                                                                \
-        uint64_t m = 0;                                                                           \
-        int base = w * 64, lim = n - base < 64 ? n - base : 64;                                   \
-        for (int j = 0; j < lim; j++) {                                                           \
-            int i = base + j;                                                                     \
-            m |= (uint64_t)(EXPR) << j;                                                           \
+        uint8_t f[64];                                                                            \
+        int base = w * 64;                                                                        \
+        if (n - base >= 64) {                                                                     \
+            for (int j = 0; j < 64; j++) {                                                        \
+                int i = base + j;                                                                 \
+                f[j] = (uint8_t)(EXPR);                                                           \
+            }                                                                                     \
+        } else {                                                                                  \
+            memset(f, 0, sizeof f);                                                               \
+            for (int j = 0; j < n - base; j++) {                                                  \
+                int i = base + j;                                                                 \
+                f[j] = (uint8_t)(EXPR);                                                           \
+            }                                                                                     \
         }                                                                                         \
-        d[w] = m;                                                                                 \
+        d[w] = pack_flags(f);                                                                     \
     }
 
 #define CMP_FAMILY(S, T, EQ, LT, LE)                                                              \
-    static basalt_status cmp_##S(const struct qstep *st, struct qexec *x)                         \
+    BASALT_QK_CLONES static basalt_status cmp_##S(const struct qstep *st, struct qexec *x)        \
     {                                                                                             \
         const T *a = A(0).data, *b = A(1).data;                                                   \
         uint64_t *d = OUT.dbuf;                                                                   \
@@ -348,7 +372,7 @@ bool basalt_qk_arith_select(struct qstep *st)
         OUT.data = d;                                                                             \
         return BASALT_OK;                                                                         \
     }                                                                                             \
-    static basalt_status cmpk_##S(const struct qstep *st, struct qexec *x)                        \
+    BASALT_QK_CLONES static basalt_status cmpk_##S(const struct qstep *st, struct qexec *x)       \
     {                                                                                             \
         const T *a = A(0).data, k = ((const T *)A(1).data)[0];                                    \
         uint64_t *d = OUT.dbuf;                                                                   \
@@ -468,7 +492,7 @@ basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x)
 #define CHUNK 256
 #define FREGS 32
 
-basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x)
+BASALT_QK_CLONES basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x)
 {
     int n = x->n, nw = (n + 63) / 64;
     struct qvec *o = &OUT;
@@ -533,21 +557,20 @@ basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x)
             case QF_DIV: for (int i = 0; i < m; i++) d[i] = a[i] / b[i]; break;
             default: {
                 uint64_t *bits = (uint64_t *)o->dbuf + c0 / 64;
-                int cw = (m + 63) / 64;
-                for (int w = 0; w < cw; w++) {
-                    uint64_t mk = 0;
-                    int lim = m - w * 64 < 64 ? m - w * 64 : 64;
-                    const double *p = a + w * 64, *q = b + w * 64;
-                    switch (in->op) {
-                    case QF_EQ: for (int j = 0; j < lim; j++) mk |= (uint64_t)F_EQ(p[j], q[j]) << j; break;
-                    case QF_NE: for (int j = 0; j < lim; j++) mk |= (uint64_t)!F_EQ(p[j], q[j]) << j; break;
-                    case QF_LT: for (int j = 0; j < lim; j++) mk |= (uint64_t)F_LT(p[j], q[j]) << j; break;
-                    case QF_LE: for (int j = 0; j < lim; j++) mk |= (uint64_t)F_LE(p[j], q[j]) << j; break;
-                    case QF_GT: for (int j = 0; j < lim; j++) mk |= (uint64_t)F_LT(q[j], p[j]) << j; break;
-                    default: for (int j = 0; j < lim; j++) mk |= (uint64_t)F_LE(q[j], p[j]) << j; break;
-                    }
-                    bits[w] = mk;
+                uint8_t f[CHUNK];
+                int full = m & ~63; /* flags past m are 0 */
+                if (full < m)
+                    memset(f + full, 0, 64);
+                switch (in->op) {
+                case QF_EQ: for (int i = 0; i < m; i++) f[i] = (uint8_t)F_EQ(a[i], b[i]); break;
+                case QF_NE: for (int i = 0; i < m; i++) f[i] = (uint8_t)!F_EQ(a[i], b[i]); break;
+                case QF_LT: for (int i = 0; i < m; i++) f[i] = (uint8_t)F_LT(a[i], b[i]); break;
+                case QF_LE: for (int i = 0; i < m; i++) f[i] = (uint8_t)F_LE(a[i], b[i]); break;
+                case QF_GT: for (int i = 0; i < m; i++) f[i] = (uint8_t)F_LT(b[i], a[i]); break;
+                default: for (int i = 0; i < m; i++) f[i] = (uint8_t)F_LE(b[i], a[i]); break;
                 }
+                for (int w = 0; w < (m + 63) / 64; w++)
+                    bits[w] = pack_flags(f + 64 * w);
                 continue;
             }
             }
