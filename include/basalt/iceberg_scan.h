@@ -81,6 +81,12 @@ struct basalt_iceberg_scan_options {
      * not have the filter's columns read when it does not ask for them).
      * Deletes apply either way. */
     bool filter_rows;
+    /* basalt_iceberg_scan_read_task over remote data files (s3://, gs://,
+     * http://...): up to this many tasks ahead of the highest one asked for
+     * are opened in the background by one thread (footers, deletes, and the
+     * first stretch of their chunks fetched), so that requests overlap the
+     * decoding. 0 (default): none. */
+    int read_ahead;
     /* Plan only these data files (their paths as the manifests store them,
      * sorted in strcmp order; borrowed: they must outlive the scan). NULL:
      * every file. What table writes use to read back the files they

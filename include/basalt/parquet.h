@@ -481,6 +481,14 @@ BASALT_EXPORT basalt_status basalt_parquet_scan_select_row_groups(
     struct basalt_parquet_scan *scan, const int32_t *row_groups, size_t count,
     struct basalt_error *err);
 
+/* Over a remote input, starts fetching the first stretch of the selected
+ * row groups' chunks now, as the first basalt_parquet_scan_next would: a
+ * scan opened ahead of its turn then finds its bytes on the way. Call it
+ * once the columns, row groups and filters are chosen, before the first
+ * next. Does nothing for local inputs; never fails (a range that cannot be
+ * planned is read, and reported, by the decode). */
+BASALT_EXPORT void basalt_parquet_scan_warm(struct basalt_parquet_scan *scan);
+
 /* Adds `column op literal` to the conjunction. `column` is a leaf's dotted
  * path, through the Parquet groups ("l.list.element") or the Arrow fields
  * ("l.element", "m.key_value.key"); the literal (its bytes copied) must fit

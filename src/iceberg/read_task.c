@@ -209,6 +209,9 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
         r->src_index[c] = layout->cols[c].kind == BASALT_ICEBERG_COLUMN_DATA
                               ? child_with_id(&r->file_schema, layout->cols[c].field->id)
                               : -1;
+    /* remote: the first chunks start coming now (opened ahead, they overlap
+     * the decoding of the tasks before) */
+    basalt_parquet_scan_warm(r->pscan);
     return BASALT_OK;
 }
 

@@ -258,7 +258,21 @@ struct basalt_iceberg_scan {
     _Atomic int64_t files_opened;
     /* Conjuncts handed to the Parquet reader, over all files (tests). */
     _Atomic int64_t predicates_pushed;
+    struct basalt_iceberg_read_ahead *ahead; /* options.read_ahead over remote files */
 };
+
+/* read_ahead.c: tasks opened ahead of basalt_iceberg_scan_read_task. */
+struct basalt_iceberg_read_ahead;
+struct basalt_iceberg_task_reader;
+/* Starts the opener for a prepared scan when options.read_ahead > 0 and
+ * the tasks' files are remote; on any failure there is simply none. */
+void basalt_iceberg_read_ahead_start(struct basalt_iceberg_scan *scan);
+/* The reader of task t: opened ahead (waiting for it when it is being
+ * opened), else *out NULL and the caller opens it. Marks t taken. */
+void basalt_iceberg_read_ahead_take(struct basalt_iceberg_scan *scan, uint32_t t,
+                                    struct basalt_iceberg_task_reader **out);
+/* Stops the opener and closes the readers nobody took. */
+void basalt_iceberg_read_ahead_stop(struct basalt_iceberg_scan *scan);
 
 /* Files larger than this are split at their split offsets into tasks of
  * about this size (a small file stays one task). */

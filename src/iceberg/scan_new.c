@@ -172,6 +172,7 @@ BASALT_EXPORT void basalt_iceberg_scan_free(struct basalt_iceberg_scan *scan)
 {
     if (scan == NULL)
         return;
+    basalt_iceberg_read_ahead_stop(scan);
     basalt_iceberg_layout_reset(&scan->layout);
     basalt_iceberg_layout_reset(&scan->read_layout);
     basalt_iceberg_layout_reset(&scan->count_layout);

@@ -232,8 +232,11 @@ basalt_status basalt_iceberg_scan_prepare_tasks(struct basalt_iceberg_scan *scan
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL scan or plan");
     *plan = NULL;
     basalt_status st = basalt_iceberg_scan_prepare(scan, false, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK) {
         *plan = &scan->plan;
+        if (scan->ahead == NULL)
+            basalt_iceberg_read_ahead_start(scan);
+    }
     return st;
 }
 
@@ -247,8 +250,11 @@ basalt_status basalt_iceberg_scan_read_task(struct basalt_iceberg_scan *scan, ui
         return basalt_error_set(err, BASALT_INVALID_ARG, "task %u out of range (%u tasks)", task,
                                 scan->plan.n_tasks);
     struct basalt_iceberg_task_reader *r = NULL;
-    basalt_status st = basalt_iceberg_task_reader_open(scan, &scan->plan.tasks[task],
-                                                       &scan->read_layout, NULL, 1, &r, err);
+    basalt_iceberg_read_ahead_take(scan, task, &r);
+    basalt_status st = BASALT_OK;
+    if (r == NULL)
+        st = basalt_iceberg_task_reader_open(scan, &scan->plan.tasks[task], &scan->read_layout,
+                                             NULL, 1, &r, err);
     while (st == BASALT_OK) {
         struct ArrowArray batch;
         st = basalt_iceberg_task_reader_next(r, &batch, err);

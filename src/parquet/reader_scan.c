@@ -409,6 +409,34 @@ static void prefetch_ahead(struct basalt_parquet_scan *scan,
     basalt_free(all);
 }
 
+static int32_t window(const struct basalt_parquet_scan *scan);
+
+void basalt_parquet_scan_warm(struct basalt_parquet_scan *scan)
+{
+    if (scan == NULL || !basalt_parquet_scan_prefetches(scan) || scan->next_rg > 0 ||
+        scan->prefetched_until > 0)
+        return;
+    const struct basalt_parquet_reader *r = scan->reader;
+    struct basalt_parquet_scan_stats saved = scan->stats;
+    struct basalt_parquet_rg_plan plan;
+    for (int32_t g = 0; g < (int32_t)r->md.num_row_groups; g++) {
+        if (scan->row_groups && !scan->row_groups[g])
+            continue;
+        bool skip = false;
+        if (basalt_parquet_scan_plan(scan, g, &plan, &skip, NULL) != BASALT_OK)
+            break;
+        if (skip)
+            continue;
+        /* as decode_more leaves it: the first group planned, the rest ahead */
+        scan->next_rg = g + 1;
+        prefetch_ahead(scan, &plan, 1, window(scan));
+        scan->next_rg = 0;
+        break;
+    }
+    scan->stats = saved;
+    basalt_arena_reset(&scan->plan_arena);
+}
+
 static basalt_status decode_more(struct basalt_parquet_scan *scan, int32_t max_groups, bool *done,
                                  struct basalt_error *err)
 {

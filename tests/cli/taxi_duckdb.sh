@@ -89,6 +89,10 @@ if command -v moto_server >/dev/null && python3 -c 'import boto3' 2>/dev/null &&
       test "$(grep -c "^s3://$S3_BUCKET/wh/taxi/trips/data/" "$tmp/out")" -eq 24
     bench s3 --catalog "$rest" --peer-files "$tmp/src"
     check "S3: q2 plans 3 files" test "$(files s3 q2)" = 3
+    # a scan that stops early closes the files opened ahead of it
+    expect 0 "$basalt" sql --catalog "$rest" --format csv \
+      "SELECT \"VendorID\", trip_distance FROM taxi.trips WHERE trip_distance > 5 LIMIT 3"
+    check "S3: LIMIT 3 stops after three rows" test "$(wc -l <"$tmp/out")" -eq 4
   else
     check "basalt catalog serve starts" false
   fi

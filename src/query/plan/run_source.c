@@ -119,6 +119,8 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
     o.filter = filter;
     /* The filter above tests every row again: the scan only prunes. */
     o.filter_rows = false;
+    /* Remote files: the next tasks' round trips overlap the decoding. */
+    o.read_ahead = 4;
     if (st == BASALT_OK) {
         st = basalt_iceberg_scan_new(s->table, &o, &src->iscan, err);
         /* A predicate Iceberg cannot bind (a literal its type does not take)
