@@ -128,6 +128,14 @@ const totalRatios = engines.includes('basalt')
   ? threads.flatMap((t) => peers.map((p) => (totals[`${p} ${t}`] / totals[`basalt ${t}`]).toFixed(2))) : [];
 line(['**total**', '', '', ...cols.map(([e, t]) => `**${fmt(totals[`${e} ${t}`])}**`), ...totalRatios.map((x) => `**${x}**`)]);
 
+// The warm-up runs: first reads of the files (cold caches; over object
+// storage, the fetches that later runs are spared).
+const cold = cols.map(([e, t]) => {
+  const ms = queries.map((q) => median(records.filter((r) => r.engine === e && r.query === q && r.threads === t)
+    .map((r) => r.cold_ms ?? NaN)));
+  return `${e} ${t}t ${fmt(ms.reduce((a, b) => a + b, 0))}`;
+});
+console.log(`first runs (warm-up, not in the table), total ms: ${cold.join(', ')}`);
 if (engines.includes('basalt'))
   for (const p of peers)
     for (const t of threads) {

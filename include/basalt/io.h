@@ -196,6 +196,10 @@ struct basalt_io_options {
     uint64_t split_size;      /* a longer range splits into concurrent requests; default 8 MiB */
     uint64_t footer_tail;     /* bytes of the tail fetched at open (Parquet footers); default 64 KiB */
     bool prefetch;            /* honour basalt_input_prefetch; default true */
+    /* Memory for the bytes of immutable objects (inputs opened with
+     * BASALT_IO_IMMUTABLE), kept across inputs: the same object opened
+     * again is sized and read without requests. Default 256 MiB; 0: none. */
+    uint64_t cache_bytes;
 
     /* Writes. An object up to one part goes up in a single request; a
      * larger one in parts of this size (S3's minimum is 5 MiB). */
@@ -215,6 +219,7 @@ struct basalt_io_stats {
     uint64_t bytes_received;
     uint64_t bytes_sent;
     uint64_t failures;
+    uint64_t cache_hits; /* opens and reads served from the cache (cache_bytes) */
 };
 
 struct basalt_io_store;
@@ -249,6 +254,19 @@ BASALT_EXPORT bool basalt_io_uri_is_remote(const char *uri);
 BASALT_EXPORT basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *uri,
                                                  struct basalt_input **out,
                                                  struct basalt_error *err);
+
+/* Flags for basalt_io_open_input_flags. */
+enum {
+    /* The object never changes under its name (Iceberg data, delete,
+     * manifest and metadata files): its size and bytes may be kept in the
+     * store's cache (cache_bytes) and served from there later. */
+    BASALT_IO_IMMUTABLE = 1u << 0,
+};
+/* basalt_io_open_input with flags (BASALT_IO_IMMUTABLE). */
+BASALT_EXPORT basalt_status basalt_io_open_input_flags(struct basalt_io_store *store,
+                                                       const char *uri, unsigned flags,
+                                                       struct basalt_input **out,
+                                                       struct basalt_error *err);
 
 /* Flags for basalt_io_open_output. */
 enum {

@@ -68,6 +68,12 @@ struct basalt_sql_options {
     int num_workers;          /* at most this many workers (0: all of the pool's) */
     int64_t memory_limit;     /* bytes; 0: none */
     const char *catalog_uri;  /* copied; NULL: no catalog (files only) */
+    /* Where the catalog's remote tables are read (borrowed; it must outlive
+     * the session). NULL: a store of the session's own, with the default
+     * options: credentials from the environment, and the bytes of the
+     * tables' files (never rewritten under their names) kept across
+     * statements, up to its cache_bytes. */
+    struct basalt_io_store *store;
 };
 BASALT_EXPORT void basalt_sql_options_init(struct basalt_sql_options *o);
 

@@ -18,8 +18,11 @@ basalt_status basalt_iceberg_io_open(const struct basalt_iceberg_io *io, const c
     if (st != BASALT_OK)
         return st;
     /* Local files are mapped: readers use their bytes in place. */
-    st = basalt_io_uri_is_remote(path) ? basalt_io_open_input(io->store, path, out, err)
-                                       : basalt_input_open_file(path, true, out, err);
+    /* Iceberg never rewrites a file under its name: the store may keep its
+     * bytes for the next scan. */
+    st = basalt_io_uri_is_remote(path)
+             ? basalt_io_open_input_flags(io->store, path, BASALT_IO_IMMUTABLE, out, err)
+             : basalt_input_open_file(path, true, out, err);
     if (st != BASALT_OK && strcmp(path, location) != 0)
         return basalt_error_context(err, st, "%.300s", location);
     return st;
@@ -76,7 +79,8 @@ basalt_status basalt_iceberg_io_read_resolved(const struct basalt_iceberg_io *io
     if (!basalt_io_uri_is_remote(path))
         return basalt_iceberg_read_path(path, data, len, err);
     struct basalt_input *in;
-    basalt_status st = basalt_io_open_input(io ? io->store : NULL, path, &in, err);
+    basalt_status st =
+        basalt_io_open_input_flags(io ? io->store : NULL, path, BASALT_IO_IMMUTABLE, &in, err);
     if (st != BASALT_OK)
         return st;
     return read_input(in, path, data, len, err);

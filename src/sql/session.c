@@ -30,6 +30,11 @@ basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
         s->o.catalog_uri = s->catalog_uri;
         if (st == BASALT_OK)
             st = basalt_catalog_open(o->catalog_uri, NULL, true, &s->catalog, err);
+        struct basalt_io_store *store = o->store;
+        if (st == BASALT_OK && store == NULL)
+            st = basalt_io_store_new(NULL, &s->own_store, err);
+        if (st == BASALT_OK)
+            basalt_catalog_set_store(s->catalog, store ? store : s->own_store);
     }
     if (st != BASALT_OK) {
         basalt_sql_session_free(s);
@@ -44,6 +49,7 @@ void basalt_sql_session_free(struct basalt_sql_session *s)
     if (s == NULL)
         return;
     basalt_catalog_close(s->catalog);
+    basalt_io_store_free(s->own_store);
     basalt_free(s->catalog_uri);
     for (int i = 0; i < s->n_tables; i++) {
         basalt_free(s->tables[i].name);

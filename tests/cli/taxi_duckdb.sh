@@ -89,6 +89,20 @@ if command -v moto_server >/dev/null && python3 -c 'import boto3' 2>/dev/null &&
       test "$(grep -c "^s3://$S3_BUCKET/wh/taxi/trips/data/" "$tmp/out")" -eq 24
     bench s3 --catalog "$rest" --peer-files "$tmp/src"
     check "S3: q2 plans 3 files" test "$(files s3 q2)" = 3
+    # The store keeps the bytes of the table's files (never rewritten under
+    # their names): the same query again costs only the catalog's requests.
+    q="SELECT count(*) FROM taxi.trips WHERE trip_distance > 0"
+    requests() { sed -n 's/^io: \([0-9]*\) requests.*/\1/p' "$tmp/err"; }
+    expect 0 "$basalt" --stats sql --catalog "$rest" "$q"
+    once=$(requests)
+    expect 0 "$basalt" --stats sql --catalog "$rest" "$q; $q"
+    twice=$(requests)
+    check "S3: the second run is served from the cache ($once then $twice requests)" \
+      test "$twice" -le $((once + 3))
+    check "S3: the cache says so" grep -qE '^io: [1-9][0-9]* opens and reads served from the cache' "$tmp/err"
+    expect 0 "$basalt" --stats --cache-bytes 0 sql --catalog "$rest" "$q; $q"
+    check "S3: without the cache the second run reads again ($(requests) requests)" \
+      test "$(requests)" -ge $((2 * once - 3))
     # a scan that stops early closes the files opened ahead of it
     expect 0 "$basalt" sql --catalog "$rest" --format csv \
       "SELECT \"VendorID\", trip_distance FROM taxi.trips WHERE trip_distance > 5 LIMIT 3"

@@ -21,6 +21,8 @@ const char cli_store_help[] =
     "  --max-concurrency N     requests in flight at once per read (default 8)\n"
     "  --coalesce-gap SIZE     ranges closer than this share a request (default 1MiB)\n"
     "  --no-prefetch           fetch row groups only when the decoder needs them\n"
+    "  --cache-bytes SIZE      memory for the bytes of Iceberg files read from object\n"
+    "                          stores, kept for the next reads (default 256MiB; 0: none)\n"
     "  --stats                 print the store's request counters on stderr at the end\n"
     "Credentials come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,\n"
     "AWS_SESSION_TOKEN, AZURE_STORAGE_*, GOOGLE_OAUTH_ACCESS_TOKEN) or the AWS shared\n"
@@ -40,6 +42,8 @@ static struct {
     bool have_gap;
     uint64_t coalesce_gap;
     bool no_prefetch;
+    bool have_cache;
+    uint64_t cache_bytes;
     struct basalt_io_store *store;
     basalt_status failed; /* why the store could not be made */
 } state;
@@ -132,6 +136,10 @@ static int take(const char *name, const char *value)
         if (!parse_size(value, &state.coalesce_gap))
             return cli_usage_error("--coalesce-gap wants a size, got '%s'", value);
         state.have_gap = true;
+    } else if (strcmp(name, "--cache-bytes") == 0) {
+        if (!parse_size(value, &state.cache_bytes))
+            return cli_usage_error("--cache-bytes wants a size, got '%s'", value);
+        state.have_cache = true;
     } else if (strcmp(name, "--no-prefetch") == 0) {
         state.no_prefetch = true;
     } else if (strcmp(name, "--no-sign-request") == 0) {
@@ -154,7 +162,7 @@ int cli_store_options(int *argc, char **argv)
         {"--addressing", true},       {"--part-size", true}, {"--no-sign-request", false},
         {"--insecure", false},        {"--stats", false},
         {"--parts-in-flight", true},  {"--max-concurrency", true}, {"--coalesce-gap", true},
-        {"--no-prefetch", false},
+        {"--no-prefetch", false},     {"--cache-bytes", true},
     };
     int out = 1;
     int i = 1;
@@ -198,6 +206,8 @@ struct basalt_io_store *cli_store(struct basalt_error *err)
     o.region = state.region;
     o.profile = state.profile;
     o.anonymous = state.anonymous;
+    if (state.have_cache)
+        o.cache_bytes = state.cache_bytes;
     o.addressing = state.addressing;
     o.tls_verify = !state.insecure;
     if (state.part_size)
@@ -255,6 +265,8 @@ void cli_store_finish(void)
                 (unsigned long long)s.requests, (unsigned long long)s.retries,
                 (unsigned long long)s.failures, in, out, (unsigned long long)s.bytes_received,
                 (unsigned long long)s.bytes_sent);
+        fprintf(stderr, "io: %llu opens and reads served from the cache\n",
+                (unsigned long long)s.cache_hits);
     }
     basalt_io_store_free(state.store);
     state.store = NULL;

@@ -163,6 +163,8 @@ int cli_sql_main(int argc, char **argv)
     o.pool = pool;
     o.memory_limit = memory_limit;
     o.catalog_uri = catalog;
+    /* the store options of 'basalt --help' (and --stats) for remote tables */
+    o.store = cli_store(NULL);
     struct basalt_sql_session *s = NULL;
     struct basalt_arrow_batches rows;
     basalt_arrow_batches_init(&rows);

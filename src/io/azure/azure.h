@@ -54,7 +54,7 @@ basalt_status basalt_azure_headers_init(struct basalt_http_headers *h, struct ba
 basalt_status basalt_azure_error(const struct basalt_http_response *resp, const char *method,
                                  const char *name, struct basalt_error *err);
 
-basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char *uri,
+basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char *uri, unsigned flags,
                                       struct basalt_input **out, struct basalt_error *err);
 basalt_status basalt_azure_open_output(struct basalt_io_store *store, const char *uri,
                                        unsigned flags, struct basalt_output **out,

@@ -22,7 +22,7 @@ static basalt_status blob_url(struct basalt_io_store *store, const char *uri,
     return basalt_azure_url(t, t->blob, NULL, url, cap, err);
 }
 
-basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char *uri,
+basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char *uri, unsigned flags,
                                       struct basalt_input **out, struct basalt_error *err)
 {
     struct basalt_azure_target t;
@@ -35,6 +35,7 @@ basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char 
                                           .headers = &store->azure_headers,
                                           .error = basalt_azure_error,
                                           .no_suffix_range = true};
+    object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
     return basalt_remote_input_open(store->http, &store->options, &object, out, err);
 }
 

@@ -8,6 +8,7 @@
 
 #include "basalt/io.h"
 #include "http/http.h"
+#include "remote/object_cache.h"
 
 /* Turns a final non-2xx response into a status and message naming `name`. */
 typedef basalt_status (*basalt_remote_error_fn)(const struct basalt_http_response *resp,
@@ -27,6 +28,9 @@ struct basalt_remote_object {
      * with a wrong Content-Length. The object is then sized by a HEAD and
      * its tail read with a plain range: two requests at open, not one. */
     bool no_suffix_range;
+    /* The store's cache when the object is immutable (BASALT_IO_IMMUTABLE):
+     * its size, tail and ranges are looked for there first and kept there. */
+    struct basalt_object_cache *cache;
 };
 
 /* Opens a remote object for reading: one tail request sizes it and keeps its

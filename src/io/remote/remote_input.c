@@ -118,6 +118,9 @@ static bool serve_local(struct remote_input *r, const struct basalt_io_range *g)
         atomic_fetch_add(&r->from_tail, 1);
         return true;
     }
+    if (r->object.cache &&
+        basalt_object_cache_read(r->object.cache, r->name, g->offset, g->length, g->dst))
+        return true;
     for (;;) {
         bool wait = false;
         for (size_t i = 0; i < r->cache_count; i++) {
@@ -201,6 +204,9 @@ static basalt_status remote_read_ranges(struct basalt_input *in, struct basalt_i
                                       in->name, (unsigned long long)runs[i].length);
         if (st == BASALT_OK)
             st = fetch_runs(r, runs, n, err);
+        for (size_t i = 0; i < n && st == BASALT_OK && r->object.cache; i++)
+            basalt_object_cache_put(r->object.cache, r->name, runs[i].offset, runs[i].length,
+                                    runs[i].dst);
         /* Hand the bytes of scratch runs to their ranges, then drop them. */
         size_t j = 0;
         for (size_t i = 0; i < n; i++) {
@@ -290,9 +296,13 @@ static void *prefetch_main(void *arg)
     basalt_free(resps);
     basalt_free(refs);
     pthread_mutex_lock(&r->lock);
-    for (size_t i = 0; i < r->prefetch_count; i++)
-        if (r->cache[r->prefetch_first + i].pieces_left > 0)
-            r->cache[r->prefetch_first + i].failed = true;
+    for (size_t i = 0; i < r->prefetch_count; i++) {
+        struct cached_run *c = &r->cache[r->prefetch_first + i];
+        if (c->pieces_left > 0)
+            c->failed = true;
+        else if (!c->failed && r->object.cache)
+            basalt_object_cache_put(r->object.cache, r->name, c->offset, c->length, c->data);
+    }
     r->prefetch_done = true;
     pthread_cond_broadcast(&r->landed);
     pthread_mutex_unlock(&r->lock);
@@ -332,8 +342,11 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
     size_t left = 0;
     for (size_t i = 0; sorted && i < count; i++) {
         struct basalt_io_range probe = ranges[i];
-        bool have = probe.offset >= r->tail_offset &&
-                    probe.offset + probe.length <= r->tail_offset + r->tail_len;
+        bool have = (probe.offset >= r->tail_offset &&
+                     probe.offset + probe.length <= r->tail_offset + r->tail_len) ||
+                    (r->object.cache && probe.length > 0 &&
+                     basalt_object_cache_has(r->object.cache, r->name, probe.offset,
+                                             probe.length));
         if (!have && probe.length > 0 && probe.offset + probe.length <= in->size)
             sorted[left++] = &ranges[i];
     }
@@ -502,7 +515,18 @@ basalt_status basalt_remote_input_open(struct basalt_http_client *http,
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->landed, NULL);
     r->prefetch_done = true;
-    basalt_status st = size_object(r, err);
+    basalt_status st = BASALT_OK;
+    uint64_t size = 0;
+    if (r->object.cache && basalt_object_cache_find_object(r->object.cache, r->name, &size,
+                                                           r->etag, &r->tail, &r->tail_offset,
+                                                           &r->tail_len)) {
+        r->base.size = size;
+    } else {
+        st = size_object(r, err);
+        if (st == BASALT_OK && r->object.cache)
+            basalt_object_cache_put_object(r->object.cache, r->name, r->base.size, r->etag,
+                                           r->tail, r->tail_offset, r->tail_len);
+    }
     if (st != BASALT_OK) {
         remote_close(&r->base);
         return st;

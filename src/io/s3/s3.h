@@ -37,7 +37,7 @@ const struct basalt_http_signer *basalt_s3_signer_get(const struct basalt_s3_sig
 basalt_status basalt_s3_error(const struct basalt_http_response *resp, const char *method,
                               const char *name, struct basalt_error *err);
 
-basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *uri,
+basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *uri, unsigned flags,
                                    struct basalt_input **out, struct basalt_error *err);
 basalt_status basalt_s3_open_output(struct basalt_io_store *store, const char *uri,
                                     unsigned flags, struct basalt_output **out,

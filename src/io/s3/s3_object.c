@@ -5,7 +5,7 @@
 #include "s3/s3.h"
 #include "xml/xml.h"
 
-basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *uri,
+basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *uri, unsigned flags,
                                    struct basalt_input **out, struct basalt_error *err)
 {
     struct basalt_s3_target t;
@@ -25,6 +25,7 @@ basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *ur
     struct basalt_remote_object object = {.name = uri, .url = url,
                                           .signer = basalt_s3_signer_get(signer),
                                           .error = basalt_s3_error};
+    object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
     return basalt_remote_input_open(http, &store->options, &object, out, err);
 }
 

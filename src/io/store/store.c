@@ -25,6 +25,7 @@ void basalt_io_options_init(struct basalt_io_options *o)
     o->split_size = 8u << 20;
     o->footer_tail = 64u << 10;
     o->prefetch = true;
+    o->cache_bytes = (uint64_t)256 << 20;
     o->part_size = 8u << 20;
     o->parts_in_flight = 4;
 }
@@ -111,6 +112,9 @@ basalt_status basalt_io_store_new(const struct basalt_io_options *options,
         basalt_io_store_free(s);
         return st;
     }
+    /* Out of memory here only costs the cache. */
+    if (options->cache_bytes > 0)
+        s->cache = basalt_object_cache_new(options->cache_bytes);
     basalt_s3_signer_init(&s->s3_signer, &s->s3, NULL);
     basalt_s3_signer_init(&s->gcs_signer, &s->gcs, s->gcs_bearer);
     basalt_azure_signer_init(&s->azure_signer, &s->azure);
@@ -123,6 +127,7 @@ void basalt_io_store_free(struct basalt_io_store *store)
     if (!store)
         return;
     basalt_http_client_free(store->http);
+    basalt_object_cache_free(store->cache);
     basalt_s3_signer_reset(&store->s3_signer);
     basalt_s3_signer_reset(&store->gcs_signer);
     basalt_io_store_forget_credentials(store);
@@ -136,10 +141,18 @@ void basalt_io_store_stats(const struct basalt_io_store *store, struct basalt_io
     struct basalt_http_client *http = store ? store->http : NULL;
     if (http)
         basalt_http_client_stats(http, out);
+    out->cache_hits = store ? basalt_object_cache_hits(store->cache) : 0;
 }
 
 basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *uri,
                                    struct basalt_input **out, struct basalt_error *err)
+{
+    return basalt_io_open_input_flags(store, uri, 0, out, err);
+}
+
+basalt_status basalt_io_open_input_flags(struct basalt_io_store *store, const char *uri,
+                                         unsigned flags, struct basalt_input **out,
+                                         struct basalt_error *err)
 {
     enum basalt_io_scheme scheme;
     *out = NULL;
@@ -148,10 +161,10 @@ basalt_status basalt_io_open_input(struct basalt_io_store *store, const char *ur
         return st;
     switch (scheme) {
     case BASALT_IO_SCHEME_FILE: return basalt_local_open_input(uri, out, err);
-    case BASALT_IO_SCHEME_HTTP: return basalt_web_open_input(store, uri, out, err);
+    case BASALT_IO_SCHEME_HTTP: return basalt_web_open_input(store, uri, flags, out, err);
     case BASALT_IO_SCHEME_S3:
-    case BASALT_IO_SCHEME_GCS: return basalt_s3_open_input(store, uri, out, err);
-    case BASALT_IO_SCHEME_AZURE: return basalt_azure_open_input(store, uri, out, err);
+    case BASALT_IO_SCHEME_GCS: return basalt_s3_open_input(store, uri, flags, out, err);
+    case BASALT_IO_SCHEME_AZURE: return basalt_azure_open_input(store, uri, flags, out, err);
     }
     return basalt_error_set(err, BASALT_INTERNAL, "%.300s: unhandled scheme", uri);
 }

@@ -7,6 +7,7 @@
 #include "basalt/io.h"
 #include "auth/sigv4.h"
 #include "http/http.h"
+#include "remote/object_cache.h"
 
 enum basalt_io_scheme {
     BASALT_IO_SCHEME_FILE,
@@ -67,6 +68,7 @@ struct basalt_io_store {
     struct basalt_io_azure_config azure;
     struct basalt_azure_signer azure_signer;
     struct basalt_http_headers azure_headers; /* x-ms-version: on every Azure request */
+    struct basalt_object_cache *cache;        /* options.cache_bytes; NULL: none */
 };
 
 /* The scheme of `uri`; INVALID_ARG for one basalt does not know. */

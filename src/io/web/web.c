@@ -15,7 +15,7 @@ static basalt_status web_error(const struct basalt_http_response *resp, const ch
     return basalt_error_set(err, st, "%s: %s: HTTP %ld", name, method, resp->status);
 }
 
-basalt_status basalt_web_open_input(struct basalt_io_store *store, const char *uri,
+basalt_status basalt_web_open_input(struct basalt_io_store *store, const char *uri, unsigned flags,
                                     struct basalt_input **out, struct basalt_error *err)
 {
     struct basalt_http_client *http;
@@ -26,6 +26,7 @@ basalt_status basalt_web_open_input(struct basalt_io_store *store, const char *u
     char name[1024];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(uri, "?"), uri);
     struct basalt_remote_object object = {.name = name, .url = uri, .error = web_error};
+    object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
     return basalt_remote_input_open(http, &store->options, &object, out, err);
 }
 

@@ -58,6 +58,7 @@ struct basalt_sql_session {
     struct basalt_sql_options o;
     char *catalog_uri;
     struct basalt_catalog *catalog;
+    struct basalt_io_store *own_store; /* when the options gave none */
     struct bmem_table *tables;
     int n_tables, cap_tables;
     int64_t next_frame; /* names of registered frames */
