@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "h2ogen.h"
+#include "gen_common.h"
 
 /* Rows are capped so every domain fits the 32-bit draws and INTEGER keys
  * (1.1 * rows). */
@@ -26,45 +27,6 @@ static void usage(FILE *out)
             "--join (join-datagen.R): DIR/x.parquet (N rows), small (N/1e6), medium (N/1e3) and\n"
             "big (N), at least 10 rows each. N and K take 1e7 notation. The files are the same\n"
             "for any thread count.\n");
-}
-
-/* A whole number in [lo, hi], written plainly or as 1e7. */
-static bool parse_count(const char *s, double lo, double hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno != 0 || v != floor(v) || v < lo || v > hi)
-        return false;
-    *out = (int64_t)v;
-    return true;
-}
-
-/* mkdir -p: the parents too. */
-static bool make_dirs(const char *dir)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path)
-        return false;
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        char c = path[i];
-        path[i] = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return false;
-        path[i] = c;
-    }
-    return true;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -106,13 +68,13 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!parse_count(rows_arg, join ? 10 : 1, MAX_ROWS, &rows)) {
+    if (!gen_parse_count(rows_arg, join ? 10 : 1, MAX_ROWS, &rows)) {
         fprintf(stderr, "basalt-h2ogen: --rows takes a whole number in [%d, 1.9e9]\n",
                 join ? 10 : 1);
         return 2;
     }
-    if (!parse_count(k_arg, 1, (double)rows, &k) || !parse_count(nas_arg, 0, 100, &nas) ||
-        !parse_count(sort_arg, 0, 1, &sort)) {
+    if (!gen_parse_count(k_arg, 1, (double)rows, &k) || !gen_parse_count(nas_arg, 0, 100, &nas) ||
+        !gen_parse_count(sort_arg, 0, 1, &sort)) {
         fprintf(stderr, "basalt-h2ogen: --k takes 1..rows, --nas 0..100, --sort 0 or 1\n");
         return 2;
     }
@@ -121,7 +83,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "basalt-h2ogen: --join takes neither --nas nor --sort\n");
         return 2;
     }
-    if (!make_dirs(dir)) {
+    if (!gen_make_dirs(dir)) {
         fprintf(stderr, "basalt-h2ogen: %s: cannot create the directory\n", dir);
         return 1;
     }
@@ -133,7 +95,7 @@ int main(int argc, char **argv)
     basalt_status st = BASALT_OK;
     if (threads > 1)
         st = basalt_pool_new(threads - 1, &pool, &err);
-    double t0 = now();
+    double t0 = gen_now();
     if (st == BASALT_OK && join) {
         struct basalt_h2ogen_join j;
         st = basalt_h2ogen_join_init(&j, rows, &err);
@@ -153,7 +115,7 @@ int main(int argc, char **argv)
     }
     if (st == BASALT_OK)
         fprintf(stderr, "%s %lld rows in %s: %.2f s, %d thread%s\n", join ? "join" : "groupby",
-                (long long)rows, dir, now() - t0, threads, threads > 1 ? "s" : "");
+                (long long)rows, dir, gen_now() - t0, threads, threads > 1 ? "s" : "");
     else
         fprintf(stderr, "basalt-h2ogen: %s\n", err.message);
     basalt_pool_free(pool);

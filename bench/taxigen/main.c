@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "taxigen.h"
+#include "gen_common.h"
 
 #define DEFAULT_SCALE 10000000LL
 
@@ -48,38 +49,6 @@ static int bad_arg(const char *fmt, ...)
     return 2;
 }
 
-/* A whole number in [lo, hi], written plainly, with '_' separators, in 1e7
- * notation or with a k, M or G suffix. */
-static bool parse_count(const char *s, double lo, double hi, int64_t *out)
-{
-    char text[64];
-    size_t n = 0;
-    for (const char *p = s; *p != '\0'; p++) {
-        if (*p == '_')
-            continue;
-        if (n + 1 >= sizeof text)
-            return false;
-        text[n++] = *p;
-    }
-    text[n] = '\0';
-    double mult = 1;
-    if (n > 0 && strchr("kKmMgG", text[n - 1]) != NULL) {
-        char c = text[--n];
-        text[n] = '\0';
-        mult = c == 'k' || c == 'K' ? 1e3 : c == 'm' || c == 'M' ? 1e6 : 1e9;
-    }
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (n == 0 || end == text || *end != '\0' || errno != 0 || !isfinite(v))
-        return false;
-    v *= mult;
-    if (v != floor(v) || v < lo || v > hi)
-        return false;
-    *out = (int64_t)v;
-    return true;
-}
-
 static bool parse_int(const char *s, int lo, int hi, int *out)
 {
     char *end;
@@ -107,33 +76,6 @@ static bool parse_months(const char *s, bool selected[TAXIGEN_MONTHS])
         if (*p++ != ',')
             return false;
     }
-}
-
-/* mkdir -p: the parents too. */
-static bool make_dirs(const char *dir)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path)
-        return false;
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        char c = path[i];
-        path[i] = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return false;
-        path[i] = c;
-    }
-    return true;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* 1234567 as "1,234,567". */
@@ -179,7 +121,7 @@ int main(int argc, char **argv)
         else
             return bad_arg("unexpected argument %s", a);
         if (strcmp(key, "--scale") == 0) {
-            if (!parse_count(v, 24, (double)TAXIGEN_MAX_SCALE, &scale))
+            if (!gen_parse_count(v, 24, (double)TAXIGEN_MAX_SCALE, &scale))
                 return bad_arg("--scale takes a whole number of rows from 24 to 1e11, not '%s'", v);
         } else if (strcmp(key, "--out") == 0) {
             if (*v == '\0')
@@ -194,7 +136,7 @@ int main(int argc, char **argv)
             if (!parse_int(v, 1, 1024, &threads))
                 return bad_arg("--threads takes 1..1024, not '%s'", v);
         } else if (strcmp(key, "--row-group") == 0) {
-            if (!parse_count(v, 1, 2147483647.0, &row_group))
+            if (!gen_parse_count(v, 1, 2147483647.0, &row_group))
                 return bad_arg("--row-group takes a whole number of rows from 1, not '%s'", v);
         } else if (strcmp(key, "--zstd-level") == 0) {
             if (!parse_int(v, -7, 22, &zstd_level))
@@ -208,7 +150,7 @@ int main(int argc, char **argv)
         snprintf(default_dir, sizeof default_dir, "yellow-%lld", (long long)scale);
         dir = default_dir;
     }
-    if (!make_dirs(dir)) {
+    if (!gen_make_dirs(dir)) {
         fprintf(stderr, "basalt-taxigen: %s: cannot create the directory: %s\n", dir,
                 strerror(errno));
         return 1;
@@ -236,7 +178,7 @@ int main(int argc, char **argv)
     struct basalt_taxigen_file files[TAXIGEN_MONTHS];
     int num_files = 0;
     int64_t rows = 0, bytes = 0;
-    double t0 = now();
+    double t0 = gen_now();
     for (int i = 0; i < TAXIGEN_MONTHS && st == BASALT_OK; i++) {
         if (only && !selected[i])
             continue;
@@ -247,7 +189,7 @@ int main(int argc, char **argv)
             st = basalt_error_set(&err, BASALT_INVALID_ARG, "%s: output path too long", dir);
             break;
         }
-        double tm = now();
+        double tm = gen_now();
         int64_t size = 0;
         st = basalt_taxigen_write_month(&zones, m, path, &o, &size, &err);
         if (st != BASALT_OK)
@@ -260,7 +202,7 @@ int main(int argc, char **argv)
         rows += m->rows;
         bytes += size;
         printf("%s: %11s rows  %7.2f MiB  %5.2f B/row  %5.2f s\n", path, grouped(m->rows, a),
-               (double)size / 1048576, (double)size / (double)m->rows, now() - tm);
+               (double)size / 1048576, (double)size / (double)m->rows, gen_now() - tm);
         fflush(stdout);
     }
     if (st == BASALT_OK)
@@ -268,7 +210,7 @@ int main(int argc, char **argv)
     if (st == BASALT_OK) {
         char a[32];
         printf("done: %s rows, %.1f MiB, %.2f B/row, %.1f s, %d thread%s\n", grouped(rows, a),
-               (double)bytes / 1048576, rows > 0 ? (double)bytes / (double)rows : 0.0, now() - t0,
+               (double)bytes / 1048576, rows > 0 ? (double)bytes / (double)rows : 0.0, gen_now() - t0,
                threads, threads > 1 ? "s" : "");
     } else {
         fprintf(stderr, "basalt-taxigen: %s\n", err.message);

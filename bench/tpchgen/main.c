@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tpchgen.h"
+#include "gen_common.h"
 
 /* The text pool: comments are slices of it (dbgen keeps 300 MB; 8 MiB of
  * sentences gives as many distinct slices as SF 1 has comments). */
@@ -47,13 +48,6 @@ static void gen_customer(const struct basalt_tpchgen_scale *s, int64_t b, int64_
 {
     (void)c;
     basalt_tpchgen_customer(s, b, e, p);
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -122,16 +116,16 @@ int main(int argc, char **argv)
         {{&basalt_tpchgen_orders_spec, &basalt_tpchgen_lineitem_spec}, scale.orders, 30720, 7,
          basalt_tpchgen_orders},
     };
-    double t0 = now();
+    double t0 = gen_now();
     for (size_t j = 0; st == BASALT_OK && j < sizeof jobs / sizeof jobs[0]; j++) {
-        double t = now();
+        double t = gen_now();
         st = basalt_tpchgen_run(&jobs[j], &scale, dir, pool, &err);
         if (st == BASALT_OK)
             fprintf(stderr, "%s%s%s: %.2f s\n", jobs[j].specs[0]->name, jobs[j].specs[1] ? "+" : "",
-                    jobs[j].specs[1] ? jobs[j].specs[1]->name : "", now() - t);
+                    jobs[j].specs[1] ? jobs[j].specs[1]->name : "", gen_now() - t);
     }
     if (st == BASALT_OK)
-        fprintf(stderr, "SF %g in %s: %.2f s, %d thread%s\n", sf, dir, now() - t0, threads,
+        fprintf(stderr, "SF %g in %s: %.2f s, %d thread%s\n", sf, dir, gen_now() - t0, threads,
                 threads > 1 ? "s" : "");
     else
         fprintf(stderr, "basalt-tpchgen: %s\n", err.message);
