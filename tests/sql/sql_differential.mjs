@@ -84,6 +84,12 @@ const fixed = [
   'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',
   'SELECT count(*) FROM $T WHERE uid IN (SELECT uid FROM $U WHERE w > 90)',
   'SELECT count(*) FROM $T WHERE uid NOT IN (SELECT uid FROM $U WHERE w > 50)',
+  // IN (subquery) as a semi join: onto one relation before the joins, onto the join
+  // after them, with NULLs and duplicates in the subquery and another column type
+  'SELECT t.id, u.w FROM $T t JOIN $U u ON t.uid = u.uid WHERE t.g IN (SELECT g FROM $T WHERE x > 50) AND t.id < 500',
+  'SELECT count(*) FROM $T t JOIN $U u ON t.uid = u.uid WHERE t.uid + u.uid IN (SELECT uid * 2 FROM $U)',
+  'SELECT count(*), sum(id) FROM $T WHERE uid IN (SELECT CASE WHEN w > 50 THEN NULL ELSE uid END FROM $U)',
+  'SELECT id FROM $T WHERE CAST(uid AS BIGINT) IN (SELECT uid FROM $U UNION ALL SELECT uid FROM $U) AND id < 300',
   'SELECT CASE WHEN x > 0 THEN \'pos\' WHEN x < 0 THEN \'neg\' ELSE \'zero\' END AS sign, count(*) FROM $T GROUP BY 1',
   'SELECT extract(year FROM dt) AS y, extract(month FROM dt) AS m, count(*) FROM $T GROUP BY ALL',
   'SELECT date_trunc(\'month\', dt) AS mo, sum(d) FROM $T WHERE dt >= DATE \'2024-01-01\' GROUP BY 1',

@@ -194,6 +194,11 @@ struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_
  * Whether conjunct e holds a subquery (outside nested ones): such conditions
  * wait for the joins, where correlated ones become joins themselves. */
 bool basalt_sql_has_subquery(const struct basalt_sql_expr *e);
+/* x IN (uncorrelated subquery) as a SEMI join onto rel, whose columns are
+ * those of `scope` in the relations of rel_mask. */
+basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                 uint64_t rel_mask, const struct basalt_sql_expr *e,
+                                 struct basalt_error *err);
 /* Joins what e needs onto rel: EXISTS / NOT EXISTS as a semi / anti join
  * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
  * their aggregate grouped by the correlation keys (their value recorded in

@@ -368,11 +368,20 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK) {
         int k = 0;
-        for (int i = 0; i < F.nc; i++) {
-            if (basalt_sql_has_subquery(F.conj[i]))
-                deferred[n_deferred++] = F.conj[i];
+        for (int i = 0; i < F.nc && st == BASALT_OK; i++) {
+            const struct basalt_sql_expr *c = F.conj[i];
+            /* x IN (subquery) with x over one relation: semi-joined onto it
+             * before the joins, so it cuts their input as a filter would */
+            uint64_t m = c->kind == BASALT_SQL_EXPR_IN_QUERY && !c->u.in_query.negated
+                             ? basalt_sql_refs(B, &scope, c->u.in_query.arg)
+                             : 0;
+            int r = m != 0 && (m & (m - 1)) == 0 ? __builtin_ctzll(m) : -1;
+            if (r >= 0 && r < F.n)
+                st = basalt_sql_in_join(B, &scope, &F.rels[r], m, c, err);
+            else if (basalt_sql_has_subquery(c))
+                deferred[n_deferred++] = c;
             else
-                F.conj[k++] = F.conj[i];
+                F.conj[k++] = c;
         }
         F.nc = k;
     }

@@ -95,7 +95,7 @@ static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_e
 bool basalt_sql_has_subquery(const struct basalt_sql_expr *e)
 {
     const struct basalt_sql_expr *found[1];
-    return subqueries(e, found, 1) > 0;
+    return subqueries(e, found, 1) > 0 || (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated);
 }
 
 struct outside {
@@ -348,11 +348,68 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
     return st;
 }
 
+/* x IN (SELECT c ...) as a whole WHERE condition: a SEMI join of rel (its
+ * columns those of `scope` whose relation is in rel_mask) with the
+ * subquery's rows on x = c: a hash join, where a list of values would test
+ * each row against every value. The subquery is bound alone, as it was when
+ * it ran once into a list: it reads no outer column. NOT IN stays a list,
+ * its NULL rules not being a join's. */
+basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                 uint64_t rel_mask, const struct basalt_sql_expr *e,
+                                 struct basalt_error *err)
+{
+    enum { SUB = 63 }; /* the subquery's relation: a bit no FROM list reaches */
+    struct brel sub;
+    const char **names;
+    basalt_status st = basalt_sql_bind_query(B, e->u.in_query.query, &sub, &names, err);
+    if (st != BASALT_OK)
+        return st;
+    if (sub.n != 1)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
+                              "the subquery of IN must return one column");
+    char alias[32];
+    snprintf(alias, sizeof alias, "__in%d", (int)B->next_gid);
+    const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
+    const struct basalt_sql_expr *cond =
+        table == NULL ? NULL
+                      : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ,
+                                              basalt_sql_ast_shared(e->u.in_query.arg),
+                                              basalt_sql_ast_column(B, table, "__v", e->pos));
+    if (cond == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct bscope c;
+    memset(&c, 0, sizeof c);
+    c.outer = scope->outer;
+    for (int i = 0; i < scope->n && st == BASALT_OK; i++) {
+        const struct bcol *col = &scope->cols[i];
+        st = basalt_sql_scope_add(&c, col->table, col->name, col->gid, col->rel, err);
+        if (st == BASALT_OK)
+            c.cols[c.n - 1].hidden = col->hidden;
+    }
+    if (st == BASALT_OK)
+        st = basalt_sql_scope_add(&c, table, "__v", sub.gids[0], SUB, err);
+    bool used = false;
+    struct brel out;
+    if (st == BASALT_OK)
+        st = basalt_sql_join_pair(B, &c, BASALT_QPLAN_JOIN_SEMI, rel, rel_mask, &sub,
+                                  (uint64_t)1 << SUB, &cond, 1, &used, &out, err);
+    if (st == BASALT_OK)
+        *rel = out;
+    basalt_sql_scope_reset(&c);
+    return st;
+}
+
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
                                      struct brel *rel, const struct basalt_sql_expr *e,
                                      bool *done, struct basalt_error *err)
 {
     *done = false;
+    if (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated) {
+        /* over several relations of the FROM list: onto their join */
+        basalt_status st = basalt_sql_in_join(B, outer, rel, ~((uint64_t)1 << 63), e, err);
+        *done = st == BASALT_OK;
+        return st;
+    }
     /* [NOT] EXISTS as the whole conjunct */
     bool negated = false;
     const struct basalt_sql_expr *x = e;
