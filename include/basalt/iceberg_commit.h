@@ -26,6 +26,7 @@
 #ifndef BASALT_ICEBERG_COMMIT_H
 #define BASALT_ICEBERG_COMMIT_H
 
+#include "basalt/arrow.h"
 #include "basalt/core.h"
 #include "basalt/iceberg_catalog.h"
 #include "basalt/iceberg_types.h"
@@ -294,6 +295,16 @@ struct basalt_iceberg_delete_options {
      * table's identifier fields). */
     const char *const *equality_columns;
     uint32_t n_equality_columns;
+    /* Update: computes the changed rows in place of literal SET clauses
+     * (the clauses are then not read and may be none). Called, one batch at
+     * a time and by one thread, with the matching rows as a struct array of
+     * the table's top-level columns (`schema`: their Arrow types, as a scan
+     * gives them); it replaces *rows (releasing the old) with an array of
+     * the same schema and length. An error it returns fails the update and
+     * nothing is committed. A query engine evaluates `SET col = expr` so. */
+    basalt_status (*set_rows)(void *ctx, const struct ArrowSchema *schema,
+                              struct ArrowArray *rows, struct basalt_error *err);
+    void *set_rows_ctx;
 };
 
 BASALT_EXPORT void basalt_iceberg_delete_options_init(struct basalt_iceberg_delete_options *o);

@@ -165,10 +165,13 @@ static basalt_status prepare(struct attempt *a, const struct change *c, uint32_t
     };
     basalt_status st = BASALT_OK;
     struct basalt_iceberg_set_clause *set = NULL;
-    if (c->update)
+    bool literal = c->update && c->o->set_rows == NULL;
+    if (literal)
         st = basalt_iceberg_set_parse(schema, c->set, c->n_set, &a->arena, &set, err);
     pass.set = set;
-    pass.n_set = c->update ? c->n_set : 0;
+    pass.n_set = literal ? c->n_set : 0;
+    pass.set_rows = c->update ? c->o->set_rows : NULL;
+    pass.set_rows_ctx = c->o->set_rows_ctx;
     if (st == BASALT_OK && equality) {
         int32_t *ids = NULL;
         uint32_t *index = NULL;
@@ -360,7 +363,7 @@ basalt_status basalt_iceberg_update_where(const struct basalt_iceberg_committer 
         basalt_iceberg_delete_options_init(&defaults);
         options = &defaults;
     }
-    if (n_set == 0)
+    if (n_set == 0 && options->set_rows == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "an update needs a SET clause");
     struct change c = {
         .branch = options->branch ? options->branch : "main",

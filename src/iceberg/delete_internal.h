@@ -65,6 +65,10 @@ struct basalt_iceberg_row_pass {
      * go to the equality deletes; else dropped. */
     const struct basalt_iceberg_set_clause *set;
     uint32_t n_set;
+    /* the caller's computation of the changed rows (in place of set) */
+    basalt_status (*set_rows)(void *ctx, const struct ArrowSchema *schema,
+                              struct ArrowArray *rows, struct basalt_error *err);
+    void *set_rows_ctx;
     struct basalt_iceberg_delete_files *eq;
     const uint32_t *eq_index;    /* key columns among the top-level fields */
     uint32_t n_eq;

@@ -143,6 +143,27 @@ static basalt_status apply_set(const struct basalt_iceberg_row_pass *pass, struc
     return BASALT_OK;
 }
 
+static void release_schema_view(struct ArrowSchema *s);
+
+/* The caller's new values for the matching rows: it sees the table's
+ * columns only (not _file and _pos) and must keep their shape. */
+static basalt_status set_rows(const struct basalt_iceberg_row_pass *pass,
+                              const struct ArrowSchema *scan_schema, uint32_t n_fields,
+                              struct ArrowArray *rows, struct basalt_error *err)
+{
+    struct ArrowSchema view = {.format = "+s", .n_children = n_fields,
+                               .children = scan_schema->children,
+                               .release = release_schema_view};
+    int64_t length = rows->length;
+    basalt_status st = pass->set_rows(pass->set_rows_ctx, &view, rows, err);
+    if (st == BASALT_OK &&
+        (rows->release == NULL || rows->length != length || rows->n_children != n_fields))
+        st = basalt_error_set(err, BASALT_INVALID_ARG,
+                              "update: the new rows are not %lld rows of %u columns",
+                              (long long)length, n_fields);
+    return st;
+}
+
 /* The key struct only borrows its columns: releasing it frees nothing. */
 static void release_view(struct ArrowArray *a)
 {
@@ -248,16 +269,18 @@ static basalt_status pass_batch(const struct basalt_iceberg_row_pass *pass,
             basalt_arrow_array_release(&kept);
         }
     }
-    if (st == BASALT_OK && n_hit > 0 && (pass->n_set || pass->eq)) {
+    bool changes = pass->n_set > 0 || pass->set_rows != NULL;
+    if (st == BASALT_OK && n_hit > 0 && (changes || pass->eq)) {
         struct ArrowArray matched, rows;
         rows.release = NULL;
         st = basalt_iceberg_filter_array(schema, batch, hit, n_hit, &matched, err);
         if (st == BASALT_OK && pass->eq)
             st = add_keys(pass, h, schema, &matched, n_fields, err);
-        if (st == BASALT_OK && pass->n_set) {
+        if (st == BASALT_OK && changes) {
             st = table_rows(&matched, n_fields, &rows, err);
             if (st == BASALT_OK)
-                st = apply_set(pass, &rows, err);
+                st = pass->set_rows ? set_rows(pass, schema, n_fields, &rows, err)
+                                    : apply_set(pass, &rows, err);
             if (st == BASALT_OK)
                 st = basalt_iceberg_data_writer_write(w, &rows, err);
             basalt_arrow_array_release(&rows);

@@ -144,6 +144,20 @@ expect 0 "$basalt" iceberg update db.up --set "name = 'renamed'" --where "name =
 sel2="id, ts, CASE WHEN name = 'name-5' THEN 'renamed' ELSE name END AS name, CASE WHEN id < 40 THEN '1.50' ELSE amount END AS amount, d, score"
 check "merge-on-read update reads right" holds db.up "$web" true "$sel2"
 check "icebird agrees" icebird_holds up true "$sel2"
+# SET expressions, computed by the SQL engine and cast to the columns' types.
+old_name="CASE WHEN name = 'name-5' THEN 'renamed' ELSE name END"
+in_up="id >= 100 AND id < 140"
+expect 0 "$basalt" iceberg update db.up --set 'score = score * 2 + 1' \
+  --set "name = upper(name) || '!'" --where "$in_up" --mode mor $web &&
+  check "expressions: 40 rows updated" grep -q "updated 40 rows" "$tmp/out"
+sel3="id, ts, CASE WHEN $in_up THEN upper($old_name) || '!' ELSE $old_name END AS name, CASE WHEN id < 40 THEN '1.50' ELSE amount END AS amount, d, CASE WHEN $in_up THEN score * 2 + 1 ELSE score END AS score"
+check "expression update reads right" holds db.up "$web" true "$sel3"
+check "icebird agrees" icebird_holds up true "$sel3"
+expect 1 "$basalt" iceberg update db.up --set 'score = nope + 1' --where 'id < 3' $web &&
+  check "an unknown column in an expression is named" grep -q 'column "nope" not found' "$tmp/err"
+expect 1 "$basalt" iceberg update db.up --set 'nope = score + 1' --where 'id < 3' $web &&
+  check "an unknown SET column with an expression is named" grep -q "no column 'nope'" "$tmp/err"
+check "failed updates change nothing" holds db.up "$web" true "$sel3"
 expect 1 "$basalt" iceberg update db.up --set 'nope = 1' --where 'id < 3' $web &&
   check "an unknown column is named" grep -q "nope" "$tmp/err"
 expect 1 "$basalt" iceberg update db.up --set "amount = 'abc'" --where 'id < 3' $web &&

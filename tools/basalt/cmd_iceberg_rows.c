@@ -8,6 +8,7 @@
 #include "basalt/iceberg_commit.h"
 #include "cli.h"
 #include "cmd_iceberg.h"
+#include "update_exprs.h"
 
 #define MAX_CLAUSES 64
 
@@ -102,6 +103,16 @@ static int run_rows(struct rows_args *a, bool update)
     basalt_status st = cli_iceberg_open_catalog(&a->common, false, &c, &err);
     if (st == BASALT_OK && a->threads > 1)
         st = basalt_pool_new(a->threads - 1, &pool, &err);
+    /* expressions (anything but plain literals) go through the SQL engine */
+    struct cli_set_exprs *exprs = NULL;
+    bool literal = true;
+    for (uint32_t i = 0; update && i < a->n_set; i++)
+        literal = literal && cli_set_value_is_literal(a->set[i]);
+    if (st == BASALT_OK && !literal) {
+        st = cli_set_exprs_new(a->set, a->n_set, &exprs, &err);
+        a->o.set_rows = cli_set_exprs_rows;
+        a->o.set_rows_ctx = exprs;
+    }
     if (st == BASALT_OK) {
         struct basalt_iceberg_committer committer;
         basalt_catalog_committer(c, &committer);
@@ -114,6 +125,7 @@ static int run_rows(struct rows_args *a, bool update)
     }
     basalt_pool_free(pool);
     basalt_catalog_close(c);
+    cli_set_exprs_free(exprs);
     if (st != BASALT_OK)
         return cli_fail_error(&err);
     if (r.snapshot_id == 0)
@@ -161,8 +173,10 @@ int cli_iceberg_update(int argc, char **argv)
                    "                              [--mode cow|mor] [options]\n\n"
                    "Sets columns of the rows of table NAME where EXPR holds, in one snapshot\n"
                    "(operation overwrite). VALUE is a literal of the filter language (42, 1.5,\n"
-                   "'text', '2024-03-01', true) or NULL. Copy-on-write rewrites the files\n"
-                   "holding those rows; merge-on-read deletes the rows and appends them changed.\n\n"
+                   "'text', '2024-03-01', true) or NULL, or a SQL expression over the row's\n"
+                   "columns ('fare = fare * 1.1', 'note = upper(note) || '!'') cast to the\n"
+                   "column's type. Copy-on-write rewrites the files holding those rows;\n"
+                   "merge-on-read deletes the rows and appends them changed.\n\n"
                    "%s\noptions:\n%s",
                    MODES_HELP, cli_iceberg_common_help);
             return CLI_OK;
