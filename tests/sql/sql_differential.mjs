@@ -79,6 +79,10 @@ const fixed = [
   'SELECT g FROM $T WHERE id < 10 UNION ALL SELECT g FROM $U WHERE uid < 10',
   'SELECT uid % 50 FROM $T WHERE id < 100 INTERSECT SELECT uid % 50 FROM $U WHERE uid < 30',
   'SELECT uid % 50 FROM $T WHERE id < 100 EXCEPT SELECT uid % 50 FROM $U WHERE uid < 30',
+  // set operations compare rows as IS NOT DISTINCT FROM: NULL meets NULL
+  'SELECT s, g FROM $T WHERE id < 400 INTERSECT SELECT s, g FROM $T WHERE id >= 200',
+  'SELECT s, g FROM $T WHERE id < 400 EXCEPT SELECT s, g FROM $T WHERE id >= 300 AND id < 700',
+  'SELECT CASE WHEN x > 0 THEN NULL ELSE g END AS k FROM $T WHERE id < 50 EXCEPT SELECT g FROM $T WHERE id > 900',
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
   'SELECT * FROM (SELECT g, sum(x) AS sx FROM $T GROUP BY g) q WHERE sx > 0',
   'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',

@@ -829,6 +829,48 @@ static basalt_status common_types(struct binder *B, const struct basalt_sql_quer
     return st;
 }
 
+/* INTERSECT and EXCEPT compare rows as IS NOT DISTINCT FROM: NULL meets
+ * NULL, where a join key never does. Each side gets, after its n columns,
+ * two keys per column that are never NULL: `c IS NULL` and `c` with NULL
+ * replaced by the type's zero (the flag tells the two apart). */
+static basalt_status with_null_safe_keys(struct binder *B, struct basalt_qplan *in, int n,
+                                         struct basalt_qplan **out, struct basalt_error *err)
+{
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, in, &b, err);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)(3 * n) + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)(3 * n) + 1, sizeof *names);
+    if (st == BASALT_OK && (exprs == NULL || names == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        struct basalt_qexpr *c, *zero, *pair[2];
+        st = basalt_qexpr_column(b, i, &c, err);
+        exprs[i] = c;
+        names[i] = basalt_qplan_schema(in)->children[i]->name;
+        if (st == BASALT_OK)
+            st = basalt_qexpr_is_null(b, c, false, &exprs[n + 2 * i], err);
+        struct basalt_query_value v;
+        memset(&v, 0, sizeof v);
+        v.type = basalt_qexpr_type(c);
+        v.v.str.ptr = ""; /* strings: empty; every other type: its zero */
+        if (v.type.id != BASALT_QUERY_TYPE_STRING && v.type.id != BASALT_QUERY_TYPE_BINARY)
+            memset(&v.v, 0, sizeof v.v);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_literal(b, &v, &zero, err);
+        pair[0] = c;
+        pair[1] = zero;
+        if (st == BASALT_OK)
+            st = basalt_qexpr_coalesce(b, pair, 2, &exprs[n + 2 * i + 1], err);
+        names[n + 2 * i] = "__null";
+        names[n + 2 * i + 1] = "__key";
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, in, exprs, names, 3 * n, out, err);
+    basalt_free(exprs);
+    basalt_free(names);
+    return st;
+}
+
 static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query *q,
                                  struct brel *out, const char ***out_names,
                                  struct basalt_error *err)
@@ -851,19 +893,41 @@ static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query
         struct basalt_qplan *kids[2] = {l.node, r.node};
         st = basalt_qplan_union_all(B->ctx, kids, 2, &node, err);
     } else {
-        int *keys = basalt_calloc((size_t)l.n + 1, sizeof *keys);
+        int n = l.n;
+        int *keys = basalt_calloc((size_t)(2 * n) + 1, sizeof *keys);
         if (keys == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int i = 0; i < l.n; i++)
-            keys[i] = i;
+        for (int i = 0; i < 2 * n; i++)
+            keys[i] = n + i;
         enum basalt_qplan_join_type t = q->u.set_op.op == BASALT_SQL_SET_INTERSECT
                                             ? BASALT_QPLAN_JOIN_SEMI
                                             : BASALT_QPLAN_JOIN_ANTI;
         if (q->u.set_op.all)
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
                                 "INTERSECT ALL and EXCEPT ALL are not supported yet");
+        struct basalt_qplan *ls = NULL, *rs = NULL, *joined = NULL;
         if (st == BASALT_OK)
-            st = basalt_qplan_join(B->ctx, t, l.node, r.node, keys, keys, l.n, NULL, &node, err);
+            st = with_null_safe_keys(B, l.node, n, &ls, err);
+        if (st == BASALT_OK)
+            st = with_null_safe_keys(B, r.node, n, &rs, err);
+        if (st == BASALT_OK)
+            st = basalt_qplan_join(B->ctx, t, ls, rs, keys, keys, 2 * n, NULL, &joined, err);
+        /* back to the n columns (a semi or anti join keeps the left's) */
+        struct basalt_qexpr_builder *b = NULL;
+        struct basalt_qexpr **cols = basalt_calloc((size_t)n + 1, sizeof *cols);
+        const char **names = basalt_calloc((size_t)n + 1, sizeof *names);
+        if (st == BASALT_OK && (cols == NULL || names == NULL))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (st == BASALT_OK)
+            st = basalt_qplan_builder(B->ctx, joined, &b, err);
+        for (int i = 0; i < n && st == BASALT_OK; i++) {
+            names[i] = basalt_qplan_schema(joined)->children[i]->name;
+            st = basalt_qexpr_column(b, i, &cols[i], err);
+        }
+        if (st == BASALT_OK)
+            st = basalt_qplan_project(B->ctx, joined, cols, names, n, &node, err);
+        basalt_free(cols);
+        basalt_free(names);
         basalt_free(keys);
     }
     if (st == BASALT_OK)
