@@ -86,6 +86,9 @@ const fixed = [
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
   'SELECT * FROM (SELECT g, sum(x) AS sx FROM $T GROUP BY g) q WHERE sx > 0',
   'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',
+  // a correlated COUNT over no rows is 0, not NULL
+  'SELECT uid, w FROM $U u WHERE (SELECT count(*) FROM $T t WHERE t.uid = u.uid AND t.g = 3) = 0 AND vid < 40',
+  'SELECT count(*) FROM $U u WHERE (SELECT count(x) FROM $T t WHERE t.uid = u.uid) < 3',
   'SELECT count(*) FROM $T WHERE uid IN (SELECT uid FROM $U WHERE w > 90)',
   'SELECT count(*) FROM $T WHERE uid NOT IN (SELECT uid FROM $U WHERE w > 50)',
   // IN (subquery) as a semi join: onto one relation before the joins, onto the join

@@ -438,6 +438,27 @@ static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_ex
     return st;
 }
 
+/* Column k standing for a correlated subquery; a COUNT's NULL (no row with
+ * the key) is 0. */
+static basalt_status repl_column(struct blower *L, int k, bool zero_if_null,
+                                 struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *c, *pair[2];
+    basalt_status st = basalt_qexpr_column(L->b, k, &c, err);
+    if (st != BASALT_OK || !zero_if_null) {
+        *out = c;
+        return st;
+    }
+    struct basalt_query_value zero;
+    memset(&zero, 0, sizeof zero);
+    zero.type = basalt_qexpr_type(c);
+    pair[0] = c;
+    st = basalt_qexpr_literal(L->b, &zero, &pair[1], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_coalesce(L->b, pair, 2, out, err);
+    return st;
+}
+
 static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
                            struct basalt_qexpr **out, struct basalt_error *err)
 {
@@ -449,7 +470,7 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
             if (strcmp(L->B->repl[i].text, text) == 0)
                 for (int k = 0; k < L->target->n; k++)
                     if (L->target->gids[k] == L->B->repl[i].gid)
-                        return basalt_qexpr_column(L->b, k, out, err);
+                        return repl_column(L, k, L->B->repl[i].zero_if_null, out, err);
     }
     /* After aggregation, group keys and aggregates are columns. */
     if (L->n_repl > 0 && e->kind != BASALT_SQL_EXPR_INTEGER && e->kind != BASALT_SQL_EXPR_STRING &&

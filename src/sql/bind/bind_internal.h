@@ -46,6 +46,7 @@ struct brel {
 struct brepl {
     const char *text;
     int32_t gid;
+    bool zero_if_null; /* a correlated COUNT: a key with no rows counts 0 */
 };
 
 /* A table registered in a session (in-memory batches, read by views). */

@@ -479,7 +479,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 st = basalt_sql_lower(&L, gk[i], &keys[i], err);
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){knames[i], agids[i]};
+            repl[n_repl++] = (struct brepl){knames[i], agids[i], false};
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -506,7 +506,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i]};
+            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false};
         }
         /* A group key that is a column is that column afterwards too (after
          * the aggregates' arguments, which read the column before grouping). */

@@ -179,7 +179,7 @@ static basalt_status combined(const struct bscope *outer, const struct bscope *i
 }
 
 static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
-                              struct basalt_error *err)
+                              bool zero_if_null, struct basalt_error *err)
 {
     if (B->n_repl == B->cap_repl) {
         int cap = B->cap_repl ? B->cap_repl * 2 : 8;
@@ -189,7 +189,7 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
         B->repl = r;
         B->cap_repl = cap;
     }
-    B->repl[B->n_repl++] = (struct brepl){text, gid};
+    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null};
     return BASALT_OK;
 }
 
@@ -338,7 +338,14 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
                                   used, &out, err);
     if (st == BASALT_OK) {
         *rel = out;
-        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], err);
+    {
+        /* the LEFT join leaves NULL where no row has the key: right for
+         * every aggregate but COUNT, whose value there is 0 */
+        const struct basalt_sql_expr *x = sel->items[0].expr;
+        bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
+                     strcmp(x->u.call.name.name, "count") == 0;
+        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count, err);
+    }
     }
     basalt_free(conds);
     basalt_free(used);
