@@ -122,7 +122,7 @@ static void consume_task(void *ctx, int64_t begin, int64_t end, int worker)
         v.offset = lo;
         v.length = n;
         const struct ArrowArray *kp[1] = {&k}, *ap[2] = {&v, NULL};
-        x->st[worker] = basalt_qagg_consume(x->locals[worker], kp, ap, n, NULL);
+        x->st[worker] = basalt_qagg_consume(x->locals[worker], kp, ap, NULL, n, NULL);
     }
 }
 
@@ -131,8 +131,8 @@ static basalt_status arun(void *ctx, uint64_t iters, struct basalt_error *err)
     struct acase *c = ctx;
     struct basalt_query_type kt[1];
     struct basalt_qagg_call calls[2] = {
-        {BASALT_QAGG_SUM, false, basalt_query_type_make(BASALT_QUERY_TYPE_INT64), 0, NULL},
-        {BASALT_QAGG_COUNT_STAR, false, basalt_query_type_make(BASALT_QUERY_TYPE_INT64), 0, NULL}};
+        {.kind = BASALT_QAGG_SUM, .input = basalt_query_type_make(BASALT_QUERY_TYPE_INT64)},
+        {.kind = BASALT_QAGG_COUNT_STAR, .input = basalt_query_type_make(BASALT_QUERY_TYPE_INT64)}};
     kt[0] = basalt_query_type_make(c->workload == W_H2O ? BASALT_QUERY_TYPE_STRING
                                                         : BASALT_QUERY_TYPE_INT64);
     int nk = c->workload == W_GLOBAL ? 0 : 1;

@@ -243,6 +243,7 @@ struct basalt_cpu_features {
     bool avx512vl;
     bool neon;   /* aarch64 */
     bool crc32;  /* aarch64 CRC32 instructions */
+    bool fma;    /* x86 FMA3 (with the OS saving the YMM registers) */
 };
 
 /* Features of the running CPU, detected once (thread-safe). Static storage.

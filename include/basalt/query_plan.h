@@ -140,7 +140,13 @@ enum basalt_qplan_agg {
     BASALT_QPLAN_MIN, BASALT_QPLAN_MAX, BASALT_QPLAN_ANY_VALUE,
     BASALT_QPLAN_STDDEV_SAMP, BASALT_QPLAN_STDDEV_POP, BASALT_QPLAN_VAR_SAMP, BASALT_QPLAN_VAR_POP,
     BASALT_QPLAN_MEDIAN, BASALT_QPLAN_QUANTILE_CONT, BASALT_QPLAN_QUANTILE_DISC,
-    BASALT_QPLAN_STRING_AGG, BASALT_QPLAN_BOOL_AND, BASALT_QPLAN_BOOL_OR
+    BASALT_QPLAN_STRING_AGG, BASALT_QPLAN_BOOL_AND, BASALT_QPLAN_BOOL_OR,
+    /* Two arguments, DuckDB's f(y, x): arg is y, arg2 is x. Pairs with a
+     * NULL on either side are skipped. */
+    BASALT_QPLAN_CORR, BASALT_QPLAN_COVAR_POP, BASALT_QPLAN_COVAR_SAMP,
+    BASALT_QPLAN_REGR_SLOPE, BASALT_QPLAN_REGR_INTERCEPT, BASALT_QPLAN_REGR_R2,
+    BASALT_QPLAN_REGR_COUNT, BASALT_QPLAN_REGR_AVGX, BASALT_QPLAN_REGR_AVGY,
+    BASALT_QPLAN_REGR_SXX, BASALT_QPLAN_REGR_SYY, BASALT_QPLAN_REGR_SXY
 };
 
 struct basalt_qplan_agg_call {
@@ -150,12 +156,16 @@ struct basalt_qplan_agg_call {
     double quantile;           /* QUANTILE_* */
     const char *separator;     /* STRING_AGG; NULL: "," */
     const char *name;          /* output column name */
+    struct basalt_qexpr *arg2; /* CORR .. REGR_SXY: the second argument (x); else NULL */
 };
 
 /* GROUP BY keys (expressions over child's schema, named key_names[i]) with
  * the aggregates `calls`: output columns are the keys then the aggregates.
  * No keys: one row. Result types as DuckDB's (sum of integers is
- * DECIMAL(38,0), DuckDB's HUGEINT). */
+ * DECIMAL(38,0), DuckDB's HUGEINT; the two-argument aggregates of numbers
+ * DOUBLE, REGR_COUNT UINT32, never NULL). Returns OK; INVALID_ARG (a
+ * missing argument); UNSUPPORTED (an argument type the aggregate does not
+ * take, DISTINCT with two arguments); NOMEM. */
 BASALT_EXPORT basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx,
                                                    struct basalt_qplan *child,
                                                    struct basalt_qexpr *const *keys,

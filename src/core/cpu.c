@@ -37,6 +37,7 @@ static void cpu_detect_x86(struct basalt_cpu_features *f)
     uint64_t xcr0 = osxsave ? cpu_xgetbv() : 0;
     bool ymm = (xcr0 & 0x6) == 0x6;
     bool zmm = (xcr0 & 0xe6) == 0xe6;
+    f->fma = ymm && ((c >> 12) & 1);
     if (__get_cpuid_max(0, NULL) >= 7) {
         __cpuid_count(7, 0, a, b, c, d);
         f->avx2 = ymm && ((b >> 5) & 1);
@@ -68,7 +69,7 @@ static void cpu_detect(void)
     struct { bool on; const char *name; } names[] = {
         {f.sse42, "sse42"}, {f.pclmulqdq, "pclmulqdq"}, {f.avx2, "avx2"}, {f.bmi2, "bmi2"},
         {f.avx512f, "avx512f"}, {f.avx512bw, "avx512bw"}, {f.avx512vl, "avx512vl"},
-        {f.neon, "neon"}, {f.crc32, "crc32"},
+        {f.neon, "neon"}, {f.crc32, "crc32"}, {f.fma, "fma"},
     };
     size_t len = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

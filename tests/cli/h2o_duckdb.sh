@@ -14,13 +14,9 @@
 # engine's account; a listed query that passes fails the case until it is
 # taken off the list.
 #   BASALT_H2O_ROWS        rows of x and big (default 1e5)
-#   BASALT_H2O_KNOWN_FAIL  queries expected to fail (default: the list below)
+#   BASALT_H2O_KNOWN_FAIL  queries expected to fail (default: none; list
+#                          engine gaps here with their exact errors)
 #   BASALT_H2OGEN          the generator (default: next to the build's basalt)
-#
-# Known engine gaps (the exact errors):
-#   groupby_q9  corr() is not an aggregate:
-#               basalt: INVALID_ARG: column "v1" must appear in the GROUP BY
-#               clause or be used in an aggregate function (at position 26)
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
@@ -28,7 +24,7 @@ if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-ap
   [ "${BASALT_REQUIRE_PEERS:-0}" = 1 ] && exit 1
   exit 0
 fi
-export BASALT_H2O_KNOWN_FAIL=${BASALT_H2O_KNOWN_FAIL-groupby_q9}
+export BASALT_H2O_KNOWN_FAIL=${BASALT_H2O_KNOWN_FAIL-}
 # Polars' thread count is fixed when it loads; the machines are shared.
 export POLARS_MAX_THREADS=${POLARS_MAX_THREADS:-2}
 rows=${BASALT_H2O_ROWS:-1e5}

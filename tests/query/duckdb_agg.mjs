@@ -3,6 +3,8 @@
 //   node duckdb_agg.mjs table SEED ROWS OUT.parquet
 //     writes a seeded random table: key columns of every kind at cardinalities
 //     from 2 to 100000 (NULLs, NaN, -0.0, long strings) and value columns
+//     (v_g/v_h and v_m/v_n: correlated pairs for corr and regr_*, the second
+//     pair around 1e9)
 //   node duckdb_agg.mjs run FILE.parquet QUERIES.txt OUT.txt
 //     QUERIES.txt has one `KINDS<TAB>sql` per line, KINDS one letter per output
 //     column (D: a double, printed as a number; S: CAST(... AS VARCHAR));
@@ -20,6 +22,12 @@ if (mode === 'table') {
   const s = Number(seed) % 1000 / 1000;
   await conn.run(`SELECT setseed(${s})`);
   const nul = p => `CASE WHEN random() < ${p} THEN NULL ELSE`;
+  // The pair columns (last) come from hashes of the row number, not
+  // random(), so the other columns keep the values they had before these
+  // were added: v_g and v_h (correlated, mean 0), v_m and v_n (correlated,
+  // around 1e9 with a spread of 1000), 10% NULL each.
+  const u = k => `((hash(range, ${seed}, ${k}) % 1000001)::DOUBLE / 1000000)`;
+  const hnul = k => `CASE WHEN hash(range, ${seed}, ${k}) % 10 = 0 THEN NULL ELSE`;
   await conn.run(`CREATE TABLE t AS SELECT
       ${nul(0.05)} (random() < 0.5) END AS k_b,
       ${nul(0.1)} (floor(random() * 7) - 3)::TINYINT END AS k_i8,
@@ -37,7 +45,11 @@ if (mode === 'table') {
       ${nul(0.15)} ((random() - 0.5) * 1e9)::DECIMAL(18,3) END AS v_d,
       ${nul(0.15)} ['x', 'yy', '', 'zzz', 'a longer value string here', 'q' || floor(random() * 100)::INT::VARCHAR][floor(random() * 6)::INT + 1] END AS v_s,
       ${nul(0.15)} (random() < 0.7) END AS v_b,
-      ${nul(0.15)} (DATE '1990-01-01' + floor(random() * 20000)::INT) END AS v_dt
+      ${nul(0.15)} (DATE '1990-01-01' + floor(random() * 20000)::INT) END AS v_dt,
+      ${hnul(11)} ${u(12)} * 1000 - 500 END AS v_g,
+      ${hnul(13)} 0.5 * (${u(12)} * 1000 - 500) + ${u(14)} * 100 - 50 END AS v_h,
+      ${hnul(15)} 1e9 + ${u(16)} * 1000 END AS v_m,
+      ${hnul(17)} 1e9 + 2 * (${u(16)} * 1000) + ${u(18)} * 100 END AS v_n
     FROM range(${Number(rows)})`);
   await conn.run(`COPY t TO '${out}' (FORMAT parquet)`);
   process.exit(0);

@@ -26,6 +26,13 @@ const conn = await inst.connect();
 const T = path.join(dir, 't.parquet'), U = path.join(dir, 'u.parquet'), V = path.join(dir, 'v.parquet');
 await conn.run(`SELECT setseed(${(seed % 1000) / 1000})`);
 const nul = (p, e) => `CASE WHEN random() < ${p} THEN NULL ELSE ${e} END`;
+// m and n (last, from hashes of the row number so that random() draws the
+// other columns as before): a correlated pair near 1e9, spread 1000, for
+// corr and regr_* with a large mean, over groups of ~1000 rows and more
+// only: DuckDB's Welford updates in doubles are ~1e-9 off on a few pairs
+// (regr_r2 of two such points is 0.9999999989 there, 1 here).
+const hu = k => `((hash(range, ${seed}, ${k}) % 1000001)::DOUBLE / 1000000)`;
+const hnul = (k, e) => `CASE WHEN hash(range, ${seed}, ${k}) % 10 = 0 THEN NULL ELSE ${e} END`;
 await conn.run(`COPY (SELECT range::BIGINT AS id,
     ${nul(0.05, 'floor(random() * 20)::INTEGER')} AS g,
     ${nul(0.05, "['red','green','blue','','amber'][floor(random() * 5)::INT + 1]")} AS s,
@@ -33,7 +40,9 @@ await conn.run(`COPY (SELECT range::BIGINT AS id,
     ${nul(0.1, '(floor(random() * 100000) / 100)::DECIMAL(12,2)')} AS d,
     ${nul(0.05, "DATE '2023-01-01' + floor(random() * 730)::INT")} AS dt,
     ${nul(0.1, 'random() < 0.4')} AS b,
-    floor(random() * 3000)::BIGINT AS uid
+    floor(random() * 3000)::BIGINT AS uid,
+    ${hnul(1, `1e9 + ${hu(2)} * 1000`)} AS m,
+    ${hnul(3, `1e9 + 2 * (${hu(2)} * 1000) + ${hu(4)} * 100`)} AS n
   FROM range(20000)) TO '${T}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
 await conn.run(`COPY (SELECT range::BIGINT AS uid,
     ${nul(0.05, 'floor(random() * 20)::INTEGER')} AS g,
@@ -106,6 +115,16 @@ const fixed = [
   'SELECT g, string_agg(DISTINCT s, \',\' ORDER BY s) FROM $T WHERE g < 3 GROUP BY g',
   'SELECT bool_and(b), bool_or(b) FROM $T',
   'SELECT g, count(*) FILTER (WHERE b) FROM $T GROUP BY g',
+  'SELECT g, corr(x, d), covar_pop(x, d), covar_samp(x, d), regr_slope(x, d), regr_intercept(x, d), regr_r2(x, d) FROM $T GROUP BY g',
+  'SELECT s, regr_count(x, g), regr_avgx(x, g), regr_avgy(x, g), regr_sxx(x, g), regr_syy(x, g), regr_sxy(x, g) FROM $T GROUP BY s',
+  'SELECT corr(n, m), covar_samp(n, m), regr_slope(n, m), regr_intercept(n, m), regr_r2(n, m), regr_avgx(n, m), regr_sxx(n, m), regr_syy(n, m), regr_count(n, m) FROM $T',
+  'SELECT g, corr(n, m), covar_pop(m, n), regr_slope(n, m), regr_sxy(n, m), regr_avgy(n, m) FROM $T GROUP BY g',
+  'SELECT g, corr(x, d) FILTER (WHERE b), regr_count(x, d) FILTER (WHERE s = \'red\'), regr_sxy(x, d) FILTER (WHERE dt < DATE \'2024-01-01\') FROM $T GROUP BY g',
+  'SELECT b, corr(x, g), regr_r2(d, g), regr_slope(x, g), regr_intercept(x, g), regr_r2(g, x) FROM $T WHERE g = 3 GROUP BY b',
+  'SELECT g % 4 AS k, regr_slope(x * 2 + 1, d - 5), pow(corr(x, d + x), 2) AS r2 FROM $T GROUP BY k HAVING regr_count(x, d) > 100',
+  'SELECT id % 1000 AS k, corr(x, d), covar_samp(x, d), regr_intercept(d, x) FROM $T GROUP BY k',
+  'SELECT corr(x, d), regr_count(x, d) FROM $T WHERE id < 0',
+  'SELECT corr(s, x) FROM $T',
   'SELECT * FROM (VALUES (1, \'a\'), (2, \'b\')) v(k, name)',
   'SELECT 1 + 2, 7 // 2, 7 % 3, 2.5 * 4, \'x\' || \'y\'',
   'SELECT id, x FROM $T WHERE id IN (1, 2, 3, 99999)',
@@ -142,7 +161,8 @@ const preds = ['g < 5', 'g >= 10', 'x > 100', 'x < -250', "s = 'red'", "s <> 'bl
   "s LIKE '%e%'", 'x BETWEEN -100 AND 100', 'uid < 1000'];
 const keys = ['g', 's', 'b', 'g % 4', 'dt', 'uid % 10'];
 const aggs = ['count(*)', 'count(x)', 'sum(x)', 'avg(x)', 'min(d)', 'max(d)', 'sum(d)', 'min(s)', 'max(dt)',
-  'count(DISTINCT s)', 'avg(g)', 'sum(g)'];
+  'count(DISTINCT s)', 'avg(g)', 'sum(g)', 'corr(x, d)', 'regr_slope(d, g)', 'covar_samp(x, g)',
+  'regr_r2(x, d)'];
 const random = [];
 for (let i = 0; i < nRandom; i++) {
   const where = r() < 0.8 ? ` WHERE ${pick(preds)}${r() < 0.4 ? ' AND ' + pick(preds) : ''}` : '';

@@ -169,49 +169,68 @@ void basalt_qagg_local_reset(struct basalt_qagg_local *l)
         l->agg = NULL;
 }
 
+/* Call c's second argument among the consume's columns, or NULL. */
+static const struct qagg_col *arg2_of(const struct basalt_qagg *a, const struct qagg_col *acols,
+                                      int c)
+{
+    return basalt_qagg_kind_binary(a->calls[c].call.kind) ? &acols[a->n_calls + c] : NULL;
+}
+
 basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
                                   const struct ArrowArray *const *keys,
-                                  const struct ArrowArray *const *args, int64_t n_rows,
+                                  const struct ArrowArray *const *args,
+                                  const struct ArrowArray *const *args2, int64_t n_rows,
                                   struct basalt_error *err)
 {
     if (!l || !l->agg || !l->rowbuf)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: local not ready");
     struct basalt_qagg *a = l->agg;
-    if (n_rows < 0 || (a->n_keys && !keys) || (a->n_calls && !args))
+    bool binary = false;
+    for (int c = 0; c < a->n_calls; c++)
+        binary |= basalt_qagg_kind_binary(a->calls[c].call.kind);
+    if (n_rows < 0 || (a->n_keys && !keys) || (a->n_calls && !args) || (binary && !args2))
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
     if (n_rows == 0)
         return BASALT_OK;
-    struct qagg_col kc[8], ac[8];
+    /* acols: the calls' arguments, then their second arguments. */
+    struct qagg_col kc[8], ac[16];
     struct qagg_col *kcols = a->n_keys <= 8 ? kc : basalt_malloc(sizeof *kcols * (size_t)a->n_keys);
-    struct qagg_col *acols = a->n_calls <= 8 ? ac : basalt_malloc(sizeof *acols * (size_t)a->n_calls);
+    struct qagg_col *acols = a->n_calls <= 8 ? ac
+                                             : basalt_malloc(sizeof *acols * 2 * (size_t)a->n_calls);
     basalt_status st = BASALT_OK;
     if (!kcols || !acols)
         st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     for (int k = 0; k < a->n_keys && st == BASALT_OK; k++)
         st = basalt_qagg_col_init(keys[k], a->keys[k].phys, n_rows, &kcols[k], err);
     for (int c = 0; c < a->n_calls && st == BASALT_OK; c++) {
-        if (a->calls[c].call.kind == BASALT_QAGG_COUNT_STAR)
+        const struct qagg_callinfo *ci = &a->calls[c];
+        memset(&acols[a->n_calls + c], 0, sizeof acols[c]);
+        if (ci->call.kind == BASALT_QAGG_COUNT_STAR)
             memset(&acols[c], 0, sizeof acols[c]);
         else
-            st = basalt_qagg_col_init(args[c], a->calls[c].in_phys, n_rows, &acols[c], err);
+            st = basalt_qagg_col_init(args[c], ci->in_phys, n_rows, &acols[c], err);
+        if (st == BASALT_OK && basalt_qagg_kind_binary(ci->call.kind))
+            st = basalt_qagg_col_init(args2[c], ci->in2_phys, n_rows, &acols[a->n_calls + c],
+                                      err);
     }
     if (st == BASALT_OK && a->n_keys == 0) {
         atomic_fetch_add_explicit(&a->global_batches, 1, memory_order_relaxed);
         for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
-            st = basalt_qagg_update(l, c, &acols[c], NULL, n_rows, true, err);
+            st = basalt_qagg_update(l, c, &acols[c], arg2_of(a, acols, c), NULL, n_rows, true,
+                                    err);
     }
     for (int64_t b = 0; a->n_keys > 0 && b < n_rows && st == BASALT_OK; b += QAGG_CHUNK) {
         int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
-        struct qagg_col *ks = kcols, *as = acols;
         if (b > 0) {
             for (int k = 0; k < a->n_keys; k++)
                 kcols[k].off += QAGG_CHUNK;
-            for (int c = 0; c < a->n_calls; c++)
+            for (int c = 0; c < 2 * a->n_calls; c++)
                 acols[c].off += QAGG_CHUNK;
         }
-        st = basalt_qagg_group_rows(l, ks, e, err);
+        st = basalt_qagg_group_rows(l, kcols, e, err);
         for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
-            st = basalt_qagg_update(l, c, &as[c], l->gids, e, false, err);
+            st = basalt_qagg_update(l, c, &acols[c], arg2_of(a, acols, c), l->gids, e, false,
+                                    err);
     }
     if (kcols != kc)
         basalt_free(kcols);

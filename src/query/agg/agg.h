@@ -14,6 +14,10 @@
  * in are made order-free: SUM/AVG/VAR/STDDEV of floating point accumulate in
  * double-double (a 106-bit significand), so the rounded result is the same in
  * any order unless the values cancel to within 2^-100 of their magnitude;
+ * CORR, COVAR_* and REGR_* keep co-moments as double-double sums of values
+ * shifted by a group's first pair (merged by re-shifting, Chan's formula), so
+ * a big mean costs no precision and, the sums being exact for values with a
+ * fixed grain, the results are the same in any order (agg_comoment.c);
  * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
  * values in byte order; the quantiles and DISTINCT aggregates sort the
  * collected values. docs/QUERY.md ("Aggregation") lists the differences from
@@ -28,15 +32,26 @@ enum basalt_qagg_kind {
     BASALT_QAGG_MIN, BASALT_QAGG_MAX, BASALT_QAGG_ANY_VALUE,
     BASALT_QAGG_STDDEV_SAMP, BASALT_QAGG_STDDEV_POP, BASALT_QAGG_VAR_SAMP, BASALT_QAGG_VAR_POP,
     BASALT_QAGG_MEDIAN, BASALT_QAGG_QUANTILE_CONT, BASALT_QAGG_QUANTILE_DISC,
-    BASALT_QAGG_STRING_AGG, BASALT_QAGG_BOOL_AND, BASALT_QAGG_BOOL_OR
+    BASALT_QAGG_STRING_AGG, BASALT_QAGG_BOOL_AND, BASALT_QAGG_BOOL_OR,
+    /* Two arguments, f(y, x) in DuckDB's order: input is y's type, input2 x's. */
+    BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
+    BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT, BASALT_QAGG_REGR_AVGX,
+    BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY, BASALT_QAGG_REGR_SXY
 };
+
+/* The kinds that take two arguments (CORR .. REGR_SXY). */
+static inline bool basalt_qagg_kind_binary(enum basalt_qagg_kind k)
+{
+    return k >= BASALT_QAGG_CORR && k <= BASALT_QAGG_REGR_SXY;
+}
 
 struct basalt_qagg_call {
     enum basalt_qagg_kind kind;
     bool distinct;                  /* count(DISTINCT x), sum(DISTINCT x)... */
-    struct basalt_query_type input; /* argument type; ignored for COUNT_STAR */
+    struct basalt_query_type input; /* argument type (y of f(y, x)); ignored for COUNT_STAR */
     double quantile;                /* QUANTILE_*: 0..1 */
     const char *separator;          /* STRING_AGG (copied); NULL means "," */
+    struct basalt_query_type input2; /* the two-argument kinds: x's type; else ignored */
 };
 
 /* The result type of a call, with DuckDB's rules: COUNT(*) and COUNT BIGINT;
@@ -46,9 +61,10 @@ struct basalt_qagg_call {
  * QUANTILE_CONT of integers and DOUBLE DOUBLE, of FLOAT FLOAT, of DECIMAL the
  * input, of DATE and TIMESTAMP TIMESTAMP (interpolated); QUANTILE_DISC, and
  * MEDIAN of BOOLEAN, INTERVAL, VARCHAR and BLOB, the input; STRING_AGG of
- * VARCHAR VARCHAR; BOOL_AND/BOOL_OR of BOOLEAN BOOLEAN. Returns OK;
- * UNSUPPORTED ("no aggregate sum(VARCHAR)"); INVALID_ARG (NULL arguments, a
- * quantile outside 0..1). Thread-safe. */
+ * VARCHAR VARCHAR; BOOL_AND/BOOL_OR of BOOLEAN BOOLEAN; the two-argument
+ * kinds of two numbers DOUBLE, REGR_COUNT UINTEGER (UINT32). Returns OK;
+ * UNSUPPORTED ("no aggregate sum(VARCHAR)", DISTINCT with two arguments);
+ * INVALID_ARG (NULL arguments, a quantile outside 0..1). Thread-safe. */
 basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
                                       struct basalt_query_type *out, struct basalt_error *err);
 
@@ -81,14 +97,17 @@ void basalt_qagg_local_free(struct basalt_qagg_local *local);
 /* Adds n_rows rows. keys[i] is an Arrow array (not a struct) of key_types[i]'s
  * format (basalt_query_type_format: "l", "u", "d:38,0", "tsu:UTC"...) with at
  * least n_rows rows, borrowed for the call (strings that start groups are
- * copied); args[j] is call j's argument array (NULL for COUNT_STAR). Arrays
- * may have offsets and validity. Returns OK; INVALID_ARG (missing arrays,
- * arrays shorter than n_rows, missing buffers); LIMIT (more than 2^32-2
- * groups, strings over 4 GiB); NOMEM. After an error the local holds part of
- * the batch: the caller abandons the query. */
+ * copied); args[j] is call j's argument array (NULL for COUNT_STAR), and for
+ * the two-argument kinds args2[j] its second argument (x of corr(y, x));
+ * args2 may be NULL when no call takes two, and its other entries are
+ * ignored. Arrays may have offsets and validity. Returns OK; INVALID_ARG
+ * (missing arrays, arrays shorter than n_rows, missing buffers); LIMIT (more
+ * than 2^32-2 groups, strings over 4 GiB); NOMEM. After an error the local
+ * holds part of the batch: the caller abandons the query. */
 basalt_status basalt_qagg_consume(struct basalt_qagg_local *local,
                                   const struct ArrowArray *const *keys,
-                                  const struct ArrowArray *const *args, int64_t n_rows,
+                                  const struct ArrowArray *const *args,
+                                  const struct ArrowArray *const *args2, int64_t n_rows,
                                   struct basalt_error *err);
 
 /* Merges the locals (each consumed by one worker) partition by partition on

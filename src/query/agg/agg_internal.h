@@ -31,7 +31,8 @@ enum qagg_state {
     QS_VAR,     /* struct qagg_var: double-double sums of x and x*x */
     QS_MINMAX,  /* struct qagg_minmax */
     QS_BOOL,    /* uint8: bit 0 seen, bit 1 the deciding value seen */
-    QS_COLLECT  /* nothing per group: (group, value) pairs in a qagg_coll */
+    QS_COLLECT, /* nothing per group: (group, value) pairs in a qagg_coll */
+    QS_COMOM    /* struct qagg_comom: the two-argument kinds (agg_comoment.c) */
 };
 
 /* A key string in a row (and a string value in a cell): up to 12 bytes
@@ -73,6 +74,16 @@ struct qagg_var {
     double s_hi, s_lo, q_hi, q_lo;
     int64_t n;
 };
+/* Co-moments of the pairs (y, x) with neither NULL (agg_comoment.c): sums
+ * of the values shifted by the state's first pair (kx, ky), each
+ * double-double (hi, lo): sx = sum (x - kx), sy, sxx = sum (x - kx)^2, syy,
+ * sxy = sum (x - kx)(y - ky). */
+struct qagg_comom {
+    int64_t n;
+    double kx, ky;
+    double sx[2], sy[2];
+    double sxx[2], syy[2], sxy[2];
+};
 /* Strings are owned: p is basalt_malloc'd with capacity cap. */
 struct qagg_minmax {
     union qagg_cell v;
@@ -87,6 +98,7 @@ struct qagg_callinfo {
     size_t sep_len;
     struct basalt_query_type out;
     enum qagg_phys in_phys;
+    enum qagg_phys in2_phys; /* QS_COMOM: the second argument's */
     enum qagg_state state;
     size_t state_size;
     bool is_max;
@@ -258,9 +270,11 @@ void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *
 
 /* agg_state.c */
 void basalt_qagg_call_setup(struct qagg_callinfo *ci);
+/* arg2: the second argument of a two-argument call, else NULL. */
 basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
-                                 const struct qagg_col *arg, const uint32_t *gids, int64_t n,
-                                 bool global, struct basalt_error *err);
+                                 const struct qagg_col *arg, const struct qagg_col *arg2,
+                                 const uint32_t *gids, int64_t n, bool global,
+                                 struct basalt_error *err);
 /* Folds src's states of groups sfirst + k into dst's of groups dgids[k]. */
 basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
                                        const struct basalt_qagg_local *src, uint32_t sfirst,
@@ -272,6 +286,18 @@ void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from);
 int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 void basalt_qagg_dd_add(double *hi, double *lo, double x);
+
+/* agg_comoment.c: the QS_COMOM states of the two-argument kinds. */
+double basalt_qagg_cell_double(enum qagg_phys p, const union qagg_cell *v, int scale);
+void basalt_qagg_comom_update(const struct qagg_callinfo *ci, struct qagg_comom *s,
+                              const struct qagg_col *y, const struct qagg_col *x,
+                              const uint32_t *gids, int64_t n);
+void basalt_qagg_comom_combine(struct qagg_comom *d, const struct qagg_comom *s);
+/* Call ci's result from state s: *valid false for NULL, else *out (REGR_COUNT
+ * writes a count as a double); LIMIT with DuckDB's message when a variance
+ * is not finite ("STDDEV_POP for X is out of range!"). */
+basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const struct qagg_comom *s,
+                                      double *out, bool *valid, struct basalt_error *err);
 
 /* agg_order.c: sorts ord (n group ids of t) into output order. */
 basalt_status basalt_qagg_order(const struct basalt_qagg_local *t, uint32_t *ord, int64_t n,

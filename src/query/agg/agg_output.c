@@ -212,16 +212,6 @@ static basalt_status var_final(enum basalt_qagg_kind k, int64_t n, double m2, do
     return BASALT_OK;
 }
 
-static double cell_dbl(enum qagg_phys p, const union qagg_cell *v, int scale)
-{
-    switch (p) {
-    case QP_U8: case QP_U16: case QP_U32: case QP_U64: return (double)v->u;
-    case QP_F32: case QP_F64: return v->f;
-    case QP_DEC: return (double)v->d / (double)basalt_qpow10(scale);
-    default: return (double)v->i;
-    }
-}
-
 static qi128 cell_i128(enum qagg_phys p, const union qagg_cell *v)
 {
     switch (p) {
@@ -250,8 +240,8 @@ static basalt_status put_quantile(const struct qagg_callinfo *ci, struct ocol *o
     int64_t f = (int64_t)floor(rn), c = (int64_t)ceil(rn);
     double d = rn - (double)f;
     if (op == QP_F64 || op == QP_F32) {
-        double lo = cell_dbl(ip, &v[f], ci->call.input.scale);
-        double hi = cell_dbl(ip, &v[c], ci->call.input.scale);
+        double lo = basalt_qagg_cell_double(ip, &v[f], ci->call.input.scale);
+        double hi = basalt_qagg_cell_double(ip, &v[c], ci->call.input.scale);
         union qagg_cell r;
         r.f = f == c ? lo : lo + (hi - lo) * d;
         return ocol_cell(o, op, i, &r, err);
@@ -323,7 +313,7 @@ static basalt_status write_collected(const struct qagg_callinfo *ci, struct ocol
         double sh = 0, sl = 0, qh = 0, ql = 0, r = 0;
         bool ok;
         for (int64_t k = 0; k < n; k++) {
-            double x = cell_dbl(p, &v[k], scale), q = x * x;
+            double x = basalt_qagg_cell_double(p, &v[k], scale), q = x * x;
             basalt_qagg_dd_add(&sh, &sl, x);
             basalt_qagg_dd_add(&qh, &ql, q);
             ql += fma(x, x, -q);
@@ -429,6 +419,22 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
         case QS_COLLECT: {
             const int64_t *start = coll_start[(size_t)rp[i] * (size_t)a->n_calls + (size_t)c];
             st = write_collected(ci, o, i, t->coll[c].v + start[g], start[g + 1] - start[g], err);
+            break;
+        }
+        case QS_COMOM: {
+            const struct qagg_comom *x = (const struct qagg_comom *)s;
+            if (k == BASALT_QAGG_REGR_COUNT) {
+                uint32_t cnt = (uint32_t)x->n; /* DuckDB's UINTEGER */
+                memcpy(o->data + 4 * i, &cnt, 4);
+                break;
+            }
+            double r = 0;
+            bool ok;
+            st = basalt_qagg_comom_final(ci, x, &r, &ok, err);
+            if (ok)
+                put_double(o, i, r);
+            else
+                ocol_null(o, i);
             break;
         }
         }

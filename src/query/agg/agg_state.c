@@ -28,10 +28,15 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci)
     case BASALT_QAGG_BOOL_OR: ci->state = QS_BOOL; break;
     default: ci->state = QS_COLLECT; break;
     }
+    if (basalt_qagg_kind_binary(c->kind)) {
+        ci->state = QS_COMOM; /* DISTINCT is refused by basalt_qagg_result_type */
+        ci->in2_phys = basalt_qagg_phys(c->input2);
+    }
     ci->is_max = c->kind == BASALT_QAGG_MAX;
     static const size_t sizes[] = {sizeof(int64_t), sizeof(struct qagg_sum_i),
                                    sizeof(struct qagg_sum_f), sizeof(struct qagg_var),
-                                   sizeof(struct qagg_minmax), 1, 0};
+                                   sizeof(struct qagg_minmax), 1, 0,
+                                   sizeof(struct qagg_comom)};
     ci->state_size = sizes[ci->state];
 }
 
@@ -94,16 +99,6 @@ bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union
     if (p == QP_F32 || p == QP_F64)
         return (isnan(a->f) && isnan(b->f)) || a->f == b->f;
     return basalt_qagg_cell_cmp(p, a, b) == 0;
-}
-
-static double cell_double(enum qagg_phys p, const union qagg_cell *v, int scale)
-{
-    switch (p) {
-    case QP_U8: case QP_U16: case QP_U32: case QP_U64: return (double)v->u;
-    case QP_F32: case QP_F64: return v->f;
-    case QP_DEC: return (double)v->d / (double)basalt_qpow10(scale);
-    default: return (double)v->i;
-    }
 }
 
 static basalt_status set_str(struct qagg_minmax *m, const union qagg_cell *v,
@@ -308,8 +303,8 @@ static bool update_global(struct basalt_qagg_local *l, int call, const struct qa
 }
 
 static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
-                                  const struct qagg_col *arg, const uint32_t *gids, int64_t n,
-                                  struct basalt_error *err)
+                                  const struct qagg_col *arg, const struct qagg_col *arg2,
+                                  const uint32_t *gids, int64_t n, struct basalt_error *err)
 {
     const struct qagg_callinfo *ci = &l->agg->calls[call];
     uint8_t *st = l->states[call];
@@ -371,7 +366,7 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
             if (!VALID(i))
                 continue;
             basalt_qagg_cell_get(arg, p, i, &v);
-            double x = cell_double(p, &v, scale), q = x * x;
+            double x = basalt_qagg_cell_double(p, &v, scale), q = x * x;
             struct qagg_var *g = &s[gids[i]];
             basalt_qagg_dd_add(&g->s_hi, &g->s_lo, x);
             basalt_qagg_dd_add(&g->q_hi, &g->q_lo, q);
@@ -420,24 +415,32 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
                 return rc;
         }
         return BASALT_OK;
+    case QS_COMOM:
+        basalt_qagg_comom_update(ci, (struct qagg_comom *)st, arg, arg2, gids, n);
+        return BASALT_OK;
     }
     return BASALT_OK;
 }
 
 basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
-                                 const struct qagg_col *arg, const uint32_t *gids, int64_t n,
-                                 bool global, struct basalt_error *err)
+                                 const struct qagg_col *arg, const struct qagg_col *arg2,
+                                 const uint32_t *gids, int64_t n, bool global,
+                                 struct basalt_error *err)
 {
     if (!global)
-        return update_chunk(l, call, arg, gids, n, err);
+        return update_chunk(l, call, arg, arg2, gids, n, err);
     if (update_global(l, call, arg, n))
         return BASALT_OK;
     /* l->gids stays all zero in a global aggregate. */
     for (int64_t b = 0; b < n; b += QAGG_CHUNK) {
         int64_t e = n - b < QAGG_CHUNK ? n - b : QAGG_CHUNK;
-        struct qagg_col sub = *arg;
+        struct qagg_col sub = *arg, sub2;
         sub.off += b;
-        basalt_status st = update_chunk(l, call, &sub, l->gids, e, err);
+        if (arg2) {
+            sub2 = *arg2;
+            sub2.off += b;
+        }
+        basalt_status st = update_chunk(l, call, &sub, arg2 ? &sub2 : NULL, l->gids, e, err);
         if (st != BASALT_OK)
             return st;
     }
@@ -485,6 +488,9 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     }
     case QS_BOOL: *d |= *s; break;
     case QS_COLLECT: break;
+    case QS_COMOM:
+        basalt_qagg_comom_combine((struct qagg_comom *)d, (const struct qagg_comom *)s);
+        break;
     }
     return BASALT_OK;
 }

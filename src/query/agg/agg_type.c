@@ -7,7 +7,9 @@
 static const char *const kind_names[] = {
     "count_star", "count", "sum", "avg", "min", "max", "any_value", "stddev_samp",
     "stddev_pop", "var_samp", "var_pop", "median", "quantile_cont", "quantile_disc",
-    "string_agg", "bool_and", "bool_or"};
+    "string_agg", "bool_and", "bool_or", "corr", "covar_pop", "covar_samp", "regr_slope",
+    "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy", "regr_sxx",
+    "regr_syy", "regr_sxy"};
 
 void basalt_qagg_options_init(struct basalt_qagg_options *o)
 {
@@ -64,7 +66,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
 {
     if (!call || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
-    if ((unsigned)call->kind > BASALT_QAGG_BOOL_OR)
+    if ((unsigned)call->kind > BASALT_QAGG_REGR_SXY)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: unknown kind %d",
                                 (int)call->kind);
     struct basalt_query_type in = call->input;
@@ -75,6 +77,30 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
         if (!(call->quantile >= 0.0 && call->quantile <= 1.0))
             return basalt_error_set(err, BASALT_INVALID_ARG,
                                     "QUANTILE can only take parameters in the range [0, 1]");
+    }
+    if (basalt_qagg_kind_binary(call->kind)) {
+        /* DuckDB casts both arguments to DOUBLE: numbers only. */
+        if (call->distinct)
+            return basalt_error_set(err, BASALT_UNSUPPORTED, "%s(DISTINCT ...) is not supported",
+                                    kind_names[call->kind]);
+        enum basalt_query_type_id id2 = call->input2.id;
+        if (num && basalt_qtype_is_numeric(id2)) {
+            *out = basalt_query_type_make(call->kind == BASALT_QAGG_REGR_COUNT
+                                              ? BASALT_QUERY_TYPE_UINT32
+                                              : BASALT_QUERY_TYPE_DOUBLE);
+            return BASALT_OK;
+        }
+        char tn[64], tn2[64];
+        if (id < BASALT_QUERY_TYPE_COUNT)
+            basalt_query_type_name(in, tn, sizeof tn);
+        else
+            strcpy(tn, "?");
+        if (id2 < BASALT_QUERY_TYPE_COUNT)
+            basalt_query_type_name(call->input2, tn2, sizeof tn2);
+        else
+            strcpy(tn2, "?");
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "no aggregate %s(%s, %s)",
+                                kind_names[call->kind], tn, tn2);
     }
     switch (call->kind) {
     case BASALT_QAGG_COUNT_STAR:
@@ -144,6 +170,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
             ok = true;
         }
         break;
+    default: break; /* the two-argument kinds, above */
     }
     if (ok)
         return BASALT_OK;

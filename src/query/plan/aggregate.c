@@ -19,6 +19,8 @@ basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_
     out->distinct = c->call.distinct;
     if (c->call.arg != NULL)
         out->input = basalt_qexpr_type(c->call.arg);
+    if (c->call.arg2 != NULL && basalt_qagg_kind_binary(out->kind))
+        out->input2 = basalt_qexpr_type(c->call.arg2);
     out->quantile = c->call.quantile;
     out->separator = c->call.separator;
     return BASALT_OK;
@@ -63,13 +65,20 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         c->call = calls[i];
         if (c->call.kind != BASALT_QPLAN_COUNT_STAR && c->call.arg == NULL)
             return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no argument", i);
+        if (basalt_qagg_kind_binary(kind_of(c->call.kind)) && c->call.arg2 == NULL)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no second argument",
+                                    i);
+        if (!basalt_qagg_kind_binary(kind_of(c->call.kind)))
+            c->call.arg2 = NULL;
         struct basalt_qagg_call q;
         basalt_qplan_agg_call_of(c, &q);
         st = basalt_qagg_result_type(&q, &c->result, err);
         char fallback[32];
         snprintf(fallback, sizeof fallback, "a%d", i);
         const char *name = calls[i].name ? calls[i].name : fallback;
-        bool never_null = c->call.kind == BASALT_QPLAN_COUNT_STAR || c->call.kind == BASALT_QPLAN_COUNT;
+        bool never_null = c->call.kind == BASALT_QPLAN_COUNT_STAR ||
+                          c->call.kind == BASALT_QPLAN_COUNT ||
+                          c->call.kind == BASALT_QPLAN_REGR_COUNT;
         if (st == BASALT_OK)
             st = basalt_qplan_type_field(c->result, name, !never_null,
                                          node->schema.children[n_keys + i], err);

@@ -212,9 +212,12 @@ static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < node->n_exprs; i++)
         basalt_qexpr_columns(node->exprs[i], cneed);
-    for (int i = 0; i < node->n_calls; i++)
+    for (int i = 0; i < node->n_calls; i++) {
         if (node->calls[i].call.arg != NULL)
             basalt_qexpr_columns(node->calls[i].call.arg, cneed);
+        if (node->calls[i].call.arg2 != NULL)
+            basalt_qexpr_columns(node->calls[i].call.arg2, cneed);
+    }
     int32_t *cmap = NULL;
     basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
     struct basalt_qexpr_builder *nb = NULL;
@@ -222,8 +225,11 @@ static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         st = basalt_qctx_builder_over(ctx, &child->schema, &nb, err);
     for (int i = 0; i < node->n_exprs && st == BASALT_OK; i++)
         st = remap_expr(nb, &node->exprs[i], cmap, err);
-    for (int i = 0; i < node->n_calls && st == BASALT_OK; i++)
+    for (int i = 0; i < node->n_calls && st == BASALT_OK; i++) {
         st = remap_expr(nb, &node->calls[i].call.arg, cmap, err);
+        if (st == BASALT_OK && node->calls[i].call.arg2 != NULL)
+            st = remap_expr(nb, &node->calls[i].call.arg2, cmap, err);
+    }
     for (int64_t i = 0; i < node->schema.n_children; i++)
         map[i] = (int32_t)i;
     basalt_free(cneed);

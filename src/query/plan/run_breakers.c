@@ -16,8 +16,8 @@ struct agg_sink {
     struct qsink base; /* first: the pipeline sees a qsink */
     struct basalt_qplan *node;
     struct basalt_query_program *prog; /* the keys and arguments that are not plain columns */
-    int *col;                          /* per key then per call: input column, or -1 */
-    int *slot;                         /* per key then per call: program output, or -1 */
+    int *col;    /* per key, per call, then per call's second argument: input column, or -1 */
+    int *slot;   /* the same: program output, or -1 */
     int n_inputs, n_prog;
     struct basalt_query_state **states;
     struct basalt_qagg_local **locals;
@@ -30,7 +30,7 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     (void)seq;
     struct agg_sink *s = (struct agg_sink *)sink;
     struct ArrowArray vals[64];
-    const struct ArrowArray *inputs[128];
+    const struct ArrowArray *inputs[256]; /* keys + 2 * calls, at most 128 + 128 */
     basalt_status st = BASALT_OK;
     if (s->n_prog > 0)
         st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
@@ -39,8 +39,9 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     for (int i = 0; i < s->n_inputs; i++)
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
-    int nk = s->node->n_exprs;
-    st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, batch->length, err);
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
+                             batch->length, err);
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
     basalt_arrow_array_release(batch);
@@ -56,22 +57,24 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     struct agg_sink s;
     memset(&s, 0, sizeof s);
     s.node = node;
-    s.n_inputs = nk + nc;
+    s.n_inputs = nk + 2 * nc;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct basalt_qagg *agg = NULL;
     struct basalt_query_type *key_types = basalt_calloc((size_t)nk + 1, sizeof *key_types);
     struct basalt_qagg_call *calls = basalt_calloc((size_t)nc + 1, sizeof *calls);
-    struct basalt_qexpr **computed = basalt_calloc((size_t)(nk + nc) + 1, sizeof *computed);
-    s.col = basalt_calloc((size_t)(nk + nc) + 1, sizeof *s.col);
-    s.slot = basalt_calloc((size_t)(nk + nc) + 1, sizeof *s.slot);
+    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_inputs + 1, sizeof *computed);
+    s.col = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.col);
+    s.slot = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.slot);
     s.states = basalt_calloc((size_t)workers, sizeof *s.states);
     s.locals = basalt_calloc((size_t)workers, sizeof *s.locals);
     basalt_status st = key_types && calls && computed && s.col && s.slot && s.states && s.locals
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int i = 0; i < nk + nc && st == BASALT_OK; i++) {
-        struct basalt_qexpr *e = i < nk ? node->exprs[i] : node->calls[i - nk].call.arg;
+    for (int i = 0; i < s.n_inputs && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = i < nk        ? node->exprs[i]
+                                 : i < nk + nc ? node->calls[i - nk].call.arg
+                                               : node->calls[i - nk - nc].call.arg2;
         s.col[i] = -1;
         s.slot[i] = -1;
         if (e == NULL)

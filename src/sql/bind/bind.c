@@ -118,7 +118,9 @@ bool basalt_sql_is_aggregate(const char *name)
         "count", "count_star", "sum", "avg", "mean", "min", "max", "any_value", "first",
         "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop", "median",
         "quantile", "quantile_cont", "quantile_disc", "string_agg", "group_concat", "listagg",
-        "bool_and", "bool_or", "every"};
+        "bool_and", "bool_or", "every", "corr", "covar_pop", "covar_samp", "regr_slope",
+        "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy", "regr_sxx",
+        "regr_syy", "regr_sxy"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

@@ -125,11 +125,35 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
         c->kind = BASALT_QPLAN_STRING_AGG;
         want = k->n_args >= 2 ? 2 : 1;
     } else if (strcmp(n, "bool_and") == 0 || strcmp(n, "every") == 0) c->kind = BASALT_QPLAN_BOOL_AND;
-    else c->kind = BASALT_QPLAN_BOOL_OR;
+    else if (strcmp(n, "bool_or") == 0) c->kind = BASALT_QPLAN_BOOL_OR;
+    else {
+        /* The two-argument aggregates, f(y, x) */
+        static const struct {
+            const char *name;
+            enum basalt_qplan_agg kind;
+        } two[] = {
+            {"corr", BASALT_QPLAN_CORR}, {"covar_pop", BASALT_QPLAN_COVAR_POP},
+            {"covar_samp", BASALT_QPLAN_COVAR_SAMP}, {"regr_slope", BASALT_QPLAN_REGR_SLOPE},
+            {"regr_intercept", BASALT_QPLAN_REGR_INTERCEPT}, {"regr_r2", BASALT_QPLAN_REGR_R2},
+            {"regr_count", BASALT_QPLAN_REGR_COUNT}, {"regr_avgx", BASALT_QPLAN_REGR_AVGX},
+            {"regr_avgy", BASALT_QPLAN_REGR_AVGY}, {"regr_sxx", BASALT_QPLAN_REGR_SXX},
+            {"regr_syy", BASALT_QPLAN_REGR_SYY}, {"regr_sxy", BASALT_QPLAN_REGR_SXY},
+        };
+        size_t i = 0;
+        while (i < sizeof two / sizeof two[0] && strcmp(n, two[i].name) != 0)
+            i++;
+        if (i == sizeof two / sizeof two[0])
+            return basalt_sql_err(B, BASALT_INTERNAL, e->pos, err, "%s is not an aggregate", n);
+        c->kind = two[i].kind;
+        want = 2; /* both are values, lowered by the caller */
+        if (k->distinct)
+            return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
+                                  "%s(DISTINCT ...) is not supported", n);
+    }
     if (k->n_args != want)
         return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
                               "%s takes %d argument%s", n, want, want == 1 ? "" : "s");
-    if (want == 2) {
+    if (want == 2 && c->kind < BASALT_QPLAN_CORR) {
         const struct basalt_sql_expr *p = k->args[1];
         if (c->kind == BASALT_QPLAN_STRING_AGG) {
             if (p->kind != BASALT_SQL_EXPR_STRING)
@@ -484,14 +508,20 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
             st = agg_kind(B, A.calls[i], &calls[i], err);
+            bool two = calls[i].kind >= BASALT_QPLAN_CORR;
             if (st == BASALT_OK && calls[i].kind != BASALT_QPLAN_COUNT_STAR) {
-                if (has_aggregate(B, A.calls[i]->u.call.args[0]))
+                if (has_aggregate(B, A.calls[i]->u.call.args[0]) ||
+                    (two && has_aggregate(B, A.calls[i]->u.call.args[1])))
                     st = basalt_sql_err(B, BASALT_INVALID_ARG, A.calls[i]->pos, err,
                                         "aggregate function calls cannot be nested");
                 if (st == BASALT_OK)
                     st = basalt_sql_lower(&L, A.calls[i]->u.call.args[0], &calls[i].arg, err);
+                if (st == BASALT_OK && two)
+                    st = basalt_sql_lower(&L, A.calls[i]->u.call.args[1], &calls[i].arg2, err);
             }
-            /* agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END). */
+            /* agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END); with two
+             * arguments the first alone is enough, a pair with a NULL being
+             * skipped. */
             if (st == BASALT_OK && A.calls[i]->u.call.filter != NULL) {
                 struct basalt_qexpr *p = NULL, *x = calls[i].arg;
                 L.clause = "FILTER";

@@ -183,6 +183,11 @@ static basalt_status fn_of(struct binder *B, const struct basalt_sql_expr *e,
         *n_args = c->n_args;
         return BASALT_OK;
     }
+    if (basalt_sql_is_aggregate(c->name.name))
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
+                              "%s is not supported as a window function (of the aggregates, "
+                              "only count, sum, avg, min and max are)",
+                              c->name.name);
     return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
                           "%s is not supported as a window function", c->name.name);
 }

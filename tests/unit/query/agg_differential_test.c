@@ -1,8 +1,10 @@
 /* Randomised differential of the hash aggregation against DuckDB: DuckDB
  * writes a seeded random table to Parquet (tests/query/duckdb_agg.mjs), basalt's
  * reader reads it back, a seeded generator picks group-by specs (1-3 keys of
- * every kind at cardinalities 2..100000, 1-4 aggregates of every kind) and
- * each runs here and in DuckDB (`SELECT keys, aggs FROM f GROUP BY ALL`).
+ * every kind at cardinalities 2..100000, 1-4 aggregates of every kind,
+ * corr/covar/regr_* over pairs of columns with NULLs, zero variances, NaNs and
+ * means near 1e9 among them) and each runs here and in DuckDB (`SELECT keys,
+ * aggs FROM f GROUP BY ALL`).
  * Rows are compared order-insensitively (keys exact, doubles to 1e-9
  * relative, the rest as DuckDB's VARCHAR text). Every spec also runs with 1,
  * 2 and 4 locals, random consume sizes and a pool: the outputs must be
@@ -26,11 +28,24 @@ static const char *const key_cols[] = {"k_b", "k_i8", "k_i32", "k_i64", "k_u16",
 
 struct aspec {
     enum basalt_qagg_kind kind;
-    const char *cols; /* space-separated argument columns */
-    const char *sql;  /* %1$s the column */
+    const char *cols; /* space-separated argument columns; "y:x" pairs for f(y, x) */
+    const char *sql;  /* %1$s the column; f(y, x): %1$s y, %2$s x, %3$s and %4$s
+                         the constants y and x were shifted by in DuckDB's query */
     bool distinct;
     double q;
 };
+
+/* f(y, x) pairs: v_g/v_h correlated, v_i/v_l independent, k_i8 constant
+ * within its own groups (zero variances: NaN and NULL results), v_f with
+ * NaNs (DuckDB's "out of range" errors), v_m/v_n near 1e9 with a spread of
+ * 1000. DuckDB reads v_m and v_n shifted by -1e9 (exact): its Welford
+ * updates in doubles lose up to ~1e-4 of a covariance whose pairs are that
+ * close (two rows 0.01 apart near 1e9), while ours are exact there; the
+ * shift-invariant results compare directly, the means and the intercept
+ * through %3$s/%4$s. */
+#define PAIRS                                                                            \
+    "v_g:v_h v_h:v_g v_i:v_l v_d:v_g v_g:k_i8 k_i8:v_i v_f:v_g v_g:v_g v_n:v_m v_m:v_n "  \
+    "v_m:v_g v_g:v_m v_m:v_m"
 
 static const struct aspec aggs[] = {
     {BASALT_QAGG_COUNT_STAR, "", "count(*)", false, 0},
@@ -56,7 +71,32 @@ static const struct aspec aggs[] = {
     {BASALT_QAGG_COUNT, "v_i v_s v_b v_f", "count(DISTINCT %1$s)", true, 0},
     {BASALT_QAGG_SUM, "v_i v_d", "sum(DISTINCT %1$s)", true, 0},
     {BASALT_QAGG_AVG, "v_i", "avg(DISTINCT %1$s)", true, 0},
+    {BASALT_QAGG_CORR, PAIRS, "corr(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_COVAR_POP, PAIRS, "covar_pop(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_COVAR_SAMP, PAIRS, "covar_samp(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_SLOPE, PAIRS, "regr_slope(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_INTERCEPT, PAIRS,
+     "regr_intercept(%1$s, %2$s) + %3$s - regr_slope(%1$s, %2$s) * %4$s", false, 0},
+    {BASALT_QAGG_REGR_R2, PAIRS, "regr_r2(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_COUNT, PAIRS, "regr_count(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_AVGX, PAIRS, "regr_avgx(%1$s, %2$s) + %4$s", false, 0},
+    {BASALT_QAGG_REGR_AVGY, PAIRS, "regr_avgy(%1$s, %2$s) + %3$s", false, 0},
+    {BASALT_QAGG_REGR_SXX, PAIRS, "regr_sxx(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_SYY, PAIRS, "regr_syy(%1$s, %2$s)", false, 0},
+    {BASALT_QAGG_REGR_SXY, PAIRS, "regr_sxy(%1$s, %2$s)", false, 0},
 };
+
+/* How DuckDB's query reads a pair column (see PAIRS) and by what it is
+ * shifted. */
+static const char *duck_col(const char *col, char *buf, size_t cap, const char **shift)
+{
+    bool big = strcmp(col, "v_m") == 0 || strcmp(col, "v_n") == 0;
+    *shift = big ? "1e9" : "0";
+    if (!big)
+        return col;
+    snprintf(buf, cap, "(%s - 1e9)", col);
+    return buf;
+}
 
 static int find_col(const struct ArrowSchema *s, const char *name)
 {
@@ -97,7 +137,7 @@ static int cmp_line(const void *a, const void *b)
 
 struct spec {
     int nk, nc;
-    int kcol[3], acol[4];
+    int kcol[3], acol[4], acol2[4];
     struct basalt_query_type kt[3];
     struct basalt_qagg_call calls[4];
     char kinds[8]; /* D or S per output column */
@@ -128,8 +168,8 @@ static basalt_status run_spec(const struct spec *sp, const struct basalt_arrow_b
             int64_t len = seed ? 1 + (int64_t)bt_rng_below(&rng, 9000) : batch->length;
             if (len > batch->length - pos)
                 len = batch->length - pos;
-            struct ArrowArray kv[3], av[4];
-            const struct ArrowArray *kp[3], *ap[4];
+            struct ArrowArray kv[3], av[4], av2[4];
+            const struct ArrowArray *kp[3], *ap[4], *ap2[4];
             for (int k = 0; k < sp->nk; k++) {
                 kv[k] = *batch->children[sp->kcol[k]];
                 kv[k].offset += pos;
@@ -138,7 +178,14 @@ static basalt_status run_spec(const struct spec *sp, const struct basalt_arrow_b
                 kp[k] = &kv[k];
             }
             for (int c = 0; c < sp->nc; c++) {
-                ap[c] = NULL;
+                ap[c] = ap2[c] = NULL;
+                if (sp->acol2[c] >= 0) {
+                    av2[c] = *batch->children[sp->acol2[c]];
+                    av2[c].offset += pos;
+                    av2[c].length = len;
+                    av2[c].null_count = av2[c].null_count ? -1 : 0;
+                    ap2[c] = &av2[c];
+                }
                 if (sp->acol[c] < 0)
                     continue;
                 av[c] = *batch->children[sp->acol[c]];
@@ -147,7 +194,7 @@ static basalt_status run_spec(const struct spec *sp, const struct basalt_arrow_b
                 av[c].null_count = av[c].null_count ? -1 : 0;
                 ap[c] = &av[c];
             }
-            st = basalt_qagg_consume(locals[who], kp, ap, len, err);
+            st = basalt_qagg_consume(locals[who], kp, ap, ap2, len, err);
             who = (who + 1) % nl;
             pos += len;
         }
@@ -274,12 +321,15 @@ TEST(query_agg_duckdb_differential)
         sp->nc = 1 + (int)bt_rng_below(&rng, 4);
         for (int c = 0; c < sp->nc; c++) {
             const struct aspec *a = &aggs[bt_rng_below(&rng, sizeof aggs / sizeof aggs[0])];
-            char cols[128], *pick[8], *save = NULL;
+            char cols[256], *pick[16], *save = NULL;
             int np = 0;
             snprintf(cols, sizeof cols, "%s", a->cols);
             for (char *t = strtok_r(cols, " ", &save); t; t = strtok_r(NULL, " ", &save))
                 pick[np++] = t;
-            const char *col = np ? pick[bt_rng_below(&rng, (uint64_t)np)] : NULL;
+            char *col = np ? pick[bt_rng_below(&rng, (uint64_t)np)] : NULL;
+            char *col2 = col ? strchr(col, ':') : NULL;
+            if (col2)
+                *col2++ = 0;
             struct basalt_qagg_call *call = &sp->calls[c];
             memset(call, 0, sizeof *call);
             call->kind = a->kind;
@@ -290,13 +340,21 @@ TEST(query_agg_duckdb_differential)
             if (col)
                 CHECK_OK(basalt_query_type_from_format(schema->children[sp->acol[c]]->format,
                                                        &call->input, &err), &err);
+            sp->acol2[c] = col2 ? find_col(schema, col2) : -1;
+            if (col2)
+                CHECK_OK(basalt_query_type_from_format(schema->children[sp->acol2[c]]->format,
+                                                       &call->input2, &err), &err);
             struct basalt_query_type rt;
             CHECK_OK(basalt_qagg_result_type(call, &rt, &err), &err);
             sp->kinds[sp->nk + c] = rt.id == BASALT_QUERY_TYPE_DOUBLE || rt.id == BASALT_QUERY_TYPE_FLOAT ? 'D' : 'S';
             char agg_sql[256];
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-            snprintf(agg_sql, sizeof agg_sql, a->sql, col ? col : "");
+            char ybuf[32], xbuf[32];
+            const char *ys = "0", *xs = "0";
+            const char *yq = col && col2 ? duck_col(col, ybuf, sizeof ybuf, &ys) : col;
+            const char *xq = col2 ? duck_col(col2, xbuf, sizeof xbuf, &xs) : "";
+            snprintf(agg_sql, sizeof agg_sql, a->sql, yq ? yq : "", xq, ys, xs);
 #pragma GCC diagnostic pop
             if (sp->kinds[sp->nk + c] == 'S')
                 snprintf(sql + strlen(sql), sizeof sql - strlen(sql), ", CAST(%s AS VARCHAR)", agg_sql);

@@ -90,9 +90,9 @@ static int word_case(const char *fmt, struct basalt_query_type kt, int64_t range
     if (at_array(fmt, (const char *const *)kc, ROWS, &key) != BASALT_OK ||
         at_array("l", (const char *const *)vc, ROWS, &arg) != BASALT_OK)
         return printf("bad column\n"), 1;
-    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL},
-                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL},
-                                       {BASALT_QAGG_MIN, false, T(INT64), 0, NULL}};
+    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, T(NULL)},
+                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, T(NULL)},
+                                       {BASALT_QAGG_MIN, false, T(INT64), 0, NULL, T(NULL)}};
     struct ArrowArray args[3] = {arg, arg, arg};
     char **first = NULL;
     int64_t n_first = 0;
@@ -100,7 +100,7 @@ static int word_case(const char *fmt, struct basalt_query_type kt, int64_t range
         struct basalt_qagg *agg;
         if (basalt_qagg_new(&kt, 1, calls, 3, NULL, &agg, &err) != BASALT_OK)
             return printf("new: %s\n", err.message), 1;
-        struct at_opts o = {mode == 0 ? 1 : mode == 1 ? 2 : 3, mode == 2 ? 11 : 0, NULL, false};
+        struct at_opts o = {mode == 0 ? 1 : mode == 1 ? 2 : 3, mode == 2 ? 11 : 0, NULL, false, NULL};
         char **rows;
         int64_t nr;
         if (at_run(agg, &kt, 1, calls, 3, &key, args, ROWS, &o, &rows, &nr, &err) != BASALT_OK)

@@ -14,7 +14,7 @@
 #include "test.h"
 
 #define T(id) basalt_query_type_make(BASALT_QUERY_TYPE_##id)
-#define CALL(k, t) {BASALT_QAGG_##k, false, t, 0, NULL}
+#define CALL(k, t) {BASALT_QAGG_##k, false, t, 0, NULL, T(NULL)}
 #define NA (sizeof(char *))
 
 /* Runs keys/args given as text columns, sorted rows, and compares with the
@@ -40,7 +40,7 @@ static int check_rows(const struct basalt_query_type *kt, const char *const *kfm
         bad = 1;
     }
     for (int mode = 0; mode < 3 && !bad; mode++) {
-        struct at_opts o = {mode + 1, mode == 2 ? 7 : 0, NULL, true};
+        struct at_opts o = {mode + 1, mode == 2 ? 7 : 0, NULL, true, NULL};
         char **rows;
         int64_t nr;
         if (at_run(agg, kt, nk, calls, nc, keys, args, n, &o, &rows, &nr, &err) != BASALT_OK) {
@@ -142,17 +142,17 @@ TEST(agg_result_types)
         {BASALT_QAGG_BOOL_AND, T(BOOL), "BOOLEAN"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct basalt_qagg_call c = {cases[i].k, false, cases[i].in, 0.5, NULL};
+        struct basalt_qagg_call c = {cases[i].k, false, cases[i].in, 0.5, NULL, T(NULL)};
         CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
         CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), cases[i].want);
     }
-    struct basalt_qagg_call bad = {BASALT_QAGG_SUM, false, T(STRING), 0, NULL};
+    struct basalt_qagg_call bad = {BASALT_QAGG_SUM, false, T(STRING), 0, NULL, T(NULL)};
     CHECK_STATUS(basalt_qagg_result_type(&bad, &t, &err), BASALT_UNSUPPORTED, &err);
     CHECK_STR(err.message, "no aggregate sum(VARCHAR)");
-    struct basalt_qagg_call bad2 = {BASALT_QAGG_BOOL_OR, false, T(INT32), 0, NULL};
+    struct basalt_qagg_call bad2 = {BASALT_QAGG_BOOL_OR, false, T(INT32), 0, NULL, T(NULL)};
     CHECK_STATUS(basalt_qagg_result_type(&bad2, &t, &err), BASALT_UNSUPPORTED, &err);
     CHECK_STR(err.message, "no aggregate bool_or(INTEGER)");
-    struct basalt_qagg_call bad3 = {BASALT_QAGG_QUANTILE_CONT, false, T(INT32), 1.5, NULL};
+    struct basalt_qagg_call bad3 = {BASALT_QAGG_QUANTILE_CONT, false, T(INT32), 1.5, NULL, T(NULL)};
     CHECK_STATUS(basalt_qagg_result_type(&bad3, &t, &err), BASALT_INVALID_ARG, &err);
     struct basalt_qagg *agg;
     CHECK_STATUS(basalt_qagg_new(NULL, 0, &bad, 1, NULL, &agg, &err), BASALT_UNSUPPORTED, &err);
@@ -189,7 +189,7 @@ TEST(agg_string_keys)
     const char *s[] = {"x", "yy", "zzz", "N", "b", "a", "the longest string of them all", "q", "r"};
     struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(INT32)),
                                        CALL(MIN, T(STRING)), CALL(MAX, T(STRING)),
-                                       {BASALT_QAGG_STRING_AGG, false, T(STRING), 0, "-"}};
+                                       {BASALT_QAGG_STRING_AGG, false, T(STRING), 0, "-", T(NULL)}};
     const char *af[] = {NULL, "i", "u", "u", "u"};
     const char *const *ac[] = {NULL, v, s, s, s};
     const char *expect[] = {"NULL|2|4|r|r|r",
@@ -242,12 +242,12 @@ TEST(agg_distinct_and_quantiles)
     const char *const *kc[] = {k0};
     const char *v[] = {"3", "1", "3", "N", "10", "7", "7"};
     struct basalt_qagg_call calls[] = {
-        {BASALT_QAGG_COUNT, true, T(INT64), 0, NULL},
-        {BASALT_QAGG_SUM, true, T(INT64), 0, NULL},
+        {BASALT_QAGG_COUNT, true, T(INT64), 0, NULL, T(NULL)},
+        {BASALT_QAGG_SUM, true, T(INT64), 0, NULL, T(NULL)},
         CALL(MEDIAN, T(INT64)),
-        {BASALT_QAGG_QUANTILE_DISC, false, T(INT64), 0.25, NULL},
-        {BASALT_QAGG_QUANTILE_CONT, false, T(INT64), 0.9, NULL},
-        {BASALT_QAGG_AVG, true, T(INT64), 0, NULL}};
+        {BASALT_QAGG_QUANTILE_DISC, false, T(INT64), 0.25, NULL, T(NULL)},
+        {BASALT_QAGG_QUANTILE_CONT, false, T(INT64), 0.9, NULL, T(NULL)},
+        {BASALT_QAGG_AVG, true, T(INT64), 0, NULL, T(NULL)}};
     const char *af[] = {"l", "l", "l", "l", "l", "l"};
     const char *const *ac[] = {v, v, v, v, v, v};
     /* group 1: values 1 3 3 10; quantile_cont 0.9: rn = 3 * 0.9 (2.7000000000000002 in
@@ -283,7 +283,7 @@ TEST(agg_dense_path)
     CHECK_OK(basalt_qagg_new(kt, 1, calls, 2, NULL, &agg, &err), &err);
     char **rows;
     int64_t nr;
-    struct at_opts o = {1, 0, NULL, true};
+    struct at_opts o = {1, 0, NULL, true, NULL};
     /* only the first 15000 rows: dense throughout */
     CHECK_OK(at_run(agg, kt, 1, calls, 2, &key, args, 15000, &o, &rows, &nr, &err), &err);
     struct basalt_qagg_stats st;
@@ -368,7 +368,7 @@ TEST(agg_deterministic_output)
         CHECK_OK(basalt_qagg_new(kt, 2, calls, 4, NULL, &agg, &err), &err);
         static const int locals[] = {1, 2, 4, 4, 3};
         struct at_opts o = {locals[mode], mode >= 3 ? (uint64_t)mode : 0, mode >= 2 ? pool : NULL,
-                            false};
+                            false, NULL};
         char **rows;
         int64_t nr;
         CHECK_OK(at_run(agg, kt, 2, calls, 4, keys, args, ROWS, &o, &rows, &nr, &err), &err);
@@ -422,7 +422,7 @@ TEST(agg_dense_window_slides)
     CHECK_OK(basalt_qagg_new(kt, 1, calls, 1, NULL, &agg, &err), &err);
     char **rows;
     int64_t nr;
-    struct at_opts o = {1, 0, NULL, true};
+    struct at_opts o = {1, 0, NULL, true, NULL};
     CHECK_OK(at_run(agg, kt, 1, calls, 1, &key, NULL, ROWS, &o, &rows, &nr, &err), &err);
     struct basalt_qagg_stats st;
     basalt_qagg_stats(agg, &st);
@@ -444,4 +444,269 @@ TEST(agg_dense_window_slides)
     for (int i = 0; i < ROWS; i++)
         free(cells[i]);
     free(cells);
+}
+
+/* ------------------------------------------------------------ f(y, x) */
+
+#define PAIR(k) {BASALT_QAGG_##k, false, T(DOUBLE), 0, NULL, T(DOUBLE)}
+
+/* Same text, or both numbers within rel (NaN equal to NaN). */
+static bool cell_close(const char *a, const char *b, double rel)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    if (*ea || *eb || ea == a || eb == b)
+        return false;
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y);
+    return fabs(x - y) <= rel * fmax(fabs(x), fabs(y));
+}
+
+/* Runs f(y, x) calls over text columns (keys "l", values "g") with 1, 2 and 3
+ * locals and random splits; every mode must give the same rows, sorted, and
+ * they must match `expect` cell by cell to rel. */
+static int check_pairs(const char *const *k, const char *const *y, const char *const *x,
+                       int64_t n, const struct basalt_qagg_call *calls, int nc,
+                       const char *const *expect, int64_t n_expect, double rel)
+{
+    struct ArrowArray key, ya, xa, args[16], args2[16];
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_query_type kt[] = {T(INT64)};
+    if (at_array("l", k, n, &key) != BASALT_OK || at_array("g", y, n, &ya) != BASALT_OK ||
+        at_array("g", x, n, &xa) != BASALT_OK)
+        return printf("bad column\n"), 1;
+    for (int c = 0; c < nc; c++) {
+        args[c] = ya;
+        args2[c] = xa;
+    }
+    int bad = 0;
+    char **first = NULL;
+    int64_t nfirst = 0;
+    for (int mode = 0; mode < 4 && !bad; mode++) {
+        struct basalt_qagg *agg;
+        if (basalt_qagg_new(kt, 1, calls, nc, NULL, &agg, &err) != BASALT_OK) {
+            printf("new: %s\n", err.message);
+            bad = 1;
+            break;
+        }
+        struct at_opts o = {mode + 1, mode >= 2 ? (uint64_t)mode + 5 : 0, NULL, true, args2};
+        char **rows;
+        int64_t nr;
+        basalt_status st = at_run(agg, kt, 1, calls, nc, &key, args, n, &o, &rows, &nr, &err);
+        basalt_qagg_free(agg);
+        if (st != BASALT_OK) {
+            printf("run: %s\n", err.message);
+            bad = 1;
+            break;
+        }
+        if (!first) {
+            first = rows;
+            nfirst = nr;
+            continue;
+        }
+        for (int64_t r = 0; r < nr && r < nfirst; r++)
+            if (strcmp(rows[r], first[r]) != 0) {
+                printf("mode %d row %lld: '%s', 1 local '%s'\n", mode, (long long)r, rows[r],
+                       first[r]);
+                bad = 1;
+            }
+        bad |= nr != nfirst;
+        at_free(rows, nr);
+    }
+    if (!bad && nfirst != n_expect) {
+        printf("%lld rows, expected %lld\n", (long long)nfirst, (long long)n_expect);
+        bad = 1;
+    }
+    for (int64_t r = 0; !bad && r < nfirst; r++) {
+        char got[1024], want[1024];
+        snprintf(got, sizeof got, "%s", first[r]);
+        snprintf(want, sizeof want, "%s", expect[r]);
+        char *gs = NULL, *ws = NULL;
+        char *g = strtok_r(got, "|", &gs), *w = strtok_r(want, "|", &ws);
+        for (; g && w; g = strtok_r(NULL, "|", &gs), w = strtok_r(NULL, "|", &ws))
+            if (!cell_close(g, w, rel)) {
+                printf("row %lld: '%s', expected '%s' ('%s' vs '%s')\n", (long long)r, first[r],
+                       expect[r], g, w);
+                bad = 1;
+                break;
+            }
+        if (!bad && (g || w)) {
+            printf("row %lld: '%s', expected '%s'\n", (long long)r, first[r], expect[r]);
+            bad = 1;
+        }
+    }
+    at_free(first, nfirst);
+    basalt_arrow_array_release(&key);
+    basalt_arrow_array_release(&ya);
+    basalt_arrow_array_release(&xa);
+    return bad;
+}
+
+/* DuckDB 1.5.6's answers (SELECT corr(y, x), ... GROUP BY k over the same
+ * rows): pairs with a NULL skipped; one pair: covariance 0, NaN correlation
+ * and slope, NULL intercept and r2; constant x: NaN correlation and slope,
+ * NULL intercept and r2; constant y (x varying): slope 0, r2 1, NaN
+ * correlation; no pair: NULL, regr_count 0. */
+TEST(agg_two_arg_duckdb_cases)
+{
+    const char *k[] = {"1", "1", "1", "1", "1", "2", "3", "3", "4", "4", "5", "5", "6", "6"};
+    const char *y[] = {"1", "2", "N", "4", "3", "1", "1", "3", "1", "1", "1", "1", "N", "2"};
+    const char *x[] = {"2", "5", "3", "N", "1", "2", "2", "2", "2", "3", "2", "2", "1", "N"};
+    struct basalt_qagg_call calls[] = {
+        PAIR(CORR), PAIR(COVAR_POP), PAIR(COVAR_SAMP), PAIR(REGR_SLOPE), PAIR(REGR_INTERCEPT),
+        PAIR(REGR_R2), PAIR(REGR_COUNT), PAIR(REGR_AVGX), PAIR(REGR_AVGY), PAIR(REGR_SXX),
+        PAIR(REGR_SYY), PAIR(REGR_SXY)};
+    const char *expect[] = {
+        ("1|-0.24019223070763068|-0.3333333333333333|-0.5|-0.11538461538461538|"
+         "2.3076923076923075|0.05769230769230768|3|2.6666666666666665|2|8.666666666666666|2|-1"),
+        "2|nan|0|NULL|nan|NULL|NULL|1|2|1|0|0|0",
+        "3|nan|0|0|nan|NULL|NULL|2|2|2|0|2|0",
+        "4|nan|0|0|0|1|1|2|2.5|1|0.5|0|0",
+        "5|nan|0|0|nan|NULL|NULL|2|2|1|0|0|0",
+        "6|NULL|NULL|NULL|NULL|NULL|NULL|0|NULL|NULL|NULL|NULL|NULL"};
+    CHECK(!check_pairs(k, y, x, 14, calls, 12, expect, 6, 1e-15));
+}
+
+TEST(agg_two_arg_types_and_errors)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_query_type t;
+    char buf[64];
+    struct basalt_qagg_call c = {BASALT_QAGG_CORR, false, T(INT32), 0, NULL,
+                                 basalt_query_type_decimal(18, 3)};
+    CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
+    CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), "DOUBLE");
+    c.kind = BASALT_QAGG_REGR_COUNT;
+    CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
+    CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), "UINTEGER");
+    c.input = T(STRING);
+    CHECK_STATUS(basalt_qagg_result_type(&c, &t, &err), BASALT_UNSUPPORTED, &err);
+    CHECK_STR(err.message, "no aggregate regr_count(VARCHAR, DECIMAL(18,3))");
+    c.input = T(DOUBLE);
+    c.input2 = T(BOOL); /* DuckDB: no corr(DOUBLE, BOOLEAN) either */
+    CHECK_STATUS(basalt_qagg_result_type(&c, &t, &err), BASALT_UNSUPPORTED, &err);
+    c.input2 = T(DOUBLE);
+    c.kind = BASALT_QAGG_COVAR_SAMP;
+    c.distinct = true;
+    CHECK_STATUS(basalt_qagg_result_type(&c, &t, &err), BASALT_UNSUPPORTED, &err);
+    CHECK_STR(err.message, "covar_samp(DISTINCT ...) is not supported");
+
+    /* A NaN in x: DuckDB's out-of-range errors where its finaliser checks
+     * the variance, NaN where it does not. */
+    const char *k[] = {"1", "1", "1"};
+    const char *y[] = {"1", "1", "2"};
+    const char *x[] = {"nan", "2", "3"};
+    static const struct {
+        enum basalt_qagg_kind kind;
+        const char *msg; /* NULL: a NaN result */
+    } nan_cases[] = {
+        {BASALT_QAGG_CORR, "STDDEV_POP for X is out of range!"},
+        {BASALT_QAGG_REGR_R2, "VARPOP(X) is out of range!"},
+        {BASALT_QAGG_REGR_SLOPE, "VARPOP is out of range!"},
+        {BASALT_QAGG_REGR_SXX, "VARPOP is out of range!"},
+        {BASALT_QAGG_COVAR_POP, NULL},
+        {BASALT_QAGG_REGR_SXY, NULL},
+    };
+    struct ArrowArray ka, ya, xa;
+    CHECK_OK(at_array("l", k, 3, &ka), NULL);
+    CHECK_OK(at_array("g", y, 3, &ya), NULL);
+    CHECK_OK(at_array("g", x, 3, &xa), NULL);
+    for (size_t i = 0; i < sizeof nan_cases / sizeof nan_cases[0]; i++) {
+        struct basalt_qagg_call call = {nan_cases[i].kind, false, T(DOUBLE), 0, NULL, T(DOUBLE)};
+        struct basalt_qagg *agg;
+        CHECK_OK(basalt_qagg_new(NULL, 0, &call, 1, NULL, &agg, &err), &err);
+        struct at_opts o = {2, 0, NULL, false, &xa};
+        char **rows = NULL;
+        int64_t nr = 0;
+        basalt_status st = at_run(agg, NULL, 0, &call, 1, NULL, &ya, 3, &o, &rows, &nr, &err);
+        if (nan_cases[i].msg) {
+            CHECK_STATUS(st, BASALT_LIMIT, &err);
+            CHECK_STR(err.message, nan_cases[i].msg);
+        } else {
+            CHECK_OK(st, &err);
+            CHECK_EQ(nr, 1);
+            CHECK_MSG(nr == 1 && strstr(rows[0], "nan"), "got '%s'", nr ? rows[0] : "");
+        }
+        at_free(rows, nr);
+        basalt_qagg_free(agg);
+    }
+    basalt_arrow_array_release(&ka);
+    basalt_arrow_array_release(&ya);
+    basalt_arrow_array_release(&xa);
+}
+
+/* Values near 1e9 with a spread of 1 (a grain of 2^-22): the answers are
+ * those of the same data shifted to 0 (exact in doubles), which a two-pass
+ * long double computation gives to ~1e-19 (DuckDB's Welford updates in
+ * doubles lose about 5e-8 of var_pop on such data at 1e6 rows). The shifted
+ * sums make every operation exact, so the results are within an ulp or two
+ * of the reference and bit-identical for 1-4 locals and any split. */
+TEST(agg_two_arg_large_mean)
+{
+    enum { ROWS = 200000, G = 3 };
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 9);
+    char **k = malloc(sizeof(char *) * ROWS), **y = malloc(sizeof(char *) * ROWS),
+         **x = malloc(sizeof(char *) * ROWS);
+    double *xs = malloc(sizeof(double) * ROWS), *ys = malloc(sizeof(double) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        double u = (double)bt_rng_below(&rng, 1u << 22) / (1u << 22);
+        double v = (double)bt_rng_below(&rng, 1u << 22) / (1u << 22);
+        xs[i] = 1e9 + u;
+        ys[i] = 1e9 + 0.5 * u + 0.3 * v;
+        char b[64];
+        snprintf(b, sizeof b, "%d", i % G);
+        k[i] = strdup(b);
+        snprintf(b, sizeof b, "%.17g", xs[i]);
+        x[i] = strdup(b);
+        snprintf(b, sizeof b, "%.17g", ys[i]);
+        y[i] = strdup(b);
+    }
+    /* the reference: two passes in long double over the shifted values */
+    char *expect[G];
+    for (int g = 0; g < G; g++) {
+        long double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+        for (int i = g; i < ROWS; i += G) {
+            n++;
+            sx += xs[i] - 1e9;
+            sy += ys[i] - 1e9;
+        }
+        long double mx = sx / n, my = sy / n;
+        for (int i = g; i < ROWS; i += G) {
+            long double dx = (xs[i] - 1e9) - mx, dy = (ys[i] - 1e9) - my;
+            sxx += dx * dx;
+            syy += dy * dy;
+            sxy += dx * dy;
+        }
+        long double cov = sxy / n, vx = sxx / n, vy = syy / n, slope = cov / vx;
+        long double corr = cov / sqrtl(vx * vy);
+        char b[1024];
+        snprintf(b, sizeof b, "%d|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.0Lf|%.17Lg|%.17Lg|"
+                 "%.17Lg|%.17Lg|%.17Lg",
+                 g, corr, cov, sxy / (n - 1), slope, (my + 1e9L) - slope * (mx + 1e9L),
+                 corr * corr, n, mx + 1e9L, my + 1e9L, sxx, syy, sxy);
+        expect[g] = strdup(b);
+    }
+    struct basalt_qagg_call calls[] = {
+        PAIR(CORR), PAIR(COVAR_POP), PAIR(COVAR_SAMP), PAIR(REGR_SLOPE), PAIR(REGR_INTERCEPT),
+        PAIR(REGR_R2), PAIR(REGR_COUNT), PAIR(REGR_AVGX), PAIR(REGR_AVGY), PAIR(REGR_SXX),
+        PAIR(REGR_SYY), PAIR(REGR_SXY)};
+    CHECK(!check_pairs((const char *const *)k, (const char *const *)y, (const char *const *)x,
+                       ROWS, calls, 12, (const char *const *)expect, G, 1e-14));
+    for (int g = 0; g < G; g++)
+        free(expect[g]);
+    for (int i = 0; i < ROWS; i++) {
+        free(k[i]);
+        free(x[i]);
+        free(y[i]);
+    }
+    free(k);
+    free(x);
+    free(y);
+    free(xs);
+    free(ys);
 }

@@ -82,8 +82,8 @@ basalt_status at_run(struct basalt_qagg *agg, const struct basalt_query_type *kt
         int64_t len = o->split_seed ? 1 + (int64_t)bt_rng_below(&rng, 5000) : (n + nl - 1) / nl;
         if (len > n - pos)
             len = n - pos;
-        struct ArrowArray kv[8], av[16];
-        const struct ArrowArray *kp[8], *ap[16];
+        struct ArrowArray kv[8], av[16], av2[16];
+        const struct ArrowArray *kp[8], *ap[16], *ap2[16];
         for (int k = 0; k < nk; k++) {
             kv[k] = view(&keys[k], pos, len);
             kp[k] = &kv[k];
@@ -95,8 +95,13 @@ basalt_status at_run(struct basalt_qagg *agg, const struct basalt_query_type *kt
                 av[c] = view(&args[c], pos, len);
                 ap[c] = &av[c];
             }
+            ap2[c] = NULL;
+            if (o->args2 && basalt_qagg_kind_binary(calls[c].kind)) {
+                av2[c] = view(&o->args2[c], pos, len);
+                ap2[c] = &av2[c];
+            }
         }
-        st = basalt_qagg_consume(locals[who], kp, ap, len, err);
+        st = basalt_qagg_consume(locals[who], kp, ap, ap2, len, err);
         who = (who + 1) % nl;
         pos += len;
     }

@@ -15,6 +15,8 @@ struct at_opts {
     uint64_t split_seed; /* 0: one consume call per local; else random run lengths */
     struct basalt_pool *pool;
     bool sorted;         /* sort the rows (keys first), for order-insensitive checks */
+    const struct ArrowArray *args2; /* per call: the second arguments of two-argument
+                                       calls (NULL: none) */
 };
 
 /* Runs the aggregation; *rows gets malloc'd lines (free with at_free). */
