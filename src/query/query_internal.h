@@ -9,8 +9,9 @@
 
 /* Kernels whose loops the compiler vectorises only with AVX2 (a compare of
  * doubles into flag bytes is scalar on baseline x86-64): built twice, the
- * AVX2 copy chosen at load time where the CPU has it. */
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+ * AVX2 copy chosen at load time where the CPU has it. GCC only: clang 14
+ * emits no resolver for a cloned function called from another file. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 #define BASALT_QK_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
 #else
 #define BASALT_QK_CLONES

@@ -873,7 +873,7 @@ static basalt_status with_null_safe_keys(struct binder *B, struct basalt_qplan *
     if (st == BASALT_OK && (exprs == NULL || names == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < n && st == BASALT_OK; i++) {
-        struct basalt_qexpr *c, *zero, *pair[2];
+        struct basalt_qexpr *c, *zero = NULL, *pair[2];
         st = basalt_qexpr_column(b, i, &c, err);
         exprs[i] = c;
         names[i] = basalt_qplan_schema(in)->children[i]->name;
