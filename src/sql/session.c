@@ -31,10 +31,18 @@ basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
         if (st == BASALT_OK)
             st = basalt_catalog_open(o->catalog_uri, NULL, true, &s->catalog, err);
         struct basalt_io_store *store = o->store;
-        if (st == BASALT_OK && store == NULL)
-            st = basalt_io_store_new(NULL, &s->own_store, err);
-        if (st == BASALT_OK)
-            basalt_catalog_set_store(s->catalog, store ? store : s->own_store);
+        if (st == BASALT_OK && store == NULL) {
+            /* A store the environment cannot make (a malformed AWS config
+             * file) only matters to remote tables: the catalog then makes
+             * its own for them and reports the problem there. */
+            struct basalt_error ignored;
+            basalt_error_init(&ignored);
+            if (basalt_io_store_new(NULL, &s->own_store, &ignored) != BASALT_OK)
+                s->own_store = NULL;
+            store = s->own_store;
+        }
+        if (st == BASALT_OK && store != NULL)
+            basalt_catalog_set_store(s->catalog, store);
     }
     if (st != BASALT_OK) {
         basalt_sql_session_free(s);
