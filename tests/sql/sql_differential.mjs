@@ -109,6 +109,7 @@ const fixed = [
   'SELECT CASE WHEN x > 0 THEN \'pos\' WHEN x < 0 THEN \'neg\' ELSE \'zero\' END AS sign, count(*) FROM $T GROUP BY 1',
   'SELECT extract(year FROM dt) AS y, extract(month FROM dt) AS m, count(*) FROM $T GROUP BY ALL',
   'SELECT date_trunc(\'month\', dt) AS mo, sum(d) FROM $T WHERE dt >= DATE \'2024-01-01\' GROUP BY 1',
+  'SELECT id, dt + 30 AS a, dt - g AS b, 7 + dt AS c, (dt + g) - dt AS n FROM $T WHERE id < 300',
   'SELECT id FROM $T WHERE dt < \'2023-01-10\' AND s LIKE \'%r%\'',
   'SELECT coalesce(s, \'none\') AS s2, count(*) FROM $T GROUP BY s2',
   'SELECT g, stddev(x), variance(x), median(x) FROM $T GROUP BY g',

@@ -460,7 +460,8 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
         ok = basalt_qk_math_select(st);
         break;
     case QOP_DATE_PART: case QOP_DATE_TRUNC: case QOP_STRFTIME: case QOP_TS_ADD_INTERVAL:
-    case QOP_TS_SUB_INTERVAL: case QOP_TS_SUB_TS: case QOP_DATE_SUB_DATE: case QOP_INTERVAL_ADD:
+    case QOP_TS_SUB_INTERVAL: case QOP_TS_SUB_TS: case QOP_DATE_SUB_DATE: case QOP_DATE_ADD_DAYS:
+    case QOP_DATE_SUB_DAYS: case QOP_INTERVAL_ADD:
     case QOP_INTERVAL_SUB:
         ok = basalt_qk_time_select(st);
         break;

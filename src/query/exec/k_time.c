@@ -241,6 +241,21 @@ static basalt_status k_ts_sub(const struct qstep *st, struct qexec *x)
             o[i] = (int64_t)a[i] - b[i];
         return BASALT_OK;
     }
+    if (st->op == QOP_DATE_ADD_DAYS || st->op == QOP_DATE_SUB_DAYS) {
+        const int32_t *a = A(0).data;
+        const int64_t *b = A(1).data;
+        int32_t *o = OUT.dbuf;
+        for (int i = 0; i < x->n; i++) {
+            int64_t d = st->op == QOP_DATE_ADD_DAYS ? (int64_t)a[i] + b[i] : (int64_t)a[i] - b[i];
+            bool ovf = (st->op == QOP_DATE_ADD_DAYS ? b[i] > INT32_MAX || b[i] < INT32_MIN
+                                                    : b[i] > INT32_MAX || b[i] < -INT32_MAX) ||
+                       d > INT32_MAX || d < INT32_MIN;
+            if (ovf && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
+                return basalt_qexec_error(x, st, BASALT_LIMIT, "Date out of range");
+            o[i] = ovf ? 0 : (int32_t)d;
+        }
+        return BASALT_OK;
+    }
     if (st->op == QOP_INTERVAL_ADD || st->op == QOP_INTERVAL_SUB) {
         const struct qinterval *a = A(0).data, *b = A(1).data;
         struct qinterval *o = OUT.dbuf;

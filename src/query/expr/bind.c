@@ -555,6 +555,19 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
     /* temporal arithmetic */
     if (x == BASALT_QUERY_TYPE_DATE && y == BASALT_QUERY_TYPE_DATE && op == QOP_SUB)
         return make_call(b, f, QOP_DATE_SUB_DATE, args, 2, NULL, T(INT64), false, out, err);
+    /* a date and a number of days, as DuckDB: date + n, n + date, date - n */
+    if (x == BASALT_QUERY_TYPE_DATE && basalt_qtype_is_int(y) && (op == QOP_ADD || op == QOP_SUB)) {
+        types[0] = a;
+        types[1] = T(INT64);
+        return make_call(b, f, op == QOP_ADD ? QOP_DATE_ADD_DAYS : QOP_DATE_SUB_DAYS, args, 2,
+                         types, a, false, out, err);
+    }
+    if (basalt_qtype_is_int(x) && y == BASALT_QUERY_TYPE_DATE && op == QOP_ADD) {
+        struct basalt_qexpr *sw[2] = {args[1], args[0]};
+        types[0] = c;
+        types[1] = T(INT64);
+        return make_call(b, f, QOP_DATE_ADD_DAYS, sw, 2, types, c, false, out, err);
+    }
     if (x == BASALT_QUERY_TYPE_TIMESTAMP && y == BASALT_QUERY_TYPE_TIMESTAMP && op == QOP_SUB &&
         basalt_query_type_equal(a, c))
         return make_call(b, f, QOP_TS_SUB_TS, args, 2, NULL, T(INTERVAL), false, out, err);
