@@ -95,6 +95,9 @@ const fixed = [
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
   'SELECT * FROM (SELECT g, sum(x) AS sx FROM $T GROUP BY g) q WHERE sx > 0',
   'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',
+  // correlated scalar subqueries in the SELECT list
+  'SELECT uid, (SELECT count(*) FROM $T t WHERE t.uid = u.uid) AS n FROM $U u WHERE vid < 30',
+  'SELECT uid, w - (SELECT avg(x) FROM $T t WHERE t.uid = u.uid AND t.g > 5) AS dx FROM $U u WHERE vid < 30',
   // a correlated COUNT over no rows is 0, not NULL
   'SELECT uid, w FROM $U u WHERE (SELECT count(*) FROM $T t WHERE t.uid = u.uid AND t.g = 3) = 0 AND vid < 40',
   'SELECT count(*) FROM $U u WHERE (SELECT count(x) FROM $T t WHERE t.uid = u.uid) < 3',

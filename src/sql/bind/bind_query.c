@@ -418,6 +418,16 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_sql_filter(B, &scope, &rel, &deferred[i], 1, "WHERE", err);
     }
     basalt_free(deferred);
+    /* Correlated scalar subqueries of the SELECT list are joined in as
+     * columns, as in WHERE (bind_subquery.c); uncorrelated ones run once. */
+    for (int i = 0; i < s->n_items && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *x = s->items[i].expr;
+        if (x->kind == BASALT_SQL_EXPR_STAR || x->kind == BASALT_SQL_EXPR_IN_QUERY ||
+            !basalt_sql_has_subquery(x))
+            continue;
+        bool done = false;
+        st = basalt_sql_decorrelate(B, &scope, &rel, x, &done, err);
+    }
 
     /* The output columns, stars expanded. */
     int n_out = 0, cap_out = 0;
