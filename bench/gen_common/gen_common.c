@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "basalt/bench.h"
 #include "gen_common.h"
 
 bool gen_parse_count(const char *s, double lo, double hi, int64_t *out)
@@ -59,7 +59,5 @@ bool gen_make_dirs(const char *dir)
 
 double gen_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    return (double)basalt_bench_now_ns() / 1e9;
 }

@@ -2,12 +2,8 @@
  * rows are made).
  *   basalt-h2ogen --rows N [--k K] [--nas PCT] [--sort 0|1] --out DIR [--threads N]
  *   basalt-h2ogen --join --rows N --out DIR [--threads N] */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "h2ogen.h"

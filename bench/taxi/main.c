@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "basalt/bench.h"
 #include "basalt/sql.h"
 #include "taxibench.h"
 
@@ -19,9 +19,7 @@
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return (double)basalt_bench_now_ns() / 1e6;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -3,13 +3,10 @@
  *   basalt-taxigen [--scale N] [--out DIR] [--months 2024-05,2024-06] [--threads N]
  *                  [--row-group ROWS] [--zstd-level L] */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "taxigen.h"

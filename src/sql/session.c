@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "basalt/bench.h"
 #include "sql_results.h"
 #include "sql_write.h"
 
@@ -226,9 +227,7 @@ static basalt_status set_option(struct basalt_sql_session *s, const struct basal
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return (double)basalt_bench_now_ns() / 1e6;
 }
 
 static void record_stats(struct basalt_sql_session *s, const struct basalt_qplan *root,

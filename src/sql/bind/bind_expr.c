@@ -438,25 +438,33 @@ static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_ex
     return st;
 }
 
+basalt_status basalt_sql_zero_if_null(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                                      struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_value zero;
+    memset(&zero, 0, sizeof zero);
+    zero.type = basalt_qexpr_type(x);
+    if (zero.type.id == BASALT_QUERY_TYPE_STRING || zero.type.id == BASALT_QUERY_TYPE_BINARY)
+        zero.v.str.ptr = "";
+    struct basalt_qexpr *pair[2] = {x, NULL};
+    basalt_status st = basalt_qexpr_literal(b, &zero, &pair[1], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_coalesce(b, pair, 2, out, err);
+    return st;
+}
+
 /* Column k standing for a correlated subquery; a COUNT's NULL (no row with
  * the key) is 0. */
 static basalt_status repl_column(struct blower *L, int k, bool zero_if_null,
                                  struct basalt_qexpr **out, struct basalt_error *err)
 {
-    struct basalt_qexpr *c, *pair[2];
+    struct basalt_qexpr *c;
     basalt_status st = basalt_qexpr_column(L->b, k, &c, err);
     if (st != BASALT_OK || !zero_if_null) {
         *out = c;
         return st;
     }
-    struct basalt_query_value zero;
-    memset(&zero, 0, sizeof zero);
-    zero.type = basalt_qexpr_type(c);
-    pair[0] = c;
-    st = basalt_qexpr_literal(L->b, &zero, &pair[1], err);
-    if (st == BASALT_OK)
-        st = basalt_qexpr_coalesce(L->b, pair, 2, out, err);
-    return st;
+    return basalt_sql_zero_if_null(L->b, c, out, err);
 }
 
 static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,

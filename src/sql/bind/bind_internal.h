@@ -195,6 +195,9 @@ struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_
  * Whether conjunct e holds a subquery (outside nested ones): such conditions
  * wait for the joins, where correlated ones become joins themselves. */
 bool basalt_sql_has_subquery(const struct basalt_sql_expr *e);
+/* bind_expr.c: coalesce(x, the zero of x's type: 0, '', false, epoch). */
+basalt_status basalt_sql_zero_if_null(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
+                                      struct basalt_qexpr **out, struct basalt_error *err);
 /* x IN (uncorrelated subquery) as a SEMI join onto rel, whose columns are
  * those of `scope` in the relations of rel_mask. */
 basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, struct brel *rel,

@@ -883,24 +883,14 @@ static basalt_status with_null_safe_keys(struct binder *B, struct basalt_qplan *
     if (st == BASALT_OK && (exprs == NULL || names == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < n && st == BASALT_OK; i++) {
-        struct basalt_qexpr *c, *zero = NULL, *pair[2];
+        struct basalt_qexpr *c;
         st = basalt_qexpr_column(b, i, &c, err);
         exprs[i] = c;
         names[i] = basalt_qplan_schema(in)->children[i]->name;
         if (st == BASALT_OK)
             st = basalt_qexpr_is_null(b, c, false, &exprs[n + 2 * i], err);
-        struct basalt_query_value v;
-        memset(&v, 0, sizeof v);
-        v.type = basalt_qexpr_type(c);
-        v.v.str.ptr = ""; /* strings: empty; every other type: its zero */
-        if (v.type.id != BASALT_QUERY_TYPE_STRING && v.type.id != BASALT_QUERY_TYPE_BINARY)
-            memset(&v.v, 0, sizeof v.v);
         if (st == BASALT_OK)
-            st = basalt_qexpr_literal(b, &v, &zero, err);
-        pair[0] = c;
-        pair[1] = zero;
-        if (st == BASALT_OK)
-            st = basalt_qexpr_coalesce(b, pair, 2, &exprs[n + 2 * i + 1], err);
+            st = basalt_sql_zero_if_null(b, c, &exprs[n + 2 * i + 1], err);
         names[n + 2 * i] = "__null";
         names[n + 2 * i + 1] = "__key";
     }
