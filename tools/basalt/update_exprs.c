@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "basalt/query.h"
 #include "basalt/sql.h"
 #include "cli.h"
 #include "update_exprs.h"
@@ -126,32 +127,6 @@ basalt_status cli_set_exprs_new(const char *const *set, uint32_t n, struct cli_s
     return BASALT_OK;
 }
 
-/* The SQL type of an Arrow column, for the CAST that keeps its type. */
-static bool sql_type(const char *format, char *buf, size_t cap)
-{
-    static const struct {
-        const char *format, *sql;
-    } types[] = {{"b", "BOOLEAN"},  {"c", "TINYINT"},   {"s", "SMALLINT"}, {"i", "INTEGER"},
-                 {"l", "BIGINT"},   {"f", "FLOAT"},     {"g", "DOUBLE"},   {"u", "VARCHAR"},
-                 {"z", "BLOB"},     {"tdD", "DATE"},    {"tsu:", "TIMESTAMP"},
-                 {"ttu", "TIME"},   {"tsn:", "TIMESTAMP_NS"}};
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(format, types[i].format) == 0) {
-            snprintf(buf, cap, "%s", types[i].sql);
-            return true;
-        }
-    if (strncmp(format, "tsu:", 4) == 0) {
-        snprintf(buf, cap, "TIMESTAMPTZ");
-        return true;
-    }
-    int p, s;
-    if (sscanf(format, "d:%d,%d", &p, &s) == 2) {
-        snprintf(buf, cap, "DECIMAL(%d,%d)", p, s);
-        return true;
-    }
-    return false;
-}
-
 static basalt_status build_select(struct cli_set_exprs *x, const struct ArrowSchema *schema,
                                   struct basalt_error *err)
 {
@@ -174,14 +149,15 @@ static basalt_status build_select(struct cli_set_exprs *x, const struct ArrowSch
             len += (size_t)snprintf(sql + len, cap - len, "%s\"%s\"", sep, f->name);
             continue;
         }
+        /* the CAST keeps the column's type: DuckDB's name of it */
         char type[48];
-        if (!sql_type(f->format, type, sizeof type)) {
+        struct basalt_query_type t;
+        basalt_status st = basalt_query_type_from_format(f->format, &t, err);
+        if (st != BASALT_OK) {
             free(sql);
-            return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                    "update: column '%s' (Arrow type '%s') cannot be set from "
-                                    "an expression",
-                                    f->name, f->format);
+            return basalt_error_context(err, st, "update: column '%s'", f->name);
         }
+        basalt_query_type_name(t, type, sizeof type);
         x->used[k] = true;
         len += (size_t)snprintf(sql + len, cap - len, "%sCAST((%s) AS %s) AS \"%s\"", sep,
                                 x->expr[k], type, f->name);
