@@ -70,4 +70,30 @@ set(BASALT_PC_REQUIRES_PRIVATE
 # would pull every static dependency (nghttp2, ssh2, ldap, libpq's
 # pgcommon/pgport, gssapi, gnutls...), which Debian's -dev packages do not all
 # ship as archives; the shared libraries are enough.
-set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lmicrohttpd -lbz2 -lroaring -lpthread -lm")
+set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lmicrohttpd -lnghttp2 -lprotobuf-c -lbz2 -lroaring -lpthread -lm")
+
+# flight: HTTP/2 on nghttp2, protobuf on protobuf-c (protoc-c generates the
+# message code at build time).
+pkg_check_modules(NGHTTP2 REQUIRED IMPORTED_TARGET libnghttp2)
+pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
+find_program(PROTOC_C NAMES protoc-c REQUIRED)
+add_library(basalt_deps_flight INTERFACE)
+target_link_libraries(basalt_deps_flight INTERFACE PkgConfig::NGHTTP2 PkgConfig::PROTOBUFC
+                      PkgConfig::JANSSON)
+add_library(basalt::deps::flight ALIAS basalt_deps_flight)
+
+# The generated protobuf-c code of the Flight messages, compiled into the
+# flight module (third-party generated code: its warnings are not ours).
+function(basalt_flight_protobuf)
+  set(proto ${PROJECT_SOURCE_DIR}/src/flight/flight_wire.proto)
+  set(out ${PROJECT_BINARY_DIR}/generated/flight)
+  file(MAKE_DIRECTORY ${out})
+  add_custom_command(
+      OUTPUT ${out}/flight_wire.pb-c.c ${out}/flight_wire.pb-c.h
+      COMMAND ${PROTOC_C} --proto_path=${PROJECT_SOURCE_DIR}/src/flight --c_out=${out} ${proto}
+      DEPENDS ${proto}
+      COMMENT "protoc-c flight_wire.proto")
+  target_sources(basalt_flight PRIVATE ${out}/flight_wire.pb-c.c)
+  target_include_directories(basalt_flight SYSTEM PRIVATE ${out})
+  set_source_files_properties(${out}/flight_wire.pb-c.c PROPERTIES COMPILE_OPTIONS "-w")
+endfunction()

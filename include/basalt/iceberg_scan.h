@@ -184,6 +184,19 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_read_task(struct basalt_iceberg_
                                                           struct basalt_arrow_batches *out,
                                                           struct basalt_error *err);
 
+/* Makes `out` (caller storage) a stream of task `task` of the prepared scan
+ * (basalt_iceberg_scan_prepare_tasks): its batches in file order, deletes
+ * and the residual applied, the scan's pool used inside the file. What a
+ * server hands one client per task (Arrow Flight endpoints). Several task
+ * streams of one scan may be open at once, each used by one thread; release
+ * them before freeing the scan. get_next fails as basalt_iceberg_scan_stream's.
+ * Returns OK; INVALID_ARG (task out of range, scan not prepared); the
+ * statuses of opening the file; NOMEM. */
+BASALT_EXPORT basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceberg_scan *scan,
+                                                            uint32_t task,
+                                                            struct ArrowArrayStream *out,
+                                                            struct basalt_error *err);
+
 /* The number of rows the scan yields: summed from the manifests' record
  * counts when no residual and no delete applies to a task, otherwise by
  * reading only the columns the residual and the deletes need.

@@ -154,6 +154,30 @@ BASALT_EXPORT basalt_status basalt_ipc_reader_to_stream(struct basalt_ipc_reader
 BASALT_EXPORT void basalt_ipc_reader_stats(const struct basalt_ipc_reader *reader,
                                            struct basalt_ipc_read_stats *stats);
 
+/* ------------------------------------------------- decoding pushed messages */
+
+/* A reader without an input, fed one message at a time by a transport that
+ * splits the stream itself (Arrow Flight's FlightData): the schema message
+ * first, then dictionary and record batches. `name` names it in errors.
+ * basalt_ipc_reader_schema and _stats work on it once the schema came;
+ * it has no input for read_batch and next. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_new_messages(
+    const char *name, const struct basalt_ipc_read_options *options,
+    struct basalt_ipc_reader **out, struct basalt_error *err);
+
+/* Decodes one message: `metadata` (its flatbuffer, borrowed for the call)
+ * and `body` (taken: arrays point into it without copying, and
+ * free_body(ctx) runs when the last of them is released, or at once on
+ * failure; free_body may be NULL for memory that outlives everything). A
+ * record batch lands in `out` (caller storage, owned); after a schema or a
+ * dictionary message out->release is NULL. Errors name the message:
+ * `flight: message 3 (record batch): ...`. CORRUPT, LIMIT, UNSUPPORTED,
+ * NOMEM as basalt_ipc_reader_next. */
+BASALT_EXPORT basalt_status basalt_ipc_reader_push_message(
+    struct basalt_ipc_reader *reader, const uint8_t *metadata, size_t metadata_len,
+    const void *body, size_t body_len, void (*free_body)(void *ctx), void *ctx,
+    struct ArrowArray *out, struct basalt_error *err);
+
 /* ------------------------------------------------------------------ writing */
 
 struct basalt_ipc_write_options {
@@ -208,6 +232,55 @@ BASALT_EXPORT basalt_status basalt_ipc_write_stream(struct ArrowArrayStream *str
                                                     struct basalt_output *out,
                                                     const struct basalt_ipc_write_options *options,
                                                     struct basalt_error *err);
+
+/* ------------------------------------------------------- encoding messages
+ *
+ * An encoder makes the stream format's messages without writing them, for a
+ * transport that frames them itself (Arrow Flight's FlightData carries a
+ * message's flatbuffer and body apart). A body is handed out as pieces that
+ * point into the batch's own buffers wherever they can be sent as they are
+ * (no copy); only what must be computed (bitmaps of a slice that does not
+ * start on a byte, rebased offsets, compressed buffers, dictionaries) is
+ * copied into the encoder. Padding pieces point at static zeros. */
+
+struct basalt_ipc_piece {
+    const void *data;
+    size_t len;
+};
+
+struct basalt_ipc_message {
+    const uint8_t *metadata;  /* the Message flatbuffer, without the stream's length prefix */
+    size_t metadata_len;
+    const struct basalt_ipc_piece *body;  /* concatenated in order: the message body */
+    size_t n_body;
+    int64_t body_len;         /* the sum of the pieces' lengths */
+};
+
+struct basalt_ipc_encoder;
+
+/* An encoder for batches of `schema` (borrowed, copied). `options` as for
+ * the writer; its format must be STREAM. Statuses of basalt_ipc_writer_open. */
+BASALT_EXPORT basalt_status basalt_ipc_encoder_new(const struct ArrowSchema *schema,
+                                                   const struct basalt_ipc_write_options *options,
+                                                   struct basalt_ipc_encoder **out,
+                                                   struct basalt_error *err);
+
+/* The schema message (no body); a view valid until the encoder is freed. */
+BASALT_EXPORT void basalt_ipc_encoder_schema(const struct basalt_ipc_encoder *encoder,
+                                             struct basalt_ipc_message *out);
+
+/* The messages of `batch` (borrowed): the dictionary batches that changed,
+ * then the record batch; *msgs views *n messages. The views, and the pieces
+ * they list, are valid until the next call on the encoder, and point into
+ * `batch`: keep it alive (unreleased) as long as they are used.
+ * Statuses of basalt_ipc_writer_write. */
+BASALT_EXPORT basalt_status basalt_ipc_encoder_batch(struct basalt_ipc_encoder *encoder,
+                                                     const struct ArrowArray *batch,
+                                                     const struct basalt_ipc_message **msgs,
+                                                     size_t *n, struct basalt_error *err);
+
+/* NULL is a no-op. */
+BASALT_EXPORT void basalt_ipc_encoder_free(struct basalt_ipc_encoder *encoder);
 
 #ifdef __cplusplus
 }

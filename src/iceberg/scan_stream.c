@@ -265,3 +265,97 @@ basalt_status basalt_iceberg_scan_read_task(struct basalt_iceberg_scan *scan, ui
     basalt_iceberg_task_reader_close(r);
     return st;
 }
+
+/* ------------------------------------------------------------ one task */
+
+struct task_stream {
+    struct basalt_iceberg_scan *scan;
+    struct basalt_iceberg_task_reader *reader;
+    basalt_status failed;
+    char message[BASALT_ERROR_MESSAGE_MAX + 32];
+};
+
+static int task_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
+{
+    struct task_stream *p = s->private_data;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    basalt_status st = basalt_arrow_schema_copy(&p->scan->read_layout.out_arrow, out, &err);
+    if (st != BASALT_OK) {
+        snprintf(p->message, sizeof p->message, "%s: %s", basalt_status_name(st), err.message);
+        return errno_of(st);
+    }
+    return 0;
+}
+
+static int task_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    struct task_stream *p = s->private_data;
+    out->release = NULL;
+    if (p->failed != BASALT_OK)
+        return errno_of(p->failed);
+    if (p->reader == NULL)
+        return 0;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    basalt_status st = basalt_iceberg_task_reader_next(p->reader, out, &err);
+    if (st != BASALT_OK) {
+        p->failed = st;
+        snprintf(p->message, sizeof p->message, "%s: %s", basalt_status_name(st), err.message);
+        return errno_of(st);
+    }
+    if (out->release == NULL) {
+        basalt_iceberg_task_reader_close(p->reader);
+        p->reader = NULL;
+    }
+    return 0;
+}
+
+static const char *task_last_error(struct ArrowArrayStream *s)
+{
+    struct task_stream *p = s->private_data;
+    return p->message[0] ? p->message : NULL;
+}
+
+static void task_release(struct ArrowArrayStream *s)
+{
+    struct task_stream *p = s->private_data;
+    if (p != NULL) {
+        basalt_iceberg_task_reader_close(p->reader);
+        basalt_free(p);
+    }
+    s->release = NULL;
+    s->private_data = NULL;
+}
+
+basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceberg_scan *scan, uint32_t task,
+                                              struct ArrowArrayStream *out,
+                                              struct basalt_error *err)
+{
+    if (scan == NULL || out == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL scan or out");
+    out->release = NULL;
+    if (task >= scan->plan.n_tasks)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "task %u out of range (%u tasks)", task,
+                                scan->plan.n_tasks);
+    struct task_stream *p = basalt_calloc(1, sizeof *p);
+    if (p == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    p->scan = scan;
+    basalt_iceberg_read_ahead_take(scan, task, &p->reader);
+    basalt_status st = BASALT_OK;
+    if (p->reader == NULL)
+        st = basalt_iceberg_task_reader_open(scan, &scan->plan.tasks[task], &scan->read_layout,
+                                             scan->options.pool, scan->options.num_workers,
+                                             &p->reader, err);
+    if (st != BASALT_OK) {
+        basalt_free(p);
+        return st;
+    }
+    out->get_schema = task_get_schema;
+    out->get_next = task_get_next;
+    out->get_last_error = task_last_error;
+    out->release = task_release;
+    out->private_data = p;
+    return BASALT_OK;
+}

@@ -35,6 +35,9 @@ struct basalt_ipc_reader {
     /* File format. */
     struct ipc_block *batches;
     int64_t n_batches;
+    /* Fed by basalt_ipc_reader_push_message: buffers left in the pushed
+     * bodies are zero-copy. */
+    bool pushed;
 };
 
 void basalt_ipc_read_options_init(struct basalt_ipc_read_options *options)
@@ -77,6 +80,65 @@ static basalt_status read_bytes(struct basalt_ipc_reader *r, uint64_t pos, uint6
         return BASALT_OK;
     }
     return basalt_input_read_at(r->in, pos, len, dst, err);
+}
+
+/* Parses the flatbuffer of `m` (m->meta, m->meta_len): version, header,
+ * body length, the experimental compression marker. */
+static basalt_status parse_message(struct ipc_message *m, int64_t *body_len_out,
+                                   struct basalt_error *err)
+{
+    basalt_status st;
+    struct basalt_arrow_fb_table message;
+    st = basalt_arrow_fb_init(&m->fb, m->meta, m->meta_len, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_root(&m->fb, &message, err);
+    int64_t body_len = 0;
+    bool present = false;
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_i16(&message, 0, 0, &m->version, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_u8(&message, 1, 0, &m->header_type, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_table_field(&message, 2, &m->header, &present, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_i64(&message, 3, 0, &body_len, err);
+    if (st != BASALT_OK)
+        return st;
+    if (!present)
+        return basalt_error_set(err, BASALT_CORRUPT, "message without a header");
+    m->experimental_codec = -1;
+    struct basalt_arrow_fb_vector md;
+    bool has_md;
+    st = basalt_arrow_fb_vector_field(&message, 4, 4, &md, &has_md, err);
+    for (uint32_t i = 0; st == BASALT_OK && i < md.count; i++) {
+        struct basalt_arrow_fb_table kv;
+        const char *key = NULL, *value = NULL;
+        uint32_t klen = 0, vlen = 0;
+        bool kp = false, vp = false;
+        st = basalt_arrow_fb_vector_table(&md, i, &kv, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_fb_string(&kv, 0, &key, &klen, &kp, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_fb_string(&kv, 1, &value, &vlen, &vp, err);
+        if (st == BASALT_OK && kp && vp && klen == 30 &&
+            !memcmp(key, "ARROW:experimental_compression", 30)) {
+            if (vlen == 3 && !memcmp(value, "LZ4", 3))
+                m->experimental_codec = 0;
+            else if (vlen == 4 && !memcmp(value, "ZSTD", 4))
+                m->experimental_codec = 1;
+            else
+                st = basalt_error_set(err, BASALT_UNSUPPORTED, "experimental compression '%.*s'",
+                                      (int)(vlen > 32 ? 32 : vlen), value);
+        }
+    }
+    if (st != BASALT_OK)
+        return st;
+    if (m->version < IPC_METADATA_V4 || m->version > IPC_METADATA_V5)
+        return basalt_error_set(err, m->version < IPC_METADATA_V4 ? BASALT_UNSUPPORTED
+                                                                  : BASALT_CORRUPT,
+                                "metadata version V%d", (int)m->version + 1);
+    *body_len_out = body_len;
+    return BASALT_OK;
 }
 
 /* Reads the message at `pos`. End of stream: the 0xFFFFFFFF 0 marker, a
@@ -141,55 +203,10 @@ static basalt_status read_message(struct basalt_ipc_reader *r, uint64_t pos, boo
         m->meta = r->meta.data;
     }
     m->meta_len = (uint32_t)len;
-    struct basalt_arrow_fb_table message;
-    st = basalt_arrow_fb_init(&m->fb, m->meta, m->meta_len, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_root(&m->fb, &message, err);
     int64_t body_len = 0;
-    bool present = false;
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_i16(&message, 0, 0, &m->version, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_u8(&message, 1, 0, &m->header_type, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_table_field(&message, 2, &m->header, &present, err);
-    if (st == BASALT_OK)
-        st = basalt_arrow_fb_i64(&message, 3, 0, &body_len, err);
+    st = parse_message(m, &body_len, err);
     if (st != BASALT_OK)
         return st;
-    if (!present)
-        return basalt_error_set(err, BASALT_CORRUPT, "message without a header");
-    m->experimental_codec = -1;
-    struct basalt_arrow_fb_vector md;
-    bool has_md;
-    st = basalt_arrow_fb_vector_field(&message, 4, 4, &md, &has_md, err);
-    for (uint32_t i = 0; st == BASALT_OK && i < md.count; i++) {
-        struct basalt_arrow_fb_table kv;
-        const char *key = NULL, *value = NULL;
-        uint32_t klen = 0, vlen = 0;
-        bool kp = false, vp = false;
-        st = basalt_arrow_fb_vector_table(&md, i, &kv, err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_fb_string(&kv, 0, &key, &klen, &kp, err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_fb_string(&kv, 1, &value, &vlen, &vp, err);
-        if (st == BASALT_OK && kp && vp && klen == 30 &&
-            !memcmp(key, "ARROW:experimental_compression", 30)) {
-            if (vlen == 3 && !memcmp(value, "LZ4", 3))
-                m->experimental_codec = 0;
-            else if (vlen == 4 && !memcmp(value, "ZSTD", 4))
-                m->experimental_codec = 1;
-            else
-                st = basalt_error_set(err, BASALT_UNSUPPORTED, "experimental compression '%.*s'",
-                                      (int)(vlen > 32 ? 32 : vlen), value);
-        }
-    }
-    if (st != BASALT_OK)
-        return st;
-    if (m->version < IPC_METADATA_V4 || m->version > IPC_METADATA_V5)
-        return basalt_error_set(err, m->version < IPC_METADATA_V4 ? BASALT_UNSUPPORTED
-                                                                  : BASALT_CORRUPT,
-                                "metadata version V%d", (int)m->version + 1);
     uint64_t body_pos = meta_pos + (uint64_t)len;
     if (body_len < 0 || (uint64_t)body_len > r->size - body_pos)
         return basalt_error_set(err, BASALT_CORRUPT,
@@ -283,7 +300,7 @@ static void load_ctx_init(struct basalt_ipc_reader *r, const struct ipc_message 
     ctx->body = m->body;
     ctx->body_len = m->body_len;
     ctx->owner = m->body_owner;
-    ctx->zero_copy_counts = r->view != NULL;
+    ctx->zero_copy_counts = r->view != NULL || r->pushed;
     ctx->swap = r->big_endian;
     ctx->version = m->version;
 }
@@ -402,6 +419,21 @@ static basalt_status handle_message(struct basalt_ipc_reader *r, const struct ip
     }
 }
 
+/* The reader's schema and dictionary ids from the schema message `m`. */
+static basalt_status take_schema(struct basalt_ipc_reader *r, const struct ipc_message *m,
+                                 struct basalt_error *err)
+{
+    struct basalt_arrow_ipc_schema_info info;
+    basalt_status st =
+        basalt_arrow_ipc_schema_decode_message(m->meta, m->meta_len, &r->schema, &info, err);
+    if (st == BASALT_OK) {
+        r->big_endian = info.big_endian;
+        r->version = info.metadata_version;
+        st = basalt_ipc_dicts_from_schema(&m->header, &r->schema, &r->dicts, err);
+    }
+    return st;
+}
+
 static basalt_status read_schema(struct basalt_ipc_reader *r, uint64_t pos,
                                  struct basalt_error *err)
 {
@@ -410,14 +442,8 @@ static basalt_status read_schema(struct basalt_ipc_reader *r, uint64_t pos,
     if (st == BASALT_OK && (m.eos || m.header_type != IPC_HEADER_SCHEMA))
         st = basalt_error_set(err, BASALT_CORRUPT, "the first message is %s, not a schema",
                               m.eos ? "the end of the stream" : header_name(m.header_type));
-    struct basalt_arrow_ipc_schema_info info;
     if (st == BASALT_OK)
-        st = basalt_arrow_ipc_schema_decode_message(m.meta, m.meta_len, &r->schema, &info, err);
-    if (st == BASALT_OK) {
-        r->big_endian = info.big_endian;
-        r->version = info.metadata_version;
-        st = basalt_ipc_dicts_from_schema(&m.header, &r->schema, &r->dicts, err);
-    }
+        st = take_schema(r, &m, err);
     basalt_ipc_owner_unref(m.body_owner);
     if (st != BASALT_OK)
         return message_context(r, st, 0, &m, err);
@@ -824,5 +850,119 @@ basalt_status basalt_ipc_reader_to_stream(struct basalt_ipc_reader *reader,
     out->get_last_error = stream_last_error;
     out->release = stream_release;
     out->private_data = p;
+    return BASALT_OK;
+}
+
+/* ------------------------------------------------------------ messages pushed
+ *
+ * A reader fed one message at a time by a transport that has already split
+ * the stream (Arrow Flight): no input of its own. */
+
+struct external_owner {
+    struct ipc_owner base;
+    void (*free_body)(void *ctx);
+    void *ctx;
+};
+
+static void external_destroy(struct ipc_owner *owner)
+{
+    struct external_owner *e = (struct external_owner *)owner;
+    if (e->free_body)
+        e->free_body(e->ctx);
+    basalt_free(e);
+}
+
+basalt_status basalt_ipc_reader_new_messages(const char *name,
+                                             const struct basalt_ipc_read_options *options,
+                                             struct basalt_ipc_reader **out,
+                                             struct basalt_error *err)
+{
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc reader: NULL out");
+    *out = NULL;
+    static const uint8_t empty[1];
+    struct basalt_input *in;
+    basalt_status st = basalt_input_open_memory(empty, 0, name ? name : "messages", &in, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_ipc_reader *r = basalt_calloc(1, sizeof *r);
+    struct ipc_owner *owner = r ? basalt_ipc_input_owner_new(in) : NULL;
+    if (!owner) {
+        basalt_free(r);
+        basalt_input_close(in);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for an IPC reader");
+    }
+    r->in = in;
+    r->in_owner = owner;
+    if (options)
+        r->options = *options;
+    else
+        basalt_ipc_read_options_init(&r->options);
+    r->format = BASALT_IPC_FORMAT_STREAM;
+    r->pushed = true;
+    *out = r;
+    return BASALT_OK;
+}
+
+basalt_status basalt_ipc_reader_push_message(struct basalt_ipc_reader *r, const uint8_t *metadata,
+                                             size_t metadata_len, const void *body,
+                                             size_t body_len, void (*free_body)(void *ctx),
+                                             void *ctx, struct ArrowArray *out,
+                                             struct basalt_error *err)
+{
+    struct external_owner *owner = NULL;
+    if (out)
+        out->release = NULL;
+    basalt_status st = BASALT_OK;
+    if (!r || !out || (!metadata && metadata_len))
+        st = basalt_error_set(err, BASALT_INVALID_ARG, "ipc reader: NULL argument");
+    else if (metadata_len > (size_t)r->options.max_metadata_size)
+        st = basalt_error_set(err, BASALT_LIMIT, "message metadata of %zu bytes over the limit",
+                              metadata_len);
+    else if (body_len > (uint64_t)r->options.max_body_size)
+        st = basalt_error_set(err, BASALT_LIMIT, "message body of %zu bytes over the limit",
+                              body_len);
+    else if (!(owner = basalt_malloc(sizeof *owner)))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st != BASALT_OK) {
+        if (free_body)
+            free_body(ctx);
+        return st;
+    }
+    *owner = (struct external_owner){{1, external_destroy}, free_body, ctx};
+    struct ipc_message m;
+    memset(&m, 0, sizeof m);
+    m.meta = metadata;
+    m.meta_len = (uint32_t)metadata_len;
+    int64_t declared = 0;
+    int64_t index = r->message_index;
+    st = parse_message(&m, &declared, err);
+    /* The body a message declares must be what came with it; a transport
+     * may pad the body it carries, never shorten it. */
+    if (st == BASALT_OK && (declared < 0 || (uint64_t)declared > body_len))
+        st = basalt_error_set(err, BASALT_CORRUPT, "message body of %lld bytes declared, %zu sent",
+                              (long long)declared, body_len);
+    if (st == BASALT_OK) {
+        m.body = body;
+        m.body_len = (uint64_t)declared;
+        m.body_owner = &owner->base;
+        r->message_index++;
+        if (m.header_type == IPC_HEADER_SCHEMA) {
+            if (r->schema.release)
+                st = basalt_error_set(err, BASALT_CORRUPT, "a second schema message");
+            else
+                st = take_schema(r, &m, err);
+            r->stats.messages++;
+        } else if (!r->schema.release) {
+            st = basalt_error_set(err, BASALT_CORRUPT, "the first message is %s, not a schema",
+                                  header_name(m.header_type));
+        } else {
+            bool got;
+            st = handle_message(r, &m, out, &got, err);
+        }
+    }
+    basalt_ipc_owner_unref(&owner->base);
+    if (st != BASALT_OK)
+        return message_context(r, st, index, m.header_type ? &m : NULL, err);
     return BASALT_OK;
 }

@@ -27,6 +27,40 @@ struct wbody {
     struct basalt_buffer buffers;  /* Buffer structs */
     struct basalt_buffer variadic; /* int64 counts */
     bool has_views;
+    /* Message mode (basalt_ipc_encoder): the body is not copied into `body`
+     * but listed as pieces; `length` is its size so far. */
+    bool by_ref;
+    int64_t length;
+};
+
+/* A piece of a message body in message mode: caller memory (the batch's
+ * buffers, static zeros) or a stretch of the encoder's own bytes, named by
+ * offset while those bytes may still move. */
+struct wpiece {
+    const void *data;
+    size_t owned_at;
+    size_t len;
+    bool owned;
+};
+
+/* A message encoded in message mode, before its pieces are resolved. */
+struct wmessage {
+    size_t metadata_at, metadata_len;
+    size_t first_piece, n_pieces;
+    int64_t body_len;
+};
+
+/* The messages of one encoder call. */
+struct wmessages {
+    struct basalt_buffer owned;   /* metadata and computed body bytes */
+    struct wpiece *pieces;
+    size_t n_pieces, cap_pieces;
+    struct wmessage *msgs;
+    size_t n_msgs, cap_msgs;
+    struct basalt_ipc_piece *out_pieces;
+    struct basalt_ipc_message *out_msgs;
+    size_t cap_out_pieces, cap_out_msgs;
+    size_t sealed; /* pieces of finished messages: never extended */
 };
 
 struct basalt_ipc_writer {
@@ -44,6 +78,7 @@ struct basalt_ipc_writer {
     struct basalt_buffer scratch;
     uint64_t pos;
     bool finished;
+    struct wmessages *messages; /* message mode: no output, messages handed out */
 };
 
 void basalt_ipc_write_options_init(struct basalt_ipc_write_options *o)
@@ -79,11 +114,68 @@ static basalt_status out_pad(struct basalt_ipc_writer *w, size_t align, struct b
 
 /* ------------------------------------------------------------ bodies */
 
-static basalt_status body_pad(struct wbody *b, size_t align, struct basalt_error *err)
+static const uint8_t zeros64[64];
+
+static size_t body_size(const struct wbody *b)
 {
-    static const uint8_t zeros[64];
-    size_t pad = (align - (b->body.size % align)) % align;
-    return pad ? basalt_buffer_append(&b->body, zeros, pad, err) : BASALT_OK;
+    return b->by_ref ? (size_t)b->length : b->body.size;
+}
+
+/* Lists `len` bytes as the next piece of the current message: by reference
+ * when `stable` (memory that outlives the encoder call), otherwise copied
+ * into the encoder's own bytes (contiguous copies share one piece). */
+static basalt_status pieces_add(struct wmessages *m, const void *data, size_t len, bool stable,
+                                struct basalt_error *err)
+{
+    if (len == 0)
+        return BASALT_OK;
+    struct wpiece *last = m->n_pieces ? &m->pieces[m->n_pieces - 1] : NULL;
+    if (!stable || !data) {
+        size_t at = m->owned.size;
+        basalt_status st = basalt_buffer_reserve(&m->owned, len, err);
+        if (st != BASALT_OK)
+            return st;
+        if (data)
+            memcpy(m->owned.data + at, data, len);
+        else
+            memset(m->owned.data + at, 0, len);
+        m->owned.size += len;
+        if (last && m->n_pieces > m->sealed && last->owned && last->owned_at + last->len == at) {
+            last->len += len;
+            return BASALT_OK;
+        }
+    }
+    if (m->n_pieces == m->cap_pieces) {
+        size_t cap = m->cap_pieces ? 2 * m->cap_pieces : 64;
+        struct wpiece *p = basalt_realloc(m->pieces, cap * sizeof *p);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for message pieces");
+        m->pieces = p;
+        m->cap_pieces = cap;
+    }
+    m->pieces[m->n_pieces++] = (stable && data)
+                                   ? (struct wpiece){data, 0, len, false}
+                                   : (struct wpiece){NULL, m->owned.size - len, len, true};
+    return BASALT_OK;
+}
+
+/* Appends to the current body: copied into it, or listed in message mode. */
+static basalt_status body_append(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                 bool stable, struct basalt_error *err)
+{
+    struct wbody *b = &w->wb;
+    if (!b->by_ref)
+        return basalt_buffer_append(&b->body, data, len, err);
+    basalt_status st = pieces_add(w->messages, data, len, stable, err);
+    if (st == BASALT_OK)
+        b->length += (int64_t)len;
+    return st;
+}
+
+static basalt_status body_pad(struct basalt_ipc_writer *w, size_t align, struct basalt_error *err)
+{
+    size_t pad = (align - (body_size(&w->wb) % align)) % align;
+    return pad ? body_append(w, zeros64, pad, true, err) : BASALT_OK;
 }
 
 static basalt_status add_node(struct wbody *b, int64_t length, int64_t null_count,
@@ -95,11 +187,13 @@ static basalt_status add_node(struct wbody *b, int64_t length, int64_t null_coun
     return basalt_buffer_append(&b->nodes, rec, 16, err);
 }
 
-static basalt_status add_buffer(struct basalt_ipc_writer *w, const void *data, size_t len,
-                                struct basalt_error *err)
+/* One buffer of the body. `stable`: `data` is the batch's memory (it may be
+ * referenced in message mode), not a temporary. */
+static basalt_status add_buffer_at(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                   bool stable, struct basalt_error *err)
 {
     struct wbody *b = &w->wb;
-    size_t start = b->body.size;
+    size_t start = body_size(b);
     basalt_status st = BASALT_OK;
     if (w->codec && len > 0) {
         size_t bound = basalt_codec_max_compressed_size(w->codec, len);
@@ -126,17 +220,30 @@ static basalt_status add_buffer(struct basalt_ipc_writer *w, const void *data, s
                 st = basalt_buffer_append(&b->body, data, len, err);
         }
     } else if (len > 0) {
-        st = basalt_buffer_append(&b->body, data, len, err);
+        st = body_append(w, data, len, stable, err);
     }
     if (st != BASALT_OK)
         return st;
     uint8_t rec[16];
     put64(rec, (uint64_t)start);
-    put64(rec + 8, (uint64_t)(b->body.size - start));
+    put64(rec + 8, (uint64_t)(body_size(b) - start));
     st = basalt_buffer_append(&b->buffers, rec, 16, err);
     if (st == BASALT_OK)
-        st = body_pad(b, (size_t)w->o.alignment, err);
+        st = body_pad(w, (size_t)w->o.alignment, err);
     return st;
+}
+
+static basalt_status add_buffer(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                struct basalt_error *err)
+{
+    return add_buffer_at(w, data, len, true, err);
+}
+
+/* A buffer computed here (shifted bits, rebased offsets): never referenced. */
+static basalt_status add_buffer_copy(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                     struct basalt_error *err)
+{
+    return add_buffer_at(w, data, len, false, err);
 }
 
 /* A bitmap slice [start, start + len) of `bits` (physical positions) as a
@@ -153,7 +260,7 @@ static basalt_status add_bitmap(struct basalt_ipc_writer *w, const uint8_t *bits
     if (!tmp)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for a bitmap");
     basalt_bitmap_copy(tmp, 0, bits, start, len);
-    basalt_status st = add_buffer(w, tmp, bytes, err);
+    basalt_status st = add_buffer_copy(w, tmp, bytes, err);
     basalt_free(tmp);
     return st;
 }
@@ -195,7 +302,7 @@ static basalt_status add_offsets(struct basalt_ipc_writer *w, const struct Arrow
     if (!o) {
         *first = *last = 0;
         uint8_t zero[8] = {0};
-        return add_buffer(w, zero, ow, err);
+        return add_buffer_copy(w, zero, ow, err);
     }
     *first = ow == 4 ? ((const int32_t *)o)[phys] : ((const int64_t *)o)[phys];
     *last = ow == 4 ? ((const int32_t *)o)[phys + len] : ((const int64_t *)o)[phys + len];
@@ -213,7 +320,7 @@ static basalt_status add_offsets(struct basalt_ipc_writer *w, const struct Arrow
         else
             ((int64_t *)tmp)[i] = ((const int64_t *)o)[phys + i] - *first;
     }
-    basalt_status st = add_buffer(w, tmp, (size_t)(len + 1) * ow, err);
+    basalt_status st = add_buffer_copy(w, tmp, (size_t)(len + 1) * ow, err);
     basalt_free(tmp);
     return st;
 }
@@ -374,6 +481,7 @@ static void wbody_clear(struct wbody *b)
 {
     b->body.size = b->nodes.size = b->buffers.size = b->variadic.size = 0;
     b->has_views = false;
+    b->length = 0;
 }
 
 static void wbody_reset(struct wbody *b)
@@ -413,6 +521,36 @@ static basalt_arrow_fb_ref record_batch_table(struct basalt_ipc_writer *w,
     return basalt_arrow_fbb_table_end(b);
 }
 
+/* Message mode: notes the message whose flatbuffer is `fb` and whose body
+ * is w->wb (its pieces listed since the last message, or its copied bytes). */
+static basalt_status record_message(struct basalt_ipc_writer *w, const uint8_t *fb, size_t fb_len,
+                                    struct basalt_error *err)
+{
+    struct wmessages *m = w->messages;
+    size_t first = m->n_msgs ? m->msgs[m->n_msgs - 1].first_piece + m->msgs[m->n_msgs - 1].n_pieces
+                             : 0;
+    basalt_status st = BASALT_OK;
+    if (!w->wb.by_ref)
+        st = pieces_add(m, w->wb.body.data, w->wb.body.size, false, err);
+    size_t metadata_at = m->owned.size;
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(&m->owned, fb, fb_len, err);
+    if (st == BASALT_OK && m->n_msgs == m->cap_msgs) {
+        size_t cap = m->cap_msgs ? 2 * m->cap_msgs : 4;
+        struct wmessage *msgs = basalt_realloc(m->msgs, cap * sizeof *msgs);
+        if (!msgs)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for messages");
+        m->msgs = msgs;
+        m->cap_msgs = cap;
+    }
+    if (st != BASALT_OK)
+        return st;
+    m->msgs[m->n_msgs++] = (struct wmessage){metadata_at, fb_len, first, m->n_pieces - first,
+                                             (int64_t)body_size(&w->wb)};
+    m->sealed = m->n_pieces;
+    return BASALT_OK;
+}
+
 /* Writes a message whose header is built by the caller into `b`, then the
  * body in w->wb; records a footer block in `kind` (0 dictionary, 1 batch). */
 static basalt_status emit_message(struct basalt_ipc_writer *w, struct basalt_arrow_fbb *b,
@@ -423,13 +561,15 @@ static basalt_status emit_message(struct basalt_ipc_writer *w, struct basalt_arr
     basalt_arrow_fbb_add_i16(b, 0, IPC_METADATA_V5);
     basalt_arrow_fbb_add_u8(b, 1, header_type);
     basalt_arrow_fbb_add_ref(b, 2, header);
-    basalt_arrow_fbb_add_i64(b, 3, (int64_t)w->wb.body.size);
+    basalt_arrow_fbb_add_i64(b, 3, (int64_t)body_size(&w->wb));
     basalt_arrow_fb_ref msg = basalt_arrow_fbb_table_end(b);
     const uint8_t *fb;
     size_t fb_len;
     basalt_status st = basalt_arrow_fbb_finish(b, msg, &fb, &fb_len, err);
     if (st != BASALT_OK)
         return st;
+    if (w->messages)
+        return record_message(w, fb, fb_len, err);
     size_t align = (size_t)w->o.alignment;
     int64_t offset = (int64_t)w->pos;
     size_t padded = fb_len + (align - ((w->pos + 8 + fb_len) % align)) % align;
@@ -543,13 +683,14 @@ static basalt_status write_dictionaries(struct basalt_ipc_writer *w, const struc
 
 /* ------------------------------------------------------------ API */
 
-basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct ArrowSchema *schema,
-                                     const struct basalt_ipc_write_options *options,
-                                     struct basalt_ipc_writer **writer, struct basalt_error *err)
+/* A writer to `out`, or with `out` NULL an encoder (message mode). */
+static basalt_status writer_open(struct basalt_output *out, const struct ArrowSchema *schema,
+                                 const struct basalt_ipc_write_options *options,
+                                 struct basalt_ipc_writer **writer, struct basalt_error *err)
 {
     if (writer)
         *writer = NULL;
-    if (!out || !schema || !schema->release || !writer)
+    if (!schema || !schema->release || !writer)
         return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: NULL or released argument");
     struct basalt_ipc_write_options o;
     if (options)
@@ -569,7 +710,15 @@ basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct Arr
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for an IPC writer");
     w->out = out;
     w->o = o;
-    basalt_status st = basalt_arrow_schema_copy(schema, &w->schema, err);
+    basalt_status st = BASALT_OK;
+    if (!out) {
+        w->messages = basalt_calloc(1, sizeof *w->messages);
+        if (!w->messages) {
+            basalt_free(w);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for an IPC encoder");
+        }
+    }
+    st = basalt_arrow_schema_copy(schema, &w->schema, err);
     if (st == BASALT_OK && o.compression != BASALT_CODEC_UNCOMPRESSED)
         st = basalt_codec_new(o.compression, o.compression_level, &w->codec, err);
     if (st == BASALT_OK)
@@ -597,9 +746,9 @@ basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct Arr
         }
         w->n_dicts = w->ids.n;
     }
-    if (st == BASALT_OK && o.format == BASALT_IPC_FORMAT_FILE)
+    if (st == BASALT_OK && out && o.format == BASALT_IPC_FORMAT_FILE)
         st = out_write(w, ipc_file_magic, 8, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && out)
         st = out_write(w, w->schema_message.data, w->schema_message.size, err);
     if (st != BASALT_OK) {
         basalt_ipc_writer_free(w);
@@ -607,6 +756,18 @@ basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct Arr
     }
     *writer = w;
     return BASALT_OK;
+}
+
+basalt_status basalt_ipc_writer_open(struct basalt_output *out, const struct ArrowSchema *schema,
+                                     const struct basalt_ipc_write_options *options,
+                                     struct basalt_ipc_writer **writer, struct basalt_error *err)
+{
+    if (!out) {
+        if (writer)
+            *writer = NULL;
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc writer: NULL output");
+    }
+    return writer_open(out, schema, options, writer, err);
 }
 
 basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct ArrowArray *batch,
@@ -623,6 +784,8 @@ basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct 
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "ipc writer");
     wbody_clear(&w->wb);
+    /* Message mode references the batch's buffers, unless they get compressed. */
+    w->wb.by_ref = w->messages && !w->codec;
     for (int64_t i = 0; i < w->schema.n_children && st == BASALT_OK; i++) {
         const struct ArrowArray *c = batch->children[i];
         if (c->length < batch->offset + batch->length)
@@ -642,6 +805,7 @@ basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct 
     basalt_arrow_fb_ref rb = record_batch_table(w, &b, batch->length);
     st = emit_message(w, &b, IPC_HEADER_RECORD_BATCH, rb, 1, err);
     basalt_arrow_fbb_reset(&b);
+    w->wb.by_ref = false;
     return st;
 }
 
@@ -741,6 +905,15 @@ void basalt_ipc_writer_free(struct basalt_ipc_writer *w)
     basalt_free(w->blocks[1]);
     wbody_reset(&w->wb);
     basalt_buffer_reset(&w->scratch);
+    if (w->messages) {
+        struct wmessages *m = w->messages;
+        basalt_buffer_reset(&m->owned);
+        basalt_free(m->pieces);
+        basalt_free(m->msgs);
+        basalt_free(m->out_pieces);
+        basalt_free(m->out_msgs);
+        basalt_free(m);
+    }
     basalt_free(w);
 }
 
@@ -779,4 +952,107 @@ basalt_status basalt_ipc_write_stream(struct ArrowArrayStream *stream, struct ba
     basalt_arrow_schema_release(&schema);
     basalt_arrow_stream_release(stream);
     return st;
+}
+
+/* ------------------------------------------------------------ encoder
+ *
+ * The encoder is a writer without an output: each batch's messages are
+ * listed (wmessages) instead of written, and its buffers are referenced
+ * rather than copied, so that a transport can send them straight from the
+ * batch's memory. */
+
+struct basalt_ipc_encoder {
+    struct basalt_ipc_writer *w;
+};
+
+basalt_status basalt_ipc_encoder_new(const struct ArrowSchema *schema,
+                                     const struct basalt_ipc_write_options *options,
+                                     struct basalt_ipc_encoder **out, struct basalt_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc encoder: NULL out");
+    if (options && options->format != BASALT_IPC_FORMAT_STREAM)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc encoder: messages are the stream format");
+    struct basalt_ipc_encoder *e = basalt_calloc(1, sizeof *e);
+    if (!e)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for an IPC encoder");
+    basalt_status st = writer_open(NULL, schema, options, &e->w, err);
+    if (st != BASALT_OK) {
+        basalt_free(e);
+        return st;
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+void basalt_ipc_encoder_free(struct basalt_ipc_encoder *e)
+{
+    if (!e)
+        return;
+    basalt_ipc_writer_free(e->w);
+    basalt_free(e);
+}
+
+void basalt_ipc_encoder_schema(const struct basalt_ipc_encoder *e, struct basalt_ipc_message *out)
+{
+    /* schema_message is framed: continuation, length, flatbuffer (padded). */
+    const struct basalt_buffer *sm = &e->w->schema_message;
+    *out = (struct basalt_ipc_message){sm->data + 8, sm->size - 8, NULL, 0, 0};
+}
+
+/* Turns the recorded messages into the public views, now that the owned
+ * bytes no longer move. */
+static basalt_status resolve_messages(struct wmessages *m, struct basalt_error *err)
+{
+    if (m->n_pieces > m->cap_out_pieces) {
+        struct basalt_ipc_piece *p = basalt_realloc(m->out_pieces, m->n_pieces * sizeof *p);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for message pieces");
+        m->out_pieces = p;
+        m->cap_out_pieces = m->n_pieces;
+    }
+    if (m->n_msgs > m->cap_out_msgs) {
+        struct basalt_ipc_message *p = basalt_realloc(m->out_msgs, m->n_msgs * sizeof *p);
+        if (!p)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for messages");
+        m->out_msgs = p;
+        m->cap_out_msgs = m->n_msgs;
+    }
+    for (size_t i = 0; i < m->n_pieces; i++) {
+        const struct wpiece *p = &m->pieces[i];
+        m->out_pieces[i] = (struct basalt_ipc_piece){p->owned ? m->owned.data + p->owned_at : p->data,
+                                                     p->len};
+    }
+    for (size_t i = 0; i < m->n_msgs; i++) {
+        const struct wmessage *g = &m->msgs[i];
+        m->out_msgs[i] = (struct basalt_ipc_message){m->owned.data + g->metadata_at, g->metadata_len,
+                                                     m->out_pieces + g->first_piece, g->n_pieces,
+                                                     g->body_len};
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_ipc_encoder_batch(struct basalt_ipc_encoder *e, const struct ArrowArray *batch,
+                                       const struct basalt_ipc_message **msgs, size_t *n,
+                                       struct basalt_error *err)
+{
+    if (msgs)
+        *msgs = NULL;
+    if (n)
+        *n = 0;
+    if (!e || !msgs || !n)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc encoder: NULL argument");
+    struct wmessages *m = e->w->messages;
+    m->owned.size = 0;
+    m->n_pieces = m->n_msgs = m->sealed = 0;
+    basalt_status st = basalt_ipc_writer_write(e->w, batch, err);
+    if (st == BASALT_OK)
+        st = resolve_messages(m, err);
+    if (st != BASALT_OK)
+        return st;
+    *msgs = m->out_msgs;
+    *n = m->n_msgs;
+    return BASALT_OK;
 }

@@ -12,6 +12,8 @@ static const struct cli_group groups[] = {
     {"avro", "Avro container files: schema, cat, count", cli_avro_main},
     {"catalog", "serve a catalog over the Iceberg REST protocol", cli_catalog_main},
     {"csv", "CSV files: schema, cat, convert to Parquet", cli_csv_main},
+    {"flight", "serve tables over Arrow Flight; list, get, put from a Flight server",
+     cli_flight_main},
     {"codec", "compress and decompress with any basalt codec", cli_codec_main},
     {"hash", "checksums and hashes of files (crc32, murmur3, xxh64, sha256)", cli_hash_main},
     {"iceberg", "Iceberg tables: catalogs, metadata, plans, scans, counts", cli_iceberg_main},

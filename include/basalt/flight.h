@@ -1,0 +1,191 @@
+/* basalt flight: Iceberg tables served over Arrow Flight, and the client.
+ *
+ * The server speaks Arrow Flight (format/Flight.proto) over gRPC on HTTP/2
+ * (h2c, prior knowledge) on nghttp2, with messages encoded by protobuf-c.
+ * It serves the tables of one catalog:
+ *
+ *   - a PATH descriptor names a table: the namespace levels, then the name
+ *     (["taxi", "trips"] is taxi.trips);
+ *   - a CMD descriptor is JSON {"table": "ns.t", "columns": ["a", "b"],
+ *     "filter": "a > 3 and b = 'x'", "snapshot": 1234}: every key but
+ *     "table" optional, the filter in the CLI's filter language (what
+ *     `basalt iceberg scan --where` takes);
+ *   - GetFlightInfo plans the scan and returns one endpoint per file task
+ *     (its ticket names the snapshot, the file and its byte range), so that
+ *     several clients fetch a table in parallel; total_records and
+ *     total_bytes come from the plan;
+ *   - DoGet streams a ticket's batches: the schema is encoded once, record
+ *     batch bodies go from the decoder's buffers into the HTTP/2 DATA frames
+ *     with writev (no copy), uncompressed unless the server is told to
+ *     compress;
+ *   - GetSchema, ListFlights (every table, with its schema, no endpoints),
+ *     Handshake (bearer token), ListActions and DoAction (see
+ *     basalt_flight_actions in the CLI help: "tables", "plan");
+ *   - DoPut appends the batches it receives to the descriptor's table
+ *     through the Iceberg write path, in one snapshot committed when the
+ *     client ends the stream; its PutResult carries
+ *     {"snapshot_id", "rows", "files"}.
+ *
+ * Errors are gRPC statuses: NOT_FOUND (no such table, snapshot or task),
+ * INVALID_ARGUMENT (a malformed descriptor, ticket, filter or batch),
+ * UNAUTHENTICATED (missing or wrong token), RESOURCE_EXHAUSTED (a message
+ * over the limit), UNIMPLEMENTED (DoExchange, compressed messages),
+ * ABORTED (a commit that lost), with the message of the basalt error.
+ *
+ * Thread safety: the server runs a thread per connection; catalog calls
+ * are serialised by the server. A client is used by one thread at a time,
+ * one call at a time. */
+#ifndef BASALT_FLIGHT_H
+#define BASALT_FLIGHT_H
+
+#include "basalt/arrow.h"
+#include "basalt/codec.h"
+#include "basalt/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct basalt_catalog;
+
+/* ------------------------------------------------------------------ server */
+
+struct basalt_flight_server_options {
+    const char *host;            /* IPv4 address to bind; default "127.0.0.1" */
+    int port;                    /* 0: a free port (basalt_flight_server_port) */
+    /* When set, every call but Handshake needs "authorization: Bearer
+     * <token>"; Handshake returns the token for a payload equal to it. */
+    const char *token;
+    size_t max_message;          /* largest request message; default 64 MiB */
+    uint32_t max_streams;        /* concurrent calls per connection; default 100 */
+    int max_connections;         /* default 256 */
+    /* Decoding inside a data file (DoGet). NULL: the connection's thread. */
+    struct basalt_pool *pool;
+    int num_workers;
+    int64_t batch_size;          /* rows per batch (default the scan's) */
+    /* Body compression of DoGet batches: UNCOMPRESSED (default), LZ4_FRAME
+     * or ZSTD. */
+    enum basalt_codec_kind compression;
+    /* The location put in endpoints ("grpc://host:port"); NULL: none, which
+     * means "this server" to Flight clients. */
+    const char *location;
+    bool verbose;                /* one line per call on stderr */
+};
+
+BASALT_EXPORT void basalt_flight_server_options_init(struct basalt_flight_server_options *o);
+
+struct basalt_flight_server;
+
+/* Starts serving `catalog` (borrowed: it must outlive the server; the
+ * server serialises its use). Returns OK; IO (cannot listen); INVALID_ARG;
+ * NOMEM. */
+BASALT_EXPORT basalt_status basalt_flight_server_start(
+    struct basalt_catalog *catalog, const struct basalt_flight_server_options *options,
+    struct basalt_flight_server **out, struct basalt_error *err);
+
+/* The port the server listens on. */
+BASALT_EXPORT int basalt_flight_server_port(const struct basalt_flight_server *server);
+
+/* Stops: no new connections, open ones closed, threads joined. NULL: no-op. */
+BASALT_EXPORT void basalt_flight_server_stop(struct basalt_flight_server *server);
+
+/* ------------------------------------------------------------------ client */
+
+struct basalt_flight_client;
+
+/* Connects to "grpc://host:port", "grpc+tcp://host:port" or "host:port".
+ * `token` (may be NULL) is sent as a bearer token on every call. IO, NOMEM,
+ * INVALID_ARG (a URI of another scheme, e.g. grpc+tls: not supported). */
+BASALT_EXPORT basalt_status basalt_flight_client_connect(const char *uri, const char *token,
+                                                         struct basalt_flight_client **out,
+                                                         struct basalt_error *err);
+/* NULL is a no-op. */
+BASALT_EXPORT void basalt_flight_client_close(struct basalt_flight_client *client);
+
+/* A FlightDescriptor: a path, or a command. */
+struct basalt_flight_descriptor {
+    const char *const *path;
+    size_t n_path;
+    const char *cmd;             /* used when n_path is 0 */
+    size_t cmd_len;
+};
+
+struct basalt_flight_endpoint {
+    uint8_t *ticket;
+    size_t ticket_len;
+    char *location;              /* the first location, or NULL */
+};
+
+struct basalt_flight_info {
+    char **path;                 /* the descriptor */
+    size_t n_path;
+    char *cmd;
+    size_t cmd_len;
+    struct ArrowSchema schema;   /* released when the info carried none */
+    struct basalt_flight_endpoint *endpoints;
+    size_t n_endpoints;
+    int64_t total_records;       /* -1: unknown */
+    int64_t total_bytes;         /* -1: unknown */
+    bool ordered;
+};
+
+/* Frees what an info holds (not the struct). */
+BASALT_EXPORT void basalt_flight_info_reset(struct basalt_flight_info *info);
+
+/* Every call returns OK, or the status matching the server's gRPC status
+ * with its message ("flight: server: table 'x.y' not found (gRPC status
+ * 5)"), IO (connection), CORRUPT (a response that does not decode), NOMEM. */
+
+BASALT_EXPORT basalt_status basalt_flight_client_handshake(struct basalt_flight_client *client,
+                                                           const char *payload,
+                                                           char **response,
+                                                           struct basalt_error *err);
+
+BASALT_EXPORT basalt_status basalt_flight_client_get_info(
+    struct basalt_flight_client *client, const struct basalt_flight_descriptor *descriptor,
+    struct basalt_flight_info *out, struct basalt_error *err);
+
+/* ListFlights: (*out)[0, *n), each to be reset, array freed with basalt_free. */
+BASALT_EXPORT basalt_status basalt_flight_client_list(struct basalt_flight_client *client,
+                                                      const char *criteria,
+                                                      struct basalt_flight_info **out, size_t *n,
+                                                      struct basalt_error *err);
+
+BASALT_EXPORT basalt_status basalt_flight_client_get_schema(
+    struct basalt_flight_client *client, const struct basalt_flight_descriptor *descriptor,
+    struct ArrowSchema *out, struct basalt_error *err);
+
+/* DoGet: `out` (caller storage) streams the ticket's batches as they
+ * arrive. The stream uses the client's connection until released (no other
+ * call meanwhile). Buffers of the batches point into the received messages
+ * (no copy after the socket's). get_next errors: EIO (connection, server
+ * status), EINVAL (a message that does not decode), ENOMEM. */
+BASALT_EXPORT basalt_status basalt_flight_client_do_get(struct basalt_flight_client *client,
+                                                        const uint8_t *ticket, size_t ticket_len,
+                                                        struct ArrowArrayStream *out,
+                                                        struct basalt_error *err);
+
+/* DoPut: sends `stream` (released in every case) to the descriptor; the
+ * server's PutResult app_metadata lands in *result (basalt_malloc'd text,
+ * may be NULL). */
+BASALT_EXPORT basalt_status basalt_flight_client_do_put(
+    struct basalt_flight_client *client, const struct basalt_flight_descriptor *descriptor,
+    struct ArrowArrayStream *stream, char **result, struct basalt_error *err);
+
+/* DoAction: the bodies of the results, concatenated with newlines, in
+ * *result (basalt_malloc'd). */
+BASALT_EXPORT basalt_status basalt_flight_client_do_action(struct basalt_flight_client *client,
+                                                           const char *type, const char *body,
+                                                           char **result,
+                                                           struct basalt_error *err);
+
+/* ListActions: "type: description" lines in *result (basalt_malloc'd). */
+BASALT_EXPORT basalt_status basalt_flight_client_list_actions(struct basalt_flight_client *client,
+                                                              char **result,
+                                                              struct basalt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,101 @@
+/* Internals of the flight module: the server's state, the calls, the
+ * requests (descriptors and tickets) and the FlightData framing shared by
+ * server and client. Visible to src/flight only. */
+#ifndef BASALT_FLIGHT_INTERNAL_H
+#define BASALT_FLIGHT_INTERNAL_H
+
+#include <pthread.h>
+
+#include "basalt/catalog.h"
+#include "basalt/flight.h"
+#include "basalt/iceberg.h"
+#include "basalt/ipc.h"
+#include "flight_wire.pb-c.h"
+#include "grpc_internal.h"
+
+typedef BasaltFlightWire__FlightData flight_data_msg;
+typedef BasaltFlightWire__FlightDescriptor flight_descriptor_msg;
+
+struct basalt_flight_server {
+    struct basalt_catalog *catalog;
+    pthread_mutex_t catalog_lock;   /* every catalog call, loads and commits */
+    struct basalt_flight_server_options o;
+    char *token, *location;         /* owned copies */
+    struct grpc_server *grpc;
+};
+
+/* What a descriptor or a ticket asks for. Strings owned (basalt_free). */
+struct flight_request {
+    char *table;
+    char **columns;
+    size_t n_columns;
+    char *filter;
+    bool has_snapshot;
+    int64_t snapshot_id;
+    /* Tickets only: the task, by its file and byte range. */
+    char *file;
+    int64_t start, length;
+    bool has_task;
+};
+
+void basalt_flight_request_reset(struct flight_request *r);
+/* From a FlightDescriptor (PATH or CMD JSON). INVALID_ARG, NOMEM. */
+basalt_status basalt_flight_request_from_descriptor(const flight_descriptor_msg *d,
+                                                    struct flight_request *out,
+                                                    struct basalt_error *err);
+/* From a ticket (JSON). INVALID_ARG, NOMEM. */
+basalt_status basalt_flight_request_from_ticket(const uint8_t *ticket, size_t len,
+                                                struct flight_request *out,
+                                                struct basalt_error *err);
+/* The ticket of task `task` of a request's scan (JSON, basalt_malloc'd). */
+basalt_status basalt_flight_ticket_make(const struct flight_request *r, int64_t snapshot_id,
+                                        const struct basalt_iceberg_file_task *task, char **out,
+                                        size_t *len, struct basalt_error *err);
+
+/* A table loaded and a scan of it, per request. */
+struct flight_scan {
+    struct basalt_iceberg_table *table;
+    struct basalt_iceberg_scan *scan;
+    struct basalt_arena arena;      /* the filter */
+    int64_t snapshot_id;            /* -1: the table has no snapshot */
+};
+
+/* Loads the request's table (under the catalog lock) and starts its scan.
+ * NOT_FOUND, INVALID_ARG, the statuses of load and scan_new. */
+basalt_status basalt_flight_scan_open(struct basalt_flight_server *srv,
+                                      const struct flight_request *r, struct flight_scan *out,
+                                      struct basalt_error *err);
+void basalt_flight_scan_close(struct flight_scan *s);
+
+/* The IPC-encapsulated schema message (continuation, length, flatbuffer,
+ * padding) of `schema`, as FlightInfo.schema and SchemaResult carry it. */
+basalt_status basalt_flight_schema_bytes(const struct ArrowSchema *schema,
+                                         struct basalt_buffer *out, struct basalt_error *err);
+/* Decodes such bytes. CORRUPT, NOMEM. */
+basalt_status basalt_flight_schema_parse(const uint8_t *data, size_t len,
+                                         struct ArrowSchema *out, struct basalt_error *err);
+
+/* Packs a FlightData of `msg` (an IPC message) without copying its body:
+ * the pieces of `out` reference the message's metadata and body pieces and
+ * `scratch` (the protobuf tags and lengths). `out` has room for
+ * msg->n_body + 8 pieces. */
+struct flight_frame {
+    uint8_t scratch[64];
+    size_t scratch_used;
+    struct basalt_ipc_piece *pieces;
+    size_t n_pieces, cap_pieces;
+    size_t len;
+    bool failed;
+};
+basalt_status basalt_flight_data_pack(const struct basalt_ipc_message *msg,
+                                      const flight_descriptor_msg *descriptor,
+                                      struct flight_frame *out, struct basalt_error *err);
+void basalt_flight_frame_reset(struct flight_frame *f);
+
+/* The calls, one per method. */
+basalt_status basalt_flight_get_begin(struct basalt_flight_server *srv, void **call,
+                                      const struct grpc_call_ops **ops, struct basalt_error *err);
+basalt_status basalt_flight_put_begin(struct basalt_flight_server *srv, void **call,
+                                      const struct grpc_call_ops **ops, struct basalt_error *err);
+
+#endif
