@@ -196,7 +196,7 @@ basalt_status basalt_flight_scan_open(struct basalt_flight_server *srv,
     if (st == BASALT_OK && r->filter) {
         st = basalt_iceberg_expr_parse(r->filter, &out->arena, &filter, err);
         if (st != BASALT_OK)
-            st = basalt_error_context(err, BASALT_INVALID_ARG, "filter");
+            st = BASALT_INVALID_ARG; /* the message names the filter */
         so.filter = filter;
     }
     if (st == BASALT_OK)

@@ -500,9 +500,9 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
         }
         start_response(s);
     } else if (s->code != GRPC_OK && !s->responded) {
-        /* Fail early: the client may still be sending. */
+        /* Fail early (the client may still be sending: what it sends is
+         * dropped). No RST_STREAM: it could overtake the trailers. */
         respond_error(s);
-        nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
     }
     return 0;
 }

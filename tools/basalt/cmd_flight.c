@@ -39,7 +39,8 @@ static bool parse_long(const char *v, long long lo, long long hi, long long *out
 
 static void serve_usage(void)
 {
-    printf("usage: basalt flight serve [--catalog URI] [--port N] [--host ADDR] [--token T]\n"
+    printf("usage: basalt flight serve [--catalog URI] [--port N] [--host ADDR]\n"
+           "                           [--require-token T]\n"
            "                           [--threads N] [--compression none|lz4|zstd]\n"
            "                           [--max-message BYTES] [--location URI] [--verbose]\n\n"
            "Serves the catalog's Iceberg tables over Arrow Flight (gRPC, h2c) until SIGINT or\n"
@@ -47,7 +48,8 @@ static void serve_usage(void)
            "descriptor is JSON {\"table\", \"columns\", \"filter\", \"snapshot\"}. GetFlightInfo\n"
            "returns one endpoint per file task; DoPut appends to a table.\n\n"
            "  --port N          0 (default) picks a free port; the line printed names it\n"
-           "  --token T         require 'authorization: Bearer T' (or BASALT_FLIGHT_TOKEN)\n"
+           "  --require-token T require 'authorization: Bearer T' on every call but\n"
+           "                    Handshake (default $BASALT_FLIGHT_TOKEN)\n"
            "  --threads N       workers decoding inside a file per DoGet (default 1)\n"
            "  --location URI    the location put in endpoints (default none: this server)\n"
            "%s",
@@ -87,7 +89,7 @@ static int cmd_serve(int argc, char **argv)
             o.port = (int)n;
         } else if (!strcmp(opt, "--host")) {
             o.host = v;
-        } else if (!strcmp(opt, "--token")) {
+        } else if (!strcmp(opt, "--require-token")) {
             o.token = *v ? v : NULL;
         } else if (!strcmp(opt, "--location")) {
             o.location = v;
