@@ -59,9 +59,9 @@ struct basalt_flight_server_options {
     size_t max_message;          /* largest request message; default 64 MiB */
     uint32_t max_streams;        /* concurrent calls per connection; default 100 */
     int max_connections;         /* default 256 */
-    /* Decoding inside a data file (DoGet). NULL: the connection's thread. */
-    struct basalt_pool *pool;
-    int num_workers;
+    /* Each call decodes on its connection's thread: a client reads in
+     * parallel by fetching several endpoints at once, on several
+     * connections (Flight's way past one core). */
     int64_t batch_size;          /* rows per batch (default the scan's) */
     /* Body compression of DoGet batches: UNCOMPRESSED (default), LZ4_FRAME
      * or ZSTD. */

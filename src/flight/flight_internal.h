@@ -16,12 +16,18 @@
 typedef BasaltFlightWire__FlightData flight_data_msg;
 typedef BasaltFlightWire__FlightDescriptor flight_descriptor_msg;
 
+struct flight_cached_scan;
+
 struct basalt_flight_server {
     struct basalt_catalog *catalog;
     pthread_mutex_t catalog_lock;   /* every catalog call, loads and commits */
     struct basalt_flight_server_options o;
     char *token, *location;         /* owned copies */
     struct grpc_server *grpc;
+    /* Planned scans shared between calls (flight_scan_cache.c). */
+    pthread_mutex_t scans_lock;
+    struct flight_cached_scan *scans;
+    uint64_t scans_clock;
 };
 
 /* What a descriptor or a ticket asks for. Strings owned (basalt_free). */
@@ -66,6 +72,18 @@ basalt_status basalt_flight_scan_open(struct basalt_flight_server *srv,
                                       const struct flight_request *r, struct flight_scan *out,
                                       struct basalt_error *err);
 void basalt_flight_scan_close(struct flight_scan *s);
+
+/* A planned scan (tasks prepared) of the request, shared with other calls
+ * that ask for the same snapshot, columns and filter; release it when done.
+ * Statuses of basalt_flight_scan_open and of planning. */
+basalt_status basalt_flight_scan_acquire(struct basalt_flight_server *srv,
+                                         const struct flight_request *r,
+                                         struct flight_cached_scan **out,
+                                         struct basalt_error *err);
+const struct flight_scan *basalt_flight_cached_scan(const struct flight_cached_scan *e);
+void basalt_flight_scan_release(struct basalt_flight_server *srv, struct flight_cached_scan *e);
+/* Frees every cached scan (the server is stopping: no call holds one). */
+void basalt_flight_scan_cache_clear(struct basalt_flight_server *srv);
 
 /* The IPC-encapsulated schema message (continuation, length, flatbuffer,
  * padding) of `schema`, as FlightInfo.schema and SchemaResult carry it. */

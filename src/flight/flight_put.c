@@ -54,8 +54,6 @@ static basalt_status open_writer(struct put_call *c, struct basalt_error *err)
     wo.file_prefix = c->prefix;
     wo.io = c->table->io;
     wo.sort_order_id = m->default_sort_order_id;
-    wo.pool = c->srv->o.pool;
-    wo.num_workers = c->srv->o.num_workers;
     return basalt_iceberg_data_writer_new(&wo, &c->writer, err);
 }
 

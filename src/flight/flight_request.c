@@ -182,8 +182,6 @@ basalt_status basalt_flight_scan_open(struct basalt_flight_server *srv,
     pthread_mutex_unlock(&srv->catalog_lock);
     struct basalt_iceberg_scan_options so;
     basalt_iceberg_scan_options_init(&so);
-    so.pool = srv->o.pool;
-    so.num_workers = srv->o.num_workers;
     if (srv->o.batch_size > 0)
         so.batch_size = srv->o.batch_size;
     so.columns = (const char *const *)r->columns;

@@ -86,10 +86,15 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
                                  const flight_descriptor_msg *d, bool with_endpoints,
                                  struct unary_call *c, struct basalt_error *err)
 {
-    struct flight_scan s;
-    basalt_status st = basalt_flight_scan_open(srv, req, &s, err);
+    /* Endpoints need the plan, which the DoGets then share; a listing
+     * needs only the schema. */
+    struct flight_cached_scan *cached = NULL;
+    struct flight_scan own;
+    basalt_status st = with_endpoints ? basalt_flight_scan_acquire(srv, req, &cached, err)
+                                      : basalt_flight_scan_open(srv, req, &own, err);
     if (st != BASALT_OK)
         return st;
+    const struct flight_scan s = cached ? *basalt_flight_cached_scan(cached) : own;
     struct ArrowSchema schema = {0};
     struct basalt_buffer schema_bytes;
     basalt_buffer_init(&schema_bytes);
@@ -109,7 +114,7 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
                                       *locp = &loc;
     loc.uri = srv->location;
     if (st == BASALT_OK && with_endpoints)
-        st = basalt_iceberg_scan_prepare_tasks(s.scan, &plan, err);
+        st = basalt_iceberg_scan_prepare_tasks(s.scan, &plan, err); /* planned: no I/O */
     if (st == BASALT_OK && plan) {
         uint32_t n = plan->n_tasks;
         eps = basalt_calloc(n ? n : 1, sizeof *eps);
@@ -157,7 +162,10 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
     basalt_buffer_reset(&schema_bytes);
     if (schema.release)
         schema.release(&schema);
-    basalt_flight_scan_close(&s);
+    if (cached)
+        basalt_flight_scan_release(srv, cached);
+    else
+        basalt_flight_scan_close(&own);
     return st;
 }
 
@@ -506,6 +514,7 @@ basalt_status basalt_flight_server_start(struct basalt_catalog *catalog,
     srv->token = dup_str(srv->o.token);
     srv->location = dup_str(srv->o.location);
     pthread_mutex_init(&srv->catalog_lock, NULL);
+    pthread_mutex_init(&srv->scans_lock, NULL);
     struct grpc_server_config gc = {srv->o.host,        srv->o.port,
                                     srv->o.max_message, srv->o.max_streams,
                                     srv->o.max_connections, srv->o.verbose};
@@ -528,7 +537,9 @@ void basalt_flight_server_stop(struct basalt_flight_server *srv)
     if (!srv)
         return;
     basalt_grpc_server_stop(srv->grpc);
+    basalt_flight_scan_cache_clear(srv);
     pthread_mutex_destroy(&srv->catalog_lock);
+    pthread_mutex_destroy(&srv->scans_lock);
     basalt_free(srv->token);
     basalt_free(srv->location);
     basalt_free(srv);

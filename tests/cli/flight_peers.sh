@@ -35,7 +35,7 @@ expect 0 "$basalt" iceberg create flight.put --schema 'id long, name string, sco
   --catalog "$cat"
 
 token=flight-test-token
-"$basalt" flight serve --catalog "$cat" --port 0 --require-token "$token" --threads 2 \
+"$basalt" flight serve --catalog "$cat" --port 0 --require-token "$token" \
   >"$tmp/serve.out" 2>"$tmp/serve.err" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; [ -n "${BASALT_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT

@@ -41,7 +41,7 @@ static void serve_usage(void)
 {
     printf("usage: basalt flight serve [--catalog URI] [--port N] [--host ADDR]\n"
            "                           [--require-token T]\n"
-           "                           [--threads N] [--compression none|lz4|zstd]\n"
+           "                           [--compression none|lz4|zstd]\n"
            "                           [--max-message BYTES] [--location URI] [--verbose]\n\n"
            "Serves the catalog's Iceberg tables over Arrow Flight (gRPC, h2c) until SIGINT or\n"
            "SIGTERM. A PATH descriptor names a table (namespace levels, then the name); a CMD\n"
@@ -50,7 +50,8 @@ static void serve_usage(void)
            "  --port N          0 (default) picks a free port; the line printed names it\n"
            "  --require-token T require 'authorization: Bearer T' on every call but\n"
            "                    Handshake (default $BASALT_FLIGHT_TOKEN)\n"
-           "  --threads N       workers decoding inside a file per DoGet (default 1)\n"
+           "Each call decodes on its connection's thread: clients read in parallel by\n"
+           "fetching several endpoints at once.\n"
            "  --location URI    the location put in endpoints (default none: this server)\n"
            "%s",
            cli_iceberg_common_help);
@@ -64,7 +65,7 @@ static int cmd_serve(int argc, char **argv)
     basalt_flight_server_options_init(&o);
     const char *env_token = getenv("BASALT_FLIGHT_TOKEN");
     o.token = env_token && *env_token ? env_token : NULL;
-    long long threads = 1, n;
+    long long n;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             serve_usage();
@@ -93,9 +94,6 @@ static int cmd_serve(int argc, char **argv)
             o.token = *v ? v : NULL;
         } else if (!strcmp(opt, "--location")) {
             o.location = v;
-        } else if (!strcmp(opt, "--threads")) {
-            if (!parse_long(v, 1, 256, &threads))
-                return cli_usage_error("flight serve: --threads wants 1..256, got '%s'", v);
         } else if (!strcmp(opt, "--max-message")) {
             if (!parse_long(v, 1024, (long long)1 << 40, &n))
                 return cli_usage_error("flight serve: --max-message wants bytes >= 1024");
@@ -122,17 +120,11 @@ static int cmd_serve(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_catalog *c = NULL;
-    struct basalt_pool *pool = NULL;
     struct basalt_flight_server *srv = NULL;
     basalt_status st = cli_iceberg_open_catalog(&common, false, &c, &err);
-    if (st == BASALT_OK && threads > 1)
-        st = basalt_pool_new((int)threads - 1, &pool, &err);
-    o.pool = pool;
-    o.num_workers = (int)threads;
     if (st == BASALT_OK)
         st = basalt_flight_server_start(c, &o, &srv, &err);
     if (st != BASALT_OK) {
-        basalt_pool_free(pool);
         basalt_catalog_close(c);
         return cli_fail_error(&err);
     }
@@ -141,7 +133,6 @@ static int cmd_serve(int argc, char **argv)
     int sig = 0;
     sigwait(&stop, &sig);
     basalt_flight_server_stop(srv);
-    basalt_pool_free(pool);
     basalt_catalog_close(c);
     fprintf(stderr, "basalt: flight serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     return CLI_OK;
