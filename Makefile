@@ -61,7 +61,7 @@ asan: setup
 	    -DBASALT_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && BASALT_REQUIRE_PEERS=1 BASALT_RANDOM_SEED=2 BASALT_RANDOM_TABLES=60 \
-	    BASALT_RANDOM_DUCKDB_TABLES=15 BASALT_RANDOM_QUERIES=40 BASALT_H2O_ROWS=5e4 BASALT_TAXI_ROWS=200000 BASALT_FAULT_SWEEP=quick ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    BASALT_RANDOM_DUCKDB_TABLES=15 BASALT_RANDOM_QUERIES=40 BASALT_H2O_ROWS=5e4 BASALT_TAXI_ROWS=200000 BASALT_FLIGHT_ROWS=50000 BASALT_FAULT_SWEEP=quick ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 # clang must build clean with warnings as errors too.

@@ -4,6 +4,7 @@
  * (flight_get.c, flight_put.c). */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "flight_internal.h"
@@ -80,6 +81,17 @@ static basalt_status add_result(struct unary_call *c, const char *text, size_t l
 
 /* ------------------------------------------------------------ FlightInfo */
 
+/* A snapshot's "total-records" summary entry; -1 when it has none. */
+static int64_t snapshot_records(const struct basalt_iceberg_table *t, int64_t snapshot_id)
+{
+    const struct basalt_iceberg_snapshot *snap =
+        snapshot_id == -1 ? NULL : basalt_iceberg_metadata_snapshot(t->metadata, snapshot_id);
+    for (uint32_t i = 0; snap && i < snap->n_summary; i++)
+        if (!strcmp(snap->summary[i].key, "total-records"))
+            return strtoll(snap->summary[i].value, NULL, 10);
+    return snap ? -1 : 0;
+}
+
 /* The FlightInfo of a table (`with_endpoints`: planned, one endpoint per
  * task) for the descriptor `d`. */
 static basalt_status flight_info(struct basalt_flight_server *srv, const struct flight_request *req,
@@ -152,6 +164,8 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
         info.total_bytes = bytes;
         info.ordered = false;
     }
+    if (st == BASALT_OK && !plan)
+        info.total_records = snapshot_records(s.table, s.snapshot_id);
     if (st == BASALT_OK)
         st = add_out(c, &info.base, err);
     for (uint32_t i = 0; plan && tickets && i < plan->n_tasks; i++)

@@ -2,6 +2,8 @@
  * dictionaries, and the ArrowArrayStream over a reader. */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ipc_internal.h"
 
@@ -80,6 +82,25 @@ static basalt_status read_bytes(struct basalt_ipc_reader *r, uint64_t pos, uint6
         return BASALT_OK;
     }
     return basalt_input_read_at(r->in, pos, len, dst, err);
+}
+
+/* Maps the pages of a body about to be read in one call rather than one
+ * fault per page (on a fresh mapping of a cached file, faults cost three
+ * times the reading); a hint, for mapped files and memory alike. */
+static void populate(const uint8_t *p, size_t len)
+{
+#if defined(MADV_POPULATE_READ)
+    static long page;
+    if (!page)
+        page = sysconf(_SC_PAGESIZE);
+    if (len < (size_t)page * 16)
+        return;
+    uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    madvise((void *)lo, (uintptr_t)p + len - lo, MADV_POPULATE_READ);
+#else
+    (void)p;
+    (void)len;
+#endif
 }
 
 /* Parses the flatbuffer of `m` (m->meta, m->meta_len): version, header,
@@ -221,6 +242,7 @@ static basalt_status read_message(struct basalt_ipc_reader *r, uint64_t pos, boo
         return BASALT_OK;
     if (r->view) {
         m->body = r->view + body_pos;
+        populate(m->body, (size_t)body_len);
         m->body_owner = r->in_owner;
         basalt_ipc_owner_ref(r->in_owner);
     } else {
