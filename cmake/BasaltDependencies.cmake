@@ -70,16 +70,17 @@ set(BASALT_PC_REQUIRES_PRIVATE
 # would pull every static dependency (nghttp2, ssh2, ldap, libpq's
 # pgcommon/pgport, gssapi, gnutls...), which Debian's -dev packages do not all
 # ship as archives; the shared libraries are enough.
-set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lmicrohttpd -lnghttp2 -lprotobuf-c -lbz2 -lroaring -lpthread -lm")
+set(BASALT_PC_LIBS_PRIVATE "-lcurl -lexpat -lpq -lmicrohttpd -lnghttp2 -lprotobuf-c -lssl -lbz2 -lroaring -lpthread -lm")
 
 # flight: HTTP/2 on nghttp2, protobuf on protobuf-c (protoc-c generates the
 # message code at build time).
 pkg_check_modules(NGHTTP2 REQUIRED IMPORTED_TARGET libnghttp2)
 pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
+pkg_check_modules(LIBSSL REQUIRED IMPORTED_TARGET libssl)
 find_program(PROTOC_C NAMES protoc-c REQUIRED)
 add_library(basalt_deps_flight INTERFACE)
 target_link_libraries(basalt_deps_flight INTERFACE PkgConfig::NGHTTP2 PkgConfig::PROTOBUFC
-                      PkgConfig::JANSSON)
+                      PkgConfig::LIBSSL PkgConfig::CRYPTO PkgConfig::JANSSON)
 add_library(basalt::deps::flight ALIAS basalt_deps_flight)
 
 # The generated protobuf-c code of the Flight messages, compiled into the

@@ -138,7 +138,10 @@ static int leg_flight(const struct args *a)
     basalt_error_init(&err);
     double t0 = now_ms();
     struct basalt_flight_client *c;
-    if (basalt_flight_client_connect(a->uri, getenv("BASALT_FLIGHT_TOKEN"), &c, &err) != BASALT_OK)
+    struct basalt_flight_client_options co;
+    basalt_flight_client_options_init(&co);
+    co.token = getenv("BASALT_FLIGHT_TOKEN");
+    if (basalt_flight_client_connect(a->uri, &co, &c, &err) != BASALT_OK)
         return die("connect", &err);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "{\"table\":\"%s\",\"columns\":[\"%s\"]}", a->table, a->column);

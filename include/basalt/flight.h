@@ -70,6 +70,9 @@ struct basalt_flight_server_options {
      * means "this server" to Flight clients. */
     const char *location;
     bool verbose;                /* one line per call on stderr */
+    /* TLS (ALPN h2, TLS 1.2 and up) with this PEM certificate chain and
+     * private key; both NULL: plain HTTP/2 (h2c). */
+    const char *tls_cert_file, *tls_key_file;
 };
 
 BASALT_EXPORT void basalt_flight_server_options_init(struct basalt_flight_server_options *o);
@@ -93,12 +96,23 @@ BASALT_EXPORT void basalt_flight_server_stop(struct basalt_flight_server *server
 
 struct basalt_flight_client;
 
-/* Connects to "grpc://host:port", "grpc+tcp://host:port" or "host:port".
- * `token` (may be NULL) is sent as a bearer token on every call. IO, NOMEM,
- * INVALID_ARG (a URI of another scheme, e.g. grpc+tls: not supported). */
-BASALT_EXPORT basalt_status basalt_flight_client_connect(const char *uri, const char *token,
-                                                         struct basalt_flight_client **out,
-                                                         struct basalt_error *err);
+struct basalt_flight_client_options {
+    const char *token;           /* sent as "authorization: Bearer <token>"; NULL: none */
+    /* grpc+tls:// only: the PEM CA bundle the server's certificate must
+     * chain to (NULL: the system's), its name checked against the host. */
+    const char *ca_file;
+    size_t max_message;          /* largest response message; default 2 GiB */
+};
+
+BASALT_EXPORT void basalt_flight_client_options_init(struct basalt_flight_client_options *o);
+
+/* Connects to "grpc://host:port", "grpc+tcp://host:port", "host:port" (all
+ * plain HTTP/2) or "grpc+tls://host:port". `options` may be NULL. IO
+ * (connection, TLS handshake or certificate), NOMEM, INVALID_ARG (another
+ * scheme, a malformed URI). */
+BASALT_EXPORT basalt_status basalt_flight_client_connect(
+    const char *uri, const struct basalt_flight_client_options *options,
+    struct basalt_flight_client **out, struct basalt_error *err);
 /* NULL is a no-op. */
 BASALT_EXPORT void basalt_flight_client_close(struct basalt_flight_client *client);
 

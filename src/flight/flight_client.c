@@ -12,21 +12,37 @@ struct basalt_flight_client {
     bool streaming; /* a DoGet stream holds the connection */
 };
 
-basalt_status basalt_flight_client_connect(const char *uri, const char *token,
+void basalt_flight_client_options_init(struct basalt_flight_client_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+basalt_status basalt_flight_client_connect(const char *uri,
+                                           const struct basalt_flight_client_options *options,
                                            struct basalt_flight_client **out,
                                            struct basalt_error *err)
 {
     if (!out || !uri)
         return basalt_error_set(err, BASALT_INVALID_ARG, "flight: NULL uri or out");
     *out = NULL;
+    struct basalt_flight_client_options o;
+    if (options)
+        o = *options;
+    else
+        basalt_flight_client_options_init(&o);
+    const char *token = o.token;
     const char *hp = uri;
+    bool tls = false;
     if (!strncmp(uri, "grpc://", 7))
         hp = uri + 7;
     else if (!strncmp(uri, "grpc+tcp://", 11))
         hp = uri + 11;
-    else if (strstr(uri, "://"))
-        return basalt_error_set(err, BASALT_INVALID_ARG, "flight: '%s': only grpc:// and "
-                                "grpc+tcp:// locations are supported", uri);
+    else if (!strncmp(uri, "grpc+tls://", 11)) {
+        hp = uri + 11;
+        tls = true;
+    } else if (strstr(uri, "://"))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight: '%s': grpc://, grpc+tcp:// or "
+                                "grpc+tls:// locations", uri);
     const char *colon = strrchr(hp, ':');
     char host[256];
     if (!colon || (size_t)(colon - hp) >= sizeof host || colon == hp)
@@ -45,8 +61,8 @@ basalt_status basalt_flight_client_connect(const char *uri, const char *token,
     struct basalt_flight_client *c = basalt_calloc(1, sizeof *c);
     if (!c)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    basalt_status st =
-        basalt_grpc_client_connect(host, (int)port, token ? auth : NULL, 0, &c->grpc, err);
+    basalt_status st = basalt_grpc_client_connect(host, (int)port, tls, o.ca_file,
+                                                  token ? auth : NULL, o.max_message, &c->grpc, err);
     if (st != BASALT_OK) {
         basalt_free(c);
         return st;

@@ -529,9 +529,10 @@ basalt_status basalt_flight_server_start(struct basalt_catalog *catalog,
     srv->location = dup_str(srv->o.location);
     pthread_mutex_init(&srv->catalog_lock, NULL);
     pthread_mutex_init(&srv->scans_lock, NULL);
-    struct grpc_server_config gc = {srv->o.host,        srv->o.port,
-                                    srv->o.max_message, srv->o.max_streams,
-                                    srv->o.max_connections, srv->o.verbose};
+    struct grpc_server_config gc = {srv->o.host,          srv->o.port,
+                                    srv->o.max_message,   srv->o.max_streams,
+                                    srv->o.max_connections, srv->o.verbose,
+                                    srv->o.tls_cert_file, srv->o.tls_key_file};
     basalt_status st = basalt_grpc_server_start(&gc, begin, srv, &srv->grpc, err);
     if (st != BASALT_OK) {
         basalt_flight_server_stop(srv);

@@ -8,6 +8,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,8 @@ struct grpc_client_call {
 
 struct grpc_client {
     int fd;
+    SSL_CTX *tls_ctx;
+    SSL *ssl;          /* NULL: h2c */
     nghttp2_session *session;
     char authority[300];
     char authorization[1024];
@@ -63,6 +68,14 @@ static ssize_t send_cb(nghttp2_session *session, const uint8_t *data, size_t len
     (void)session;
     (void)flags;
     struct grpc_client *c = user_data;
+    if (c->ssl) {
+        if (SSL_write(c->ssl, data, (int)length) <= 0) {
+            c->failed = true;
+            snprintf(c->fail_reason, sizeof c->fail_reason, "TLS write failed");
+            return NGHTTP2_ERR_CALLBACK_FAILURE;
+        }
+        return (ssize_t)length;
+    }
     size_t done = 0;
     while (done < length) {
         ssize_t w = send(c->fd, data + done, length - done, MSG_NOSIGNAL);
@@ -248,9 +261,12 @@ static basalt_status pump(struct grpc_client *c, struct basalt_error *err)
         return basalt_error_set(err, BASALT_IO, "flight: connection lost (%s)",
                                 c->fail_reason[0] ? c->fail_reason : "send");
     ssize_t n;
-    do
-        n = recv(c->fd, c->rbuf, RBUF_SIZE, 0);
-    while (n < 0 && errno == EINTR);
+    if (c->ssl)
+        n = SSL_read(c->ssl, c->rbuf, RBUF_SIZE);
+    else
+        do
+            n = recv(c->fd, c->rbuf, RBUF_SIZE, 0);
+        while (n < 0 && errno == EINTR);
     if (n <= 0) {
         c->failed = true;
         return basalt_error_set(err, BASALT_IO, "flight: connection closed by the server%s%s",
@@ -264,9 +280,56 @@ static basalt_status pump(struct grpc_client *c, struct basalt_error *err)
     return BASALT_OK;
 }
 
-basalt_status basalt_grpc_client_connect(const char *host, int port, const char *authorization,
-                                         size_t max_message, struct grpc_client **out,
-                                         struct basalt_error *err)
+/* TLS with ALPN h2 on the connected socket; the server's certificate is
+ * verified against `ca_file` (or the system's CAs) and `host`. */
+static basalt_status tls_connect(struct grpc_client *c, const char *host, const char *ca_file,
+                                 struct basalt_error *err)
+{
+    c->tls_ctx = SSL_CTX_new(TLS_client_method());
+    if (!c->tls_ctx)
+        return basalt_error_set(err, BASALT_NOMEM, "flight: TLS context");
+    SSL_CTX_set_min_proto_version(c->tls_ctx, TLS1_2_VERSION);
+    SSL_CTX_set_verify(c->tls_ctx, SSL_VERIFY_PEER, NULL);
+    int ok = ca_file ? SSL_CTX_load_verify_locations(c->tls_ctx, ca_file, NULL)
+                     : SSL_CTX_set_default_verify_paths(c->tls_ctx);
+    static const unsigned char h2[] = {2, 'h', '2'};
+    c->ssl = ok == 1 ? SSL_new(c->tls_ctx) : NULL;
+    if (c->ssl) {
+        SSL_set_fd(c->ssl, c->fd);
+        SSL_set_tlsext_host_name(c->ssl, host);
+        SSL_set1_host(c->ssl, host);
+        SSL_set_alpn_protos(c->ssl, h2, sizeof h2);
+    }
+    if (!c->ssl || SSL_connect(c->ssl) != 1) {
+        char msg[256] = "";
+        unsigned long e = ERR_get_error();
+        if (e)
+            ERR_error_string_n(e, msg, sizeof msg);
+        long v = c->ssl ? SSL_get_verify_result(c->ssl) : X509_V_OK;
+        return basalt_error_set(err, BASALT_IO, "flight: TLS with %s failed: %s%s%s", host,
+                                v != X509_V_OK ? X509_verify_cert_error_string(v) : msg,
+                                ca_file ? " (CA file " : "", ca_file ? ca_file : "");
+    }
+    const unsigned char *proto = NULL;
+    unsigned int plen = 0;
+    SSL_get0_alpn_selected(c->ssl, &proto, &plen);
+    if (plen != 2 || memcmp(proto, "h2", 2) != 0)
+        return basalt_error_set(err, BASALT_IO, "flight: %s did not agree to HTTP/2 (ALPN)", host);
+    return BASALT_OK;
+}
+
+static void tls_free(struct grpc_client *c)
+{
+    if (c->ssl) {
+        SSL_shutdown(c->ssl);
+        SSL_free(c->ssl);
+    }
+    SSL_CTX_free(c->tls_ctx);
+}
+
+basalt_status basalt_grpc_client_connect(const char *host, int port, bool tls, const char *ca_file,
+                                         const char *authorization, size_t max_message,
+                                         struct grpc_client **out, struct basalt_error *err)
 {
     *out = NULL;
     char portstr[16];
@@ -308,6 +371,16 @@ basalt_status basalt_grpc_client_connect(const char *host, int port, const char 
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     c->max_message = max_message ? max_message : (size_t)1 << 31;
+    if (tls) {
+        basalt_status st = tls_connect(c, host, ca_file, err);
+        if (st != BASALT_OK) {
+            tls_free(c);
+            close(fd);
+            basalt_free(c->rbuf);
+            basalt_free(c);
+            return st;
+        }
+    }
     snprintf(c->authority, sizeof c->authority, "%s:%d", host, port);
     if (authorization)
         snprintf(c->authorization, sizeof c->authorization, "%s", authorization);
@@ -320,6 +393,7 @@ basalt_status basalt_grpc_client_connect(const char *host, int port, const char 
     int rv = nghttp2_session_client_new(&c->session, cbs, c);
     nghttp2_session_callbacks_del(cbs);
     if (rv != 0) {
+        tls_free(c);
         close(fd);
         basalt_free(c->rbuf);
         basalt_free(c);
@@ -344,6 +418,7 @@ void basalt_grpc_client_close(struct grpc_client *c)
         nghttp2_session_send(c->session);
         nghttp2_session_del(c->session);
     }
+    tls_free(c);
     close(c->fd);
     basalt_free(c->rbuf);
     basalt_free(c);
@@ -369,7 +444,8 @@ basalt_status basalt_grpc_call_start(struct grpc_client *c, const char *method,
     basalt_error_init(&call->failure_err);
     char path[128];
     snprintf(path, sizeof path, "/arrow.flight.protocol.FlightService/%s", method);
-    nghttp2_nv nv[8] = {NV(":method", "POST"), NV(":scheme", "http"), NV(":path", path),
+    nghttp2_nv nv[8] = {NV(":method", "POST"), NV(":scheme", c->ssl ? "https" : "http"),
+                        NV(":path", path),
                         NV(":authority", c->authority), NV("content-type", "application/grpc"),
                         NV("te", "trailers"), NV("user-agent", "basalt-flight")};
     size_t nnv = 7;

@@ -77,6 +77,8 @@ struct grpc_server_config {
     uint32_t max_streams;      /* concurrent calls per connection */
     int max_connections;
     bool verbose;              /* one line per call on stderr */
+    /* TLS (ALPN h2) with this PEM certificate chain and key; NULL: h2c. */
+    const char *tls_cert, *tls_key;
 };
 
 struct grpc_server;
@@ -92,9 +94,11 @@ void basalt_grpc_server_stop(struct grpc_server *server);
 
 struct grpc_client;
 
-basalt_status basalt_grpc_client_connect(const char *host, int port, const char *authorization,
-                                         size_t max_message, struct grpc_client **out,
-                                         struct basalt_error *err);
+/* A connection to host:port, over TLS when `tls` (the server's certificate
+ * checked against `ca_file`, or the system's CAs when NULL, and its name). */
+basalt_status basalt_grpc_client_connect(const char *host, int port, bool tls, const char *ca_file,
+                                         const char *authorization, size_t max_message,
+                                         struct grpc_client **out, struct basalt_error *err);
 void basalt_grpc_client_close(struct grpc_client *client);
 
 /* Receives the messages of a call's response. `data` is taken by the

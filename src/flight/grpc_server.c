@@ -12,6 +12,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -96,6 +98,7 @@ struct gstream {
 
 struct grpc_server {
     struct grpc_server_config config;
+    SSL_CTX *tls;               /* NULL: h2c */
     grpc_begin_fn begin;
     void *service;
     int listen_fd;
@@ -110,6 +113,7 @@ struct grpc_server {
 struct conn {
     struct grpc_server *server;
     int fd;
+    SSL *ssl;                   /* TLS session, or NULL */
     nghttp2_session *session;
     pthread_t thread;
     bool failed;
@@ -119,8 +123,34 @@ struct conn {
 
 /* ------------------------------------------------------------ socket i/o */
 
-static bool write_all_iov(int fd, struct iovec *iov, int n)
+/* Writes every byte of iov[0, n): through TLS (one record per piece, the
+ * library encrypting from the piece itself) or with writev. */
+static bool write_all_iov(struct conn *c, struct iovec *iov, int n)
 {
+    if (c->ssl) {
+        /* Small pieces (frame headers, protobuf tags) share a record. */
+        uint8_t small[16384];
+        size_t used = 0;
+        for (int i = 0; i < n; i++) {
+            size_t len = iov[i].iov_len;
+            if (len <= 4096 && used + len <= sizeof small) {
+                memcpy(small + used, iov[i].iov_base, len);
+                used += len;
+                continue;
+            }
+            if (used > 0 && SSL_write(c->ssl, small, (int)used) <= 0)
+                return false;
+            used = 0;
+            if (len > 4096 && SSL_write(c->ssl, iov[i].iov_base, (int)len) <= 0)
+                return false;
+            if (len <= 4096) {
+                memcpy(small, iov[i].iov_base, len);
+                used = len;
+            }
+        }
+        return used == 0 || SSL_write(c->ssl, small, (int)used) > 0;
+    }
+    int fd = c->fd;
     while (n > 0) {
         ssize_t w = writev(fd, iov, n);
         if (w < 0) {
@@ -148,7 +178,7 @@ static ssize_t send_cb(nghttp2_session *session, const uint8_t *data, size_t len
     (void)flags;
     struct conn *c = user_data;
     struct iovec iov = {(void *)(uintptr_t)data, length};
-    if (!write_all_iov(c->fd, &iov, 1)) {
+    if (!write_all_iov(c, &iov, 1)) {
         c->failed = true;
         return NGHTTP2_ERR_CALLBACK_FAILURE;
     }
@@ -287,7 +317,7 @@ static int send_data_cb(nghttp2_session *session, nghttp2_frame *frame, const ui
     size_t left = length;
     while (left > 0) {
         if (n >= MAX_IOV + 1) {
-            if (!write_all_iov(c->fd, iov, n))
+            if (!write_all_iov(c, iov, n))
                 goto failed;
             n = 0;
         }
@@ -316,7 +346,7 @@ static int send_data_cb(nghttp2_session *session, nghttp2_frame *frame, const ui
     }
     if (padlen > 1)
         iov[n++] = (struct iovec){(void *)(uintptr_t)zeros, padlen - 1};
-    if (!write_all_iov(c->fd, iov, n))
+    if (!write_all_iov(c, iov, n))
         goto failed;
     s->pending -= length;
     return 0;
@@ -525,10 +555,31 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
 
 /* ------------------------------------------------------------ connections */
 
+/* The TLS handshake of a connection; false when it fails (the client went
+ * away or spoke plain HTTP/2 to a TLS port). */
+static bool tls_accept(struct conn *c)
+{
+    c->ssl = SSL_new(c->server->tls);
+    if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1 || SSL_accept(c->ssl) != 1) {
+        if (c->server->config.verbose)
+            fprintf(stderr, "flight: TLS handshake failed\n");
+        ERR_clear_error();
+        return false;
+    }
+    return true;
+}
+
 static void *conn_main(void *arg)
 {
     struct conn *c = arg;
     struct grpc_server *srv = c->server;
+    if (srv->tls && !tls_accept(c)) {
+        SSL_free(c->ssl);
+        c->ssl = NULL;
+        shutdown(c->fd, SHUT_RDWR);
+        atomic_store(&c->finished, true);
+        return NULL;
+    }
     nghttp2_session_callbacks *cbs;
     nghttp2_session_callbacks_new(&cbs);
     nghttp2_session_callbacks_set_send_callback(cbs, send_cb);
@@ -555,8 +606,8 @@ static void *conn_main(void *arg)
             break;
         if (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session))
             break;
-        ssize_t n = recv(c->fd, buf, 1 << 16, 0);
-        if (n < 0 && errno == EINTR)
+        ssize_t n = c->ssl ? SSL_read(c->ssl, buf, 1 << 16) : recv(c->fd, buf, 1 << 16, 0);
+        if (n < 0 && errno == EINTR && !c->ssl)
             continue;
         if (n <= 0)
             break;
@@ -567,9 +618,48 @@ static void *conn_main(void *arg)
     if (c->session)
         nghttp2_session_del(c->session); /* closes the streams: their calls are freed */
     c->session = NULL;
+    if (c->ssl) {
+        SSL_shutdown(c->ssl);
+        SSL_free(c->ssl);
+        c->ssl = NULL;
+    }
     shutdown(c->fd, SHUT_RDWR);
     atomic_store(&c->finished, true);
     return NULL;
+}
+
+/* ALPN: gRPC over TLS is h2. */
+static int select_h2(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                     const unsigned char *in, unsigned int inlen, void *arg)
+{
+    (void)ssl;
+    (void)arg;
+    static const unsigned char h2[] = {2, 'h', '2'};
+    unsigned char *sel;
+    if (SSL_select_next_proto(&sel, outlen, h2, sizeof h2, in, inlen) != OPENSSL_NPN_NEGOTIATED)
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    *out = sel;
+    return SSL_TLSEXT_ERR_OK;
+}
+
+static basalt_status tls_context(struct grpc_server *srv, struct basalt_error *err)
+{
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx)
+        return basalt_error_set(err, BASALT_NOMEM, "flight server: TLS context");
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_alpn_select_cb(ctx, select_h2, NULL);
+    if (SSL_CTX_use_certificate_chain_file(ctx, srv->config.tls_cert) != 1 ||
+        SSL_CTX_use_PrivateKey_file(ctx, srv->config.tls_key, SSL_FILETYPE_PEM) != 1 ||
+        SSL_CTX_check_private_key(ctx) != 1) {
+        char msg[256];
+        ERR_error_string_n(ERR_get_error(), msg, sizeof msg);
+        SSL_CTX_free(ctx);
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight server: TLS certificate %s or "
+                                "key %s: %s", srv->config.tls_cert, srv->config.tls_key, msg);
+    }
+    srv->tls = ctx;
+    return BASALT_OK;
 }
 
 /* Joins connections that ended (all of them when `all`). */
@@ -654,6 +744,16 @@ basalt_status basalt_grpc_server_start(const struct grpc_server_config *config,
         srv->config.max_connections = 256;
     srv->begin = begin;
     srv->service = service;
+    if (srv->config.tls_cert || srv->config.tls_key) {
+        basalt_status st = srv->config.tls_cert && srv->config.tls_key
+                               ? tls_context(srv, err)
+                               : basalt_error_set(err, BASALT_INVALID_ARG, "flight server: TLS "
+                                                  "needs both a certificate and a key");
+        if (st != BASALT_OK) {
+            basalt_free(srv);
+            return st;
+        }
+    }
     pthread_mutex_init(&srv->lock, NULL);
     atomic_init(&srv->stopping, false);
     struct sockaddr_in addr;
@@ -661,6 +761,7 @@ basalt_status basalt_grpc_server_start(const struct grpc_server_config *config,
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)config->port);
     if (inet_pton(AF_INET, srv->config.host, &addr.sin_addr) != 1) {
+        SSL_CTX_free(srv->tls);
         basalt_free(srv);
         return basalt_error_set(err, BASALT_INVALID_ARG, "flight server: host '%s' is not an IPv4 "
                                 "address", srv->config.host);
@@ -675,6 +776,7 @@ basalt_status basalt_grpc_server_start(const struct grpc_server_config *config,
         int e = errno;
         if (srv->listen_fd >= 0)
             close(srv->listen_fd);
+        SSL_CTX_free(srv->tls);
         basalt_free(srv);
         return basalt_error_set(err, BASALT_IO, "flight server: cannot listen on %s:%d: %s",
                                 config->host ? config->host : "127.0.0.1", config->port,
@@ -683,6 +785,7 @@ basalt_status basalt_grpc_server_start(const struct grpc_server_config *config,
     srv->port = ntohs(addr.sin_port);
     if (pthread_create(&srv->accept_thread, NULL, accept_main, srv) != 0) {
         close(srv->listen_fd);
+        SSL_CTX_free(srv->tls);
         basalt_free(srv);
         return basalt_error_set(err, BASALT_IO, "flight server: cannot start a thread");
     }
@@ -704,5 +807,6 @@ void basalt_grpc_server_stop(struct grpc_server *srv)
     close(srv->listen_fd);
     reap(srv, true);
     pthread_mutex_destroy(&srv->lock);
+    SSL_CTX_free(srv->tls);
     basalt_free(srv);
 }

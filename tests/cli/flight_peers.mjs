@@ -14,14 +14,18 @@ import protoLoader from '@grpc/proto-loader';
 import { MessageReader, Utf8, tableFromArrays, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
 import pl from 'nodejs-polars';
 
-const [url, token, checksPath] = process.argv.slice(2);
-const checks = JSON.parse(readFileSync(checksPath, 'utf8'));
+// usage 2: node flight_peers.mjs tls URL CA.pem TABLE: over TLS, the rows
+// of every endpoint of TABLE, counted.
+const tlsMode = process.argv[2] === 'tls';
+const [url, token, checksPath] = process.argv.slice(tlsMode ? 3 : 2);
+const checks = tlsMode ? null : JSON.parse(readFileSync(checksPath, 'utf8'));
 const root = new URL('../../', import.meta.url).pathname;
 const def = protoLoader.loadSync(root + 'testdata/flight/Flight.proto',
   { keepCase: true, longs: String, enums: String, defaults: true });
 const proto = grpc.loadPackageDefinition(def).arrow.flight.protocol;
 const options = { 'grpc.max_receive_message_length': 256 << 20, 'grpc.max_send_message_length': 256 << 20 };
-const client = new proto.FlightService(url, grpc.credentials.createInsecure(), options);
+const creds = tlsMode ? grpc.credentials.createSsl(readFileSync(token)) : grpc.credentials.createInsecure();
+const client = new proto.FlightService(url, creds, options);
 const meta = (t) => { const m = new grpc.Metadata(); if (t) m.set('authorization', `Bearer ${t}`); return m; };
 const auth = meta(token);
 
@@ -197,6 +201,19 @@ async function checkErrors() {
   }
 }
 
+if (tlsMode) {
+  try {
+    const info = await new Promise((resolve, reject) => client.GetFlightInfo(
+      { type: 'PATH', path: checksPath.split('.') }, new grpc.Metadata(), (e, r) => (e ? reject(e) : resolve(r))));
+    const parts = await Promise.all(info.endpoint.map(async (e) =>
+      ipcStream(await collect(client.DoGet({ ticket: e.ticket.ticket }, new grpc.Metadata())))));
+    console.log(`rows ${parts.reduce((n, b) => n + tableFromIPC(b).numRows, 0)} over TLS`);
+    process.exit(0);
+  } catch (e) {
+    console.log(`FAIL TLS: ${e.stack || e}`);
+    process.exit(1);
+  }
+}
 try {
   const listed = await collect(client.ListFlights({}, auth));
   const names = listed.map((i) => i.flight_descriptor.path.join('.')).sort();

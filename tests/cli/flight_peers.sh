@@ -98,4 +98,24 @@ check "a closed port is an IO error" grep -q 'IO' "$tmp/err"
 expect 0 "$basalt" flight actions "$url"
 check "the server still serves" grep -q '^tables:' "$tmp/out"
 check "the server never crashed" kill -0 "$server"
+
+# TLS: a certificate for 127.0.0.1 made here; grpc-js and basalt's client
+# check it against that CA, and refuse the server without it.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+  -subj /CN=localhost -addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' 2>/dev/null
+env -u BASALT_FLIGHT_TOKEN "$basalt" flight serve --catalog "$cat" --port 0 --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" \
+  >"$tmp/tls.out" 2>"$tmp/tls.err" &
+tls_server=$!
+trap 'kill $server $tls_server 2>/dev/null; wait $server $tls_server 2>/dev/null; [ -n "${BASALT_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do grep -q listening "$tmp/tls.out" && break; sleep 0.1; done
+tport=$(sed -n 's/^listening on grpc+tls:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/tls.out")
+check "the TLS server says where it listens" test -n "$tport"
+expect 0 "$basalt" flight get "grpc+tls://localhost:$tport" taxi.trips_mor --summary --tls-ca "$tmp/cert.pem"
+check "basalt's client reads over TLS" grep -q "^rows $((rows - zone)), " "$tmp/out"
+expect 1 "$basalt" flight list "grpc+tls://localhost:$tport"
+check "an unknown CA is refused" grep -q 'self-signed certificate' "$tmp/err"
+expect 1 "$basalt" flight list "grpc://127.0.0.1:$tport"
+(cd "$root" && node tests/cli/flight_peers.mjs tls "localhost:$tport" "$tmp/cert.pem" taxi.trips_mor) \
+  >"$tmp/out" 2>&1
+check "grpc-js reads over TLS" grep -q "^rows $((rows - zone)) over TLS" "$tmp/out" || cat "$tmp/out"
 finish

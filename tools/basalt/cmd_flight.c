@@ -42,7 +42,8 @@ static void serve_usage(void)
     printf("usage: basalt flight serve [--catalog URI] [--port N] [--host ADDR]\n"
            "                           [--require-token T]\n"
            "                           [--compression none|lz4|zstd]\n"
-           "                           [--max-message BYTES] [--location URI] [--verbose]\n\n"
+           "                           [--max-message BYTES] [--location URI] [--verbose]\n"
+           "                           [--tls-cert CHAIN.pem --tls-key KEY.pem]\n\n"
            "Serves the catalog's Iceberg tables over Arrow Flight (gRPC, h2c) until SIGINT or\n"
            "SIGTERM. A PATH descriptor names a table (namespace levels, then the name); a CMD\n"
            "descriptor is JSON {\"table\", \"columns\", \"filter\", \"snapshot\"}. GetFlightInfo\n"
@@ -53,6 +54,7 @@ static void serve_usage(void)
            "Each call decodes on its connection's thread: clients read in parallel by\n"
            "fetching several endpoints at once.\n"
            "  --location URI    the location put in endpoints (default none: this server)\n"
+           "  --tls-cert/--tls-key  serve gRPC over TLS (grpc+tls://) with this certificate\n"
            "%s",
            cli_iceberg_common_help);
 }
@@ -94,6 +96,10 @@ static int cmd_serve(int argc, char **argv)
             o.token = *v ? v : NULL;
         } else if (!strcmp(opt, "--location")) {
             o.location = v;
+        } else if (!strcmp(opt, "--tls-cert")) {
+            o.tls_cert_file = v;
+        } else if (!strcmp(opt, "--tls-key")) {
+            o.tls_key_file = v;
         } else if (!strcmp(opt, "--max-message")) {
             if (!parse_long(v, 1024, (long long)1 << 40, &n))
                 return cli_usage_error("flight serve: --max-message wants bytes >= 1024");
@@ -128,7 +134,8 @@ static int cmd_serve(int argc, char **argv)
         basalt_catalog_close(c);
         return cli_fail_error(&err);
     }
-    printf("listening on grpc://%s:%d\n", o.host, basalt_flight_server_port(srv));
+    printf("listening on %s://%s:%d\n", o.tls_cert_file ? "grpc+tls" : "grpc", o.host,
+           basalt_flight_server_port(srv));
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
@@ -144,6 +151,7 @@ static int cmd_serve(int argc, char **argv)
 struct client_args {
     const char *uri;
     const char *token;
+    const char *ca_file;      /* grpc+tls:// */
     const char *table;        /* "ns.t": a PATH descriptor */
     const char *cmd;          /* a CMD descriptor */
     const char *ticket;
@@ -184,6 +192,8 @@ static int client_args(int argc, char **argv, const char *verb, const char *usag
             long long n;
             if (!strcmp(opt, "--token"))
                 a->token = v;
+            else if (!strcmp(opt, "--tls-ca"))
+                a->ca_file = v;
             else if (!strcmp(opt, "--cmd"))
                 a->cmd = v;
             else if (!strcmp(opt, "--ticket"))
@@ -248,8 +258,12 @@ static int connect_client(const struct client_args *a, struct basalt_flight_clie
                           struct basalt_error *err)
 {
     signal(SIGPIPE, SIG_IGN);
-    return basalt_flight_client_connect(a->uri, a->token, c, err) == BASALT_OK ? CLI_OK
-                                                                               : cli_fail_error(err);
+    struct basalt_flight_client_options o;
+    basalt_flight_client_options_init(&o);
+    o.token = a->token;
+    o.ca_file = a->ca_file;
+    return basalt_flight_client_connect(a->uri, &o, c, err) == BASALT_OK ? CLI_OK
+                                                                         : cli_fail_error(err);
 }
 
 static void print_info(const struct basalt_flight_info *info)
