@@ -646,6 +646,21 @@ BASALT_EXPORT basalt_status basalt_arrow_stream_from_batches(struct basalt_arrow
                                                              struct ArrowArrayStream *stream,
                                                              struct basalt_error *err);
 
+/* Takes a stream from a foreign producer (`foreign` is moved into `out`,
+ * released on failure) and makes it safe to consume: its schema is
+ * validated now (and must be a struct of columns), each batch when
+ * get_next hands it on, at `level`. A batch that does not validate is
+ * released and get_next fails with EINVAL and a message naming it
+ * ("batch 3: column 'a': offsets not monotonic at 7"). What the query
+ * engine, the writers and the transports read foreign streams through.
+ * Returns OK; INVALID_ARG (released stream, a schema that is not a
+ * struct, the producer's get_schema failing); CORRUPT / UNSUPPORTED (the
+ * schema); NOMEM. */
+BASALT_EXPORT basalt_status basalt_arrow_stream_import(struct ArrowArrayStream *foreign,
+                                                       enum basalt_arrow_validate_level level,
+                                                       struct ArrowArrayStream *out,
+                                                       struct basalt_error *err);
+
 /* Reads a stream from any producer to its end into `batches` (which must be
  * empty), then releases the stream; the stream is released on failure too.
  * Returns OK; INVALID_ARG (released stream or non-empty batches); the

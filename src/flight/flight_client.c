@@ -610,7 +610,13 @@ basalt_status basalt_flight_client_do_put(struct basalt_flight_client *c,
     schema.release = NULL;
     struct basalt_ipc_encoder *enc = NULL;
     struct grpc_client_call *gc = NULL;
-    basalt_status st = BASALT_OK;
+    /* The caller's stream may come from anywhere: validated as it is read. */
+    struct ArrowArrayStream checked;
+    basalt_status st = basalt_arrow_stream_import(stream, BASALT_ARROW_VALIDATE_FULL, &checked,
+                                                  err);
+    if (st != BASALT_OK)
+        return basalt_error_context(err, st, "DoPut");
+    stream = &checked;
     if (c->streaming)
         st = basalt_error_set(err, BASALT_INVALID_ARG, "flight: a DoGet stream is still open");
     else if (stream->get_schema(stream, &schema) != 0)

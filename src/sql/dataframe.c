@@ -112,9 +112,14 @@ basalt_status basalt_df_from_stream(struct basalt_sql_session *s, struct ArrowAr
         basalt_arrow_stream_release(stream);
         return basalt_error_set(err, BASALT_INVALID_ARG, "dataframe: NULL argument");
     }
+    /* A foreign stream: validated as it is read. */
+    struct ArrowArrayStream checked;
     struct basalt_arrow_batches batches;
     basalt_arrow_batches_init(&batches);
-    basalt_status st = basalt_arrow_stream_collect(stream, &batches, err);
+    basalt_status st = basalt_arrow_stream_import(stream, BASALT_ARROW_VALIDATE_FULL, &checked,
+                                                  err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_stream_collect(&checked, &batches, err);
     char name[48];
     snprintf(name, sizeof name, "__frame_%lld", (long long)s->next_frame++);
     if (st == BASALT_OK)

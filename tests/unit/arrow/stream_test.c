@@ -1,5 +1,7 @@
 /* Streams: batches out through the C Stream Interface and collected back. */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "arrow_test_util.h"
 #include "test.h"
@@ -186,3 +188,77 @@ static basalt_status stream_attempt(void *ctx)
 }
 
 TEST(arrow_stream_alloc_failures) { CHECK_ALLOC_SWEEP(stream_attempt, NULL); }
+
+/* A struct batch of one string column "s" of `n` rows; `bad` makes its last
+ * offset run backwards, as a careless foreign producer might. */
+static void string_batch(int64_t n, bool bad, struct ArrowSchema *schema, struct ArrowArray *batch)
+{
+    struct basalt_arrow_builder *b;
+    struct ArrowSchema cs;
+    struct ArrowArray ca;
+    if (basalt_arrow_builder_new("u", "s", ARROW_FLAG_NULLABLE, &b, NULL) != BASALT_OK)
+        abort();
+    for (int64_t i = 0; i < n; i++)
+        if (basalt_arrow_builder_append_string(b, "abc", NULL) != BASALT_OK)
+            abort();
+    if (basalt_arrow_builder_finish(b, &cs, &ca, NULL) != BASALT_OK)
+        abort();
+    basalt_arrow_builder_free(b);
+    if (bad)
+        ((int32_t *)(uintptr_t)ca.buffers[1])[n] = 1; /* below offsets[n - 1] */
+    if (basalt_arrow_schema_init(schema, "+s", "", 0, 1, NULL) != BASALT_OK ||
+        basalt_arrow_array_init(batch, 1, 1, NULL) != BASALT_OK)
+        abort();
+    basalt_arrow_schema_move(&cs, schema->children[0]);
+    basalt_arrow_array_move(&ca, batch->children[0]);
+    batch->length = n;
+}
+
+static void two_batch_stream(bool second_bad, struct ArrowArrayStream *out)
+{
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    for (int i = 0; i < 2; i++) {
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        string_batch(4, i == 1 && second_bad, &s, &a);
+        if (i == 0)
+            basalt_arrow_schema_move(&s, &in.schema);
+        else
+            s.release(&s);
+        if (basalt_arrow_batches_append(&in, &a, NULL) != BASALT_OK)
+            abort();
+    }
+    if (basalt_arrow_stream_from_batches(&in, out, NULL) != BASALT_OK)
+        abort();
+}
+
+TEST(arrow_stream_import_validates_foreign_batches)
+{
+    struct ArrowArrayStream foreign, checked;
+    struct basalt_error err;
+    /* A good stream passes through unchanged. */
+    two_batch_stream(false, &foreign);
+    CHECK_OK(basalt_arrow_stream_import(&foreign, BASALT_ARROW_VALIDATE_FULL, &checked, &err),
+             &err);
+    CHECK(foreign.release == NULL);
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    CHECK_OK(basalt_arrow_stream_collect(&checked, &out, &err), &err);
+    CHECK_EQ(out.n, 2);
+    basalt_arrow_batches_reset(&out);
+    /* A bad second batch: the first comes through, the second is refused
+     * with a message naming it and the column. */
+    two_batch_stream(true, &foreign);
+    CHECK_OK(basalt_arrow_stream_import(&foreign, BASALT_ARROW_VALIDATE_FULL, &checked, &err),
+             &err);
+    struct ArrowArray a;
+    CHECK_EQ(checked.get_next(&checked, &a), 0);
+    CHECK(a.release != NULL);
+    a.release(&a);
+    CHECK_EQ(checked.get_next(&checked, &a), EINVAL);
+    CHECK(a.release == NULL);
+    CHECK(strstr(checked.get_last_error(&checked), "batch 1") != NULL);
+    CHECK(strstr(checked.get_last_error(&checked), "'s'") != NULL);
+    checked.release(&checked);
+}
