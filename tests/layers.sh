@@ -16,6 +16,7 @@ rank() {
     catalog|frame) echo 5 ;;
     query|query_*) echo 6 ;;
     sql) echo 7 ;;
+    flight|flight_*) echo 8 ;;
     basalt) echo 9 ;;
     *) echo 99 ;;
   esac

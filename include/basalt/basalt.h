@@ -22,5 +22,6 @@
 #include "basalt/query.h"
 #include "basalt/query_plan.h"
 #include "basalt/sql.h"
+#include "basalt/flight_shm.h"
 
 #endif
