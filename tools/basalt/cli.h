@@ -112,6 +112,7 @@ int cli_avro_main(int argc, char **argv);
 int cli_catalog_main(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_csv_main(int argc, char **argv);
+int cli_flight_main(int argc, char **argv); /* cmd_shm.c */
 int cli_hash_main(int argc, char **argv);
 int cli_iceberg_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);

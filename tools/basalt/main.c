@@ -13,6 +13,7 @@ static const struct cli_group groups[] = {
     {"catalog", "serve a catalog over the Iceberg REST protocol", cli_catalog_main},
     {"csv", "CSV files: schema, cat, convert to Parquet", cli_csv_main},
     {"codec", "compress and decompress with any basalt codec", cli_codec_main},
+    {"flight", "Arrow batches to local consumers through shared memory", cli_flight_main},
     {"hash", "checksums and hashes of files (crc32, murmur3, xxh64, sha256)", cli_hash_main},
     {"iceberg", "Iceberg tables: catalogs, metadata, plans, scans, counts", cli_iceberg_main},
     {"info", "library version, CPU features and codecs", cli_info_main},
