@@ -40,7 +40,10 @@
  * published.
  *
  * Memory: one split lives in one file; its pages are freed when both sides
- * are done with it. The producer decodes the source stream's batches in its
+ * are done with it. The producer allocates them as the file grows (in
+ * grow_step steps, with MADV_POPULATE_WRITE where the kernel has it, else
+ * fallocate), so running out of memory is NOMEM, never SIGBUS; the consumer
+ * maps each published range with MADV_POPULATE_READ. The producer decodes the source stream's batches in its
  * own memory and serialises them into the file (one copy of the bytes); the
  * consumer copies nothing.
  *
@@ -127,7 +130,9 @@ BASALT_EXPORT basalt_status basalt_flight_shm_server_new(
  * of its stream. Returns that connection's outcome: OK when the consumer
  * was sent the whole stream; IO (the consumer went away, a socket or
  * memory-file failure); LIMIT (max_segment_size); the statuses of the open
- * callback and of the source stream; INVALID_ARG after _start. Whatever it
+ * callback and of the source stream; INVALID_ARG after _start. A
+ * connection that closes without a request (another server_new probing
+ * whether this socket is live) is OK and counted as neither. Whatever it
  * returns, the server can serve the next connection. */
 BASALT_EXPORT basalt_status basalt_flight_shm_server_serve_one(
     struct basalt_flight_shm_server *server, struct basalt_error *err);
