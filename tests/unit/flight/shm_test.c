@@ -90,7 +90,9 @@ static bool in_memfd_mapping(const void *p, size_t len)
     return found;
 }
 
-/* The names in /dev/shm, sorted and joined (for before/after comparisons). */
+/* The names in /dev/shm that could be ours ("basalt" in them), sorted and
+ * joined, for before/after comparisons: other programs of a parallel test
+ * run (PostgreSQL in the catalog tests) add and remove their own entries. */
 static void list_dev_shm(char *out, size_t cap)
 {
     out[0] = '\0';
@@ -98,6 +100,10 @@ static void list_dev_shm(char *out, size_t cap)
     int n = scandir("/dev/shm", &names, NULL, alphasort);
     size_t used = 0;
     for (int i = 0; i < n; i++) {
+        if (!strcasestr(names[i]->d_name, "basalt")) {
+            free(names[i]);
+            continue;
+        }
         int w = snprintf(out + used, cap - used, "%s\n", names[i]->d_name);
         if (w > 0 && (size_t)w < cap - used)
             used += (size_t)w;
