@@ -23,5 +23,6 @@
 #include "basalt/query_plan.h"
 #include "basalt/sql.h"
 #include "basalt/flight.h"
+#include "basalt/flight_shm.h"
 
 #endif

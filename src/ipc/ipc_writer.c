@@ -744,7 +744,8 @@ static basalt_status writer_open(struct basalt_output *out, const struct ArrowSc
             w->dicts[i].node = w->ids.slots[i].node;
             w->dicts[i].id = w->ids.slots[i].id;
         }
-        w->n_dicts = w->ids.n;
+        if (w->dicts)
+            w->n_dicts = w->ids.n;
     }
     if (st == BASALT_OK && out && o.format == BASALT_IPC_FORMAT_FILE)
         st = out_write(w, ipc_file_magic, 8, err);

@@ -111,6 +111,9 @@ int cli_keys_decryption(struct cli_keys *k, const char *parquet_path,
 int cli_avro_main(int argc, char **argv);
 int cli_catalog_main(int argc, char **argv);
 int cli_flight_main(int argc, char **argv);
+/* basalt flight shm-serve / shm-get (cmd_shm.c). */
+int cli_flight_shm_serve(int argc, char **argv);
+int cli_flight_shm_get(int argc, char **argv);
 int cli_codec_main(int argc, char **argv);
 int cli_csv_main(int argc, char **argv);
 int cli_hash_main(int argc, char **argv);

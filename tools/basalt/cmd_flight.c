@@ -600,6 +600,8 @@ int cli_flight_main(int argc, char **argv)
         {"put", "append a file to a table through DoPut", cmd_put},
         {"actions", "ListActions", cmd_actions},
         {"action", "DoAction TYPE [BODY]", cmd_action},
+        {"shm-serve", "serve files to local consumers through shared memory", cli_flight_shm_serve},
+        {"shm-get", "read a stream from a shm-serve producer", cli_flight_shm_get},
         {NULL, NULL, NULL}};
     return cli_dispatch_verbs("flight", verbs, argc, argv);
 }

@@ -1,0 +1,75 @@
+/* Internals of the shared-memory transport (include/basalt/flight_shm.h):
+ * the wire records, the socket helpers both sides use. Visible to
+ * src/flight and its tests only.
+ *
+ * The protocol, over a SOCK_SEQPACKET Unix socket (one packet per record,
+ * so a record is never split or merged), every integer little-endian:
+ *
+ *   consumer -> producer, once:
+ *     request   "BSHMREQ1" | u32 ticket_len | ticket bytes
+ *   producer -> consumer:
+ *     record    u32 magic "BSHM" | u16 version (1) | u16 type |
+ *               u64 offset | u64 length | u32 status | u32 text_len | text
+ *     SEGMENT   first, with the memory file's descriptor (SCM_RIGHTS):
+ *               [offset, offset + length) holds the schema message
+ *     BATCH     [offset, offset + length) holds the dictionary batches a
+ *               record batch needs, then the record batch, contiguous
+ *     END       the end of the stream: offset = bytes written, length =
+ *               record batches sent
+ *     ERROR     status (a basalt_status) and text (the producer's message);
+ *               may come first, instead of SEGMENT
+ * The consumer never writes after its request: closing its end is how it
+ * says it is gone. */
+#ifndef BASALT_FLIGHT_SHM_INTERNAL_H
+#define BASALT_FLIGHT_SHM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "basalt/flight_shm.h"
+
+enum {
+    SHM_RECORD_SEGMENT = 1,
+    SHM_RECORD_BATCH = 2,
+    SHM_RECORD_END = 3,
+    SHM_RECORD_ERROR = 4,
+};
+
+#define SHM_MAGIC 0x4D485342u /* "BSHM" little-endian */
+#define SHM_VERSION 1
+#define SHM_REQUEST_MAGIC "BSHMREQ1"
+#define SHM_REQUEST_HEAD 12
+#define SHM_RECORD_HEAD 32
+#define SHM_TEXT_MAX 480
+#define SHM_RECORD_MAX (SHM_RECORD_HEAD + SHM_TEXT_MAX)
+
+struct shm_record {
+    uint16_t type;
+    uint64_t offset;
+    uint64_t length;
+    uint32_t status;
+    uint32_t text_len;
+    char text[SHM_TEXT_MAX + 1]; /* NUL-terminated */
+};
+
+/* Encodes `r` into `buf` (at least SHM_RECORD_MAX bytes); returns its size. */
+size_t basalt_flight_shm_record_encode(const struct shm_record *r, uint8_t *buf);
+/* Decodes one received packet. CORRUPT for a bad magic, version, type,
+ * size or text length. */
+basalt_status basalt_flight_shm_record_decode(const uint8_t *buf, size_t len,
+                                              struct shm_record *r, struct basalt_error *err);
+
+/* Sends one packet with MSG_NOSIGNAL, and `fd` as SCM_RIGHTS when >= 0.
+ * A consumer that went away is IO ("the consumer went away"). */
+basalt_status basalt_flight_shm_send(int sock, const void *data, size_t len, int fd,
+                                     struct basalt_error *err);
+/* Receives one packet of at most `cap` bytes into `buf`, waiting at most
+ * `timeout_ms` (0: forever). *len is 0 at the end of the connection. A
+ * descriptor passed along is returned in *fd (else -1) when `fd` is not NULL;
+ * descriptors beyond that one, or any at all when `fd` is NULL, are closed and
+ * make the packet CORRUPT. A packet longer than `cap` is CORRUPT. IO for
+ * socket failures and the timeout. */
+basalt_status basalt_flight_shm_recv(int sock, void *buf, size_t cap, size_t *len, int *fd,
+                                     uint32_t timeout_ms, struct basalt_error *err);
+
+#endif
