@@ -5,8 +5,8 @@
 #   inproc      the control: the scan's C stream in the consumer, one thread
 #   flight      `basalt flight serve` (pinned to CPU 0) to a client on CPU 1:
 #               GetFlightInfo, then DoGet of every endpoint in order
-#   shm         `basalt flight shm-serve` (CPU 0) to a consumer (CPU 1) that
-#               maps each split's segment read-only
+#   shm         the same server's shared-memory socket (--shm-socket): the
+#               endpoints' tickets, each split's segment mapped read-only
 #   ipc-mapped  an IPC file of the column, mapped (zero copy)
 #   ipc-copied  the same file read into memory
 # Every leg prints the column's sum, which must agree across legs.
@@ -26,25 +26,19 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-taskset -c 0 "$basalt" flight serve --catalog "$catalog" --port 0 >"$tmp/flight.out" 2>&1 &
+taskset -c 0 "$basalt" flight serve --catalog "$catalog" --port 0 --shm-socket "$tmp/shm.sock" \
+  >"$tmp/flight.out" 2>&1 &
 pids+=($!)
-have_shm=0
-if "$tb" 2>&1 | grep -q shm; then
-  taskset -c 0 "$tb" shm-serve --catalog "$catalog" --socket "$tmp/shm.sock" >"$tmp/shm.out" 2>&1 &
-  pids+=($!)
-  have_shm=1
-fi
 for _ in $(seq 100); do grep -q listening "$tmp/flight.out" 2>/dev/null && break; sleep 0.1; done
 uri=$(sed -n 's/^listening on \(grpc:.*\)$/\1/p' "$tmp/flight.out")
 "$tb" write-ipc --catalog "$catalog" --table "$table" --column "$column" --file "$tmp/col.arrow"
 
-legs=(inproc flight ipc-mapped ipc-copied)
-[ "$have_shm" = 1 ] && legs+=(shm)
+legs=(inproc flight shm ipc-mapped ipc-copied)
 run_leg() {
   case $1 in
     inproc) taskset -c 1 "$tb" inproc --catalog "$catalog" --table "$table" --column "$column" ;;
     flight) taskset -c 1 "$tb" flight --uri "$uri" --table "$table" --column "$column" ;;
-    shm) taskset -c 1 "$tb" shm --socket "$tmp/shm.sock" --table "$table" --column "$column" ;;
+    shm) taskset -c 1 "$tb" shm --uri "$uri" --table "$table" --column "$column" ;;
     ipc-mapped) taskset -c 1 "$tb" ipc --file "$tmp/col.arrow" ;;
     ipc-copied) taskset -c 1 "$tb" ipc --file "$tmp/col.arrow" --copy ;;
   esac
@@ -61,7 +55,7 @@ done
 echo "$(wc -l <"$tmp/runs.jsonl") runs of ${#legs[@]} legs, one column ($column of $table)"
 awk -F'[:,}]' '
   { for (i = 1; i <= NF; i++) { gsub(/[ "{]/, "", $i) }
-    leg = $2; rows[leg] = $4; sum[leg] = $6; bytes[leg] = $8; t[leg, ++n[leg]] = $10 }
+    leg = $2; rows[leg] = $4; sum[leg] = $6; bytes[leg] = $8; t[leg, ++n[leg]] = $10 + 0 }
   END {
     for (leg in n) {
       m = n[leg]

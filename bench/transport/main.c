@@ -9,6 +9,8 @@
  *           scan's C stream in this process, one thread
  *   flight  --uri grpc://H:P --table T --column C  GetFlightInfo of a CMD
  *           descriptor, then DoGet of every endpoint in order, one connection
+ *   shm     --uri grpc://H:P --table T --column C  the same endpoints read
+ *           through shared memory (the server's "shm" action names the socket)
  *   ipc     --file F [--copy]                      an IPC file, mapped (zero
  *           copy) or read into memory
  *   write-ipc --catalog URI --table T --column C --file F   makes the file */
@@ -19,6 +21,7 @@
 
 #include "basalt/basalt.h"
 #include "basalt/flight.h"
+#include "basalt/flight_shm.h"
 
 struct args {
     const char *leg, *catalog, *table, *column, *uri, *file;
@@ -132,7 +135,7 @@ static int leg_inproc(const struct args *a, bool write_ipc)
     return rc;
 }
 
-static int leg_flight(const struct args *a)
+static int leg_flight(const struct args *a, bool shm)
 {
     struct basalt_error err;
     basalt_error_init(&err);
@@ -149,13 +152,30 @@ static int leg_flight(const struct args *a)
     struct basalt_flight_info info;
     if (basalt_flight_client_get_info(c, &d, &info, &err) != BASALT_OK)
         return die("GetFlightInfo", &err);
+    char socket_path[512] = "";
+    if (shm) {
+        char *where = NULL;
+        if (basalt_flight_client_do_action(c, "shm", NULL, &where, &err) != BASALT_OK)
+            return die("the shm action", &err);
+        const char *p = strstr(where, "\"socket\":\"");
+        if (!p)
+            return die("the shm action's answer", NULL);
+        p += 10;
+        size_t n = strcspn(p, "\"");
+        snprintf(socket_path, sizeof socket_path, "%.*s", (int)n, p);
+        basalt_free(where);
+    }
     int64_t rows = 0, bytes = 0;
     double sum = 0;
     for (size_t i = 0; i < info.n_endpoints; i++) {
         struct ArrowArrayStream s;
-        if (basalt_flight_client_do_get(c, info.endpoints[i].ticket, info.endpoints[i].ticket_len,
-                                        &s, &err) != BASALT_OK)
-            return die("DoGet", &err);
+        basalt_status st =
+            shm ? basalt_flight_shm_open(socket_path, info.endpoints[i].ticket,
+                                         info.endpoints[i].ticket_len, NULL, &s, &err)
+                : basalt_flight_client_do_get(c, info.endpoints[i].ticket,
+                                              info.endpoints[i].ticket_len, &s, &err);
+        if (st != BASALT_OK)
+            return die(shm ? "shm" : "DoGet", &err);
         struct ArrowSchema schema;
         s.get_schema(&s, &schema);
         for (;;) {
@@ -173,8 +193,8 @@ static int leg_flight(const struct args *a)
         schema.release(&schema);
         s.release(&s);
     }
-    printf("{\"leg\": \"flight\", \"rows\": %lld, \"sum\": %.6f, \"bytes\": %lld, \"ms\": %.2f}\n",
-           (long long)rows, sum, (long long)bytes, now_ms() - t0);
+    printf("{\"leg\": \"%s\", \"rows\": %lld, \"sum\": %.6f, \"bytes\": %lld, \"ms\": %.2f}\n",
+           shm ? "shm" : "flight", (long long)rows, sum, (long long)bytes, now_ms() - t0);
     basalt_flight_info_reset(&info);
     basalt_flight_client_close(c);
     return 0;
@@ -238,7 +258,9 @@ int main(int argc, char **argv)
     if (!strcmp(a.leg, "write-ipc"))
         return leg_inproc(&a, true);
     if (!strcmp(a.leg, "flight"))
-        return leg_flight(&a);
+        return leg_flight(&a, false);
+    if (!strcmp(a.leg, "shm"))
+        return leg_flight(&a, true);
     if (!strcmp(a.leg, "ipc"))
         return leg_ipc(&a);
     fprintf(stderr, "unknown leg %s\n", a.leg);

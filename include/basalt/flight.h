@@ -19,8 +19,9 @@
  *     with writev (no copy), uncompressed unless the server is told to
  *     compress;
  *   - GetSchema, ListFlights (every table, with its schema, no endpoints),
- *     Handshake (bearer token), ListActions and DoAction (see
- *     basalt_flight_actions in the CLI help: "tables", "plan");
+ *     Handshake (bearer token), ListActions and DoAction ("tables": every
+ *     table; "plan": a CMD's scan plan as JSON; "shm": the shared-memory
+ *     socket when the server has one);
  *   - DoPut appends the batches it receives to the descriptor's table
  *     through the Iceberg write path, in one snapshot committed when the
  *     client ends the stream; its PutResult carries
@@ -73,6 +74,11 @@ struct basalt_flight_server_options {
     /* TLS (ALPN h2, TLS 1.2 and up) with this PEM certificate chain and
      * private key; both NULL: plain HTTP/2 (h2c). */
     const char *tls_cert_file, *tls_key_file;
+    /* Also serve tickets through shared memory on this Unix socket
+     * (basalt/flight_shm.h): a consumer on the same machine passes a
+     * ticket from GetFlightInfo to basalt_flight_shm_open and maps the rows
+     * the server decodes. The "shm" action names the socket. NULL: no. */
+    const char *shm_socket;
 };
 
 BASALT_EXPORT void basalt_flight_server_options_init(struct basalt_flight_server_options *o);

@@ -84,7 +84,8 @@ struct basalt_flight_shm_server_options {
      * consumer as an error record). Address space only until written.
      * Default 64 GiB. */
     uint64_t max_segment_size;
-    /* The file grows by at least this much at a time. Default 64 MiB. */
+    /* The file grows by doubling from 1 MiB, then by this much at a time.
+     * Default 64 MiB. */
     uint64_t grow_step;
     /* Alignment of message bodies and buffers in the file: 8 or 64
      * (default 64). */

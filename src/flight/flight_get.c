@@ -11,12 +11,7 @@ struct get_call {
     struct basalt_flight_server *srv;
     uint8_t *ticket;
     size_t ticket_len;
-    struct flight_request req;
-    struct flight_cached_scan *cached;
-    const struct flight_scan *scan;
-    struct ArrowArrayStream stream;       /* the task being read */
-    bool whole;                           /* every task in turn */
-    uint32_t next_task;
+    struct ArrowArrayStream stream;       /* the ticket's rows */
     struct basalt_ipc_encoder *encoder;
     bool schema_sent;
     struct ArrowArray batch;              /* held while its messages are sent */
@@ -43,48 +38,15 @@ static basalt_status get_message(void *vcall, const uint8_t *data, size_t len,
     return c->ticket ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
 }
 
-/* The task a ticket names, found again in the re-planned scan. */
-static basalt_status find_task(struct get_call *c, uint32_t *task, struct basalt_error *err)
-{
-    const struct basalt_iceberg_plan *plan;
-    basalt_status st = basalt_iceberg_scan_prepare_tasks(c->scan->scan, &plan, err);
-    if (st != BASALT_OK)
-        return st;
-    for (uint32_t i = 0; i < plan->n_tasks; i++) {
-        const struct basalt_iceberg_file_task *t = &plan->tasks[i];
-        if (t->start == c->req.start && t->length == c->req.length &&
-            strcmp(t->file->file_path, c->req.file) == 0) {
-            *task = i;
-            return BASALT_OK;
-        }
-    }
-    return basalt_error_set(err, BASALT_NOT_FOUND, "the ticket's task (%s at %lld) is not in "
-                            "snapshot %lld of '%s'", c->req.file, (long long)c->req.start,
-                            (long long)c->scan->snapshot_id, c->req.table);
-}
-
 static basalt_status get_finish(void *vcall, struct basalt_error *err)
 {
     struct get_call *c = vcall;
     if (!c->ticket)
         return basalt_error_set(err, BASALT_INVALID_ARG, "DoGet without a ticket");
-    basalt_status st = basalt_flight_request_from_ticket(c->ticket, c->ticket_len, &c->req, err);
-    if (st == BASALT_OK)
-        st = basalt_flight_scan_acquire(c->srv, &c->req, &c->cached, err);
-    if (st == BASALT_OK)
-        c->scan = basalt_flight_cached_scan(c->cached);
-    if (st == BASALT_OK && c->req.has_task) {
-        uint32_t task = 0;
-        st = find_task(c, &task, err);
-        if (st == BASALT_OK)
-            st = basalt_iceberg_scan_task_stream(c->scan->scan, task, &c->stream, err);
-    } else if (st == BASALT_OK) {
-        /* The whole table: every task in order, on this call's thread. */
-        c->whole = true;
-    }
+    basalt_status st = basalt_flight_ticket_stream(c->srv, c->ticket, c->ticket_len, &c->stream, err);
     struct ArrowSchema schema = {0};
-    if (st == BASALT_OK)
-        st = basalt_iceberg_scan_schema(c->scan->scan, &schema, err);
+    if (st == BASALT_OK && c->stream.get_schema(&c->stream, &schema) != 0)
+        st = basalt_error_set(err, BASALT_INTERNAL, "%s", c->stream.get_last_error(&c->stream));
     struct basalt_ipc_write_options wo;
     basalt_ipc_write_options_init(&wo);
     wo.compression = c->srv->o.compression;
@@ -93,32 +55,6 @@ static basalt_status get_finish(void *vcall, struct basalt_error *err)
     if (schema.release)
         schema.release(&schema);
     return st;
-}
-
-/* The next batch of the ticket's task, or of the whole table's tasks in
- * order; released at the end. */
-static basalt_status next_batch(struct get_call *c, struct ArrowArray *out,
-                                struct basalt_error *err)
-{
-    out->release = NULL;
-    for (;;) {
-        if (c->stream.release) {
-            if (c->stream.get_next(&c->stream, out) != 0) {
-                const char *m = c->stream.get_last_error(&c->stream);
-                return basalt_error_set(err, BASALT_IO, "%s", m ? m : "scan failed");
-            }
-            if (out->release)
-                return BASALT_OK;
-            c->stream.release(&c->stream);
-        }
-        const struct basalt_iceberg_plan *plan;
-        basalt_status st = basalt_iceberg_scan_prepare_tasks(c->scan->scan, &plan, err);
-        if (st != BASALT_OK || !c->whole || c->next_task >= plan->n_tasks)
-            return st;
-        st = basalt_iceberg_scan_task_stream(c->scan->scan, c->next_task++, &c->stream, err);
-        if (st != BASALT_OK)
-            return st;
-    }
 }
 
 static basalt_status get_next(void *vcall, struct grpc_message_out *out, bool *done,
@@ -138,14 +74,15 @@ static basalt_status get_next(void *vcall, struct grpc_message_out *out, bool *d
                 c->batch.release(&c->batch);
             c->msgs = NULL;
             c->n_msgs = c->msg_i = 0;
-            basalt_status st = next_batch(c, &c->batch, err);
-            if (st != BASALT_OK)
-                return st;
+            if (c->stream.get_next(&c->stream, &c->batch) != 0)
+                return basalt_error_set(err, BASALT_IO, "%s",
+                                        c->stream.get_last_error(&c->stream));
             if (!c->batch.release) {
                 *done = true;
                 return BASALT_OK;
             }
-            st = basalt_ipc_encoder_batch(c->encoder, &c->batch, &c->msgs, &c->n_msgs, err);
+            basalt_status st = basalt_ipc_encoder_batch(c->encoder, &c->batch, &c->msgs,
+                                                        &c->n_msgs, err);
             if (st != BASALT_OK)
                 return st;
         }
@@ -168,8 +105,6 @@ static void get_free(void *vcall)
     if (c->stream.release)
         c->stream.release(&c->stream);
     basalt_ipc_encoder_free(c->encoder);
-    basalt_flight_scan_release(c->srv, c->cached);
-    basalt_flight_request_reset(&c->req);
     basalt_flight_frame_reset(&c->frame);
     basalt_free(c->ticket);
     basalt_free(c);

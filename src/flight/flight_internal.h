@@ -8,6 +8,7 @@
 
 #include "basalt/catalog.h"
 #include "basalt/flight.h"
+#include "basalt/flight_shm.h"
 #include "basalt/iceberg.h"
 #include "basalt/ipc.h"
 #include "flight_wire.pb-c.h"
@@ -28,6 +29,8 @@ struct basalt_flight_server {
     pthread_mutex_t scans_lock;
     struct flight_cached_scan *scans;
     uint64_t scans_clock;
+    struct basalt_flight_shm_server *shm; /* tickets through shared memory */
+    char *shm_socket;
 };
 
 /* What a descriptor or a ticket asks for. Strings owned (basalt_free). */
@@ -109,6 +112,14 @@ basalt_status basalt_flight_data_pack(const struct basalt_ipc_message *msg,
                                       const flight_descriptor_msg *descriptor,
                                       struct flight_frame *out, struct basalt_error *err);
 void basalt_flight_frame_reset(struct flight_frame *f);
+
+/* A ticket's rows (its task, or every task of the table in order) as a
+ * stream that holds the shared plan until released. Statuses of the
+ * ticket's parsing and of basalt_flight_scan_acquire; NOT_FOUND when the
+ * task is not in the plan. */
+basalt_status basalt_flight_ticket_stream(struct basalt_flight_server *srv, const uint8_t *ticket,
+                                          size_t len, struct ArrowArrayStream *out,
+                                          struct basalt_error *err);
 
 /* The calls, one per method. */
 basalt_status basalt_flight_get_begin(struct basalt_flight_server *srv, void **call,

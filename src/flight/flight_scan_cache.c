@@ -96,7 +96,7 @@ basalt_status basalt_flight_scan_acquire(struct basalt_flight_server *srv,
         if (e->scan.table)
             basalt_flight_scan_close(&e->scan);
         basalt_free(e);
-        return basalt_error_context(err, st, "table '%s'", r->table);
+        return st; /* the message names the table */
     }
     e->refs = 1;
     /* Kept under the snapshot it read (a table without one: not kept). */

@@ -24,6 +24,8 @@ static const struct {
     {"tables", "every table of the catalog, one identifier per result"},
     {"plan", "the scan plan of a CMD-style JSON request {\"table\", \"columns\", \"filter\", "
              "\"snapshot\"}: files, tasks, rows and bytes, as JSON"},
+    {"shm", "where a consumer on this machine reads tickets through shared memory: "
+            "{\"socket\": PATH}, for basalt_flight_shm_open with a ticket of GetFlightInfo"},
 };
 
 /* A call whose response messages are computed in finish(). */
@@ -339,6 +341,18 @@ static basalt_status do_action(struct unary_call *c, struct basalt_error *err)
                 basalt_flight_scan_close(&s);
             basalt_flight_request_reset(&req);
         }
+    } else if (!strcmp(a->type, "shm")) {
+        if (!c->srv->shm_socket) {
+            st = basalt_error_set(err, BASALT_UNSUPPORTED, "this server does not serve shared "
+                                  "memory (flight serve --shm-socket PATH)");
+        } else {
+            json_t *o = json_pack("{s:s}", "socket", c->srv->shm_socket);
+            char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+            json_decref(o);
+            st = text ? add_result(c, text, strlen(text), err)
+                      : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            free(text);
+        }
     } else {
         st = basalt_error_set(err, BASALT_UNSUPPORTED, "no action '%.64s' (ListActions lists them)",
                               a->type);
@@ -509,6 +523,35 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* The shared-memory producer's tickets are Flight tickets. */
+static basalt_status shm_open(void *ctx, const void *ticket, size_t len,
+                              struct ArrowArrayStream *out, struct basalt_error *err)
+{
+    return basalt_flight_ticket_stream(ctx, ticket, len, out, err);
+}
+
+static void shm_log(void *ctx, basalt_status st, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "flight: shm: %s: %s\n", basalt_status_name(st), message);
+}
+
+static basalt_status start_shm(struct basalt_flight_server *srv, struct basalt_error *err)
+{
+    struct basalt_flight_shm_server_options so;
+    basalt_flight_shm_server_options_init(&so);
+    if (srv->o.verbose)
+        so.log = shm_log;
+    srv->shm_socket = dup_str(srv->o.shm_socket);
+    if (!srv->shm_socket)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st =
+        basalt_flight_shm_server_new(srv->shm_socket, shm_open, srv, &so, &srv->shm, err);
+    if (st == BASALT_OK)
+        st = basalt_flight_shm_server_start(srv->shm, err);
+    return st;
+}
+
 basalt_status basalt_flight_server_start(struct basalt_catalog *catalog,
                                          const struct basalt_flight_server_options *options,
                                          struct basalt_flight_server **out,
@@ -533,7 +576,9 @@ basalt_status basalt_flight_server_start(struct basalt_catalog *catalog,
                                     srv->o.max_message,   srv->o.max_streams,
                                     srv->o.max_connections, srv->o.verbose,
                                     srv->o.tls_cert_file, srv->o.tls_key_file};
-    basalt_status st = basalt_grpc_server_start(&gc, begin, srv, &srv->grpc, err);
+    basalt_status st = srv->o.shm_socket ? start_shm(srv, err) : BASALT_OK;
+    if (st == BASALT_OK)
+        st = basalt_grpc_server_start(&gc, begin, srv, &srv->grpc, err);
     if (st != BASALT_OK) {
         basalt_flight_server_stop(srv);
         return st;
@@ -552,6 +597,8 @@ void basalt_flight_server_stop(struct basalt_flight_server *srv)
     if (!srv)
         return;
     basalt_grpc_server_stop(srv->grpc);
+    basalt_flight_shm_server_free(srv->shm);
+    basalt_free(srv->shm_socket);
     basalt_flight_scan_cache_clear(srv);
     pthread_mutex_destroy(&srv->catalog_lock);
     pthread_mutex_destroy(&srv->scans_lock);

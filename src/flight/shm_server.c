@@ -60,7 +60,12 @@ static basalt_status seg_grow(struct shm_segment *s, uint64_t need, struct basal
         return basalt_error_set(err, BASALT_LIMIT,
                                 "the stream needs more than max_segment_size (%llu bytes)",
                                 (unsigned long long)s->map_size);
-    uint64_t size = s->file_size + s->grow_step;
+    /* Doubling from 1 MiB up to steps of grow_step: a small split does not
+     * pay for pages it never fills (each one is zeroed on allocation). */
+    uint64_t step = s->file_size < s->grow_step ? s->file_size : s->grow_step;
+    if (step < ((uint64_t)1 << 20))
+        step = (uint64_t)1 << 20;
+    uint64_t size = s->file_size + step;
     if (size < need)
         size = need;
     size = (size + 4095) & ~(uint64_t)4095;

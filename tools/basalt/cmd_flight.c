@@ -43,7 +43,8 @@ static void serve_usage(void)
            "                           [--require-token T]\n"
            "                           [--compression none|lz4|zstd]\n"
            "                           [--max-message BYTES] [--location URI] [--verbose]\n"
-           "                           [--tls-cert CHAIN.pem --tls-key KEY.pem]\n\n"
+           "                           [--tls-cert CHAIN.pem --tls-key KEY.pem]\n"
+           "                           [--shm-socket PATH]\n\n"
            "Serves the catalog's Iceberg tables over Arrow Flight (gRPC, h2c) until SIGINT or\n"
            "SIGTERM. A PATH descriptor names a table (namespace levels, then the name); a CMD\n"
            "descriptor is JSON {\"table\", \"columns\", \"filter\", \"snapshot\"}. GetFlightInfo\n"
@@ -55,6 +56,8 @@ static void serve_usage(void)
            "fetching several endpoints at once.\n"
            "  --location URI    the location put in endpoints (default none: this server)\n"
            "  --tls-cert/--tls-key  serve gRPC over TLS (grpc+tls://) with this certificate\n"
+           "  --shm-socket PATH also serve tickets through shared memory on this Unix socket\n"
+           "                    (basalt flight shm-get --socket PATH --ticket T; action \"shm\")\n"
            "%s",
            cli_iceberg_common_help);
 }
@@ -96,6 +99,8 @@ static int cmd_serve(int argc, char **argv)
             o.token = *v ? v : NULL;
         } else if (!strcmp(opt, "--location")) {
             o.location = v;
+        } else if (!strcmp(opt, "--shm-socket")) {
+            o.shm_socket = v;
         } else if (!strcmp(opt, "--tls-cert")) {
             o.tls_cert_file = v;
         } else if (!strcmp(opt, "--tls-key")) {
