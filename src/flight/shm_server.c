@@ -135,6 +135,35 @@ static void seg_close(struct basalt_output *out)
 
 static const struct basalt_output_ops seg_ops = {seg_write, seg_commit, seg_close};
 
+/* Appends one message framed as the stream format frames it: continuation
+ * marker, metadata length padded so that the body starts `align`-aligned,
+ * the metadata, zeros, then the body's pieces. */
+static basalt_status seg_put_message(struct shm_segment *seg, const struct basalt_ipc_message *m,
+                                     int align, struct basalt_error *err)
+{
+    static const uint8_t zeros[64];
+    uint64_t pos = seg->out.written;
+    size_t a = (size_t)align;
+    size_t padded = m->metadata_len + (a - (size_t)((pos + 8 + m->metadata_len) % a)) % a;
+    uint8_t head[8] = {0xFF, 0xFF, 0xFF, 0xFF, (uint8_t)padded, (uint8_t)(padded >> 8),
+                       (uint8_t)(padded >> 16), (uint8_t)(padded >> 24)};
+    struct basalt_ipc_piece parts[3] = {{head, 8},
+                                        {m->metadata, m->metadata_len},
+                                        {zeros, padded - m->metadata_len}};
+    basalt_status st = BASALT_OK;
+    for (int i = 0; st == BASALT_OK && i < 3; i++)
+        if (parts[i].len) {
+            st = seg_write(&seg->out, parts[i].data, parts[i].len, err);
+            seg->out.written += parts[i].len;
+        }
+    for (size_t i = 0; st == BASALT_OK && i < m->n_body; i++)
+        if (m->body[i].len) {
+            st = seg_write(&seg->out, m->body[i].data, m->body[i].len, err);
+            seg->out.written += m->body[i].len;
+        }
+    return st;
+}
+
 static void seg_init(struct shm_segment *s)
 {
     memset(s, 0, sizeof *s);
@@ -290,11 +319,16 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
     struct basalt_ipc_write_options wo;
     basalt_ipc_write_options_init(&wo);
     wo.alignment = env->options->alignment;
-    struct basalt_ipc_writer *w = NULL;
+    struct basalt_ipc_encoder *enc = NULL;
     basalt_status st = seg_open(seg, env->options, err);
     if (st == BASALT_OK)
-        st = basalt_ipc_writer_open(&seg->out, &schema, &wo, &w, err);
+        st = basalt_ipc_encoder_new(&schema, &wo, &enc, err);
     basalt_arrow_schema_release(&schema);
+    if (st == BASALT_OK) {
+        struct basalt_ipc_message sm;
+        basalt_ipc_encoder_schema(enc, &sm);
+        st = seg_put_message(seg, &sm, 8, err);
+    }
     if (st == BASALT_OK) {
         int ro = read_only_fd(seg->fd);
         st = send_record(sock, SHM_RECORD_SEGMENT, 0, seg->out.written, ro >= 0 ? ro : seg->fd,
@@ -317,7 +351,10 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
             break;
         }
         if (!batch.release) {
-            st = basalt_ipc_writer_finish(w, err);
+            static const uint8_t eos[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+            st = seg_write(&seg->out, eos, 8, err);
+            if (st == BASALT_OK)
+                seg->out.written += 8;
             if (st == BASALT_OK) {
                 st = send_record(sock, SHM_RECORD_END, seg->out.written, (uint64_t)batches, -1,
                                  err);
@@ -326,7 +363,13 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
             break;
         }
         uint64_t start = seg->out.written;
-        st = basalt_ipc_writer_write(w, &batch, err);
+        /* The encoder's pieces point into the batch: copied once, straight
+         * into the segment. */
+        const struct basalt_ipc_message *msgs;
+        size_t n_msgs = 0;
+        st = basalt_ipc_encoder_batch(enc, &batch, &msgs, &n_msgs, err);
+        for (size_t i = 0; st == BASALT_OK && i < n_msgs; i++)
+            st = seg_put_message(seg, &msgs[i], wo.alignment, err);
         basalt_arrow_array_release(&batch);
         if (st != BASALT_OK) {
             st = basalt_error_context(err, st, "batch %lld", (long long)batches);
@@ -339,7 +382,7 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
             count_batch(env, seg->out.written - start);
         }
     }
-    basalt_ipc_writer_free(w);
+    basalt_ipc_encoder_free(enc);
     return st;
 }
 
