@@ -87,6 +87,13 @@ struct basalt_flight_shm_server_options {
     /* The file grows by doubling from 1 MiB, then by this much at a time.
      * Default 64 MiB. */
     uint64_t grow_step;
+    /* Memory the consumer hands back (its arrays of a batch all released)
+     * is written again. When this many bytes of batches are still held by
+     * the consumer and none of them is free, the producer waits (up to
+     * 100 ms) for some to come back before growing the file; a consumer
+     * that keeps everything costs one such wait, then the file just grows.
+     * Default 32 MiB; 0: never wait. */
+    uint64_t reuse_window;
     /* Alignment of message bodies and buffers in the file: 8 or 64
      * (default 64). */
     int alignment;

@@ -1,8 +1,13 @@
 /* The shared-memory transport's consumer: connects, asks for a ticket, maps
  * the memory file it is given read-only and decodes each published range in
  * place, as an ArrowArrayStream (include/basalt/flight_shm.h,
- * shm_internal.h). */
+ * shm_internal.h). When the last array pointing into a range is released,
+ * the range is handed back to the producer (a RELEASE packet), which
+ * writes later batches there: pages already in the file are reused rather
+ * than new ones allocated and zeroed for every batch. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "basalt/arrow_fb.h"
 #include "shm_internal.h"
 
 void basalt_flight_shm_client_options_init(struct basalt_flight_shm_client_options *o)
@@ -25,48 +31,86 @@ void basalt_flight_shm_client_options_init(struct basalt_flight_shm_client_optio
 
 /* ------------------------------------------------------------ the mapping */
 
-/* The read-only mapping as a basalt_input with a view: the IPC reader's
- * arrays point into it and hold it (through the reader's input owner)
- * until the last of them is released; closing unmaps. */
+/* The read-only mapping, held by the stream and by every range whose
+ * arrays are alive; unmapped when the last lets go. */
 struct shm_map {
-    struct basalt_input in; /* first */
+    atomic_long refs;
     uint8_t *map;
     uint64_t map_size;
-    char name[128];
 };
 
-static basalt_status map_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
-                                 void *dst, struct basalt_error *err)
+static void map_unref(struct shm_map *m)
 {
-    struct shm_map *m = (struct shm_map *)in;
-    if (offset > m->map_size || length > m->map_size - offset)
-        return basalt_error_set(err, BASALT_CORRUPT, "%s: %llu bytes at %llu pass the end",
-                                m->name, (unsigned long long)length,
-                                (unsigned long long)offset);
-    memcpy(dst, m->map + offset, (size_t)length);
-    return BASALT_OK;
+    if (m && atomic_fetch_sub(&m->refs, 1) == 1) {
+        munmap(m->map, (size_t)m->map_size);
+        basalt_free(m);
+    }
 }
 
-static const uint8_t *map_view(struct basalt_input *in)
+/* The way back to the producer, shared by the stream and the live ranges:
+ * array releases may run on any thread, after the stream is gone. */
+struct shm_channel {
+    atomic_long refs;
+    pthread_mutex_t lock;
+    int sock;            /* -1 once the stream closed it */
+    struct { uint64_t offset, length; } *live; /* ranges whose arrays are alive */
+    size_t n_live, cap_live;
+};
+
+static void channel_unref(struct shm_channel *ch)
 {
-    return ((struct shm_map *)in)->map;
+    if (ch && atomic_fetch_sub(&ch->refs, 1) == 1) {
+        pthread_mutex_destroy(&ch->lock);
+        basalt_free(ch->live);
+        basalt_free(ch);
+    }
 }
 
-static void map_close(struct basalt_input *in)
-{
-    struct shm_map *m = (struct shm_map *)in;
-    munmap(m->map, (size_t)m->map_size);
-    basalt_free(m);
-}
+/* One published range: its messages' bodies are pushed to the reader with
+ * range_unref as their free callback. */
+struct shm_range {
+    atomic_long refs;
+    struct shm_channel *ch;
+    struct shm_map *map;
+    uint64_t offset, length;
+};
 
-static const struct basalt_input_ops map_ops = {map_read_at, NULL, map_view, map_close, NULL};
+static void range_unref(void *vr)
+{
+    struct shm_range *r = vr;
+    if (atomic_fetch_sub(&r->refs, 1) != 1)
+        return;
+    struct shm_channel *ch = r->ch;
+    pthread_mutex_lock(&ch->lock);
+    for (size_t i = 0; i < ch->n_live; i++)
+        if (ch->live[i].offset == r->offset) {
+            ch->live[i] = ch->live[--ch->n_live];
+            break;
+        }
+    if (ch->sock >= 0) {
+        uint8_t pkt[SHM_RELEASE_SIZE];
+        memcpy(pkt, SHM_RELEASE_MAGIC, 8);
+        for (int i = 0; i < 8; i++) {
+            pkt[8 + i] = (uint8_t)(r->offset >> (8 * i));
+            pkt[16 + i] = (uint8_t)(r->length >> (8 * i));
+        }
+        /* Best effort: a producer that is gone no longer needs it. */
+        (void)!send(ch->sock, pkt, sizeof pkt, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    pthread_mutex_unlock(&ch->lock);
+    map_unref(r->map);
+    channel_unref(ch);
+    basalt_free(r);
+}
 
 /* ------------------------------------------------------------ the stream */
 
 struct shm_client {
     int sock;
     int memfd;
-    struct basalt_ipc_reader *reader; /* owns the mapping's input */
+    struct basalt_ipc_reader *reader; /* fed the published messages */
+    struct shm_map *mapping;
+    struct shm_channel *ch;
     const uint8_t *map;
     uint64_t map_size;
     struct basalt_flight_shm_client_options o;
@@ -83,6 +127,11 @@ struct shm_client {
 
 static void client_disconnect(struct shm_client *c)
 {
+    if (c->ch) {
+        pthread_mutex_lock(&c->ch->lock);
+        c->ch->sock = -1; /* releases after this are not sent */
+        pthread_mutex_unlock(&c->ch->lock);
+    }
     if (c->sock >= 0)
         close(c->sock);
     if (c->memfd >= 0)
@@ -141,11 +190,21 @@ static basalt_status check_range(struct shm_client *c, const struct shm_record *
     if (r->length == 0 || r->offset + r->length < r->offset)
         return basalt_error_set(&c->err, BASALT_CORRUPT, "manifest range of %llu bytes at %llu",
                                 (unsigned long long)r->length, (unsigned long long)r->offset);
-    if (r->offset < c->published)
-        return basalt_error_set(&c->err, BASALT_CORRUPT,
-                                "manifest range at %llu overlaps the previous one (to %llu)",
-                                (unsigned long long)r->offset, (unsigned long long)c->published);
     uint64_t end = r->offset + r->length;
+    /* A range may reuse memory the consumer handed back, never memory its
+     * arrays still point into. */
+    if (c->ch) {
+        pthread_mutex_lock(&c->ch->lock);
+        bool overlaps = false;
+        for (size_t i = 0; i < c->ch->n_live && !overlaps; i++)
+            overlaps = r->offset < c->ch->live[i].offset + c->ch->live[i].length &&
+                       c->ch->live[i].offset < end;
+        pthread_mutex_unlock(&c->ch->lock);
+        if (overlaps)
+            return basalt_error_set(&c->err, BASALT_CORRUPT,
+                                    "manifest range at %llu overlaps a range still in use",
+                                    (unsigned long long)r->offset);
+    }
     if (end > c->file_size) {
         struct stat sb;
         if (fstat(c->memfd, &sb) != 0)
@@ -166,8 +225,43 @@ static basalt_status check_range(struct shm_client *c, const struct shm_record *
     return BASALT_OK;
 }
 
-/* Decodes the messages of one BATCH range; a record batch (it must come
- * last) lands in `out`. */
+/* The message framed at `pos` inside [pos, end): its flatbuffer and body. */
+static basalt_status frame_at(struct shm_client *c, uint64_t pos, uint64_t end,
+                              const uint8_t **meta, uint32_t *meta_len, uint64_t *body_len)
+{
+    if (end - pos < 8)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "no message at %llu",
+                                (unsigned long long)pos);
+    const uint8_t *p = c->map + pos;
+    uint32_t cont = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                    (uint32_t)p[3] << 24;
+    uint32_t len = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
+                   (uint32_t)p[7] << 24;
+    if (cont != 0xFFFFFFFFu || len == 0 || len > end - pos - 8)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu: bad framing",
+                                (unsigned long long)pos);
+    struct basalt_arrow_fb fb;
+    struct basalt_arrow_fb_table msg;
+    int64_t body = 0;
+    basalt_status st = basalt_arrow_fb_init(&fb, p + 8, len, &c->err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_root(&fb, &msg, &c->err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_fb_i64(&msg, 3, 0, &body, &c->err);
+    if (st != BASALT_OK)
+        return basalt_error_context(&c->err, st, "message at %llu", (unsigned long long)pos);
+    if (body < 0 || (uint64_t)body > end - pos - 8 - len)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu: a body of %lld bytes "
+                                "passes its range", (unsigned long long)pos, (long long)body);
+    *meta = p + 8;
+    *meta_len = len;
+    *body_len = (uint64_t)body;
+    return BASALT_OK;
+}
+
+/* Decodes the messages of one BATCH range in place; a record batch (it
+ * must come last) lands in `out`. The range is live until the last array
+ * pointing into it is released. */
 static basalt_status decode_range(struct shm_client *c, const struct shm_record *r,
                                   struct ArrowArray *out)
 {
@@ -181,28 +275,59 @@ static basalt_status decode_range(struct shm_client *c, const struct shm_record 
             errno == EINVAL)
             c->no_populate = true;
     }
-    while (pos < end) {
-        uint64_t next;
-        basalt_status st = basalt_ipc_reader_read_at(c->reader, pos, end - pos, out, &next,
-                                                     &c->err);
-        if (st != BASALT_OK)
-            return st;
-        if (next <= pos || next > end) {
-            basalt_arrow_array_release(out);
-            return basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu ends at %llu",
-                                    (unsigned long long)pos, (unsigned long long)next);
-        }
-        pos = next;
-        if (out->release && pos != end) {
-            basalt_arrow_array_release(out);
-            return basalt_error_set(&c->err, BASALT_CORRUPT,
-                                    "%llu bytes after the record batch of the range at %llu",
-                                    (unsigned long long)(end - pos),
-                                    (unsigned long long)r->offset);
+    struct shm_range *range = basalt_calloc(1, sizeof *range);
+    if (!range)
+        return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
+    pthread_mutex_lock(&c->ch->lock);
+    if (c->ch->n_live == c->ch->cap_live) {
+        size_t cap = c->ch->cap_live ? 2 * c->ch->cap_live : 16;
+        void *live = basalt_realloc(c->ch->live, cap * sizeof *c->ch->live);
+        if (live) {
+            c->ch->live = live;
+            c->ch->cap_live = cap;
         }
     }
-    c->published = end;
-    return BASALT_OK;
+    bool tracked = c->ch->n_live < c->ch->cap_live;
+    if (tracked) {
+        c->ch->live[c->ch->n_live].offset = r->offset;
+        c->ch->live[c->ch->n_live++].length = r->length;
+    }
+    pthread_mutex_unlock(&c->ch->lock);
+    if (!tracked) {
+        basalt_free(range);
+        return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
+    }
+    atomic_init(&range->refs, 1); /* held while decoding */
+    range->ch = c->ch;
+    atomic_fetch_add(&c->ch->refs, 1);
+    range->map = c->mapping;
+    atomic_fetch_add(&c->mapping->refs, 1);
+    range->offset = r->offset;
+    range->length = r->length;
+    basalt_status st = BASALT_OK;
+    while (st == BASALT_OK && pos < end) {
+        if (out->release) {
+            basalt_arrow_array_release(out);
+            st = basalt_error_set(&c->err, BASALT_CORRUPT,
+                                  "%llu bytes after the record batch of the range at %llu",
+                                  (unsigned long long)(end - pos), (unsigned long long)r->offset);
+            break;
+        }
+        const uint8_t *meta;
+        uint32_t meta_len;
+        uint64_t body_len;
+        st = frame_at(c, pos, end, &meta, &meta_len, &body_len);
+        if (st != BASALT_OK)
+            break;
+        atomic_fetch_add(&range->refs, 1); /* the body's, dropped by the reader */
+        st = basalt_ipc_reader_push_message(c->reader, meta, meta_len, meta + meta_len,
+                                            (size_t)body_len, range_unref, range, out, &c->err);
+        pos += 8 + meta_len + body_len;
+    }
+    range_unref(range);
+    if (st == BASALT_OK)
+        c->published = end;
+    return st;
 }
 
 static int status_errno(basalt_status st)
@@ -276,12 +401,18 @@ static const char *stream_last_error(struct ArrowArrayStream *s)
     return c->err.message;
 }
 
-static void stream_release(struct ArrowArrayStream *s)
+static void client_free(struct shm_client *c)
 {
-    struct shm_client *c = s->private_data;
     client_disconnect(c);
     basalt_ipc_reader_close(c->reader);
+    map_unref(c->mapping);
+    channel_unref(c->ch);
     basalt_free(c);
+}
+
+static void stream_release(struct ArrowArrayStream *s)
+{
+    client_free(s->private_data);
     s->release = NULL;
 }
 
@@ -318,7 +449,7 @@ static basalt_status connect_to(const char *path, int *out, struct basalt_error 
 }
 
 /* Checks the memory file and maps it read-only over max_segment_size. */
-static basalt_status map_file(struct shm_client *c, struct shm_map **out)
+static basalt_status map_file(struct shm_client *c)
 {
     int seals = fcntl(c->memfd, F_GET_SEALS);
     if (seals < 0 || !(seals & F_SEAL_SHRINK))
@@ -342,15 +473,12 @@ static basalt_status map_file(struct shm_client *c, struct shm_map **out)
                                 "mapping %llu bytes: %s",
                                 (unsigned long long)c->o.max_segment_size, strerror(e));
     }
+    atomic_init(&m->refs, 1);
     m->map = p;
     m->map_size = c->o.max_segment_size;
-    snprintf(m->name, sizeof m->name, "flight shm %s", c->path);
-    m->in.ops = &map_ops;
-    m->in.size = m->map_size;
-    m->in.name = m->name;
+    c->mapping = m;
     c->map = m->map;
     c->map_size = m->map_size;
-    *out = m;
     return BASALT_OK;
 }
 
@@ -380,19 +508,36 @@ static basalt_status client_start(struct shm_client *c, const void *ticket, size
     if (r.type != SHM_RECORD_SEGMENT || fd < 0)
         return basalt_error_set(&c->err, BASALT_CORRUPT,
                                 "the first record is not a segment with its file");
-    struct shm_map *m = NULL;
-    st = map_file(c, &m);
+    st = map_file(c);
+    if (st == BASALT_OK)
+        st = check_range(c, &r);
     if (st != BASALT_OK)
         return st;
-    st = check_range(c, &r);
-    if (st != BASALT_OK) {
-        map_close(&m->in);
-        c->map = NULL;
-        return st;
+    /* The schema message: no body. */
+    const uint8_t *meta;
+    uint32_t meta_len;
+    uint64_t body_len;
+    char name[160];
+    snprintf(name, sizeof name, "flight shm %s", c->path);
+    struct ArrowArray none;
+    st = basalt_ipc_reader_new_messages(name, &c->o.ipc, &c->reader, &c->err);
+    if (st == BASALT_OK)
+        st = frame_at(c, r.offset, r.offset + r.length, &meta, &meta_len, &body_len);
+    if (st == BASALT_OK)
+        st = basalt_ipc_reader_push_message(c->reader, meta, meta_len, NULL, 0, NULL, NULL, &none,
+                                            &c->err);
+    if (st == BASALT_OK && none.release) {
+        basalt_arrow_array_release(&none);
+        st = basalt_error_set(&c->err, BASALT_CORRUPT, "the segment starts with a record batch");
     }
-    st = basalt_ipc_reader_open_at(&m->in, r.offset, r.length, &c->o.ipc, &c->reader, &c->err);
     if (st != BASALT_OK)
         return basalt_error_context(&c->err, st, "schema");
+    c->ch = basalt_calloc(1, sizeof *c->ch);
+    if (!c->ch)
+        return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
+    atomic_init(&c->ch->refs, 1);
+    pthread_mutex_init(&c->ch->lock, NULL);
+    c->ch->sock = c->sock;
     c->published = r.offset + r.length;
     return BASALT_OK;
 }
@@ -437,9 +582,7 @@ basalt_status basalt_flight_shm_open(const char *socket_path, const void *ticket
         basalt_error_context(&c->err, st, "flight shm %s", socket_path);
         if (err)
             basalt_error_set(err, st, "%s", c->err.message);
-        client_disconnect(c);
-        basalt_ipc_reader_close(c->reader);
-        basalt_free(c);
+        client_free(c);
         return st;
     }
     out->get_schema = stream_get_schema;

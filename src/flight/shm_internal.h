@@ -18,8 +18,10 @@
  *               record batches sent
  *     ERROR     status (a basalt_status) and text (the producer's message);
  *               may come first, instead of SEGMENT
- * The consumer never writes after its request: closing its end is how it
- * says it is gone. */
+ *   consumer -> producer, any time after the segment:
+ *     release   "BSHMREL1" | u64 offset | u64 length: a BATCH range whose
+ *               arrays were all released; the producer may write there again
+ * Closing its end is how the consumer says it is gone. */
 #ifndef BASALT_FLIGHT_SHM_INTERNAL_H
 #define BASALT_FLIGHT_SHM_INTERNAL_H
 
@@ -39,6 +41,8 @@ enum {
 #define SHM_VERSION 1
 #define SHM_REQUEST_MAGIC "BSHMREQ1"
 #define SHM_REQUEST_HEAD 12
+#define SHM_RELEASE_MAGIC "BSHMREL1"
+#define SHM_RELEASE_SIZE 24
 #define SHM_RECORD_HEAD 32
 #define SHM_TEXT_MAX 480
 #define SHM_RECORD_MAX (SHM_RECORD_HEAD + SHM_TEXT_MAX)

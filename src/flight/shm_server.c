@@ -21,6 +21,7 @@ void basalt_flight_shm_server_options_init(struct basalt_flight_shm_server_optio
     memset(o, 0, sizeof *o);
     o->max_segment_size = (uint64_t)64 << 30;
     o->grow_step = (uint64_t)64 << 20;
+    o->reuse_window = (uint64_t)32 << 20;
     o->alignment = 64;
     o->request_timeout_ms = 10000;
     o->max_connections = 16;
@@ -215,6 +216,140 @@ static int read_only_fd(int fd)
     return ro >= 0 ? ro : -1;
 }
 
+/* ------------------------------------------------------------ reuse */
+
+/* Ranges the consumer handed back (RELEASE packets), sorted by offset and
+ * merged when adjacent: later batches go to the first that fits, so that a
+ * consumer releasing batches as it goes keeps the file at a few batches'
+ * size and its pages, once allocated, are written again and again. */
+struct free_ranges {
+    struct { uint64_t offset, length; } *r;
+    size_t n, cap;
+};
+
+static void free_add(struct free_ranges *f, uint64_t offset, uint64_t length)
+{
+    size_t i = 0;
+    while (i < f->n && f->r[i].offset < offset)
+        i++;
+    if (i > 0 && f->r[i - 1].offset + f->r[i - 1].length == offset) {
+        f->r[i - 1].length += length;
+        if (i < f->n && f->r[i - 1].offset + f->r[i - 1].length == f->r[i].offset) {
+            f->r[i - 1].length += f->r[i].length;
+            memmove(&f->r[i], &f->r[i + 1], (f->n - i - 1) * sizeof *f->r);
+            f->n--;
+        }
+        return;
+    }
+    if (i < f->n && offset + length == f->r[i].offset) {
+        f->r[i].offset = offset;
+        f->r[i].length += length;
+        return;
+    }
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 16;
+        void *r = basalt_realloc(f->r, cap * sizeof *f->r);
+        if (!r)
+            return; /* not reused then: the file grows instead */
+        f->r = r;
+        f->cap = cap;
+    }
+    memmove(&f->r[i + 1], &f->r[i], (f->n - i) * sizeof *f->r);
+    f->r[i].offset = offset;
+    f->r[i].length = length;
+    f->n++;
+}
+
+/* Notes a published range (never merged: the consumer hands each back on
+ * its own). A full list only means the range is not reused. */
+static void sent_add(struct free_ranges *f, uint64_t offset, uint64_t length)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 16;
+        void *r = basalt_realloc(f->r, cap * sizeof *f->r);
+        if (!r)
+            return;
+        f->r = r;
+        f->cap = cap;
+    }
+    f->r[f->n].offset = offset;
+    f->r[f->n++].length = length;
+}
+
+/* Bytes published and not handed back. */
+static uint64_t held_bytes(const struct free_ranges *sent)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < sent->n; i++)
+        n += sent->r[i].length;
+    return n;
+}
+
+/* Takes `need` bytes from the first free range that holds them. */
+static bool free_take(struct free_ranges *f, uint64_t need, uint64_t *offset)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->r[i].length >= need) {
+            *offset = f->r[i].offset;
+            f->r[i].offset += need;
+            f->r[i].length -= need;
+            if (f->r[i].length == 0) {
+                memmove(&f->r[i], &f->r[i + 1], (f->n - i - 1) * sizeof *f->r);
+                f->n--;
+            }
+            return true;
+        }
+    return false;
+}
+
+/* Reads the RELEASE packets waiting on the socket without blocking. A range
+ * is only taken back if it is one this producer published (`sent`, by
+ * offset): a confused consumer cannot make it overwrite a live range. IO
+ * when the consumer closed its end. */
+static basalt_status take_releases(int sock, struct free_ranges *f, struct free_ranges *sent,
+                                   struct basalt_error *err)
+{
+    for (;;) {
+        uint8_t pkt[SHM_RELEASE_SIZE + 1];
+        ssize_t n = recv(sock, pkt, sizeof pkt, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return BASALT_OK;
+        if (n == 0)
+            return basalt_error_set(err, BASALT_IO, "the consumer went away");
+        if (n < 0)
+            return basalt_error_set(err, BASALT_IO, "the consumer went away (%s)", strerror(errno));
+        if (n != SHM_RELEASE_SIZE || memcmp(pkt, SHM_RELEASE_MAGIC, 8) != 0)
+            return basalt_error_set(err, BASALT_CORRUPT, "the consumer sent a packet that is not "
+                                    "a release");
+        uint64_t offset = 0, length = 0;
+        for (int i = 0; i < 8; i++) {
+            offset |= (uint64_t)pkt[8 + i] << (8 * i);
+            length |= (uint64_t)pkt[16 + i] << (8 * i);
+        }
+        for (size_t i = 0; i < sent->n; i++)
+            if (sent->r[i].offset == offset && sent->r[i].length >= length) {
+                free_add(f, offset, sent->r[i].length);
+                sent->r[i] = sent->r[--sent->n];
+                break;
+            }
+    }
+}
+
+/* The bytes `msgs` take framed from a 64-aligned position, rounded up to 64
+ * so that the next range starts aligned too. */
+static uint64_t framed_size(const struct basalt_ipc_message *msgs, size_t n, int align)
+{
+    uint64_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = (size_t)align;
+        size_t padded = msgs[i].metadata_len + (a - (size_t)((pos + 8 + msgs[i].metadata_len) % a)) % a;
+        pos += 8 + padded + (uint64_t)msgs[i].body_len;
+    }
+    return (pos + 63) & ~(uint64_t)63;
+}
+
 /* ------------------------------------------------------------ one connection */
 
 struct serve_env {
@@ -329,10 +464,14 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
         basalt_ipc_encoder_schema(enc, &sm);
         st = seg_put_message(seg, &sm, 8, err);
     }
+    /* Batches start 64-aligned after the schema. */
+    uint64_t schema_end = seg->out.written;
+    uint64_t end_of_data = (schema_end + 63) & ~(uint64_t)63;
+    struct free_ranges reusable = {0}, sent = {0};
+    bool waiting = env->options->reuse_window > 0;
     if (st == BASALT_OK) {
         int ro = read_only_fd(seg->fd);
-        st = send_record(sock, SHM_RECORD_SEGMENT, 0, seg->out.written, ro >= 0 ? ro : seg->fd,
-                         err);
+        st = send_record(sock, SHM_RECORD_SEGMENT, 0, schema_end, ro >= 0 ? ro : seg->fd, err);
         if (ro >= 0)
             close(ro);
         *consumer_gone = st != BASALT_OK;
@@ -352,6 +491,7 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
         }
         if (!batch.release) {
             static const uint8_t eos[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+            seg->out.written = end_of_data;
             st = seg_write(&seg->out, eos, 8, err);
             if (st == BASALT_OK)
                 seg->out.written += 8;
@@ -362,15 +502,48 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
             }
             break;
         }
-        uint64_t start = seg->out.written;
         /* The encoder's pieces point into the batch: copied once, straight
-         * into the segment. */
+         * into the segment, where the consumer handed memory back if it
+         * fits, else at the end. */
         const struct basalt_ipc_message *msgs;
         size_t n_msgs = 0;
         st = basalt_ipc_encoder_batch(enc, &batch, &msgs, &n_msgs, err);
+        if (st == BASALT_OK)
+            st = take_releases(sock, &reusable, &sent, err);
+        if (st != BASALT_OK) {
+            basalt_arrow_array_release(&batch);
+            *consumer_gone = st == BASALT_IO;
+            break;
+        }
+        uint64_t need = framed_size(msgs, n_msgs, wo.alignment), start;
+        bool placed = free_take(&reusable, need, &start);
+        /* Past the window, wait a little for memory to come back. */
+        while (!placed && waiting && held_bytes(&sent) + need > env->options->reuse_window) {
+            struct pollfd p = {.fd = sock, .events = POLLIN};
+            if (poll(&p, 1, 100) <= 0) {
+                waiting = false; /* a consumer that keeps its batches */
+                break;
+            }
+            st = take_releases(sock, &reusable, &sent, err);
+            if (st != BASALT_OK)
+                break;
+            placed = free_take(&reusable, need, &start);
+        }
+        if (st != BASALT_OK) {
+            basalt_arrow_array_release(&batch);
+            *consumer_gone = st == BASALT_IO;
+            break;
+        }
+        if (!placed) {
+            start = end_of_data;
+            end_of_data += need;
+        }
+        seg->out.written = start;
         for (size_t i = 0; st == BASALT_OK && i < n_msgs; i++)
             st = seg_put_message(seg, &msgs[i], wo.alignment, err);
         basalt_arrow_array_release(&batch);
+        if (st == BASALT_OK)
+            sent_add(&sent, start, need);
         if (st != BASALT_OK) {
             st = basalt_error_context(err, st, "batch %lld", (long long)batches);
             break;
@@ -383,6 +556,8 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
         }
     }
     basalt_ipc_encoder_free(enc);
+    basalt_free(reusable.r);
+    basalt_free(sent.r);
     return st;
 }
 
