@@ -65,6 +65,9 @@ struct qsink {
     basalt_status (*consume)(struct qsink *sink, int worker, int64_t morsel, int64_t seq,
                              struct ArrowArray *batch, struct basalt_error *err);
     void *impl;
+    /* The sink spills under the memory limit and checks the limit itself:
+     * the pipeline does not fail on it. */
+    bool spills;
     /* COLLECT: the batches of each morsel, in order */
     struct basalt_arrow_batches *per_morsel;
     int64_t n_morsels;

@@ -321,7 +321,7 @@ static basalt_status push(struct run *r, int k, int worker, int64_t m, struct Ar
                           struct basalt_error *err)
 {
     basalt_status st;
-    if (r->memory_limit > 0 && basalt_alloc_bytes() > r->memory_limit) {
+    if (r->memory_limit > 0 && !r->sink->spills && basalt_alloc_bytes() > r->memory_limit) {
         basalt_arrow_array_release(batch);
         return basalt_error_set(err, BASALT_LIMIT,
                                 "memory limit of %.1f MiB exceeded (%.1f MiB in use); raise "
