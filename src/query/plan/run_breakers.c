@@ -46,6 +46,9 @@ struct agg_sink {
     struct agg_spill sp;
 };
 
+/* Rows consumed or spilled at a time under a memory limit. */
+#define AGG_SLICE 8192
+
 static void agg_noop_release(struct ArrowArray *a)
 {
     a->release = NULL;
@@ -220,13 +223,33 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
     int nk = s->node->n_exprs, nc = s->node->n_calls;
-    if (s->limit > 0 && atomic_load(&s->frozen)) {
-        st = agg_spill_rows(s, inputs, batch->length, err);
-    } else {
+    if (s->limit == 0) {
         st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
                                  batch->length, err);
-        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
-            atomic_store(&s->frozen, true);
+    } else {
+        /* In slices, so that the tables freeze close to their share (a
+         * slice of new groups with many aggregates is megabytes). */
+        struct ArrowArray view[256];
+        const struct ArrowArray *in[256];
+        for (int64_t from = 0; from < batch->length && st == BASALT_OK; from += AGG_SLICE) {
+            int64_t n = batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE;
+            for (int i = 0; i < s->n_inputs; i++) {
+                in[i] = NULL;
+                if (inputs[i] == NULL)
+                    continue;
+                view[i] = *inputs[i];
+                view[i].offset += from;
+                view[i].length = n;
+                in[i] = &view[i];
+            }
+            if (atomic_load(&s->frozen)) {
+                st = agg_spill_rows(s, in, n, err);
+            } else {
+                st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
+                if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
+                    atomic_store(&s->frozen, true);
+            }
+        }
     }
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
