@@ -330,6 +330,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
             st = basalt_qagg_local_new(agg, &s.locals[w], err);
     }
     s.base.consume = agg_consume;
+    s.base.what = "aggregate without GROUP BY keys";
     s.agg = agg;
     atomic_init(&s.frozen, false);
     /* A global aggregate has one group: nothing to partition. */
@@ -388,7 +389,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
 /* ------------------------------------------------------------------ collecting in order */
 
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                           struct basalt_arrow_batches *out,
+                                           const char *what, struct basalt_arrow_batches *out,
                                            struct basalt_error *err)
 {
     struct qpipeline pl;
@@ -398,6 +399,7 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
     basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
     if (st == BASALT_OK)
         st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = what;
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink, err);
     if (st == BASALT_OK)
@@ -500,7 +502,8 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
     }
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], &in, err);
+    basalt_status st = basalt_qrun_collect_in_order(
+        ctx, node->child[0], node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY", &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -584,7 +587,7 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     if (st == BASALT_OK)
-        st = basalt_qrun_collect_in_order(ctx, node->child[1], &in, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", &in, err);
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
                                      node->n_join_keys, r->residual};
@@ -657,6 +660,7 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         join_run_free(r);
     if (st == BASALT_OK)
         st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = "HASH JOIN (RIGHT/FULL)";
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink, err);
     if (st == BASALT_OK)

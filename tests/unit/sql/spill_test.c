@@ -4,7 +4,7 @@
  * partitions were written; the sorted rows are checked against the order's
  * definition (keys, then input order) and the groups' counts and sums
  * against the generator's formula; what cannot fit fails with LIMIT naming
- * the operator; spill files live in temp_directory and nothing is left
+ * the operator (joins and windows, which do not spill, too); spill files live in temp_directory and nothing is left
  * there. The comparison with DuckDB on the same shapes is
  * tests/cli/sql_spill.sh. */
 #include <dirent.h>
@@ -408,7 +408,7 @@ TEST(spill_limit_errors_name_the_operator)
     struct basalt_sql_session *s = session(NULL, 24ll << 20, dir);
     struct basalt_error err;
     struct basalt_arrow_batches b;
-    char sql[512];
+    char sql[1024];
     /* One group holding every string: spilling cannot split it. */
     snprintf(sql, sizeof sql, "SELECT k - k AS one, string_agg(s, ',') FROM '%s' GROUP BY 1", f);
     CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
@@ -420,6 +420,16 @@ TEST(spill_limit_errors_name_the_operator)
     CHECK_MSG(strstr(err.message, "ORDER BY") != NULL, "%s", err.message);
     basalt_arrow_batches_reset(&b);
     CHECK_EQ(dir_entries(dir), 0);
+    /* Joins and windows do not spill: their errors say so. */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM '%s' a JOIN '%s' b ON a.id = b.id", f, f);
+    CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
+    CHECK_MSG(strstr(err.message, "HASH JOIN") != NULL && strstr(err.message, "not spill"), "%s",
+              err.message);
+    basalt_arrow_batches_reset(&b);
+    snprintf(sql, sizeof sql, "SELECT id, sum(k) OVER (PARTITION BY g) FROM '%s'", f);
+    CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
+    CHECK_MSG(strstr(err.message, "WINDOW") != NULL, "%s", err.message);
+    basalt_arrow_batches_reset(&b);
     /* A directory that cannot take files is named. */
     snprintf(sql, sizeof sql,
              "SET temp_directory = '/nonexistent/basalt'; SELECT k, id FROM '%s' ORDER BY k", f);
