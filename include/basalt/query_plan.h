@@ -40,7 +40,13 @@ struct basalt_iceberg_table;
 struct basalt_qctx_options {
     struct basalt_pool *pool; /* borrowed; NULL: the calling thread */
     int num_workers;          /* at most this many of the pool's workers (0: all) */
-    int64_t memory_limit;     /* bytes; 0: none */
+    /* Bytes; 0: none. Past it sort (ORDER BY, window input) and grouped
+     * aggregation spill to temporary files instead of failing; the other
+     * operators fail with LIMIT naming the limit. */
+    int64_t memory_limit;
+    /* Where spill files go (borrowed; it must outlive the context). NULL or
+     * "": $TMPDIR, else /tmp. Files are unlinked as soon as they are made. */
+    const char *spill_dir;
 };
 BASALT_EXPORT void basalt_qctx_options_init(struct basalt_qctx_options *o);
 

@@ -66,7 +66,10 @@ BASALT_EXPORT size_t basalt_sql_statement_format(const struct basalt_sql_script 
 struct basalt_sql_options {
     struct basalt_pool *pool; /* borrowed; NULL: the calling thread */
     int num_workers;          /* at most this many workers (0: all of the pool's) */
-    int64_t memory_limit;     /* bytes; 0: none */
+    int64_t memory_limit;     /* bytes; 0: none (past it sort and GROUP BY spill) */
+    /* Spill files' directory (copied; SET temp_directory = '...'); NULL:
+     * $TMPDIR, else /tmp. */
+    const char *spill_dir;
     const char *catalog_uri;  /* copied; NULL: no catalog (files only) */
     /* Where the catalog's remote tables are read (borrowed; it must outlive
      * the session). NULL: a store of the session's own, with the default

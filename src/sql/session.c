@@ -24,7 +24,13 @@ basalt_status basalt_sql_session_new(const struct basalt_sql_options *o,
     if (o != NULL)
         s->o = *o;
     basalt_status st = BASALT_OK;
-    if (o != NULL && o->catalog_uri != NULL) {
+    if (o != NULL && o->spill_dir != NULL) {
+        s->spill_dir = basalt_strdup(o->spill_dir);
+        if (s->spill_dir == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    s->o.spill_dir = s->spill_dir;
+    if (st == BASALT_OK && o != NULL && o->catalog_uri != NULL) {
         s->catalog_uri = basalt_strdup(o->catalog_uri);
         if (s->catalog_uri == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -60,6 +66,7 @@ void basalt_sql_session_free(struct basalt_sql_session *s)
     basalt_catalog_close(s->catalog);
     basalt_io_store_free(s->own_store);
     basalt_free(s->catalog_uri);
+    basalt_free(s->spill_dir);
     for (int i = 0; i < s->n_tables; i++) {
         basalt_free(s->tables[i].name);
         basalt_arrow_batches_reset(&s->tables[i].batches);
@@ -193,7 +200,8 @@ static basalt_status name_columns(struct basalt_arrow_batches *out, const char *
     return st;
 }
 
-/* SET threads = N caps the workers; SET memory_limit = '2GB'. */
+/* SET threads = N caps the workers; SET memory_limit = '2GB';
+ * SET temp_directory = '/path' (spill files; '' for the default). */
 static basalt_status set_option(struct basalt_sql_session *s, const struct basalt_sql_statement *stmt,
                                 struct basalt_error *err)
 {
@@ -219,6 +227,15 @@ static basalt_status set_option(struct basalt_sql_session *s, const struct basal
                       : strncasecmp(end, "g", 1) == 0 ? 1024.0 * 1024 * 1024
                                                       : 1;
         s->o.memory_limit = (int64_t)(n * mult);
+        return BASALT_OK;
+    }
+    if (text != NULL && strcmp(name, "temp_directory") == 0) {
+        char *d = basalt_strdup(text);
+        if (d == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        basalt_free(s->spill_dir);
+        s->spill_dir = d;
+        s->o.spill_dir = d;
         return BASALT_OK;
     }
     return basalt_error_set(err, BASALT_UNSUPPORTED, "SET %s is not supported (at position %d)",
@@ -306,6 +323,7 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     qo.pool = s->o.pool;
     qo.num_workers = s->o.num_workers;
     qo.memory_limit = s->o.memory_limit;
+    qo.spill_dir = s->o.spill_dir;
     struct basalt_qctx *ctx;
     basalt_status st = basalt_qctx_new(&qo, &ctx, err);
     if (st != BASALT_OK)

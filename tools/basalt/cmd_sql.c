@@ -25,7 +25,10 @@ static void usage(FILE *out)
             "  --output FILE        write the rows to FILE instead of stdout\n"
             "  --threads N          worker threads (default: all cores)\n"
             "  --memory-limit SIZE  memory for the query (e.g. 2GB; default 80%% of RAM): past it\n"
-            "                       the query fails (spilling to disk is not there yet)\n"
+            "                       ORDER BY and GROUP BY spill to temporary files, other\n"
+            "                       operators fail with a LIMIT error\n"
+            "  --temp-directory DIR where spill files go (default $TMPDIR, else /tmp; also\n"
+            "                       SET temp_directory = 'DIR'); they are unlinked when made\n"
             "  --timer              print the run time to stderr\n"
             "  -f FILE              read the query from FILE\n");
 }
@@ -95,6 +98,7 @@ int cli_sql_main(int argc, char **argv)
     enum cli_format_kind format = CLI_FORMAT_TABLE;
     int threads = 0;
     int64_t memory_limit = 0;
+    const char *temp_dir = NULL;
     bool timer = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -117,6 +121,8 @@ int cli_sql_main(int argc, char **argv)
         } else if (strcmp(a, "--memory-limit") == 0 && has_val) {
             if (!parse_size(argv[++i], &memory_limit))
                 return cli_usage_error("sql: bad --memory-limit '%s' (e.g. 2GB)", argv[i]);
+        } else if (strcmp(a, "--temp-directory") == 0 && has_val) {
+            temp_dir = argv[++i];
         } else if (strcmp(a, "--timer") == 0)
             timer = true;
         else if (strcmp(a, "-f") == 0 && has_val)
@@ -162,6 +168,7 @@ int cli_sql_main(int argc, char **argv)
     basalt_sql_options_init(&o);
     o.pool = pool;
     o.memory_limit = memory_limit;
+    o.spill_dir = temp_dir;
     o.catalog_uri = catalog;
     /* the store options of 'basalt --help' (and --stats) for remote tables */
     o.store = cli_store(NULL);

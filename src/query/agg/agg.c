@@ -238,3 +238,34 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
         basalt_free(acols);
     return st;
 }
+
+basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
+                                    const struct ArrowArray *const *keys, int64_t n_rows,
+                                    uint8_t *part, struct basalt_error *err)
+{
+    if (!agg || agg->n_keys == 0 || !keys || !part || n_rows < 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    struct qagg_col kc[8];
+    struct qagg_col *kcols = agg->n_keys <= 8 ? kc
+                                              : basalt_malloc(sizeof *kcols * (size_t)agg->n_keys);
+    size_t w = (size_t)agg->row_width;
+    uint8_t *rows = basalt_malloc(w * QAGG_CHUNK);
+    basalt_status st = kcols && rows ? BASALT_OK
+                                     : basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    for (int k = 0; k < agg->n_keys && st == BASALT_OK; k++)
+        st = basalt_qagg_col_init(keys[k], agg->keys[k].phys, n_rows, &kcols[k], err);
+    for (int64_t b = 0; st == BASALT_OK && b < n_rows; b += QAGG_CHUNK) {
+        int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
+        if (b > 0)
+            for (int k = 0; k < agg->n_keys; k++)
+                kcols[k].off += QAGG_CHUNK;
+        basalt_qagg_encode_rows(agg, kcols, e, rows);
+        for (int64_t i = 0; i < e; i++)
+            part[b + i] = (uint8_t)(basalt_qagg_hash_row(agg, rows + (size_t)i * w) >>
+                                    (64 - QAGG_PART_BITS));
+    }
+    basalt_free(rows);
+    if (kcols != kc)
+        basalt_free(kcols);
+    return st;
+}

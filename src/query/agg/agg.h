@@ -69,7 +69,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
                                       struct basalt_query_type *out, struct basalt_error *err);
 
 struct basalt_qagg_options {
-    int64_t memory_limit; /* bytes, 0 none (spilling: later) */
+    int64_t memory_limit; /* bytes, 0 none (spilling: basalt_qagg_finish_spilled) */
 };
 void basalt_qagg_options_init(struct basalt_qagg_options *o);
 
@@ -122,6 +122,42 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *local,
 basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_local **locals,
                                  int n_locals, struct basalt_pool *pool,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
+
+/* ------------------------------------------------------------ spilling
+ *
+ * GROUP BY under a memory limit (plan/run_breakers.c drives it): once the
+ * locals pass their share, they stop taking rows (frozen) and the caller
+ * writes the remaining input rows to BASALT_QAGG_SPILL_PARTS files by the
+ * partition of their key (the top bits of the key row's hash, the same
+ * partitions finish merges in). finish_spilled then does one partition at a
+ * time: the frozen locals' groups of that partition, plus the spilled rows
+ * of it consumed into a fresh local, merged, ordered and written. Every
+ * aggregate is order-free (see the top), so the output is the one
+ * basalt_qagg_finish would give over all the rows, in the same order (the
+ * batches are cut per partition). */
+#define BASALT_QAGG_SPILL_PARTS 64
+
+/* part[i] = the partition of row i's key (n_rows entries), keys as
+ * basalt_qagg_consume takes them. OK; INVALID_ARG (no keys); NOMEM. */
+basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
+                                    const struct ArrowArray *const *keys, int64_t n_rows,
+                                    uint8_t *part, struct basalt_error *err);
+
+/* Consumes the spilled rows of partition `part` into `into` (a fresh local,
+ * with basalt_qagg_consume). */
+typedef basalt_status (*basalt_qagg_load_fn)(void *ctx, int part, struct basalt_qagg_local *into,
+                                             struct basalt_error *err);
+
+/* finish for a spilled aggregation (keys required): as basalt_qagg_finish
+ * over the locals' groups and the rows load gives, one partition in memory
+ * at a time. memory_limit > 0: LIMIT, naming the partition, when a
+ * partition's groups pass it. */
+basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
+                                         struct basalt_qagg_local **locals, int n_locals,
+                                         struct basalt_pool *pool, basalt_qagg_load_fn load,
+                                         void *load_ctx, int64_t memory_limit,
+                                         struct basalt_arrow_batches *out,
+                                         struct basalt_error *err);
 
 /* What the aggregation has done so far, summed over its locals (atomically
  * updated; read after the workers are done). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "agg/agg_internal.h"
+#include "spill/spill.h"
 
 struct fin {
     struct basalt_qagg *agg;
@@ -33,6 +34,7 @@ struct fin {
     uint32_t *ref_part, *ref_gid;
     int64_t n_out;
     struct ArrowArray *batches;
+    int64_t out_bytes; /* spilled finish: the result's size so far */
 };
 
 static int part_of(uint64_t h)
@@ -465,6 +467,182 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
         for (size_t c = 0; f.coll_idx && c < nc - 1; c++)
             basalt_free(f.coll_idx[i * (size_t)agg->n_calls + c]);
     }
+    basalt_free(f.part_off);
+    basalt_free(f.part_gid);
+    basalt_free(f.map);
+    basalt_free(f.coll_off);
+    basalt_free(f.coll_idx);
+    basalt_free(f.parts);
+    basalt_free(f.order);
+    basalt_free(f.coll_start);
+    basalt_free(f.status);
+    basalt_free(f.errs);
+    for (int i = 0; i < n_locals; i++)
+        basalt_qagg_local_reset(locals[i]);
+    return st;
+}
+
+/* ------------------------------------------------------------ spilled */
+
+/* Frees what bucket_local made for local i. */
+static void unbucket_local(struct fin *f, int i)
+{
+    basalt_free(f->part_gid[i]);
+    basalt_free(f->map[i]);
+    f->part_gid[i] = NULL;
+    f->map[i] = NULL;
+    for (int c = 0; c < f->agg->n_calls; c++) {
+        size_t ic = (size_t)i * (size_t)f->agg->n_calls + (size_t)c;
+        basalt_free(f->coll_idx[ic]);
+        f->coll_idx[ic] = NULL;
+    }
+}
+
+/* Partition p of a spilled aggregation: the frozen locals' groups of p and
+ * the spilled rows of p (loaded into spill), merged, ordered and written. */
+static basalt_status spilled_part(struct fin *f, int p, int n_frozen,
+                                  struct basalt_qagg_local *spill, basalt_qagg_load_fn load,
+                                  void *load_ctx, int64_t memory_limit,
+                                  struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_qagg *a = f->agg;
+    basalt_status st = load(load_ctx, p, spill, err);
+    if (st == BASALT_OK && memory_limit > 0 && basalt_alloc_bytes() > memory_limit)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "GROUP BY: memory limit of %.1f MiB exceeded (%.1f MiB in use, "
+                              "%.1f MiB of it the result so far) at spilled partition %d of %d; "
+                              "raise --memory-limit",
+                              (double)memory_limit / 1048576.0,
+                              (double)basalt_alloc_bytes() / 1048576.0,
+                              (double)f->out_bytes / 1048576.0, p, QAGG_PARTS);
+    f->locals[n_frozen] = spill;
+    if (st == BASALT_OK)
+        st = bucket_local(f, n_frozen, err);
+    if (st == BASALT_OK)
+        st = reorder_local(f, n_frozen, err);
+    f->n_locals = n_frozen + 1;
+    if (st == BASALT_OK)
+        st = basalt_qagg_local_init(a, &f->parts[p], false, err);
+    if (st == BASALT_OK)
+        st = merge_part(f, p, err);
+    int64_t n = st == BASALT_OK ? f->parts[p].n_groups : 0;
+    uint32_t *ref_part = basalt_malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    uint32_t *ref_gid = basalt_malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    if (st == BASALT_OK && (!ref_part || !ref_gid))
+        st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    struct basalt_qagg_local *parts[QAGG_PARTS];
+    for (int q = 0; q < QAGG_PARTS; q++)
+        parts[q] = &f->parts[q];
+    for (int64_t k = 0; st == BASALT_OK && k < n; k++) {
+        ref_part[k] = (uint32_t)p;
+        ref_gid[k] = f->order[p][k];
+    }
+    for (int64_t lo = 0; st == BASALT_OK && lo < n; lo += QAGG_BATCH_ROWS) {
+        int64_t cnt = n - lo < QAGG_BATCH_ROWS ? n - lo : QAGG_BATCH_ROWS;
+        struct ArrowArray b;
+        st = basalt_qagg_write(a, parts, ref_part + lo, ref_gid + lo,
+                               (const int64_t *const *)f->coll_start, cnt, &b, err);
+        if (st == BASALT_OK) {
+            f->out_bytes += basalt_qspill_array_bytes(&out->schema, &b);
+            st = basalt_arrow_batches_append(out, &b, err);
+        }
+    }
+    f->n_out += n;
+    basalt_free(ref_part);
+    basalt_free(ref_gid);
+    /* Partition p is done: its memory goes back before the next. */
+    if (f->parts[p].agg)
+        basalt_qagg_local_clear(&f->parts[p]);
+    memset(&f->parts[p], 0, sizeof f->parts[p]);
+    basalt_free(f->order[p]);
+    f->order[p] = NULL;
+    for (int c = 0; c < a->n_calls; c++) {
+        basalt_free(f->coll_start[(size_t)p * (size_t)a->n_calls + (size_t)c]);
+        f->coll_start[(size_t)p * (size_t)a->n_calls + (size_t)c] = NULL;
+    }
+    unbucket_local(f, n_frozen);
+    f->n_locals = n_frozen;
+    basalt_qagg_local_clear(spill);
+    return st;
+}
+
+basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
+                                         struct basalt_qagg_local **locals, int n_locals,
+                                         struct basalt_pool *pool, basalt_qagg_load_fn load,
+                                         void *load_ctx, int64_t memory_limit,
+                                         struct basalt_arrow_batches *out,
+                                         struct basalt_error *err)
+{
+    if (!agg || !out || !load || n_locals < 0 || (n_locals && !locals) || agg->n_keys == 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
+    for (int i = 0; i < n_locals; i++)
+        if (!locals[i] || locals[i]->agg != agg || !locals[i]->rowbuf)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: local %d not usable", i);
+    struct fin f;
+    memset(&f, 0, sizeof f);
+    f.agg = agg;
+    f.n_locals = n_locals;
+    size_t nl = (size_t)n_locals + 2, nc = (size_t)agg->n_calls + 1;
+    size_t tasks = nl > QAGG_PARTS ? nl : QAGG_PARTS;
+    basalt_status st = BASALT_OK;
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    f.locals = basalt_calloc(nl, sizeof *f.locals);
+    f.part_off = basalt_calloc(nl, sizeof *f.part_off);
+    f.part_gid = basalt_calloc(nl, sizeof *f.part_gid);
+    f.map = basalt_calloc(nl, sizeof *f.map);
+    f.coll_off = basalt_calloc(nl * nc, sizeof *f.coll_off);
+    f.coll_idx = basalt_calloc(nl * nc, sizeof *f.coll_idx);
+    f.parts = basalt_calloc(QAGG_PARTS, sizeof *f.parts);
+    f.order = basalt_calloc(QAGG_PARTS, sizeof *f.order);
+    f.coll_start = basalt_calloc(QAGG_PARTS * nc, sizeof *f.coll_start);
+    f.status = basalt_calloc(tasks, sizeof *f.status);
+    f.errs = basalt_calloc(tasks, sizeof *f.errs);
+    struct basalt_qagg_local spill;
+    memset(&spill, 0, sizeof spill);
+    if (!f.locals || !f.part_off || !f.part_gid || !f.map || !f.coll_off || !f.coll_idx ||
+        !f.parts || !f.order || !f.coll_start || !f.status || !f.errs)
+        st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    if (st == BASALT_OK) {
+        for (int i = 0; i < n_locals; i++)
+            f.locals[i] = locals[i];
+        basalt_pool_parallel_for(pool, 0, n_locals, 1, bucket_task, &f);
+        st = first_error(&f, n_locals, err);
+    }
+    if (st == BASALT_OK && out->schema.release == NULL) {
+        st = out_schema(agg, &schema, err);
+        if (st == BASALT_OK)
+            basalt_arrow_schema_move(&schema, &out->schema);
+    }
+    for (int p = 0; p < QAGG_PARTS && st == BASALT_OK; p++) {
+        st = basalt_qagg_local_init(agg, &spill, true, err);
+        if (st == BASALT_OK)
+            st = spilled_part(&f, p, n_locals, &spill, load, load_ctx, memory_limit, out, err);
+    }
+    if (st == BASALT_OK) {
+        agg->groups = f.n_out;
+        agg->partitions = QAGG_PARTS;
+        agg->direct_finish = false;
+    }
+    for (int p = 0; f.parts && p < QAGG_PARTS; p++) {
+        if (f.parts[p].agg)
+            basalt_qagg_local_clear(&f.parts[p]);
+        if (f.order)
+            basalt_free(f.order[p]);
+        for (size_t c = 0; f.coll_start && c < nc - 1; c++)
+            basalt_free(f.coll_start[(size_t)p * (size_t)agg->n_calls + c]);
+    }
+    for (size_t i = 0; i < nl - 1; i++) {
+        if (f.part_gid)
+            basalt_free(f.part_gid[i]);
+        if (f.map)
+            basalt_free(f.map[i]);
+        for (size_t c = 0; f.coll_idx && c < nc - 1; c++)
+            basalt_free(f.coll_idx[i * (size_t)agg->n_calls + c]);
+    }
+    if (spill.agg)
+        basalt_qagg_local_clear(&spill);
+    basalt_free(f.locals);
     basalt_free(f.part_off);
     basalt_free(f.part_gid);
     basalt_free(f.map);

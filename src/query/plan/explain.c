@@ -99,6 +99,13 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " direct=%lld", (long long)atomic_load(&n->morsels_direct));
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
+        if (n->spill_runs > 0)
+            put(o, " spilled_runs=%lld", (long long)n->spill_runs);
+        if (n->spill_partitions > 0)
+            put(o, " spilled_partitions=%lld", (long long)n->spill_partitions);
+        if (n->spill_rows > 0)
+            put(o, " spilled_rows=%lld spilled_bytes=%lld", (long long)n->spill_rows,
+                (long long)n->spill_bytes);
         if (n->ms > 0)
             put(o, " time=%.2fms", n->ms);
     }

@@ -110,6 +110,9 @@ struct basalt_qplan {
     _Atomic int64_t morsels, morsels_pruned;
     _Atomic int64_t batches_unfiltered; /* FILTER: passed whole, their files matching it */
     _Atomic int64_t morsels_direct; /* Iceberg scans: files read without the filter's columns */
+    /* SORT, AGGREGATE under a memory limit: sorted runs and hash partitions
+     * written to spill files, the rows and bytes written */
+    int64_t spill_runs, spill_partitions, spill_rows, spill_bytes;
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */

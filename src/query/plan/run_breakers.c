@@ -3,14 +3,33 @@
  * side of joins (their input is collected in morsel order and handed over
  * with its position, so ties and matches keep input order whatever the
  * worker count), and the probe of a join added to the pipeline above. */
+#include <stdio.h>
 #include <string.h>
 
 #include "agg/agg.h"
 #include "join/join.h"
 #include "plan/run_internal.h"
 #include "sort/sort.h"
+#include "spill/spill.h"
 
 /* ------------------------------------------------------------------ aggregation */
+
+/* GROUP BY under a memory limit: once memory in use passes a third of the limit
+ * the workers' tables are frozen and the rest of the input goes to
+ * BASALT_QAGG_SPILL_PARTS spill files by the partition of its key (agg.h,
+ * spilling); each file holds the keys and the arguments, as consume takes
+ * them. */
+struct agg_spill {
+    struct ArrowSchema schema; /* of the spilled rows */
+    int *input;                /* per spilled column: its index among the sink's inputs */
+    int *pos;                  /* per input: its spilled column, or -1 */
+    int n_cols;
+    const char *dir;
+    struct basalt_qspill_file *files[BASALT_QAGG_SPILL_PARTS];
+    pthread_mutex_t locks[BASALT_QAGG_SPILL_PARTS];
+    bool locks_made;
+    atomic_llong rows;
+};
 
 struct agg_sink {
     struct qsink base; /* first: the pipeline sees a qsink */
@@ -21,7 +40,171 @@ struct agg_sink {
     int n_inputs, n_prog;
     struct basalt_query_state **states;
     struct basalt_qagg_local **locals;
+    struct basalt_qagg *agg;
+    int64_t limit;       /* > 0: the sink spills */
+    atomic_bool frozen;  /* the tables take no more rows: the input goes to the files */
+    struct agg_spill sp;
 };
+
+/* Rows consumed or spilled at a time under a memory limit. */
+#define AGG_SLICE 8192
+
+static void agg_noop_release(struct ArrowArray *a)
+{
+    a->release = NULL;
+}
+
+/* Writes n rows of the inputs to the partitions' files. */
+static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray *const *inputs,
+                                    int64_t n, struct basalt_error *err)
+{
+    struct agg_spill *sp = &s->sp;
+    uint8_t *part = basalt_malloc((size_t)n + 1);
+    int64_t *idx = basalt_malloc(((size_t)n + 1) * sizeof *idx);
+    struct ArrowArray **cols = basalt_calloc((size_t)sp->n_cols + 1, sizeof *cols);
+    basalt_status st = part && idx && cols ? BASALT_OK
+                                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qagg_partition(s->agg, inputs, n, part, err);
+    int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        start[part[i] + 1]++;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        start[p + 1] += start[p];
+        at[p] = start[p];
+    }
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        idx[at[part[i]]++] = i;
+    struct ArrowArray sorted;
+    memset(&sorted, 0, sizeof sorted);
+    if (st == BASALT_OK) {
+        /* The inputs, borrowed, as one struct batch in partition order. */
+        const void *bufs[1] = {NULL};
+        struct ArrowArray view;
+        memset(&view, 0, sizeof view);
+        for (int c = 0; c < sp->n_cols; c++)
+            memcpy(&cols[c], &inputs[sp->input[c]], sizeof cols[c]); /* read only */
+        view.length = n;
+        view.n_buffers = 1;
+        view.buffers = bufs;
+        view.n_children = sp->n_cols;
+        view.children = cols;
+        view.release = agg_noop_release;
+        st = basalt_arrow_take(&sp->schema, &view, idx, n, &sorted, err);
+    }
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
+        if (start[p + 1] == start[p])
+            continue;
+        struct ArrowArray slice = sorted;
+        slice.offset = sorted.offset + start[p];
+        slice.length = start[p + 1] - start[p];
+        pthread_mutex_lock(&sp->locks[p]);
+        if (sp->files[p] == NULL)
+            st = basalt_qspill_file_new(sp->dir, &sp->schema, &sp->files[p], err);
+        if (st == BASALT_OK)
+            st = basalt_qspill_file_write(sp->files[p], &slice, err);
+        pthread_mutex_unlock(&sp->locks[p]);
+    }
+    if (sorted.release != NULL)
+        basalt_arrow_array_release(&sorted);
+    if (st == BASALT_OK)
+        atomic_fetch_add(&sp->rows, n);
+    else
+        basalt_error_context(err, st, "GROUP BY: spilling rows");
+    basalt_free(part);
+    basalt_free(idx);
+    basalt_free(cols);
+    return st;
+}
+
+/* basalt_qagg_load_fn: partition p's spilled rows into `into`. */
+static basalt_status agg_load(void *ctx, int p, struct basalt_qagg_local *into,
+                              struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    struct agg_spill *sp = &s->sp;
+    if (sp->files[p] == NULL)
+        return BASALT_OK;
+    const struct ArrowArray *inputs[256];
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    basalt_status st = BASALT_OK;
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(sp->files[p], &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        for (int i = 0; i < s->n_inputs; i++)
+            inputs[i] = sp->pos[i] >= 0 ? b.children[sp->pos[i]] : NULL;
+        st = basalt_qagg_consume(into, inputs, inputs + nk, inputs + nk + nc, b.length, err);
+        basalt_arrow_array_release(&b);
+    }
+    /* Its disk space goes back now. */
+    basalt_qspill_file_free(sp->files[p]);
+    sp->files[p] = NULL;
+    return st;
+}
+
+/* The spilled rows' schema: the keys, then the arguments the calls take. */
+static basalt_status agg_spill_init(struct agg_sink *s, const struct basalt_query_type *key_types,
+                                    const struct basalt_qagg_call *calls, const char *dir,
+                                    struct basalt_error *err)
+{
+    struct agg_spill *sp = &s->sp;
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    sp->dir = dir;
+    atomic_init(&sp->rows, 0);
+    sp->input = basalt_calloc((size_t)s->n_inputs + 1, sizeof *sp->input);
+    sp->pos = basalt_calloc((size_t)s->n_inputs + 1, sizeof *sp->pos);
+    if (sp->input == NULL || sp->pos == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_query_type types[256];
+    for (int i = 0; i < s->n_inputs; i++) {
+        sp->pos[i] = -1;
+        bool used;
+        if (i < nk) {
+            used = true;
+            types[sp->n_cols] = key_types[i];
+        } else if (i < nk + nc) {
+            used = calls[i - nk].kind != BASALT_QAGG_COUNT_STAR;
+            types[sp->n_cols] = calls[i - nk].input;
+        } else {
+            used = basalt_qagg_kind_binary(calls[i - nk - nc].kind);
+            types[sp->n_cols] = calls[i - nk - nc].input2;
+        }
+        if (used) {
+            sp->pos[i] = sp->n_cols;
+            sp->input[sp->n_cols++] = i;
+        }
+    }
+    basalt_status st = basalt_arrow_schema_init(&sp->schema, "+s", "", 0, sp->n_cols, err);
+    for (int c = 0; c < sp->n_cols && st == BASALT_OK; c++) {
+        char fmt[48], name[16];
+        snprintf(name, sizeof name, "c%d", c);
+        st = basalt_query_type_format(types[c], fmt, sizeof fmt, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_schema_init(sp->schema.children[c], fmt, name, ARROW_FLAG_NULLABLE, 0,
+                                          err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++)
+        pthread_mutex_init(&sp->locks[p], NULL);
+    sp->locks_made = true;
+    return BASALT_OK;
+}
+
+static void agg_spill_reset(struct agg_spill *sp)
+{
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        basalt_qspill_file_free(sp->files[p]);
+        if (sp->locks_made)
+            pthread_mutex_destroy(&sp->locks[p]);
+    }
+    if (sp->schema.release != NULL)
+        basalt_arrow_schema_release(&sp->schema);
+    basalt_free(sp->input);
+    basalt_free(sp->pos);
+}
 
 static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                  struct ArrowArray *batch, struct basalt_error *err)
@@ -40,11 +223,43 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
     int nk = s->node->n_exprs, nc = s->node->n_calls;
-    st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
-                             batch->length, err);
+    if (s->limit == 0) {
+        st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
+                                 batch->length, err);
+    } else {
+        /* In slices, so that the tables freeze close to their share (a
+         * slice of new groups with many aggregates is megabytes). */
+        struct ArrowArray view[256];
+        const struct ArrowArray *in[256];
+        for (int64_t from = 0; from < batch->length && st == BASALT_OK; from += AGG_SLICE) {
+            int64_t n = batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE;
+            for (int i = 0; i < s->n_inputs; i++) {
+                in[i] = NULL;
+                if (inputs[i] == NULL)
+                    continue;
+                view[i] = *inputs[i];
+                view[i].offset += from;
+                view[i].length = n;
+                in[i] = &view[i];
+            }
+            if (atomic_load(&s->frozen)) {
+                st = agg_spill_rows(s, in, n, err);
+            } else {
+                st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
+                if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
+                    atomic_store(&s->frozen, true);
+            }
+        }
+    }
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
     basalt_arrow_array_release(batch);
+    int64_t used = basalt_alloc_bytes();
+    if (st == BASALT_OK && s->limit > 0 && used > s->limit)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "GROUP BY: memory limit of %.1f MiB exceeded (%.1f MiB in use) with "
+                              "its input spilled; raise --memory-limit",
+                              (double)s->limit / 1048576.0, (double)used / 1048576.0);
     return st;
 }
 
@@ -115,9 +330,36 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
             st = basalt_qagg_local_new(agg, &s.locals[w], err);
     }
     s.base.consume = agg_consume;
+    s.base.what = "aggregate without GROUP BY keys";
+    s.agg = agg;
+    atomic_init(&s.frozen, false);
+    /* A global aggregate has one group: nothing to partition. */
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && nk > 0) {
+        s.limit = ctx->o.memory_limit;
+        s.base.spills = true;
+        st = agg_spill_init(&s, key_types, calls, ctx->o.spill_dir, err);
+    }
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
-    if (st == BASALT_OK) {
+    bool spilled = false;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
+        if (s.sp.files[p] == NULL)
+            continue;
+        spilled = true;
+        node->spill_partitions++;
+        node->spill_bytes += basalt_qspill_file_bytes(s.sp.files[p]);
+        /* The writers' buffers go back before the partitions are read. */
+        st = basalt_qspill_file_seal(s.sp.files[p], err);
+    }
+    node->spill_rows += atomic_load(&s.sp.rows);
+    if (st == BASALT_OK && spilled) {
+        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, agg_load, &s,
+                                        s.limit, out, err);
+        if (st == BASALT_OK) {
+            basalt_arrow_schema_release(&out->schema);
+            st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+        }
+    } else if (st == BASALT_OK) {
         st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
         /* The node's names and nullability. */
         if (st == BASALT_OK) {
@@ -131,6 +373,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
             basalt_qagg_local_free(s.locals[w]);
     }
     basalt_qpipeline_reset(&pl);
+    agg_spill_reset(&s.sp);
     basalt_query_program_free(s.prog);
     basalt_qagg_free(agg);
     basalt_free(s.states);
@@ -146,7 +389,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
 /* ------------------------------------------------------------------ collecting in order */
 
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                           struct basalt_arrow_batches *out,
+                                           const char *what, struct basalt_arrow_batches *out,
                                            struct basalt_error *err)
 {
     struct qpipeline pl;
@@ -156,6 +399,7 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
     basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
     if (st == BASALT_OK)
         st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = what;
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink, err);
     if (st == BASALT_OK)
@@ -167,12 +411,99 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
 
 /* ------------------------------------------------------------------ sort */
 
+/* A full sort under a memory limit: each worker holds its batches and
+ * sorts them into a run on disk when memory runs short (sort.h, spilling). */
+struct sort_sink {
+    struct qsink base; /* first: the pipeline sees a qsink */
+    struct basalt_qsort_ext *x;
+    int64_t limit;
+    int workers;
+    atomic_int spilling; /* workers writing a run now */
+};
+
+/* A worker writes what it holds as a run once sorting it would pass its
+ * share of half the limit (basalt_qsort_ext_held_cost: the batches, their
+ * sorted copy and the sort's records), or anything it holds when the memory
+ * in use passes the limit. */
+static basalt_status sort_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                  struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    struct sort_sink *s = (struct sort_sink *)sink;
+    basalt_status st = basalt_qsort_ext_consume(s->x, worker, seq, batch, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t used = basalt_alloc_bytes();
+    if (basalt_qsort_ext_held_cost(s->x, worker) > s->limit / (2 * s->workers) ||
+        (used > s->limit && basalt_qsort_ext_held(s->x, worker) > 0)) {
+        atomic_fetch_add(&s->spilling, 1);
+        st = basalt_qsort_ext_spill(s->x, worker, err);
+        atomic_fetch_sub(&s->spilling, 1);
+        if (st != BASALT_OK)
+            return st;
+        used = basalt_alloc_bytes();
+    }
+    if (used > s->limit && atomic_load(&s->spilling) == 0)
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "ORDER BY: memory limit of %.1f MiB exceeded (%.1f MiB in use) "
+                                "with its input spilled; raise --memory-limit",
+                                (double)s->limit / 1048576.0, (double)used / 1048576.0);
+    return BASALT_OK;
+}
+
+static basalt_status sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   const struct basalt_qsort_key *keys,
+                                   struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct sort_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = sort_consume;
+    s.base.spills = true;
+    s.limit = ctx->o.memory_limit;
+    s.workers = basalt_qrun_workers(ctx);
+    atomic_init(&s.spilling, 0);
+    basalt_status st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_ext_new(pl.schema, keys, node->n_sort_keys, basalt_qrun_workers(ctx),
+                                  ctx->o.spill_dir, &s.x, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    basalt_qpipeline_reset(&pl);
+    if (st == BASALT_OK)
+        st = basalt_qsort_ext_finish(s.x, ctx->o.pool, ctx->o.memory_limit, out, err);
+    if (s.x != NULL) {
+        struct basalt_qsort_ext_stats xs;
+        basalt_qsort_ext_stats(s.x, &xs);
+        node->spill_runs += xs.runs;
+        node->spill_rows += xs.rows_spilled;
+        node->spill_bytes += xs.bytes_spilled;
+    }
+    basalt_qsort_ext_free(s.x);
+    return st;
+}
+
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_arrow_batches *out, struct basalt_error *err)
 {
+    if (ctx->o.memory_limit > 0 && node->limit < 0) {
+        struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys + 1, sizeof *keys);
+        if (keys == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; i < node->n_sort_keys; i++) {
+            keys[i].column = node->sort_keys[i].column;
+            keys[i].descending = node->sort_keys[i].descending;
+            keys[i].nulls_first = node->sort_keys[i].nulls_first;
+        }
+        basalt_status st = sort_spilling(ctx, node, keys, out, err);
+        basalt_free(keys);
+        return st;
+    }
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], &in, err);
+    basalt_status st = basalt_qrun_collect_in_order(
+        ctx, node->child[0], node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY", &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -256,7 +587,7 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     if (st == BASALT_OK)
-        st = basalt_qrun_collect_in_order(ctx, node->child[1], &in, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", &in, err);
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
                                      node->n_join_keys, r->residual};
@@ -329,6 +660,7 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         join_run_free(r);
     if (st == BASALT_OK)
         st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = "HASH JOIN (RIGHT/FULL)";
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink, err);
     if (st == BASALT_OK)

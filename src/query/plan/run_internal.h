@@ -65,6 +65,12 @@ struct qsink {
     basalt_status (*consume)(struct qsink *sink, int worker, int64_t morsel, int64_t seq,
                              struct ArrowArray *batch, struct basalt_error *err);
     void *impl;
+    /* The sink spills under the memory limit and checks the limit itself:
+     * the pipeline does not fail on it. */
+    bool spills;
+    /* The operator the pipeline feeds, named in the limit's error (NULL:
+     * the query's result or a LIMIT / UNION ALL). */
+    const char *what;
     /* COLLECT: the batches of each morsel, in order */
     struct basalt_arrow_batches *per_morsel;
     int64_t n_morsels;
@@ -128,9 +134,10 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 /* run_window.c */
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
-/* run_breakers.c: the rows of node's pipeline, in morsel order. */
+/* run_breakers.c: the rows of node's pipeline, in morsel order, for the
+ * operator `what` (named when the memory limit is passed). */
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                           struct basalt_arrow_batches *out,
+                                           const char *what, struct basalt_arrow_batches *out,
                                            struct basalt_error *err);
 /* Runs the build side and adds the probe to pl (whose source is the left
  * side's pipeline, already open). */

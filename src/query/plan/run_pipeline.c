@@ -321,8 +321,24 @@ static basalt_status push(struct run *r, int k, int worker, int64_t m, struct Ar
                           struct basalt_error *err)
 {
     basalt_status st;
-    if (r->memory_limit > 0 && basalt_alloc_bytes() > r->memory_limit) {
+    if (r->memory_limit > 0 && !r->sink->spills && basalt_alloc_bytes() > r->memory_limit) {
         basalt_arrow_array_release(batch);
+        bool probes = false;
+        for (int i = 0; i < r->pl->n_ops; i++)
+            probes |= r->pl->ops[i].kind == QPIPE_PROBE;
+        if (probes) /* the hash tables are held while their probes run */
+            return basalt_error_set(err, BASALT_LIMIT,
+                                    "HASH JOIN: memory limit of %.1f MiB exceeded (%.1f MiB in "
+                                    "use) with its build side in memory (joins do not spill); "
+                                    "raise --memory-limit",
+                                    (double)r->memory_limit / 1048576.0,
+                                    (double)basalt_alloc_bytes() / 1048576.0);
+        if (r->sink->what != NULL)
+            return basalt_error_set(err, BASALT_LIMIT,
+                                    "%s: memory limit of %.1f MiB exceeded (%.1f MiB in use) by "
+                                    "its input, which it does not spill; raise --memory-limit",
+                                    r->sink->what, (double)r->memory_limit / 1048576.0,
+                                    (double)basalt_alloc_bytes() / 1048576.0);
         return basalt_error_set(err, BASALT_LIMIT,
                                 "memory limit of %.1f MiB exceeded (%.1f MiB in use); raise "
                                 "--memory-limit",

@@ -69,4 +69,55 @@ struct basalt_qsort_stats {
 };
 void basalt_qsort_stats(const struct basalt_qsort *s, struct basalt_qsort_stats *out);
 
+/* ------------------------------------------------------------------ spilling
+ *
+ * An external sort for full sorts under a memory limit. Workers hand their
+ * batches to their own slot (worker index) with the batch's position in the
+ * input (any distinct int64: the order of positions is the input order).
+ * When the caller sees memory run short it has a worker spill its slot:
+ * the held batches are sorted in memory (basalt_qsort, with two columns
+ * more: the position of the batch and the row in it) into a run written to
+ * a spill file (spill/spill.h), and freed. finish sorts in memory when
+ * nothing was spilled (the result of basalt_qsort over the batches in
+ * position order); otherwise it spills what is still held and merges the
+ * runs, a batch of each at a time, comparing the keys' full values and then
+ * the positions: the output is the same as the in-memory sort's, ties in
+ * input order. */
+struct basalt_qsort_ext;
+
+struct basalt_qsort_ext_stats {
+    int64_t runs;          /* runs written */
+    int64_t rows_spilled;  /* rows written to runs */
+    int64_t bytes_spilled; /* bytes written to spill files */
+};
+
+/* `schema` and `keys` as basalt_qsort_new (copied); `workers` slots;
+ * spill_dir borrowed (NULL: $TMPDIR or /tmp). OK; the statuses of
+ * basalt_qsort_new; NOMEM. */
+basalt_status basalt_qsort_ext_new(const struct ArrowSchema *schema,
+                                   const struct basalt_qsort_key *keys, int n_keys, int workers,
+                                   const char *spill_dir, struct basalt_qsort_ext **out,
+                                   struct basalt_error *err);
+void basalt_qsort_ext_free(struct basalt_qsort_ext *x);
+/* Moves batch in (released on return in every case) into slot `worker`.
+ * One thread per slot at a time. OK; INVALID_ARG; NOMEM. */
+basalt_status basalt_qsort_ext_consume(struct basalt_qsort_ext *x, int worker, int64_t pos,
+                                       struct ArrowArray *batch, struct basalt_error *err);
+/* Rows held in slot `worker`. */
+int64_t basalt_qsort_ext_held(const struct basalt_qsort_ext *x, int worker);
+/* About how many bytes sorting slot `worker` into a run takes: its
+ * batches, their sorted copy and the sort's records. */
+int64_t basalt_qsort_ext_held_cost(const struct basalt_qsort_ext *x, int worker);
+/* Sorts slot `worker`'s batches into a run on disk and frees them (a no-op
+ * when it holds none). OK; IO; NOMEM; the sort's statuses. */
+basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
+                                     struct basalt_error *err);
+/* The sorted rows, appended to out in batches of at most 65536 rows (schema
+ * set when unset). memory_limit > 0: the merge fails with LIMIT when the
+ * memory in use passes it (the result itself does not fit). */
+basalt_status basalt_qsort_ext_finish(struct basalt_qsort_ext *x, struct basalt_pool *pool,
+                                      int64_t memory_limit, struct basalt_arrow_batches *out,
+                                      struct basalt_error *err);
+void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsort_ext_stats *out);
+
 #endif

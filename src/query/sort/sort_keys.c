@@ -439,6 +439,27 @@ int basalt_qs_tie(struct qs_ctx *c, const uint64_t *a, const uint64_t *b)
     return 0;
 }
 
+int basalt_qs_row_cmp(const struct basalt_qsort *s, const struct ArrowArray *ba, int64_t ra,
+                      const struct ArrowArray *bb, int64_t rb)
+{
+    for (int k = 0; k < s->n_keys; k++) {
+        const struct qs_key *key = &s->keys[k];
+        const struct ArrowArray *ca = ba->children[key->column], *cb = bb->children[key->column];
+        int64_t i = ba->offset + ca->offset + ra, j = bb->offset + cb->offset + rb;
+        bool va = ca->null_count == 0 || !ca->buffers[0] || basalt_bitmap_get(ca->buffers[0], i);
+        bool vb = cb->null_count == 0 || !cb->buffers[0] || basalt_bitmap_get(cb->buffers[0], j);
+        if (!va || !vb) {
+            if (va == vb)
+                continue;
+            return !va ? (key->nulls_first ? -1 : 1) : (key->nulls_first ? 1 : -1);
+        }
+        int r = cmp_values(key, ca, i, cb, j);
+        if (r)
+            return key->desc ? -r : r;
+    }
+    return 0;
+}
+
 /* The k-th smallest of x[0, n) (0-based), reordering x: quickselect. */
 static uint64_t nth(uint64_t *x, int64_t n, int64_t k)
 {

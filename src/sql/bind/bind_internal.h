@@ -58,6 +58,7 @@ struct bmem_table {
 struct basalt_sql_session {
     struct basalt_sql_options o;
     char *catalog_uri;
+    char *spill_dir; /* owned copy of o.spill_dir */
     struct basalt_catalog *catalog;
     struct basalt_io_store *own_store; /* when the options gave none */
     struct bmem_table *tables;
