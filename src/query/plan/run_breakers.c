@@ -65,7 +65,7 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
     basalt_status st = part && idx && cols ? BASALT_OK
                                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = basalt_qagg_partition(s->agg, inputs, n, part, err);
+        st = basalt_qagg_partition(s->agg, inputs, n, 0, part, err);
     int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
     for (int64_t i = 0; st == BASALT_OK && i < n; i++)
         start[part[i] + 1]++;
@@ -117,30 +117,129 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
     return st;
 }
 
-/* basalt_qagg_load_fn: partition p's spilled rows into `into`. */
-static basalt_status agg_load(void *ctx, int p, struct basalt_qagg_local *into,
-                              struct basalt_error *err)
+/* The spill ops (agg.h): handles are spill files. */
+static void *agg_part(void *ctx, int p)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = s->sp.files[p];
+    s->sp.files[p] = NULL;
+    return f;
+}
+
+static int64_t agg_bytes(void *ctx, void *h)
+{
+    (void)ctx;
+    return basalt_qspill_file_bytes(h);
+}
+
+static void agg_drop(void *ctx, void *h)
+{
+    (void)ctx;
+    basalt_qspill_file_free(h);
+}
+
+/* The sink's inputs of spilled batch b. */
+static void agg_inputs(const struct agg_sink *s, const struct ArrowArray *b,
+                       const struct ArrowArray **inputs)
+{
+    for (int i = 0; i < s->n_inputs; i++)
+        inputs[i] = s->sp.pos[i] >= 0 ? b->children[s->sp.pos[i]] : NULL;
+}
+
+static basalt_status agg_split(void *ctx, void *h, int bits, void **out, struct basalt_error *err)
 {
     struct agg_sink *s = ctx;
     struct agg_spill *sp = &s->sp;
-    if (sp->files[p] == NULL)
-        return BASALT_OK;
+    struct basalt_qspill_file *f = h, *sub[BASALT_QAGG_SPILL_PARTS] = {0};
+    const struct ArrowArray *inputs[256];
+    basalt_status st = BASALT_OK;
+    uint8_t *part = NULL;
+    int64_t *idx = NULL, cap = 0;
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(f, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        if (b.length > cap) {
+            basalt_free(part);
+            basalt_free(idx);
+            cap = b.length;
+            part = basalt_malloc((size_t)cap);
+            idx = basalt_malloc((size_t)cap * sizeof *idx);
+            if (part == NULL || idx == NULL)
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        agg_inputs(s, &b, inputs);
+        if (st == BASALT_OK)
+            st = basalt_qagg_partition(s->agg, inputs, b.length, bits, part, err);
+        int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            start[part[r] + 1]++;
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            start[q + 1] += start[q];
+            at[q] = start[q];
+        }
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            idx[at[part[r]]++] = r;
+        struct ArrowArray sorted;
+        memset(&sorted, 0, sizeof sorted);
+        if (st == BASALT_OK)
+            st = basalt_arrow_take(&sp->schema, &b, idx, b.length, &sorted, err);
+        basalt_arrow_array_release(&b);
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; q++) {
+            if (start[q + 1] == start[q])
+                continue;
+            struct ArrowArray slice = sorted;
+            slice.offset = sorted.offset + start[q];
+            slice.length = start[q + 1] - start[q];
+            if (sub[q] == NULL)
+                st = basalt_qspill_file_new(sp->dir, &sp->schema, &sub[q], err);
+            if (st == BASALT_OK)
+                st = basalt_qspill_file_write(sub[q], &slice, err);
+        }
+        if (sorted.release != NULL)
+            basalt_arrow_array_release(&sorted);
+    }
+    basalt_free(part);
+    basalt_free(idx);
+    basalt_qspill_file_free(f);
+    for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+        if (st == BASALT_OK && sub[q] != NULL) {
+            s->node->spill_partitions++;
+            s->node->spill_bytes += basalt_qspill_file_bytes(sub[q]);
+            st = basalt_qspill_file_seal(sub[q], err);
+        }
+        out[q] = sub[q];
+    }
+    if (st != BASALT_OK) {
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            basalt_qspill_file_free(sub[q]);
+            out[q] = NULL;
+        }
+        basalt_error_context(err, st, "GROUP BY: splitting a spilled partition");
+    }
+    return st;
+}
+
+static basalt_status agg_load(void *ctx, void *h, struct basalt_qagg_local *into,
+                              struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = h;
     const struct ArrowArray *inputs[256];
     int nk = s->node->n_exprs, nc = s->node->n_calls;
     basalt_status st = BASALT_OK;
     while (st == BASALT_OK) {
         struct ArrowArray b;
-        st = basalt_qspill_file_next(sp->files[p], &b, err);
+        st = basalt_qspill_file_next(f, &b, err);
         if (st != BASALT_OK || b.release == NULL)
             break;
-        for (int i = 0; i < s->n_inputs; i++)
-            inputs[i] = sp->pos[i] >= 0 ? b.children[sp->pos[i]] : NULL;
+        agg_inputs(s, &b, inputs);
         st = basalt_qagg_consume(into, inputs, inputs + nk, inputs + nk + nc, b.length, err);
         basalt_arrow_array_release(&b);
     }
     /* Its disk space goes back now. */
-    basalt_qspill_file_free(sp->files[p]);
-    sp->files[p] = NULL;
+    basalt_qspill_file_free(f);
     return st;
 }
 
@@ -353,8 +452,15 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     }
     node->spill_rows += atomic_load(&s.sp.rows);
     if (st == BASALT_OK && spilled) {
-        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, agg_load, &s,
+        struct basalt_qagg_spill_ops ops = {&s, agg_part, agg_bytes, agg_split, agg_load,
+                                            agg_drop};
+        int64_t budget = basalt_qspill_test_budget() > 0 ? basalt_qspill_test_budget()
+                                                         : s.limit / 4;
+        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, &ops, budget,
                                         s.limit, out, err);
+        struct basalt_qagg_stats as;
+        basalt_qagg_stats(agg, &as);
+        node->spill_splits += as.splits;
         if (st == BASALT_OK) {
             basalt_arrow_schema_release(&out->schema);
             st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);

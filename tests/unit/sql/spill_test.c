@@ -18,6 +18,9 @@
 #include "basalt/sql.h"
 #include "test.h"
 
+/* The spill module's test hook (src/query/spill/spill.h). */
+void basalt_qspill_test_set_budget(int64_t bytes);
+
 #define ROWS 1500000
 #define GROUPS 200003
 
@@ -398,6 +401,27 @@ TEST(spill_group_by_matches_in_memory_for_every_aggregate)
              "min(id), max(id) FROM '%s' GROUP BY g",
              f);
     same_with_limit(sql, 96ll << 20, "spilled_partitions=", check_groups);
+}
+
+static void check_nothing(const struct basalt_arrow_batches *ref)
+{
+    (void)ref;
+}
+
+/* Partitions bigger than 64 KiB on disk (each is about 200 KB here) are
+ * split by the next hash bits: the rows stay the same, in the same order. */
+TEST(spill_group_by_splits_big_partitions)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT g, count(*), sum(k), count(DISTINCT k), median(d), string_agg(s, '|'), "
+             "min(s) FROM '%s' WHERE id %% 4 = 0 GROUP BY g",
+             f);
+    basalt_qspill_test_set_budget(64 << 10);
+    same_with_limit(sql, 32ll << 20, "spill_splits=", check_nothing);
+    basalt_qspill_test_set_budget(0);
 }
 
 TEST(spill_limit_errors_name_the_operator)
