@@ -47,9 +47,13 @@ static int64_t g_of(int64_t i)
 
 static char fixture_path[256];
 
+static char spill_dir_path[256];
+
 static void remove_fixture(void)
 {
     unlink(fixture_path);
+    if (spill_dir_path[0])
+        rmdir(spill_dir_path);
 }
 
 static const char *fixture(void)
@@ -230,8 +234,8 @@ static struct basalt_sql_session *session(struct basalt_pool *pool, int64_t limi
 /* A fresh directory for spill files. */
 static const char *spill_dir(void)
 {
-    static char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/basalt_spill_dir_%d", (int)getpid());
+    char *dir = spill_dir_path;
+    snprintf(dir, sizeof spill_dir_path, "/tmp/basalt_spill_dir_%d", (int)getpid());
     mkdir(dir, 0700);
     return dir;
 }
@@ -508,5 +512,4 @@ TEST(spill_limit_errors_name_the_operator)
     CHECK_MSG(strstr(err.message, "/nonexistent/basalt") != NULL, "%s", err.message);
     basalt_arrow_batches_reset(&b);
     basalt_sql_session_free(s);
-    rmdir(dir);
 }
