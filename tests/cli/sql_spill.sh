@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# basalt sql --memory-limit: ORDER BY and GROUP BY over 1M rows (DuckDB
+# basalt sql --memory-limit: ORDER BY, GROUP BY and joins over 1M rows (DuckDB
 # writes them) spill to disk under a limit the in-memory operators need
 # several times over; the output is byte-identical to the run without a
 # limit, EXPLAIN ANALYZE shows runs and partitions written, DuckDB gives the
@@ -46,4 +46,12 @@ q="SELECT g, count(*) AS n, count(s) AS ns, sum(k) AS sk, min(s) AS mins, max(d)
      avg(d) AS avgd, count(DISTINCT k) AS dk, median(d) AS med, min(id) AS lo, max(id) AS hi
    FROM 't.parquet' GROUP BY g"
 spills "$q" 40MB spilled_partitions rows "$q"
+# Joins: the build side spills past a third of the limit (grace hash join).
+for kind in "LEFT JOIN" "SEMI JOIN"; do
+  cols="sum(b.id) AS sb, min(b.s) AS ms"
+  [ "$kind" = "SEMI JOIN" ] && cols="min(a.s) AS ms"
+  q="SELECT a.g, count(*) AS n, sum(a.id) AS sa, $cols FROM 't.parquet' a $kind
+       (SELECT * FROM 't.parquet' WHERE id % 3 <> 0) b ON a.g = b.g AND a.k < b.k GROUP BY a.g"
+  spills "$q" 32MB "HASH_JOIN.*spilled_partitions" rows "$q"
+done
 finish

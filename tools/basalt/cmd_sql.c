@@ -25,7 +25,7 @@ static void usage(FILE *out)
             "  --output FILE        write the rows to FILE instead of stdout\n"
             "  --threads N          worker threads (default: all cores)\n"
             "  --memory-limit SIZE  memory for the query (e.g. 2GB; default 80%% of RAM): past it\n"
-            "                       ORDER BY and GROUP BY spill to temporary files, other\n"
+            "                       ORDER BY, GROUP BY and joins spill to temporary files, other\n"
             "                       operators fail with a LIMIT error\n"
             "  --temp-directory DIR where spill files go (default $TMPDIR, else /tmp; also\n"
             "                       SET temp_directory = 'DIR'); they are unlinked when made\n"

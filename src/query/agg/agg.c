@@ -5,6 +5,8 @@
 
 #include "agg/agg_internal.h"
 
+_Static_assert(QAGG_PARTS == BASALT_QAGG_SPILL_PARTS, "spill partitions are the merge's");
+
 void basalt_qagg_free(struct basalt_qagg *agg)
 {
     if (!agg)
@@ -116,6 +118,7 @@ void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *
     stats->word_batches = atomic_load(&agg->word_batches);
     stats->groups = agg->groups;
     stats->direct_finish = agg->direct_finish;
+    stats->splits = agg->splits;
     stats->partitions = agg->partitions;
 }
 
@@ -241,9 +244,9 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
 
 basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
                                     const struct ArrowArray *const *keys, int64_t n_rows,
-                                    uint8_t *part, struct basalt_error *err)
+                                    int bits, uint8_t *part, struct basalt_error *err)
 {
-    if (!agg || agg->n_keys == 0 || !keys || !part || n_rows < 0)
+    if (!agg || agg->n_keys == 0 || !keys || !part || n_rows < 0 || bits < 0 || bits > 58)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
     struct qagg_col kc[8];
     struct qagg_col *kcols = agg->n_keys <= 8 ? kc
@@ -262,7 +265,8 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
         basalt_qagg_encode_rows(agg, kcols, e, rows);
         for (int64_t i = 0; i < e; i++)
             part[b + i] = (uint8_t)(basalt_qagg_hash_row(agg, rows + (size_t)i * w) >>
-                                    (64 - QAGG_PART_BITS));
+                                        (64 - QAGG_PART_BITS - bits) &
+                                    (QAGG_PARTS - 1));
     }
     basalt_free(rows);
     if (kcols != kc)

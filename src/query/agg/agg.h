@@ -137,26 +137,43 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
  * batches are cut per partition). */
 #define BASALT_QAGG_SPILL_PARTS 64
 
-/* part[i] = the partition of row i's key (n_rows entries), keys as
- * basalt_qagg_consume takes them. OK; INVALID_ARG (no keys); NOMEM. */
+/* part[i] = the 6 bits of row i's key hash after its first `bits` (0: the
+ * partition; 6, 12...: the sub-partitions of a partition split again), for
+ * n_rows rows, keys as basalt_qagg_consume takes them. OK; INVALID_ARG (no
+ * keys, bits outside 0..58); NOMEM. */
 basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
                                     const struct ArrowArray *const *keys, int64_t n_rows,
-                                    uint8_t *part, struct basalt_error *err);
+                                    int bits, uint8_t *part, struct basalt_error *err);
 
-/* Consumes the spilled rows of partition `part` into `into` (a fresh local,
- * with basalt_qagg_consume). */
-typedef basalt_status (*basalt_qagg_load_fn)(void *ctx, int part, struct basalt_qagg_local *into,
-                                             struct basalt_error *err);
+/* Where the spilled rows are (plan/run_breakers.c: spill files), as opaque
+ * handles. */
+struct basalt_qagg_spill_ops {
+    void *ctx;
+    /* The rows of partition p (handed over), or NULL: none. */
+    void *(*part)(void *ctx, int p);
+    /* Bytes the rows of h take on disk. */
+    int64_t (*bytes)(void *ctx, void *h);
+    /* Splits h (freed in every case) by basalt_qagg_partition(bits) into
+     * out[64] (NULL: no rows). */
+    basalt_status (*split)(void *ctx, void *h, int bits, void **out, struct basalt_error *err);
+    /* Consumes h's rows into `into` (a fresh local) and frees h. */
+    basalt_status (*load)(void *ctx, void *h, struct basalt_qagg_local *into,
+                          struct basalt_error *err);
+    void (*drop)(void *ctx, void *h);
+};
 
 /* finish for a spilled aggregation (keys required): as basalt_qagg_finish
- * over the locals' groups and the rows load gives, one partition in memory
- * at a time. memory_limit > 0: LIMIT, naming the partition, when a
- * partition's groups pass it. */
+ * over the locals' groups and the spilled rows, one partition in memory at a
+ * time. A partition whose rows take more than `budget` bytes on disk is split
+ * by the next 6 bits of the hash, again while it helps (the groups of a
+ * partition come out in hash order, so its sub-partitions in order give the
+ * same rows). memory_limit > 0: LIMIT, naming the partition, when one does
+ * not fit all the same. */
 basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
                                          struct basalt_qagg_local **locals, int n_locals,
-                                         struct basalt_pool *pool, basalt_qagg_load_fn load,
-                                         void *load_ctx, int64_t memory_limit,
-                                         struct basalt_arrow_batches *out,
+                                         struct basalt_pool *pool,
+                                         const struct basalt_qagg_spill_ops *ops, int64_t budget,
+                                         int64_t memory_limit, struct basalt_arrow_batches *out,
                                          struct basalt_error *err);
 
 /* What the aggregation has done so far, summed over its locals (atomically
@@ -171,6 +188,7 @@ struct basalt_qagg_stats {
     int64_t partitions;     /* partitions the last finish merged in */
     bool direct_finish;     /* the last finish wrote one local's groups
                                without merging them */
+    int64_t splits;         /* spilled partitions split again (finish_spilled) */
 };
 void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *stats);
 

@@ -35,6 +35,14 @@ struct fin {
     int64_t n_out;
     struct ArrowArray *batches;
     int64_t out_bytes; /* spilled finish: the result's size so far */
+    /* spilled finish, a partition split again: only the groups whose hash
+     * starts with the pre_bits bits `pre` (0 bits: all) */
+    int pre_bits;
+    uint64_t pre;
+    /* spilled finish: result batches of small ranges, merged into batches
+     * of up to QAGG_BATCH_ROWS before they go out */
+    struct basalt_arrow_batches pend;
+    int64_t pend_rows;
 };
 
 static int part_of(uint64_t h)
@@ -243,10 +251,16 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
         st = BASALT_OK;
         for (int64_t k = 0; k < cnt && st == BASALT_OK; k++) {
             size_t g = (size_t)(off[p] + k);
+            if (f->pre_bits > 0 && l->hashes[g] >> (64 - f->pre_bits) != f->pre) {
+                f->map[i][old[k]] = UINT32_MAX; /* another sub-partition's */
+                continue;
+            }
             st = basalt_qagg_find_or_add(t, l->hashes[g], l->rows + g * w, &dg[k], err);
             f->map[i][old[k]] = dg[k];
+            if (st == BASALT_OK && f->pre_bits > 0)
+                st = basalt_qagg_combine_many(t, &dg[k], l, (uint32_t)g, 1, err);
         }
-        if (st == BASALT_OK)
+        if (st == BASALT_OK && f->pre_bits == 0)
             st = basalt_qagg_combine_many(t, dg, l, (uint32_t)off[p], cnt, err);
         basalt_free(dg);
         if (st != BASALT_OK)
@@ -259,6 +273,8 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
             struct qagg_coll *co = &l->coll[c];
             for (int64_t k = co_off[p]; k < co_off[p + 1]; k++) {
                 int64_t e = f->coll_idx[ic][k];
+                if (f->map[i][co->gid[e]] == UINT32_MAX)
+                    continue;
                 st = basalt_qagg_coll_push(t, c, f->map[i][co->gid[e]], &co->v[e], false, err);
                 if (st != BASALT_OK)
                     return st;
@@ -498,23 +514,77 @@ static void unbucket_local(struct fin *f, int i)
     }
 }
 
-/* Partition p of a spilled aggregation: the frozen locals' groups of p and
- * the spilled rows of p (loaded into spill), merged, ordered and written. */
-static basalt_status spilled_part(struct fin *f, int p, int n_frozen,
-                                  struct basalt_qagg_local *spill, basalt_qagg_load_fn load,
-                                  void *load_ctx, int64_t memory_limit,
-                                  struct basalt_arrow_batches *out, struct basalt_error *err)
+/* Merges the pending result batches into one; it goes to `out` when
+ * `to_out` or when it is full, else it stays pending. */
+static basalt_status pend_flush(struct fin *f, bool to_out, struct basalt_arrow_batches *out,
+                                struct basalt_error *err)
+{
+    struct basalt_arrow_batches *pd = &f->pend;
+    basalt_status st = BASALT_OK;
+    struct ArrowArray merged;
+    memset(&merged, 0, sizeof merged);
+    if (pd->n == 1) {
+        basalt_arrow_array_move(&pd->arrays[0], &merged);
+    } else if (pd->n > 1) {
+        int64_t n = f->pend_rows;
+        int32_t *src = basalt_malloc(sizeof *src * (size_t)(n + 1));
+        int64_t *idx = basalt_malloc(sizeof *idx * (size_t)(n + 1));
+        if (!src || !idx)
+            st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        for (int64_t b = 0, k = 0; st == BASALT_OK && b < pd->n; b++)
+            for (int64_t r = 0; r < pd->arrays[b].length; r++, k++) {
+                src[k] = (int32_t)b;
+                idx[k] = pd->arrays[b].offset + r;
+            }
+        if (st == BASALT_OK)
+            st = basalt_arrow_take_many(&out->schema, pd->arrays, (int32_t)pd->n, src, idx, n,
+                                        &merged, err);
+        basalt_free(src);
+        basalt_free(idx);
+    }
+    for (int64_t b = 0; b < pd->n; b++)
+        if (pd->arrays[b].release != NULL)
+            basalt_arrow_array_release(&pd->arrays[b]);
+    pd->n = 0;
+    if (st != BASALT_OK || merged.release == NULL) {
+        f->pend_rows = 0;
+        return st;
+    }
+    if (to_out || f->pend_rows >= QAGG_BATCH_ROWS) {
+        f->pend_rows = 0;
+        return basalt_arrow_batches_append(out, &merged, err);
+    }
+    return basalt_arrow_batches_append(pd, &merged, err);
+}
+
+/* The groups of partition p whose hash starts with f->pre (f->pre_bits
+ * bits; 0: all of p): the frozen locals' and those of the spilled rows h
+ * (NULL: none; consumed into `spill`, a fresh local), merged, ordered and
+ * written. */
+static basalt_status emit_range(struct fin *f, int p, int n_frozen,
+                                struct basalt_qagg_local *spill,
+                                const struct basalt_qagg_spill_ops *ops, void *h,
+                                int64_t memory_limit, struct basalt_arrow_batches *out,
+                                struct basalt_error *err)
 {
     struct basalt_qagg *a = f->agg;
-    basalt_status st = load(load_ctx, p, spill, err);
+    basalt_status st = basalt_qagg_local_init(a, spill, true, err);
+    if (st != BASALT_OK) {
+        if (h != NULL)
+            ops->drop(ops->ctx, h);
+        return st;
+    }
+    if (h != NULL)
+        st = ops->load(ops->ctx, h, spill, err);
     if (st == BASALT_OK && memory_limit > 0 && basalt_alloc_bytes() > memory_limit)
         st = basalt_error_set(err, BASALT_LIMIT,
                               "GROUP BY: memory limit of %.1f MiB exceeded (%.1f MiB in use, "
-                              "%.1f MiB of it the result so far) at spilled partition %d of %d; "
-                              "raise --memory-limit",
+                              "%.1f MiB of it the result so far) at spilled partition %d of %d "
+                              "(split %d times): its groups do not fit; raise --memory-limit",
                               (double)memory_limit / 1048576.0,
                               (double)basalt_alloc_bytes() / 1048576.0,
-                              (double)f->out_bytes / 1048576.0, p, QAGG_PARTS);
+                              (double)f->out_bytes / 1048576.0, p, QAGG_PARTS,
+                              f->pre_bits > 0 ? f->pre_bits / QAGG_PART_BITS - 1 : 0);
     f->locals[n_frozen] = spill;
     if (st == BASALT_OK)
         st = bucket_local(f, n_frozen, err);
@@ -544,13 +614,16 @@ static basalt_status spilled_part(struct fin *f, int p, int n_frozen,
                                (const int64_t *const *)f->coll_start, cnt, &b, err);
         if (st == BASALT_OK) {
             f->out_bytes += basalt_qspill_array_bytes(&out->schema, &b);
-            st = basalt_arrow_batches_append(out, &b, err);
+            f->pend_rows += b.length;
+            st = basalt_arrow_batches_append(&f->pend, &b, err);
         }
+        if (st == BASALT_OK && (f->pend.n >= 16 || f->pend_rows >= QAGG_BATCH_ROWS))
+            st = pend_flush(f, false, out, err);
     }
     f->n_out += n;
     basalt_free(ref_part);
     basalt_free(ref_gid);
-    /* Partition p is done: its memory goes back before the next. */
+    /* This range is done: its memory goes back before the next. */
     if (f->parts[p].agg)
         basalt_qagg_local_clear(&f->parts[p]);
     memset(&f->parts[p], 0, sizeof f->parts[p]);
@@ -566,14 +639,46 @@ static basalt_status spilled_part(struct fin *f, int p, int n_frozen,
     return st;
 }
 
+/* The range of partition p whose hash starts with `pre` (`bits` bits, the
+ * partition's 6 first), with its spilled rows h: split by the next 6 bits
+ * while its rows pass the budget on disk and a split spreads them. */
+static basalt_status do_range(struct fin *f, int p, int n_frozen, struct basalt_qagg_local *spill,
+                              const struct basalt_qagg_spill_ops *ops, void *h, int bits,
+                              uint64_t pre, bool may_split, int64_t budget,
+                              int64_t memory_limit, struct basalt_arrow_batches *out,
+                              struct basalt_error *err)
+{
+    if (h != NULL && may_split && bits <= 58 && ops->bytes(ops->ctx, h) > budget) {
+        void *sub[QAGG_PARTS] = {0};
+        basalt_status st = ops->split(ops->ctx, h, bits, sub, err);
+        int filled = 0;
+        for (int q = 0; q < QAGG_PARTS; q++)
+            filled += sub[q] != NULL;
+        f->agg->splits++;
+        for (int q = 0; q < QAGG_PARTS && st == BASALT_OK; q++) {
+            st = do_range(f, p, n_frozen, spill, ops, sub[q], bits + QAGG_PART_BITS,
+                          pre << QAGG_PART_BITS | (uint64_t)q, filled > 1, budget, memory_limit,
+                          out, err);
+            sub[q] = NULL;
+        }
+        for (int q = 0; q < QAGG_PARTS; q++)
+            if (sub[q] != NULL)
+                ops->drop(ops->ctx, sub[q]);
+        return st;
+    }
+    f->pre_bits = bits > QAGG_PART_BITS ? bits : 0;
+    f->pre = pre;
+    return emit_range(f, p, n_frozen, spill, ops, h, memory_limit, out, err);
+}
+
 basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
                                          struct basalt_qagg_local **locals, int n_locals,
-                                         struct basalt_pool *pool, basalt_qagg_load_fn load,
-                                         void *load_ctx, int64_t memory_limit,
-                                         struct basalt_arrow_batches *out,
+                                         struct basalt_pool *pool,
+                                         const struct basalt_qagg_spill_ops *ops, int64_t budget,
+                                         int64_t memory_limit, struct basalt_arrow_batches *out,
                                          struct basalt_error *err)
 {
-    if (!agg || !out || !load || n_locals < 0 || (n_locals && !locals) || agg->n_keys == 0)
+    if (!agg || !out || !ops || n_locals < 0 || (n_locals && !locals) || agg->n_keys == 0)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
     for (int i = 0; i < n_locals; i++)
         if (!locals[i] || locals[i]->agg != agg || !locals[i]->rowbuf)
@@ -614,11 +719,14 @@ basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
         if (st == BASALT_OK)
             basalt_arrow_schema_move(&schema, &out->schema);
     }
-    for (int p = 0; p < QAGG_PARTS && st == BASALT_OK; p++) {
-        st = basalt_qagg_local_init(agg, &spill, true, err);
-        if (st == BASALT_OK)
-            st = spilled_part(&f, p, n_locals, &spill, load, load_ctx, memory_limit, out, err);
-    }
+    agg->splits = 0;
+    basalt_arrow_batches_init(&f.pend);
+    for (int p = 0; p < QAGG_PARTS && st == BASALT_OK; p++)
+        st = do_range(&f, p, n_locals, &spill, ops, ops->part(ops->ctx, p), QAGG_PART_BITS,
+                      (uint64_t)p, true, budget, memory_limit, out, err);
+    if (st == BASALT_OK)
+        st = pend_flush(&f, true, out, err);
+    basalt_arrow_batches_reset(&f.pend);
     if (st == BASALT_OK) {
         agg->groups = f.n_out;
         agg->partitions = QAGG_PARTS;

@@ -133,6 +133,7 @@ struct basalt_qagg {
     _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches;
     int64_t groups, partitions;
     bool direct_finish;
+    int64_t splits;
 };
 
 /* A slot of the word index: the key's value word inline beside its group

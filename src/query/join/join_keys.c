@@ -202,3 +202,35 @@ bool basalt_qj_equal(const struct qj_col *a, int64_t i, const struct qj_col *b, 
     }
     }
 }
+
+basalt_status basalt_qjoin_partition(const struct ArrowSchema *schema,
+                                     const struct ArrowArray *batch, const int *keys, int n_keys,
+                                     uint8_t *part, struct basalt_error *err)
+{
+    enum { CHUNK = 2048 };
+    uint64_t h[CHUNK];
+    uint8_t null[CHUNK];
+    struct qj_keytype t[64];
+    if (n_keys < 1 || n_keys > 64)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "join: 1 to 64 keys to partition by");
+    for (int k = 0; k < n_keys; k++) {
+        basalt_status st = basalt_qj_keytype(schema->children[keys[k]], &t[k], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    for (int64_t b = 0; b < batch->length; b += CHUNK) {
+        int64_t e = batch->length - b < CHUNK ? batch->length - b : CHUNK;
+        for (int64_t i = 0; i < e; i++) {
+            h[i] = 0x9e3779b97f4a7c15ull;
+            null[i] = 0;
+        }
+        for (int k = 0; k < n_keys; k++) {
+            struct qj_col c;
+            basalt_qj_col_init(&c, batch, keys[k], t[k], schema->children[keys[k]]->format);
+            basalt_qj_hash_col(&c, b, b + e, h, null);
+        }
+        for (int64_t i = 0; i < e; i++)
+            part[b + i] = null[i] ? 0 : (uint8_t)(basalt_qj_mix(h[i]) >> 58);
+    }
+    return BASALT_OK;
+}

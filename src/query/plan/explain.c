@@ -103,6 +103,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
         if (n->spill_partitions > 0)
             put(o, " spilled_partitions=%lld", (long long)n->spill_partitions);
+        if (n->spill_splits > 0)
+            put(o, " spill_splits=%lld", (long long)n->spill_splits);
         if (n->spill_rows > 0)
             put(o, " spilled_rows=%lld spilled_bytes=%lld", (long long)n->spill_rows,
                 (long long)n->spill_bytes);

@@ -4,6 +4,7 @@
  * with its position, so ties and matches keep input order whatever the
  * worker count), and the probe of a join added to the pipeline above. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agg/agg.h"
@@ -65,7 +66,7 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
     basalt_status st = part && idx && cols ? BASALT_OK
                                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = basalt_qagg_partition(s->agg, inputs, n, part, err);
+        st = basalt_qagg_partition(s->agg, inputs, n, 0, part, err);
     int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
     for (int64_t i = 0; st == BASALT_OK && i < n; i++)
         start[part[i] + 1]++;
@@ -117,30 +118,129 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
     return st;
 }
 
-/* basalt_qagg_load_fn: partition p's spilled rows into `into`. */
-static basalt_status agg_load(void *ctx, int p, struct basalt_qagg_local *into,
-                              struct basalt_error *err)
+/* The spill ops (agg.h): handles are spill files. */
+static void *agg_part(void *ctx, int p)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = s->sp.files[p];
+    s->sp.files[p] = NULL;
+    return f;
+}
+
+static int64_t agg_bytes(void *ctx, void *h)
+{
+    (void)ctx;
+    return basalt_qspill_file_bytes(h);
+}
+
+static void agg_drop(void *ctx, void *h)
+{
+    (void)ctx;
+    basalt_qspill_file_free(h);
+}
+
+/* The sink's inputs of spilled batch b. */
+static void agg_inputs(const struct agg_sink *s, const struct ArrowArray *b,
+                       const struct ArrowArray **inputs)
+{
+    for (int i = 0; i < s->n_inputs; i++)
+        inputs[i] = s->sp.pos[i] >= 0 ? b->children[s->sp.pos[i]] : NULL;
+}
+
+static basalt_status agg_split(void *ctx, void *h, int bits, void **out, struct basalt_error *err)
 {
     struct agg_sink *s = ctx;
     struct agg_spill *sp = &s->sp;
-    if (sp->files[p] == NULL)
-        return BASALT_OK;
+    struct basalt_qspill_file *f = h, *sub[BASALT_QAGG_SPILL_PARTS] = {0};
+    const struct ArrowArray *inputs[256];
+    basalt_status st = BASALT_OK;
+    uint8_t *part = NULL;
+    int64_t *idx = NULL, cap = 0;
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(f, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        if (b.length > cap) {
+            basalt_free(part);
+            basalt_free(idx);
+            cap = b.length;
+            part = basalt_malloc((size_t)cap);
+            idx = basalt_malloc((size_t)cap * sizeof *idx);
+            if (part == NULL || idx == NULL)
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        agg_inputs(s, &b, inputs);
+        if (st == BASALT_OK)
+            st = basalt_qagg_partition(s->agg, inputs, b.length, bits, part, err);
+        int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            start[part[r] + 1]++;
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            start[q + 1] += start[q];
+            at[q] = start[q];
+        }
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            idx[at[part[r]]++] = r;
+        struct ArrowArray sorted;
+        memset(&sorted, 0, sizeof sorted);
+        if (st == BASALT_OK)
+            st = basalt_arrow_take(&sp->schema, &b, idx, b.length, &sorted, err);
+        basalt_arrow_array_release(&b);
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; q++) {
+            if (start[q + 1] == start[q])
+                continue;
+            struct ArrowArray slice = sorted;
+            slice.offset = sorted.offset + start[q];
+            slice.length = start[q + 1] - start[q];
+            if (sub[q] == NULL)
+                st = basalt_qspill_file_new(sp->dir, &sp->schema, &sub[q], err);
+            if (st == BASALT_OK)
+                st = basalt_qspill_file_write(sub[q], &slice, err);
+        }
+        if (sorted.release != NULL)
+            basalt_arrow_array_release(&sorted);
+    }
+    basalt_free(part);
+    basalt_free(idx);
+    basalt_qspill_file_free(f);
+    for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+        if (st == BASALT_OK && sub[q] != NULL) {
+            s->node->spill_partitions++;
+            s->node->spill_bytes += basalt_qspill_file_bytes(sub[q]);
+            st = basalt_qspill_file_seal(sub[q], err);
+        }
+        out[q] = sub[q];
+    }
+    if (st != BASALT_OK) {
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            basalt_qspill_file_free(sub[q]);
+            out[q] = NULL;
+        }
+        basalt_error_context(err, st, "GROUP BY: splitting a spilled partition");
+    }
+    return st;
+}
+
+static basalt_status agg_load(void *ctx, void *h, struct basalt_qagg_local *into,
+                              struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = h;
     const struct ArrowArray *inputs[256];
     int nk = s->node->n_exprs, nc = s->node->n_calls;
     basalt_status st = BASALT_OK;
     while (st == BASALT_OK) {
         struct ArrowArray b;
-        st = basalt_qspill_file_next(sp->files[p], &b, err);
+        st = basalt_qspill_file_next(f, &b, err);
         if (st != BASALT_OK || b.release == NULL)
             break;
-        for (int i = 0; i < s->n_inputs; i++)
-            inputs[i] = sp->pos[i] >= 0 ? b.children[sp->pos[i]] : NULL;
+        agg_inputs(s, &b, inputs);
         st = basalt_qagg_consume(into, inputs, inputs + nk, inputs + nk + nc, b.length, err);
         basalt_arrow_array_release(&b);
     }
     /* Its disk space goes back now. */
-    basalt_qspill_file_free(sp->files[p]);
-    sp->files[p] = NULL;
+    basalt_qspill_file_free(f);
     return st;
 }
 
@@ -353,8 +453,15 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     }
     node->spill_rows += atomic_load(&s.sp.rows);
     if (st == BASALT_OK && spilled) {
-        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, agg_load, &s,
+        struct basalt_qagg_spill_ops ops = {&s, agg_part, agg_bytes, agg_split, agg_load,
+                                            agg_drop};
+        int64_t budget = basalt_qspill_test_budget() > 0 ? basalt_qspill_test_budget()
+                                                         : s.limit / 4;
+        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, &ops, budget,
                                         s.limit, out, err);
+        struct basalt_qagg_stats as;
+        basalt_qagg_stats(agg, &as);
+        node->spill_splits += as.splits;
         if (st == BASALT_OK) {
             basalt_arrow_schema_release(&out->schema);
             st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
@@ -532,6 +639,403 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 
 /* ------------------------------------------------------------------ joins */
 
+/* ------------------------------------------------------------------ spilled joins
+ *
+ * A grace hash join under a memory limit: while the build side is collected
+ * each worker holds its batches; once memory in use passes a third of the
+ * limit, every batch held and every batch after goes to 64 spill files by
+ * the partition of its keys (basalt_qjoin_partition). The probe side's
+ * pipeline is then run into 64 files the same way, and the join becomes a
+ * source whose morsel p joins build partition p with probe partition p (a
+ * table per partition; RIGHT and FULL add the partition's unmatched build
+ * rows). Output comes partition by partition, so its order differs from the
+ * in-memory join's (which follows the probe rows); the rows are the same.
+ * CROSS joins (no keys) do not spill. */
+
+/* 64 spill files that many workers write at once. */
+struct part_files {
+    struct ArrowSchema schema;
+    const char *dir;
+    struct basalt_qspill_file *files[BASALT_QAGG_SPILL_PARTS];
+    pthread_mutex_t locks[BASALT_QAGG_SPILL_PARTS];
+    bool locks_made;
+    atomic_llong rows;
+};
+
+static basalt_status pf_init(struct part_files *pf, const struct ArrowSchema *schema,
+                             const char *dir, struct basalt_error *err)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->dir = dir;
+    atomic_init(&pf->rows, 0);
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++)
+        pthread_mutex_init(&pf->locks[p], NULL);
+    pf->locks_made = true;
+    return basalt_arrow_schema_copy(schema, &pf->schema, err);
+}
+
+static void pf_reset(struct part_files *pf)
+{
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        basalt_qspill_file_free(pf->files[p]);
+        pf->files[p] = NULL;
+        if (pf->locks_made)
+            pthread_mutex_destroy(&pf->locks[p]);
+    }
+    pf->locks_made = false;
+    if (pf->schema.release != NULL)
+        basalt_arrow_schema_release(&pf->schema);
+}
+
+/* Writes batch's rows (borrowed) to the files of their partitions by keys. */
+static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *batch,
+                              const int *keys, int n_keys, struct basalt_error *err)
+{
+    int64_t n = batch->length;
+    uint8_t *part = basalt_malloc((size_t)n + 1);
+    int64_t *idx = basalt_malloc(((size_t)n + 1) * sizeof *idx);
+    basalt_status st = part && idx ? BASALT_OK
+                                   : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, part, err);
+    int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        start[part[i] + 1]++;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        start[p + 1] += start[p];
+        at[p] = start[p];
+    }
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        idx[at[part[i]]++] = i;
+    struct ArrowArray sorted;
+    memset(&sorted, 0, sizeof sorted);
+    if (st == BASALT_OK && n > 0)
+        st = basalt_arrow_take(&pf->schema, batch, idx, n, &sorted, err);
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK && n > 0; p++) {
+        if (start[p + 1] == start[p])
+            continue;
+        struct ArrowArray slice = sorted;
+        slice.offset = sorted.offset + start[p];
+        slice.length = start[p + 1] - start[p];
+        pthread_mutex_lock(&pf->locks[p]);
+        if (pf->files[p] == NULL)
+            st = basalt_qspill_file_new(pf->dir, &pf->schema, &pf->files[p], err);
+        if (st == BASALT_OK)
+            st = basalt_qspill_file_write(pf->files[p], &slice, err);
+        pthread_mutex_unlock(&pf->locks[p]);
+    }
+    if (sorted.release != NULL)
+        basalt_arrow_array_release(&sorted);
+    if (st == BASALT_OK)
+        atomic_fetch_add(&pf->rows, n);
+    basalt_free(part);
+    basalt_free(idx);
+    return st;
+}
+
+/* Ends the writing (the writers' buffers go back) and counts the files. */
+static basalt_status pf_seal(struct part_files *pf, struct basalt_qplan *node,
+                             struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
+        if (pf->files[p] == NULL)
+            continue;
+        node->spill_partitions++;
+        node->spill_bytes += basalt_qspill_file_bytes(pf->files[p]);
+        st = basalt_qspill_file_seal(pf->files[p], err);
+    }
+    node->spill_rows += atomic_load(&pf->rows);
+    return st;
+}
+
+struct held {
+    struct ArrowArray *arr;
+    int64_t *seq;
+    int64_t n, cap;
+};
+
+/* The build side's sink. */
+struct jbuild_sink {
+    struct qsink base;
+    int64_t limit;
+    const int *keys;
+    int n_keys;
+    struct held *held; /* per worker */
+    int workers;
+    atomic_bool spilling;
+    struct part_files pf;
+};
+
+static basalt_status flush_held(struct jbuild_sink *s, struct held *h, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int64_t i = 0; i < h->n; i++) {
+        if (st == BASALT_OK)
+            st = pf_write(&s->pf, &h->arr[i], s->keys, s->n_keys, err);
+        basalt_arrow_array_release(&h->arr[i]);
+    }
+    h->n = 0;
+    return st;
+}
+
+static basalt_status jbuild_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                    struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    struct jbuild_sink *s = (struct jbuild_sink *)sink;
+    struct held *h = &s->held[worker];
+    if (h->n == h->cap) {
+        int64_t cap = h->cap ? 2 * h->cap : 16;
+        struct ArrowArray *arr = basalt_realloc(h->arr, (size_t)cap * sizeof *arr);
+        if (arr != NULL)
+            h->arr = arr;
+        int64_t *sq = arr ? basalt_realloc(h->seq, (size_t)cap * sizeof *sq) : NULL;
+        if (sq == NULL) {
+            basalt_arrow_array_release(batch);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        h->seq = sq;
+        h->cap = cap;
+    }
+    h->seq[h->n] = seq;
+    basalt_arrow_array_move(batch, &h->arr[h->n++]);
+    if (!atomic_load(&s->spilling) && basalt_alloc_bytes() > s->limit / 3)
+        atomic_store(&s->spilling, true);
+    return atomic_load(&s->spilling) ? flush_held(s, h, err) : BASALT_OK;
+}
+
+static void held_free(struct held *h, int workers)
+{
+    for (int w = 0; h != NULL && w < workers; w++) {
+        for (int64_t i = 0; i < h[w].n; i++)
+            basalt_arrow_array_release(&h[w].arr[i]);
+        basalt_free(h[w].arr);
+        basalt_free(h[w].seq);
+    }
+    basalt_free(h);
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The build side: in memory, in input order, into `in`; or, past a third of
+ * the limit, in 64 files (*spilled set, pf filled). */
+static basalt_status collect_build(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   struct basalt_arrow_batches *in, struct part_files *pf,
+                                   bool *spilled, struct basalt_error *err)
+{
+    *spilled = false;
+    struct jbuild_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = jbuild_consume;
+    s.base.what = "HASH JOIN (build side)";
+    s.limit = ctx->o.memory_limit;
+    s.keys = node->right_keys;
+    s.n_keys = node->n_join_keys;
+    s.workers = basalt_qrun_workers(ctx);
+    atomic_init(&s.spilling, false);
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    s.held = basalt_calloc((size_t)s.workers, sizeof *s.held);
+    basalt_status st = s.held ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = pf_init(&s.pf, &node->child[1]->schema, ctx->o.spill_dir, err);
+    if (st == BASALT_OK)
+        st = basalt_qrun_open(ctx, node->child[1], &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    basalt_qpipeline_reset(&pl);
+    if (st == BASALT_OK && atomic_load(&s.spilling)) {
+        for (int w = 0; w < s.workers && st == BASALT_OK; w++)
+            st = flush_held(&s, &s.held[w], err);
+        if (st == BASALT_OK)
+            st = pf_seal(&s.pf, node, err);
+        if (st == BASALT_OK) {
+            *pf = s.pf; /* the files and locks move */
+            memset(&s.pf, 0, sizeof s.pf);
+            *spilled = true;
+        }
+    } else if (st == BASALT_OK) {
+        /* In input order, as basalt_qrun_collect_in_order gives it. */
+        int64_t nb = 0;
+        for (int w = 0; w < s.workers; w++)
+            nb += s.held[w].n;
+        int64_t *ord = basalt_malloc((size_t)(nb + 1) * 3 * sizeof *ord);
+        if (ord == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        int64_t k = 0;
+        for (int w = 0; w < s.workers && st == BASALT_OK; w++)
+            for (int64_t i = 0; i < s.held[w].n; i++, k++) {
+                ord[3 * k] = s.held[w].seq[i];
+                ord[3 * k + 1] = w;
+                ord[3 * k + 2] = i;
+            }
+        if (st == BASALT_OK)
+            qsort(ord, (size_t)nb, 3 * sizeof *ord, by_first);
+        if (st == BASALT_OK && in->schema.release == NULL)
+            st = basalt_arrow_schema_copy(&node->child[1]->schema, &in->schema, err);
+        for (k = 0; k < nb && st == BASALT_OK; k++)
+            st = basalt_arrow_batches_append(in, &s.held[ord[3 * k + 1]].arr[ord[3 * k + 2]],
+                                             err);
+        basalt_free(ord);
+    }
+    held_free(s.held, s.workers);
+    pf_reset(&s.pf);
+    return st;
+}
+
+/* What the partitions' joins need. */
+struct grace {
+    struct basalt_qjoin_spec spec;
+    struct basalt_query_program *residual;
+    struct part_files build, probe;
+    int64_t limit;
+    struct basalt_qplan *node; /* counts the rows out */
+};
+
+static void grace_free(void *p)
+{
+    struct grace *g = p;
+    if (g == NULL)
+        return;
+    pf_reset(&g->build);
+    pf_reset(&g->probe);
+    basalt_query_program_free(g->residual);
+    basalt_free(g);
+}
+
+static basalt_status emit_all(struct basalt_qplan *node, struct basalt_arrow_batches *out,
+                              int64_t m, int worker, qemit_fn emit, void *emit_ctx,
+                              struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int64_t i = 0; i < out->n && st == BASALT_OK; i++) {
+        atomic_fetch_add(&node->rows_out, out->arrays[i].length);
+        st = emit(emit_ctx, worker, m, &out->arrays[i], err);
+    }
+    basalt_arrow_batches_reset(out);
+    basalt_arrow_batches_init(out);
+    return st;
+}
+
+/* QSRC_FN: morsel p joins build partition p with probe partition p. */
+static basalt_status grace_morsel(void *ctx, int64_t p, int worker, qemit_fn emit,
+                                  void *emit_ctx, struct basalt_error *err)
+{
+    struct grace *g = ctx;
+    struct basalt_qspill_file *bf = g->build.files[p], *pf = g->probe.files[p];
+    g->build.files[p] = NULL;
+    g->probe.files[p] = NULL;
+    enum basalt_qjoin_type t = g->spec.type;
+    bool outer_build = t == BASALT_QJOIN_RIGHT || t == BASALT_QJOIN_FULL;
+    bool outer_probe = t == BASALT_QJOIN_LEFT || t == BASALT_QJOIN_ANTI || t == BASALT_QJOIN_FULL;
+    basalt_status st = BASALT_OK;
+    struct basalt_qjoin *j = NULL;
+    struct basalt_qjoin_build_local *bl = NULL;
+    struct basalt_qjoin_probe_local *pl = NULL;
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    /* Nothing can come out of an empty side unless its other side is kept. */
+    if ((bf == NULL && !(pf != NULL && outer_probe)) || (pf == NULL && !(bf != NULL && outer_build)))
+        goto done;
+    st = basalt_qjoin_new(&g->spec, &j, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(j, &bl, err);
+    for (int64_t seq = 0; st == BASALT_OK && bf != NULL; seq++) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(bf, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_qjoin_build_consume(bl, &b, seq, err);
+    }
+    basalt_qspill_file_free(bf);
+    bf = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(j, &bl, 1, NULL, err);
+    if (st == BASALT_OK && g->limit > 0 && basalt_alloc_bytes() > g->limit)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "HASH JOIN: memory limit of %.1f MiB exceeded (%.1f MiB in use) by "
+                              "the table of spilled partition %lld of %d; raise --memory-limit",
+                              (double)g->limit / 1048576.0,
+                              (double)basalt_alloc_bytes() / 1048576.0, (long long)p,
+                              BASALT_QAGG_SPILL_PARTS);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_probe_local_new(j, &pl, err);
+    while (st == BASALT_OK && pf != NULL) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(pf, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_qjoin_probe(pl, &b, &out, err);
+        basalt_arrow_array_release(&b);
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+    }
+    if (st == BASALT_OK && outer_build) {
+        st = basalt_qjoin_unmatched(j, &out, err);
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+    }
+done:
+    basalt_arrow_batches_reset(&out);
+    basalt_qjoin_probe_local_free(pl);
+    basalt_qjoin_build_local_free(bl);
+    basalt_qjoin_free(j);
+    basalt_qspill_file_free(bf);
+    basalt_qspill_file_free(pf);
+    return st;
+}
+
+struct jprobe_sink {
+    struct qsink base;
+    struct grace *g;
+};
+
+static basalt_status jprobe_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                    struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)worker;
+    (void)m;
+    (void)seq;
+    struct jprobe_sink *s = (struct jprobe_sink *)sink;
+    basalt_status st = pf_write(&s->g->probe, batch, s->g->spec.probe_keys, s->g->spec.n_keys, err);
+    basalt_arrow_array_release(batch);
+    return st;
+}
+
+/* Runs the probe side (pl, open) into g's probe files and makes pl the
+ * source of the partitions' joins (g moves into it). */
+static basalt_status grace_take_over(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct qpipeline *pl, struct grace *g,
+                                     struct basalt_error *err)
+{
+    struct jprobe_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = jprobe_consume;
+    s.base.what = "HASH JOIN (probe side, spilling)";
+    s.g = g;
+    basalt_status st = pf_init(&g->probe, &node->child[0]->schema, ctx->o.spill_dir, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, pl, &s.base, err);
+    if (st == BASALT_OK)
+        st = pf_seal(&g->probe, node, err);
+    basalt_qpipeline_reset(pl);
+    if (st != BASALT_OK) {
+        grace_free(g);
+        return st;
+    }
+    pl->src.kind = QSRC_FN;
+    pl->src.fn = grace_morsel;
+    pl->src.fn_ctx = g;
+    pl->src.fn_free = grace_free;
+    pl->src.n_morsels = BASALT_QAGG_SPILL_PARTS;
+    return BASALT_OK;
+}
+
 /* A join and the residual program it borrows, freed together. */
 struct join_run {
     struct basalt_qjoin *join;
@@ -569,9 +1073,10 @@ static basalt_status probe(void *l, const struct ArrowArray *batch, struct basal
 /* Runs the right side and builds the hash table on it. */
 static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
                            const struct ArrowSchema *probe_schema, struct join_run **out,
-                           struct basalt_error *err)
+                           struct grace **spilled_out, struct basalt_error *err)
 {
     *out = NULL;
+    *spilled_out = NULL;
     struct join_run *r = basalt_calloc(1, sizeof *r);
     if (r == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -586,8 +1091,31 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     }
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    if (st == BASALT_OK)
+    bool spilled = false;
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && node->n_join_keys > 0 &&
+        node->join_type != BASALT_QPLAN_JOIN_CROSS) {
+        struct grace *g = basalt_calloc(1, sizeof *g);
+        if (g == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (st == BASALT_OK)
+            st = collect_build(ctx, node, &in, &g->build, &spilled, err);
+        if (st == BASALT_OK && spilled) {
+            struct basalt_qjoin_spec gs = {(enum basalt_qjoin_type)node->join_type, probe_schema,
+                                           &node->child[1]->schema, node->left_keys,
+                                           node->right_keys, node->n_join_keys, r->residual};
+            g->spec = gs;
+            g->residual = r->residual; /* moves to g */
+            r->residual = NULL;
+            g->limit = ctx->o.memory_limit;
+            g->node = node;
+            join_run_free(r);
+            *spilled_out = g;
+            return BASALT_OK;
+        }
+        grace_free(g);
+    } else if (st == BASALT_OK) {
         st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", &in, err);
+    }
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
                                      node->n_join_keys, r->residual};
@@ -637,7 +1165,10 @@ basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qpla
                                      struct qpipeline *pl, struct basalt_error *err)
 {
     struct join_run *r;
-    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, err);
+    struct grace *g;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);
+    if (st == BASALT_OK && g != NULL)
+        return grace_take_over(ctx, node, pl, g, err);
     return st == BASALT_OK ? add_probe(node, pl, r, err) : st;
 }
 
@@ -645,14 +1176,35 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
                                      struct basalt_arrow_batches *out, struct basalt_error *err)
 {
     struct join_run *r;
-    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, err);
+    struct grace *g;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);
     if (st != BASALT_OK)
         return st;
-    struct basalt_qjoin *join = r->join;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct qsink sink;
     memset(&sink, 0, sizeof sink);
+    if (g != NULL) {
+        /* Spilled: the partitions' joins, unmatched build rows included. */
+        st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+        if (st == BASALT_OK)
+            st = grace_take_over(ctx, node, &pl, g, err);
+        else
+            grace_free(g);
+        if (st == BASALT_OK)
+            st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+        sink.what = "HASH JOIN (RIGHT/FULL: its result is kept in memory)";
+        if (st == BASALT_OK)
+            st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+        if (st == BASALT_OK)
+            st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+        basalt_qsink_collect_reset(&sink);
+        basalt_qpipeline_reset(&pl);
+        /* run_breaker counts the rows of the result */
+        atomic_store(&node->rows_out, 0);
+        return st;
+    }
+    struct basalt_qjoin *join = r->join;
     st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK)
         st = add_probe(node, &pl, r, err); /* the pipeline owns r from here */

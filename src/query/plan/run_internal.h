@@ -13,7 +13,10 @@
 
 #include "plan/plan_internal.h"
 
-enum qsource_kind { QSRC_BATCHES, QSRC_PARQUET, QSRC_ICEBERG };
+enum qsource_kind { QSRC_BATCHES, QSRC_PARQUET, QSRC_ICEBERG, QSRC_FN };
+
+typedef basalt_status (*qemit_fn)(void *ctx, int worker, int64_t morsel, struct ArrowArray *batch,
+                                  struct basalt_error *err);
 
 struct qsource {
     enum qsource_kind kind;
@@ -34,6 +37,12 @@ struct qsource {
     bool direct;
     struct basalt_iceberg_scan *iscan_kept;
     const struct basalt_iceberg_plan *plan;
+    /* QSRC_FN: morsel m is what fn emits (a spilled join's partition m);
+     * fn_free(fn_ctx) at reset */
+    basalt_status (*fn)(void *fn_ctx, int64_t m, int worker, qemit_fn emit, void *emit_ctx,
+                        struct basalt_error *err);
+    void *fn_ctx;
+    void (*fn_free)(void *fn_ctx);
 };
 
 enum qpipe_op_kind { QPIPE_FILTER, QPIPE_PROJECT, QPIPE_PROBE };
@@ -96,8 +105,6 @@ basalt_status basalt_qsource_open(struct basalt_qctx *ctx, struct basalt_qplan *
                                   struct qsource *src, struct basalt_error *err);
 void basalt_qsource_reset(struct qsource *src);
 /* Produces morsel m's batches, calling emit for each (in order). */
-typedef basalt_status (*qemit_fn)(void *ctx, int worker, int64_t morsel, struct ArrowArray *batch,
-                                  struct basalt_error *err);
 /* past_filter (NULL: none): where batches that skip the filter above go
  * (qsource.direct). */
 basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, qemit_fn emit,

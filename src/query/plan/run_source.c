@@ -13,6 +13,8 @@ void basalt_qsource_reset(struct qsource *src)
     basalt_free(src->matches_all);
     basalt_iceberg_scan_free(src->iscan_kept);
     basalt_iceberg_scan_free(src->iscan);
+    if (src->fn_free != NULL)
+        src->fn_free(src->fn_ctx);
     memset(src, 0, sizeof *src);
     basalt_arrow_batches_init(&src->batches);
 }
@@ -285,6 +287,8 @@ basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, 
         if (past_filter != NULL && direct_ok(src, m))
             return iceberg_morsel_direct(src, m, worker, past_filter, emit_ctx, err);
         return iceberg_read(src, src->iscan, m, worker, emit, emit_ctx, err);
+    case QSRC_FN:
+        return src->fn(src->fn_ctx, m, worker, emit, emit_ctx, err);
     }
     return basalt_error_set(err, BASALT_INTERNAL, "unknown source");
 }

@@ -10,7 +10,17 @@
 #include "basalt/ipc.h"
 #include "spill/spill.h"
 
-static atomic_llong files_open, files_made;
+static atomic_llong files_open, files_made, test_budget;
+
+void basalt_qspill_test_set_budget(int64_t bytes)
+{
+    atomic_store(&test_budget, bytes);
+}
+
+int64_t basalt_qspill_test_budget(void)
+{
+    return atomic_load(&test_budget);
+}
 
 int64_t basalt_qspill_files_open(void)
 {

@@ -43,6 +43,12 @@ int64_t basalt_qspill_file_bytes(const struct basalt_qspill_file *f);
  * batch costs, for deciding when to spill. */
 int64_t basalt_qspill_array_bytes(const struct ArrowSchema *s, const struct ArrowArray *a);
 
+/* Test hook (process-wide): spilled GROUP BY partitions larger than this on
+ * disk are split again (bytes > 0; 0, the default, means a quarter of the
+ * memory limit), so that tests reach the split with small data. */
+void basalt_qspill_test_set_budget(int64_t bytes);
+int64_t basalt_qspill_test_budget(void);
+
 /* Process-wide counters for tests: spill files made and not yet freed, and
  * made in all. */
 int64_t basalt_qspill_files_open(void);
