@@ -64,14 +64,13 @@ static double sum_column(const struct ArrowSchema *schema, const struct ArrowArr
     return s;
 }
 
-/* Reads a stream to the end, summing. */
-static int drain(const char *leg, struct ArrowArrayStream *s, double t0, bool print)
+/* Reads a stream to the end, summing into the totals. */
+static int sum_stream(const char *leg, struct ArrowArrayStream *s, int64_t *rows, int64_t *bytes,
+                      double *sum)
 {
     struct ArrowSchema schema;
     if (s->get_schema(s, &schema) != 0)
         return die(leg, NULL);
-    int64_t rows = 0, bytes = 0;
-    double sum = 0;
     for (;;) {
         struct ArrowArray b;
         if (s->get_next(s, &b) != 0) {
@@ -80,15 +79,29 @@ static int drain(const char *leg, struct ArrowArrayStream *s, double t0, bool pr
         }
         if (!b.release)
             break;
-        sum += sum_column(&schema, &b, &bytes);
-        rows += b.length;
+        *sum += sum_column(&schema, &b, bytes);
+        *rows += b.length;
         b.release(&b);
     }
     schema.release(&schema);
-    if (print)
-        printf("{\"leg\": \"%s\", \"rows\": %lld, \"sum\": %.6f, \"bytes\": %lld, \"ms\": %.2f}\n",
-               leg, (long long)rows, sum, (long long)bytes, now_ms() - t0);
     return 0;
+}
+
+static void report(const char *leg, int64_t rows, double sum, int64_t bytes, double t0)
+{
+    printf("{\"leg\": \"%s\", \"rows\": %lld, \"sum\": %.6f, \"bytes\": %lld, \"ms\": %.2f}\n",
+           leg, (long long)rows, sum, (long long)bytes, now_ms() - t0);
+}
+
+/* Reads a stream to the end and reports it. */
+static int drain(const char *leg, struct ArrowArrayStream *s, double t0)
+{
+    int64_t rows = 0, bytes = 0;
+    double sum = 0;
+    int rc = sum_stream(leg, s, &rows, &bytes, &sum);
+    if (rc == 0)
+        report(leg, rows, sum, bytes, t0);
+    return rc;
 }
 
 static int leg_inproc(const struct args *a, bool write_ipc)
@@ -126,7 +139,7 @@ static int leg_inproc(const struct args *a, bool write_ipc)
                  : die(a->file, &err);
         basalt_output_close(out);
     } else {
-        rc = drain("inproc", &s, t0, true);
+        rc = drain("inproc", &s, t0);
         s.release(&s);
     }
     basalt_iceberg_scan_free(scan);
@@ -176,25 +189,12 @@ static int leg_flight(const struct args *a, bool shm)
                                               info.endpoints[i].ticket_len, &s, &err);
         if (st != BASALT_OK)
             return die(shm ? "shm" : "DoGet", &err);
-        struct ArrowSchema schema;
-        s.get_schema(&s, &schema);
-        for (;;) {
-            struct ArrowArray b;
-            if (s.get_next(&s, &b) != 0) {
-                fprintf(stderr, "DoGet: %s\n", s.get_last_error(&s));
-                return 1;
-            }
-            if (!b.release)
-                break;
-            sum += sum_column(&schema, &b, &bytes);
-            rows += b.length;
-            b.release(&b);
-        }
-        schema.release(&schema);
+        int rc = sum_stream(shm ? "shm" : "flight", &s, &rows, &bytes, &sum);
         s.release(&s);
+        if (rc != 0)
+            return rc;
     }
-    printf("{\"leg\": \"%s\", \"rows\": %lld, \"sum\": %.6f, \"bytes\": %lld, \"ms\": %.2f}\n",
-           shm ? "shm" : "flight", (long long)rows, sum, (long long)bytes, now_ms() - t0);
+    report(shm ? "shm" : "flight", rows, sum, bytes, t0);
     basalt_flight_info_reset(&info);
     basalt_flight_client_close(c);
     return 0;
@@ -213,7 +213,7 @@ static int leg_ipc(const struct args *a)
     if (basalt_ipc_reader_open_file(a->file, &o, &r, &err) != BASALT_OK ||
         basalt_ipc_reader_to_stream(r, &s, &err) != BASALT_OK)
         return die(a->file, &err);
-    int rc = drain(a->copy ? "ipc-copied" : "ipc-mapped", &s, t0, true);
+    int rc = drain(a->copy ? "ipc-copied" : "ipc-mapped", &s, t0);
     s.release(&s);
     return rc;
 }

@@ -108,6 +108,9 @@ struct basalt_flight_client_options {
      * chain to (NULL: the system's), its name checked against the host. */
     const char *ca_file;
     size_t max_message;          /* largest response message; default 2 GiB */
+    /* The longest wait for the server's next bytes, in ms (IO past it);
+     * 0 (default): no limit (a DoGet may wait on a slow scan). */
+    unsigned timeout_ms;
 };
 
 BASALT_EXPORT void basalt_flight_client_options_init(struct basalt_flight_client_options *o);

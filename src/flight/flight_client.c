@@ -62,7 +62,8 @@ basalt_status basalt_flight_client_connect(const char *uri,
     if (!c)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_status st = basalt_grpc_client_connect(host, (int)port, tls, o.ca_file,
-                                                  token ? auth : NULL, o.max_message, &c->grpc, err);
+                                                  token ? auth : NULL, o.max_message,
+                                                  o.timeout_ms, &c->grpc, err);
     if (st != BASALT_OK) {
         basalt_free(c);
         return st;
@@ -385,7 +386,8 @@ basalt_status basalt_flight_client_do_action(struct basalt_flight_client *c, con
                                              struct basalt_error *err)
 {
     *result = NULL;
-    BasaltFlightWire__Action a = BASALT_FLIGHT_WIRE__ACTION__INIT;
+    BasaltFlightWire__Action a;
+    basalt_flight_wire__action__init(&a); /* (the INIT macro casts away const) */
     a.type = (char *)(uintptr_t)type;
     a.body.data = (uint8_t *)(uintptr_t)(body ? body : "");
     a.body.len = body ? strlen(body) : 0;

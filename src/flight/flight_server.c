@@ -124,8 +124,8 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
     const struct basalt_iceberg_plan *plan = NULL;
     BasaltFlightWire__FlightEndpoint *eps = NULL, **epp = NULL;
     BasaltFlightWire__Ticket *tickets = NULL;
-    BasaltFlightWire__Location loc = BASALT_FLIGHT_WIRE__LOCATION__INIT,
-                                      *locp = &loc;
+    BasaltFlightWire__Location loc, *locp = &loc;
+    basalt_flight_wire__location__init(&loc);
     loc.uri = srv->location;
     if (st == BASALT_OK && with_endpoints)
         st = basalt_iceberg_scan_prepare_tasks(s.scan, &plan, err); /* planned: no I/O */
@@ -365,7 +365,8 @@ static basalt_status do_list_actions(struct unary_call *c, struct basalt_error *
 {
     basalt_status st = BASALT_OK;
     for (size_t i = 0; st == BASALT_OK && i < sizeof actions / sizeof actions[0]; i++) {
-        BasaltFlightWire__ActionType t = BASALT_FLIGHT_WIRE__ACTION_TYPE__INIT;
+        BasaltFlightWire__ActionType t;
+        basalt_flight_wire__action_type__init(&t);
         t.type = (char *)(uintptr_t)actions[i].type;
         t.description = (char *)(uintptr_t)actions[i].description;
         st = add_out(c, &t.base, err);

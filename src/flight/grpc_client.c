@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "grpc_internal.h"
@@ -58,6 +59,7 @@ struct grpc_client {
     bool failed;
     char fail_reason[128];
     uint8_t *rbuf; /* RBUF_SIZE bytes read from the socket at a time */
+    unsigned timeout_ms;
 };
 
 #define RBUF_SIZE (1 << 18)
@@ -267,6 +269,11 @@ static basalt_status pump(struct grpc_client *c, struct basalt_error *err)
         do
             n = recv(c->fd, c->rbuf, RBUF_SIZE, 0);
         while (n < 0 && errno == EINTR);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        c->failed = true;
+        return basalt_error_set(err, BASALT_IO, "flight: no answer from the server within %u ms",
+                                c->timeout_ms);
+    }
     if (n <= 0) {
         c->failed = true;
         return basalt_error_set(err, BASALT_IO, "flight: connection closed by the server%s%s",
@@ -329,7 +336,8 @@ static void tls_free(struct grpc_client *c)
 
 basalt_status basalt_grpc_client_connect(const char *host, int port, bool tls, const char *ca_file,
                                          const char *authorization, size_t max_message,
-                                         struct grpc_client **out, struct basalt_error *err)
+                                         unsigned timeout_ms, struct grpc_client **out,
+                                         struct basalt_error *err)
 {
     *out = NULL;
     char portstr[16];
@@ -358,12 +366,17 @@ basalt_status basalt_grpc_client_connect(const char *host, int port, bool tls, c
                                 strerror(e));
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (timeout_ms > 0) {
+        struct timeval tv = {(time_t)(timeout_ms / 1000), (suseconds_t)(timeout_ms % 1000) * 1000};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    }
     struct grpc_client *c = basalt_calloc(1, sizeof *c);
     if (!c) {
         close(fd);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     c->fd = fd;
+    c->timeout_ms = timeout_ms;
     c->rbuf = basalt_malloc(RBUF_SIZE);
     if (!c->rbuf) {
         close(fd);

@@ -96,9 +96,11 @@ struct grpc_client;
 
 /* A connection to host:port, over TLS when `tls` (the server's certificate
  * checked against `ca_file`, or the system's CAs when NULL, and its name). */
+/* `timeout_ms` (0: none) bounds each wait for the server's bytes. */
 basalt_status basalt_grpc_client_connect(const char *host, int port, bool tls, const char *ca_file,
                                          const char *authorization, size_t max_message,
-                                         struct grpc_client **out, struct basalt_error *err);
+                                         unsigned timeout_ms, struct grpc_client **out,
+                                         struct basalt_error *err);
 void basalt_grpc_client_close(struct grpc_client *client);
 
 /* Receives the messages of a call's response. `data` is taken by the

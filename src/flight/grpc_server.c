@@ -495,10 +495,10 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
     struct gstream *s = nghttp2_session_get_stream_user_data(session, stream_id);
     if (!s || !s->begun || s->code != GRPC_OK)
         return 0;
-    /* A whole message fits the limit; more than one pending means the
-     * client sends faster than the call consumes, which take_messages
-     * prevents by consuming eagerly. */
-    if (s->in.size + len > s->conn->server->config.max_message + 5 + len) {
+    /* take_messages consumes every whole message at once, so what waits
+     * here is one partial message, whose length it has checked: more is a
+     * bug, refused rather than buffered. */
+    if (s->in.size > s->conn->server->config.max_message + 5) {
         struct basalt_error e;
         basalt_error_set(&e, BASALT_LIMIT, "request over the message limit");
         fail_call(s, GRPC_RESOURCE_EXHAUSTED, &e);

@@ -157,6 +157,7 @@ struct client_args {
     const char *uri;
     const char *token;
     const char *ca_file;      /* grpc+tls:// */
+    unsigned timeout_ms;
     const char *table;        /* "ns.t": a PATH descriptor */
     const char *cmd;          /* a CMD descriptor */
     const char *ticket;
@@ -182,7 +183,11 @@ static int client_args(int argc, char **argv, const char *verb, const char *usag
     int positional = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: basalt flight %s %s\n", verb, usage);
+            printf("usage: basalt flight %s %s\n\n"
+                   "Every client verb also takes --token T (default $BASALT_FLIGHT_TOKEN),\n"
+                   "--tls-ca CA.pem (grpc+tls:// servers) and --timeout MS (the longest wait\n"
+                   "for the server).\n",
+                   verb, usage);
             return -1;
         }
         const char *opt = argv[i];
@@ -199,6 +204,8 @@ static int client_args(int argc, char **argv, const char *verb, const char *usag
                 a->token = v;
             else if (!strcmp(opt, "--tls-ca"))
                 a->ca_file = v;
+            else if (!strcmp(opt, "--timeout") && parse_long(v, 1, 86400000, &n))
+                a->timeout_ms = (unsigned)n;
             else if (!strcmp(opt, "--cmd"))
                 a->cmd = v;
             else if (!strcmp(opt, "--ticket"))
@@ -267,6 +274,7 @@ static int connect_client(const struct client_args *a, struct basalt_flight_clie
     basalt_flight_client_options_init(&o);
     o.token = a->token;
     o.ca_file = a->ca_file;
+    o.timeout_ms = a->timeout_ms;
     return basalt_flight_client_connect(a->uri, &o, c, err) == BASALT_OK ? CLI_OK
                                                                          : cli_fail_error(err);
 }
