@@ -303,7 +303,9 @@ static basalt_status tls_connect(struct grpc_client *c, const char *host, const 
     c->ssl = ok == 1 ? SSL_new(c->tls_ctx) : NULL;
     if (c->ssl) {
         SSL_set_fd(c->ssl, c->fd);
-        SSL_set_tlsext_host_name(c->ssl, host);
+        char sni[256]; /* the macro takes a non-const name */
+        snprintf(sni, sizeof sni, "%s", host);
+        SSL_set_tlsext_host_name(c->ssl, sni);
         SSL_set1_host(c->ssl, host);
         SSL_set_alpn_protos(c->ssl, h2, sizeof h2);
     }
