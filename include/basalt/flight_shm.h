@@ -15,9 +15,11 @@
  * The consumer maps the file read-only once, over a fixed span of address
  * space (max_segment_size), so the mapping never moves while the file
  * grows, and decodes each published range in place: buffers point into the
- * mapping (zero copy, basalt_ipc_reader_read_at), and the arrays hold a
- * reference on it, so it stays mapped until the stream and every array
- * from it are released, on any thread.
+ * mapping (zero copy, basalt_ipc_reader_push_message), and the arrays hold
+ * a reference on it, so it stays mapped until the stream and every array
+ * from it are released, on any thread. When the last array of a range is
+ * released, the range goes back to the producer, which writes later
+ * batches there.
  *
  * Crashes: the memory belongs to the file, and the file to the open
  * descriptors and mappings of the two processes, so it is freed when the

@@ -178,39 +178,6 @@ BASALT_EXPORT basalt_status basalt_ipc_reader_push_message(
     const void *body, size_t body_len, void (*free_body)(void *ctx), void *ctx,
     struct ArrowArray *out, struct basalt_error *err);
 
-/* ------------------------------------------------------ messages at offsets
- *
- * For transports that place the messages of one stream themselves and say
- * where each one lies (the shared-memory transport's manifest): the schema
- * message is read at a given range, then each later message at the range it
- * was published at, in the order the stream was written. Bytes outside the
- * given ranges are never read, so the input may be larger than what has
- * been written so far (a mapping that grows). Zero copy as above when the
- * input has a view. */
-
-/* Opens a reader on `in` (taken in every case, as basalt_ipc_reader_open)
- * whose schema message lies in [offset, offset + length).
- * basalt_ipc_reader_next and _read_batch do not apply to it (INVALID_ARG for
- * read_batch, the end at once for next). Statuses of basalt_ipc_reader_open;
- * CORRUPT when the range passes the end of the input. */
-BASALT_EXPORT basalt_status basalt_ipc_reader_open_at(struct basalt_input *in, uint64_t offset,
-                                                      uint64_t length,
-                                                      const struct basalt_ipc_read_options *options,
-                                                      struct basalt_ipc_reader **out,
-                                                      struct basalt_error *err);
-
-/* Reads the one message that starts at `offset` and must end by
- * offset + length: a dictionary batch is applied (out released), a record
- * batch is decoded into `out` (caller storage, owned on OK), an end-of-stream
- * marker leaves out released. *end receives the position after the message
- * (where the next one starts). Returns OK; CORRUPT (the range passes the end
- * of the input, the message passes the range, a second schema); the other
- * statuses of basalt_ipc_reader_read_batch. */
-BASALT_EXPORT basalt_status basalt_ipc_reader_read_at(struct basalt_ipc_reader *reader,
-                                                      uint64_t offset, uint64_t length,
-                                                      struct ArrowArray *out, uint64_t *end,
-                                                      struct basalt_error *err);
-
 /* ------------------------------------------------------------------ writing */
 
 struct basalt_ipc_write_options {

@@ -456,30 +456,11 @@ static basalt_status take_schema(struct basalt_ipc_reader *r, const struct ipc_m
     return st;
 }
 
-/* read_message over [offset, offset + length) only: nothing past the range
- * is read, as if the input ended there. */
-static basalt_status read_message_in(struct basalt_ipc_reader *r, uint64_t offset,
-                                     uint64_t length, struct ipc_message *m,
-                                     struct basalt_error *err)
-{
-    memset(m, 0, sizeof *m);
-    if (offset > r->size || length > r->size - offset)
-        return basalt_error_set(err, BASALT_CORRUPT,
-                                "message range of %llu bytes at %llu passes the end (%llu)",
-                                (unsigned long long)length, (unsigned long long)offset,
-                                (unsigned long long)r->size);
-    uint64_t size = r->size;
-    r->size = offset + length;
-    basalt_status st = read_message(r, offset, false, m, err);
-    r->size = size;
-    return st;
-}
-
-static basalt_status read_schema(struct basalt_ipc_reader *r, uint64_t pos, uint64_t length,
+static basalt_status read_schema(struct basalt_ipc_reader *r, uint64_t pos,
                                  struct basalt_error *err)
 {
     struct ipc_message m;
-    basalt_status st = read_message_in(r, pos, length, &m, err);
+    basalt_status st = read_message(r, pos, false, &m, err);
     if (st == BASALT_OK && (m.eos || m.header_type != IPC_HEADER_SCHEMA))
         st = basalt_error_set(err, BASALT_CORRUPT, "the first message is %s, not a schema",
                               m.eos ? "the end of the stream" : header_name(m.header_type));
@@ -691,7 +672,7 @@ basalt_status basalt_ipc_reader_open(struct basalt_input *in,
             st = open_file_format(r, err);
         } else {
             r->format = BASALT_IPC_FORMAT_STREAM;
-            st = read_schema(r, 0, r->size, err);
+            st = read_schema(r, 0, err);
         }
     }
     if (st != BASALT_OK) {
@@ -699,53 +680,6 @@ basalt_status basalt_ipc_reader_open(struct basalt_input *in,
         return st;
     }
     *out = r;
-    return BASALT_OK;
-}
-
-basalt_status basalt_ipc_reader_open_at(struct basalt_input *in, uint64_t offset, uint64_t length,
-                                        const struct basalt_ipc_read_options *options,
-                                        struct basalt_ipc_reader **out, struct basalt_error *err)
-{
-    struct basalt_ipc_reader *r;
-    basalt_status st = reader_new(in, options, out, err);
-    if (st != BASALT_OK)
-        return st;
-    r = *out;
-    *out = NULL;
-    r->format = BASALT_IPC_FORMAT_STREAM;
-    r->done = true; /* messages come by their ranges, not in sequence */
-    st = read_schema(r, offset, length, err);
-    if (st != BASALT_OK) {
-        basalt_ipc_reader_close(r);
-        return st;
-    }
-    *out = r;
-    return BASALT_OK;
-}
-
-basalt_status basalt_ipc_reader_read_at(struct basalt_ipc_reader *r, uint64_t offset,
-                                        uint64_t length, struct ArrowArray *out, uint64_t *end,
-                                        struct basalt_error *err)
-{
-    out->release = NULL;
-    *end = offset;
-    struct ipc_message m;
-    basalt_status st = read_message_in(r, offset, length, &m, err);
-    if (st != BASALT_OK)
-        return basalt_error_context(err, st, "%s: message at %llu", r->in->name,
-                                    (unsigned long long)offset);
-    *end = m.end;
-    if (m.eos)
-        return BASALT_OK;
-    r->message_index++;
-    bool got = false;
-    st = handle_message(r, &m, out, &got, err);
-    basalt_ipc_owner_unref(m.body_owner);
-    if (st != BASALT_OK)
-        return basalt_error_context(err, st, "%s: message at %llu (%s)", r->in->name,
-                                    (unsigned long long)offset, header_name(m.header_type));
-    if (got)
-        r->batch_index++;
     return BASALT_OK;
 }
 
