@@ -89,8 +89,8 @@ void basalt_flight_scan_release(struct basalt_flight_server *srv, struct flight_
 void basalt_flight_scan_cache_clear(struct basalt_flight_server *srv);
 
 /* The IPC-encapsulated schema message (continuation, length, flatbuffer,
- * padding) of `schema`, as FlightInfo.schema and SchemaResult carry it. */
-basalt_status basalt_flight_schema_bytes(const struct ArrowSchema *schema,
+ * padding) of the scan's output schema, as FlightInfo.schema and SchemaResult carry it. */
+basalt_status basalt_flight_schema_bytes(struct basalt_iceberg_scan *scan,
                                          struct basalt_buffer *out, struct basalt_error *err);
 /* Decodes such bytes. CORRUPT, NOMEM. */
 basalt_status basalt_flight_schema_parse(const uint8_t *data, size_t len,

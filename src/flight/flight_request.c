@@ -221,11 +221,16 @@ void basalt_flight_scan_close(struct flight_scan *s)
     s->table = NULL;
 }
 
-basalt_status basalt_flight_schema_bytes(const struct ArrowSchema *schema,
+basalt_status basalt_flight_schema_bytes(struct basalt_iceberg_scan *scan,
                                          struct basalt_buffer *out, struct basalt_error *err)
 {
+    struct ArrowSchema schema = {0};
     struct basalt_ipc_encoder *e = NULL;
-    basalt_status st = basalt_ipc_encoder_new(schema, NULL, &e, err);
+    basalt_status st = basalt_iceberg_scan_schema(scan, &schema, err);
+    if (st == BASALT_OK)
+        st = basalt_ipc_encoder_new(&schema, NULL, &e, err);
+    if (schema.release)
+        schema.release(&schema);
     if (st != BASALT_OK)
         return st;
     struct basalt_ipc_message m;

@@ -109,12 +109,9 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
     if (st != BASALT_OK)
         return st;
     const struct flight_scan s = cached ? *basalt_flight_cached_scan(cached) : own;
-    struct ArrowSchema schema = {0};
     struct basalt_buffer schema_bytes;
     basalt_buffer_init(&schema_bytes);
-    st = basalt_iceberg_scan_schema(s.scan, &schema, err);
-    if (st == BASALT_OK)
-        st = basalt_flight_schema_bytes(&schema, &schema_bytes, err);
+    st = basalt_flight_schema_bytes(s.scan, &schema_bytes, err);
     BasaltFlightWire__FlightInfo info = BASALT_FLIGHT_WIRE__FLIGHT_INFO__INIT;
     info.schema.data = schema_bytes.data;
     info.schema.len = schema_bytes.size;
@@ -176,8 +173,6 @@ static basalt_status flight_info(struct basalt_flight_server *srv, const struct 
     basalt_free(eps);
     basalt_free(epp);
     basalt_buffer_reset(&schema_bytes);
-    if (schema.release)
-        schema.release(&schema);
     if (cached)
         basalt_flight_scan_release(srv, cached);
     else
@@ -197,21 +192,16 @@ static basalt_status do_get_flight_info(struct unary_call *c, bool schema_only,
     if (st == BASALT_OK && schema_only) {
         struct flight_scan s;
         st = basalt_flight_scan_open(c->srv, &req, &s, err);
-        struct ArrowSchema schema = {0};
         struct basalt_buffer bytes;
         basalt_buffer_init(&bytes);
         if (st == BASALT_OK)
-            st = basalt_iceberg_scan_schema(s.scan, &schema, err);
-        if (st == BASALT_OK)
-            st = basalt_flight_schema_bytes(&schema, &bytes, err);
+            st = basalt_flight_schema_bytes(s.scan, &bytes, err);
         if (st == BASALT_OK) {
             BasaltFlightWire__SchemaResult r = BASALT_FLIGHT_WIRE__SCHEMA_RESULT__INIT;
             r.schema.data = bytes.data;
             r.schema.len = bytes.size;
             st = add_out(c, &r.base, err);
         }
-        if (schema.release)
-            schema.release(&schema);
         basalt_buffer_reset(&bytes);
         if (s.scan || s.table)
             basalt_flight_scan_close(&s);
