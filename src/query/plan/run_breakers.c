@@ -55,31 +55,65 @@ static void agg_noop_release(struct ArrowArray *a)
     a->release = NULL;
 }
 
+/* Writes rows [0, n) of `src` (borrowed, a struct of `schema`), row i to
+ * partition part[i], each partition's rows as one slice appended to its
+ * file (made on first use, under its lock: workers write at once). What
+ * GROUP BY and the hash join both spill with. */
+static basalt_status write_partitioned(const struct ArrowSchema *schema,
+                                       const struct ArrowArray *src, const uint8_t *part,
+                                       int64_t n, const char *dir,
+                                       struct basalt_qspill_file **files, pthread_mutex_t *locks,
+                                       struct basalt_error *err)
+{
+    if (n == 0)
+        return BASALT_OK;
+    int64_t *idx = basalt_malloc((size_t)n * sizeof *idx);
+    if (idx == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+    for (int64_t i = 0; i < n; i++)
+        start[part[i] + 1]++;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        start[p + 1] += start[p];
+        at[p] = start[p];
+    }
+    for (int64_t i = 0; i < n; i++)
+        idx[at[part[i]]++] = i;
+    struct ArrowArray sorted;
+    memset(&sorted, 0, sizeof sorted);
+    basalt_status st = basalt_arrow_take(schema, src, idx, n, &sorted, err);
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
+        if (start[p + 1] == start[p])
+            continue;
+        struct ArrowArray slice = sorted;
+        slice.offset = sorted.offset + start[p];
+        slice.length = start[p + 1] - start[p];
+        pthread_mutex_lock(&locks[p]);
+        if (files[p] == NULL)
+            st = basalt_qspill_file_new(dir, schema, &files[p], err);
+        if (st == BASALT_OK)
+            st = basalt_qspill_file_write(files[p], &slice, err);
+        pthread_mutex_unlock(&locks[p]);
+    }
+    if (sorted.release != NULL)
+        basalt_arrow_array_release(&sorted);
+    basalt_free(idx);
+    return st;
+}
+
 /* Writes n rows of the inputs to the partitions' files. */
 static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray *const *inputs,
                                     int64_t n, struct basalt_error *err)
 {
     struct agg_spill *sp = &s->sp;
     uint8_t *part = basalt_malloc((size_t)n + 1);
-    int64_t *idx = basalt_malloc(((size_t)n + 1) * sizeof *idx);
     struct ArrowArray **cols = basalt_calloc((size_t)sp->n_cols + 1, sizeof *cols);
-    basalt_status st = part && idx && cols ? BASALT_OK
-                                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = part && cols ? BASALT_OK
+                                    : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
         st = basalt_qagg_partition(s->agg, inputs, n, 0, part, err);
-    int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
-    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
-        start[part[i] + 1]++;
-    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
-        start[p + 1] += start[p];
-        at[p] = start[p];
-    }
-    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
-        idx[at[part[i]]++] = i;
-    struct ArrowArray sorted;
-    memset(&sorted, 0, sizeof sorted);
     if (st == BASALT_OK) {
-        /* The inputs, borrowed, as one struct batch in partition order. */
+        /* The inputs, borrowed, as one struct batch. */
         const void *bufs[1] = {NULL};
         struct ArrowArray view;
         memset(&view, 0, sizeof view);
@@ -91,29 +125,13 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
         view.n_children = sp->n_cols;
         view.children = cols;
         view.release = agg_noop_release;
-        st = basalt_arrow_take(&sp->schema, &view, idx, n, &sorted, err);
+        st = write_partitioned(&sp->schema, &view, part, n, sp->dir, sp->files, sp->locks, err);
     }
-    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
-        if (start[p + 1] == start[p])
-            continue;
-        struct ArrowArray slice = sorted;
-        slice.offset = sorted.offset + start[p];
-        slice.length = start[p + 1] - start[p];
-        pthread_mutex_lock(&sp->locks[p]);
-        if (sp->files[p] == NULL)
-            st = basalt_qspill_file_new(sp->dir, &sp->schema, &sp->files[p], err);
-        if (st == BASALT_OK)
-            st = basalt_qspill_file_write(sp->files[p], &slice, err);
-        pthread_mutex_unlock(&sp->locks[p]);
-    }
-    if (sorted.release != NULL)
-        basalt_arrow_array_release(&sorted);
     if (st == BASALT_OK)
         atomic_fetch_add(&sp->rows, n);
     else
         basalt_error_context(err, st, "GROUP BY: spilling rows");
     basalt_free(part);
-    basalt_free(idx);
     basalt_free(cols);
     return st;
 }
@@ -693,43 +711,14 @@ static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *ba
 {
     int64_t n = batch->length;
     uint8_t *part = basalt_malloc((size_t)n + 1);
-    int64_t *idx = basalt_malloc(((size_t)n + 1) * sizeof *idx);
-    basalt_status st = part && idx ? BASALT_OK
-                                   : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = part ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
         st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, part, err);
-    int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
-    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
-        start[part[i] + 1]++;
-    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
-        start[p + 1] += start[p];
-        at[p] = start[p];
-    }
-    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
-        idx[at[part[i]]++] = i;
-    struct ArrowArray sorted;
-    memset(&sorted, 0, sizeof sorted);
-    if (st == BASALT_OK && n > 0)
-        st = basalt_arrow_take(&pf->schema, batch, idx, n, &sorted, err);
-    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK && n > 0; p++) {
-        if (start[p + 1] == start[p])
-            continue;
-        struct ArrowArray slice = sorted;
-        slice.offset = sorted.offset + start[p];
-        slice.length = start[p + 1] - start[p];
-        pthread_mutex_lock(&pf->locks[p]);
-        if (pf->files[p] == NULL)
-            st = basalt_qspill_file_new(pf->dir, &pf->schema, &pf->files[p], err);
-        if (st == BASALT_OK)
-            st = basalt_qspill_file_write(pf->files[p], &slice, err);
-        pthread_mutex_unlock(&pf->locks[p]);
-    }
-    if (sorted.release != NULL)
-        basalt_arrow_array_release(&sorted);
+    if (st == BASALT_OK)
+        st = write_partitioned(&pf->schema, batch, part, n, pf->dir, pf->files, pf->locks, err);
     if (st == BASALT_OK)
         atomic_fetch_add(&pf->rows, n);
     basalt_free(part);
-    basalt_free(idx);
     return st;
 }
 
