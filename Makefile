@@ -57,7 +57,7 @@ install: build
 # The randomised differential tests run fewer tables here, from another seed
 # than `make test`, so the two runs together cover more tables.
 asan: setup
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBASALT_SANITIZE=ON -DBASALT_WERROR=ON \
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DBASALT_SANITIZE=ON -DBASALT_WERROR=ON \
 	    -DBASALT_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && BASALT_REQUIRE_PEERS=1 BASALT_RANDOM_SEED=2 BASALT_RANDOM_TABLES=60 \

@@ -616,6 +616,19 @@ BASALT_EXPORT basalt_status basalt_arrow_take_many(const struct ArrowSchema *sch
                                                    struct ArrowArray *out,
                                                    struct basalt_error *err);
 
+/* A dictionary-encoded array made plain: `out` (caller storage, owned on OK)
+ * gets, for each slot of `array` (a field of type `schema`, whose
+ * `dictionary` is the value type), the dictionary entry its index names,
+ * copied (basalt_arrow_take's types); a null index is a null slot. What a
+ * writer without dictionary columns does with foreign ones. Returns OK;
+ * INVALID_ARG (NULL, released, not dictionary-encoded); CORRUPT (indices not
+ * an integer type, an index outside the dictionary); UNSUPPORTED (as take;
+ * null slots over an empty dictionary); LIMIT; NOMEM. */
+BASALT_EXPORT basalt_status basalt_arrow_dictionary_decode(const struct ArrowSchema *schema,
+                                                           const struct ArrowArray *array,
+                                                           struct ArrowArray *out,
+                                                           struct basalt_error *err);
+
 /* ------------------------------------------------------------------ streams */
 
 /* An owned list of batches sharing one schema. Caller storage. */

@@ -188,6 +188,10 @@ struct basalt_ipc_write_options {
     int compression_level;           /* default BASALT_CODEC_LEVEL_DEFAULT */
     /* Alignment of message bodies and buffers: 8 or 64 (default 64). */
     int alignment;
+    /* A dictionary that only gains entries at its end since the last one
+     * written goes out as a delta (just the new entries) rather than whole
+     * (default true; the file format allows deltas, not replacements). */
+    bool dictionary_deltas;
 };
 
 BASALT_EXPORT void basalt_ipc_write_options_init(struct basalt_ipc_write_options *options);
@@ -209,8 +213,9 @@ BASALT_EXPORT basalt_status basalt_ipc_writer_open(struct basalt_output *out,
 
 /* Writes one record batch (borrowed struct array of the writer's schema, any
  * offset). Dictionaries are written before the batch when they differ from
- * the ones last written (a replacement in the stream format; the file format
- * allows no replacement: UNSUPPORTED). Returns OK; INVALID_ARG (released
+ * the ones last written: as a delta when they only add entries at the end
+ * (dictionary_deltas), else whole, a replacement in the stream format (the
+ * file format allows no replacement: UNSUPPORTED). Returns OK; INVALID_ARG (released
  * batch, a batch that does not fit the schema); CORRUPT (offsets outside
  * their data); UNSUPPORTED; IO; NOMEM. */
 BASALT_EXPORT basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *writer,

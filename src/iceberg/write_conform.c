@@ -30,13 +30,32 @@ static bool is_nested(const struct basalt_iceberg_type *t)
 /* Whether two Arrow types have the same formats all the way down. */
 static bool same_shape(const struct ArrowSchema *a, const struct ArrowSchema *b)
 {
-    if (strcmp(a->format, b->format) != 0 || a->n_children != b->n_children ||
-        (a->dictionary != NULL) != (b->dictionary != NULL))
+    if (strcmp(a->format, b->format) != 0 || a->n_children != b->n_children || a->dictionary ||
+        b->dictionary)
         return false;
     for (int64_t i = 0; i < a->n_children; i++)
         if (!same_shape(a->children[i], b->children[i]))
             return false;
     return true;
+}
+
+/* Replaces the dictionary-encoded `column` (type `from`) by its values; a
+ * column of nulls only over an empty dictionary becomes nulls of the field. */
+static basalt_status decode_dictionary(const struct basalt_iceberg_field *f,
+                                       const struct ArrowSchema *from, struct ArrowArray *column,
+                                       struct basalt_error *err)
+{
+    struct ArrowArray plain;
+    basalt_status st;
+    if (column->dictionary && column->dictionary->length == 0 && column->length > 0 &&
+        column->null_count == column->length)
+        st = basalt_iceberg_constant_array(f, NULL, column->length, &plain, err);
+    else
+        st = basalt_arrow_dictionary_decode(from, column, &plain, err);
+    basalt_arrow_array_release(column);
+    if (st == BASALT_OK)
+        basalt_arrow_array_move(&plain, column);
+    return st;
 }
 
 basalt_status basalt_iceberg_conform_batch(const struct basalt_iceberg_schema *schema,
@@ -82,7 +101,17 @@ basalt_status basalt_iceberg_conform_batch(const struct basalt_iceberg_schema *s
         const struct ArrowSchema *from = src_schema->children[at];
         struct ArrowArray column;
         basalt_arrow_array_move(src->children[at], &column);
-        if (is_nested(&f->type) || from->dictionary) {
+        if (from->dictionary) {
+            /* Tables hold values: a dictionary-encoded column (pandas
+             * categoricals through Arrow Flight, say) is decoded first. */
+            st = decode_dictionary(f, from, &column, err);
+            if (st != BASALT_OK) {
+                st = basalt_error_context(err, st, "column '%.200s'", f->name);
+                continue;
+            }
+            from = from->dictionary;
+        }
+        if (is_nested(&f->type)) {
             if (same_shape(from, want.children[k])) {
                 basalt_arrow_array_move(&column, out->children[k]);
             } else {

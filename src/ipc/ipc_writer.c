@@ -17,7 +17,9 @@ struct wdict {
     const struct ArrowSchema *node;
     int64_t id;
     bool written;
-    struct basalt_buffer last; /* the serialized body of the last one written */
+    int64_t length;            /* entries of the dictionary the reader holds */
+    struct basalt_buffer last; /* that dictionary serialized (body, nodes, buffers) */
+    struct basalt_buffer next; /* the candidate being compared with it */
 };
 
 /* One message body being built. */
@@ -88,6 +90,7 @@ void basalt_ipc_write_options_init(struct basalt_ipc_write_options *o)
     o->compression = BASALT_CODEC_UNCOMPRESSED;
     o->compression_level = BASALT_CODEC_LEVEL_DEFAULT;
     o->alignment = 64;
+    o->dictionary_deltas = true;
 }
 
 static void put64(uint8_t *p, uint64_t v)
@@ -607,6 +610,54 @@ static basalt_status write_dictionaries(struct basalt_ipc_writer *w, const struc
                                         const struct ArrowArray *a, int depth,
                                         struct basalt_error *err);
 
+/* Serializes entries [start, start + len) of the dictionary of `a` into w->wb
+ * (copied, compressed when the writer compresses) and, with `key`, its body,
+ * nodes and buffers lists into `key` too: equal keys, equal entries. */
+static basalt_status serialize_dictionary(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
+                                          const struct ArrowArray *a, int64_t start, int64_t len,
+                                          int depth, struct basalt_buffer *key,
+                                          struct basalt_error *err)
+{
+    wbody_clear(&w->wb);
+    basalt_status st = write_array(w, s->dictionary, a->dictionary, start, len, depth + 1, err);
+    if (st != BASALT_OK || !key)
+        return st;
+    key->size = 0;
+    st = basalt_buffer_append(key, w->wb.body.data, w->wb.body.size, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(key, w->wb.nodes.data, w->wb.nodes.size, err);
+    if (st == BASALT_OK)
+        st = basalt_buffer_append(key, w->wb.buffers.data, w->wb.buffers.size, err);
+    return st;
+}
+
+static bool same_bytes(const struct basalt_buffer *x, const struct basalt_buffer *y)
+{
+    return x->size == y->size && (x->size == 0 || memcmp(x->data, y->data, x->size) == 0);
+}
+
+/* Writes the DictionaryBatch of the body in w->wb: `delta` entries extend
+ * the reader's dictionary, otherwise they replace it. */
+static basalt_status emit_dictionary(struct basalt_ipc_writer *w, const struct wdict *d,
+                                     int64_t length, bool delta, struct basalt_error *err)
+{
+    struct basalt_arrow_fbb b;
+    basalt_arrow_fbb_init(&b);
+    basalt_arrow_fb_ref rb = record_batch_table(w, &b, length);
+    basalt_arrow_fbb_table_start(&b);
+    basalt_arrow_fbb_add_i64(&b, 0, d->id);
+    basalt_arrow_fbb_add_ref(&b, 1, rb);
+    basalt_arrow_fbb_add_u8(&b, 2, delta ? 1 : 0);
+    basalt_arrow_fb_ref db = basalt_arrow_fbb_table_end(&b);
+    basalt_status st = emit_message(w, &b, IPC_HEADER_DICTIONARY_BATCH, db, 0, err);
+    basalt_arrow_fbb_reset(&b);
+    return st;
+}
+
+/* Sends the dictionary of `a` when the reader does not hold it already: as
+ * a delta when it only appends entries to the one last sent (with
+ * dictionary_deltas), else whole (a replacement after the first, which the
+ * file format does not allow). */
 static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
                                       const struct ArrowArray *a, int depth,
                                       struct basalt_error *err)
@@ -621,46 +672,40 @@ static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct 
     struct wdict *d = find_wdict(w, s);
     if (!d)
         return basalt_error_set(err, BASALT_INTERNAL, "dictionary field without an id");
-    wbody_clear(&w->wb);
-    st = write_array(w, s->dictionary, a->dictionary, 0, a->dictionary->length, depth + 1, err);
+    int64_t n = a->dictionary->length;
+    st = serialize_dictionary(w, s, a, 0, n, depth, &d->next, err);
     if (st != BASALT_OK)
         return st;
-    /* Unchanged since the last one written: nothing to send. The nodes and
-     * buffers lists are compared with the body, they hold the lengths. */
-    struct basalt_buffer *key = &d->last;
-    size_t n = w->wb.body.size + w->wb.nodes.size + w->wb.buffers.size;
-    if (d->written && key->size == n &&
-        memcmp(key->data, w->wb.body.data, w->wb.body.size) == 0 &&
-        memcmp(key->data + w->wb.body.size, w->wb.nodes.data, w->wb.nodes.size) == 0 &&
-        memcmp(key->data + w->wb.body.size + w->wb.nodes.size, w->wb.buffers.data,
-               w->wb.buffers.size) == 0)
-        return BASALT_OK;
-    if (d->written && w->o.format == BASALT_IPC_FORMAT_FILE)
+    if (d->written && same_bytes(&d->next, &d->last))
+        return BASALT_OK; /* unchanged: nothing to send */
+    bool delta = false;
+    if (d->written && w->o.dictionary_deltas && n > d->length) {
+        /* d->last is the held dictionary serialized whole; the new one's
+         * first d->length entries serialized alike compare with it. */
+        struct basalt_buffer prefix = {0};
+        st = serialize_dictionary(w, s, a, 0, d->length, depth, &prefix, err);
+        delta = st == BASALT_OK && same_bytes(&prefix, &d->last);
+        basalt_buffer_reset(&prefix);
+        if (st != BASALT_OK)
+            return st;
+    }
+    if (d->written && !delta && w->o.format == BASALT_IPC_FORMAT_FILE)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "dictionary id %lld changes between batches: the file format "
-                                "allows no replacement",
+                                "dictionary id %lld changes between batches other than by "
+                                "appending entries: the file format allows no replacement",
                                 (long long)d->id);
-    key->size = 0;
-    st = basalt_buffer_append(key, w->wb.body.data, w->wb.body.size, err);
+    st = serialize_dictionary(w, s, a, delta ? d->length : 0, delta ? n - d->length : n, depth,
+                              NULL, err);
     if (st == BASALT_OK)
-        st = basalt_buffer_append(key, w->wb.nodes.data, w->wb.nodes.size, err);
-    if (st == BASALT_OK)
-        st = basalt_buffer_append(key, w->wb.buffers.data, w->wb.buffers.size, err);
+        st = emit_dictionary(w, d, delta ? n - d->length : n, delta, err);
     if (st != BASALT_OK)
         return st;
-    struct basalt_arrow_fbb b;
-    basalt_arrow_fbb_init(&b);
-    basalt_arrow_fb_ref rb = record_batch_table(w, &b, a->dictionary->length);
-    basalt_arrow_fbb_table_start(&b);
-    basalt_arrow_fbb_add_i64(&b, 0, d->id);
-    basalt_arrow_fbb_add_ref(&b, 1, rb);
-    basalt_arrow_fbb_add_u8(&b, 2, 0);
-    basalt_arrow_fb_ref db = basalt_arrow_fbb_table_end(&b);
-    st = emit_message(w, &b, IPC_HEADER_DICTIONARY_BATCH, db, 0, err);
-    basalt_arrow_fbb_reset(&b);
-    if (st == BASALT_OK)
-        d->written = true;
-    return st;
+    struct basalt_buffer held = d->last;
+    d->last = d->next;
+    d->next = held;
+    d->length = n;
+    d->written = true;
+    return BASALT_OK;
 }
 
 static basalt_status write_dictionaries(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
@@ -899,8 +944,10 @@ void basalt_ipc_writer_free(struct basalt_ipc_writer *w)
     basalt_codec_free(w->codec);
     /* The slots point into w->schema and hold no dictionaries. */
     basalt_free(w->ids.slots);
-    for (int64_t i = 0; i < w->n_dicts; i++)
+    for (int64_t i = 0; i < w->n_dicts; i++) {
         basalt_buffer_reset(&w->dicts[i].last);
+        basalt_buffer_reset(&w->dicts[i].next);
+    }
     basalt_free(w->dicts);
     basalt_free(w->blocks[0]);
     basalt_free(w->blocks[1]);

@@ -123,14 +123,22 @@ async function checkCmd(c) {
 }
 
 // DoPut: a table built here, framed from apache-arrow's own IPC stream.
-async function checkPut(p) {
+// With `dictionary`, `name` is dictionary-encoded (apache-arrow's default for
+// strings) in two batches, each with its own dictionary: the server decodes
+// the second stream's dictionaries (a replacement or a delta) and stores values.
+async function checkPut(p, dictionary) {
   const n = 5000;
-  const sent = tableFromArrays({
-    id: BigInt64Array.from({ length: n }, (_, i) => BigInt(i)),
-    // Plain strings (tableFromArrays would dictionary-encode them).
-    name: vectorFromArray(Array.from({ length: n }, (_, i) => (i % 13 ? `row-${i % 97}` : null)), new Utf8()),
-    score: Float64Array.from({ length: n }, (_, i) => i / 7),
-  });
+  const part = (lo, hi) => {
+    const names = Array.from({ length: hi - lo }, (_, k) => ((lo + k) % 13 ? `row-${(lo + k) % (dictionary ? 31 + lo : 97)}` : null));
+    return tableFromArrays({
+      id: BigInt64Array.from({ length: hi - lo }, (_, k) => BigInt(lo + k)),
+      // Plain strings unless asked (tableFromArrays dictionary-encodes them).
+      name: dictionary ? names : vectorFromArray(names, new Utf8()),
+      score: Float64Array.from({ length: hi - lo }, (_, k) => (lo + k) / 7),
+    });
+  };
+  const sent = dictionary ? part(0, n / 2).concat(part(n / 2, n)) : part(0, n);
+  if (dictionary && sent.schema.fields[1].type.toString().indexOf('Dictionary') < 0) throw new Error(`name is ${sent.schema.fields[1].type}, not dictionary-encoded`);
   const bytes = tableToIPC(sent, 'stream');
   // Split the stream into messages: metadata bytes by the framing, bodies by
   // apache-arrow's message reader.
@@ -162,7 +170,7 @@ async function checkPut(p) {
   const back = pl.concat(parts.map((b) => pl.readIPCStream(b)), { how: 'vertical' });
   const a = rowsOf(back), b = rowsOf(pl.readIPCStream(Buffer.from(bytes)));
   if (!sameRows(a, b)) fail(`DoPut round trip: ${a.length} rows back of ${b.length}: ${firstDiff(a, b)}`);
-  else ok(`DoPut: ${n} rows appended (snapshot ${summary.snapshot_id}) and read back equal`);
+  else ok(`DoPut${dictionary ? ' (dictionary-encoded strings, two dictionaries)' : ''}: ${n} rows appended (snapshot ${summary.snapshot_id}) and read back equal`);
 }
 
 // Bad requests get gRPC status codes, and the server keeps serving.
@@ -226,7 +234,8 @@ try {
   if (res.map((r) => Buffer.from(r.body).toString()).sort().join() !== names.join()) fail('DoAction tables differs from ListFlights');
   for (const t of checks.tables) await checkTable(t);
   if (checks.cmd) await checkCmd(checks.cmd);
-  if (checks.put) await checkPut(checks.put);
+  if (checks.put) await checkPut(checks.put, false);
+  if (checks.put_dictionary) await checkPut(checks.put_dictionary, true);
   await checkErrors();
   // Still serving after every bad request.
   await collect(client.ListActions({}, auth));

@@ -31,8 +31,10 @@ expect 0 bash "$root/bench/taxi/load.sh" "$tmp/src" --catalog "$cat" --basalt "$
   --table taxi.trips_mor
 expect 0 "$basalt" iceberg delete taxi.trips_mor --where 'PULocationID = 161' --mode mor \
   --catalog "$cat"
-expect 0 "$basalt" iceberg create flight.put --schema 'id long, name string, score double' \
-  --catalog "$cat"
+for t in put put_dictionary; do
+  expect 0 "$basalt" iceberg create flight.$t --schema 'id long, name string, score double' \
+    --catalog "$cat"
+done
 
 token=flight-test-token
 "$basalt" flight serve --catalog "$cat" --port 0 --require-token "$token" \
@@ -52,7 +54,7 @@ cat >"$tmp/checks.json" <<EOF
              "exclude": {"column": "PULocationID", "value": 161}}],
  "cmd": {"table": "taxi.trips", "columns": ["PULocationID", "fare_amount", "tpep_pickup_datetime"],
          "filter": "PULocationID = 132", "column": "PULocationID", "value": 132, "files": $files},
- "put": {"path": ["flight", "put"]}}
+ "put": {"path": ["flight", "put"]}, "put_dictionary": {"path": ["flight", "put_dictionary"]}}
 EOF
 (cd "$root" && node tests/cli/flight_peers.mjs "127.0.0.1:$port" "$token" "$tmp/checks.json") \
   >"$tmp/node.out" 2>&1

@@ -15,6 +15,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { canon, compareRows } from './result_compare.mjs';
 
 const [bin, dir, seedArg, nArg] = process.argv.slice(2);
 const seed = Number(seedArg ?? 1);
@@ -186,28 +187,6 @@ for (let i = 0; i < nRandom; i++) {
   }
 }
 
-function canon(v) {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  const s = String(v);
-  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
-  if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
-  // dates and timestamps: DuckDB and basalt print them alike up to the 'T'
-  return s.replace('T', ' ').replace(/\.0+$/, '').replace(/Z$/, '');
-}
-function same(a, b) {
-  if (a === null || b === null) return a === b;
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
-    if (a === b) return true;
-    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
-  }
-  return a === b;
-}
-const rowKey = row => JSON.stringify(row.map(v => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
-
 async function duck(q) {
   try {
     const reader = await conn.runAndReadAll(q);
@@ -239,20 +218,9 @@ for (let i = 0; i < all.length; i++) {
     const bn = ours(q, threads);
     if (bn.error || bn.raw !== b1.raw) fail(`${threads} threads differ from 1 thread${bn.error ? ': ' + bn.error : ''}`);
   }
-  let a = d.rows, b = b1.rows;
-  if (a.length !== b.length) { fail(`${a.length} rows in duckdb, ${b.length} in basalt`); continue; }
-  if (!ordered) {
-    a = [...a].sort((x, y) => (rowKey(x) < rowKey(y) ? -1 : rowKey(x) > rowKey(y) ? 1 : 0));
-    b = [...b].sort((x, y) => (rowKey(x) < rowKey(y) ? -1 : rowKey(x) > rowKey(y) ? 1 : 0));
-  }
-  let bad = null;
-  for (let k = 0; k < a.length && !bad; k++) {
-    if (a[k].length !== b[k].length) bad = `row ${k}: ${a[k].length} vs ${b[k].length} columns`;
-    for (let c = 0; c < a[k].length && !bad; c++)
-      if (!same(a[k][c], b[k][c])) bad = `row ${k} col ${c}: duckdb ${JSON.stringify(a[k][c])} basalt ${JSON.stringify(b[k][c])}`;
-  }
+  const bad = compareRows(d.rows, b1.rows, ordered);
   if (bad) fail(bad);
-  else compared += a.length;
+  else compared += d.rows.length;
 }
 console.log(`${all.length} queries, ${compared} rows compared, ${failures} mismatches`);
 process.exit(failures ? 1 : 0);

@@ -33,7 +33,7 @@ static basalt_status build(const int64_t *rows, int64_t n, struct ArrowSchema *s
         "b", "c", "i", "l", "f", "g", "d:10,2", "tdD", "tsu:UTC", "w:3", "u", "U", "z",
         "+l", "+L", "+w:2", "+s", "+m", "n", "+l"};
     for (int k = 0; k < C_COUNT; k++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "c%d", k);
         TRY(basalt_arrow_builder_add_child(root, formats[k], name, N, &c[k], NULL));
     }

@@ -439,8 +439,11 @@ TEST(bench_run_groups_interleave_and_measure)
         const struct basalt_bench_result *r = basalt_bench_result_at(b, i);
         CHECK(r->iters >= 1);
         CHECK(r->ns.min <= r->ns.p50 && r->ns.p50 <= r->ns.p90 && r->ns.p90 <= r->ns.max);
-        /* Every sample lasted at least the target: iterations x cost. */
-        CHECK_MSG((double)r->iters * r->ns.min >= 1e6, "%s: %" PRIu64 " x %g", r->def.name,
+        /* Samples last about the target (1 ms): iterations x cost. Not
+         * exactly at least: a calibration run stretched by preemption on a
+         * loaded machine picks fewer iterations (46 x 20 us was seen), so
+         * the bound is a quarter of it, still far above one iteration. */
+        CHECK_MSG((double)r->iters * r->ns.min >= 0.25e6, "%s: %" PRIu64 " x %g", r->def.name,
                   r->iters, r->ns.min);
     }
     CHECK(rf->ns.p50 >= 20000 && rs->ns.p50 >= 40000 && ro->ns.p50 >= 10000);

@@ -280,7 +280,7 @@ TEST(data_writer_fans_out_and_rolls_per_partition)
     CHECK_MSG(ptable_open(&t, pf, 1, props, 2, &err), "%s", err.message);
     enum { N = 3000 };
     static struct prow rows[N];
-    static char names[N][12];
+    static char names[N][16];
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof names[i], "name%d", i);
         rows[i] = (struct prow){i, i % 7 ? "eu" : NULL, TS_MAR5 + i, 19787, names[i], i * 0.5};
@@ -479,7 +479,7 @@ TEST(data_writer_files_are_the_same_for_any_number_of_workers)
 {
     enum { N = 3000 };
     static struct prow rows[N];
-    static char names[N][12];
+    static char names[N][16];
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof names[i], "v%d", i * 7919 % 1000);
         rows[i] = (struct prow){i, i % 3 ? "eu" : "us", TS_MAR5 + i * 1000, 19787 + i % 5, names[i],

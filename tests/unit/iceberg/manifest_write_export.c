@@ -198,7 +198,7 @@ static json_t *manifest_json(const struct written *w, int32_t version)
     json_t *entries = json_array();
     for (uint32_t i = 0; i < w->n; i++)
         json_array_append_new(entries, entry_json(&w->entries[i], w->spec));
-    char spec_id[16], v[4];
+    char spec_id[16], v[16];
     snprintf(spec_id, sizeof spec_id, "%d", (int)w->spec->spec_id);
     snprintf(v, sizeof v, "%d", (int)version);
     json_t *meta =
@@ -306,7 +306,7 @@ TEST(manifest_write_pyavro_export)
             json_array_append_new(files, manifest_json(&w[i], v));
             json_array_append_new(list_entries, list_entry_json(&w[i], &next_row_id));
         }
-        char list_name[64], path[1024], vs[4];
+        char list_name[64], path[1024], vs[16];
         snprintf(list_name, sizeof list_name, "snap%d.avro", (int)v);
         memcpy(names[n_names++], list_name, sizeof list_name);
         snprintf(path, sizeof path, "%s/%s", dir, list_name);
