@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "test.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define BT_MAX_TESTS 4096
 
@@ -43,9 +45,23 @@ const char *bt_error_text(const struct basalt_error *err) { return err ? err->me
 
 void bt_allow_leaks(void) { bt_current_allows_leaks = 1; }
 
+/* The next allocation to fail: every one, or with BASALT_FAULT_SWEEP=quick
+ * (the sanitizer run, where each attempt costs several times more and the
+ * sweep is quadratic) every one of the first 256, then one in about 2%
+ * further each time, which still reaches every stage of a long attempt. */
+static int64_t sweep_next(int64_t n)
+{
+    static int quick = -1;
+    if (quick < 0) {
+        const char *sweep = getenv("BASALT_FAULT_SWEEP");
+        quick = sweep && strcmp(sweep, "quick") == 0;
+    }
+    return quick && n >= 256 ? n + n / 50 : n + 1;
+}
+
 int64_t bt_alloc_failure_sweep(const char *file, int line, bt_attempt_fn attempt, void *ctx)
 {
-    for (int64_t n = 1; n < 1000000; n++) {
+    for (int64_t n = 1; n < 1000000; n = sweep_next(n)) {
         int64_t live = basalt_alloc_live();
         basalt_alloc_fail_after(n);
         basalt_status st = attempt(ctx);
@@ -176,12 +192,22 @@ int main(int argc, char **argv)
         bt_current_failed = 0;
         bt_current_allows_leaks = 0;
         int64_t live = basalt_alloc_live();
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         bt_tests[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         basalt_alloc_fail_after(0);
         if (!bt_current_failed && !bt_current_allows_leaks && basalt_alloc_live() != live)
             bt_fail(__FILE__, __LINE__, "%s leaked %" PRId64 " allocations", bt_tests[i].name,
                     basalt_alloc_live() - live);
-        printf("%s %s\n", bt_current_failed ? "FAIL" : "ok  ", bt_tests[i].name);
+        /* Tests of a second or more say how long they took: where the
+         * suite's time goes, in every log. */
+        double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        if (seconds >= 1.0)
+            printf("%s %s (%.1f s)\n", bt_current_failed ? "FAIL" : "ok  ", bt_tests[i].name,
+                   seconds);
+        else
+            printf("%s %s\n", bt_current_failed ? "FAIL" : "ok  ", bt_tests[i].name);
         fflush(stdout);
         if (bt_current_failed)
             failed++;

@@ -26,6 +26,7 @@
 #define BASALT_QUERY_AGG_H
 
 #include "basalt/query.h"
+#include "spill/spill.h"
 
 enum basalt_qagg_kind {
     BASALT_QAGG_COUNT_STAR, BASALT_QAGG_COUNT, BASALT_QAGG_SUM, BASALT_QAGG_AVG,
@@ -125,7 +126,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
 
 /* ------------------------------------------------------------ spilling
  *
- * GROUP BY under a memory limit (plan/run_breakers.c drives it): once the
+ * GROUP BY under a memory limit (plan/run_aggregate.c drives it): once the
  * locals pass their share, they stop taking rows (frozen) and the caller
  * writes the remaining input rows to BASALT_QAGG_SPILL_PARTS files by the
  * partition of their key (the top bits of the key row's hash, the same
@@ -135,7 +136,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
  * aggregate is order-free (see the top), so the output is the one
  * basalt_qagg_finish would give over all the rows, in the same order (the
  * batches are cut per partition). */
-#define BASALT_QAGG_SPILL_PARTS 64
+#define BASALT_QAGG_SPILL_PARTS BASALT_QSPILL_PARTS
 
 /* part[i] = the 6 bits of row i's key hash after its first `bits` (0: the
  * partition; 6, 12...: the sub-partitions of a partition split again), for
@@ -145,7 +146,7 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
                                     const struct ArrowArray *const *keys, int64_t n_rows,
                                     int bits, uint8_t *part, struct basalt_error *err);
 
-/* Where the spilled rows are (plan/run_breakers.c: spill files), as opaque
+/* Where the spilled rows are (plan/run_aggregate.c: spill files), as opaque
  * handles. */
 struct basalt_qagg_spill_ops {
     void *ctx;

@@ -111,7 +111,7 @@ struct basalt_qjoin_stats {
 };
 void basalt_qjoin_stats(const struct basalt_qjoin *j, struct basalt_qjoin_stats *out);
 
-/* Spilling (grace hash join, plan/run_breakers.c): part[i] = the partition
+/* Spilling (grace hash join, plan/run_join.c): part[i] = the partition
  * (0..63) of row i of struct batch `batch` of `schema` by its key columns
  * keys[0..n_keys): equal keys of the two sides (pairs of equal type) get
  * the same partition; a row with a NULL key gets partition 0. OK;

@@ -133,7 +133,7 @@ void basalt_qsink_collect_reset(struct qsink *sink);
 basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct qpipeline *pl, struct basalt_error *err);
 
-/* run_breakers.c: the breakers. */
+/* run_aggregate.c, run_sort.c, run_join.c: the breakers. */
 basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                     struct basalt_arrow_batches *out, struct basalt_error *err);
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -141,7 +141,7 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 /* run_window.c */
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
-/* run_breakers.c: the rows of node's pipeline, in morsel order, for the
+/* run_sort.c: the rows of node's pipeline, in morsel order, for the
  * operator `what` (named when the memory limit is passed). */
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                            const char *what, struct basalt_arrow_batches *out,

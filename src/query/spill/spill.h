@@ -11,9 +11,14 @@
 #ifndef BASALT_QUERY_SPILL_H
 #define BASALT_QUERY_SPILL_H
 
+#include <pthread.h>
+
 #include "basalt/query.h"
 
 struct basalt_qspill_file;
+
+/* Partitions of a spilled GROUP BY or hash join: 6 bits of the key hash. */
+#define BASALT_QSPILL_PARTS 64
 
 /* Creates an empty spill file for batches of `schema` (a struct; copied).
  * dir NULL or "": $TMPDIR or /tmp. OK; IO (the directory cannot take a file:
@@ -38,6 +43,16 @@ basalt_status basalt_qspill_file_next(struct basalt_qspill_file *f, struct Arrow
 int64_t basalt_qspill_file_rows(const struct basalt_qspill_file *f);
 /* Bytes written to the file so far. */
 int64_t basalt_qspill_file_bytes(const struct basalt_qspill_file *f);
+
+/* Writes rows [0, n) of `src` (borrowed, a struct of `schema`), row i to
+ * partition part[i] (< BASALT_QSPILL_PARTS), each partition's rows as one
+ * slice appended to files[part] (made in `dir` on first use, under
+ * locks[part]: many workers write at once). OK; the file statuses; NOMEM. */
+basalt_status basalt_qspill_write_partitioned(const struct ArrowSchema *schema,
+                                             const struct ArrowArray *src, const uint8_t *part,
+                                             int64_t n, const char *dir,
+                                             struct basalt_qspill_file **files,
+                                             pthread_mutex_t *locks, struct basalt_error *err);
 
 /* About how many bytes the buffers of `a` (of `s`) hold: what holding the
  * batch costs, for deciding when to spill. */

@@ -80,6 +80,7 @@ static uint8_t *write_batches(int n_batches, const struct basalt_ipc_write_optio
                               basalt_status *last_status, size_t *len, struct basalt_error *err)
 {
     schema_make();
+    *last_status = BASALT_INTERNAL;
     struct basalt_output *out;
     struct basalt_ipc_writer *w;
     if (basalt_output_open_memory("dict.arrows", &out, err) != BASALT_OK)
@@ -205,7 +206,7 @@ TEST(ipc_dictionary_that_grows_is_written_as_a_delta)
     struct basalt_ipc_write_options o;
     basalt_ipc_write_options_init(&o);
     struct basalt_error err;
-    basalt_status st;
+    basalt_status st = BASALT_OK;
     size_t len = 0;
     uint8_t *bytes = write_batches(4, &o, &st, &len, &err);
     CHECK_OK(st, &err);
@@ -235,7 +236,7 @@ TEST(ipc_file_format_takes_deltas_and_refuses_replacements)
     basalt_ipc_write_options_init(&o);
     o.format = BASALT_IPC_FORMAT_FILE;
     struct basalt_error err;
-    basalt_status st;
+    basalt_status st = BASALT_OK;
     size_t len = 0;
     /* The first three batches: one dictionary and a delta. */
     uint8_t *bytes = write_batches(3, &o, &st, &len, &err);

@@ -1,0 +1,460 @@
+/* The aggregation breaker: each worker aggregates its morsels into its own
+ * table (agg/agg.h merges them); under a memory limit the tables freeze and
+ * the rest of the input is spilled by key partition. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg.h"
+#include "plan/run_internal.h"
+#include "spill/spill.h"
+
+/* GROUP BY under a memory limit: once memory in use passes a third of the limit
+ * the workers' tables are frozen and the rest of the input goes to
+ * BASALT_QAGG_SPILL_PARTS spill files by the partition of its key (agg.h,
+ * spilling); each file holds the keys and the arguments, as consume takes
+ * them. */
+struct agg_spill {
+    struct ArrowSchema schema; /* of the spilled rows */
+    int *input;                /* per spilled column: its index among the sink's inputs */
+    int *pos;                  /* per input: its spilled column, or -1 */
+    int n_cols;
+    const char *dir;
+    struct basalt_qspill_file *files[BASALT_QAGG_SPILL_PARTS];
+    pthread_mutex_t locks[BASALT_QAGG_SPILL_PARTS];
+    bool locks_made;
+    atomic_llong rows;
+};
+
+struct agg_sink {
+    struct qsink base; /* first: the pipeline sees a qsink */
+    struct basalt_qplan *node;
+    struct basalt_query_program *prog; /* the keys and arguments that are not plain columns */
+    int *col;    /* per key, per call, then per call's second argument: input column, or -1 */
+    int *slot;   /* the same: program output, or -1 */
+    int n_inputs, n_prog;
+    struct basalt_query_state **states;
+    struct basalt_qagg_local **locals;
+    struct basalt_qagg *agg;
+    int64_t limit;       /* > 0: the sink spills */
+    atomic_bool frozen;  /* the tables take no more rows: the input goes to the files */
+    struct agg_spill sp;
+};
+
+/* Rows consumed or spilled at a time under a memory limit. */
+#define AGG_SLICE 8192
+
+static void agg_noop_release(struct ArrowArray *a)
+{
+    a->release = NULL;
+}
+
+/* Writes n rows of the inputs to the partitions' files. */
+static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray *const *inputs,
+                                    int64_t n, struct basalt_error *err)
+{
+    struct agg_spill *sp = &s->sp;
+    uint8_t *part = basalt_malloc((size_t)n + 1);
+    struct ArrowArray **cols = basalt_calloc((size_t)sp->n_cols + 1, sizeof *cols);
+    basalt_status st = part && cols ? BASALT_OK
+                                    : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qagg_partition(s->agg, inputs, n, 0, part, err);
+    if (st == BASALT_OK) {
+        /* The inputs, borrowed, as one struct batch. */
+        const void *bufs[1] = {NULL};
+        struct ArrowArray view;
+        memset(&view, 0, sizeof view);
+        for (int c = 0; c < sp->n_cols; c++)
+            memcpy(&cols[c], &inputs[sp->input[c]], sizeof cols[c]); /* read only */
+        view.length = n;
+        view.n_buffers = 1;
+        view.buffers = bufs;
+        view.n_children = sp->n_cols;
+        view.children = cols;
+        view.release = agg_noop_release;
+        st = basalt_qspill_write_partitioned(&sp->schema, &view, part, n, sp->dir, sp->files, sp->locks, err);
+    }
+    if (st == BASALT_OK)
+        atomic_fetch_add(&sp->rows, n);
+    else
+        basalt_error_context(err, st, "GROUP BY: spilling rows");
+    basalt_free(part);
+    basalt_free(cols);
+    return st;
+}
+
+/* The spill ops (agg.h): handles are spill files. */
+static void *agg_part(void *ctx, int p)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = s->sp.files[p];
+    s->sp.files[p] = NULL;
+    return f;
+}
+
+static int64_t agg_bytes(void *ctx, void *h)
+{
+    (void)ctx;
+    return basalt_qspill_file_bytes(h);
+}
+
+static void agg_drop(void *ctx, void *h)
+{
+    (void)ctx;
+    basalt_qspill_file_free(h);
+}
+
+/* The sink's inputs of spilled batch b. */
+static void agg_inputs(const struct agg_sink *s, const struct ArrowArray *b,
+                       const struct ArrowArray **inputs)
+{
+    for (int i = 0; i < s->n_inputs; i++)
+        inputs[i] = s->sp.pos[i] >= 0 ? b->children[s->sp.pos[i]] : NULL;
+}
+
+static basalt_status agg_split(void *ctx, void *h, int bits, void **out, struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    struct agg_spill *sp = &s->sp;
+    struct basalt_qspill_file *f = h, *sub[BASALT_QAGG_SPILL_PARTS] = {0};
+    const struct ArrowArray *inputs[256];
+    basalt_status st = BASALT_OK;
+    uint8_t *part = NULL;
+    int64_t *idx = NULL, cap = 0;
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(f, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        if (b.length > cap) {
+            basalt_free(part);
+            basalt_free(idx);
+            cap = b.length;
+            part = basalt_malloc((size_t)cap);
+            idx = basalt_malloc((size_t)cap * sizeof *idx);
+            if (part == NULL || idx == NULL)
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        agg_inputs(s, &b, inputs);
+        if (st == BASALT_OK)
+            st = basalt_qagg_partition(s->agg, inputs, b.length, bits, part, err);
+        int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            start[part[r] + 1]++;
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            start[q + 1] += start[q];
+            at[q] = start[q];
+        }
+        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
+            idx[at[part[r]]++] = r;
+        struct ArrowArray sorted;
+        memset(&sorted, 0, sizeof sorted);
+        if (st == BASALT_OK)
+            st = basalt_arrow_take(&sp->schema, &b, idx, b.length, &sorted, err);
+        basalt_arrow_array_release(&b);
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; q++) {
+            if (start[q + 1] == start[q])
+                continue;
+            struct ArrowArray slice = sorted;
+            slice.offset = sorted.offset + start[q];
+            slice.length = start[q + 1] - start[q];
+            if (sub[q] == NULL)
+                st = basalt_qspill_file_new(sp->dir, &sp->schema, &sub[q], err);
+            if (st == BASALT_OK)
+                st = basalt_qspill_file_write(sub[q], &slice, err);
+        }
+        if (sorted.release != NULL)
+            basalt_arrow_array_release(&sorted);
+    }
+    basalt_free(part);
+    basalt_free(idx);
+    basalt_qspill_file_free(f);
+    for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+        if (st == BASALT_OK && sub[q] != NULL) {
+            s->node->spill_partitions++;
+            s->node->spill_bytes += basalt_qspill_file_bytes(sub[q]);
+            st = basalt_qspill_file_seal(sub[q], err);
+        }
+        out[q] = sub[q];
+    }
+    if (st != BASALT_OK) {
+        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
+            basalt_qspill_file_free(sub[q]);
+            out[q] = NULL;
+        }
+        basalt_error_context(err, st, "GROUP BY: splitting a spilled partition");
+    }
+    return st;
+}
+
+static basalt_status agg_load(void *ctx, void *h, struct basalt_qagg_local *into,
+                              struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    struct basalt_qspill_file *f = h;
+    const struct ArrowArray *inputs[256];
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    basalt_status st = BASALT_OK;
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(f, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        agg_inputs(s, &b, inputs);
+        st = basalt_qagg_consume(into, inputs, inputs + nk, inputs + nk + nc, b.length, err);
+        basalt_arrow_array_release(&b);
+    }
+    /* Its disk space goes back now. */
+    basalt_qspill_file_free(f);
+    return st;
+}
+
+/* The spilled rows' schema: the keys, then the arguments the calls take. */
+static basalt_status agg_spill_init(struct agg_sink *s, const struct basalt_query_type *key_types,
+                                    const struct basalt_qagg_call *calls, const char *dir,
+                                    struct basalt_error *err)
+{
+    struct agg_spill *sp = &s->sp;
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    sp->dir = dir;
+    atomic_init(&sp->rows, 0);
+    sp->input = basalt_calloc((size_t)s->n_inputs + 1, sizeof *sp->input);
+    sp->pos = basalt_calloc((size_t)s->n_inputs + 1, sizeof *sp->pos);
+    if (sp->input == NULL || sp->pos == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_query_type types[256];
+    for (int i = 0; i < s->n_inputs; i++) {
+        sp->pos[i] = -1;
+        bool used;
+        if (i < nk) {
+            used = true;
+            types[sp->n_cols] = key_types[i];
+        } else if (i < nk + nc) {
+            used = calls[i - nk].kind != BASALT_QAGG_COUNT_STAR;
+            types[sp->n_cols] = calls[i - nk].input;
+        } else {
+            used = basalt_qagg_kind_binary(calls[i - nk - nc].kind);
+            types[sp->n_cols] = calls[i - nk - nc].input2;
+        }
+        if (used) {
+            sp->pos[i] = sp->n_cols;
+            sp->input[sp->n_cols++] = i;
+        }
+    }
+    basalt_status st = basalt_arrow_schema_init(&sp->schema, "+s", "", 0, sp->n_cols, err);
+    for (int c = 0; c < sp->n_cols && st == BASALT_OK; c++) {
+        char fmt[48], name[16];
+        snprintf(name, sizeof name, "c%d", c);
+        st = basalt_query_type_format(types[c], fmt, sizeof fmt, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_schema_init(sp->schema.children[c], fmt, name, ARROW_FLAG_NULLABLE, 0,
+                                          err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++)
+        pthread_mutex_init(&sp->locks[p], NULL);
+    sp->locks_made = true;
+    return BASALT_OK;
+}
+
+static void agg_spill_reset(struct agg_spill *sp)
+{
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS; p++) {
+        basalt_qspill_file_free(sp->files[p]);
+        if (sp->locks_made)
+            pthread_mutex_destroy(&sp->locks[p]);
+    }
+    if (sp->schema.release != NULL)
+        basalt_arrow_schema_release(&sp->schema);
+    basalt_free(sp->input);
+    basalt_free(sp->pos);
+}
+
+static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                 struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    (void)seq;
+    struct agg_sink *s = (struct agg_sink *)sink;
+    struct ArrowArray vals[64];
+    const struct ArrowArray *inputs[256]; /* keys + 2 * calls, at most 128 + 128 */
+    basalt_status st = BASALT_OK;
+    if (s->n_prog > 0)
+        st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
+    if (st != BASALT_OK)
+        return st;
+    for (int i = 0; i < s->n_inputs; i++)
+        inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
+                                   : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    if (s->limit == 0) {
+        st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
+                                 batch->length, err);
+    } else {
+        /* In slices, so that the tables freeze close to their share (a
+         * slice of new groups with many aggregates is megabytes). */
+        struct ArrowArray view[256];
+        const struct ArrowArray *in[256];
+        for (int64_t from = 0; from < batch->length && st == BASALT_OK; from += AGG_SLICE) {
+            int64_t n = batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE;
+            for (int i = 0; i < s->n_inputs; i++) {
+                in[i] = NULL;
+                if (inputs[i] == NULL)
+                    continue;
+                view[i] = *inputs[i];
+                view[i].offset += from;
+                view[i].length = n;
+                in[i] = &view[i];
+            }
+            if (atomic_load(&s->frozen)) {
+                st = agg_spill_rows(s, in, n, err);
+            } else {
+                st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
+                if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
+                    atomic_store(&s->frozen, true);
+            }
+        }
+    }
+    for (int i = 0; i < s->n_prog; i++)
+        basalt_arrow_array_release(&vals[i]);
+    basalt_arrow_array_release(batch);
+    int64_t used = basalt_alloc_bytes();
+    if (st == BASALT_OK && s->limit > 0 && used > s->limit)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "GROUP BY: memory limit of %.1f MiB exceeded (%.1f MiB in use) with "
+                              "its input spilled; raise --memory-limit",
+                              (double)s->limit / 1048576.0, (double)used / 1048576.0);
+    return st;
+}
+
+basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    int nk = node->n_exprs, nc = node->n_calls, workers = basalt_qrun_workers(ctx);
+    if (nk + nc > 128)
+        return basalt_error_set(err, BASALT_LIMIT, "more than 128 group keys and aggregates");
+    struct agg_sink s;
+    memset(&s, 0, sizeof s);
+    s.node = node;
+    s.n_inputs = nk + 2 * nc;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct basalt_qagg *agg = NULL;
+    struct basalt_query_type *key_types = basalt_calloc((size_t)nk + 1, sizeof *key_types);
+    struct basalt_qagg_call *calls = basalt_calloc((size_t)nc + 1, sizeof *calls);
+    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_inputs + 1, sizeof *computed);
+    s.col = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.col);
+    s.slot = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.slot);
+    s.states = basalt_calloc((size_t)workers, sizeof *s.states);
+    s.locals = basalt_calloc((size_t)workers, sizeof *s.locals);
+    basalt_status st = key_types && calls && computed && s.col && s.slot && s.states && s.locals
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < s.n_inputs && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = i < nk        ? node->exprs[i]
+                                 : i < nk + nc ? node->calls[i - nk].call.arg
+                                               : node->calls[i - nk - nc].call.arg2;
+        s.col[i] = -1;
+        s.slot[i] = -1;
+        if (e == NULL)
+            continue;
+        int32_t c = basalt_qexpr_column_index(e);
+        if (c >= 0) {
+            s.col[i] = c;
+        } else {
+            s.slot[i] = s.n_prog;
+            computed[s.n_prog++] = e;
+        }
+    }
+    for (int i = 0; i < nk && st == BASALT_OK; i++)
+        key_types[i] = basalt_qexpr_type(node->exprs[i]);
+    for (int i = 0; i < nc && st == BASALT_OK; i++)
+        st = basalt_qplan_agg_call_of(&node->calls[i], &calls[i]);
+    if (st == BASALT_OK && s.n_prog > 64)
+        st = basalt_error_set(err, BASALT_LIMIT, "more than 64 computed group keys and arguments");
+    struct basalt_qagg_options ao;
+    basalt_qagg_options_init(&ao);
+    ao.memory_limit = ctx->o.memory_limit;
+    if (st == BASALT_OK)
+        st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
+    if (st == BASALT_OK)
+        st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK && s.n_prog > 0) {
+        struct basalt_qexpr_builder *b;
+        st = basalt_qctx_builder_over(ctx, pl.schema, &b, err);
+        struct basalt_query_compile_options co;
+        basalt_query_compile_options_init(&co);
+        if (st == BASALT_OK)
+            st = basalt_query_compile(b, computed, s.n_prog, &co, &s.prog, err);
+    }
+    for (int w = 0; w < workers && st == BASALT_OK; w++) {
+        if (s.prog != NULL)
+            st = basalt_query_state_new(s.prog, &s.states[w], err);
+        if (st == BASALT_OK)
+            st = basalt_qagg_local_new(agg, &s.locals[w], err);
+    }
+    s.base.consume = agg_consume;
+    s.base.what = "aggregate without GROUP BY keys";
+    s.agg = agg;
+    atomic_init(&s.frozen, false);
+    /* A global aggregate has one group: nothing to partition. */
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && nk > 0) {
+        s.limit = ctx->o.memory_limit;
+        s.base.spills = true;
+        st = agg_spill_init(&s, key_types, calls, ctx->o.spill_dir, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    bool spilled = false;
+    for (int p = 0; p < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; p++) {
+        if (s.sp.files[p] == NULL)
+            continue;
+        spilled = true;
+        node->spill_partitions++;
+        node->spill_bytes += basalt_qspill_file_bytes(s.sp.files[p]);
+        /* The writers' buffers go back before the partitions are read. */
+        st = basalt_qspill_file_seal(s.sp.files[p], err);
+    }
+    node->spill_rows += atomic_load(&s.sp.rows);
+    if (st == BASALT_OK && spilled) {
+        struct basalt_qagg_spill_ops ops = {&s, agg_part, agg_bytes, agg_split, agg_load,
+                                            agg_drop};
+        int64_t budget = basalt_qspill_test_budget() > 0 ? basalt_qspill_test_budget()
+                                                         : s.limit / 4;
+        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, &ops, budget,
+                                        s.limit, out, err);
+        struct basalt_qagg_stats as;
+        basalt_qagg_stats(agg, &as);
+        node->spill_splits += as.splits;
+        if (st == BASALT_OK) {
+            basalt_arrow_schema_release(&out->schema);
+            st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+        }
+    } else if (st == BASALT_OK) {
+        st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
+        /* The node's names and nullability. */
+        if (st == BASALT_OK) {
+            basalt_arrow_schema_release(&out->schema);
+            st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+        }
+    }
+    for (int w = 0; w < workers && s.states != NULL; w++) {
+        basalt_query_state_free(s.states[w]);
+        if (s.locals != NULL)
+            basalt_qagg_local_free(s.locals[w]);
+    }
+    basalt_qpipeline_reset(&pl);
+    agg_spill_reset(&s.sp);
+    basalt_query_program_free(s.prog);
+    basalt_qagg_free(agg);
+    basalt_free(s.states);
+    basalt_free(s.locals);
+    basalt_free(s.col);
+    basalt_free(s.slot);
+    basalt_free(key_types);
+    basalt_free(calls);
+    basalt_free(computed);
+    return st;
+}

@@ -1,0 +1,567 @@
+/* Joins: the build side collected in morsel order (so matches keep input
+ * order whatever the worker count) into a table, the probe added to the
+ * pipeline above; under a memory limit both sides spill by key partition
+ * (grace hash join). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "join/join.h"
+#include "plan/run_internal.h"
+#include "spill/spill.h"
+
+/* ------------------------------------------------------------------ spilled joins
+ *
+ * A grace hash join under a memory limit: while the build side is collected
+ * each worker holds its batches; once memory in use passes a third of the
+ * limit, every batch held and every batch after goes to 64 spill files by
+ * the partition of its keys (basalt_qjoin_partition). The probe side's
+ * pipeline is then run into 64 files the same way, and the join becomes a
+ * source whose morsel p joins build partition p with probe partition p (a
+ * table per partition; RIGHT and FULL add the partition's unmatched build
+ * rows). Output comes partition by partition, so its order differs from the
+ * in-memory join's (which follows the probe rows); the rows are the same.
+ * CROSS joins (no keys) do not spill. */
+
+/* 64 spill files that many workers write at once. */
+struct part_files {
+    struct ArrowSchema schema;
+    const char *dir;
+    struct basalt_qspill_file *files[BASALT_QSPILL_PARTS];
+    pthread_mutex_t locks[BASALT_QSPILL_PARTS];
+    bool locks_made;
+    atomic_llong rows;
+};
+
+static basalt_status pf_init(struct part_files *pf, const struct ArrowSchema *schema,
+                             const char *dir, struct basalt_error *err)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->dir = dir;
+    atomic_init(&pf->rows, 0);
+    for (int p = 0; p < BASALT_QSPILL_PARTS; p++)
+        pthread_mutex_init(&pf->locks[p], NULL);
+    pf->locks_made = true;
+    return basalt_arrow_schema_copy(schema, &pf->schema, err);
+}
+
+static void pf_reset(struct part_files *pf)
+{
+    for (int p = 0; p < BASALT_QSPILL_PARTS; p++) {
+        basalt_qspill_file_free(pf->files[p]);
+        pf->files[p] = NULL;
+        if (pf->locks_made)
+            pthread_mutex_destroy(&pf->locks[p]);
+    }
+    pf->locks_made = false;
+    if (pf->schema.release != NULL)
+        basalt_arrow_schema_release(&pf->schema);
+}
+
+/* Writes batch's rows (borrowed) to the files of their partitions by keys. */
+static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *batch,
+                              const int *keys, int n_keys, struct basalt_error *err)
+{
+    int64_t n = batch->length;
+    uint8_t *part = basalt_malloc((size_t)n + 1);
+    basalt_status st = part ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, part, err);
+    if (st == BASALT_OK)
+        st = basalt_qspill_write_partitioned(&pf->schema, batch, part, n, pf->dir, pf->files, pf->locks, err);
+    if (st == BASALT_OK)
+        atomic_fetch_add(&pf->rows, n);
+    basalt_free(part);
+    return st;
+}
+
+/* Ends the writing (the writers' buffers go back) and counts the files. */
+static basalt_status pf_seal(struct part_files *pf, struct basalt_qplan *node,
+                             struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int p = 0; p < BASALT_QSPILL_PARTS && st == BASALT_OK; p++) {
+        if (pf->files[p] == NULL)
+            continue;
+        node->spill_partitions++;
+        node->spill_bytes += basalt_qspill_file_bytes(pf->files[p]);
+        st = basalt_qspill_file_seal(pf->files[p], err);
+    }
+    node->spill_rows += atomic_load(&pf->rows);
+    return st;
+}
+
+struct held {
+    struct ArrowArray *arr;
+    int64_t *seq;
+    int64_t n, cap;
+};
+
+/* The build side's sink. */
+struct jbuild_sink {
+    struct qsink base;
+    int64_t limit;
+    const int *keys;
+    int n_keys;
+    struct held *held; /* per worker */
+    int workers;
+    atomic_bool spilling;
+    struct part_files pf;
+};
+
+static basalt_status flush_held(struct jbuild_sink *s, struct held *h, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int64_t i = 0; i < h->n; i++) {
+        if (st == BASALT_OK)
+            st = pf_write(&s->pf, &h->arr[i], s->keys, s->n_keys, err);
+        basalt_arrow_array_release(&h->arr[i]);
+    }
+    h->n = 0;
+    return st;
+}
+
+static basalt_status jbuild_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                    struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    struct jbuild_sink *s = (struct jbuild_sink *)sink;
+    struct held *h = &s->held[worker];
+    if (h->n == h->cap) {
+        int64_t cap = h->cap ? 2 * h->cap : 16;
+        struct ArrowArray *arr = basalt_realloc(h->arr, (size_t)cap * sizeof *arr);
+        if (arr != NULL)
+            h->arr = arr;
+        int64_t *sq = arr ? basalt_realloc(h->seq, (size_t)cap * sizeof *sq) : NULL;
+        if (sq == NULL) {
+            basalt_arrow_array_release(batch);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        h->seq = sq;
+        h->cap = cap;
+    }
+    h->seq[h->n] = seq;
+    basalt_arrow_array_move(batch, &h->arr[h->n++]);
+    if (!atomic_load(&s->spilling) && basalt_alloc_bytes() > s->limit / 3)
+        atomic_store(&s->spilling, true);
+    return atomic_load(&s->spilling) ? flush_held(s, h, err) : BASALT_OK;
+}
+
+static void held_free(struct held *h, int workers)
+{
+    for (int w = 0; h != NULL && w < workers; w++) {
+        for (int64_t i = 0; i < h[w].n; i++)
+            basalt_arrow_array_release(&h[w].arr[i]);
+        basalt_free(h[w].arr);
+        basalt_free(h[w].seq);
+    }
+    basalt_free(h);
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The build side: in memory, in input order, into `in`; or, past a third of
+ * the limit, in 64 files (*spilled set, pf filled). */
+static basalt_status collect_build(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   struct basalt_arrow_batches *in, struct part_files *pf,
+                                   bool *spilled, struct basalt_error *err)
+{
+    *spilled = false;
+    struct jbuild_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = jbuild_consume;
+    s.base.what = "HASH JOIN (build side)";
+    s.limit = ctx->o.memory_limit;
+    s.keys = node->right_keys;
+    s.n_keys = node->n_join_keys;
+    s.workers = basalt_qrun_workers(ctx);
+    atomic_init(&s.spilling, false);
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    s.held = basalt_calloc((size_t)s.workers, sizeof *s.held);
+    basalt_status st = s.held ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = pf_init(&s.pf, &node->child[1]->schema, ctx->o.spill_dir, err);
+    if (st == BASALT_OK)
+        st = basalt_qrun_open(ctx, node->child[1], &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    basalt_qpipeline_reset(&pl);
+    if (st == BASALT_OK && atomic_load(&s.spilling)) {
+        for (int w = 0; w < s.workers && st == BASALT_OK; w++)
+            st = flush_held(&s, &s.held[w], err);
+        if (st == BASALT_OK)
+            st = pf_seal(&s.pf, node, err);
+        if (st == BASALT_OK) {
+            *pf = s.pf; /* the files and locks move */
+            memset(&s.pf, 0, sizeof s.pf);
+            *spilled = true;
+        }
+    } else if (st == BASALT_OK) {
+        /* In input order, as basalt_qrun_collect_in_order gives it. */
+        int64_t nb = 0;
+        for (int w = 0; w < s.workers; w++)
+            nb += s.held[w].n;
+        int64_t *ord = basalt_malloc((size_t)(nb + 1) * 3 * sizeof *ord);
+        if (ord == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        int64_t k = 0;
+        for (int w = 0; w < s.workers && st == BASALT_OK; w++)
+            for (int64_t i = 0; i < s.held[w].n; i++, k++) {
+                ord[3 * k] = s.held[w].seq[i];
+                ord[3 * k + 1] = w;
+                ord[3 * k + 2] = i;
+            }
+        if (st == BASALT_OK)
+            qsort(ord, (size_t)nb, 3 * sizeof *ord, by_first);
+        if (st == BASALT_OK && in->schema.release == NULL)
+            st = basalt_arrow_schema_copy(&node->child[1]->schema, &in->schema, err);
+        for (k = 0; k < nb && st == BASALT_OK; k++)
+            st = basalt_arrow_batches_append(in, &s.held[ord[3 * k + 1]].arr[ord[3 * k + 2]],
+                                             err);
+        basalt_free(ord);
+    }
+    held_free(s.held, s.workers);
+    pf_reset(&s.pf);
+    return st;
+}
+
+/* What the partitions' joins need. */
+struct grace {
+    struct basalt_qjoin_spec spec;
+    struct basalt_query_program *residual;
+    struct part_files build, probe;
+    int64_t limit;
+    struct basalt_qplan *node; /* counts the rows out */
+};
+
+static void grace_free(void *p)
+{
+    struct grace *g = p;
+    if (g == NULL)
+        return;
+    pf_reset(&g->build);
+    pf_reset(&g->probe);
+    basalt_query_program_free(g->residual);
+    basalt_free(g);
+}
+
+static basalt_status emit_all(struct basalt_qplan *node, struct basalt_arrow_batches *out,
+                              int64_t m, int worker, qemit_fn emit, void *emit_ctx,
+                              struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int64_t i = 0; i < out->n && st == BASALT_OK; i++) {
+        atomic_fetch_add(&node->rows_out, out->arrays[i].length);
+        st = emit(emit_ctx, worker, m, &out->arrays[i], err);
+    }
+    basalt_arrow_batches_reset(out);
+    basalt_arrow_batches_init(out);
+    return st;
+}
+
+/* QSRC_FN: morsel p joins build partition p with probe partition p. */
+static basalt_status grace_morsel(void *ctx, int64_t p, int worker, qemit_fn emit,
+                                  void *emit_ctx, struct basalt_error *err)
+{
+    struct grace *g = ctx;
+    struct basalt_qspill_file *bf = g->build.files[p], *pf = g->probe.files[p];
+    g->build.files[p] = NULL;
+    g->probe.files[p] = NULL;
+    enum basalt_qjoin_type t = g->spec.type;
+    bool outer_build = t == BASALT_QJOIN_RIGHT || t == BASALT_QJOIN_FULL;
+    bool outer_probe = t == BASALT_QJOIN_LEFT || t == BASALT_QJOIN_ANTI || t == BASALT_QJOIN_FULL;
+    basalt_status st = BASALT_OK;
+    struct basalt_qjoin *j = NULL;
+    struct basalt_qjoin_build_local *bl = NULL;
+    struct basalt_qjoin_probe_local *pl = NULL;
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    /* Nothing can come out of an empty side unless its other side is kept. */
+    if ((bf == NULL && !(pf != NULL && outer_probe)) || (pf == NULL && !(bf != NULL && outer_build)))
+        goto done;
+    st = basalt_qjoin_new(&g->spec, &j, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(j, &bl, err);
+    for (int64_t seq = 0; st == BASALT_OK && bf != NULL; seq++) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(bf, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_qjoin_build_consume(bl, &b, seq, err);
+    }
+    basalt_qspill_file_free(bf);
+    bf = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(j, &bl, 1, NULL, err);
+    if (st == BASALT_OK && g->limit > 0 && basalt_alloc_bytes() > g->limit)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "HASH JOIN: memory limit of %.1f MiB exceeded (%.1f MiB in use) by "
+                              "the table of spilled partition %lld of %d; raise --memory-limit",
+                              (double)g->limit / 1048576.0,
+                              (double)basalt_alloc_bytes() / 1048576.0, (long long)p,
+                              BASALT_QSPILL_PARTS);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_probe_local_new(j, &pl, err);
+    while (st == BASALT_OK && pf != NULL) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(pf, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_qjoin_probe(pl, &b, &out, err);
+        basalt_arrow_array_release(&b);
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+    }
+    if (st == BASALT_OK && outer_build) {
+        st = basalt_qjoin_unmatched(j, &out, err);
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+    }
+done:
+    basalt_arrow_batches_reset(&out);
+    basalt_qjoin_probe_local_free(pl);
+    basalt_qjoin_build_local_free(bl);
+    basalt_qjoin_free(j);
+    basalt_qspill_file_free(bf);
+    basalt_qspill_file_free(pf);
+    return st;
+}
+
+struct jprobe_sink {
+    struct qsink base;
+    struct grace *g;
+};
+
+static basalt_status jprobe_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                    struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)worker;
+    (void)m;
+    (void)seq;
+    struct jprobe_sink *s = (struct jprobe_sink *)sink;
+    basalt_status st = pf_write(&s->g->probe, batch, s->g->spec.probe_keys, s->g->spec.n_keys, err);
+    basalt_arrow_array_release(batch);
+    return st;
+}
+
+/* Runs the probe side (pl, open) into g's probe files and makes pl the
+ * source of the partitions' joins (g moves into it). */
+static basalt_status grace_take_over(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct qpipeline *pl, struct grace *g,
+                                     struct basalt_error *err)
+{
+    struct jprobe_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = jprobe_consume;
+    s.base.what = "HASH JOIN (probe side, spilling)";
+    s.g = g;
+    basalt_status st = pf_init(&g->probe, &node->child[0]->schema, ctx->o.spill_dir, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, pl, &s.base, err);
+    if (st == BASALT_OK)
+        st = pf_seal(&g->probe, node, err);
+    basalt_qpipeline_reset(pl);
+    if (st != BASALT_OK) {
+        grace_free(g);
+        return st;
+    }
+    pl->src.kind = QSRC_FN;
+    pl->src.fn = grace_morsel;
+    pl->src.fn_ctx = g;
+    pl->src.fn_free = grace_free;
+    pl->src.n_morsels = BASALT_QSPILL_PARTS;
+    return BASALT_OK;
+}
+
+/* A join and the residual program it borrows, freed together. */
+struct join_run {
+    struct basalt_qjoin *join;
+    struct basalt_query_program *residual;
+    int64_t build_rows;
+};
+
+static void join_run_free(void *p)
+{
+    struct join_run *r = p;
+    if (r == NULL)
+        return;
+    basalt_qjoin_free(r->join);
+    basalt_query_program_free(r->residual);
+    basalt_free(r);
+}
+
+static basalt_status probe_local_new(void *p, void **out, struct basalt_error *err)
+{
+    struct join_run *r = p;
+    return basalt_qjoin_probe_local_new(r->join, (struct basalt_qjoin_probe_local **)out, err);
+}
+
+static void probe_local_free(void *l)
+{
+    basalt_qjoin_probe_local_free(l);
+}
+
+static basalt_status probe(void *l, const struct ArrowArray *batch, struct basalt_arrow_batches *out,
+                           struct basalt_error *err)
+{
+    return basalt_qjoin_probe(l, batch, out, err);
+}
+
+/* Runs the right side and builds the hash table on it. */
+static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                           const struct ArrowSchema *probe_schema, struct join_run **out,
+                           struct grace **spilled_out, struct basalt_error *err)
+{
+    *out = NULL;
+    *spilled_out = NULL;
+    struct join_run *r = basalt_calloc(1, sizeof *r);
+    if (r == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    if (node->residual != NULL) {
+        struct basalt_qexpr_builder *b;
+        st = basalt_qplan_join_builder(ctx, node->child[0], node->child[1], &b, err);
+        struct basalt_query_compile_options co;
+        basalt_query_compile_options_init(&co);
+        if (st == BASALT_OK)
+            st = basalt_query_compile(b, &node->residual, 1, &co, &r->residual, err);
+    }
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    bool spilled = false;
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && node->n_join_keys > 0 &&
+        node->join_type != BASALT_QPLAN_JOIN_CROSS) {
+        struct grace *g = basalt_calloc(1, sizeof *g);
+        if (g == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (st == BASALT_OK)
+            st = collect_build(ctx, node, &in, &g->build, &spilled, err);
+        if (st == BASALT_OK && spilled) {
+            struct basalt_qjoin_spec gs = {(enum basalt_qjoin_type)node->join_type, probe_schema,
+                                           &node->child[1]->schema, node->left_keys,
+                                           node->right_keys, node->n_join_keys, r->residual};
+            g->spec = gs;
+            g->residual = r->residual; /* moves to g */
+            r->residual = NULL;
+            g->limit = ctx->o.memory_limit;
+            g->node = node;
+            join_run_free(r);
+            *spilled_out = g;
+            return BASALT_OK;
+        }
+        grace_free(g);
+    } else if (st == BASALT_OK) {
+        st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", &in, err);
+    }
+    struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
+                                     &node->child[1]->schema, node->left_keys, node->right_keys,
+                                     node->n_join_keys, r->residual};
+    if (st == BASALT_OK)
+        st = basalt_qjoin_new(&spec, &r->join, err);
+    struct basalt_qjoin_build_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(r->join, &local, err);
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++) {
+        r->build_rows += in.arrays[i].length;
+        st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
+    basalt_qjoin_build_local_free(local);
+    basalt_arrow_batches_reset(&in);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    *out = r;
+    return BASALT_OK;
+}
+
+static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, struct join_run *r,
+                               struct basalt_error *err)
+{
+    struct qpipe_op *op;
+    basalt_status st = basalt_qpipeline_add(pl, &op, err);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    op->kind = QPIPE_PROBE;
+    op->node = node;
+    op->in_schema = &node->child[0]->schema;
+    op->join = r;
+    op->probe_local_new = probe_local_new;
+    op->probe_local_free = probe_local_free;
+    op->probe = probe;
+    op->free_join = join_run_free;
+    op->fanout = node->n_join_keys == 0 ? (double)r->build_rows : 1;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct qpipeline *pl, struct basalt_error *err)
+{
+    struct join_run *r;
+    struct grace *g;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);
+    if (st == BASALT_OK && g != NULL)
+        return grace_take_over(ctx, node, pl, g, err);
+    return st == BASALT_OK ? add_probe(node, pl, r, err) : st;
+}
+
+basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct join_run *r;
+    struct grace *g;
+    basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);
+    if (st != BASALT_OK)
+        return st;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    if (g != NULL) {
+        /* Spilled: the partitions' joins, unmatched build rows included. */
+        st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+        if (st == BASALT_OK)
+            st = grace_take_over(ctx, node, &pl, g, err);
+        else
+            grace_free(g);
+        if (st == BASALT_OK)
+            st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+        sink.what = "HASH JOIN (RIGHT/FULL: its result is kept in memory)";
+        if (st == BASALT_OK)
+            st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+        if (st == BASALT_OK)
+            st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+        basalt_qsink_collect_reset(&sink);
+        basalt_qpipeline_reset(&pl);
+        /* run_breaker counts the rows of the result */
+        atomic_store(&node->rows_out, 0);
+        return st;
+    }
+    struct basalt_qjoin *join = r->join;
+    st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK)
+        st = add_probe(node, &pl, r, err); /* the pipeline owns r from here */
+    else
+        join_run_free(r);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = "HASH JOIN (RIGHT/FULL)";
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_unmatched(join, out, err);
+    basalt_qsink_collect_reset(&sink);
+    basalt_qpipeline_reset(&pl);
+    return st;
+}

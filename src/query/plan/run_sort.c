@@ -1,0 +1,154 @@
+/* The breakers that need their input in order: collecting a pipeline's rows
+ * in morsel order, and sort (its input handed over with its position, so
+ * ties keep input order whatever the worker count; under a memory limit
+ * sorted runs spill to disk). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/run_internal.h"
+#include "sort/sort.h"
+
+/* ------------------------------------------------------------------ collecting in order */
+
+basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                           const char *what, struct basalt_arrow_batches *out,
+                                           struct basalt_error *err)
+{
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = what;
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, pl.schema, out, err);
+    basalt_qsink_collect_reset(&sink);
+    basalt_qpipeline_reset(&pl);
+    return st;
+}
+
+/* ------------------------------------------------------------------ sort */
+
+/* A full sort under a memory limit: each worker holds its batches and
+ * sorts them into a run on disk when memory runs short (sort.h, spilling). */
+struct sort_sink {
+    struct qsink base; /* first: the pipeline sees a qsink */
+    struct basalt_qsort_ext *x;
+    int64_t limit;
+    int workers;
+    atomic_int spilling; /* workers writing a run now */
+};
+
+/* A worker writes what it holds as a run once sorting it would pass its
+ * share of half the limit (basalt_qsort_ext_held_cost: the batches, their
+ * sorted copy and the sort's records), or anything it holds when the memory
+ * in use passes the limit. */
+static basalt_status sort_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                  struct ArrowArray *batch, struct basalt_error *err)
+{
+    (void)m;
+    struct sort_sink *s = (struct sort_sink *)sink;
+    basalt_status st = basalt_qsort_ext_consume(s->x, worker, seq, batch, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t used = basalt_alloc_bytes();
+    if (basalt_qsort_ext_held_cost(s->x, worker) > s->limit / (2 * s->workers) ||
+        (used > s->limit && basalt_qsort_ext_held(s->x, worker) > 0)) {
+        atomic_fetch_add(&s->spilling, 1);
+        st = basalt_qsort_ext_spill(s->x, worker, err);
+        atomic_fetch_sub(&s->spilling, 1);
+        if (st != BASALT_OK)
+            return st;
+        used = basalt_alloc_bytes();
+    }
+    if (used > s->limit && atomic_load(&s->spilling) == 0)
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "ORDER BY: memory limit of %.1f MiB exceeded (%.1f MiB in use) "
+                                "with its input spilled; raise --memory-limit",
+                                (double)s->limit / 1048576.0, (double)used / 1048576.0);
+    return BASALT_OK;
+}
+
+static basalt_status sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   const struct basalt_qsort_key *keys,
+                                   struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct sort_sink s;
+    memset(&s, 0, sizeof s);
+    s.base.consume = sort_consume;
+    s.base.spills = true;
+    s.limit = ctx->o.memory_limit;
+    s.workers = basalt_qrun_workers(ctx);
+    atomic_init(&s.spilling, 0);
+    basalt_status st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_ext_new(pl.schema, keys, node->n_sort_keys, basalt_qrun_workers(ctx),
+                                  ctx->o.spill_dir, &s.x, err);
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
+    basalt_qpipeline_reset(&pl);
+    if (st == BASALT_OK)
+        st = basalt_qsort_ext_finish(s.x, ctx->o.pool, ctx->o.memory_limit, out, err);
+    if (s.x != NULL) {
+        struct basalt_qsort_ext_stats xs;
+        basalt_qsort_ext_stats(s.x, &xs);
+        node->spill_runs += xs.runs;
+        node->spill_rows += xs.rows_spilled;
+        node->spill_bytes += xs.bytes_spilled;
+    }
+    basalt_qsort_ext_free(s.x);
+    return st;
+}
+
+basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                               struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    if (ctx->o.memory_limit > 0 && node->limit < 0) {
+        struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys + 1, sizeof *keys);
+        if (keys == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; i < node->n_sort_keys; i++) {
+            keys[i].column = node->sort_keys[i].column;
+            keys[i].descending = node->sort_keys[i].descending;
+            keys[i].nulls_first = node->sort_keys[i].nulls_first;
+        }
+        basalt_status st = sort_spilling(ctx, node, keys, out, err);
+        basalt_free(keys);
+        return st;
+    }
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    basalt_status st = basalt_qrun_collect_in_order(
+        ctx, node->child[0], node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY", &in, err);
+    struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
+    if (st == BASALT_OK && keys == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; st == BASALT_OK && i < node->n_sort_keys; i++) {
+        keys[i].column = node->sort_keys[i].column;
+        keys[i].descending = node->sort_keys[i].descending;
+        keys[i].nulls_first = node->sort_keys[i].nulls_first;
+    }
+    struct basalt_qsort *sort = NULL;
+    struct basalt_qsort_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qsort_new(&in.schema, keys, node->n_sort_keys, node->limit, node->offset,
+                              &sort, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_local_new(sort, &local, err);
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++)
+        st = basalt_qsort_consume(local, &in.arrays[i], i, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_finish(sort, &local, 1, ctx->o.pool, out, err);
+    basalt_qsort_local_free(local);
+    basalt_qsort_free(sort);
+    basalt_free(keys);
+    basalt_arrow_batches_reset(&in);
+    return st;
+}
