@@ -113,11 +113,13 @@ void basalt_qjoin_stats(const struct basalt_qjoin *j, struct basalt_qjoin_stats 
 
 /* Spilling (grace hash join, plan/run_join.c): part[i] = the partition
  * (0..63) of row i of struct batch `batch` of `schema` by its key columns
- * keys[0..n_keys): equal keys of the two sides (pairs of equal type) get
- * the same partition; a row with a NULL key gets partition 0. OK;
- * UNSUPPORTED (a key type the join does not take); NOMEM. */
+ * keys[0..n_keys): the 6 bits of the keys' hash after its first `bits` (0
+ * at the first level, 6 more for each split of a partition). Equal keys of
+ * the two sides (pairs of equal type) get the same partition; a row with a
+ * NULL key gets partition 0. OK; INVALID_ARG (bits over 58); UNSUPPORTED (a
+ * key type the join does not take); NOMEM. */
 basalt_status basalt_qjoin_partition(const struct ArrowSchema *schema,
                                      const struct ArrowArray *batch, const int *keys, int n_keys,
-                                     uint8_t *part, struct basalt_error *err);
+                                     int bits, uint8_t *part, struct basalt_error *err);
 
 #endif

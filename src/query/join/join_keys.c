@@ -205,7 +205,7 @@ bool basalt_qj_equal(const struct qj_col *a, int64_t i, const struct qj_col *b, 
 
 basalt_status basalt_qjoin_partition(const struct ArrowSchema *schema,
                                      const struct ArrowArray *batch, const int *keys, int n_keys,
-                                     uint8_t *part, struct basalt_error *err)
+                                     int bits, uint8_t *part, struct basalt_error *err)
 {
     enum { CHUNK = 2048 };
     uint64_t h[CHUNK];
@@ -213,6 +213,8 @@ basalt_status basalt_qjoin_partition(const struct ArrowSchema *schema,
     struct qj_keytype t[64];
     if (n_keys < 1 || n_keys > 64)
         return basalt_error_set(err, BASALT_INVALID_ARG, "join: 1 to 64 keys to partition by");
+    if (bits < 0 || bits > 58)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "join: partition past the hash's bits");
     for (int k = 0; k < n_keys; k++) {
         basalt_status st = basalt_qj_keytype(schema->children[keys[k]], &t[k], err);
         if (st != BASALT_OK)
@@ -230,7 +232,7 @@ basalt_status basalt_qjoin_partition(const struct ArrowSchema *schema,
             basalt_qj_hash_col(&c, b, b + e, h, null);
         }
         for (int64_t i = 0; i < e; i++)
-            part[b + i] = null[i] ? 0 : (uint8_t)(basalt_qj_mix(h[i]) >> 58);
+            part[b + i] = null[i] ? 0 : (uint8_t)((basalt_qj_mix(h[i]) << bits) >> 58);
     }
     return BASALT_OK;
 }

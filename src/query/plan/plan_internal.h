@@ -113,7 +113,7 @@ struct basalt_qplan {
     /* SORT, AGGREGATE under a memory limit: sorted runs and hash partitions
      * written to spill files, the rows and bytes written */
     int64_t spill_runs, spill_partitions, spill_rows, spill_bytes;
-    int64_t spill_splits; /* AGGREGATE: spilled partitions split again */
+    int64_t spill_splits; /* AGGREGATE, HASH JOIN: spilled partitions split again */
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */

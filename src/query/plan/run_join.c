@@ -31,13 +31,17 @@ struct part_files {
     pthread_mutex_t locks[BASALT_QSPILL_PARTS];
     bool locks_made;
     atomic_llong rows;
+    int bits;  /* hash bits the rows were partitioned by before these files */
+    int width; /* bits of the hash after those that pick the file: 1 to 6 */
 };
 
 static basalt_status pf_init(struct part_files *pf, const struct ArrowSchema *schema,
-                             const char *dir, struct basalt_error *err)
+                             const char *dir, int bits, int width, struct basalt_error *err)
 {
     memset(pf, 0, sizeof *pf);
     pf->dir = dir;
+    pf->bits = bits;
+    pf->width = width;
     atomic_init(&pf->rows, 0);
     for (int p = 0; p < BASALT_QSPILL_PARTS; p++)
         pthread_mutex_init(&pf->locks[p], NULL);
@@ -66,7 +70,9 @@ static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *ba
     uint8_t *part = basalt_malloc((size_t)n + 1);
     basalt_status st = part ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, part, err);
+        st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, pf->bits, part, err);
+    for (int64_t i = 0; st == BASALT_OK && pf->width < 6 && i < n; i++)
+        part[i] >>= 6 - pf->width;
     if (st == BASALT_OK)
         st = basalt_qspill_write_partitioned(&pf->schema, batch, part, n, pf->dir, pf->files, pf->locks, err);
     if (st == BASALT_OK)
@@ -185,7 +191,7 @@ static basalt_status collect_build(struct basalt_qctx *ctx, struct basalt_qplan 
     s.held = basalt_calloc((size_t)s.workers, sizeof *s.held);
     basalt_status st = s.held ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
-        st = pf_init(&s.pf, &node->child[1]->schema, ctx->o.spill_dir, err);
+        st = pf_init(&s.pf, &node->child[1]->schema, ctx->o.spill_dir, 0, 6, err);
     if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[1], &pl, err);
     if (st == BASALT_OK)
@@ -237,6 +243,7 @@ struct grace {
     struct part_files build, probe;
     int64_t limit;
     struct basalt_qplan *node; /* counts the rows out */
+    atomic_llong splits;       /* partitions split again (node->spill_splits at the end) */
 };
 
 static void grace_free(void *p)
@@ -244,6 +251,8 @@ static void grace_free(void *p)
     struct grace *g = p;
     if (g == NULL)
         return;
+    if (g->node != NULL)
+        g->node->spill_splits += atomic_load(&g->splits);
     pf_reset(&g->build);
     pf_reset(&g->probe);
     basalt_query_program_free(g->residual);
@@ -264,6 +273,83 @@ static basalt_status emit_all(struct basalt_qplan *node, struct basalt_arrow_bat
     return st;
 }
 
+/* How many times a partition is split again. A partition that stays too
+ * big past that (one key for most rows) fails with LIMIT when its table
+ * does not fit. */
+#define JOIN_SPLITS_MAX 3
+
+static basalt_status join_partition(struct grace *g, struct basalt_qspill_file *bf,
+                                    struct basalt_qspill_file *pf, int used_bits, int splits,
+                                    int64_t p, int worker, qemit_fn emit, void *emit_ctx,
+                                    struct basalt_error *err);
+
+/* Moves every batch of `from` (freed) into `to`'s partitions by `keys`. */
+static basalt_status repartition(struct basalt_qspill_file *from, struct part_files *to,
+                                 const int *keys, int n_keys, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    while (st == BASALT_OK && from != NULL) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(from, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = pf_write(to, &b, keys, n_keys, err);
+        basalt_arrow_array_release(&b);
+    }
+    basalt_qspill_file_free(from);
+    for (int q = 0; q < BASALT_QSPILL_PARTS && st == BASALT_OK; q++)
+        if (to->files[q] != NULL)
+            st = basalt_qspill_file_seal(to->files[q], err);
+    return st;
+}
+
+/* Bytes of a spilled build partition past which it is split again: a
+ * quarter of the limit (the test hook's budget when set). */
+static int64_t split_budget(const struct grace *g)
+{
+    int64_t test = basalt_qspill_test_budget();
+    return test > 0 ? test : g->limit / 4;
+}
+
+/* A spilled partition too big for a table: both sides split by the next
+ * hash bits, into as many parts as bring the build side to half the budget
+ * (2 to 64: every part is a file, and files cost), joined one after the
+ * other. */
+static basalt_status split_partition(struct grace *g, struct basalt_qspill_file *bf,
+                                     struct basalt_qspill_file *pf, int used_bits, int splits,
+                                     int64_t p, int worker, qemit_fn emit, void *emit_ctx,
+                                     struct basalt_error *err)
+{
+    int width = 1;
+    while (width < 6 && ((int64_t)1 << width) * split_budget(g) < 2 * basalt_qspill_file_bytes(bf))
+        width++;
+    struct part_files sb, sp;
+    memset(&sp, 0, sizeof sp);
+    basalt_status st = pf_init(&sb, &g->build.schema, g->build.dir, used_bits, width, err);
+    if (st == BASALT_OK)
+        st = pf_init(&sp, &g->probe.schema, g->probe.dir, used_bits, width, err);
+    if (st == BASALT_OK) {
+        atomic_fetch_add(&g->splits, 1);
+        st = repartition(bf, &sb, g->spec.build_keys, g->spec.n_keys, err);
+        bf = NULL;
+    }
+    if (st == BASALT_OK) {
+        st = repartition(pf, &sp, g->spec.probe_keys, g->spec.n_keys, err);
+        pf = NULL;
+    }
+    for (int q = 0; q < BASALT_QSPILL_PARTS && st == BASALT_OK; q++) {
+        struct basalt_qspill_file *b = sb.files[q], *r = sp.files[q];
+        sb.files[q] = sp.files[q] = NULL;
+        st = join_partition(g, b, r, used_bits + width, splits + 1, p, worker, emit, emit_ctx,
+                            err);
+    }
+    basalt_qspill_file_free(bf);
+    basalt_qspill_file_free(pf);
+    pf_reset(&sb);
+    pf_reset(&sp);
+    return st;
+}
+
 /* QSRC_FN: morsel p joins build partition p with probe partition p. */
 static basalt_status grace_morsel(void *ctx, int64_t p, int worker, qemit_fn emit,
                                   void *emit_ctx, struct basalt_error *err)
@@ -272,9 +358,23 @@ static basalt_status grace_morsel(void *ctx, int64_t p, int worker, qemit_fn emi
     struct basalt_qspill_file *bf = g->build.files[p], *pf = g->probe.files[p];
     g->build.files[p] = NULL;
     g->probe.files[p] = NULL;
+    return join_partition(g, bf, pf, 6, 0, p, worker, emit, emit_ctx, err);
+}
+
+/* Joins a build partition's file with the probe partition's (either may be
+ * NULL, for no rows; both are freed), or splits them first when the build
+ * side is too big for a table. */
+static basalt_status join_partition(struct grace *g, struct basalt_qspill_file *bf,
+                                    struct basalt_qspill_file *pf, int used_bits, int splits,
+                                    int64_t p, int worker, qemit_fn emit, void *emit_ctx,
+                                    struct basalt_error *err)
+{
     enum basalt_qjoin_type t = g->spec.type;
     bool outer_build = t == BASALT_QJOIN_RIGHT || t == BASALT_QJOIN_FULL;
     bool outer_probe = t == BASALT_QJOIN_LEFT || t == BASALT_QJOIN_ANTI || t == BASALT_QJOIN_FULL;
+    if (bf != NULL && (pf != NULL || outer_build) && splits < JOIN_SPLITS_MAX && g->limit > 0 &&
+        basalt_qspill_file_bytes(bf) > split_budget(g))
+        return split_partition(g, bf, pf, used_bits, splits, p, worker, emit, emit_ctx, err);
     basalt_status st = BASALT_OK;
     struct basalt_qjoin *j = NULL;
     struct basalt_qjoin_build_local *bl = NULL;
@@ -360,7 +460,7 @@ static basalt_status grace_take_over(struct basalt_qctx *ctx, struct basalt_qpla
     s.base.consume = jprobe_consume;
     s.base.what = "HASH JOIN (probe side, spilling)";
     s.g = g;
-    basalt_status st = pf_init(&g->probe, &node->child[0]->schema, ctx->o.spill_dir, err);
+    basalt_status st = pf_init(&g->probe, &node->child[0]->schema, ctx->o.spill_dir, 0, 6, err);
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, pl, &s.base, err);
     if (st == BASALT_OK)

@@ -32,14 +32,26 @@ int64_t basalt_qspill_files_made(void)
     return atomic_load(&files_made);
 }
 
+/* Spill files are written and read in small pieces (an IPC message's
+ * header, metadata and buffers each): both sides go through a buffer of this
+ * many bytes, so that a split partition's many small files do not cost a
+ * system call per piece. Kept small: 64 files are written at once, and the
+ * buffers count against the memory limit. */
+#define SPILL_IO_BUFFER ((size_t)32 << 10)
+
 struct fd_output {
     struct basalt_output base;
     int fd;
+    uint8_t *buf; /* pending bytes, SPILL_IO_BUFFER of room; NULL until needed */
+    size_t pending;
 };
 
 struct fd_input {
     struct basalt_input base;
     int fd;
+    uint8_t *buf; /* bytes [buf_at, buf_at + buf_len) of the file */
+    uint64_t buf_at;
+    size_t buf_len;
 };
 
 struct basalt_qspill_file {
@@ -52,13 +64,11 @@ struct basalt_qspill_file {
     int64_t rows;
 };
 
-static basalt_status fd_write(struct basalt_output *o, const void *data, size_t len,
-                              struct basalt_error *err)
+static basalt_status write_all(int fd, const void *data, size_t len, struct basalt_error *err)
 {
-    struct fd_output *f = (struct fd_output *)o;
     const char *p = data;
     while (len > 0) {
-        ssize_t n = write(f->fd, p, len);
+        ssize_t n = write(fd, p, len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -70,11 +80,32 @@ static basalt_status fd_write(struct basalt_output *o, const void *data, size_t 
     return BASALT_OK;
 }
 
+static basalt_status fd_flush(struct fd_output *f, struct basalt_error *err)
+{
+    size_t n = f->pending;
+    f->pending = 0;
+    return n > 0 ? write_all(f->fd, f->buf, n, err) : BASALT_OK;
+}
+
+static basalt_status fd_write(struct basalt_output *o, const void *data, size_t len,
+                              struct basalt_error *err)
+{
+    struct fd_output *f = (struct fd_output *)o;
+    if (f->pending + len > SPILL_IO_BUFFER) {
+        basalt_status st = fd_flush(f, err);
+        if (st != BASALT_OK || len >= SPILL_IO_BUFFER)
+            return st == BASALT_OK ? write_all(f->fd, data, len, err) : st;
+    }
+    if (f->buf == NULL && (f->buf = basalt_malloc(SPILL_IO_BUFFER)) == NULL)
+        return write_all(f->fd, data, len, err);
+    memcpy(f->buf + f->pending, data, len);
+    f->pending += len;
+    return BASALT_OK;
+}
+
 static basalt_status fd_commit(struct basalt_output *o, struct basalt_error *err)
 {
-    (void)o;
-    (void)err;
-    return BASALT_OK;
+    return fd_flush((struct fd_output *)o, err);
 }
 
 static void fd_output_close(struct basalt_output *o)
@@ -84,15 +115,12 @@ static void fd_output_close(struct basalt_output *o)
 
 static const struct basalt_output_ops fd_output_ops = {fd_write, fd_commit, fd_output_close};
 
-static basalt_status fd_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
-                                void *dst, struct basalt_error *err)
+static basalt_status pread_all(int fd, uint64_t offset, uint64_t length, void *dst,
+                               struct basalt_error *err)
 {
-    struct fd_input *f = (struct fd_input *)in;
-    if (offset > in->size || length > in->size - offset)
-        return basalt_error_set(err, BASALT_CORRUPT, "spill file: read past its end");
     char *p = dst;
     while (length > 0) {
-        ssize_t n = pread(f->fd, p, length, (off_t)offset);
+        ssize_t n = pread(fd, p, length, (off_t)offset);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -105,8 +133,35 @@ static basalt_status fd_read_at(struct basalt_input *in, uint64_t offset, uint64
     return BASALT_OK;
 }
 
+/* Reads go through the buffer when small: the reader asks for a message's
+ * pieces in file order. */
+static basalt_status fd_read_at(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                void *dst, struct basalt_error *err)
+{
+    struct fd_input *f = (struct fd_input *)in;
+    if (offset > in->size || length > in->size - offset)
+        return basalt_error_set(err, BASALT_CORRUPT, "spill file: read past its end");
+    if (f->buf != NULL && offset >= f->buf_at && offset + length <= f->buf_at + f->buf_len) {
+        memcpy(dst, f->buf + (offset - f->buf_at), (size_t)length);
+        return BASALT_OK;
+    }
+    if (length >= SPILL_IO_BUFFER / 2 ||
+        (f->buf == NULL && (f->buf = basalt_malloc(SPILL_IO_BUFFER)) == NULL))
+        return pread_all(f->fd, offset, length, dst, err);
+    uint64_t fill = in->size - offset < SPILL_IO_BUFFER ? in->size - offset : SPILL_IO_BUFFER;
+    f->buf_at = offset;
+    f->buf_len = 0;
+    basalt_status st = pread_all(f->fd, offset, fill, f->buf, err);
+    if (st != BASALT_OK)
+        return st;
+    f->buf_len = (size_t)fill;
+    memcpy(dst, f->buf, (size_t)length);
+    return BASALT_OK;
+}
+
 static void fd_input_close(struct basalt_input *in)
 {
+    basalt_free(((struct fd_input *)in)->buf);
     basalt_free(in);
 }
 
@@ -169,6 +224,7 @@ void basalt_qspill_file_free(struct basalt_qspill_file *f)
         return;
     basalt_ipc_writer_free(f->writer);
     basalt_ipc_reader_close(f->reader);
+    basalt_free(f->out.buf);
     close(f->fd);
     atomic_fetch_sub(&files_open, 1);
     basalt_free(f);
@@ -191,8 +247,12 @@ basalt_status basalt_qspill_file_seal(struct basalt_qspill_file *f, struct basal
         return BASALT_OK;
     f->reading = true;
     basalt_status st = basalt_ipc_writer_finish(f->writer, err);
+    if (st == BASALT_OK)
+        st = fd_flush(&f->out, err);
     basalt_ipc_writer_free(f->writer);
     f->writer = NULL;
+    basalt_free(f->out.buf);
+    f->out.buf = NULL;
     f->sealed = st;
     return st;
 }
