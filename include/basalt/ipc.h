@@ -189,8 +189,9 @@ struct basalt_ipc_write_options {
     /* Alignment of message bodies and buffers: 8 or 64 (default 64). */
     int alignment;
     /* A dictionary that only gains entries at its end since the last one
-     * written goes out as a delta (just the new entries) rather than whole
-     * (default true; the file format allows deltas, not replacements). */
+     * written goes out as a delta (just the new entries) rather than whole,
+     * when its values are of a flat type (fixed width, bool, null, binary or
+     * string) (default true; the file format allows deltas, not replacements). */
     bool dictionary_deltas;
 };
 

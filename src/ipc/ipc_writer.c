@@ -654,9 +654,30 @@ static basalt_status emit_dictionary(struct basalt_ipc_writer *w, const struct w
     return st;
 }
 
+/* Whether dictionaries of `values` go out as deltas: the flat types whose
+ * deltas readers concatenate (ours: fixed width, bool, null, binary and
+ * string), not nested, view or dictionary-encoded ones. */
+static bool delta_type(const struct ArrowSchema *values)
+{
+    struct basalt_arrow_type t;
+    if (values->dictionary || values->n_children > 0 ||
+        basalt_arrow_type_parse(values->format, &t, NULL) != BASALT_OK)
+        return false;
+    switch (t.id) {
+    case BASALT_ARROW_TYPE_NULL:
+    case BASALT_ARROW_TYPE_BINARY:
+    case BASALT_ARROW_TYPE_STRING:
+    case BASALT_ARROW_TYPE_LARGE_BINARY:
+    case BASALT_ARROW_TYPE_LARGE_STRING: return true;
+    case BASALT_ARROW_TYPE_BINARY_VIEW:
+    case BASALT_ARROW_TYPE_STRING_VIEW: return false;
+    default: return t.bit_width > 0;
+    }
+}
+
 /* Sends the dictionary of `a` when the reader does not hold it already: as
  * a delta when it only appends entries to the one last sent (with
- * dictionary_deltas), else whole (a replacement after the first, which the
+ * dictionary_deltas, for the types delta_type takes), else whole (a replacement after the first, which the
  * file format does not allow). */
 static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct ArrowSchema *s,
                                       const struct ArrowArray *a, int depth,
@@ -679,7 +700,7 @@ static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct 
     if (d->written && same_bytes(&d->next, &d->last))
         return BASALT_OK; /* unchanged: nothing to send */
     bool delta = false;
-    if (d->written && w->o.dictionary_deltas && n > d->length) {
+    if (d->written && w->o.dictionary_deltas && n > d->length && delta_type(s->dictionary)) {
         /* d->last is the held dictionary serialized whole; the new one's
          * first d->length entries serialized alike compare with it. */
         struct basalt_buffer prefix = {0};
