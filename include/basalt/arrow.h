@@ -616,6 +616,12 @@ BASALT_EXPORT basalt_status basalt_arrow_take_many(const struct ArrowSchema *sch
                                                    struct ArrowArray *out,
                                                    struct basalt_error *err);
 
+/* Index i (physical position) of a dictionary-encoded array's index buffer
+ * `indices` of integer type `index_type`; -1 for a uint64 index past
+ * INT64_MAX or a type that is not an integer. */
+BASALT_EXPORT int64_t basalt_arrow_dictionary_index(enum basalt_arrow_type_id index_type,
+                                                    const void *indices, int64_t i);
+
 /* A dictionary-encoded array made plain: `out` (caller storage, owned on OK)
  * gets, for each slot of `array` (a field of type `schema`, whose
  * `dictionary` is the value type), the dictionary entry its index names,

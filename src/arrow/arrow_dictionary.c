@@ -4,10 +4,11 @@
 
 #include "basalt/arrow.h"
 
-/* Slot i of an index array of type `id` (physical position). */
-static int64_t index_at(enum basalt_arrow_type_id id, const void *v, int64_t i)
+int64_t basalt_arrow_dictionary_index(enum basalt_arrow_type_id index_type, const void *indices,
+                                      int64_t i)
 {
-    switch (id) {
+    const void *v = indices;
+    switch (index_type) {
     case BASALT_ARROW_TYPE_INT8: return ((const int8_t *)v)[i];
     case BASALT_ARROW_TYPE_UINT8: return ((const uint8_t *)v)[i];
     case BASALT_ARROW_TYPE_INT16: return ((const int16_t *)v)[i];
@@ -15,10 +16,11 @@ static int64_t index_at(enum basalt_arrow_type_id id, const void *v, int64_t i)
     case BASALT_ARROW_TYPE_INT32: return ((const int32_t *)v)[i];
     case BASALT_ARROW_TYPE_UINT32: return ((const uint32_t *)v)[i];
     case BASALT_ARROW_TYPE_INT64: return ((const int64_t *)v)[i];
-    default: {
+    case BASALT_ARROW_TYPE_UINT64: {
         uint64_t u = ((const uint64_t *)v)[i];
         return u > INT64_MAX ? -1 : (int64_t)u;
     }
+    default: return -1;
     }
 }
 
@@ -63,7 +65,7 @@ basalt_status basalt_arrow_dictionary_decode(const struct ArrowSchema *schema,
             idx[i] = -1;
             continue;
         }
-        idx[i] = index_at(t.id, array->buffers[1], at);
+        idx[i] = basalt_arrow_dictionary_index(t.id, array->buffers[1], at);
         if (idx[i] < 0 || idx[i] >= dict_len)
             st = basalt_error_set(err, BASALT_CORRUPT,
                                   "dictionary index %lld at slot %lld outside the dictionary's "

@@ -320,21 +320,6 @@ static basalt_status put_value(struct basalt_csv_writer *w, const struct basalt_
     return put_bytes(w, tmp, n, err);
 }
 
-static int64_t index_at(const struct basalt_arrow_type *t, const struct ArrowArray *a, int64_t i)
-{
-    const void *v = a->buffers[1];
-    switch (t->id) {
-    case BASALT_ARROW_TYPE_INT8: return ((const int8_t *)v)[i];
-    case BASALT_ARROW_TYPE_UINT8: return ((const uint8_t *)v)[i];
-    case BASALT_ARROW_TYPE_INT16: return ((const int16_t *)v)[i];
-    case BASALT_ARROW_TYPE_UINT16: return ((const uint16_t *)v)[i];
-    case BASALT_ARROW_TYPE_INT32: return ((const int32_t *)v)[i];
-    case BASALT_ARROW_TYPE_UINT32: return ((const uint32_t *)v)[i];
-    case BASALT_ARROW_TYPE_INT64: return ((const int64_t *)v)[i];
-    default: return (int64_t)((const uint64_t *)v)[i];
-    }
-}
-
 static void free_cols(struct basalt_csv_writer *w)
 {
     for (int32_t c = 0; w->cols && c < w->n_columns; c++) {
@@ -484,7 +469,7 @@ basalt_status basalt_csv_writer_write(struct basalt_csv_writer *w, const struct 
             }
             if (col->dict) {
                 const struct ArrowArray *d = ch->dictionary;
-                int64_t k = index_at(&col->index_type, ch, i);
+                int64_t k = basalt_arrow_dictionary_index(col->index_type.id, ch->buffers[1], i);
                 if (k < 0 || k >= d->length) {
                     st = basalt_error_set(err, BASALT_CORRUPT, "dictionary index out of range");
                     break;
