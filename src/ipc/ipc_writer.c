@@ -699,13 +699,14 @@ static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct 
         return st;
     if (d->written && same_bytes(&d->next, &d->last))
         return BASALT_OK; /* unchanged: nothing to send */
-    bool delta = false;
+    bool delta = false, whole_in_body = true; /* w->wb holds the serialization above */
     if (d->written && w->o.dictionary_deltas && n > d->length && delta_type(s->dictionary)) {
         /* d->last is the held dictionary serialized whole; the new one's
          * first d->length entries serialized alike compare with it. */
         struct basalt_buffer prefix = {0};
         st = serialize_dictionary(w, s, a, 0, d->length, depth, &prefix, err);
         delta = st == BASALT_OK && same_bytes(&prefix, &d->last);
+        whole_in_body = false;
         basalt_buffer_reset(&prefix);
         if (st != BASALT_OK)
             return st;
@@ -715,8 +716,9 @@ static basalt_status write_dictionary(struct basalt_ipc_writer *w, const struct 
                                 "dictionary id %lld changes between batches other than by "
                                 "appending entries: the file format allows no replacement",
                                 (long long)d->id);
-    st = serialize_dictionary(w, s, a, delta ? d->length : 0, delta ? n - d->length : n, depth,
-                              NULL, err);
+    if (!whole_in_body || delta)
+        st = serialize_dictionary(w, s, a, delta ? d->length : 0, delta ? n - d->length : n,
+                                  depth, NULL, err);
     if (st == BASALT_OK)
         st = emit_dictionary(w, d, delta ? n - d->length : n, delta, err);
     if (st != BASALT_OK)

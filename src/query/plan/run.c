@@ -87,27 +87,6 @@ static basalt_status cut(struct basalt_arrow_batches *in, int64_t limit, int64_t
     return st;
 }
 
-/* Runs the pipeline of `node` into out, in order; need >= 0 stops reading
- * once that many rows are in. */
-static basalt_status collect(struct basalt_qctx *ctx, struct basalt_qplan *node, int64_t need,
-                             struct basalt_arrow_batches *out, struct basalt_error *err)
-{
-    struct qpipeline pl;
-    basalt_qpipeline_init(&pl);
-    basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
-    struct qsink sink;
-    memset(&sink, 0, sizeof sink);
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, need, err);
-    if (st == BASALT_OK)
-        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_finish(&sink, pl.schema, out, err);
-    basalt_qsink_collect_reset(&sink);
-    basalt_qpipeline_reset(&pl);
-    return st;
-}
-
 /* The result of a pipeline breaker, as batches. */
 static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err)
@@ -145,7 +124,7 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
         struct basalt_arrow_batches all;
         basalt_arrow_batches_init(&all);
         int64_t need = node->limit < 0 ? -1 : node->offset + node->limit;
-        st = collect(ctx, node->child[0], need, &all, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[0], NULL, need, &all, err);
         if (st == BASALT_OK)
             st = cut(&all, node->limit, node->offset, out, err);
         basalt_arrow_batches_reset(&all);
@@ -156,7 +135,7 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
         for (int i = 0; i < node->n_children && st == BASALT_OK; i++) {
             struct basalt_arrow_batches part;
             basalt_arrow_batches_init(&part);
-            st = collect(ctx, node->children[i], -1, &part, err);
+            st = basalt_qrun_collect_in_order(ctx, node->children[i], NULL, -1, &part, err);
             for (int64_t k = 0; k < part.n && st == BASALT_OK; k++)
                 st = basalt_arrow_batches_append(out, &part.arrays[k], err);
             basalt_arrow_batches_reset(&part);
@@ -228,7 +207,7 @@ basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan 
     if (st != BASALT_OK)
         return st;
     double t0 = basalt_qrun_now_ms();
-    st = collect(ctx, root, -1, out, err);
+    st = basalt_qrun_collect_in_order(ctx, root, NULL, -1, out, err);
     if (root->ms == 0)
         root->ms = basalt_qrun_now_ms() - t0;
     return st;

@@ -73,7 +73,8 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
         view.n_children = sp->n_cols;
         view.children = cols;
         view.release = agg_noop_release;
-        st = basalt_qspill_write_partitioned(&sp->schema, &view, part, n, sp->dir, sp->files, sp->locks, err);
+        st = basalt_qspill_write_partitioned(&sp->schema, &view, part, n, sp->dir, sp->files,
+                                             sp->locks, err);
     }
     if (st == BASALT_OK)
         atomic_fetch_add(&sp->rows, n);
@@ -121,7 +122,7 @@ static basalt_status agg_split(void *ctx, void *h, int bits, void **out, struct 
     const struct ArrowArray *inputs[256];
     basalt_status st = BASALT_OK;
     uint8_t *part = NULL;
-    int64_t *idx = NULL, cap = 0;
+    int64_t cap = 0;
     while (st == BASALT_OK) {
         struct ArrowArray b;
         st = basalt_qspill_file_next(f, &b, err);
@@ -129,46 +130,20 @@ static basalt_status agg_split(void *ctx, void *h, int bits, void **out, struct 
             break;
         if (b.length > cap) {
             basalt_free(part);
-            basalt_free(idx);
             cap = b.length;
             part = basalt_malloc((size_t)cap);
-            idx = basalt_malloc((size_t)cap * sizeof *idx);
-            if (part == NULL || idx == NULL)
+            if (part == NULL)
                 st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         }
         agg_inputs(s, &b, inputs);
         if (st == BASALT_OK)
             st = basalt_qagg_partition(s->agg, inputs, b.length, bits, part, err);
-        int64_t start[BASALT_QAGG_SPILL_PARTS + 1] = {0}, at[BASALT_QAGG_SPILL_PARTS];
-        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
-            start[part[r] + 1]++;
-        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
-            start[q + 1] += start[q];
-            at[q] = start[q];
-        }
-        for (int64_t r = 0; st == BASALT_OK && r < b.length; r++)
-            idx[at[part[r]]++] = r;
-        struct ArrowArray sorted;
-        memset(&sorted, 0, sizeof sorted);
         if (st == BASALT_OK)
-            st = basalt_arrow_take(&sp->schema, &b, idx, b.length, &sorted, err);
+            st = basalt_qspill_write_partitioned(&sp->schema, &b, part, b.length, sp->dir, sub,
+                                                 NULL, err);
         basalt_arrow_array_release(&b);
-        for (int q = 0; q < BASALT_QAGG_SPILL_PARTS && st == BASALT_OK; q++) {
-            if (start[q + 1] == start[q])
-                continue;
-            struct ArrowArray slice = sorted;
-            slice.offset = sorted.offset + start[q];
-            slice.length = start[q + 1] - start[q];
-            if (sub[q] == NULL)
-                st = basalt_qspill_file_new(sp->dir, &sp->schema, &sub[q], err);
-            if (st == BASALT_OK)
-                st = basalt_qspill_file_write(sub[q], &slice, err);
-        }
-        if (sorted.release != NULL)
-            basalt_arrow_array_release(&sorted);
     }
     basalt_free(part);
-    basalt_free(idx);
     basalt_qspill_file_free(f);
     for (int q = 0; q < BASALT_QAGG_SPILL_PARTS; q++) {
         if (st == BASALT_OK && sub[q] != NULL) {

@@ -142,9 +142,11 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
 /* run_sort.c: the rows of node's pipeline, in morsel order, for the
- * operator `what` (named when the memory limit is passed). */
+ * operator `what` (named when the memory limit is passed; NULL: none); need
+ * >= 0 stops reading once that many rows are in. */
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                           const char *what, struct basalt_arrow_batches *out,
+                                           const char *what, int64_t need,
+                                           struct basalt_arrow_batches *out,
                                            struct basalt_error *err);
 /* Runs the build side and adds the probe to pl (whose source is the left
  * side's pipeline, already open). */

@@ -74,7 +74,8 @@ static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *ba
     for (int64_t i = 0; st == BASALT_OK && pf->width < 6 && i < n; i++)
         part[i] >>= 6 - pf->width;
     if (st == BASALT_OK)
-        st = basalt_qspill_write_partitioned(&pf->schema, batch, part, n, pf->dir, pf->files, pf->locks, err);
+        st = basalt_qspill_write_partitioned(&pf->schema, batch, part, n, pf->dir, pf->files,
+                                             pf->locks, err);
     if (st == BASALT_OK)
         atomic_fetch_add(&pf->rows, n);
     basalt_free(part);
@@ -556,7 +557,8 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
         }
         grace_free(g);
     } else if (st == BASALT_OK) {
-        st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", &in, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[1], "HASH JOIN (build side)", -1,
+                                              &in, err);
     }
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,

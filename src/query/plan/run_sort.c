@@ -12,7 +12,8 @@
 /* ------------------------------------------------------------------ collecting in order */
 
 basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                           const char *what, struct basalt_arrow_batches *out,
+                                           const char *what, int64_t need,
+                                           struct basalt_arrow_batches *out,
                                            struct basalt_error *err)
 {
     struct qpipeline pl;
@@ -21,7 +22,7 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
     memset(&sink, 0, sizeof sink);
     basalt_status st = basalt_qrun_open(ctx, node, &pl, err);
     if (st == BASALT_OK)
-        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, need, err);
     sink.what = what;
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink, err);
@@ -125,8 +126,8 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
     }
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    basalt_status st = basalt_qrun_collect_in_order(
-        ctx, node->child[0], node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY", &in, err);
+    const char *what = node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY";
+    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], what, -1, &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");

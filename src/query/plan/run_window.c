@@ -15,7 +15,7 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
     basalt_arrow_batches_init(&in);
     basalt_arrow_batches_init(&sorted);
     int np = node->n_part, no = node->n_sort_keys;
-    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], "WINDOW", &in, err);
+    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], "WINDOW", -1, &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)(np + no) + 1, sizeof *keys);
     int *order_cols = basalt_calloc((size_t)no + 1, sizeof *order_cols);
     if (st == BASALT_OK && (keys == NULL || order_cols == NULL))

@@ -47,7 +47,8 @@ int64_t basalt_qspill_file_bytes(const struct basalt_qspill_file *f);
 /* Writes rows [0, n) of `src` (borrowed, a struct of `schema`), row i to
  * partition part[i] (< BASALT_QSPILL_PARTS), each partition's rows as one
  * slice appended to files[part] (made in `dir` on first use, under
- * locks[part]: many workers write at once). OK; the file statuses; NOMEM. */
+ * locks[part] when many workers write at once; `locks` NULL for one
+ * writer). OK; the file statuses; NOMEM. */
 basalt_status basalt_qspill_write_partitioned(const struct ArrowSchema *schema,
                                              const struct ArrowArray *src, const uint8_t *part,
                                              int64_t n, const char *dir,

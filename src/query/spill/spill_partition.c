@@ -33,12 +33,14 @@ basalt_status basalt_qspill_write_partitioned(const struct ArrowSchema *schema,
         struct ArrowArray slice = sorted;
         slice.offset = sorted.offset + start[p];
         slice.length = start[p + 1] - start[p];
-        pthread_mutex_lock(&locks[p]);
+        if (locks != NULL)
+            pthread_mutex_lock(&locks[p]);
         if (files[p] == NULL)
             st = basalt_qspill_file_new(dir, schema, &files[p], err);
         if (st == BASALT_OK)
             st = basalt_qspill_file_write(files[p], &slice, err);
-        pthread_mutex_unlock(&locks[p]);
+        if (locks != NULL)
+            pthread_mutex_unlock(&locks[p]);
     }
     if (sorted.release != NULL)
         basalt_arrow_array_release(&sorted);
