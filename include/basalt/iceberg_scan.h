@@ -34,7 +34,11 @@
  *
  * Metadata columns may be requested by name: _file (string), _pos (long, the
  * row position in the data file), _spec_id (int), _partition (a struct of every
- * partition field of every spec of the table, by partition field id).
+ * partition field of every spec of the table, by partition field id), and the
+ * v3 row lineage columns _row_id and _last_updated_sequence_number (optional
+ * longs: the value the data file stores, else first_row_id + _pos and the data
+ * file's data sequence number; null in snapshots from before the table
+ * tracked lineage).
  *
  * Threads: a scan is used by one thread at a time; it uses the pool of its
  * options for manifests, files and the inside of files. The table must
@@ -64,7 +68,7 @@ struct basalt_iceberg_scan_options {
     const struct basalt_iceberg_expr *filter;
     /* Output columns in this order; NULL = every column of the schema. Names
      * are dotted for sub-fields ("addr.city": the struct `addr` holding only
-     * `city`), or one of _file, _pos, _spec_id, _partition. Borrowed until
+     * `city`), or a metadata column (above). Borrowed until
      * scan_new returns. */
     const char *const *columns;
     size_t n_columns;

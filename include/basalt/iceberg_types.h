@@ -33,6 +33,8 @@ extern "C" {
 #define BASALT_ICEBERG_FIELD_ID_PARTITION 2147483642   /* _partition */
 #define BASALT_ICEBERG_FIELD_ID_ROW_ID 2147483540      /* _row_id (v3) */
 #define BASALT_ICEBERG_FIELD_ID_LAST_UPDATED_SEQ 2147483539 /* _last_updated_sequence_number */
+#define BASALT_ICEBERG_ROW_ID_NAME "_row_id"
+#define BASALT_ICEBERG_LAST_UPDATED_SEQ_NAME "_last_updated_sequence_number"
 
 /* ------------------------------------------------------------------- types */
 

@@ -129,6 +129,11 @@ struct basalt_iceberg_data_writer_options {
     const struct basalt_iceberg_io *io;
     /* Sort order id recorded in every data file (-1: none recorded). */
     int32_t sort_order_id;
+    /* Rows moved from other files of a v3 table: batches carry two more
+     * columns after the schema's, _row_id and _last_updated_sequence_number
+     * (optional longs), written under their reserved field ids so that the
+     * rows keep their lineage (the spec's "Row Lineage"). Default false. */
+    bool row_lineage;
     /* Workers: the rows of the partitions a batch touches are gathered at
      * once, and the Parquet writers encode column chunks on it; files are
      * written one at a time, so they are the same for any number of

@@ -75,6 +75,7 @@ static basalt_status open_writer(struct attempt *a, const struct change *c,
     wo.schema = basalt_iceberg_metadata_current_schema(m);
     wo.spec = basalt_iceberg_metadata_spec(m, m->default_spec_id);
     wo.sort_order_id = m->default_sort_order_id;
+    wo.row_lineage = basalt_iceberg_tracks_row_lineage(m);
     wo.pool = c->o->pool;
     wo.num_workers = c->o->num_workers;
     return basalt_iceberg_data_writer_new(&wo, &a->w, err);
@@ -160,6 +161,7 @@ static basalt_status prepare(struct attempt *a, const struct change *c, uint32_t
         .filter = a->mor ? c->filter : NULL,
         .keep_unmatched = !a->mor,
         .all_files = c->update || equality,
+        .lineage = basalt_iceberg_tracks_row_lineage(m),
         .pool = c->o->pool,
         .num_workers = c->o->num_workers,
     };

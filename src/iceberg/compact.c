@@ -284,6 +284,23 @@ static basalt_status rewrite_groups(const struct basalt_iceberg_table *t, const 
     const char **only = basalt_malloc((w->n_files + 1) * sizeof *only);
     if (!only)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    /* v3: the rows keep their ids and sequence numbers (they are moved, not
+     * changed), read after the table's columns as the writer takes them. */
+    const char **columns = NULL;
+    size_t n_columns = 0;
+    if (basalt_iceberg_tracks_row_lineage(t->metadata)) {
+        const struct basalt_iceberg_schema *schema = basalt_iceberg_metadata_current_schema(t->metadata);
+        n_columns = schema->root.n_fields + 2;
+        columns = basalt_malloc(n_columns * sizeof *columns);
+        if (!columns) {
+            basalt_free(only);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        for (uint32_t i = 0; i < schema->root.n_fields; i++)
+            columns[i] = schema->root.fields[i].name;
+        columns[n_columns - 2] = BASALT_ICEBERG_ROW_ID_NAME;
+        columns[n_columns - 1] = BASALT_ICEBERG_LAST_UPDATED_SEQ_NAME;
+    }
     basalt_status st = BASALT_OK;
     for (uint32_t i = 0; st == BASALT_OK && i < w->n_files;) {
         uint32_t j = i, n = 0;
@@ -302,6 +319,8 @@ static basalt_status rewrite_groups(const struct basalt_iceberg_table *t, const 
         o.ref = branch_ref(t, branch);
         o.only_files = only;
         o.n_only_files = n;
+        o.columns = columns;
+        o.n_columns = n_columns;
         o.pool = opt->pool;
         o.num_workers = opt->num_workers;
         struct basalt_iceberg_scan *scan = NULL;
@@ -362,6 +381,7 @@ static basalt_status rewrite_groups(const struct basalt_iceberg_table *t, const 
         basalt_iceberg_scan_free(scan);
     }
     basalt_free(only);
+    basalt_free(columns);
     return st;
 }
 
@@ -454,6 +474,7 @@ static basalt_status open_writer(const struct basalt_iceberg_table *t,
     wo.sort_order_id = opt->strategy == BASALT_ICEBERG_COMPACT_SORT
                            ? (opt->sort ? -1 : m->default_sort_order_id)
                            : 0;
+    wo.row_lineage = basalt_iceberg_tracks_row_lineage(m);
     wo.pool = opt->pool;
     wo.num_workers = opt->num_workers;
     return basalt_iceberg_data_writer_new(&wo, out, err);

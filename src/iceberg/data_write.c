@@ -12,6 +12,7 @@
 #include "basalt/iceberg_scan.h"
 #include "data_write_internal.h"
 #include "iceberg_internal.h"
+#include "scan_internal.h"
 
 /* An empty file's first write: how many rows go in before its size says
  * how big a row is. */
@@ -67,7 +68,11 @@ basalt_status basalt_iceberg_data_writer_new(const struct basalt_iceberg_data_wr
     w->schema = options->schema;
     w->spec = options->spec && options->spec->n_fields > 0 ? options->spec : NULL;
     basalt_arena_init(&w->arena, 16384);
-    basalt_status st = basalt_iceberg_schema_to_arrow(w->schema, &w->arrow, err);
+    basalt_status st = BASALT_OK;
+    if (options->row_lineage)
+        st = basalt_iceberg_schema_with_lineage(&w->arena, options->schema, &w->schema, err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_schema_to_arrow(w->schema, &w->arrow, err);
     if (st == BASALT_OK)
         st = schema_metadata(w, err);
     if (st == BASALT_OK)

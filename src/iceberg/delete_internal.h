@@ -72,12 +72,18 @@ struct basalt_iceberg_row_pass {
     struct basalt_iceberg_delete_files *eq;
     const uint32_t *eq_index;    /* key columns among the top-level fields */
     uint32_t n_eq;
+    /* v3: the writer takes _row_id and _last_updated_sequence_number after
+     * the table's columns (its row_lineage option); rows kept keep both,
+     * changed rows keep their id and get a null sequence number (the
+     * change's), rows re-added beside equality deletes get neither. */
+    bool lineage;
     struct basalt_pool *pool;
     int num_workers;
 };
 
-/* Reads the hit files of `t` (the table's columns plus _file and _pos) and
- * writes rows to `w` as `pass` says. */
+/* Reads the hit files of `t` (the table's columns plus _file and _pos, and
+ * the lineage columns when pass->lineage) and writes rows to `w` as `pass`
+ * says. */
 basalt_status basalt_iceberg_row_pass_run(const struct basalt_iceberg_table *t,
                                           const struct basalt_iceberg_hits *h,
                                           const struct basalt_iceberg_row_pass *pass,

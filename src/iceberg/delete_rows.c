@@ -115,16 +115,49 @@ basalt_status basalt_iceberg_set_parse(const struct basalt_iceberg_schema *schem
 
 /* ---------------------------------------------------------------- the pass */
 
-/* The table's columns of `src` (moved out: src's children [0, n_fields)). */
-static basalt_status table_rows(struct ArrowArray *src, uint32_t n_fields, struct ArrowArray *out,
-                                struct basalt_error *err)
+/* The table's columns of `src` (moved out: src's children [0, n_fields)),
+ * and with `lineage` its _row_id and _last_updated_sequence_number, which
+ * the scan put after _file and _pos. */
+static basalt_status table_rows(struct ArrowArray *src, uint32_t n_fields, bool lineage,
+                                struct ArrowArray *out, struct basalt_error *err)
 {
-    basalt_status st = basalt_arrow_array_init(out, 1, n_fields, err);
+    basalt_status st = basalt_arrow_array_init(out, 1, n_fields + (lineage ? 2 : 0), err);
     for (uint32_t i = 0; st == BASALT_OK && i < n_fields; i++)
         basalt_arrow_array_move(src->children[i], out->children[i]);
+    for (uint32_t k = 0; st == BASALT_OK && lineage && k < 2; k++)
+        basalt_arrow_array_move(src->children[n_fields + 2 + k], out->children[n_fields + k]);
     if (st == BASALT_OK)
         out->length = src->length;
     return st;
+}
+
+/* Changed rows (the table's columns) with their lineage appended: the ids
+ * of `matched` (NULL: new ids, for rows that equality deletes replace) and
+ * a null sequence number, which the commit's then replaces on read. */
+static basalt_status changed_lineage(struct ArrowArray *rows, struct ArrowArray *matched,
+                                     uint32_t n_fields, struct basalt_error *err)
+{
+    struct ArrowArray out;
+    basalt_status st = basalt_arrow_array_init(&out, 1, n_fields + 2, err);
+    for (uint32_t i = 0; st == BASALT_OK && i < n_fields; i++)
+        basalt_arrow_array_move(rows->children[i], out.children[i]);
+    if (st == BASALT_OK && matched)
+        basalt_arrow_array_move(matched->children[n_fields + 2], out.children[n_fields]);
+    else if (st == BASALT_OK)
+        st = basalt_iceberg_constant_array(basalt_iceberg_row_lineage_field(BASALT_ICEBERG_FIELD_ID_ROW_ID),
+                                           NULL, rows->length, out.children[n_fields], err);
+    if (st == BASALT_OK)
+        st = basalt_iceberg_constant_array(
+            basalt_iceberg_row_lineage_field(BASALT_ICEBERG_FIELD_ID_LAST_UPDATED_SEQ), NULL,
+            rows->length, out.children[n_fields + 1], err);
+    if (st != BASALT_OK) {
+        basalt_arrow_array_release(&out);
+        return st;
+    }
+    out.length = rows->length;
+    basalt_arrow_array_release(rows);
+    basalt_arrow_array_move(&out, rows);
+    return BASALT_OK;
 }
 
 /* Replaces the set columns of `rows` by constants. */
@@ -262,7 +295,7 @@ static basalt_status pass_batch(const struct basalt_iceberg_row_pass *pass,
         struct ArrowArray kept, rows;
         st = basalt_iceberg_filter_array(schema, batch, miss, n_miss, &kept, err);
         if (st == BASALT_OK) {
-            st = table_rows(&kept, n_fields, &rows, err);
+            st = table_rows(&kept, n_fields, pass->lineage, &rows, err);
             if (st == BASALT_OK)
                 st = basalt_iceberg_data_writer_write(w, &rows, err);
             basalt_arrow_array_release(&rows);
@@ -277,10 +310,12 @@ static basalt_status pass_batch(const struct basalt_iceberg_row_pass *pass,
         if (st == BASALT_OK && pass->eq)
             st = add_keys(pass, h, schema, &matched, n_fields, err);
         if (st == BASALT_OK && changes) {
-            st = table_rows(&matched, n_fields, &rows, err);
+            st = table_rows(&matched, n_fields, false, &rows, err);
             if (st == BASALT_OK)
                 st = pass->set_rows ? set_rows(pass, schema, n_fields, &rows, err)
                                     : apply_set(pass, &rows, err);
+            if (st == BASALT_OK && pass->lineage)
+                st = changed_lineage(&rows, pass->eq ? NULL : &matched, n_fields, err);
             if (st == BASALT_OK)
                 st = basalt_iceberg_data_writer_write(w, &rows, err);
             basalt_arrow_array_release(&rows);
@@ -302,7 +337,8 @@ basalt_status basalt_iceberg_row_pass_run(const struct basalt_iceberg_table *t,
     const struct basalt_iceberg_schema *schema = basalt_iceberg_metadata_current_schema(t->metadata);
     uint32_t n_fields = schema->root.n_fields, n_only = 0;
     const char **only = basalt_malloc((h->n ? h->n : 1) * sizeof *only);
-    const char **columns = basalt_malloc((n_fields + 2) * sizeof *columns);
+    uint32_t n_columns = n_fields + (pass->lineage ? 4 : 2);
+    const char **columns = basalt_malloc(n_columns * sizeof *columns);
     struct basalt_arena arena;
     basalt_arena_init(&arena, 0);
     basalt_status st = only && columns ? BASALT_OK
@@ -315,12 +351,16 @@ basalt_status basalt_iceberg_row_pass_run(const struct basalt_iceberg_table *t,
     if (st == BASALT_OK) {
         columns[n_fields] = "_file";
         columns[n_fields + 1] = "_pos";
+        if (pass->lineage) {
+            columns[n_fields + 2] = BASALT_ICEBERG_ROW_ID_NAME;
+            columns[n_fields + 3] = BASALT_ICEBERG_LAST_UPDATED_SEQ_NAME;
+        }
     }
     struct basalt_iceberg_scan_options o;
     basalt_iceberg_scan_options_init(&o);
     o.ref = basalt_iceberg_metadata_ref(t->metadata, pass->branch) ? pass->branch : NULL;
     o.columns = columns;
-    o.n_columns = n_fields + 2;
+    o.n_columns = n_columns;
     o.only_files = only;
     o.n_only_files = n_only;
     o.pool = pass->pool;

@@ -39,6 +39,13 @@ struct basalt_iceberg_task_reader {
     int64_t sel_cap;
 };
 
+/* Data columns, and the lineage columns a rewrite may have stored. */
+static bool stored_in_file(enum basalt_iceberg_column_kind kind)
+{
+    return kind == BASALT_ICEBERG_COLUMN_DATA || kind == BASALT_ICEBERG_COLUMN_ROW_ID ||
+           kind == BASALT_ICEBERG_COLUMN_LAST_UPDATED_SEQ;
+}
+
 static int64_t rg_start(const struct basalt_parquet_row_group *rg)
 {
     if (rg->num_columns == 0)
@@ -171,7 +178,7 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
         st = parquet_ids(r, NULL, &rs, err);
     int selected = 0;
     for (uint32_t c = 0; c < layout->n_cols && st == BASALT_OK; c++) {
-        if (layout->cols[c].kind != BASALT_ICEBERG_COLUMN_DATA)
+        if (!stored_in_file(layout->cols[c].kind))
             continue;
         if (!r->mapped) {
             st = select_ids(r, layout->cols[c].field, &selected, err);
@@ -206,7 +213,7 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     if (st != BASALT_OK)
         return st;
     for (uint32_t c = 0; c < layout->n_cols; c++)
-        r->src_index[c] = layout->cols[c].kind == BASALT_ICEBERG_COLUMN_DATA
+        r->src_index[c] = stored_in_file(layout->cols[c].kind)
                               ? child_with_id(&r->file_schema, layout->cols[c].field->id)
                               : -1;
     /* remote: the first chunks start coming now (opened ahead, they overlap
@@ -360,6 +367,32 @@ static basalt_status meta_column(struct basalt_iceberg_task_reader *r,
     }
 }
 
+/* A lineage column of the batch: the file's values (`src`, NULL when the
+ * file has none; moved out) conformed to long, nulls inherited. */
+static basalt_status lineage_column(struct basalt_iceberg_task_reader *r,
+                                    const struct basalt_iceberg_column *col, struct ArrowArray *src,
+                                    int64_t src_offset, int64_t n, int64_t pos,
+                                    struct ArrowArray *out, struct basalt_error *err)
+{
+    struct ArrowArray stored;
+    stored.release = NULL;
+    basalt_status st = BASALT_OK;
+    if (src != NULL) {
+        struct ArrowArray child;
+        basalt_arrow_array_move(src, &child);
+        child.offset += src_offset;
+        child.length = n;
+        const int64_t j = r->src_index[col - r->layout->cols];
+        st = basalt_iceberg_conform(&r->ctx, col->field, r->file_schema.children[j], &child, n,
+                                    &stored, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_iceberg_lineage_column(r->task, col->field->id, pos, n,
+                                           stored.release ? &stored : NULL, out, err);
+    basalt_arrow_array_release(&stored);
+    return st;
+}
+
 /* The next batch in the layout's columns with its selection (r->sel, n_sel
  * bits set); *internal is released at the end of the file. */
 static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct ArrowArray *internal,
@@ -402,11 +435,17 @@ static basalt_status next_selected(struct basalt_iceberg_task_reader *r, struct 
         for (uint32_t c = 0; c < layout->n_cols && st == BASALT_OK; c++) {
             const struct basalt_iceberg_column *col = &layout->cols[c];
             struct ArrowArray *dst = internal->children[c];
+            int64_t j = r->synthetic ? -1 : r->src_index[c];
+            if (col->kind == BASALT_ICEBERG_COLUMN_ROW_ID ||
+                col->kind == BASALT_ICEBERG_COLUMN_LAST_UPDATED_SEQ) {
+                st = lineage_column(r, col, fb.release && j >= 0 ? fb.children[j] : NULL, fb.offset,
+                                    n, pos, dst, err);
+                continue;
+            }
             if (col->kind != BASALT_ICEBERG_COLUMN_DATA) {
                 st = meta_column(r, col, n, pos, dst, err);
                 continue;
             }
-            int64_t j = r->synthetic ? -1 : r->src_index[c];
             if (j < 0) {
                 st = basalt_iceberg_conform(&r->ctx, col->field, NULL, NULL, n, dst, err);
                 continue;

@@ -209,6 +209,10 @@ static enum basalt_iceberg_column_kind meta_kind(const char *name, bool *is_meta
         return BASALT_ICEBERG_COLUMN_SPEC_ID;
     if (strcmp(name, "_partition") == 0)
         return BASALT_ICEBERG_COLUMN_PARTITION;
+    if (strcmp(name, BASALT_ICEBERG_ROW_ID_NAME) == 0)
+        return BASALT_ICEBERG_COLUMN_ROW_ID;
+    if (strcmp(name, BASALT_ICEBERG_LAST_UPDATED_SEQ_NAME) == 0)
+        return BASALT_ICEBERG_COLUMN_LAST_UPDATED_SEQ;
     *is_meta = false;
     return BASALT_ICEBERG_COLUMN_DATA;
 }
@@ -312,6 +316,13 @@ basalt_status basalt_iceberg_layout_build(struct basalt_iceberg_scan *scan,
             break;
         case BASALT_ICEBERG_COLUMN_PARTITION:
             out_field = scan->partition_type;
+            break;
+        case BASALT_ICEBERG_COLUMN_ROW_ID:
+            out_field = basalt_iceberg_row_lineage_field(BASALT_ICEBERG_FIELD_ID_ROW_ID);
+            layout->needs_pos = true; /* inherited ids are first_row_id + _pos */
+            break;
+        case BASALT_ICEBERG_COLUMN_LAST_UPDATED_SEQ:
+            out_field = basalt_iceberg_row_lineage_field(BASALT_ICEBERG_FIELD_ID_LAST_UPDATED_SEQ);
             break;
         case BASALT_ICEBERG_COLUMN_DATA: {
             out_field = basalt_iceberg_field_prune(arena, specs[k].top, specs[k].ids, specs[k].n_ids, &nomem);

@@ -28,6 +28,29 @@ basalt_status basalt_iceberg_scan_field_to_arrow(const struct basalt_iceberg_fie
 /* The PARQUET:field_id of a schema node; false when it has none. */
 bool basalt_iceberg_scan_arrow_field_id(const struct ArrowSchema *schema, int32_t *id);
 
+/* ------------------------------------------------------------ row lineage */
+
+/* The optional long field _row_id or _last_updated_sequence_number (by its
+ * reserved id); NULL for another id. */
+const struct basalt_iceberg_field *basalt_iceberg_row_lineage_field(int32_t id);
+/* Whether rewrites of this table must carry its rows' lineage (v3 and on). */
+bool basalt_iceberg_tracks_row_lineage(const struct basalt_iceberg_metadata *m);
+/* `schema` with the two lineage fields appended, for a data writer whose
+ * batches carry them after the table's columns (arena-owned). */
+basalt_status basalt_iceberg_schema_with_lineage(struct basalt_arena *arena,
+                                                 const struct basalt_iceberg_schema *schema,
+                                                 const struct basalt_iceberg_schema **out,
+                                                 struct basalt_error *err);
+/* Rows [pos, pos + n) of the task's file in the lineage column `field_id`:
+ * the values `stored` in the file (conformed to long; NULL when the file has
+ * none) where not null, else inherited: first_row_id + position, or the
+ * file's data sequence number. Null where the file has no first_row_id (a
+ * snapshot from before the table tracked lineage). */
+basalt_status basalt_iceberg_lineage_column(const struct basalt_iceberg_file_task *task,
+                                            int32_t field_id, int64_t pos, int64_t n,
+                                            const struct ArrowArray *stored,
+                                            struct ArrowArray *out, struct basalt_error *err);
+
 /* ------------------------------------------------------------ columns */
 
 enum basalt_iceberg_column_kind {
@@ -35,7 +58,10 @@ enum basalt_iceberg_column_kind {
     BASALT_ICEBERG_COLUMN_FILE,
     BASALT_ICEBERG_COLUMN_POS,
     BASALT_ICEBERG_COLUMN_SPEC_ID,
-    BASALT_ICEBERG_COLUMN_PARTITION
+    BASALT_ICEBERG_COLUMN_PARTITION,
+    /* v3 row lineage: the file's value where it has one, else inherited */
+    BASALT_ICEBERG_COLUMN_ROW_ID,
+    BASALT_ICEBERG_COLUMN_LAST_UPDATED_SEQ
 };
 
 /* One column of a read layout: a (possibly pruned) copy of a schema field. */
@@ -56,7 +82,7 @@ struct basalt_iceberg_layout {
     const struct basalt_iceberg_field **out_fields;
     bool *out_narrow;
     struct ArrowSchema out_arrow;
-    bool needs_pos;            /* a _pos column is read */
+    bool needs_pos;            /* a _pos or _row_id column is read */
 };
 
 /* The fields with these ids (and everything below them), and the ancestors
