@@ -203,8 +203,8 @@ BASALT_EXPORT basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
  * AlreadyExistsException, ConcurrentModificationException, ConflictException
  * and 409 CONFLICT, 401/403 and AccessDenied AUTH, validation errors
  * INVALID_ARG, the rest IO with the operation's name and AWS's message. A
- * commit whose answer was lost (or was 5xx) is IO saying that the commit
- * state is unknown, and its metadata file is kept. */
+ * commit whose answer was lost (or was 5xx) is UNKNOWN_OUTCOME, and its
+ * metadata file is kept. */
 
 /* ----------------------------------------------------------- REST catalogs
  *
@@ -241,8 +241,8 @@ BASALT_EXPORT basalt_status basalt_catalog_drop_table(struct basalt_catalog *c,
  * table; for a commit, a failed requirement: CommitFailedException, which
  * appends retry), anything else IO; messages carry the server's error type
  * and text. For a commit, 500/502/503/504 -- and a connection lost after
- * the request went out -- are IO with a message saying that the commit
- * state is unknown: the change may have been applied, so callers keep
+ * the request went out -- are UNKNOWN_OUTCOME ("commit state unknown"):
+ * the change may have been applied, so callers keep
  * every file it names (basalt_iceberg_append does). Reads are retried by
  * the io layer (basalt_io_http_request); writes only when they certainly
  * never reached the server.
@@ -296,7 +296,7 @@ BASALT_EXPORT basalt_status basalt_catalog_set_rest_options(
  * offer POST /v1/{prefix}/transactions/commit). identifiers[i],
  * requirements[i] (NULL or "" for none) and updates[i] as
  * basalt_catalog_commit_table takes them. CONFLICT when a requirement
- * fails, IO saying the commit state is unknown on 500/502/503/504,
+ * fails, UNKNOWN_OUTCOME on 500/502/503/504,
  * UNSUPPORTED for other catalogs and servers that do not offer it, the
  * other statuses of REST answers, INVALID_ARG, NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_commit_transaction(
@@ -373,8 +373,8 @@ BASALT_EXPORT basalt_status basalt_catalog_create_sql_view(
  * next metadata file and swaps the catalog to it only if the view still
  * points at the metadata the change was built on (REST: replaceView).
  * CONFLICT when a requirement fails or another commit won (the new file is
- * deleted), NOT_FOUND, the statuses of apply_updates, IO (REST: also the
- * commit state unknown), NOMEM. */
+ * deleted), NOT_FOUND, the statuses of apply_updates, IO, UNKNOWN_OUTCOME
+ * (the answer of the swap was lost: the file is kept), NOMEM. */
 BASALT_EXPORT basalt_status basalt_catalog_commit_view(
     struct basalt_catalog *c, const char *identifier, const char *requirements_json,
     const char *updates_json, struct basalt_iceberg_view_metadata **out, char **location,
@@ -446,7 +446,11 @@ BASALT_EXPORT basalt_status basalt_catalog_create_table(
  * is true, metadata files that fell off the metadata log are deleted.
  * CONFLICT when a requirement fails or another commit won (the new file is
  * deleted: nothing references it), NOT_FOUND, the statuses of
- * apply_updates, IO, NOMEM. *out (may be NULL): the table as committed. */
+ * apply_updates, IO (the commit certainly failed), UNKNOWN_OUTCOME (it may
+ * have been applied: the answer of the swap was lost, a file-system
+ * catalog's create failed on a remote store, or the table could not be
+ * read back after the swap; the new file is kept), NOMEM. *out (may be
+ * NULL): the table as committed. */
 BASALT_EXPORT basalt_status basalt_catalog_commit_table(
     struct basalt_catalog *c, const char *identifier, const char *requirements_json,
     const char *updates_json, struct basalt_iceberg_table **out, struct basalt_error *err);

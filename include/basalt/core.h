@@ -49,7 +49,11 @@ typedef enum basalt_status {
     BASALT_NOT_FOUND,    /* a named thing does not exist */
     BASALT_CONFLICT,     /* a concurrent change won (commits, catalogs) */
     BASALT_AUTH,         /* credentials were refused */
-    BASALT_INTERNAL      /* a bug in basalt */
+    BASALT_INTERNAL,     /* a bug in basalt */
+    /* A change went out but its answer was lost (a dropped connection, a
+     * server error on a commit): it may or may not have been applied, so
+     * nothing it may have made visible is deleted. */
+    BASALT_UNKNOWN_OUTCOME
 } basalt_status;
 
 /* Upper-case name of a status ("CORRUPT"); static storage, never NULL. */

@@ -118,8 +118,10 @@ BASALT_EXPORT basalt_status basalt_iceberg_create_updates_json(
  *   load    the table as the catalog has it now (*out owned by the caller);
  *   commit  requirements and updates as basalt_catalog_commit_table takes
  *           them: CONFLICT when a requirement fails or another writer won,
- *           IO when the outcome is unknown (a lost connection after the
- *           request went out), *out (may be NULL) the table as committed. */
+ *           UNKNOWN_OUTCOME when it may have been applied (a lost
+ *           connection after the request went out), any other failure
+ *           when it certainly was not; *out (may be NULL) the table as
+ *           committed. */
 struct basalt_iceberg_committer {
     void *ctx;
     basalt_status (*load)(void *ctx, const char *identifier, struct basalt_iceberg_table **out,
@@ -157,10 +159,10 @@ BASALT_EXPORT void basalt_iceberg_append_options_init(struct basalt_iceberg_appe
  * commit retried. An append never conflicts with other changes, so only the
  * retry limit makes it fail.
  * On failure the manifest and manifest lists written are deleted, except
- * when the commit's outcome is unknown (IO from the catalog during the
- * swap), in which case nothing that a successful commit might reference is
- * deleted and the status is IO with a message saying the commit state is
- * unknown. The data files are the caller's (delete them with
+ * when the commit's outcome is unknown (UNKNOWN_OUTCOME from the catalog,
+ * and the snapshot not found in the table loaded again), in which case
+ * nothing that a successful commit might reference is deleted and the
+ * status is UNKNOWN_OUTCOME. The data files are the caller's (delete them with
  * basalt_iceberg_data_writer_abort on failure).
  * *out (may be NULL) receives the table as committed; *snapshot_id (may be
  * NULL) the new snapshot's id. */

@@ -208,8 +208,8 @@ basalt_status basalt_aws_call(struct basalt_aws_client *a, const struct basalt_a
     if (st != BASALT_OK) {
         basalt_io_http_response_reset(&resp);
         if (call->op == BASALT_AWS_OP_COMMIT && st == BASALT_IO) {
-            answer->unknown = true;
-            return basalt_error_context(err, BASALT_IO, "%s: commit state unknown (no answer came)",
+            return basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
+                                        "%s: commit state unknown (no answer came)",
                                         call->what);
         }
         return basalt_error_context(err, st, "%s", call->what);
@@ -228,8 +228,7 @@ basalt_status basalt_aws_call(struct basalt_aws_client *a, const struct basalt_a
         st = map_error(resp.status, answer->type);
         bool server = resp.status >= 500 && resp.status <= 599;
         if (call->op == BASALT_AWS_OP_COMMIT && server && st == BASALT_IO) {
-            answer->unknown = true;
-            st = basalt_error_set(err, BASALT_IO,
+            st = basalt_error_set(err, BASALT_UNKNOWN_OUTCOME,
                                   "%s: commit state unknown (HTTP %ld %s: %.200s)", call->what,
                                   resp.status, answer->type, message ? message : "");
         } else {

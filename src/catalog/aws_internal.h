@@ -36,13 +36,11 @@ struct basalt_aws_call {
     const char *what;         /* the operation's name, for messages ("GetTable") */
 };
 
-/* The outcome beyond the status: the HTTP status, the AWS error type
- * ("EntityNotFoundException", without any "namespace#"), and whether a
- * COMMIT call may have been applied although it failed. */
+/* The outcome beyond the status: the HTTP status and the AWS error type
+ * ("EntityNotFoundException", without any "namespace#"). */
 struct basalt_aws_answer {
     long status;
     char type[96];
-    bool unknown;
 };
 
 /* `env_name`: the variable naming this service's endpoint. NOMEM. */
@@ -60,8 +58,8 @@ basalt_status basalt_aws_client_region(struct basalt_aws_client *a, const char *
  * *NotFound* error type), CONFLICT (409, AlreadyExistsException,
  * ConcurrentModificationException, ConflictException), AUTH (401, 403),
  * INVALID_ARG (other 400s: validation), IO otherwise; a COMMIT call whose
- * answer was lost or was 5xx is IO "commit state unknown" with
- * answer->unknown set. Messages carry the operation, the AWS error type
+ * answer was lost or was 5xx is UNKNOWN_OUTCOME ("commit state unknown").
+ * Messages carry the operation, the AWS error type
  * and its message. `answer` may be NULL. */
 basalt_status basalt_aws_call(struct basalt_aws_client *a, const struct basalt_aws_call *call,
                               json_t **out, struct basalt_aws_answer *answer,

@@ -189,11 +189,11 @@ basalt_status basalt_catalog_glue_register(struct basalt_catalog_glue *g, const 
                                            const char *metadata_text, struct basalt_error *err);
 /* GetTable, then UpdateTable to `location` with the VersionId it gave,
  * when it still points at `expected`. CONFLICT when another commit moved
- * it; *unknown set when the update may have been applied anyway. */
+ * it; UNKNOWN_OUTCOME when the update may have been applied anyway. */
 basalt_status basalt_catalog_glue_swap(struct basalt_catalog_glue *g, const char *ns,
                                        const char *name, const char *expected,
                                        const char *location, const char *metadata_text,
-                                       bool *unknown, struct basalt_error *err);
+                                       struct basalt_error *err);
 basalt_status basalt_catalog_glue_drop(struct basalt_catalog_glue *g, const char *ns,
                                        const char *name, struct basalt_error *err);
 
@@ -238,11 +238,11 @@ basalt_status basalt_catalog_s3tables_create_entry(struct basalt_catalog_s3table
                                                    struct basalt_error *err);
 /* Points the table at `location`: with `token` (the create's), or, when
  * NULL, after GetTableMetadataLocation if it still points at `expected`.
- * CONFLICT when another commit moved it; *unknown as for Glue. */
+ * CONFLICT when another commit moved it; UNKNOWN_OUTCOME as for Glue. */
 basalt_status basalt_catalog_s3tables_swap(struct basalt_catalog_s3tables *s, const char *ns,
                                            const char *name, const char *token,
                                            const char *expected, const char *location,
-                                           bool *unknown, struct basalt_error *err);
+                                           struct basalt_error *err);
 basalt_status basalt_catalog_s3tables_drop(struct basalt_catalog_s3tables *s, const char *ns,
                                            const char *name, struct basalt_error *err);
 

@@ -326,21 +326,20 @@ basalt_status basalt_catalog_create_table(struct basalt_catalog *c,
     if (st == BASALT_OK)
         st = write_metadata(c->io, meta_loc, text, len, err);
     if (st == BASALT_OK) {
-        bool unknown = false;
         if (c->kind == BASALT_CATALOG_KIND_FS)
             write_version_hint(c->io, table_loc, version);
         else if (c->kind == BASALT_CATALOG_KIND_GLUE)
             st = basalt_catalog_glue_register(c->glue, ns, name, meta_loc, text, err);
         else if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
-            st = basalt_catalog_s3tables_swap(c->s3t, ns, name, entry_token, NULL, meta_loc,
-                                              &unknown, err);
+            st = basalt_catalog_s3tables_swap(c->s3t, ns, name, entry_token, NULL, meta_loc, err);
         else
             st = basalt_catalog_sql_register(c->sql, c->name, ns, name, meta_loc, err);
+        bool unknown = st == BASALT_UNKNOWN_OUTCOME;
         if (st != BASALT_OK && !unknown) {
             const char *loc = meta_loc;
             basalt_iceberg_io_delete(c->io, &loc, 1, NULL);
         }
-        if (st != BASALT_OK && unknown)
+        if (unknown)
             entry = false; /* the table may well point at the file */
     }
     if (st != BASALT_OK && entry)
@@ -424,29 +423,38 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
     if (st == BASALT_OK)
         st = next_metadata_location(c, table_loc, base->metadata_location, NULL, &meta_loc,
                                     &version, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK) {
         st = write_metadata(base->io, meta_loc, text, len, err);
+        /* In a file-system catalog the exclusive create of v<N+1> is the
+         * swap: a store that lost its answer may have made it. Elsewhere
+         * the table cannot name a file that failed to be written, so the
+         * commit certainly failed; what a lost answer may have left is
+         * nobody's. */
+        if (st == BASALT_IO && c->kind == BASALT_CATALOG_KIND_FS) {
+            st = basalt_error_context(err, BASALT_UNKNOWN_OUTCOME, "commit state unknown");
+        } else if (st == BASALT_IO) {
+            const char *loc = meta_loc;
+            basalt_iceberg_io_delete(base->io, &loc, 1, NULL);
+        }
+    }
     if (st == BASALT_OK) {
         if (c->kind == BASALT_CATALOG_KIND_FS) {
-            /* The exclusive create of v<N+1> was the swap. */
             write_version_hint(base->io, table_loc, version);
         } else {
-            bool unknown = false;
             if (c->kind == BASALT_CATALOG_KIND_GLUE)
                 st = basalt_catalog_glue_swap(c->glue, ns, name, base->metadata_location,
-                                              meta_loc, text, &unknown, err);
+                                              meta_loc, text, err);
             else if (c->kind == BASALT_CATALOG_KIND_S3TABLES)
                 st = basalt_catalog_s3tables_swap(c->s3t, ns, name, NULL,
-                                                  base->metadata_location, meta_loc, &unknown,
-                                                  err);
+                                                  base->metadata_location, meta_loc, err);
             else
                 st = basalt_catalog_sql_swap(c->sql, c->name, ns, name,
                                              base->metadata_location, meta_loc, err);
-            /* SQLite either ran the UPDATE or did not, and a refused Glue or
-             * S3 Tables update changed nothing: the new file is referenced
-             * by nothing. An update whose answer was lost may have been
-             * applied: its file stays. */
-            if (st != BASALT_OK && !unknown) {
+            /* A refused or failed swap changed nothing (SQLite ran the
+             * UPDATE or did not; Glue and S3 Tables refused it): the new
+             * file is referenced by nothing. An update whose answer was
+             * lost may have been applied: its file stays. */
+            if (st != BASALT_OK && st != BASALT_UNKNOWN_OUTCOME) {
                 const char *loc = meta_loc;
                 basalt_iceberg_io_delete(base->io, &loc, 1, NULL);
             }
@@ -457,9 +465,9 @@ basalt_status basalt_catalog_commit_table(struct basalt_catalog *c,
         st = load_committed(c, identifier, meta_loc, out, err);
         /* The swap is done: any other status would tell the caller the
          * commit did not happen, and it would delete files the table now
-         * names. IO is the committer's "outcome unknown to you". */
+         * names. */
         if (st != BASALT_OK)
-            st = basalt_error_context(err, BASALT_IO,
+            st = basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
                                       "committed as %.300s, but reading it back failed",
                                       meta_loc);
     }

@@ -485,11 +485,10 @@ basalt_status basalt_catalog_glue_register(struct basalt_catalog_glue *g, const 
 basalt_status basalt_catalog_glue_swap(struct basalt_catalog_glue *g, const char *ns,
                                        const char *name, const char *expected,
                                        const char *location, const char *metadata_text,
-                                       bool *unknown, struct basalt_error *err)
+                                       struct basalt_error *err)
 {
     json_t *res = NULL, *in = NULL;
     const json_t *table;
-    *unknown = false;
     basalt_status st = get_table(g, ns, name, &res, &table, err);
     const char *current = st == BASALT_OK ? parameter(table, "metadata_location") : NULL;
     const char *version = st == BASALT_OK
@@ -508,14 +507,11 @@ basalt_status basalt_catalog_glue_swap(struct basalt_catalog_glue *g, const char
     if (st == BASALT_OK)
         st = table_input(name, json_deep_copy(json_object_get(table, "Parameters")), location,
                          expected, metadata_text, &in, err);
-    if (st == BASALT_OK) {
-        struct basalt_aws_answer answer;
+    if (st == BASALT_OK)
         st = glue_call(g, "UpdateTable", BASALT_AWS_OP_COMMIT,
                        json_pack("{s:s,s:o,s:s,s:b}", "DatabaseName", ns, "TableInput", in,
                                  "VersionId", version, "SkipArchive", 1),
-                       NULL, &answer, err);
-        *unknown = answer.unknown;
-    }
+                       NULL, NULL, err);
     json_decref(res);
     return st;
 }

@@ -39,8 +39,14 @@ static basalt_status pg_exec(void *conn, const char *text, const char *const *ar
         char message[BASALT_ERROR_MESSAGE_MAX];
         snprintf(message, sizeof message, "%s", PQresultErrorMessage(res));
         one_line(message);
-        st = basalt_error_set(err, is_conflict(state) ? BASALT_CONFLICT : BASALT_IO,
-                              "PostgreSQL %s: %s", state ? state : "", message);
+        /* A write whose connection broke before the server's answer came
+         * may have been applied. */
+        bool lost = changes != NULL && PQstatus(pg) == CONNECTION_BAD;
+        st = basalt_error_set(err, is_conflict(state) ? BASALT_CONFLICT
+                                   : lost              ? BASALT_UNKNOWN_OUTCOME
+                                                       : BASALT_IO,
+                              "PostgreSQL %s: %s%s", state ? state : "", message,
+                              lost ? " (the connection broke: commit state unknown)" : "");
         PQclear(res);
         return st;
     }

@@ -64,7 +64,7 @@ basalt_status basalt_rest_client_error(long http_status, const char *body, size_
     }
     const char *unknown = "";
     if (op == BASALT_REST_CLIENT_OP_COMMIT && commit_unknown(http_status)) {
-        st = BASALT_IO;
+        st = BASALT_UNKNOWN_OUTCOME;
         unknown = "commit state unknown (the server may have applied it): ";
     }
     const char *hint = "";

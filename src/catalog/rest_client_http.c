@@ -223,7 +223,7 @@ basalt_status basalt_rest_client_call(struct basalt_rest_client *r,
             /* The io layer's message names the method and the URL. */
             basalt_io_http_response_reset(&resp);
             if (call->op == BASALT_REST_CLIENT_OP_COMMIT && st == BASALT_IO)
-                return basalt_error_context(err, BASALT_IO,
+                return basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
                                             "commit state unknown (no answer came)");
             return st;
         }

@@ -359,7 +359,6 @@ void basalt_catalog_rest_op_commit_transaction(struct basalt_catalog_rest_call *
     struct tx_table *tables = basalt_calloc(n ? n : 1, sizeof *tables);
     struct basalt_catalog_rest_swap *swaps = basalt_calloc(n ? n : 1, sizeof *swaps);
     struct basalt_catalog_rest_sql *sql = NULL;
-    bool unknown = false;
     basalt_status st = tables && swaps ? read_changes(changes, tables, n, &err)
                                        : basalt_error_set(&err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
@@ -371,10 +370,10 @@ void basalt_catalog_rest_op_commit_transaction(struct basalt_catalog_rest_call *
                                                      tables[i].base->metadata_location,
                                                      tables[i].location};
     if (st == BASALT_OK && n)
-        st = basalt_catalog_rest_sql_swap_all(sql, call->catalog->name, swaps, n, &unknown, &err);
+        st = basalt_catalog_rest_sql_swap_all(sql, call->catalog->name, swaps, n, &err);
     /* Unless the COMMIT's outcome is unknown, no pointer names the new
      * files: remove them. */
-    if (st != BASALT_OK && tables && !unknown)
+    if (st != BASALT_OK && tables && st != BASALT_UNKNOWN_OUTCOME)
         discard(tables, n);
     if (st == BASALT_OK)
         basalt_catalog_rest_no_content(call->resp);

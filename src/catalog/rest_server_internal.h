@@ -254,12 +254,12 @@ struct basalt_catalog_rest_swap {
 };
 /* Swaps every table's pointer in one transaction, each only if it still
  * names `expected`: all or none. CONFLICT (rolled back) when one moved;
- * IO with *unknown set when the COMMIT itself failed (its outcome is then
- * not known). */
+ * UNKNOWN_OUTCOME when the COMMIT itself failed (its outcome is then not
+ * known). */
 basalt_status basalt_catalog_rest_sql_swap_all(struct basalt_catalog_rest_sql *sql,
                                                const char *catalog,
                                                const struct basalt_catalog_rest_swap *swaps,
-                                               size_t n, bool *unknown,
+                                               size_t n,
                                                struct basalt_error *err);
 
 #endif

@@ -268,8 +268,7 @@ basalt_status basalt_catalog_rest_sql_rename(struct basalt_catalog_rest_sql *sql
 basalt_status basalt_catalog_rest_sql_swap_all(struct basalt_catalog_rest_sql *sql,
                                                const char *catalog,
                                                const struct basalt_catalog_rest_swap *swaps,
-                                               size_t n, bool *unknown,
-                                               struct basalt_error *err)
+                                               size_t n, struct basalt_error *err)
 {
     /* The compare-and-swap of sql.c's commits, once per table, inside one
      * transaction: SQLite's BEGIN IMMEDIATE holds the write lock across
@@ -278,7 +277,6 @@ basalt_status basalt_catalog_rest_sql_swap_all(struct basalt_catalog_rest_sql *s
 #define SWAP_SQL                                                                                  \
     "UPDATE iceberg_tables SET metadata_location = $5, previous_metadata_location = $4 WHERE "    \
     "catalog_name = $1 AND table_namespace = $2 AND table_name = $3 AND metadata_location = $4"
-    *unknown = false;
     basalt_status st = refresh_type(sql, err);
     if (st == BASALT_OK)
         st = begin(sql, err);
@@ -297,13 +295,14 @@ basalt_status basalt_catalog_rest_sql_swap_all(struct basalt_catalog_rest_sql *s
     }
     if (st != BASALT_OK) {
         run(sql, "ROLLBACK", NULL, 0, NULL, NULL, NULL, NULL);
-        return st;
+        /* Nothing is applied before COMMIT, even over a broken connection. */
+        return st == BASALT_UNKNOWN_OUTCOME ? basalt_error_context(err, BASALT_IO, "rolled back")
+                                            : st;
     }
     st = run(sql, "COMMIT", NULL, 0, NULL, NULL, NULL, err);
     if (st != BASALT_OK) {
-        *unknown = true;
         run(sql, "ROLLBACK", NULL, 0, NULL, NULL, NULL, NULL);
-        return basalt_error_context(err, BASALT_IO, "the commit's outcome is unknown");
+        return basalt_error_context(err, BASALT_UNKNOWN_OUTCOME, "the commit's outcome is unknown");
     }
     return BASALT_OK;
 }

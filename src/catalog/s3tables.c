@@ -349,9 +349,8 @@ basalt_status basalt_catalog_s3tables_create_entry(struct basalt_catalog_s3table
 basalt_status basalt_catalog_s3tables_swap(struct basalt_catalog_s3tables *s, const char *ns,
                                            const char *name, const char *token,
                                            const char *expected, const char *location,
-                                           bool *unknown, struct basalt_error *err)
+                                           struct basalt_error *err)
 {
-    *unknown = false;
     json_t *res = NULL;
     basalt_status st = BASALT_OK;
     if (!token) {
@@ -375,10 +374,8 @@ basalt_status basalt_catalog_s3tables_swap(struct basalt_catalog_s3tables *s, co
             json_pack("{s:s,s:s}", "versionToken", token, "metadataLocation", location);
         if (pst == BASALT_OK && !body)
             pst = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        struct basalt_aws_answer answer;
         st = CALL(s, "PUT", pst, path, body, BASALT_AWS_OP_COMMIT, "UpdateTableMetadataLocation",
-                  NULL, &answer, err);
-        *unknown = pst == BASALT_OK && answer.unknown;
+                  NULL, NULL, err);
     }
     json_decref(res);
     return st;

@@ -19,8 +19,10 @@ struct basalt_catalog_sql_driver {
     /* Runs `text`, whose parameters are written $1..$n, with text arguments
      * (NULL: SQL NULL). `row` (may be NULL) sees every result row;
      * *changes (may be NULL) receives the rows a write changed. A broken
-     * uniqueness constraint is CONFLICT; other failures IO (NOMEM for the
-     * database's own allocation failures), with the database's message. */
+     * uniqueness constraint is CONFLICT; a write (changes not NULL) whose
+     * connection to a server broke is UNKNOWN_OUTCOME; other failures IO
+     * (NOMEM for the database's own allocation failures), with the
+     * database's message. */
     basalt_status (*exec)(void *conn, const char *text, const char *const *args, int n_args,
                           basalt_catalog_sql_row_fn row, void *ctx, int64_t *changes,
                           struct basalt_error *err);

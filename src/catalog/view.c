@@ -301,7 +301,7 @@ basalt_status basalt_catalog_create_view(struct basalt_catalog *c, const char *i
         st = write_next(c, text, len, NULL, &meta_loc, err);
     if (st == BASALT_OK) {
         st = basalt_catalog_sql_register_view(c->sql, c->name, ns, name, meta_loc, err);
-        if (st != BASALT_OK)
+        if (st != BASALT_OK && st != BASALT_UNKNOWN_OUTCOME)
             delete_file(c, meta_loc);
     }
     if (st == BASALT_OK) {
@@ -376,9 +376,10 @@ basalt_status basalt_catalog_commit_view(struct basalt_catalog *c, const char *i
         st = write_next(c, text, len, base_loc, &meta_loc, err);
     if (st == BASALT_OK) {
         /* The row moves only while it still names the base: one statement,
-         * made atomic by the database. A refused swap referenced nothing. */
+         * made atomic by the database. A refused swap referenced nothing;
+         * one whose answer was lost may have been made. */
         st = basalt_catalog_sql_swap_view(c->sql, c->name, ns, name, base_loc, meta_loc, err);
-        if (st != BASALT_OK)
+        if (st != BASALT_OK && st != BASALT_UNKNOWN_OUTCOME)
             delete_file(c, meta_loc);
     }
     if (st == BASALT_OK) {

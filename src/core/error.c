@@ -19,6 +19,7 @@ const char *basalt_status_name(basalt_status status)
     case BASALT_CONFLICT: return "CONFLICT";
     case BASALT_AUTH: return "AUTH";
     case BASALT_INTERNAL: return "INTERNAL";
+    case BASALT_UNKNOWN_OUTCOME: return "UNKNOWN_OUTCOME";
     }
     return "UNKNOWN";
 }

@@ -130,7 +130,7 @@ static basalt_status put_finish(void *vcall, struct basalt_error *err)
     }
     if (st != BASALT_OK) {
         /* Unless the outcome is unknown, the files written are nobody's. */
-        if (!(st == BASALT_IO && strstr(err->message, "commit state")))
+        if (st != BASALT_UNKNOWN_OUTCOME)
             basalt_iceberg_data_writer_abort(c->writer, NULL);
         c->committed = true; /* nothing left to abort at free */
         return st;

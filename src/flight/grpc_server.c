@@ -40,6 +40,7 @@ enum grpc_code basalt_grpc_code_of(basalt_status st)
     case BASALT_UNSUPPORTED: return GRPC_UNIMPLEMENTED;
     case BASALT_CORRUPT: return GRPC_DATA_LOSS;
     case BASALT_IO: return GRPC_UNAVAILABLE;
+    case BASALT_UNKNOWN_OUTCOME: return GRPC_UNKNOWN;
     default: return GRPC_INTERNAL;
     }
 }

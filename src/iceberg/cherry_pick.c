@@ -181,8 +181,8 @@ basalt_status basalt_iceberg_cherry_pick(const struct basalt_iceberg_committer *
             result->snapshot_id = forward ? snapshot_id : new_id;
             result->fast_forward = forward;
             result->files_added = forward ? 0 : n_files;
-        } else if (st == BASALT_IO && sent) {
-            st = basalt_error_context(err, BASALT_IO,
+        } else if (st == BASALT_UNKNOWN_OUTCOME && sent) {
+            st = basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
                                       "the commit state of the cherry-pick is unknown");
         } else if (state.written.n) {
             basalt_iceberg_io_delete(t->io, (const char *const *)state.written.items,

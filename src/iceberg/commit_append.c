@@ -92,7 +92,7 @@ basalt_status basalt_iceberg_append(const struct basalt_iceberg_committer *commi
         bool sent = st == BASALT_OK;
         if (sent)
             st = committer->commit(committer->ctx, identifier, reqs, ups, out, err);
-        bool committing = st == BASALT_IO && sent;
+        bool committing = st == BASALT_UNKNOWN_OUTCOME && sent;
         if (committing) {
             st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
             if (st == BASALT_OK && out)

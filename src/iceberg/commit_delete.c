@@ -285,7 +285,7 @@ static basalt_status commit(struct attempt *a, const struct basalt_iceberg_commi
         basalt_iceberg_rewrite_build(a->t, &rw, id, &a->arena, &a->state, &reqs, &ups, err);
     if (st == BASALT_OK) {
         st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
-        if (st == BASALT_IO) {
+        if (st == BASALT_UNKNOWN_OUTCOME) {
             st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
             a->unknown = st != BASALT_OK;
         }

@@ -20,10 +20,10 @@ int64_t basalt_iceberg_now_ms(void);
 bool basalt_iceberg_partition_equal(const struct basalt_iceberg_data_file *a,
                                     const struct basalt_iceberg_data_file *b);
 
-/* After a commit of snapshot `snapshot_id` answered IO (its outcome
- * unknown): reloads the table. OK when the snapshot is there (the commit
- * happened: err cleared); else IO saying the commit state is unknown and
- * the files were kept (commit_status.c). */
+/* After a commit of snapshot `snapshot_id` answered UNKNOWN_OUTCOME:
+ * reloads the table. OK when the snapshot is there (the commit happened:
+ * err cleared); else UNKNOWN_OUTCOME saying the commit state is unknown
+ * and the files were kept (commit_status.c). */
 basalt_status basalt_iceberg_commit_status_check(const struct basalt_iceberg_committer *committer,
                                                  const char *identifier, int64_t snapshot_id,
                                                  struct basalt_error *err);

@@ -137,7 +137,7 @@ basalt_status basalt_iceberg_replace_partitions(
         }
         if (st == BASALT_OK) {
             st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
-            if (st == BASALT_IO) {
+            if (st == BASALT_UNKNOWN_OUTCOME) {
                 st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
                 unknown = st != BASALT_OK;
             }

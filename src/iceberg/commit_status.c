@@ -1,5 +1,5 @@
 /* What to make of a commit whose answer was lost (the catalog call failed
- * with IO after the request may have gone out): the table is loaded again
+ * with UNKNOWN_OUTCOME): the table is loaded again
  * and searched for the snapshot, as the Java library's commit status check
  * does. Found: the commit happened and the change succeeded, so a caller
  * neither retries it (which would apply it twice) nor deletes its files.
@@ -25,7 +25,7 @@ basalt_status basalt_iceberg_commit_status_check(const struct basalt_iceberg_com
         basalt_error_init(err);
         return BASALT_OK;
     }
-    return basalt_error_context(err, BASALT_IO,
+    return basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
                                 "the commit state of snapshot %lld is unknown; its files were kept",
                                 (long long)snapshot_id);
 }

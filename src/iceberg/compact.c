@@ -588,7 +588,7 @@ basalt_status basalt_iceberg_compact(const struct basalt_iceberg_committer *comm
                 basalt_free(reqs);
                 basalt_free(ups);
                 deletes_removed = state.removed_deletes.files;
-                if (sent && st == BASALT_IO) {
+                if (sent && st == BASALT_UNKNOWN_OUTCOME) {
                     st = basalt_iceberg_commit_status_check(committer, identifier, id, err);
                     committed_unknown = st != BASALT_OK;
                     basalt_string_list_reset(&state.written);

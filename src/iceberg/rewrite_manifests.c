@@ -254,8 +254,8 @@ basalt_status basalt_iceberg_rewrite_manifests(
             st = committer->commit(committer->ctx, identifier, reqs, ups, NULL, err);
         if (st == BASALT_OK && reqs)
             result->snapshot_id = id;
-        else if (st == BASALT_IO && sent)
-            st = basalt_error_context(err, BASALT_IO,
+        else if (st == BASALT_UNKNOWN_OUTCOME && sent)
+            st = basalt_error_context(err, BASALT_UNKNOWN_OUTCOME,
                                       "the commit state of snapshot %lld is unknown",
                                       (long long)id);
         else if (st != BASALT_OK && state.written.n)

@@ -272,8 +272,7 @@ static basalt_status append_rows(struct basalt_sql_session *s, const char *ident
     }
     /* Data files of a failed append go, unless a commit whose answer was
      * lost may name them. */
-    bool unknown = st == BASALT_IO && err != NULL && strstr(err->message, "commit state") != NULL;
-    if (st != BASALT_OK && w != NULL && !unknown)
+    if (st != BASALT_OK && w != NULL && st != BASALT_UNKNOWN_OUTCOME)
         basalt_iceberg_data_writer_abort(w, NULL);
     basalt_iceberg_data_writer_free(w);
     basalt_free(data_location);

@@ -523,8 +523,7 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
     }
     /* Data files of a failed append are removed, unless the commit's outcome
      * is unknown: then a committed snapshot may name them. */
-    bool unknown = st == BASALT_IO && strstr(err.message, "commit state") != NULL;
-    if (st != BASALT_OK && w && !unknown)
+    if (st != BASALT_OK && w && st != BASALT_UNKNOWN_OUTCOME)
         basalt_iceberg_data_writer_abort(w, NULL);
     if (st == BASALT_OK && overwrite)
         printf("overwrote %lld rows with %lld rows in %u files in %s: snapshot %lld\n",

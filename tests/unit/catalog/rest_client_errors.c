@@ -22,9 +22,10 @@ TEST(rest_error_statuses)
         {404, BASALT_REST_CLIENT_OP_COMMIT, BASALT_NOT_FOUND},  {406, BASALT_REST_CLIENT_OP_READ, BASALT_UNSUPPORTED},
         {501, BASALT_REST_CLIENT_OP_WRITE, BASALT_UNSUPPORTED}, {409, BASALT_REST_CLIENT_OP_WRITE, BASALT_CONFLICT},
         {409, BASALT_REST_CLIENT_OP_COMMIT, BASALT_CONFLICT},   {500, BASALT_REST_CLIENT_OP_READ, BASALT_IO},
-        {503, BASALT_REST_CLIENT_OP_READ, BASALT_IO},           {500, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},
-        {502, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},         {503, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},
-        {504, BASALT_REST_CLIENT_OP_COMMIT, BASALT_IO},         {418, BASALT_REST_CLIENT_OP_READ, BASALT_IO},
+        {503, BASALT_REST_CLIENT_OP_READ, BASALT_IO},           {500, BASALT_REST_CLIENT_OP_COMMIT, BASALT_UNKNOWN_OUTCOME},
+        {502, BASALT_REST_CLIENT_OP_COMMIT, BASALT_UNKNOWN_OUTCOME},
+        {503, BASALT_REST_CLIENT_OP_COMMIT, BASALT_UNKNOWN_OUTCOME},
+        {504, BASALT_REST_CLIENT_OP_COMMIT, BASALT_UNKNOWN_OUTCOME},         {418, BASALT_REST_CLIENT_OP_READ, BASALT_IO},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct basalt_error err;
@@ -95,10 +96,10 @@ TEST(rest_commit_outcomes)
     CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_CONFLICT);
     CHECK(strstr(err.message, "commit db.t: "));
     CHECK(strstr(err.message, "HTTP 409 CommitFailedException"));
-    CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_IO);
+    CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_UNKNOWN_OUTCOME);
     CHECK(strstr(err.message, "commit state unknown"));
     CHECK(strstr(err.message, "HTTP 503"));
-    CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_IO);
+    CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_UNKNOWN_OUTCOME);
     CHECK(strstr(err.message, "commit state unknown (no answer came)"));
     CHECK_EQ(basalt_catalog_commit_table(c, "db.t", req, upd, NULL, &err), BASALT_AUTH);
     CHECK(strstr(err.message, "HTTP 401 NotAuthorizedException: expired"));
