@@ -143,7 +143,8 @@ static void usage(const char *verb)
                "                          [--format table|csv|json] [--threads N] [--limit N]\n"
                "                          [--batch-size N] [--no-prune]\n\n"
                "Reads the rows of a table snapshot (deletes applied). --columns also takes\n"
-               "_file, _pos, _spec_id and _partition. --as-of takes ISO-8601 (UTC unless a\n"
+               "_file, _pos, _spec_id, _partition, and the v3 row lineage _row_id and\n"
+               "_last_updated_sequence_number. --as-of takes ISO-8601 (UTC unless a\n"
                "zone is given) or epoch milliseconds. --batch-size sets the rows read per\n"
                "batch; --no-prune plans every file and filters only while reading (for\n"
                "checking the pruning).\n");
