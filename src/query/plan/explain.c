@@ -77,6 +77,8 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
     case QPLAN_WINDOW:
         put(o, "WINDOW partitions=%d order=%d functions=%d", n->n_part, n->n_sort_keys,
             n->n_wcalls);
+        if (n->has_row_limit)
+            put(o, " row_limit=%lld", (long long)n->row_limit);
         put(o, " [");
         for (int i = 0; i < n->n_wcalls; i++)
             put(o, "%s%s", i ? ", " : "", n->wcalls[i].name);
@@ -99,6 +101,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " direct=%lld", (long long)atomic_load(&n->morsels_direct));
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
+        if (n->has_row_limit)
+            put(o, " rows_pruned=%lld", (long long)n->rows_pruned);
         if (n->spill_runs > 0)
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
         if (n->spill_partitions > 0)

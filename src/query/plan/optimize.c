@@ -447,5 +447,8 @@ static basalt_status prune(struct basalt_qctx *ctx, struct basalt_qplan *node, c
 basalt_status basalt_qplan_optimize(struct basalt_qctx *ctx, struct basalt_qplan *root,
                                     struct basalt_error *err)
 {
-    return prune_all(ctx, root, err);
+    basalt_status st = prune_all(ctx, root, err);
+    if (st == BASALT_OK)
+        basalt_qplan_window_limits(root);
+    return st;
 }

@@ -98,6 +98,12 @@ struct basalt_qplan {
     int n_sort_keys;
     int *part_cols;                   /* WINDOW */
     int n_part;
+    /* WINDOW, all of whose calls are ROW_NUMBER, RANK or DENSE_RANK: only
+     * rows whose row number is at most row_limit are needed (a filter
+     * above drops the others; plan/window_limit.c). */
+    bool has_row_limit;
+    int64_t row_limit;
+    int64_t rows_pruned; /* the input rows it dropped (EXPLAIN ANALYZE) */
     struct basalt_qplan_window_call *wcalls; /* WINDOW (names in the context's arena) */
     int n_wcalls;
     int64_t limit, offset;            /* SORT (limit < 0: all), LIMIT */
@@ -176,9 +182,13 @@ basalt_status basalt_qpushed_iceberg(const struct qpushed *p, const char *column
                                      struct basalt_arena *arena, struct basalt_iceberg_expr **out,
                                      struct basalt_error *err);
 
-/* optimize.c: column pruning and predicate pushdown, before a run. */
+/* optimize.c: column pruning and predicate pushdown, before a run; then
+ * the window row limits. */
 basalt_status basalt_qplan_optimize(struct basalt_qctx *ctx, struct basalt_qplan *root,
                                     struct basalt_error *err);
+/* window_limit.c: marks the windows that a filter above needs only up to a
+ * row number (has_row_limit). */
+void basalt_qplan_window_limits(struct basalt_qplan *root);
 
 /* run.c: runs a node into batches (in order). */
 basalt_status basalt_qplan_run(struct basalt_qctx *ctx, struct basalt_qplan *node,

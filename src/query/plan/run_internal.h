@@ -141,6 +141,13 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 /* run_window.c */
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
+/* run_window_limit.c: a window with a row limit (its input pruned as it
+ * comes), computing `spec` over the rows that can pass it. */
+struct basalt_qwin_spec;
+basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                         const struct basalt_qwin_spec *spec,
+                                         struct basalt_arrow_batches *out,
+                                         struct basalt_error *err);
 /* run_sort.c: the rows of node's pipeline, in morsel order, for the
  * operator `what` (named when the memory limit is passed; NULL: none); need
  * >= 0 stops reading once that many rows are in. */

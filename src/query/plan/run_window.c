@@ -15,11 +15,11 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
     basalt_arrow_batches_init(&in);
     basalt_arrow_batches_init(&sorted);
     int np = node->n_part, no = node->n_sort_keys;
-    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], "WINDOW", -1, &in, err);
     struct basalt_qsort_key *keys = basalt_calloc((size_t)(np + no) + 1, sizeof *keys);
     int *order_cols = basalt_calloc((size_t)no + 1, sizeof *order_cols);
-    if (st == BASALT_OK && (keys == NULL || order_cols == NULL))
-        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = keys != NULL && order_cols != NULL
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; st == BASALT_OK && i < np + no; i++) {
         if (i < np) {
             keys[i].column = node->part_cols[i];
@@ -31,6 +31,16 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
             order_cols[i - np] = k->column;
         }
     }
+    struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, np, order_cols, no,
+                                    node->wcalls, node->n_wcalls, &node->schema};
+    if (st == BASALT_OK && node->has_row_limit) {
+        st = basalt_qrun_window_limited(ctx, node, &spec, out, err);
+        basalt_free(keys);
+        basalt_free(order_cols);
+        return st;
+    }
+    if (st == BASALT_OK)
+        st = basalt_qrun_collect_in_order(ctx, node->child[0], "WINDOW", -1, &in, err);
     if (st == BASALT_OK && np + no == 0) {
         sorted = in;
         basalt_arrow_batches_init(&in);
@@ -49,8 +59,6 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
     }
     if (st == BASALT_OK && sorted.schema.release == NULL)
         st = basalt_arrow_schema_copy(&node->child[0]->schema, &sorted.schema, err);
-    struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, np, order_cols, no,
-                                    node->wcalls, node->n_wcalls, &node->schema};
     if (st == BASALT_OK)
         st = basalt_qwin_compute(&spec, &sorted, ctx->o.pool, basalt_qrun_workers(ctx), out, NULL,
                                  err);
