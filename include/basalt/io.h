@@ -179,6 +179,11 @@ struct basalt_io_options {
 
     /* HTTP. */
     bool tls_verify;            /* default true: the system CA store */
+    /* A PEM file of CA certificates trusted instead of the system store
+     * (a private CA, a test server); NULL: the system store. Read when a
+     * connection is made, so a missing or unreadable file fails the first
+     * request (IO naming it), not basalt_io_store_new. */
+    const char *ca_file;
     uint32_t connect_timeout_ms; /* default 10 000 */
     /* A request that moves no byte for this long fails as a timeout (a
      * stalled body is retried like a reset). Default 30 000. */

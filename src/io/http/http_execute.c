@@ -312,6 +312,12 @@ static basalt_status start_attempt(struct transfer *t, CURLM *multi, struct basa
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, c->options.tls_verify ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, c->options.tls_verify ? 2L : 0L);
+    if (c->ca_file) {
+        /* Instead of the system store, not beside it: a CA directory left
+         * in place would still vouch for certificates the file does not. */
+        curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
+        curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
+    }
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)c->options.connect_timeout_ms);
     /* A stall: less than one byte a second for the stall timeout. */
     long stall_s = (long)((c->options.stall_timeout_ms + 999) / 1000);
@@ -369,6 +375,15 @@ static bool body_says_retry(const struct transfer *t)
     return false;
 }
 
+/* The server's certificate was not accepted, or the CA file could not be
+ * used: trying again gets the same answer, so the request fails at once. */
+static bool tls_refused(CURLcode code)
+{
+    return code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE ||
+           code == CURLE_SSL_CERTPROBLEM || code == CURLE_SSL_ISSUER_ERROR ||
+           code == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+}
+
 /* Finishes an attempt: done, retried later, or failed. Returns non-OK only
  * for a failure that ends the whole batch. */
 static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct basalt_error *err)
@@ -388,7 +403,7 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
     bool unsafe = r->retry == BASALT_HTTP_RETRY_UNSAFE || unsent_only;
     if (code != CURLE_OK) {
         bool never_sent = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
-        retry = !unsafe || never_sent;
+        retry = (!unsafe || never_sent) && !tls_refused(code);
     } else if (basalt_http_status_is_retryable(t->status) || body_says_retry(t)) {
         retry = !unsafe || t->status == 429 || (t->status == 503 && !unsent_only);
     } else if (t->status >= 200 && t->status < 300 && r->range && r->dst && !r->suffix &&
@@ -405,6 +420,12 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
             t->not_before = now + delay;
             return BASALT_OK;
         }
+    }
+    if (code != CURLE_OK && tls_refused(code)) {
+        atomic_fetch_add(&c->failures, 1);
+        return basalt_error_set(err, BASALT_IO, "%s %s: TLS: %s (%s)", r->method,
+                                safe_url(r->url, ubuf, sizeof ubuf), curl_easy_strerror(code),
+                                t->errbuf[0] ? t->errbuf : "no detail");
     }
     if (code != CURLE_OK) {
         atomic_fetch_add(&c->failures, 1);
