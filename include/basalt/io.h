@@ -22,6 +22,12 @@ struct basalt_io_range {
 
 struct basalt_input;
 
+/* Takes the next `len` bytes of a streamed read (basalt_input_read_stream).
+ * `data` is valid during the call only. A non-OK status (with `err` set)
+ * stops the read, which returns that status and message. */
+typedef basalt_status (*basalt_io_sink_fn)(void *ctx, const void *data, size_t len,
+                                           struct basalt_error *err);
+
 /* The operations behind an input. Implementations fill this in; callers use
  * the basalt_input_* functions. read_at must read exactly `length` bytes or
  * fail (IO, or CORRUPT when the range passes the end). */
@@ -41,6 +47,12 @@ struct basalt_input_ops {
      * the same ranges finds the bytes in memory. NULL: no-op. */
     void (*prefetch)(struct basalt_input *in, const struct basalt_io_range *ranges,
                      size_t count);
+    /* Optional: hands bytes [offset, offset + length), checked to be inside
+     * the object, to `sink` in order as they come, in memory bounded
+     * whatever the length (remote objects: one request for the whole
+     * range, its body streamed). NULL: read_at in chunks. */
+    basalt_status (*read_stream)(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                 basalt_io_sink_fn sink, void *ctx, struct basalt_error *err);
 };
 
 /* An open input. `name` names it in error messages (a path or URL). Safe to
@@ -76,6 +88,19 @@ BASALT_EXPORT basalt_status basalt_input_read_ranges(struct basalt_input *in,
  * that goes wrong is retried by the read that follows. */
 BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
                                          const struct basalt_io_range *ranges, size_t count);
+/* Reads bytes [offset, offset + length) front to back and hands them to
+ * `sink` in order, each byte once, in pieces of no fixed size, with memory
+ * bounded by a few MiB whatever `length` is: for copying or printing a whole
+ * object. A remote object comes down in one GET of the whole range whose
+ * body is passed on as it arrives (not in many range requests); a body that
+ * breaks resumes from the byte reached, pinned to the object's ETag, so a
+ * changed object is CONFLICT, never a mix of two. When it fails, the sink
+ * may already have taken a prefix of the range. A range past the end is
+ * CORRUPT (as basalt_input_read_at); IO, CONFLICT, NOMEM, or the sink's
+ * status. */
+BASALT_EXPORT basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset,
+                                                     uint64_t length, basalt_io_sink_fn sink,
+                                                     void *ctx, struct basalt_error *err);
 /* The whole object in memory if the backend has it, else NULL. Valid until close. */
 BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
 /* Closes and frees. NULL is a no-op. */

@@ -58,9 +58,18 @@ basalt_status basalt_remote_stat(struct basalt_http_client *http,
                                  const struct basalt_remote_object *object,
                                  struct basalt_io_object_info *out, struct basalt_error *err);
 
+/* Bytes [offset, offset + length) of `object` in one GET whose body goes
+ * to `sink` as it arrives, pinned to `etag` (NULL or "": none); a broken
+ * body resumes from the byte reached (remote_stream.c). The sink's failure
+ * comes back unchanged; others name the object. */
+basalt_status basalt_remote_stream(struct basalt_http_client *http,
+                                   const struct basalt_remote_object *object, const char *etag,
+                                   uint64_t offset, uint64_t length, basalt_io_sink_fn sink,
+                                   void *ctx, struct basalt_error *err);
+
 /* Counters of one remote input, for tests that prove the fast paths. */
 struct basalt_remote_input_stats {
-    uint64_t fetches;        /* range requests sent (retries not counted) */
+    uint64_t fetches;        /* range requests sent (retries not counted), streams included */
     uint64_t bytes_fetched;  /* bytes those requests asked for */
     uint64_t served_from_tail;
     uint64_t served_from_prefetch;

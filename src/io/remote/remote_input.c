@@ -378,6 +378,33 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
     basalt_free(runs);
 }
 
+/* A streamed read: what lies before the kept tail in one streamed GET,
+ * the rest from the tail. */
+static basalt_status remote_read_stream(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                        basalt_io_sink_fn sink, void *ctx,
+                                        struct basalt_error *err)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    uint64_t end = offset + length;
+    bool tail_to_end = r->tail_len > 0 && r->tail_offset + r->tail_len == in->size;
+    uint64_t remote_end = tail_to_end && r->tail_offset < end ? r->tail_offset : end;
+    if (remote_end < offset)
+        remote_end = offset;
+    basalt_status st = BASALT_OK;
+    if (remote_end > offset) {
+        atomic_fetch_add(&r->fetches, 1);
+        atomic_fetch_add(&r->bytes_fetched, remote_end - offset);
+        st = basalt_remote_stream(r->http, &r->object, r->etag, offset, remote_end - offset, sink,
+                                  ctx, err);
+    }
+    if (st == BASALT_OK && end > remote_end) {
+        uint64_t from = remote_end - r->tail_offset;
+        atomic_fetch_add(&r->from_tail, 1);
+        st = sink(ctx, r->tail + from, (size_t)(end - remote_end), err);
+    }
+    return st;
+}
+
 static void remote_close(struct basalt_input *in)
 {
     struct remote_input *r = (struct remote_input *)in;
@@ -397,7 +424,8 @@ static const struct basalt_input_ops remote_ops = {.read_at = remote_read_at,
                                                    .read_ranges = remote_read_ranges,
                                                    .view = NULL,
                                                    .close = remote_close,
-                                                   .prefetch = remote_prefetch};
+                                                   .prefetch = remote_prefetch,
+                                                   .read_stream = remote_read_stream};
 
 bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remote_input_stats *out)
 {
