@@ -95,7 +95,9 @@ BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
  * body is passed on as it arrives (not in many range requests); a body that
  * breaks resumes from the byte reached, pinned to the object's ETag, so a
  * changed object is CONFLICT, never a mix of two. When it fails, the sink
- * may already have taken a prefix of the range. A range past the end is
+ * may already have taken a prefix of the range. An object opened for this
+ * alone is best opened with BASALT_IO_SEQUENTIAL (basalt_io_open_input_flags),
+ * so that its open does not fetch the footer tail too. A range past the end is
  * CORRUPT (as basalt_input_read_at); IO, CONFLICT, NOMEM, or the sink's
  * status. */
 BASALT_EXPORT basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset,
@@ -291,8 +293,13 @@ enum {
      * manifest and metadata files): its size and bytes may be kept in the
      * store's cache (cache_bytes) and served from there later. */
     BASALT_IO_IMMUTABLE = 1u << 0,
+    /* The input will be read front to back with basalt_input_read_stream
+     * (copying, printing), not decoded from its footer: it is sized with a
+     * HEAD instead of a request that also fetches the footer tail, so every
+     * byte of the object is fetched once, by the stream. */
+    BASALT_IO_SEQUENTIAL = 1u << 1,
 };
-/* basalt_io_open_input with flags (BASALT_IO_IMMUTABLE). */
+/* basalt_io_open_input with flags (BASALT_IO_IMMUTABLE, BASALT_IO_SEQUENTIAL). */
 BASALT_EXPORT basalt_status basalt_io_open_input_flags(struct basalt_io_store *store,
                                                        const char *uri, unsigned flags,
                                                        struct basalt_input **out,

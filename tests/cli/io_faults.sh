@@ -115,10 +115,10 @@ write_fail_case part_fails --error-500 1 --only-path-substring partNumber=2
 write_fail_case complete_fails --error-500 1 --only-method POST --only-path-substring uploadId=
 
 # ---- 4. io cat / io cp: one streamed GET, its broken bodies resumed ----
-# The first GET (the 64 KiB tail read at open) passes; the next eight
-# (the streamed GET of the rest, then its resumes) are cut at half their
-# body. Eight is more than max_attempts (6): the retry limits count tries
-# in a row that bring no byte, and each of these brings half of what is left.
+# A HEAD sizes the object; its GET and the next seven (the resumes) are cut
+# at half their body. Eight is more than max_attempts (6): the retry limits
+# count tries in a row that bring no byte, and each of these brings half of
+# what is left.
 echo "[$((SECONDS - t0)) s] io cat and io cp through truncated bodies"
 stream_size=12582912
 head -c "$stream_size" /dev/urandom >"$tmp/stream.bin"
@@ -127,7 +127,7 @@ cli() { timeout -k 5 120 "$basalt" "$@"; }
 cli --endpoint "$S3_ENDPOINT" io cp "$tmp/stream.bin" "$stream_uri" 2>"$tmp/stream.err" ||
   check "io cp of the object to moto ($(cat "$tmp/stream.err"))" false
 for verb in cat cp; do
-  start_fault_proxy "$MOTO_PORT" --truncate 1 --skip 1 --max-faults 8 --only-method GET ||
+  start_fault_proxy "$MOTO_PORT" --truncate 1 --max-faults 8 --only-method GET ||
     { check "io $verb: proxy starts" false; continue; }
   rm -f "$tmp/stream.out"
   if [ "$verb" = cat ]; then
@@ -144,7 +144,7 @@ for verb in cat cp; do
   truncs=$(proxy_stat "$PROXY_STATS" faults.truncate)
   reqs=$(proxy_stat "$PROXY_STATS" requests)
   check "io $verb: the proxy truncated 8 bodies (got $truncs)" test "$truncs" = 8
-  check "io $verb: the tail, one GET and a resume per truncated body ($reqs requests)" \
+  check "io $verb: a HEAD, one GET and a resume per truncated body ($reqs requests)" \
     test "$reqs" = $((2 + truncs))
   # Resumed from the byte reached: every byte of the object came once.
   check "io $verb: no byte fetched twice (basalt received $stream_size bytes)" \
@@ -156,7 +156,7 @@ done
 # instead of joining two objects. Each request waits 3 s in the proxy; the
 # object is overwritten (straight to moto) as soon as the proxy has cut the
 # first body, while the resume waits.
-start_fault_proxy "$MOTO_PORT" --truncate 1 --skip 1 --max-faults 1 --only-method GET \
+start_fault_proxy "$MOTO_PORT" --truncate 1 --max-faults 1 --only-method GET \
   --latency-ms 3000 --verbose
 proxy_out=$SERVER_LOG_DIR/fault_proxy-$_servers_proxy_count.out
 head -c "$stream_size" /dev/urandom >"$tmp/stream2.bin"

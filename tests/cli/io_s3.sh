@@ -80,8 +80,8 @@ check "20 MiB in 5 MiB parts: create + 4 parts + complete >= 6 requests (got $re
 
 b 0 io cat "$s3/data/small.txt" && check "cat of the small object equals the source" same "$tmp/small.txt"
 b 0 --stats io cat "$s3/data/big.bin" && check "cat of the 20 MiB object equals the source" same "$tmp/big.bin"
-# The tail read at open, then the rest in one streamed GET: the object's
-# bytes once, not in 4 MiB ranges.
+# A HEAD at open, then one GET whose body is streamed: the object's bytes
+# once, not in 4 MiB ranges.
 check "cat of the 20 MiB object: 2 requests, each byte once ($(grep '^io: [0-9]* req' "$tmp/err"))" \
   grep -q "^io: 2 requests (0 retries, 0 failed), .* ($big_size and 0 bytes)\$" "$tmp/err"
 b 0 io cat "$s3/data/big.bin" --offset 12345 --length 9437184 &&

@@ -384,7 +384,7 @@ _servers_find_fault_proxy() {
 # start_fault_proxy UPSTREAM_PORT [FLAGS...]: tests/tools/fault_proxy in
 # front of 127.0.0.1:UPSTREAM_PORT, with fault_proxy's flags (--status-503 P,
 # --slowdown P, --error-500 P, --reset-mid-body P, --truncate P, --stall P,
-# --stall-ms MS, --latency-ms MS, --max-faults N, --skip N, --seed N, --only-method M,
+# --stall-ms MS, --latency-ms MS, --max-faults N, --seed N, --only-method M,
 # --only-path-substring S). Exports PROXY_ENDPOINT (http://127.0.0.1:PORT),
 # PROXY_PORT, PROXY_PID and PROXY_STATS (the JSON file its counters go to
 # when it stops). Several may run at once.

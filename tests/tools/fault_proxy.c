@@ -64,7 +64,6 @@ struct options {
   long stall_ms;
   long latency_ms;
   long max_faults; /* < 0: no limit */
-  long skip;       /* the first `skip` eligible requests get no fault */
   uint64_t seed;
   const char *only_method;
   const char *only_path;
@@ -80,7 +79,6 @@ static uint64_t rng_state;
 static unsigned long long n_requests, n_forwarded, n_connections, n_upstream_errors;
 static unsigned long long n_faults[FAULT_COUNT];
 static unsigned long long n_faults_total;
-static unsigned long long n_eligible; /* eligible requests so far (--skip) */
 static unsigned long long bytes_up, bytes_down;
 
 /* splitmix64: small, well mixed, and the same sequence on every platform. */
@@ -425,8 +423,6 @@ static enum fault choose_fault(const struct head *req) {
     }
     if (f != FAULT_NONE && opt.max_faults >= 0 && n_faults_total >= (unsigned long long)opt.max_faults)
       f = FAULT_NONE;
-    /* After the draws, so a seed gives the later requests the same faults. */
-    if (n_eligible++ < (unsigned long long)opt.skip) f = FAULT_NONE;
     if (f != FAULT_NONE) {
       n_faults[f]++;
       n_faults_total++;
@@ -836,7 +832,6 @@ static void usage(FILE *f) {
           "  --stall-ms MS            how long a stall lasts (default 10000)\n"
           "  --latency-ms MS          delay before each request is answered or forwarded\n"
           "  --max-faults N           inject at most N faults in all\n"
-          "  --skip N                 no fault in the first N eligible requests\n"
           "  --only-method M          inject faults only into requests with method M\n"
           "  --only-path-substring S  inject faults only into requests whose target contains S\n"
           "  --stats FILE             write counters as JSON at SIGTERM/SIGINT\n"
@@ -901,8 +896,6 @@ static int parse_args(int argc, char **argv) {
         known = 1, bad = parse_long(v, 0, &opt.stall_ms);
       } else if (strcmp(a, "--latency-ms") == 0) {
         known = 1, bad = parse_long(v, 0, &opt.latency_ms);
-      } else if (strcmp(a, "--skip") == 0) {
-        known = 1, bad = parse_long(v, 0, &opt.skip);
       } else if (strcmp(a, "--max-faults") == 0) {
         known = 1, bad = parse_long(v, 0, &opt.max_faults);
       } else if (strcmp(a, "--only-method") == 0) {

@@ -287,6 +287,12 @@ bool cli_is_remote(const char *uri)
 
 basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct basalt_error *err)
 {
+    return cli_open_input_flags(uri, 0, in, err);
+}
+
+basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basalt_input **in,
+                                   struct basalt_error *err)
+{
     *in = NULL;
     if (!cli_is_remote(uri)) {
         const char *path = uri;
@@ -299,7 +305,7 @@ basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct b
     struct basalt_io_store *store = cli_store(err);
     if (!store)
         return state.failed;
-    return basalt_io_open_input(store, uri, in, err);
+    return basalt_io_open_input_flags(store, uri, flags, in, err);
 }
 
 basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,

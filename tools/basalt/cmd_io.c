@@ -361,7 +361,7 @@ static int cmd_cat(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_input *in = NULL;
-    if (cli_open_input(uri, &in, &err) != BASALT_OK)
+    if (cli_open_input_flags(uri, BASALT_IO_SEQUENTIAL, &in, &err) != BASALT_OK)
         return cli_fail_error(&err);
     if (offset > in->size) {
         int rc = cli_fail("INVALID_ARG: %s: offset %" PRIu64 " is past the end (%" PRIu64 " bytes)",

@@ -104,7 +104,7 @@ static basalt_status copy_one(const char *src, const char *dst, unsigned flags,
 {
     struct basalt_input *in = NULL;
     struct basalt_output *out = NULL;
-    basalt_status st = cli_open_input(src, &in, err);
+    basalt_status st = cli_open_input_flags(src, BASALT_IO_SEQUENTIAL, &in, err);
     if (st == BASALT_OK && !cli_is_remote(dst))
         st = make_parents(dst, err);
     if (st == BASALT_OK)

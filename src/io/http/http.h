@@ -88,6 +88,10 @@ struct basalt_http_request {
      * thread running the batch; `len` is at most a few tens of KiB. */
     basalt_status (*sink)(void *arg, const uint8_t *data, size_t len, struct basalt_error *err);
     void *sink_arg;
+    /* With offset 0: `length` is the whole object, so the first attempt
+     * sends no Range (a plain GET, answered 200; its Content-Length, when
+     * given, must be `length`). Resumed attempts ask for the rest. */
+    bool whole;
     /* The ETag the object must still have (If-Match); NULL: any. */
     const char *if_match;
     /* Largest body kept in `body` (error documents, XML); default 64 MiB. */

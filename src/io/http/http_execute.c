@@ -171,7 +171,8 @@ static bool check_range_response(struct transfer *t)
                       (unsigned long long)t->range_first, (unsigned long long)t->range_last);
             return false;
         }
-    } else if (!(want_first == 0 && t->have_length && t->content_length == r->length)) {
+    } else if (!(want_first == 0 && (t->have_length ? t->content_length == r->length
+                                                     : r->whole))) {
         /* A 200 is only the range when the range is the whole object. */
         set_fatal(t, BASALT_CORRUPT, "asked for bytes %llu-%llu, the server sent the whole object",
                   (unsigned long long)want_first, (unsigned long long)want_last);
@@ -266,7 +267,7 @@ static basalt_status build_headers(struct transfer *t, struct basalt_error *err)
     if (st == BASALT_OK && r->range && r->suffix)
         st = basalt_http_headers_add(&h, "Range", err, "bytes=-%llu",
                                      (unsigned long long)r->length);
-    else if (st == BASALT_OK && r->range)
+    else if (st == BASALT_OK && r->range && !(r->whole && t->done == 0))
         st = basalt_http_headers_add(&h, "Range", err, "bytes=%llu-%llu",
                                      (unsigned long long)(r->offset + t->done),
                                      (unsigned long long)(r->offset + r->length - 1));
@@ -503,6 +504,8 @@ static basalt_status prepare(struct transfer *t, struct basalt_error *err)
         return basalt_error_set(err, BASALT_INVALID_ARG, "a range read without a destination");
     if (r->sink && (r->dst || !r->range || r->suffix))
         return basalt_error_set(err, BASALT_INVALID_ARG, "a streamed read is a plain range read");
+    if (r->whole && (!r->range || r->suffix || r->offset != 0))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "a whole-object read starts at 0");
     return BASALT_OK;
 }
 
