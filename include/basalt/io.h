@@ -22,6 +22,12 @@ struct basalt_io_range {
 
 struct basalt_input;
 
+/* Takes the next `len` bytes of a streamed read (basalt_input_read_stream).
+ * `data` is valid during the call only. A non-OK status (with `err` set)
+ * stops the read, which returns that status and message. */
+typedef basalt_status (*basalt_io_sink_fn)(void *ctx, const void *data, size_t len,
+                                           struct basalt_error *err);
+
 /* The operations behind an input. Implementations fill this in; callers use
  * the basalt_input_* functions. read_at must read exactly `length` bytes or
  * fail (IO, or CORRUPT when the range passes the end). */
@@ -41,6 +47,12 @@ struct basalt_input_ops {
      * the same ranges finds the bytes in memory. NULL: no-op. */
     void (*prefetch)(struct basalt_input *in, const struct basalt_io_range *ranges,
                      size_t count);
+    /* Optional: hands bytes [offset, offset + length), checked to be inside
+     * the object, to `sink` in order as they come, in memory bounded
+     * whatever the length (remote objects: one request for the whole
+     * range, its body streamed). NULL: read_at in chunks. */
+    basalt_status (*read_stream)(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                 basalt_io_sink_fn sink, void *ctx, struct basalt_error *err);
 };
 
 /* An open input. `name` names it in error messages (a path or URL). Safe to
@@ -76,6 +88,21 @@ BASALT_EXPORT basalt_status basalt_input_read_ranges(struct basalt_input *in,
  * that goes wrong is retried by the read that follows. */
 BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
                                          const struct basalt_io_range *ranges, size_t count);
+/* Reads bytes [offset, offset + length) front to back and hands them to
+ * `sink` in order, each byte once, in pieces of no fixed size, with memory
+ * bounded by a few MiB whatever `length` is: for copying or printing a whole
+ * object. A remote object comes down in one GET of the whole range whose
+ * body is passed on as it arrives (not in many range requests); a body that
+ * breaks resumes from the byte reached, pinned to the object's ETag, so a
+ * changed object is CONFLICT, never a mix of two. When it fails, the sink
+ * may already have taken a prefix of the range. An object opened for this
+ * alone is best opened with BASALT_IO_SEQUENTIAL (basalt_io_open_input_flags),
+ * so that its open does not fetch the footer tail too. A range past the end is
+ * CORRUPT (as basalt_input_read_at); IO, CONFLICT, NOMEM, or the sink's
+ * status. */
+BASALT_EXPORT basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset,
+                                                     uint64_t length, basalt_io_sink_fn sink,
+                                                     void *ctx, struct basalt_error *err);
 /* The whole object in memory if the backend has it, else NULL. Valid until close. */
 BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
 /* Closes and frees. NULL is a no-op. */
@@ -179,6 +206,11 @@ struct basalt_io_options {
 
     /* HTTP. */
     bool tls_verify;            /* default true: the system CA store */
+    /* A PEM file of CA certificates trusted instead of the system store
+     * (a private CA, a test server); NULL: the system store. Read when a
+     * connection is made, so a missing or unreadable file fails the first
+     * request (IO naming it), not basalt_io_store_new. */
+    const char *ca_file;
     uint32_t connect_timeout_ms; /* default 10 000 */
     /* A request that moves no byte for this long fails as a timeout (a
      * stalled body is retried like a reset). Default 30 000. */
@@ -261,8 +293,13 @@ enum {
      * manifest and metadata files): its size and bytes may be kept in the
      * store's cache (cache_bytes) and served from there later. */
     BASALT_IO_IMMUTABLE = 1u << 0,
+    /* The input will be read front to back with basalt_input_read_stream
+     * (copying, printing), not decoded from its footer: it is sized with a
+     * HEAD instead of a request that also fetches the footer tail, so every
+     * byte of the object is fetched once, by the stream. */
+    BASALT_IO_SEQUENTIAL = 1u << 1,
 };
-/* basalt_io_open_input with flags (BASALT_IO_IMMUTABLE). */
+/* basalt_io_open_input with flags (BASALT_IO_IMMUTABLE, BASALT_IO_SEQUENTIAL). */
 BASALT_EXPORT basalt_status basalt_io_open_input_flags(struct basalt_io_store *store,
                                                        const char *uri, unsigned flags,
                                                        struct basalt_input **out,

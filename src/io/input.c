@@ -35,6 +35,53 @@ basalt_status basalt_input_read_ranges(struct basalt_input *in, struct basalt_io
     return BASALT_OK;
 }
 
+/* The fallback of basalt_input_read_stream: pieces of this size, each
+ * read while the next is prefetched. */
+#define STREAM_PIECE ((uint64_t)4 << 20)
+
+static basalt_status stream_by_pieces(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                      basalt_io_sink_fn sink, void *ctx,
+                                      struct basalt_error *err)
+{
+    const uint8_t *view = basalt_input_view(in);
+    uint8_t *buf = NULL;
+    if (!view && !(buf = basalt_malloc((size_t)(length < STREAM_PIECE ? length : STREAM_PIECE))))
+        return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory for a read", in->name);
+    basalt_status st = BASALT_OK;
+    const uint64_t end = offset + length;
+    for (uint64_t at = offset; st == BASALT_OK && at < end;) {
+        uint64_t n = end - at < STREAM_PIECE ? end - at : STREAM_PIECE;
+        const uint8_t *piece = view ? view + at : buf;
+        if (!view) {
+            st = in->ops->read_at(in, at, n, buf, err);
+            if (st != BASALT_OK)
+                break;
+        }
+        at += n;
+        if (!view && at < end) {
+            struct basalt_io_range next = {at, end - at < STREAM_PIECE ? end - at : STREAM_PIECE,
+                                           NULL};
+            basalt_input_prefetch(in, &next, 1);
+        }
+        st = sink(ctx, piece, (size_t)n, err);
+    }
+    basalt_free(buf);
+    return st;
+}
+
+basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                       basalt_io_sink_fn sink, void *ctx,
+                                       struct basalt_error *err)
+{
+    if (offset > in->size || length > in->size - offset)
+        return basalt_input_read_at(in, offset, length, NULL, err); /* CORRUPT, worded once */
+    if (length == 0)
+        return BASALT_OK;
+    if (in->ops->read_stream)
+        return in->ops->read_stream(in, offset, length, sink, ctx, err);
+    return stream_by_pieces(in, offset, length, sink, ctx, err);
+}
+
 void basalt_input_prefetch(struct basalt_input *in, const struct basalt_io_range *ranges,
                            size_t count)
 {

@@ -6,8 +6,10 @@
 # stall timeout, so nothing hangs (each run has a deadline); a multipart
 # write whose part or completion fails past its retries fails and leaves no
 # object and no open multipart upload (checked with boto3 straight against
-# moto). Prints the counts: requests, faults by kind, retries, outcomes. The
-# basalt binary ($1) only locates the build tree.
+# moto). `basalt io cat` and `io cp` stream an object through truncated
+# bodies, resumed from the byte reached, byte-exact, and fail with CONFLICT
+# when the object is replaced between two pieces of its body. Prints the
+# counts: requests, faults by kind, retries, outcomes.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/io_store_lib.bash"
 source "$(dirname "$0")/../servers/servers.bash"
@@ -112,7 +114,72 @@ write_fail_case part_fails --error-500 1 --only-path-substring partNumber=2
 # "?uploads", which does not hold "uploadId=").
 write_fail_case complete_fails --error-500 1 --only-method POST --only-path-substring uploadId=
 
-# ---- 4. the Azure path under the same faults (block blobs, HEAD + tail) ----
+# ---- 4. io cat / io cp: one streamed GET, its broken bodies resumed ----
+# A HEAD sizes the object; its GET and the next seven (the resumes) are cut
+# at half their body. Eight is more than max_attempts (6): the retry limits
+# count tries in a row that bring no byte, and each of these brings half of
+# what is left.
+echo "[$((SECONDS - t0)) s] io cat and io cp through truncated bodies"
+stream_size=12582912
+head -c "$stream_size" /dev/urandom >"$tmp/stream.bin"
+stream_uri=s3://$S3_BUCKET/stream/object.bin
+cli() { timeout -k 5 120 "$basalt" "$@"; }
+cli --endpoint "$S3_ENDPOINT" io cp "$tmp/stream.bin" "$stream_uri" 2>"$tmp/stream.err" ||
+  check "io cp of the object to moto ($(cat "$tmp/stream.err"))" false
+for verb in cat cp; do
+  start_fault_proxy "$MOTO_PORT" --truncate 1 --max-faults 8 --only-method GET ||
+    { check "io $verb: proxy starts" false; continue; }
+  rm -f "$tmp/stream.out"
+  if [ "$verb" = cat ]; then
+    cli --endpoint "$PROXY_ENDPOINT" --stats io cat "$stream_uri" >"$tmp/stream.out" 2>"$tmp/stream.err"
+  else
+    cli --endpoint "$PROXY_ENDPOINT" --stats io cp "$stream_uri" "$tmp/stream.out" 2>"$tmp/stream.err"
+  fi
+  rc=$?
+  stop_fault_proxy
+  echo "io $verb: $PROXY_SUMMARY"
+  echo "io $verb: $(grep '^io: [0-9]* requests' "$tmp/stream.err")"
+  check "io $verb through truncated bodies: exit 0 ($rc: $(head -c 300 "$tmp/stream.err"))" test "$rc" = 0
+  check "io $verb through truncated bodies: the exact bytes" cmp -s "$tmp/stream.out" "$tmp/stream.bin"
+  truncs=$(proxy_stat "$PROXY_STATS" faults.truncate)
+  reqs=$(proxy_stat "$PROXY_STATS" requests)
+  check "io $verb: the proxy truncated 8 bodies (got $truncs)" test "$truncs" = 8
+  check "io $verb: a HEAD, one GET and a resume per truncated body ($reqs requests)" \
+    test "$reqs" = $((2 + truncs))
+  # Resumed from the byte reached: every byte of the object came once.
+  check "io $verb: no byte fetched twice (basalt received $stream_size bytes)" \
+    grep -q "^io: $((2 + truncs)) requests ($truncs retries, 0 failed), .* ($stream_size and 0 bytes)\$" \
+    "$tmp/stream.err"
+done
+# The object replaced while its body is broken: the resume carries
+# If-Match with the ETag read at open, so the copy fails with CONFLICT
+# instead of joining two objects. Each request waits 3 s in the proxy; the
+# object is overwritten (straight to moto) as soon as the proxy has cut the
+# first body, while the resume waits.
+start_fault_proxy "$MOTO_PORT" --truncate 1 --max-faults 1 --only-method GET \
+  --latency-ms 3000 --verbose
+proxy_out=$SERVER_LOG_DIR/fault_proxy-$_servers_proxy_count.out
+head -c "$stream_size" /dev/urandom >"$tmp/stream2.bin"
+(
+  for _ in $(seq 300); do
+    grep -q 'fault=truncate' "$proxy_out" && break
+    sleep 0.1
+  done
+  cli --endpoint "$S3_ENDPOINT" io cp "$tmp/stream2.bin" "$stream_uri" 2>/dev/null
+) &
+writer=$!
+rm -f "$tmp/stream.out"
+cli --endpoint "$PROXY_ENDPOINT" io cp "$stream_uri" "$tmp/stream.out" 2>"$tmp/stream.err"
+rc=$?
+wait "$writer"
+stop_fault_proxy
+echo "io cp of a replaced object: $(cat "$tmp/stream.err")"
+check "io cp of an object replaced mid-body: exit 1 (got $rc)" test "$rc" = 1
+check "io cp of an object replaced mid-body: CONFLICT, the object changed" \
+  grep -q '^basalt: CONFLICT: .*changed' "$tmp/stream.err"
+check "io cp of an object replaced mid-body: nothing left under the target" test ! -e "$tmp/stream.out"
+
+# ---- 5. the Azure path under the same faults (block blobs, HEAD + tail) ----
 echo "[$((SECONDS - t0)) s] azure faults at 0.1"
 if start_azurite && start_fault_proxy "$AZURITE_PORT" --status-503 0.1 --slowdown 0.1 --reset-mid-body 0.1 --truncate 0.1 --seed 7; then
   run_store_check az_faults 100 --faults 20 --max-size 1500000 --part-size 1048576 "${reads[@]}" \

@@ -79,7 +79,11 @@ check "20 MiB in 5 MiB parts: create + 4 parts + complete >= 6 requests (got $re
   test "${requests:-0}" -ge 6
 
 b 0 io cat "$s3/data/small.txt" && check "cat of the small object equals the source" same "$tmp/small.txt"
-b 0 io cat "$s3/data/big.bin" && check "cat of the 20 MiB object equals the source" same "$tmp/big.bin"
+b 0 --stats io cat "$s3/data/big.bin" && check "cat of the 20 MiB object equals the source" same "$tmp/big.bin"
+# A HEAD at open, then one GET whose body is streamed: the object's bytes
+# once, not in 4 MiB ranges.
+check "cat of the 20 MiB object: 2 requests, each byte once ($(grep '^io: [0-9]* req' "$tmp/err"))" \
+  grep -q "^io: 2 requests (0 retries, 0 failed), .* ($big_size and 0 bytes)\$" "$tmp/err"
 b 0 io cat "$s3/data/big.bin" --offset 12345 --length 9437184 &&
   check "cat --offset 12345 --length 9 MiB equals the same bytes of the source" \
     cmp -s "$tmp/out" <(slice "$tmp/big.bin" 12345 9437184)

@@ -1,5 +1,6 @@
 # Servers for tests: moto (S3 with SigV4 checks), azurite (Azure Blob with
-# Shared Key checks), nginx (plain HTTP with ranges), PostgreSQL (catalogs),
+# Shared Key checks), nginx (plain HTTP with ranges), an HTTPS server with
+# HTTP/2 (tests/servers/tls_server.mjs), PostgreSQL (catalogs),
 # basalt's own REST catalog server, a minimal Iceberg REST catalog
 # (tests/catalog/mini_rest_server.py), moto for the Glue and S3 Tables
 # catalogs (tests/catalog/moto_catalog_server.py), and fault_proxy
@@ -295,6 +296,35 @@ EOF
   NGINX_PORT=$port
   export HTTP_ENDPOINT NGINX_PORT NGINX_PID
   servers_log "nginx on $HTTP_ENDPOINT serving $root"
+}
+
+# ------------------------------------------------------ HTTPS (HTTP/2)
+
+_servers_tls_count=0
+
+# start_tls_server DIR CERT KEY: tests/servers/tls_server.mjs, node's http2
+# server with HTTP/1.1 allowed (ALPN chooses), serving DIR read-only over
+# TLS with the certificate CERT and its key KEY (ranges, ETag, If-Match) on
+# 127.0.0.1, on a port the kernel picked. Each request is one JSON line in
+# TLS_SERVER_LOG, with the httpVersion the client spoke. Exports
+# TLS_SERVER_PORT, TLS_SERVER_PID, TLS_SERVER_LOG. Several may run at once.
+start_tls_server() {
+  local root=${1:?start_tls_server DIR CERT KEY} cert=${2:?} key=${3:?}
+  command -v node >/dev/null || { servers_log "node is not on PATH"; return 1; }
+  _servers_tls_count=$((_servers_tls_count + 1))
+  local n=$_servers_tls_count
+  local out=$SERVER_LOG_DIR/tls-server-$n.out
+  TLS_SERVER_LOG=$SERVER_LOG_DIR/tls-server-$n.requests
+  : >"$TLS_SERVER_LOG"
+  _servers_spawn "tls-server-$n" "$out" node "$servers_dir/tls_server.mjs" --port 0 \
+    --cert "$cert" --key "$key" --root "$root" --log "$TLS_SERVER_LOG"
+  TLS_SERVER_PID=$_servers_last_pid
+  if ! _servers_wait_until "$TLS_SERVER_PID" "tls server" grep -q '^listening [0-9]' "$out"; then
+    _servers_show_log "$out"; return 1
+  fi
+  TLS_SERVER_PORT=$(sed -n 's/^listening \([0-9]*\)$/\1/p' "$out" | head -n 1)
+  export TLS_SERVER_PORT TLS_SERVER_PID TLS_SERVER_LOG
+  servers_log "https (HTTP/2 and 1.1) on 127.0.0.1:$TLS_SERVER_PORT serving $root"
 }
 
 # ------------------------------------------------------------- PostgreSQL

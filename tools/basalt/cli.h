@@ -62,6 +62,10 @@ bool cli_is_remote(const char *uri);
 /* Opens `uri` for reading: a remote object through the store, a local path
  * (or file:// URI) as a local file. Close with basalt_input_close. */
 basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct basalt_error *err);
+/* cli_open_input with basalt_io_open_input_flags's flags (BASALT_IO_SEQUENTIAL
+ * for an object read front to back). */
+basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basalt_input **in,
+                                   struct basalt_error *err);
 /* Opens `uri` for writing (flags: BASALT_IO_CREATE_EXCLUSIVE); nothing is
  * visible until basalt_output_commit. */
 basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,

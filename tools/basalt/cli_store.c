@@ -16,6 +16,8 @@ const char cli_store_help[] =
     "  --no-sign-request       send anonymous requests (public buckets)\n"
     "  --addressing MODE       bucket addressing: path, virtual or auto (default)\n"
     "  --insecure              do not verify TLS certificates\n"
+    "  --ca-file PATH          trust the CA certificates in this PEM file instead of\n"
+    "                          the system store (a private CA, a test server)\n"
     "  --part-size SIZE        upload part size, 5MiB to 5GiB (default 8MiB)\n"
     "  --parts-in-flight N     parts uploading at once (default 4)\n"
     "  --max-concurrency N     requests in flight at once per read (default 8)\n"
@@ -35,6 +37,7 @@ static struct {
     bool anonymous;
     enum basalt_io_addressing addressing;
     bool insecure;
+    const char *ca_file;
     bool stats;
     uint64_t part_size; /* 0: the store's default */
     uint32_t parts_in_flight; /* 0: the store's default */
@@ -108,6 +111,10 @@ static int take(const char *name, const char *value)
         state.endpoint = value;
     } else if (strcmp(name, "--region") == 0) {
         state.region = value;
+    } else if (strcmp(name, "--ca-file") == 0) {
+        if (!*value)
+            return cli_usage_error("--ca-file wants a path");
+        state.ca_file = value;
     } else if (strcmp(name, "--profile") == 0) {
         state.profile = value;
     } else if (strcmp(name, "--addressing") == 0) {
@@ -160,7 +167,7 @@ int cli_store_options(int *argc, char **argv)
     } options[] = {
         {"--endpoint", true},         {"--region", true},    {"--profile", true},
         {"--addressing", true},       {"--part-size", true}, {"--no-sign-request", false},
-        {"--insecure", false},        {"--stats", false},
+        {"--insecure", false},        {"--stats", false},    {"--ca-file", true},
         {"--parts-in-flight", true},  {"--max-concurrency", true}, {"--coalesce-gap", true},
         {"--no-prefetch", false},     {"--cache-bytes", true},
     };
@@ -210,6 +217,7 @@ struct basalt_io_store *cli_store(struct basalt_error *err)
         o.cache_bytes = state.cache_bytes;
     o.addressing = state.addressing;
     o.tls_verify = !state.insecure;
+    o.ca_file = state.ca_file;
     if (state.part_size)
         o.part_size = state.part_size;
     if (state.parts_in_flight)
@@ -279,6 +287,12 @@ bool cli_is_remote(const char *uri)
 
 basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct basalt_error *err)
 {
+    return cli_open_input_flags(uri, 0, in, err);
+}
+
+basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basalt_input **in,
+                                   struct basalt_error *err)
+{
     *in = NULL;
     if (!cli_is_remote(uri)) {
         const char *path = uri;
@@ -291,7 +305,7 @@ basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct b
     struct basalt_io_store *store = cli_store(err);
     if (!store)
         return state.failed;
-    return basalt_io_open_input(store, uri, in, err);
+    return basalt_io_open_input_flags(store, uri, flags, in, err);
 }
 
 basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,

@@ -319,14 +319,22 @@ static int cmd_stat(int argc, char **argv)
 
 /* -------------------------------------------------------------------- cat */
 
+static basalt_status to_stdout(void *ctx, const void *data, size_t len, struct basalt_error *err)
+{
+    (void)ctx;
+    if (fwrite(data, 1, len, stdout) != len)
+        return basalt_error_set(err, BASALT_IO, "write to stdout failed");
+    return BASALT_OK;
+}
+
 static int cmd_cat(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         printf("usage: basalt io cat URI [--offset N] [--length N]\n\n"
                "Writes an object's bytes to stdout: all of them, or LENGTH bytes from\n"
-               "OFFSET (a range past the end stops at the end). The object is read in\n"
-               "chunks of %zu MiB, the next one fetched while the last is written.\n",
-               CLI_IO_CHUNK >> 20);
+               "OFFSET (a range past the end stops at the end). A remote object comes\n"
+               "down in one request whose body is written out as it arrives (resumed\n"
+               "from the byte reached if it breaks); memory stays bounded.\n");
         return CLI_OK;
     }
     const char *uri = NULL;
@@ -353,7 +361,7 @@ static int cmd_cat(int argc, char **argv)
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_input *in = NULL;
-    if (cli_open_input(uri, &in, &err) != BASALT_OK)
+    if (cli_open_input_flags(uri, BASALT_IO_SEQUENTIAL, &in, &err) != BASALT_OK)
         return cli_fail_error(&err);
     if (offset > in->size) {
         int rc = cli_fail("INVALID_ARG: %s: offset %" PRIu64 " is past the end (%" PRIu64 " bytes)",
@@ -362,32 +370,11 @@ static int cmd_cat(int argc, char **argv)
         return rc;
     }
     uint64_t end = length > in->size - offset ? in->size : offset + length;
-    uint8_t *buf = basalt_malloc(CLI_IO_CHUNK);
-    basalt_status st = buf ? BASALT_OK : basalt_error_set(&err, BASALT_NOMEM, "out of memory");
-    int rc = CLI_OK;
-    for (uint64_t at = offset; st == BASALT_OK && at < end;) {
-        uint64_t n = end - at < CLI_IO_CHUNK ? end - at : CLI_IO_CHUNK;
-        st = basalt_input_read_at(in, at, n, buf, &err);
-        if (st != BASALT_OK)
-            break;
-        at += n;
-        if (at < end) {
-            struct basalt_io_range next = {
-                at, end - at < CLI_IO_CHUNK ? end - at : CLI_IO_CHUNK, NULL};
-            basalt_input_prefetch(in, &next, 1);
-        }
-        if (fwrite(buf, 1, (size_t)n, stdout) != n) {
-            rc = cli_fail("write to stdout failed");
-            break;
-        }
-    }
-    basalt_free(buf);
+    basalt_status st = basalt_input_read_stream(in, offset, end - offset, to_stdout, NULL, &err);
     basalt_input_close(in);
     if (st != BASALT_OK)
         return cli_fail_error(&err);
-    if (rc == CLI_OK && fflush(stdout) != 0)
-        rc = cli_fail("write to stdout failed");
-    return rc;
+    return fflush(stdout) == 0 ? CLI_OK : cli_fail("write to stdout failed");
 }
 
 /* --------------------------------------------------------------------- rm */

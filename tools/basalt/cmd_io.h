@@ -5,10 +5,6 @@
 
 #include "cli.h"
 
-/* Bytes moved per read and write by cat and cp: memory stays bounded by a
- * few chunks whatever the object's size. */
-#define CLI_IO_CHUNK ((size_t)4 << 20)
-
 /* The store for `uri`: cli_store() for a remote URI, NULL (which the io
  * functions accept for local paths) otherwise. false with `err` set when a
  * needed store cannot be made. */

@@ -81,15 +81,30 @@ static basalt_status make_parents(const char *path, struct basalt_error *err)
     return BASALT_OK;
 }
 
-/* Copies one object: chunks read from `src` (the next one prefetched while
- * the last is written) go to an output that commits at the end, so a failed
- * copy leaves nothing under `dst`. */
-static basalt_status copy_one(const char *src, const char *dst, unsigned flags, uint8_t *buf,
+/* Where a copy's bytes go: the output, and the progress bar. */
+struct copy_sink {
+    struct basalt_output *out;
+    struct progress *p;
+};
+
+static basalt_status to_output(void *ctx, const void *data, size_t len, struct basalt_error *err)
+{
+    struct copy_sink *c = ctx;
+    basalt_status st = basalt_output_write(c->out, data, len, err);
+    c->p->done += len;
+    progress_draw(c->p, false);
+    return st;
+}
+
+/* Copies one object: its bytes streamed from `src` (a remote one in one
+ * request, written out as its body arrives) into an output that commits at
+ * the end, so a failed copy leaves nothing under `dst`. */
+static basalt_status copy_one(const char *src, const char *dst, unsigned flags,
                               struct progress *p, struct basalt_error *err)
 {
     struct basalt_input *in = NULL;
     struct basalt_output *out = NULL;
-    basalt_status st = cli_open_input(src, &in, err);
+    basalt_status st = cli_open_input_flags(src, BASALT_IO_SEQUENTIAL, &in, err);
     if (st == BASALT_OK && !cli_is_remote(dst))
         st = make_parents(dst, err);
     if (st == BASALT_OK)
@@ -97,21 +112,9 @@ static basalt_status copy_one(const char *src, const char *dst, unsigned flags, 
     const uint64_t size = in ? in->size : 0;
     if (p->sized_by_object)
         p->total = size;
-    for (uint64_t at = 0; st == BASALT_OK && at < size;) {
-        uint64_t n = size - at < CLI_IO_CHUNK ? size - at : CLI_IO_CHUNK;
-        st = basalt_input_read_at(in, at, n, buf, err);
-        if (st != BASALT_OK)
-            break;
-        at += n;
-        if (at < size) {
-            struct basalt_io_range next = {
-                at, size - at < CLI_IO_CHUNK ? size - at : CLI_IO_CHUNK, NULL};
-            basalt_input_prefetch(in, &next, 1);
-        }
-        st = basalt_output_write(out, buf, (size_t)n, err);
-        p->done += n;
-        progress_draw(p, false);
-    }
+    struct copy_sink sink = {out, p};
+    if (st == BASALT_OK)
+        st = basalt_input_read_stream(in, 0, size, to_output, &sink, err);
     if (st == BASALT_OK)
         st = basalt_output_commit(out, err);
     basalt_output_close(out);
@@ -153,7 +156,7 @@ static const char *local_path(const char *uri)
     return uri;
 }
 
-static basalt_status copy_tree(const char *src, const char *dst, unsigned flags, uint8_t *buf,
+static basalt_status copy_tree(const char *src, const char *dst, unsigned flags,
                                struct progress *p, struct basalt_error *err)
 {
     char *from = with_slash(cli_is_remote(src) ? src : local_path(src));
@@ -177,7 +180,7 @@ static basalt_status copy_tree(const char *src, const char *dst, unsigned flags,
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
             break;
         }
-        st = copy_one(l.uris[i], target, flags, buf, p, err);
+        st = copy_one(l.uris[i], target, flags, p, err);
         basalt_free(target);
     }
     cli_io_listing_reset(&l);
@@ -192,15 +195,15 @@ int cli_io_cp(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             printf("usage: basalt io cp SRC DST [--exclusive] [--recursive]\n\n"
                    "Copies an object from SRC to DST, any scheme to any scheme (http(s)://\n"
-                   "as a source only), streaming in chunks of %zu MiB: memory stays bounded\n"
+                   "as a source only), streaming: a remote source comes down in one request\n"
+                   "whose body is written out as it arrives, and memory stays bounded\n"
                    "whatever the size. Large remote objects go up in parts (--part-size).\n"
                    "Nothing appears under DST unless the whole copy succeeds. A DST ending\n"
                    "in '/' or naming a local directory gets SRC's file name appended.\n"
                    "  --exclusive      fail (CONFLICT) when DST already exists\n"
                    "  -r, --recursive  copy every object under the prefix SRC/ to DST/,\n"
                    "                   keeping the rest of each name\n"
-                   "A progress bar goes to stderr when it is a terminal.\n",
-                   CLI_IO_CHUNK >> 20);
+                   "A progress bar goes to stderr when it is a terminal.\n");
             return CLI_OK;
         }
     const char *src = NULL, *dst = NULL;
@@ -227,13 +230,10 @@ int cli_io_cp(int argc, char **argv)
         return cli_usage_error("io cp: %s is a prefix: use --recursive", src);
     struct basalt_error err;
     basalt_error_init(&err);
-    uint8_t *buf = basalt_malloc(CLI_IO_CHUNK);
-    if (!buf)
-        return cli_fail("NOMEM: out of memory");
     struct progress p = {.on = isatty(STDERR_FILENO) != 0, .t0 = now_s()};
     basalt_status st;
     if (recursive) {
-        st = copy_tree(src, dst, flags, buf, &p, &err);
+        st = copy_tree(src, dst, flags, &p, &err);
     } else {
         size_t dst_len = strlen(dst);
         char *target = NULL;
@@ -248,11 +248,10 @@ int cli_io_cp(int argc, char **argv)
         }
         p.sized_by_object = true;
         if (st == BASALT_OK)
-            st = copy_one(src, target ? target : dst, flags, buf, &p, &err);
+            st = copy_one(src, target ? target : dst, flags, &p, &err);
         basalt_free(target);
     }
     if (p.on && (st == BASALT_OK || p.done > 0))
         progress_draw(&p, true);
-    basalt_free(buf);
     return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
 }

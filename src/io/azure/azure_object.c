@@ -36,6 +36,7 @@ basalt_status basalt_azure_open_input(struct basalt_io_store *store, const char 
                                           .error = basalt_azure_error,
                                           .no_suffix_range = true};
     object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
+    object.sequential = (flags & BASALT_IO_SEQUENTIAL) != 0;
     return basalt_remote_input_open(store->http, &store->options, &object, out, err);
 }
 

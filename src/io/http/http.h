@@ -77,6 +77,21 @@ struct basalt_http_request {
     uint64_t offset;
     uint64_t length;
     uint8_t *dst;
+    /* A streamed range read: the bytes go to `sink`, in order, as they
+     * arrive, instead of into `dst` (which stays NULL), so an object of any
+     * size moves through bounded memory. A body that breaks resumes from
+     * the byte reached and every byte reaches the sink once. The retry
+     * limits (max_attempts, retry_budget_ms) count the attempts in a row
+     * that brought no new byte: a long body may break many times as long
+     * as each try moves it on. A non-OK status from the sink ends the
+     * request with that status and the sink's message. Called on the
+     * thread running the batch; `len` is at most a few tens of KiB. */
+    basalt_status (*sink)(void *arg, const uint8_t *data, size_t len, struct basalt_error *err);
+    void *sink_arg;
+    /* With offset 0: `length` is the whole object, so the first attempt
+     * sends no Range (a plain GET, answered 200; its Content-Length, when
+     * given, must be `length`). Resumed attempts ask for the rest. */
+    bool whole;
     /* The ETag the object must still have (If-Match); NULL: any. */
     const char *if_match;
     /* Largest body kept in `body` (error documents, XML); default 64 MiB. */

@@ -44,6 +44,11 @@ basalt_status basalt_http_client_new(const struct basalt_io_options *options,
         pthread_mutex_init(&c->locks[i], NULL);
     pthread_mutex_init(&c->idle_lock, NULL);
     c->options = *options;
+    c->options.ca_file = NULL;
+    if (options->ca_file && !(c->ca_file = basalt_strdup(options->ca_file))) {
+        basalt_http_client_free(c);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for an HTTP client");
+    }
     if (c->options.max_attempts == 0)
         c->options.max_attempts = 1;
     if (c->options.max_concurrency == 0)
@@ -74,6 +79,7 @@ void basalt_http_client_free(struct basalt_http_client *c)
     if (c->share)
         curl_share_cleanup(c->share);
     pthread_mutex_destroy(&c->idle_lock);
+    basalt_free(c->ca_file);
     for (int i = 0; i < BASALT_HTTP_LOCKS; i++)
         pthread_mutex_destroy(&c->locks[i]);
     basalt_free(c);

@@ -19,8 +19,10 @@ struct transfer {
     struct basalt_http_client *client;
     CURL *easy;
     struct curl_slist *slist;
-    uint64_t done;        /* range bytes in dst, kept across attempts */
+    uint64_t done;        /* range bytes in dst (or sunk), kept across attempts */
+    uint64_t done_before; /* `done` when this attempt started */
     unsigned attempt;     /* attempts started */
+    unsigned series_start; /* streamed: attempts before the last that made progress */
     int64_t not_before;   /* monotonic ms; when the next attempt may start */
     int64_t first_start;  /* monotonic ms of the first attempt */
     bool active;
@@ -38,6 +40,8 @@ struct transfer {
     /* A failure the write callback found: ends the request, no retry. */
     basalt_status fatal;
     char fatal_msg[200];
+    struct basalt_error sink_err; /* the sink's own error, reported as it is */
+    bool sink_failed;
     char errbuf[CURL_ERROR_SIZE];
     char hash[65];        /* payload hash of the body */
 };
@@ -167,7 +171,8 @@ static bool check_range_response(struct transfer *t)
                       (unsigned long long)t->range_first, (unsigned long long)t->range_last);
             return false;
         }
-    } else if (!(want_first == 0 && t->have_length && t->content_length == r->length)) {
+    } else if (!(want_first == 0 && (t->have_length ? t->content_length == r->length
+                                                     : r->whole))) {
         /* A 200 is only the range when the range is the whole object. */
         set_fatal(t, BASALT_CORRUPT, "asked for bytes %llu-%llu, the server sent the whole object",
                   (unsigned long long)want_first, (unsigned long long)want_last);
@@ -190,7 +195,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
     size_t len = size * n;
     const struct basalt_http_request *r = t->req;
     bool ok_status = t->status >= 200 && t->status < 300;
-    if (r->range && r->dst && ok_status && !r->suffix) {
+    if (r->range && (r->dst || r->sink) && ok_status && !r->suffix) {
         if (!t->checked) {
             if (!check_range_response(t))
                 return 0;
@@ -201,7 +206,16 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
                       (unsigned long long)r->length);
             return 0;
         }
-        memcpy(r->dst + t->done, data, len);
+        if (r->sink) {
+            basalt_status st = r->sink(r->sink_arg, (const uint8_t *)data, len, &t->sink_err);
+            if (st != BASALT_OK) {
+                t->sink_failed = true;
+                set_fatal(t, st, "%s", t->sink_err.message);
+                return 0;
+            }
+        } else {
+            memcpy(r->dst + t->done, data, len);
+        }
         t->done += len;
         atomic_fetch_add(&t->client->bytes_received, len);
         return len;
@@ -253,7 +267,7 @@ static basalt_status build_headers(struct transfer *t, struct basalt_error *err)
     if (st == BASALT_OK && r->range && r->suffix)
         st = basalt_http_headers_add(&h, "Range", err, "bytes=-%llu",
                                      (unsigned long long)r->length);
-    else if (st == BASALT_OK && r->range)
+    else if (st == BASALT_OK && r->range && !(r->whole && t->done == 0))
         st = basalt_http_headers_add(&h, "Range", err, "bytes=%llu-%llu",
                                      (unsigned long long)(r->offset + t->done),
                                      (unsigned long long)(r->offset + r->length - 1));
@@ -286,6 +300,7 @@ static basalt_status start_attempt(struct transfer *t, CURLM *multi, struct basa
     t->have_range = t->have_length = false;
     t->etag[0] = '\0';
     t->checked = false;
+    t->done_before = t->done;
     basalt_buffer_reset(&t->body);
     basalt_status st = build_headers(t, err);
     if (st != BASALT_OK)
@@ -312,6 +327,12 @@ static basalt_status start_attempt(struct transfer *t, CURLM *multi, struct basa
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, c->options.tls_verify ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, c->options.tls_verify ? 2L : 0L);
+    if (c->ca_file) {
+        /* Instead of the system store, not beside it: a CA directory left
+         * in place would still vouch for certificates the file does not. */
+        curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
+        curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
+    }
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)c->options.connect_timeout_ms);
     /* A stall: less than one byte a second for the stall timeout. */
     long stall_s = (long)((c->options.stall_timeout_ms + 999) / 1000);
@@ -340,7 +361,7 @@ static int64_t backoff_ms(struct transfer *t)
 {
     const struct basalt_io_options *o = &t->client->options;
     uint64_t ceiling = o->retry_base_ms;
-    for (unsigned i = 1; i < t->attempt && ceiling < o->retry_max_ms; i++)
+    for (unsigned i = t->series_start + 1; i < t->attempt && ceiling < o->retry_max_ms; i++)
         ceiling *= 2;
     if (ceiling > o->retry_max_ms)
         ceiling = o->retry_max_ms;
@@ -350,7 +371,7 @@ static int64_t backoff_ms(struct transfer *t)
 static bool may_retry(struct transfer *t, int64_t now, int64_t delay)
 {
     const struct basalt_io_options *o = &t->client->options;
-    return t->attempt < o->max_attempts &&
+    return t->attempt - t->series_start < o->max_attempts &&
            now + delay - t->first_start <= (int64_t)o->retry_budget_ms;
 }
 
@@ -369,6 +390,15 @@ static bool body_says_retry(const struct transfer *t)
     return false;
 }
 
+/* The server's certificate was not accepted, or the CA file could not be
+ * used: trying again gets the same answer, so the request fails at once. */
+static bool tls_refused(CURLcode code)
+{
+    return code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE ||
+           code == CURLE_SSL_CERTPROBLEM || code == CURLE_SSL_ISSUER_ERROR ||
+           code == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+}
+
 /* Finishes an attempt: done, retried later, or failed. Returns non-OK only
  * for a failure that ends the whole batch. */
 static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct basalt_error *err)
@@ -378,6 +408,13 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
     char ubuf[512];
     int64_t now = now_ms();
     t->active = false;
+    if (t->sink_failed) {
+        /* The consumer's failure (a full disk, a closed pipe), not the
+         * request's: its message goes up unchanged. */
+        if (err)
+            *err = t->sink_err;
+        return t->sink_err.status != BASALT_OK ? t->sink_err.status : t->fatal;
+    }
     if (t->fatal != BASALT_OK) {
         atomic_fetch_add(&c->failures, 1);
         return basalt_error_set(err, t->fatal, "%s %s: %s", r->method,
@@ -388,15 +425,21 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
     bool unsafe = r->retry == BASALT_HTTP_RETRY_UNSAFE || unsent_only;
     if (code != CURLE_OK) {
         bool never_sent = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
-        retry = !unsafe || never_sent;
+        retry = (!unsafe || never_sent) && !tls_refused(code);
     } else if (basalt_http_status_is_retryable(t->status) || body_says_retry(t)) {
         retry = !unsafe || t->status == 429 || (t->status == 503 && !unsent_only);
-    } else if (t->status >= 200 && t->status < 300 && r->range && r->dst && !r->suffix &&
-               t->done != r->length) {
+    } else if (t->status >= 200 && t->status < 300 && r->range && (r->dst || r->sink) &&
+               !r->suffix && t->done != r->length) {
         /* A body that ended early without a transport error (closed
          * connection, no Content-Length): resume it. */
         code = CURLE_PARTIAL_FILE;
         retry = true;
+    }
+    if (retry && r->sink && t->done > t->done_before) {
+        /* The body moved on: a new series of tries, with its own limits,
+         * starts from the byte reached. */
+        t->series_start = t->attempt - 1;
+        t->first_start = now;
     }
     if (retry) {
         int64_t delay = backoff_ms(t);
@@ -405,6 +448,12 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
             t->not_before = now + delay;
             return BASALT_OK;
         }
+    }
+    if (code != CURLE_OK && tls_refused(code)) {
+        atomic_fetch_add(&c->failures, 1);
+        return basalt_error_set(err, BASALT_IO, "%s %s: TLS: %s (%s)", r->method,
+                                safe_url(r->url, ubuf, sizeof ubuf), curl_easy_strerror(code),
+                                t->errbuf[0] ? t->errbuf : "no detail");
     }
     if (code != CURLE_OK) {
         atomic_fetch_add(&c->failures, 1);
@@ -451,8 +500,12 @@ static basalt_status prepare(struct transfer *t, struct basalt_error *err)
     }
     if (r->range && !r->suffix && r->length == 0)
         return basalt_error_set(err, BASALT_INVALID_ARG, "an empty range read");
-    if (r->range && !r->suffix && !r->dst)
+    if (r->range && !r->suffix && !r->dst && !r->sink)
         return basalt_error_set(err, BASALT_INVALID_ARG, "a range read without a destination");
+    if (r->sink && (r->dst || !r->range || r->suffix))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "a streamed read is a plain range read");
+    if (r->whole && (!r->range || r->suffix || r->offset != 0))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "a whole-object read starts at 0");
     return BASALT_OK;
 }
 

@@ -24,6 +24,7 @@ struct basalt_http_client {
     size_t idle_count;
     pthread_mutex_t locks[BASALT_HTTP_LOCKS];
     struct basalt_io_options options; /* numbers only; its strings are not kept */
+    char *ca_file;                    /* a copy of options->ca_file; NULL: system store */
     _Atomic uint64_t rng;
     _Atomic uint64_t requests;
     _Atomic uint64_t retries;

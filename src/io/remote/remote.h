@@ -28,6 +28,10 @@ struct basalt_remote_object {
      * with a wrong Content-Length. The object is then sized by a HEAD and
      * its tail read with a plain range: two requests at open, not one. */
     bool no_suffix_range;
+    /* Opened for a front-to-back read (BASALT_IO_SEQUENTIAL): sized with a
+     * HEAD, no tail kept (a refused HEAD is asked again as the tail GET,
+     * whose error document says why). */
+    bool sequential;
     /* The store's cache when the object is immutable (BASALT_IO_IMMUTABLE):
      * its size, tail and ranges are looked for there first and kept there. */
     struct basalt_object_cache *cache;
@@ -58,9 +62,18 @@ basalt_status basalt_remote_stat(struct basalt_http_client *http,
                                  const struct basalt_remote_object *object,
                                  struct basalt_io_object_info *out, struct basalt_error *err);
 
+/* Bytes [offset, offset + length) of `object` (`object_size` bytes) in one
+ * GET whose body goes to `sink` as it arrives, pinned to `etag` (NULL or
+ * "": none); a broken body resumes from the byte reached (remote_stream.c).
+ * The sink's failure comes back unchanged; others name the object. */
+basalt_status basalt_remote_stream(struct basalt_http_client *http,
+                                   const struct basalt_remote_object *object, const char *etag,
+                                   uint64_t object_size, uint64_t offset, uint64_t length,
+                                   basalt_io_sink_fn sink, void *ctx, struct basalt_error *err);
+
 /* Counters of one remote input, for tests that prove the fast paths. */
 struct basalt_remote_input_stats {
-    uint64_t fetches;        /* range requests sent (retries not counted) */
+    uint64_t fetches;        /* range requests sent (retries not counted), streams included */
     uint64_t bytes_fetched;  /* bytes those requests asked for */
     uint64_t served_from_tail;
     uint64_t served_from_prefetch;

@@ -378,6 +378,33 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
     basalt_free(runs);
 }
 
+/* A streamed read: what lies before the kept tail in one streamed GET,
+ * the rest from the tail. */
+static basalt_status remote_read_stream(struct basalt_input *in, uint64_t offset, uint64_t length,
+                                        basalt_io_sink_fn sink, void *ctx,
+                                        struct basalt_error *err)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    uint64_t end = offset + length;
+    bool tail_to_end = r->tail_len > 0 && r->tail_offset + r->tail_len == in->size;
+    uint64_t remote_end = tail_to_end && r->tail_offset < end ? r->tail_offset : end;
+    if (remote_end < offset)
+        remote_end = offset;
+    basalt_status st = BASALT_OK;
+    if (remote_end > offset) {
+        atomic_fetch_add(&r->fetches, 1);
+        atomic_fetch_add(&r->bytes_fetched, remote_end - offset);
+        st = basalt_remote_stream(r->http, &r->object, r->etag, in->size, offset,
+                                  remote_end - offset, sink, ctx, err);
+    }
+    if (st == BASALT_OK && end > remote_end) {
+        uint64_t from = remote_end - r->tail_offset;
+        atomic_fetch_add(&r->from_tail, 1);
+        st = sink(ctx, r->tail + from, (size_t)(end - remote_end), err);
+    }
+    return st;
+}
+
 static void remote_close(struct basalt_input *in)
 {
     struct remote_input *r = (struct remote_input *)in;
@@ -397,7 +424,8 @@ static const struct basalt_input_ops remote_ops = {.read_at = remote_read_at,
                                                    .read_ranges = remote_read_ranges,
                                                    .view = NULL,
                                                    .close = remote_close,
-                                                   .prefetch = remote_prefetch};
+                                                   .prefetch = remote_prefetch,
+                                                   .read_stream = remote_read_stream};
 
 bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remote_input_stats *out)
 {
@@ -443,7 +471,10 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
                                       .headers = r->object.headers, .signer = r->object.signer,
                                       .range = true, .suffix = true,
                                       .length = r->options.footer_tail};
-    if (r->options.footer_tail == 0 || r->object.no_suffix_range)
+    const struct basalt_http_request tail_req = req;
+    /* A sequential read fetches every byte with its stream: a tail now
+     * would be a second read of those bytes. */
+    if (r->options.footer_tail == 0 || r->object.no_suffix_range || r->object.sequential)
         req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
@@ -454,6 +485,13 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
         req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
+        st = basalt_http_execute(r->http, &req, &resp, err);
+    } else if (st == BASALT_OK && resp.status >= 400 && !req.suffix && r->object.sequential &&
+               r->options.footer_tail > 0 && !r->object.no_suffix_range) {
+        /* A refused HEAD has no body, so no error code (SignatureDoesNotMatch,
+         * AccessDenied...): the GET that was skipped says why. */
+        basalt_http_response_free(&resp);
+        req = tail_req;
         st = basalt_http_execute(r->http, &req, &resp, err);
     }
     if (st != BASALT_OK)
@@ -482,7 +520,7 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
         resp.body = NULL;
     }
     basalt_http_response_free(&resp);
-    if (!req.suffix && r->object.no_suffix_range)
+    if (!req.suffix && r->object.no_suffix_range && !r->object.sequential)
         return read_tail(r, err);
     return BASALT_OK;
 }

@@ -26,6 +26,7 @@ basalt_status basalt_s3_open_input(struct basalt_io_store *store, const char *ur
                                           .signer = basalt_s3_signer_get(signer),
                                           .error = basalt_s3_error};
     object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
+    object.sequential = (flags & BASALT_IO_SEQUENTIAL) != 0;
     return basalt_remote_input_open(http, &store->options, &object, out, err);
 }
 

@@ -105,6 +105,9 @@ basalt_status basalt_io_store_new(const struct basalt_io_options *options,
         s->options.azure_account = s->options.azure_key = s->options.azure_sas_token = NULL;
         s->options.azure_connection_string = s->options.azure_endpoint = NULL;
         s->options.bearer_token = NULL;
+        s->options.ca_file = NULL;
+        if (options->ca_file && !(s->options.ca_file = s->ca_file = basalt_strdup(options->ca_file)))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory for an object store");
     }
     if (st == BASALT_OK)
         st = basalt_azure_headers_init(&s->azure_headers, err);
@@ -131,6 +134,7 @@ void basalt_io_store_free(struct basalt_io_store *store)
     basalt_s3_signer_reset(&store->s3_signer);
     basalt_s3_signer_reset(&store->gcs_signer);
     basalt_io_store_forget_credentials(store);
+    basalt_free(store->ca_file);
     pthread_mutex_destroy(&store->http_lock);
     basalt_free(store);
 }

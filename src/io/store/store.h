@@ -69,6 +69,7 @@ struct basalt_io_store {
     struct basalt_azure_signer azure_signer;
     struct basalt_http_headers azure_headers; /* x-ms-version: on every Azure request */
     struct basalt_object_cache *cache;        /* options.cache_bytes; NULL: none */
+    char *ca_file; /* options.ca_file, copied; options.ca_file points here */
 };
 
 /* The scheme of `uri`; INVALID_ARG for one basalt does not know. */

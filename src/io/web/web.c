@@ -27,6 +27,7 @@ basalt_status basalt_web_open_input(struct basalt_io_store *store, const char *u
     snprintf(name, sizeof name, "%.*s", (int)strcspn(uri, "?"), uri);
     struct basalt_remote_object object = {.name = name, .url = uri, .error = web_error};
     object.cache = flags & BASALT_IO_IMMUTABLE ? store->cache : NULL;
+    object.sequential = (flags & BASALT_IO_SEQUENTIAL) != 0;
     return basalt_remote_input_open(http, &store->options, &object, out, err);
 }
 

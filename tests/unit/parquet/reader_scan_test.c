@@ -657,7 +657,7 @@ static void failing_close(struct basalt_input *in)
 }
 
 static const struct basalt_input_ops failing_ops = {failing_read_at, NULL, NULL, failing_close,
-                                                    NULL};
+                                                    NULL, NULL};
 
 static basalt_status read_one(struct sweep_ctx *c, int which, struct basalt_error *err)
 {
