@@ -10,7 +10,9 @@
 #  2. The same read through tests/tools/fault_proxy.c adding 20 ms to every
 #     request: its time against (its bytes at the link's throughput + 2 round
 #     trips), the throughput taken from a whole-object read through the same
-#     proxy, and the same read with coalescing and prefetch off.
+#     proxy, and the same read with coalescing and prefetch off; in front of
+#     moto, then of nginx serving the file over HTTP (moto reads the whole
+#     object for each ranged GET, nginx only the range).
 #  3. Client CPU (user + sys of the process) per GiB moved: basalt, boto3
 #     (bench/peers/s3_leg_boto3.py) and the AWS SDK for JavaScript
 #     (bench/peers/s3_leg_jssdk.mjs), downloading and uploading a 256 MiB
@@ -66,32 +68,47 @@ echo "needed: $need_bytes bytes (chunks + footer), $runs coalesced runs -> at mo
 echo "basalt: $got_bytes bytes ($(awk -v a="$got_bytes" -v b="$need_bytes" 'BEGIN{printf "%.3f", a/b}')x), $got_req requests"
 
 # ---------------------------------------------------------------- part 2
-start_fault_proxy "$MOTO_PORT" --latency-ms 20 >/dev/null
-p() { "$basalt" --endpoint "$PROXY_ENDPOINT" "$@"; }
-whole=() proj=() flat=()
-for r in $(seq 1 "$rounds"); do
-  s=$(date +%s.%N); p io cat "s3://$S3_BUCKET/taxi.parquet" >/dev/null; e=$(date +%s.%N)
-  whole+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
-  s=$(date +%s.%N); p parquet scan "s3://$S3_BUCKET/taxi.parquet" --columns "$cols" >/dev/null; e=$(date +%s.%N)
-  proj+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
-  s=$(date +%s.%N); p --coalesce-gap 0 --no-prefetch parquet scan "s3://$S3_BUCKET/taxi.parquet" --columns "$cols" >/dev/null; e=$(date +%s.%N)
-  flat+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
-done
-size=$(stat -c %s "$taxi")
-w50=$(printf '%s\n' "${whole[@]}" | pct 50)
-thr=$(awk -v n="$size" -v t="$w50" 'BEGIN{print n/t}')
-bound=$(awk -v n="$got_bytes" -v th="$thr" 'BEGIN{print n/th + 2*0.020}')
-echo
-echo "## 2. through the proxy, 20 ms per request ($rounds rounds, p50 / p90)"
-echo "link: whole object $w50 s -> $(awk -v t="$thr" 'BEGIN{printf "%.1f", t/1048576}') MiB/s; bound for the projected read: $(printf %.3f "$bound") s"
-for leg in proj flat; do
-  eval "vals=(\"\${${leg}[@]}\")"
-  p50=$(printf '%s\n' "${vals[@]}" | pct 50); p90=$(printf '%s\n' "${vals[@]}" | pct 90)
-  label=$([ $leg = proj ] && echo "coalesced + prefetch" || echo "coalescing and prefetch off")
-  printf '%-30s p50 %.3f s  p90 %.3f s  %.2fx the bound\n' "$label" "$p50" "$p90" \
-    "$(awk -v a="$p50" -v b="$bound" 'BEGIN{print a/b}')"
-done
-stop_fault_proxy >/dev/null || true
+# latency ORIGIN_PORT TITLE URL [OPTIONS...]: the whole object and the
+# projected read through a proxy adding 20 ms per request in front of the
+# origin; URL names the object through the proxy's port (@PORT@).
+latency() {
+  local origin=$1 title=$2 url_t=$3; shift 3
+  start_fault_proxy "$origin" --latency-ms 20 >/dev/null
+  local url=${url_t//@PORT@/$PROXY_PORT}
+  local whole=() proj=() flat=() r s e
+  for r in $(seq 1 "$rounds"); do
+    s=$(date +%s.%N); "$basalt" "$@" io cat "$url" >/dev/null; e=$(date +%s.%N)
+    whole+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+    s=$(date +%s.%N); "$basalt" "$@" parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+    proj+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+    s=$(date +%s.%N); "$basalt" "$@" --coalesce-gap 0 --no-prefetch parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+    flat+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+  done
+  stop_fault_proxy >/dev/null || true
+  local size w50 thr bound leg vals p50 p90 label
+  size=$(stat -c %s "$taxi")
+  w50=$(printf '%s\n' "${whole[@]}" | pct 50)
+  thr=$(awk -v n="$size" -v t="$w50" 'BEGIN{print n/t}')
+  bound=$(awk -v n="$got_bytes" -v th="$thr" 'BEGIN{print n/th + 2*0.020}')
+  echo
+  echo "## 2. $title: through the proxy, 20 ms per request ($rounds rounds, p50 / p90)"
+  echo "link: whole object $w50 s -> $(awk -v t="$thr" 'BEGIN{printf "%.1f", t/1048576}') MiB/s; bound for the projected read: $(printf %.3f "$bound") s"
+  for leg in proj flat; do
+    eval "vals=(\"\${${leg}[@]}\")"
+    p50=$(printf '%s\n' "${vals[@]}" | pct 50); p90=$(printf '%s\n' "${vals[@]}" | pct 90)
+    label=$([ $leg = proj ] && echo "coalesced + prefetch" || echo "coalescing and prefetch off")
+    printf '%-30s p50 %.3f s  p90 %.3f s  %.2fx the bound\n' "$label" "$p50" "$p90" \
+      "$(awk -v a="$p50" -v b="$bound" 'BEGIN{print a/b}')"
+  done
+}
+latency "$MOTO_PORT" "moto (S3)" "s3://$S3_BUCKET/taxi.parquet" --endpoint "http://127.0.0.1:@PORT@"
+# moto reads the whole object for every ranged GET, so there each request
+# costs the object whatever its length; nginx serves ranges from the file,
+# so its cost is the bytes, as the bound assumes.
+mkdir -p "$work/web"
+ln -sf "$taxi" "$work/web/taxi.parquet"
+start_nginx "$work/web" >/dev/null
+latency "$NGINX_PORT" "nginx (HTTP)" "http://127.0.0.1:@PORT@/taxi.parquet"
 
 # ---------------------------------------------------------------- part 3
 [[ ${BASALT_OBJBENCH_PARTS:-123} == *3* ]] || exit 0
