@@ -12,7 +12,8 @@
 #     trips), the throughput taken from a whole-object read through the same
 #     proxy, and the same read with coalescing and prefetch off; in front of
 #     moto, then of nginx serving the file over HTTP (moto reads the whole
-#     object for each ranged GET, nginx only the range).
+#     object for each ranged GET, nginx only the range); and the same scan
+#     of the local file: the decoding alone, which the fetches overlap.
 #  3. Client CPU (user + sys of the process) per GiB moved: basalt, boto3
 #     (bench/peers/s3_leg_boto3.py) and the AWS SDK for JavaScript
 #     (bench/peers/s3_leg_jssdk.mjs), downloading and uploading a 256 MiB
@@ -74,14 +75,17 @@ echo "basalt: $got_bytes bytes ($(awk -v a="$got_bytes" -v b="$need_bytes" 'BEGI
 latency() {
   local origin=$1 title=$2 url_t=$3; shift 3
   start_fault_proxy "$origin" --latency-ms 20 >/dev/null
-  local url=${url_t//@PORT@/$PROXY_PORT}
-  local whole=() proj=() flat=() r s e
+  local url=${url_t//@PORT@/$PROXY_PORT} opts=() o
+  for o in "$@"; do opts+=("${o//@PORT@/$PROXY_PORT}"); done
+  local whole=() proj=() flat=() loc=() r s e
   for r in $(seq 1 "$rounds"); do
-    s=$(date +%s.%N); "$basalt" "$@" io cat "$url" >/dev/null; e=$(date +%s.%N)
+    s=$(date +%s.%N); "$basalt" parquet scan "$taxi" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+    loc+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
+    s=$(date +%s.%N); "$basalt" "${opts[@]}" io cat "$url" >/dev/null; e=$(date +%s.%N)
     whole+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
-    s=$(date +%s.%N); "$basalt" "$@" parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+    s=$(date +%s.%N); "$basalt" "${opts[@]}" parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
     proj+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
-    s=$(date +%s.%N); "$basalt" "$@" --coalesce-gap 0 --no-prefetch parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
+    s=$(date +%s.%N); "$basalt" "${opts[@]}" --coalesce-gap 0 --no-prefetch parquet scan "$url" --columns "$cols" >/dev/null; e=$(date +%s.%N)
     flat+=("$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')")
   done
   stop_fault_proxy >/dev/null || true
@@ -93,10 +97,11 @@ latency() {
   echo
   echo "## 2. $title: through the proxy, 20 ms per request ($rounds rounds, p50 / p90)"
   echo "link: whole object $w50 s -> $(awk -v t="$thr" 'BEGIN{printf "%.1f", t/1048576}') MiB/s; bound for the projected read: $(printf %.3f "$bound") s"
-  for leg in proj flat; do
+  for leg in proj flat loc; do
     eval "vals=(\"\${${leg}[@]}\")"
     p50=$(printf '%s\n' "${vals[@]}" | pct 50); p90=$(printf '%s\n' "${vals[@]}" | pct 90)
-    label=$([ $leg = proj ] && echo "coalesced + prefetch" || echo "coalescing and prefetch off")
+    label=$([ $leg = proj ] && echo "coalesced + prefetch" ||
+            { [ $leg = flat ] && echo "coalescing and prefetch off"; } || echo "the local file (decode alone)")
     printf '%-30s p50 %.3f s  p90 %.3f s  %.2fx the bound\n' "$label" "$p50" "$p90" \
       "$(awk -v a="$p50" -v b="$bound" 'BEGIN{print a/b}')"
   done
