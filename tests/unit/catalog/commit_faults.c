@@ -761,8 +761,10 @@ static bool run_wrapped(struct fixture *fx, const struct op *op, enum wrap_mode 
     int64_t leaked = basalt_alloc_live() - live;
     basalt_arrow_array_release(&batch);
     char what[64];
-    static const char *const names[] = {"pass", "load lost", "commit lost before",
-                                        "conflicts", "commit lost after", "concurrent append"};
+    /* in the order of enum wrap_mode */
+    static const char *const names[] = {"pass",      "load lost",         "commit failed",
+                                        "commit lost", "conflicts",       "commit lost after",
+                                        "concurrent append"};
     snprintf(what, sizeof what, "%s at call %d", names[mode], k);
     bool ok = true;
     if (leaked != 0) {
