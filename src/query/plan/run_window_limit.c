@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plan/run_internal.h"
+#include "plan/window_cut.h"
 #include "sort/sort.h"
 #include "window/window.h"
 
@@ -21,6 +22,7 @@
 #define PRUNE_ROWS 262144
 
 struct wl_plan {
+    const struct ArrowSchema *in; /* the input's schema */
     int n_in;                  /* the input's columns */
     struct ArrowSchema tagged; /* the input's, then __seq and __row (int64) */
     struct ArrowSchema ranked; /* tagged, then __rn */
@@ -29,12 +31,16 @@ struct wl_plan {
     const int *part_cols;
     int n_part;
     int64_t limit;
+    bool cut; /* the keys are of types window_cut.c reads */
 };
 
 struct wl_held {
     struct basalt_arrow_batches batches; /* tagged */
     int64_t rows;
     int64_t next_prune;
+    struct basalt_qwin_cut *cut; /* from this worker's last pruning; NULL: none */
+    int64_t *keep;               /* scratch for the cut */
+    int64_t keep_cap;
 };
 
 struct wl_sink {
@@ -58,9 +64,11 @@ static basalt_status int64_column(int64_t n, int64_t **values, struct ArrowArray
     return BASALT_OK;
 }
 
-/* `batch` (moved out) with its sequence and row numbers appended. */
+/* `batch` (moved out) with its sequence and row numbers appended: rows[k]
+ * for its row k when `rows` is not NULL (the rows a cut kept of a larger
+ * batch), else k. */
 static basalt_status tag(const struct wl_plan *p, struct ArrowArray *batch, int64_t seq,
-                         struct ArrowArray *out, struct basalt_error *err)
+                         const int64_t *rows, struct ArrowArray *out, struct basalt_error *err)
 {
     int64_t n = batch->length;
     basalt_status st = basalt_arrow_array_init(out, 1, p->n_in + 2, err);
@@ -77,7 +85,7 @@ static basalt_status tag(const struct wl_plan *p, struct ArrowArray *batch, int6
         st = int64_column(n, &r, out->children[p->n_in + 1], err);
     for (int64_t k = 0; st == BASALT_OK && k < n; k++) {
         s[k] = seq;
-        r[k] = k;
+        r[k] = rows ? rows[k] : k;
     }
     basalt_arrow_array_release(batch);
     if (st != BASALT_OK) {
@@ -167,11 +175,40 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
     (void)m;
     struct wl_sink *s = (struct wl_sink *)sink;
     struct wl_held *h = &s->held[worker];
+    atomic_fetch_add_explicit(&s->rows, batch->length, memory_order_relaxed);
+    if (s->p->limit == 0) {
+        basalt_arrow_array_release(batch);
+        return BASALT_OK;
+    }
+    const int64_t *rows = NULL;
+    struct ArrowArray taken;
+    taken.release = NULL;
+    if (h->cut != NULL && batch->length > 0) {
+        if (batch->length > h->keep_cap) {
+            basalt_free(h->keep);
+            h->keep_cap = batch->length;
+            h->keep = basalt_malloc((size_t)h->keep_cap * sizeof *h->keep);
+            if (h->keep == NULL) {
+                h->keep_cap = 0;
+                basalt_arrow_array_release(batch);
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            }
+        }
+        int64_t k = basalt_qwin_cut_keep(h->cut, batch, h->keep);
+        if (k < batch->length) {
+            basalt_status st = k == 0 ? BASALT_OK
+                                      : basalt_arrow_take(s->p->in, batch, h->keep, k, &taken, err);
+            basalt_arrow_array_release(batch);
+            if (st != BASALT_OK || k == 0)
+                return st;
+            batch = &taken;
+            rows = h->keep;
+        }
+    }
     struct ArrowArray tagged;
-    basalt_status st = tag(s->p, batch, seq, &tagged, err);
+    basalt_status st = tag(s->p, batch, seq, rows, &tagged, err);
     if (st == BASALT_OK) {
         h->rows += tagged.length;
-        atomic_fetch_add_explicit(&s->rows, tagged.length, memory_order_relaxed);
         st = basalt_arrow_batches_append(&h->batches, &tagged, err);
     }
     if (st != BASALT_OK || h->rows < h->next_prune)
@@ -184,6 +221,8 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
     h->batches = kept;
     h->rows = rows_of(&kept);
     h->next_prune = h->rows * 4 > PRUNE_ROWS ? h->rows * 4 : PRUNE_ROWS;
+    if (st == BASALT_OK && h->cut != NULL)
+        st = basalt_qwin_cut_set(h->cut, &h->batches, err);
     return st;
 }
 
@@ -192,6 +231,7 @@ static basalt_status plan_init(const struct basalt_qplan *node, struct wl_plan *
 {
     const struct ArrowSchema *in = &node->child[0]->schema;
     memset(p, 0, sizeof *p);
+    p->in = in;
     p->n_in = (int)in->n_children;
     p->part_cols = node->part_cols;
     p->n_part = node->n_part;
@@ -210,6 +250,8 @@ static basalt_status plan_init(const struct basalt_qplan *node, struct wl_plan *
     if (st == BASALT_OK) {
         p->keys[p->n_keys - 2].column = p->n_in;
         p->keys[p->n_keys - 1].column = p->n_in + 1;
+        p->cut = basalt_qwin_cut_applies(in, node->part_cols, node->n_part,
+                                         &p->keys[node->n_part], node->n_sort_keys);
     }
     static const char *const extra[3] = {"__seq", "__row", "__rn"};
     struct ArrowSchema *schemas[2] = {&p->tagged, &p->ranked};
@@ -276,6 +318,9 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     for (int w = 0; st == BASALT_OK && w < workers; w++) {
         basalt_arrow_batches_init(&sink.held[w].batches);
         sink.held[w].next_prune = PRUNE_ROWS;
+        if (p.cut)
+            st = basalt_qwin_cut_new(p.in, p.part_cols, p.n_part, &p.keys[p.n_part],
+                                     p.n_keys - p.n_part - 2, p.limit, &sink.held[w].cut, err);
     }
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
@@ -298,6 +343,8 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
                 basalt_arrow_array_release(&h->arrays[i]);
         h->n = 0;
         basalt_arrow_batches_reset(h);
+        basalt_qwin_cut_free(sink.held[w].cut);
+        basalt_free(sink.held[w].keep);
     }
     basalt_free(sink.held);
     if (st == BASALT_OK)

@@ -1,0 +1,33 @@
+/* The cut of a limited window: per partition, the order key of its K-th
+ * row so far; rows strictly past it are dropped before they are held
+ * (window_cut.c). Not part of the public API. */
+#ifndef BASALT_QUERY_PLAN_WINDOW_CUT_H
+#define BASALT_QUERY_PLAN_WINDOW_CUT_H
+
+#include "basalt/arrow.h"
+#include "sort/sort.h"
+
+struct basalt_qwin_cut;
+
+/* Whether every partition and order key is of a type the cut reads (fixed
+ * width numbers, dates, times, timestamps), and there is an order key. */
+bool basalt_qwin_cut_applies(const struct ArrowSchema *schema, const int *part_cols, int n_part,
+                             const struct basalt_qsort_key *order, int n_order);
+/* An empty cut (it drops nothing) for rows of `schema` (or any layout with
+ * those columns first). NOMEM. */
+basalt_status basalt_qwin_cut_new(const struct ArrowSchema *schema, const int *part_cols,
+                                  int n_part, const struct basalt_qsort_key *order, int n_order,
+                                  int64_t limit, struct basalt_qwin_cut **out,
+                                  struct basalt_error *err);
+void basalt_qwin_cut_free(struct basalt_qwin_cut *c);
+/* Replaces the cuts by those of `sorted` (rows in partition, then order
+ * key order: a pruning's survivors). NOMEM. */
+basalt_status basalt_qwin_cut_set(struct basalt_qwin_cut *c,
+                                  const struct basalt_arrow_batches *sorted,
+                                  struct basalt_error *err);
+/* The rows of `batch` its cuts do not rule out, as indices into keep
+ * (room for batch->length); returns how many. */
+int64_t basalt_qwin_cut_keep(const struct basalt_qwin_cut *c, const struct ArrowArray *batch,
+                             int64_t *keep);
+
+#endif
