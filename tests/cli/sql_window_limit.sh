@@ -24,11 +24,13 @@ node "$here/sql/duckdb_query.mjs" "COPY (SELECT range AS id,
   FROM range(700000)) TO '$tmp/t.parquet' (ROW_GROUP_SIZE 100000)" >/dev/null
 t="'t.parquet'"
 
-# limited NAME QUERY: the rule fires (row_limit on the WINDOW line, rows pruned).
+# limited NAME QUERY [CUT]: the rule fires (row_limit on the WINDOW line,
+# rows pruned); with CUT, some before they were held (window_cut.c).
 limited() {
   expect 0 "$basalt" sql "EXPLAIN ANALYZE $2" --threads 2
   check "$1: the window has a row limit" grep -q "row_limit=" "$tmp/out"
   check "$1: it pruned rows" grep -Eq "rows_pruned=[1-9]" "$tmp/out"
+  [ -z "${3:-}" ] || check "$1: the cut dropped rows" grep -Eq "rows_cut=[1-9]" "$tmp/out"
 }
 # like_duckdb NAME QUERY: basalt's rows (1 and 2 threads) as DuckDB's.
 like_duckdb() {
@@ -60,7 +62,7 @@ ranked="SELECT g, v, row_number() OVER (PARTITION BY g ORDER BY v DESC) AS rn,
     rank() OVER (PARTITION BY g ORDER BY v DESC) AS r,
     dense_rank() OVER (PARTITION BY g ORDER BY v DESC) AS dr FROM $t"
 q="SELECT * FROM ($ranked) w WHERE rn <= 3"
-limited "rn <= 3" "$q"
+limited "rn <= 3" "$q" cut
 like_duckdb "rn <= 3 with rank and dense_rank" "$q"
 q="SELECT g, v FROM ($ranked) w WHERE rn = 1 AND v > 10"
 limited "rn = 1" "$q"
@@ -72,7 +74,7 @@ q="SELECT s, v FROM $t QUALIFY row_number() OVER (PARTITION BY s, g % 3 ORDER BY
 limited "QUALIFY" "$q"
 like_duckdb "QUALIFY" "$q"
 q="SELECT v, rn FROM (SELECT v, row_number() OVER (ORDER BY v DESC) AS rn FROM $t) w WHERE rn <= 5"
-limited "no PARTITION BY" "$q"
+limited "no PARTITION BY" "$q" cut
 like_duckdb "no PARTITION BY" "$q"
 q="SELECT g, v FROM ($ranked) w WHERE rn <= 0"
 like_duckdb "rn <= 0" "$q"

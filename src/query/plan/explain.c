@@ -102,7 +102,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
         if (n->has_row_limit)
-            put(o, " rows_pruned=%lld", (long long)n->rows_pruned);
+            put(o, " rows_pruned=%lld rows_cut=%lld", (long long)n->rows_pruned,
+                (long long)n->rows_cut);
         if (n->spill_runs > 0)
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
         if (n->spill_partitions > 0)

@@ -48,6 +48,7 @@ struct wl_sink {
     const struct wl_plan *p;
     struct wl_held *held; /* one per worker */
     _Atomic int64_t rows; /* taken in */
+    _Atomic int64_t cut;  /* of those, dropped by a cut before being held */
 };
 
 static basalt_status int64_column(int64_t n, int64_t **values, struct ArrowArray *out,
@@ -195,6 +196,7 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
             }
         }
         int64_t k = basalt_qwin_cut_keep(h->cut, batch, h->keep);
+        atomic_fetch_add_explicit(&s->cut, batch->length - k, memory_order_relaxed);
         if (k < batch->length) {
             basalt_status st = k == 0 ? BASALT_OK
                                       : basalt_arrow_take(s->p->in, batch, h->keep, k, &taken, err);
@@ -309,6 +311,7 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     struct wl_sink sink;
     memset(&sink, 0, sizeof sink);
     atomic_init(&sink.rows, 0);
+    atomic_init(&sink.cut, 0);
     sink.base.consume = wl_consume;
     sink.base.what = "WINDOW";
     sink.p = &p;
@@ -349,8 +352,10 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     basalt_free(sink.held);
     if (st == BASALT_OK)
         st = prune(&p, &all, ctx->o.pool, workers, &kept, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK) {
         node->rows_pruned = atomic_load(&sink.rows) - rows_of(&kept);
+        node->rows_cut = atomic_load(&sink.cut);
+    }
     if (st == BASALT_OK)
         st = untag(&p, &kept, &plain, err);
     if (st == BASALT_OK)
