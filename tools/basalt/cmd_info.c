@@ -7,7 +7,8 @@ int cli_info_main(int argc, char **argv)
 {
     if (argc > 1 && cli_is_help(argv[1])) {
         printf("usage: basalt info\n\nPrints the library version, detected CPU features and the\n"
-               "codecs this build supports.\n");
+               "codecs this build supports, and whether the heap gets transparent huge\n"
+               "pages (BASALT_HUGE_PAGES=0 turns them off).\n");
         return CLI_OK;
     }
     if (argc > 1)
@@ -18,5 +19,6 @@ int cli_info_main(int argc, char **argv)
     for (int k = 0; k < BASALT_CODEC_COUNT; k++)
         printf(" %s", basalt_codec_name((enum basalt_codec_kind)k));
     printf("\n");
+    printf("huge pages: %s\n", cli_huge_pages_state());
     return CLI_OK;
 }

@@ -198,6 +198,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_prefer_huge_pages(argv);
     /* Batches of decoded columns are megabytes each, allocated and freed
      * once per batch: glibc would hand every one back to the kernel (mmap
      * above 128 KiB, trimming above 128 KiB free) and fault its pages in
