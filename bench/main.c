@@ -90,6 +90,7 @@ static int usage_error(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
+    basalt_exec_with_huge_pages(argv); /* as the CLI: src/core/huge_pages.c */
     bool list = false, json = false;
     double time_s = BASALT_BENCH_TIME_DEFAULT;
     const char **only = basalt_calloc((size_t)argc, sizeof *only);

@@ -160,6 +160,7 @@ static void print_record(const struct taxi_query *q, const struct options *o, st
 
 int main(int argc, char **argv)
 {
+    basalt_exec_with_huge_pages(argv); /* as the CLI: src/core/huge_pages.c */
     /* As the basalt CLI does: batches are megabytes each, allocated and
      * freed once per batch; glibc would give each back to the kernel and
      * fault its pages in again for the next. Keep them in the heap. */

@@ -220,6 +220,7 @@ static int leg_ipc(const struct args *a)
 
 int main(int argc, char **argv)
 {
+    basalt_exec_with_huge_pages(argv); /* as the CLI: src/core/huge_pages.c */
     struct args a = {0};
     if (argc < 2) {
         fprintf(stderr, "usage: basalt-transportbench inproc|flight|ipc|write-ipc [options]\n");

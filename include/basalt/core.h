@@ -113,6 +113,21 @@ BASALT_EXPORT int64_t basalt_alloc_total(void);
  * query memory limits are checked against. */
 BASALT_EXPORT int64_t basalt_alloc_bytes(void);
 
+/* For a program's main, before anything else: where the kernel gives
+ * transparent huge pages only to memory that asks for them (THP "madvise"),
+ * executes the program again (/proc/self/exe, same argv, same pid) with
+ * glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES, so malloc's heap asks:
+ * first touches of fresh memory then fault 2 MiB at a time. Does nothing
+ * and returns when the tunable is already set (the user's value wins),
+ * when BASALT_HUGE_PAGES=0, when the mode is not "madvise", under valgrind
+ * or AddressSanitizer, or when the exec fails. Not for libraries' callers
+ * that already run threads or hold resources an exec would lose. */
+BASALT_EXPORT void basalt_exec_with_huge_pages(char **argv);
+/* One line (NUL-terminated, truncated to cap) saying whether this process's
+ * heap gets huge pages: "on (THP madvise, GLIBC_TUNABLES=...)",
+ * "on (THP always)", "off", "off (not glibc's malloc)". */
+BASALT_EXPORT void basalt_huge_pages_describe(char *buf, size_t cap);
+
 /* ---------------------------------------------------------------- strings */
 
 /* basalt_malloc'd copies of s / of s[0, len) plus a NUL; NULL on NOMEM (or

@@ -35,14 +35,6 @@ int cli_fail(const char *fmt, ...) BASALT_PRINTF(1, 2);
 int cli_fail_error(const struct basalt_error *err);
 bool cli_is_help(const char *arg);
 
-/* Executes the CLI again with glibc's huge-page tunable set, once, when the
- * kernel gives transparent huge pages only to memory that asks (huge_pages.c
- * says why and when not). Call first in main; returns when nothing is done. */
-void cli_prefer_huge_pages(char **argv);
-
-/* One line for `basalt info`: whether this process's heap gets huge pages. */
-const char *cli_huge_pages_state(void);
-
 /* Reads a whole file, remote object (through cli_store) or stdin for "-"
  * into a basalt_malloc'd buffer. */
 basalt_status cli_read_file(const char *path, unsigned char **data, size_t *len,

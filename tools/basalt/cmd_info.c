@@ -19,6 +19,8 @@ int cli_info_main(int argc, char **argv)
     for (int k = 0; k < BASALT_CODEC_COUNT; k++)
         printf(" %s", basalt_codec_name((enum basalt_codec_kind)k));
     printf("\n");
-    printf("huge pages: %s\n", cli_huge_pages_state());
+    char huge[600];
+    basalt_huge_pages_describe(huge, sizeof huge);
+    printf("huge pages: %s\n", huge);
     return CLI_OK;
 }

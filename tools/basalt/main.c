@@ -198,7 +198,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    cli_prefer_huge_pages(argv);
+    basalt_exec_with_huge_pages(argv); /* src/core/huge_pages.c says why */
     /* Batches of decoded columns are megabytes each, allocated and freed
      * once per batch: glibc would hand every one back to the kernel (mmap
      * above 128 KiB, trimming above 128 KiB free) and fault its pages in

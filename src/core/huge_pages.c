@@ -1,4 +1,5 @@
-/* Transparent huge pages for the CLI's heap.
+/* Transparent huge pages for a program's heap (the CLI and the benchmark
+ * programs call this first thing in main).
  *
  * A read or a query writes its decoded columns into memory the process has
  * not touched before, and on these machines (virtual, nested paging) the
@@ -7,8 +8,8 @@
  * with 4 KiB pages and 0.13 s with 2 MiB ones. Linux hands out huge pages
  * only to memory that asked for them (THP "madvise", the common default),
  * and glibc's malloc asks when its tunable glibc.malloc.hugetlb=1 is set.
- * Tunables are read when the process starts, so the CLI sets the variable
- * and executes itself again, once, before doing anything else.
+ * Tunables are read when the process starts, so the program sets the
+ * variable and executes itself again, once, before doing anything else.
  *
  * Not done: when the user already set glibc.malloc.hugetlb (their value
  * wins, and it is how the re-execution is recognised), when
@@ -21,15 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "basalt/core.h"
 
 #define HUGETLB_TUNABLE "glibc.malloc.hugetlb"
 
 #if defined(__SANITIZE_ADDRESS__)
-#define CLI_UNDER_ASAN 1
+#define UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define CLI_UNDER_ASAN 1
+#define UNDER_ASAN 1
 #endif
 #endif
 
@@ -54,9 +55,9 @@ static bool under_valgrind(void)
     return preload != NULL && strstr(preload, "vgpreload") != NULL;
 }
 
-void cli_prefer_huge_pages(char **argv)
+void basalt_exec_with_huge_pages(char **argv)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(CLI_UNDER_ASAN)
+#if defined(__linux__) && defined(__GLIBC__) && !defined(UNDER_ASAN)
     const char *tunables = getenv("GLIBC_TUNABLES");
     const char *opt_out = getenv("BASALT_HUGE_PAGES");
     if ((tunables != NULL && strstr(tunables, HUGETLB_TUNABLE) != NULL) ||
@@ -64,14 +65,14 @@ void cli_prefer_huge_pages(char **argv)
         under_valgrind())
         return;
     size_t old_len = tunables != NULL ? strlen(tunables) : 0;
-    char *value = malloc(old_len + sizeof ":" HUGETLB_TUNABLE "=1");
+    char *value = basalt_malloc(old_len + sizeof ":" HUGETLB_TUNABLE "=1");
     if (value == NULL)
         return;
     if (tunables != NULL && old_len > 0)
         sprintf(value, "%s:%s=1", tunables, HUGETLB_TUNABLE);
     else
         sprintf(value, "%s=1", HUGETLB_TUNABLE);
-    char *saved = tunables != NULL ? strdup(tunables) : NULL;
+    char *saved = basalt_strdup(tunables);
     if (setenv("GLIBC_TUNABLES", value, 1) == 0) {
         fflush(NULL);
         execv("/proc/self/exe", argv);
@@ -81,27 +82,24 @@ void cli_prefer_huge_pages(char **argv)
         else
             unsetenv("GLIBC_TUNABLES");
     }
-    free(saved);
-    free(value);
+    basalt_free(saved);
+    basalt_free(value);
 #else
     (void)argv;
 #endif
 }
 
-const char *cli_huge_pages_state(void)
+void basalt_huge_pages_describe(char *buf, size_t cap)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(CLI_UNDER_ASAN)
-    static char line[512];
+#if defined(__linux__) && defined(__GLIBC__) && !defined(UNDER_ASAN)
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables != NULL && strstr(tunables, HUGETLB_TUNABLE "=1") != NULL &&
         thp_mode_is("madvise")) {
-        snprintf(line, sizeof line, "on (THP madvise, GLIBC_TUNABLES=%s)", tunables);
-        return line;
+        snprintf(buf, cap, "on (THP madvise, GLIBC_TUNABLES=%s)", tunables);
+        return;
     }
-    if (thp_mode_is("always"))
-        return "on (THP always)";
-    return "off";
+    snprintf(buf, cap, "%s", thp_mode_is("always") ? "on (THP always)" : "off");
 #else
-    return "off (not glibc's malloc)";
+    snprintf(buf, cap, "off (not glibc's malloc)");
 #endif
 }
