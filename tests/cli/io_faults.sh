@@ -179,6 +179,34 @@ check "io cp of an object replaced mid-body: CONFLICT, the object changed" \
   grep -q '^basalt: CONFLICT: .*changed' "$tmp/stream.err"
 check "io cp of an object replaced mid-body: nothing left under the target" test ! -e "$tmp/stream.out"
 
+# ---- 4b. one request in flight: the next starts when a slot frees ----
+# With --max-concurrency 1 and small splits a scan's reads and prefetches
+# are batches of many requests, one at a time. Each must start as soon as
+# the one before it lands: the request loop once slept up to a second
+# whenever no transfer was active, so this scan took a second per request.
+echo "[$((SECONDS - t0)) s] one request in flight"
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "%d,%d,%.6f\n", i, (i * 7919) % 100003, i / 7.0 }' >"$tmp/serial.csv"
+cli csv convert "$tmp/serial.csv" "$tmp/serial.parquet" --no-header --names a,b,c --codec uncompressed \
+  2>"$tmp/serial.err" || check "csv convert ($(cat "$tmp/serial.err"))" false
+cli --endpoint "$S3_ENDPOINT" io cp "$tmp/serial.parquet" "s3://$S3_BUCKET/serial.parquet" 2>/dev/null
+cli parquet scan "$tmp/serial.parquet" >"$tmp/serial.local" 2>&1
+started=$(date +%s.%N)
+cli --endpoint "$S3_ENDPOINT" --stats --max-concurrency 1 --split-size 65536 --coalesce-gap 0 \
+  parquet scan "s3://$S3_BUCKET/serial.parquet" >"$tmp/serial.remote" 2>"$tmp/serial.err"
+rc=$?
+took=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+requests=$(sed -n 's/^io: \([0-9]*\) requests.*/\1/p' "$tmp/serial.err")
+echo "one in flight: ${requests:-?} requests in $took s"
+check "one in flight: the scan succeeds (rc $rc)" test "$rc" = 0
+check "one in flight: the same rows and bytes as the local scan" \
+  cmp -s <(grep -E '^(rows|decoded bytes):' "$tmp/serial.local") \
+         <(grep -E '^(rows|decoded bytes):' "$tmp/serial.remote")
+check "one in flight: many requests (${requests:-none})" test "${requests:-0}" -ge 20
+# Half a second per request is far above a request to moto on loopback and
+# half of what the idle wait cost.
+check "one in flight: no idle wait between requests ($requests in $took s)" \
+  awk -v t="$took" -v n="${requests:-0}" 'BEGIN { exit !(t < n * 0.5) }'
+
 # ---- 5. the Azure path under the same faults (block blobs, HEAD + tail) ----
 echo "[$((SECONDS - t0)) s] azure faults at 0.1"
 if start_azurite && start_fault_proxy "$AZURITE_PORT" --status-503 0.1 --slowdown 0.1 --reset-mid-body 0.1 --truncate 0.1 --seed 7; then

@@ -22,6 +22,8 @@ const char cli_store_help[] =
     "  --parts-in-flight N     parts uploading at once (default 4)\n"
     "  --max-concurrency N     requests in flight at once per read (default 8)\n"
     "  --coalesce-gap SIZE     ranges closer than this share a request (default 1MiB)\n"
+    "  --split-size SIZE       a longer range is fetched as concurrent requests of\n"
+    "                          this size (default 8MiB)\n"
     "  --no-prefetch           fetch row groups only when the decoder needs them\n"
     "  --cache-bytes SIZE      memory for the bytes of Iceberg files read from object\n"
     "                          stores, kept for the next reads (default 256MiB; 0: none)\n"
@@ -44,6 +46,7 @@ static struct {
     uint32_t max_concurrency; /* 0: the store's default */
     bool have_gap;
     uint64_t coalesce_gap;
+    uint64_t split_size; /* 0: the store's default */
     bool no_prefetch;
     bool have_cache;
     uint64_t cache_bytes;
@@ -143,6 +146,9 @@ static int take(const char *name, const char *value)
         if (!parse_size(value, &state.coalesce_gap))
             return cli_usage_error("--coalesce-gap wants a size, got '%s'", value);
         state.have_gap = true;
+    } else if (strcmp(name, "--split-size") == 0) {
+        if (!parse_size(value, &state.split_size) || state.split_size == 0)
+            return cli_usage_error("--split-size wants a size above 0, got '%s'", value);
     } else if (strcmp(name, "--cache-bytes") == 0) {
         if (!parse_size(value, &state.cache_bytes))
             return cli_usage_error("--cache-bytes wants a size, got '%s'", value);
@@ -169,7 +175,7 @@ int cli_store_options(int *argc, char **argv)
         {"--addressing", true},       {"--part-size", true}, {"--no-sign-request", false},
         {"--insecure", false},        {"--stats", false},    {"--ca-file", true},
         {"--parts-in-flight", true},  {"--max-concurrency", true}, {"--coalesce-gap", true},
-        {"--no-prefetch", false},     {"--cache-bytes", true},
+        {"--no-prefetch", false},     {"--cache-bytes", true},    {"--split-size", true},
     };
     int out = 1;
     int i = 1;
@@ -226,6 +232,8 @@ struct basalt_io_store *cli_store(struct basalt_error *err)
         o.max_concurrency = state.max_concurrency;
     if (state.have_gap)
         o.coalesce_gap = state.coalesce_gap;
+    if (state.split_size)
+        o.split_size = state.split_size;
     if (state.no_prefetch)
         o.prefetch = false;
     state.failed = basalt_io_store_new(&o, &state.store, err);

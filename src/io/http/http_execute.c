@@ -575,6 +575,14 @@ basalt_status basalt_http_execute_all(struct basalt_http_client *c,
         if (st != BASALT_OK || unfinished == 0)
             break;
         now = now_ms();
+        /* A slot came free while a request waits to start: go round at
+         * once. (Polling here would wait for the other transfers' next
+         * bytes, and with none active, sleep until `wake`.) */
+        bool startable = false;
+        for (size_t i = 0; i < count && active < c->options.max_concurrency && !startable; i++)
+            startable = !ts[i].finished && !ts[i].active && ts[i].not_before <= now;
+        if (startable)
+            continue;
         int timeout = wake > now ? (int)(wake - now) : 0;
         if (timeout > 1000)
             timeout = 1000;
