@@ -208,6 +208,18 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceber
 BASALT_EXPORT basalt_status basalt_iceberg_scan_count(struct basalt_iceberg_scan *scan,
                                                       int64_t *out, struct basalt_error *err);
 
+struct basalt_input_stats;
+/* What the scan's reads have cost so far on object stores: the requests
+ * sent for its manifest list, manifests, data and delete files, and the
+ * bytes they asked for (basalt_input_stats; the table's metadata file,
+ * read when the table was loaded, is not the scan's). A file counts once
+ * it is closed, so after a stream has ended or a read task is done the
+ * figures are whole. Its own, even when several scans share one store
+ * (whose counters, basalt_io_store_stats, add them all up). Zeros for
+ * local tables. Thread-safe. */
+BASALT_EXPORT void basalt_iceberg_scan_io_stats(const struct basalt_iceberg_scan *scan,
+                                                struct basalt_input_stats *out);
+
 /* The Arrow type of an Iceberg schema, format "+s", one child per field:
  * boolean "b", int "i", long "l", float "f", double "g", decimal(P,S) "d:P,S",
  * date "tdD", time "ttu", timestamp "tsu:", timestamptz "tsu:UTC",

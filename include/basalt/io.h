@@ -22,6 +22,16 @@ struct basalt_io_range {
 
 struct basalt_input;
 
+/* What one input has cost since it was opened: the requests sent for it
+ * (its opening included; a retried request counts once, the retries are in
+ * the store's counters) and the bytes those requests asked for (for the
+ * opening's tail, the bytes it brought). Zero for local files, memory, and
+ * objects served from the store's cache. */
+struct basalt_input_stats {
+    uint64_t requests;
+    uint64_t bytes_requested;
+};
+
 /* Takes the next `len` bytes of a streamed read (basalt_input_read_stream).
  * `data` is valid during the call only. A non-OK status (with `err` set)
  * stops the read, which returns that status and message. */
@@ -53,6 +63,9 @@ struct basalt_input_ops {
      * range, its body streamed). NULL: read_at in chunks. */
     basalt_status (*read_stream)(struct basalt_input *in, uint64_t offset, uint64_t length,
                                  basalt_io_sink_fn sink, void *ctx, struct basalt_error *err);
+    /* Optional: what the input has cost so far (basalt_input_get_stats).
+     * NULL: nothing (local files, memory). */
+    void (*stats)(struct basalt_input *in, struct basalt_input_stats *out);
 };
 
 /* An open input. `name` names it in error messages (a path or URL). Safe to
@@ -103,6 +116,9 @@ BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
 BASALT_EXPORT basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset,
                                                      uint64_t length, basalt_io_sink_fn sink,
                                                      void *ctx, struct basalt_error *err);
+/* Fills `out` with what `in` has cost so far (zeros when its backend does
+ * not count). Thread-safe against reads and prefetches of the input. */
+BASALT_EXPORT void basalt_input_get_stats(struct basalt_input *in, struct basalt_input_stats *out);
 /* The whole object in memory if the backend has it, else NULL. Valid until close. */
 BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
 /* Closes and frees. NULL is a no-op. */

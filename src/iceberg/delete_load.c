@@ -113,7 +113,7 @@ static basalt_status load_dv(struct basalt_iceberg_scan *scan, struct loaded *l,
     if (f->content_offset < 0 || f->content_size_in_bytes < 0 || f->content_size_in_bytes > MAX_DV_BYTES)
         return basalt_error_set(err, BASALT_CORRUPT, "deletion vector: bad blob range");
     struct basalt_input *in = NULL;
-    basalt_status st = basalt_iceberg_io_open(scan->table->io, f->file_path, &in, err);
+    basalt_status st = basalt_iceberg_io_open(&scan->io, f->file_path, &in, err);
     if (st != BASALT_OK)
         return st;
     size_t n = (size_t)f->content_size_in_bytes;
@@ -123,6 +123,7 @@ static basalt_status load_dv(struct basalt_iceberg_scan *scan, struct loaded *l,
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     st = basalt_input_read_at(in, (uint64_t)f->content_offset, n, blob, err);
+    basalt_iceberg_io_count(&scan->io, in);
     basalt_input_close(in);
     struct basalt_iceberg_posset *dv = NULL;
     if (st == BASALT_OK)

@@ -3,7 +3,10 @@
 #ifndef BASALT_ICEBERG_IO_INTERNAL_H
 #define BASALT_ICEBERG_IO_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "basalt/iceberg_catalog.h"
+#include "basalt/io.h"
 #include "basalt/iceberg_metadata.h"
 
 /* One prefix -> local directory mapping. */
@@ -13,13 +16,27 @@ struct basalt_iceberg_io_mapping {
     size_t prefix_len;
 };
 
+/* What a scan's reads cost (basalt_iceberg_scan_io_stats), summed as its
+ * inputs close. */
+struct basalt_iceberg_io_counts {
+    _Atomic uint64_t requests;
+    _Atomic uint64_t bytes_requested;
+};
+
 struct basalt_iceberg_io {
     struct basalt_io_store *store; /* borrowed; NULL: local files only */
     struct basalt_io_store *owned; /* == store when adopted; freed with the io */
     struct basalt_iceberg_io_mapping *maps;
     size_t n_maps;
     size_t cap_maps;
+    /* NULL: not counted (a table's own io). A scan reads through a copy of
+     * its table's io pointing here at its own counters. */
+    struct basalt_iceberg_io_counts *counts;
 };
+
+/* Adds what `in` has cost to io->counts, when the io counts. Call just
+ * before closing an input opened through `io`. */
+void basalt_iceberg_io_count(const struct basalt_iceberg_io *io, struct basalt_input *in);
 
 /* Whether `location` has a URI scheme ("s3:", "file:", ...): two or more
  * scheme characters before a ':'. */

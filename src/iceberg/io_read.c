@@ -1,5 +1,6 @@
 /* Reading a table's files by their stored locations. */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,11 +29,25 @@ basalt_status basalt_iceberg_io_open(const struct basalt_iceberg_io *io, const c
     return st;
 }
 
-static basalt_status read_input(struct basalt_input *in, const char *location, uint8_t **data,
-                                size_t *len, struct basalt_error *err)
+void basalt_iceberg_io_count(const struct basalt_iceberg_io *io, struct basalt_input *in)
+{
+    if (io == NULL || io->counts == NULL || in == NULL)
+        return;
+    struct basalt_input_stats s;
+    basalt_input_get_stats(in, &s);
+    atomic_fetch_add_explicit(&io->counts->requests, s.requests, memory_order_relaxed);
+    atomic_fetch_add_explicit(&io->counts->bytes_requested, s.bytes_requested,
+                              memory_order_relaxed);
+}
+
+/* Reads the whole input and closes it (counted against `io`, may be NULL). */
+static basalt_status read_input(const struct basalt_iceberg_io *io, struct basalt_input *in,
+                                const char *location, uint8_t **data, size_t *len,
+                                struct basalt_error *err)
 {
     basalt_status st;
     if (in->size >= SIZE_MAX) {
+        basalt_iceberg_io_count(io, in);
         basalt_input_close(in);
         return basalt_error_set(err, BASALT_LIMIT, "%.300s: file too large to read into memory",
                                 location);
@@ -40,11 +55,13 @@ static basalt_status read_input(struct basalt_input *in, const char *location, u
     size_t n = (size_t)in->size;
     uint8_t *buf = basalt_malloc(n ? n : 1);
     if (!buf) {
+        basalt_iceberg_io_count(io, in);
         basalt_input_close(in);
         return basalt_error_set(err, BASALT_NOMEM, "%.300s: out of memory reading %zu bytes",
                                 location, n);
     }
     st = n ? basalt_input_read_at(in, 0, n, buf, err) : BASALT_OK;
+    basalt_iceberg_io_count(io, in);
     basalt_input_close(in);
     if (st != BASALT_OK) {
         basalt_free(buf);
@@ -83,7 +100,7 @@ basalt_status basalt_iceberg_io_read_resolved(const struct basalt_iceberg_io *io
         basalt_io_open_input_flags(io ? io->store : NULL, path, BASALT_IO_IMMUTABLE, &in, err);
     if (st != BASALT_OK)
         return st;
-    return read_input(in, path, data, len, err);
+    return read_input(io, in, path, data, len, err);
 }
 
 basalt_status basalt_iceberg_read_path(const char *path, uint8_t **data, size_t *len,
@@ -95,5 +112,5 @@ basalt_status basalt_iceberg_read_path(const char *path, uint8_t **data, size_t 
     basalt_status st = basalt_input_open_file(path, false, &in, err);
     if (st != BASALT_OK)
         return st;
-    return read_input(in, path, data, len, err);
+    return read_input(NULL, in, path, data, len, err);
 }

@@ -43,7 +43,7 @@ static void read_manifests(void *vctx, int64_t begin, int64_t end, int worker)
         uint8_t *data = NULL;
         size_t len = 0;
         basalt_error_init(&job->err);
-        job->status = basalt_iceberg_io_read_all(ctx->scan->table->io, job->path, &data, &len, &job->err);
+        job->status = basalt_iceberg_io_read_all(&ctx->scan->io, job->path, &data, &len, &job->err);
         if (job->status == BASALT_OK)
             job->status = basalt_iceberg_manifest_parse(data, len, job->path, job->mf, job->spec,
                                                         ctx->scan->schema, &ctx->options,
@@ -157,7 +157,7 @@ basalt_status basalt_iceberg_scan_do_plan(struct basalt_iceberg_scan *scan, stru
     if (snap->manifest_list != NULL) {
         uint8_t *data = NULL;
         size_t len = 0;
-        st = basalt_iceberg_io_read_all(scan->table->io, snap->manifest_list, &data, &len, err);
+        st = basalt_iceberg_io_read_all(&scan->io, snap->manifest_list, &data, &len, err);
         if (st == BASALT_OK)
             st = basalt_iceberg_manifest_list_parse(data, len, snap->manifest_list, m->format_version,
                                                     &scan->manifest_list, err);

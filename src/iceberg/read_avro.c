@@ -16,6 +16,7 @@
 #define MAX_DEPTH 200
 
 struct basalt_iceberg_avro_source {
+    const struct basalt_iceberg_io *io; /* the scan's: counts the input */
     struct basalt_input *in;
     struct basalt_avro_reader *reader;
     struct basalt_avro_arrow *conv;
@@ -186,7 +187,8 @@ basalt_status basalt_iceberg_avro_source_open(const struct basalt_iceberg_scan *
     if (a == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     a->batch_size = batch_size;
-    basalt_status st = basalt_iceberg_io_open(scan->table->io, file->file_path, &a->in, err);
+    a->io = &scan->io;
+    basalt_status st = basalt_iceberg_io_open(a->io, file->file_path, &a->in, err);
     const uint8_t *data = st == BASALT_OK ? basalt_input_view(a->in) : NULL;
     if (st == BASALT_OK && data == NULL && a->in->size > 0)
         st = basalt_error_set(err, BASALT_UNSUPPORTED, "Avro data files are read from mapped files only");
@@ -270,6 +272,7 @@ void basalt_iceberg_avro_source_close(struct basalt_iceberg_avro_source *a)
     basalt_arrow_schema_release(&a->schema);
     basalt_avro_arrow_free(a->conv);
     basalt_avro_reader_free(a->reader);
+    basalt_iceberg_io_count(a->io, a->in);
     basalt_input_close(a->in);
     basalt_free(a);
 }

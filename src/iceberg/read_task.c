@@ -17,6 +17,7 @@ struct basalt_iceberg_task_reader {
     const struct basalt_iceberg_layout *layout;
     struct basalt_iceberg_read_ctx ctx;
     struct basalt_parquet_reader *reader;
+    struct basalt_input *input; /* the reader's, for the scan's counters */
     struct basalt_parquet_scan *pscan;
     struct basalt_iceberg_avro_source *avro; /* an Avro data file */
     struct ArrowSchema file_schema;
@@ -124,7 +125,7 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     const struct basalt_iceberg_data_file *f = r->task->file;
     const struct basalt_iceberg_layout *layout = r->layout;
     struct basalt_input *in = NULL;
-    basalt_status st = basalt_iceberg_io_open(r->scan->table->io, f->file_path, &in, err);
+    basalt_status st = basalt_iceberg_io_open(&r->scan->io, f->file_path, &in, err);
     if (st != BASALT_OK)
         return st;
     if (f->content == BASALT_ICEBERG_CONTENT_DATA)
@@ -132,6 +133,7 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     st = basalt_parquet_reader_open(in, true, NULL, &r->reader, err);
     if (st != BASALT_OK)
         return st;
+    r->input = in;
 
     /* row groups of the byte range, and the position of the first one */
     const struct basalt_parquet_file_metadata *md = basalt_parquet_reader_metadata(r->reader);
@@ -301,6 +303,7 @@ void basalt_iceberg_task_reader_close(struct basalt_iceberg_task_reader *r)
     if (r == NULL)
         return;
     basalt_parquet_scan_free(r->pscan);
+    basalt_iceberg_io_count(&r->scan->io, r->input);
     basalt_parquet_reader_close(r->reader);
     basalt_iceberg_avro_source_close(r->avro);
     basalt_arrow_schema_release(&r->file_schema);

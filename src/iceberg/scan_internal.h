@@ -8,13 +8,13 @@
 #include "basalt/arrow.h"
 #include "basalt/iceberg_scan.h"
 #include "basalt/iceberg_types.h"
+#include "io_internal.h"
 
 struct basalt_iceberg_expr;
 struct basalt_iceberg_manifest;
 struct basalt_iceberg_manifest_cache;
 struct basalt_iceberg_manifest_list;
 struct basalt_iceberg_posset;
-struct basalt_iceberg_io;
 
 /* ------------------------------------------------------------ arrow types */
 
@@ -285,6 +285,10 @@ struct basalt_iceberg_scan {
     /* Conjuncts handed to the Parquet reader, over all files (tests). */
     _Atomic int64_t predicates_pushed;
     struct basalt_iceberg_read_ahead *ahead; /* options.read_ahead over remote files */
+    /* The table's io with counters of this scan's own: every file the scan
+     * reads is opened through it. */
+    struct basalt_iceberg_io io;
+    struct basalt_iceberg_io_counts io_counts;
 };
 
 /* read_ahead.c: tasks opened ahead of basalt_iceberg_scan_read_task. */

@@ -119,6 +119,10 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_new(const struct basalt_iceberg_
     if (scan == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     scan->table = table;
+    if (table->io != NULL)
+        scan->io = *table->io;
+    scan->io.owned = NULL; /* the table's: never freed through the copy */
+    scan->io.counts = &scan->io_counts;
     if (options != NULL)
         scan->options = *options;
     else
@@ -166,6 +170,14 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_new(const struct basalt_iceberg_
     }
     *out = scan;
     return BASALT_OK;
+}
+
+BASALT_EXPORT void basalt_iceberg_scan_io_stats(const struct basalt_iceberg_scan *scan,
+                                                struct basalt_input_stats *out)
+{
+    out->requests = atomic_load_explicit(&scan->io_counts.requests, memory_order_relaxed);
+    out->bytes_requested =
+        atomic_load_explicit(&scan->io_counts.bytes_requested, memory_order_relaxed);
 }
 
 BASALT_EXPORT void basalt_iceberg_scan_free(struct basalt_iceberg_scan *scan)

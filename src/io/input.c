@@ -89,6 +89,13 @@ void basalt_input_prefetch(struct basalt_input *in, const struct basalt_io_range
         in->ops->prefetch(in, ranges, count);
 }
 
+void basalt_input_get_stats(struct basalt_input *in, struct basalt_input_stats *out)
+{
+    *out = (struct basalt_input_stats){0};
+    if (in && in->ops->stats)
+        in->ops->stats(in, out);
+}
+
 const uint8_t *basalt_input_view(struct basalt_input *in)
 {
     return in->ops->view ? in->ops->view(in) : NULL;

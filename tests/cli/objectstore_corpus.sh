@@ -89,6 +89,42 @@ while IFS= read -r meta; do
 done < <(find "$local_root" -name '*.metadata.json' | sort)
 check "every icebird metadata file was scanned" [ "$tables" -ge 15 ]
 
+# A scan counts its own requests and bytes (manifest list, manifests, data
+# and delete files) apart from the store's, which also counts loading the
+# table: what `iceberg describe` alone costs, read from the store's counter
+# in another process, plus the scan's own figures must be the store's.
+# stats_of FILE KEY: "<requests> <bytes>" of the store ("io") or the scan.
+stats_of() {
+  case $2 in
+    io) sed -n 's/^io: \([0-9]*\) requests.* (\([0-9]*\) and [0-9]* bytes)$/\1 \2/p' "$1" ;;
+    scan) sed -n 's/^scan: \([0-9]*\) requests, \([0-9]*\) bytes requested$/\1 \2/p' "$1" ;;
+  esac
+}
+counted=0 reading=0
+for rel in \
+           $(cd "$local_root" && find . -name '*.metadata.json' | sed 's|^\./||' | sort); do
+  [ -f "$local_root/$rel" ] || continue
+  endpoint=$S3_NOAUTH_ENDPOINT
+  for table in "${signed_tables[@]}"; do [[ $rel == "$table"/* ]] && endpoint=$S3_ENDPOINT; done
+  "$basalt" --endpoint "$endpoint" --stats iceberg describe "s3://$bucket/$rel" >/dev/null 2>"$tmp/load.err" || continue
+  "$basalt" --endpoint "$endpoint" --stats iceberg scan "s3://$bucket/$rel" --format json \
+    >/dev/null 2>"$tmp/scan.err" || continue
+  read -r load_req load_bytes <<<"$(stats_of "$tmp/load.err" io)"
+  read -r all_req all_bytes <<<"$(stats_of "$tmp/scan.err" io)"
+  read -r scan_req scan_bytes <<<"$(stats_of "$tmp/scan.err" scan)"
+  if [ -z "${scan_req:-}" ] || [ -z "${all_req:-}" ] || [ -z "${load_req:-}" ] ||
+     [ "$((load_req + scan_req))" != "$all_req" ] || [ "$((load_bytes + scan_bytes))" != "$all_bytes" ]; then
+    check "$rel: load ${load_req:-?}/${load_bytes:-?} + scan ${scan_req:-?}/${scan_bytes:-?} = store ${all_req:-?}/${all_bytes:-?} (requests/bytes)" false
+  fi
+  counted=$((counted + 1))
+  [ "${scan_req:-0}" -gt 0 ] && reading=$((reading + 1))
+done
+echo "scan counters checked on $counted tables, $reading with files to read"
+check "the scan's own counters add up with the load's to the store's on every table ($counted)" \
+  [ "$counted" -ge 15 ]
+# (the tables without a snapshot read nothing: their scans count 0)
+check "most scans made requests of their own ($reading)" [ "$reading" -ge 12 ]
+
 # A table named by its directory: the newest metadata file from a listing.
 for table in java/bunnies spark/bunnies spark/rename_column; do
   expect 0 "$basalt" iceberg scan "$local_root/$table" --format json && cp "$tmp/out" "$tmp/local"

@@ -57,6 +57,8 @@ int cli_store_options(int *argc, char **argv);
 struct basalt_io_store *cli_store(struct basalt_error *err);
 /* Prints the counters on stderr when --stats was given; frees the store. */
 void cli_store_finish(void);
+/* Whether --stats was given: commands then print their own counters too. */
+bool cli_store_stats_wanted(void);
 /* Whether `uri` names a remote object (s3://, gs://, az://, http(s)://...). */
 bool cli_is_remote(const char *uri);
 /* Opens `uri` for reading: a remote object through the store, a local path

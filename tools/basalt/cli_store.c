@@ -266,6 +266,8 @@ void cli_format_bytes(uint64_t n, char *buf, size_t cap)
     human_bytes(n, buf, cap);
 }
 
+bool cli_store_stats_wanted(void) { return state.stats; }
+
 void cli_store_finish(void)
 {
     if (state.stats) {

@@ -248,6 +248,14 @@ struct session {
 
 static void session_close(struct session *s)
 {
+    if (s->scan != NULL && cli_store_stats_wanted()) {
+        /* The scan's own requests (manifests, data and delete files), beside
+         * the store's, which also count loading the table. */
+        struct basalt_input_stats io;
+        basalt_iceberg_scan_io_stats(s->scan, &io);
+        fprintf(stderr, "scan: %llu requests, %llu bytes requested\n",
+                (unsigned long long)io.requests, (unsigned long long)io.bytes_requested);
+    }
     basalt_iceberg_scan_free(s->scan);
     basalt_iceberg_table_free(s->table);
     basalt_pool_free(s->pool);

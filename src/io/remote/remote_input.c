@@ -420,12 +420,20 @@ static void remote_close(struct basalt_input *in)
     basalt_free(r);
 }
 
+static void remote_stats(struct basalt_input *in, struct basalt_input_stats *out)
+{
+    struct remote_input *r = (struct remote_input *)in;
+    out->requests = atomic_load(&r->fetches);
+    out->bytes_requested = atomic_load(&r->bytes_fetched);
+}
+
 static const struct basalt_input_ops remote_ops = {.read_at = remote_read_at,
                                                    .read_ranges = remote_read_ranges,
                                                    .view = NULL,
                                                    .close = remote_close,
                                                    .prefetch = remote_prefetch,
-                                                   .read_stream = remote_read_stream};
+                                                   .read_stream = remote_read_stream,
+                                                   .stats = remote_stats};
 
 bool basalt_remote_input_stats(const struct basalt_input *in, struct basalt_remote_input_stats *out)
 {
@@ -462,6 +470,17 @@ static basalt_status read_tail(struct remote_input *r, struct basalt_error *err)
     return BASALT_OK;
 }
 
+/* One request of the sizing, counted as the input's. */
+static basalt_status sizing_request(struct remote_input *r, const struct basalt_http_request *req,
+                                    struct basalt_http_response *resp, struct basalt_error *err)
+{
+    atomic_fetch_add(&r->fetches, 1);
+    basalt_status st = basalt_http_execute(r->http, req, resp, err);
+    if (st == BASALT_OK && req->suffix && resp->status >= 200 && resp->status < 300)
+        atomic_fetch_add(&r->bytes_fetched, resp->body_len); /* the tail, maybe all of it */
+    return st;
+}
+
 /* The sizing request: the object's tail with its total size, or a HEAD when
  * no tail is wanted, the object is empty (a suffix range of an empty object
  * is unsatisfiable) or the server has no suffix ranges. */
@@ -479,20 +498,20 @@ static basalt_status size_object(struct remote_input *r, struct basalt_error *er
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
     struct basalt_http_response resp;
-    basalt_status st = basalt_http_execute(r->http, &req, &resp, err);
+    basalt_status st = sizing_request(r, &req, &resp, err);
     if (st == BASALT_OK && resp.status == 416 && req.suffix) {
         basalt_http_response_free(&resp);
         req = (struct basalt_http_request){.method = "HEAD", .url = r->url,
                                            .headers = r->object.headers,
                                            .signer = r->object.signer};
-        st = basalt_http_execute(r->http, &req, &resp, err);
+        st = sizing_request(r, &req, &resp, err);
     } else if (st == BASALT_OK && resp.status >= 400 && !req.suffix && r->object.sequential &&
                r->options.footer_tail > 0 && !r->object.no_suffix_range) {
         /* A refused HEAD has no body, so no error code (SignatureDoesNotMatch,
          * AccessDenied...): the GET that was skipped says why. */
         basalt_http_response_free(&resp);
         req = tail_req;
-        st = basalt_http_execute(r->http, &req, &resp, err);
+        st = sizing_request(r, &req, &resp, err);
     }
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "%s", r->base.name);

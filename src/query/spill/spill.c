@@ -165,8 +165,8 @@ static void fd_input_close(struct basalt_input *in)
     basalt_free(in);
 }
 
-static const struct basalt_input_ops fd_input_ops = {fd_read_at, NULL, NULL, fd_input_close, NULL,
-                                                     NULL};
+static const struct basalt_input_ops fd_input_ops = {.read_at = fd_read_at,
+                                                     .close = fd_input_close};
 
 static const char *spill_dir(const char *dir)
 {

@@ -656,8 +656,8 @@ static void failing_close(struct basalt_input *in)
     basalt_free(f);
 }
 
-static const struct basalt_input_ops failing_ops = {failing_read_at, NULL, NULL, failing_close,
-                                                    NULL, NULL};
+static const struct basalt_input_ops failing_ops = {.read_at = failing_read_at,
+                                                    .close = failing_close};
 
 static basalt_status read_one(struct sweep_ctx *c, int which, struct basalt_error *err)
 {
