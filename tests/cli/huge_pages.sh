@@ -33,12 +33,14 @@ expect 0 env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$basalt" info
 check "info: the user's hugetlb=0 wins" grep -qx 'huge pages: off' "$tmp/out"
 
 # heap_probe ENV...: starts `basalt codec compress` reading 64 MiB from a
-# pipe that stays open, waits until the process holds them, and prints its
-# resident and AnonHugePages kB; then lets it finish.
+# FIFO that stays open, waits until the process holds them, and prints its
+# resident and AnonHugePages kB; then closes the FIFO and lets it finish.
 heap_probe() {
-  { head -c $((64 << 20)) /dev/zero; sleep 30; } |
-    env "$@" "$basalt" codec compress zstd - "$tmp/z" &
+  rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
+  env "$@" "$basalt" codec compress zstd - "$tmp/z" <"$tmp/fifo" &
   local pid=$! rss=0 i
+  exec 3>"$tmp/fifo"
+  head -c $((64 << 20)) /dev/zero >&3
   for i in $(seq 1 200); do
     rss=$(awk '/^Rss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
     [ "${rss:-0}" -gt 65536 ] && break
@@ -46,7 +48,7 @@ heap_probe() {
   done
   awk '/^AnonHugePages:/ {print "huge", $2}' "/proc/$pid/smaps_rollup"
   echo "rss $rss"
-  pkill -P $$ -x sleep 2>/dev/null
+  exec 3>&-
   wait "$pid"
 }
 
