@@ -192,7 +192,8 @@ static int cmp_cells(const void *x, const void *y, void *ctx)
 }
 
 /* Groups the partition's collected values by group (a counting sort) and
- * sorts each group's values. */
+ * sorts each group's values, or for a quantile puts the values of the
+ * ranks it reads in place (agg_select.c). */
 static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_error *err)
 {
     struct basalt_qagg_local *t = &f->parts[p];
@@ -217,10 +218,20 @@ static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_e
     for (int64_t g = t->n_groups; g > 0; g--)
         start[g] = start[g - 1];
     start[0] = 0;
-    struct sort_ctx sc = {t, f->agg->calls[c].in_phys};
-    for (int64_t g = 0; g < t->n_groups; g++)
-        if (start[g + 1] - start[g] > 1)
-            qsort_r(v + start[g], (size_t)(start[g + 1] - start[g]), sizeof *v, cmp_cells, &sc);
+    const struct qagg_callinfo *ci = &f->agg->calls[c];
+    uint64_t *scratch = NULL;
+    if (basalt_qagg_selects(ci) && (scratch = basalt_malloc(sizeof *scratch * (size_t)(co->n + 1)))) {
+        for (int64_t g = 0; g < t->n_groups; g++)
+            basalt_qagg_select_ranks(ci, v + start[g], start[g + 1] - start[g], scratch);
+        basalt_free(scratch);
+    } else {
+        /* (without room for the keys, sorting gives the same answer) */
+        struct sort_ctx sc = {t, ci->in_phys};
+        for (int64_t g = 0; g < t->n_groups; g++)
+            if (start[g + 1] - start[g] > 1)
+                qsort_r(v + start[g], (size_t)(start[g + 1] - start[g]), sizeof *v, cmp_cells,
+                        &sc);
+    }
     basalt_free(co->v);
     co->v = v;
     return BASALT_OK;

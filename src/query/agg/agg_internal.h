@@ -300,6 +300,23 @@ void basalt_qagg_comom_combine(struct qagg_comom *d, const struct qagg_comom *s)
 basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const struct qagg_comom *s,
                                       double *out, bool *valid, struct basalt_error *err);
 
+/* agg_select.c: quantiles by selection. The 0-based ranks a MEDIAN or
+ * QUANTILE call reads among n > 0 sorted values: lo == hi for a discrete
+ * one, else the two around the interpolation point, frac of the way from
+ * lo to hi. */
+void basalt_qagg_quantile_ranks(const struct qagg_callinfo *ci, int64_t n, int64_t *lo,
+                                int64_t *hi, double *frac);
+/* Whether the call picks one of the values (QUANTILE_DISC; MEDIAN of
+ * BOOLEAN, INTERVAL or VARCHAR) rather than interpolating. */
+bool basalt_qagg_quantile_disc(const struct qagg_callinfo *ci);
+/* Whether the call's collected values need only its ranks in place (a
+ * quantile without DISTINCT over numbers), not a sort. */
+bool basalt_qagg_selects(const struct qagg_callinfo *ci);
+/* Puts the values of the call's ranks at their places in v[0, n), the
+ * rest in no order; scratch holds n words. */
+void basalt_qagg_select_ranks(const struct qagg_callinfo *ci, union qagg_cell *v, int64_t n,
+                              uint64_t *scratch);
+
 /* agg_order.c: sorts ord (n group ids of t) into output order. */
 basalt_status basalt_qagg_order(const struct basalt_qagg_local *t, uint32_t *ord, int64_t n,
                                 struct basalt_error *err);

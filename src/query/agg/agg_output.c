@@ -221,24 +221,17 @@ static qi128 cell_i128(enum qagg_phys p, const union qagg_cell *v)
     }
 }
 
-/* The interpolated quantile of sorted values v[0, n) (n > 0). */
+/* The quantile of values v[0, n) (n > 0) sorted, or with at least the
+ * ranks the call reads in place (basalt_qagg_select_ranks). */
 static basalt_status put_quantile(const struct qagg_callinfo *ci, struct ocol *o, int64_t i,
                                   const union qagg_cell *v, int64_t n, struct basalt_error *err)
 {
-    double q = ci->call.kind == BASALT_QAGG_MEDIAN ? 0.5 : ci->call.quantile;
     enum qagg_phys ip = ci->in_phys, op = basalt_qagg_phys(ci->out);
-    bool disc = ci->call.kind == BASALT_QAGG_QUANTILE_DISC ||
-                (ci->call.kind == BASALT_QAGG_MEDIAN &&
-                 (ip == QP_BOOL || ip == QP_IV || ip == QP_STR));
-    if (disc) {
-        /* DuckDB's index: max(1, n - floor(n - n * q)) - 1 */
-        int64_t fl = (int64_t)floor((double)n - (double)n * q);
-        int64_t idx = (n - fl > 1 ? n - fl : 1) - 1;
-        return ocol_cell(o, op, i, &v[idx], err);
-    }
-    double rn = (double)(n - 1) * q;
-    int64_t f = (int64_t)floor(rn), c = (int64_t)ceil(rn);
-    double d = rn - (double)f;
+    int64_t f, c;
+    double d;
+    basalt_qagg_quantile_ranks(ci, n, &f, &c, &d);
+    if (basalt_qagg_quantile_disc(ci))
+        return ocol_cell(o, op, i, &v[f], err);
     if (op == QP_F64 || op == QP_F32) {
         double lo = basalt_qagg_cell_double(ip, &v[f], ci->call.input.scale);
         double hi = basalt_qagg_cell_double(ip, &v[c], ci->call.input.scale);

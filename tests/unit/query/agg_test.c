@@ -257,6 +257,87 @@ TEST(agg_distinct_and_quantiles)
     CHECK(!check_rows(kt, kf, 1, kc, calls, af, 6, ac, 7, expect, 2));
 }
 
+/* Quantiles by selection (agg_select.c) put at the ranks a call reads the
+ * values a sort by the cell comparator puts there: doubles with NaNs, both
+ * zeros and infinities, signed and unsigned integers, many duplicates, every
+ * group size from 1 to 300, adversarial orders (sorted, reversed, all equal). */
+static int cmp_cells_f(const void *x, const void *y, void *p)
+{
+    return basalt_qagg_cell_cmp(*(const enum qagg_phys *)p, x, y);
+}
+
+static bool same_cell(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b)
+{
+    if (p == QP_F64)
+        return (isnan(a->f) && isnan(b->f)) || memcmp(&a->f, &b->f, 8) == 0;
+    return p == QP_U64 ? a->u == b->u : a->i == b->i;
+}
+
+TEST(agg_quantile_selection_matches_sorting)
+{
+    const enum qagg_phys phys[] = {QP_F64, QP_I64, QP_U64};
+    const double specials[] = {NAN, -NAN, -0.0, 0.0, INFINITY, -INFINITY, 1.5, -1.5};
+    const struct {
+        enum basalt_qagg_kind kind;
+        double q;
+    } calls[] = {{BASALT_QAGG_MEDIAN, 0.5},        {BASALT_QAGG_QUANTILE_CONT, 0.25},
+                 {BASALT_QAGG_QUANTILE_CONT, 0.9}, {BASALT_QAGG_QUANTILE_DISC, 0.3},
+                 {BASALT_QAGG_QUANTILE_CONT, 0.0}, {BASALT_QAGG_QUANTILE_DISC, 1.0}};
+    union qagg_cell *v = malloc(sizeof *v * 300), *sorted = malloc(sizeof *v * 300);
+    uint64_t *scratch = malloc(sizeof *scratch * 300);
+    uint64_t seed = 7;
+    int checked = 0;
+    for (size_t pi = 0; pi < sizeof phys / sizeof phys[0]; pi++) {
+        for (size_t ci = 0; ci < sizeof calls / sizeof calls[0]; ci++) {
+            struct qagg_callinfo info;
+            memset(&info, 0, sizeof info);
+            info.call.kind = calls[ci].kind;
+            info.call.quantile = calls[ci].q;
+            info.in_phys = phys[pi];
+            CHECK(basalt_qagg_selects(&info));
+            for (int64_t n = 1; n <= 300; n += n < 20 ? 1 : 37) {
+                for (int order = 0; order < 4; order++) {
+                    for (int64_t i = 0; i < n; i++) {
+                        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                        int64_t r = (int64_t)(seed >> 33) % 11 - 5; /* many duplicates */
+                        if (order == 1)
+                            r = i;
+                        else if (order == 2)
+                            r = n - i;
+                        else if (order == 3)
+                            r = 4;
+                        memset(&v[i], 0, sizeof v[i]);
+                        if (phys[pi] == QP_F64)
+                            v[i].f = order == 0 && (seed >> 20) % 3 == 0
+                                         ? specials[(seed >> 24) % 8]
+                                         : (double)r / 2;
+                        else if (phys[pi] == QP_U64)
+                            v[i].u = (uint64_t)(r + 5) << 60; /* the top bit set too */
+                        else
+                            v[i].i = r * 1000000000000LL;
+                    }
+                    memcpy(sorted, v, sizeof *v * (size_t)n);
+                    enum qagg_phys p = phys[pi];
+                    qsort_r(sorted, (size_t)n, sizeof *sorted, cmp_cells_f, &p);
+                    basalt_qagg_select_ranks(&info, v, n, scratch);
+                    int64_t lo, hi;
+                    double frac;
+                    basalt_qagg_quantile_ranks(&info, n, &lo, &hi, &frac);
+                    CHECK_MSG(same_cell(p, &v[lo], &sorted[lo]) && same_cell(p, &v[hi], &sorted[hi]),
+                              "phys %d kind %d q %g n %lld order %d: ranks %lld/%lld differ",
+                              (int)p, (int)calls[ci].kind, calls[ci].q, (long long)n, order,
+                              (long long)lo, (long long)hi);
+                    checked++;
+                }
+            }
+        }
+    }
+    CHECK(checked > 1000);
+    free(v);
+    free(sorted);
+    free(scratch);
+}
+
 /* The dense path takes small integer keys and hands over to the hash table
  * when a batch widens the range past the window; the results agree. */
 TEST(agg_dense_path)
