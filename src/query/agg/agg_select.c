@@ -1,15 +1,15 @@
 /* Quantiles by selection: MEDIAN and QUANTILE_CONT/DISC read, per group,
  * the values at one or two ranks of the sorted order, so a group's values
  * need not be sorted, only partitioned around those ranks (quickselect,
- * expected O(n) against the sort's O(n log n) comparisons through the
- * generic cell comparator). Numeric values are selected as 64-bit keys
+ * basalt_qselect_u64: expected O(n) against the sort's O(n log n)
+ * comparisons through the generic cell comparator). Numeric values are selected as 64-bit keys
  * whose unsigned order is basalt_qagg_cell_cmp's: NaN above everything,
  * -0.0 before 0.0. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "agg/agg_internal.h"
+#include "sort/sort.h"
 
 bool basalt_qagg_quantile_disc(const struct qagg_callinfo *ci)
 {
@@ -75,51 +75,6 @@ static void cell_of(enum qagg_phys p, uint64_t k, union qagg_cell *v)
     }
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Rearranges k[0, n) so that k[r] is the value of rank r, none before it
- * greater, none after it smaller. Quickselect with a median-of-three
- * pivot; past 2 log2(n) + 8 rounds (an adversarial order) the rest is
- * sorted. */
-static void select_rank(uint64_t *k, int64_t n, int64_t r)
-{
-    int64_t lo = 0, hi = n - 1, rounds = 8;
-    for (int64_t m = n; m > 1; m >>= 1)
-        rounds += 2;
-    while (hi > lo) {
-        if (rounds-- == 0) {
-            qsort(k + lo, (size_t)(hi - lo + 1), sizeof *k, cmp_u64);
-            return;
-        }
-        int64_t mid = lo + (hi - lo) / 2;
-        uint64_t a = k[lo], b = k[mid], c = k[hi];
-        uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-        int64_t i = lo, j = hi;
-        while (i <= j) {
-            while (k[i] < pivot)
-                i++;
-            while (k[j] > pivot)
-                j--;
-            if (i <= j) {
-                uint64_t t = k[i];
-                k[i++] = k[j];
-                k[j--] = t;
-            }
-        }
-        /* k[lo, j] <= pivot <= k[i, hi]; between them, equal to it */
-        if (r <= j)
-            hi = j;
-        else if (r >= i)
-            lo = i;
-        else
-            return;
-    }
-}
-
 void basalt_qagg_select_ranks(const struct qagg_callinfo *ci, union qagg_cell *v, int64_t n,
                               uint64_t *scratch)
 {
@@ -131,7 +86,7 @@ void basalt_qagg_select_ranks(const struct qagg_callinfo *ci, union qagg_cell *v
     enum qagg_phys p = ci->in_phys;
     for (int64_t i = 0; i < n; i++)
         scratch[i] = key_of(p, &v[i]);
-    select_rank(scratch, n, lo);
+    basalt_qselect_u64(scratch, n, lo);
     uint64_t at_hi = scratch[lo];
     if (hi > lo) /* the next rank: the smallest of what lies above */
         for (int64_t i = lo + 1; i < n; i++)

@@ -120,4 +120,10 @@ basalt_status basalt_qsort_ext_finish(struct basalt_qsort_ext *x, struct basalt_
                                       struct basalt_error *err);
 void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsort_ext_stats *out);
 
+/* The k-th smallest (0-based) of x[0, n), n > k >= 0, reordering x so that
+ * x[k] holds it, none before it greater and none after it smaller
+ * (select.c: quickselect with a median-of-three pivot; what is left after
+ * 2 log2(n) + 8 rounds is sorted, so an adversarial order costs a sort). */
+uint64_t basalt_qselect_u64(uint64_t *x, int64_t n, int64_t k);
+
 #endif

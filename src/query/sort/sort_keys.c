@@ -460,37 +460,6 @@ int basalt_qs_row_cmp(const struct basalt_qsort *s, const struct ArrowArray *ba,
     return 0;
 }
 
-/* The k-th smallest of x[0, n) (0-based), reordering x: quickselect. */
-static uint64_t nth(uint64_t *x, int64_t n, int64_t k)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        uint64_t a = x[lo], b = x[lo + (hi - lo) / 2], c = x[hi];
-        uint64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-        int64_t i = lo, j = hi;
-        while (i <= j) {
-            while (x[i] < p)
-                i++;
-            while (x[j] > p)
-                j--;
-            if (i <= j) {
-                uint64_t t = x[i];
-                x[i] = x[j];
-                x[j] = t;
-                i++;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            return x[k];
-    }
-    return x[k];
-}
-
 bool basalt_qs_batch_threshold(const struct basalt_qsort *s, const struct ArrowArray *a, int64_t k,
                                uint64_t *scratch, uint64_t *thr)
 {
@@ -504,6 +473,6 @@ bool basalt_qs_batch_threshold(const struct basalt_qsort *s, const struct ArrowA
     uint64_t flip = key->desc ? ~0ull : 0;
     for (int64_t r = 0; r < a->length; r++)
         scratch[r] ^= flip;
-    *thr = nth(scratch, a->length, k - 1) ^ flip;
+    *thr = basalt_qselect_u64(scratch, a->length, k - 1) ^ flip;
     return true;
 }
