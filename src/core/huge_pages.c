@@ -34,6 +34,9 @@
 #endif
 #endif
 
+#if defined(__linux__) && defined(__GLIBC__) && !defined(UNDER_ASAN)
+#define HUGE_PAGES_APPLY 1
+
 /* The kernel's THP mode: the bracketed word of
  * /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never"). */
 static bool thp_mode_is(const char *mode)
@@ -54,10 +57,11 @@ static bool under_valgrind(void)
     const char *preload = getenv("LD_PRELOAD");
     return preload != NULL && strstr(preload, "vgpreload") != NULL;
 }
+#endif
 
 void basalt_exec_with_huge_pages(char **argv)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(UNDER_ASAN)
+#ifdef HUGE_PAGES_APPLY
     const char *tunables = getenv("GLIBC_TUNABLES");
     const char *opt_out = getenv("BASALT_HUGE_PAGES");
     if ((tunables != NULL && strstr(tunables, HUGETLB_TUNABLE) != NULL) ||
@@ -91,7 +95,7 @@ void basalt_exec_with_huge_pages(char **argv)
 
 void basalt_huge_pages_describe(char *buf, size_t cap)
 {
-#if defined(__linux__) && defined(__GLIBC__) && !defined(UNDER_ASAN)
+#ifdef HUGE_PAGES_APPLY
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables != NULL && strstr(tunables, HUGETLB_TUNABLE "=1") != NULL &&
         thp_mode_is("madvise")) {
