@@ -184,11 +184,19 @@ basalt_status basalt_flight_shm_recv(int sock, void *buf, size_t cap, size_t *le
     do
         n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        if (errno == ECONNRESET)
+    if (n < 0 && errno == ECONNRESET) {
+        /* The peer closed with packets of ours unread. Linux reports that
+         * before the packets it had queued for us, once: they may still
+         * be there (a producer's END record). */
+        msg.msg_controllen = sizeof control.buf;
+        do
+            n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
             return BASALT_OK; /* the peer is gone: the same as the end */
-        return basalt_error_set(err, BASALT_IO, "recv: %s", strerror(errno));
     }
+    if (n < 0)
+        return basalt_error_set(err, BASALT_IO, "recv: %s", strerror(errno));
     int kept = -1;
     int passed = close_passed_fds(&msg, fd ? &kept : NULL);
     if (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {

@@ -561,6 +561,31 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
     return st;
 }
 
+/* After the last record: waits (at most a second) for the consumer to close
+ * its end, reading what it still sends (releases). Closing a Unix socket
+ * with unread packets in its queue makes the peer's next recv fail with
+ * ECONNRESET before it reads the packets queued for it, the END record
+ * among them; a consumer releasing its last batch while the END is on its
+ * way would otherwise lose it. */
+static void linger_for_close(int sock)
+{
+    shutdown(sock, SHUT_WR);
+    for (int waited = 0; waited < 1000;) {
+        struct pollfd p = {.fd = sock, .events = POLLIN};
+        int rc = poll(&p, 1, 50);
+        if (rc < 0 && errno != EINTR)
+            return;
+        if (rc <= 0) {
+            waited += 50;
+            continue;
+        }
+        uint8_t pkt[SHM_RELEASE_SIZE + 1];
+        ssize_t n = recv(sock, pkt, sizeof pkt, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
+            return; /* closed (or broken): nothing left to lose */
+    }
+}
+
 /* Serves one connection; *served is false when it closed without a
  * request. */
 static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
@@ -601,6 +626,8 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
     st = produce(env, sock, &stream, &seg, &gone, err);
     if (st != BASALT_OK && !gone)
         send_error(sock, st, err->message);
+    if (!gone)
+        linger_for_close(sock);
     basalt_arrow_stream_release(&stream);
     seg_reset(&seg);
     return st;
