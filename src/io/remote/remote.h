@@ -74,7 +74,7 @@ basalt_status basalt_remote_stream(struct basalt_http_client *http,
 /* Counters of one remote input, for tests that prove the fast paths. */
 struct basalt_remote_input_stats {
     uint64_t fetches;        /* requests sent (retries not counted): sizing, ranges, streams */
-    uint64_t bytes_fetched;  /* bytes those requests asked for (a suffix: its length) */
+    uint64_t bytes_fetched;  /* bytes those requests asked for (the sizing tail: what it brought) */
     uint64_t served_from_tail;
     uint64_t served_from_prefetch;
 };
