@@ -220,7 +220,9 @@ static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_e
     start[0] = 0;
     const struct qagg_callinfo *ci = &f->agg->calls[c];
     uint64_t *scratch = NULL;
-    if (basalt_qagg_selects(ci) && (scratch = basalt_malloc(sizeof *scratch * (size_t)(co->n + 1)))) {
+    if (basalt_qagg_selects(ci))
+        scratch = basalt_malloc(sizeof *scratch * (size_t)(co->n + 1));
+    if (scratch != NULL) {
         for (int64_t g = 0; g < t->n_groups; g++)
             basalt_qagg_select_ranks(ci, v + start[g], start[g + 1] - start[g], scratch);
         basalt_free(scratch);

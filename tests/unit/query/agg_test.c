@@ -323,7 +323,8 @@ TEST(agg_quantile_selection_matches_sorting)
                     int64_t lo, hi;
                     double frac;
                     basalt_qagg_quantile_ranks(&info, n, &lo, &hi, &frac);
-                    CHECK_MSG(same_cell(p, &v[lo], &sorted[lo]) && same_cell(p, &v[hi], &sorted[hi]),
+                    CHECK_MSG(same_cell(p, &v[lo], &sorted[lo]) &&
+                                  same_cell(p, &v[hi], &sorted[hi]),
                               "phys %d kind %d q %g n %lld order %d: ranks %lld/%lld differ",
                               (int)p, (int)calls[ci].kind, calls[ci].q, (long long)n, order,
                               (long long)lo, (long long)hi);
