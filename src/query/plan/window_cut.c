@@ -96,11 +96,13 @@ static bool value_at(const struct cut_col *c, const struct ArrowArray *a, int64_
             *out = UINT64_C(0x7ff8000000000000);
             return !order;
         }
+        if (order) {
+            *out = basalt_qs_float_image(d, false);
+            return true;
+        }
         if (d == 0.0)
-            d = 0.0;
-        uint64_t b;
-        memcpy(&b, &d, 8);
-        *out = !order ? b : (b >> 63) ? ~b : b | (UINT64_C(1) << 63);
+            d = 0.0; /* partitions: -0.0 is 0.0 */
+        memcpy(out, &d, 8);
         return true;
     }
     }

@@ -120,6 +120,10 @@ basalt_status basalt_qsort_ext_finish(struct basalt_qsort_ext *x, struct basalt_
                                       struct basalt_error *err);
 void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsort_ext_stats *out);
 
+/* The sort's image of a float (`single`) or double: unsigned order is the
+ * sort's order (-0.0 equal to 0.0, every NaN one value above +inf). */
+uint64_t basalt_qs_float_image(double d, bool single);
+
 /* The k-th smallest (0-based) of x[0, n), n > k >= 0, reordering x so that
  * x[k] holds it, none before it greater and none after it smaller
  * (select.c: quickselect with a median-of-three pivot; what is left after

@@ -95,6 +95,8 @@ static inline uint64_t float_bits(double d, bool single)
     return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
 }
 
+uint64_t basalt_qs_float_image(double d, bool single) { return float_bits(d, single); }
+
 static inline void put_be(uint8_t *p, uint64_t v, int w, uint8_t flip)
 {
     for (int i = 0; i < w; i++)
