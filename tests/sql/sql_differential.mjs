@@ -78,6 +78,13 @@ const fixed = [
   'SELECT t.id, u.uid, u.name FROM $T t RIGHT JOIN $U u ON t.uid = u.uid AND t.id < 100 WHERE u.uid < 300',
   'SELECT t.id, u.uid FROM (SELECT * FROM $T WHERE id < 2000) t FULL JOIN (SELECT * FROM $U WHERE uid > 2900) u ON t.uid = u.uid',
   'SELECT v.region, count(*) FROM $U u JOIN $V v ON u.vid = v.vid LEFT JOIN $T t ON t.uid = u.uid AND t.g = 1 GROUP BY v.region',
+  // an outer join's ON condition on the side it keeps must not filter that
+  // side; one on the other side filters it before the join
+  'SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND u.g = 2 AND t.x > 0 WHERE u.uid < 300',
+  'SELECT t.id, u.uid FROM $T t RIGHT JOIN $U u ON t.uid = u.uid AND u.w > 50 AND t.g < 5 WHERE u.uid < 300',
+  'SELECT t.id, u.uid FROM (SELECT * FROM $T WHERE id < 2000) t FULL JOIN $U u ON t.uid = u.uid AND t.g = 3 AND u.g = 4',
+  'SELECT u.uid FROM $U u SEMI JOIN $T t ON u.uid = t.uid AND t.g = 5 AND t.s LIKE \'%a%b%\' WHERE u.uid < 800',
+  'SELECT u.uid FROM $U u ANTI JOIN $T t ON u.uid = t.uid AND t.g = 5 WHERE u.uid < 800',
   'SELECT count(*) FROM $T t JOIN $U u USING (uid) WHERE t.g = u.g',
   'SELECT id FROM $T t WHERE EXISTS (SELECT 1 FROM $U u WHERE u.uid = t.uid AND u.w > 95) AND id < 3000',
   'SELECT id FROM $T t WHERE NOT EXISTS (SELECT 1 FROM $U u WHERE u.uid = t.uid AND u.g = t.g) AND id < 500',
@@ -221,6 +228,28 @@ for (let i = 0; i < all.length; i++) {
   const bad = compareRows(d.rows, b1.rows, ordered);
   if (bad) fail(bad);
   else compared += d.rows.length;
+}
+// Plan shape: a LEFT join's ON condition on its right side filters the right
+// input under the join (the FILTER indented below HASH_JOIN, above the
+// second scan); one on the left side stays in the join.
+{
+  const plan = q => {
+    const p = spawnSync(bin, ['sql', sub(`EXPLAIN ${q}`), '--format', 'csv'], { encoding: 'utf8' });
+    return p.status === 0 ? p.stdout : `error: ${p.stderr}`;
+  };
+  const depth = line => line.search(/\S/);
+  const pushed = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND t.g = 7').split('\n');
+  const j = pushed.findIndex(l => l.includes('HASH_JOIN LEFT'));
+  const f = pushed.findIndex(l => l.includes('FILTER'));
+  if (j < 0 || f <= j || depth(pushed[f]) !== depth(pushed[j]) + 2) {
+    failures++;
+    console.log(`PLAN: the right side's ON condition is not a filter under the join:\n${pushed.join('\n')}`);
+  }
+  const kept = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND u.g = 7');
+  if (/FILTER/.test(kept)) {
+    failures++;
+    console.log(`PLAN: the kept side's ON condition filters it:\n${kept}`);
+  }
 }
 console.log(`${all.length} queries, ${compared} rows compared, ${failures} mismatches`);
 process.exit(failures ? 1 : 0);

@@ -227,12 +227,20 @@ static basalt_status k_concat(const struct qstep *st, struct qexec *x)
 
 /* ---------------------------------------------------------------- LIKE */
 
-enum like_kind { LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS, LK_GENERAL };
+enum like_kind { LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS, LK_SEGMENTS, LK_GENERAL };
 
+/* A constant pattern without _: its literal runs between the % signs, and
+ * whether it opens and closes with a %. One run is one of the first four
+ * kinds; several (TPC-H Q13's '%special%requests%') are searched for left
+ * to right, which with % as the only wildcard finds a match when there is
+ * one. */
 struct like_pat {
     enum like_kind kind;
     const char *lit; /* the literal part, escapes removed */
     int64_t lit_len;
+    bool lead, trail;
+    int n_segs;
+    struct qstr *segs; /* the runs, pointing into lit */
 };
 
 static char fold(char c, bool ci)
@@ -280,6 +288,38 @@ static bool like_match(const char *s, int64_t sn, const char *p, int64_t pn, int
     return pi == pn;
 }
 
+/* Runs in order: the first at the start unless the pattern opens with %,
+ * the last at the end unless it closes with one, the others each searched
+ * for after the one before. */
+static bool like_segments(const struct qstr *s, const struct like_pat *lp)
+{
+    const char *p = s->ptr;
+    int64_t start = 0, end = s->len;
+    int first = 0, last = lp->n_segs - 1;
+    if (!lp->lead) {
+        const struct qstr *g = &lp->segs[first++];
+        if (g->len > end || memcmp(p, g->ptr, (size_t)g->len) != 0)
+            return false;
+        start = g->len;
+    }
+    if (!lp->trail) {
+        const struct qstr *g = &lp->segs[last--];
+        if (g->len > end - start || memcmp(p + end - g->len, g->ptr, (size_t)g->len) != 0)
+            return false;
+        end -= g->len;
+    }
+    for (int k = first; k <= last; k++) {
+        const struct qstr *g = &lp->segs[k];
+        if (g->len > end - start)
+            return false;
+        const char *f = memmem(p + start, (size_t)(end - start), g->ptr, (size_t)g->len);
+        if (f == NULL)
+            return false;
+        start = (f - p) + g->len;
+    }
+    return true;
+}
+
 static basalt_status k_like(const struct qstep *st, struct qexec *x)
 {
     const struct qstr *a = A(0).data, *pat = A(1).data;
@@ -305,6 +345,7 @@ static basalt_status k_like(const struct qstep *st, struct qexec *x)
                 r = has(s, &n);
                 break;
             }
+            case LK_SEGMENTS: r = like_segments(s, lp); break;
             default: r = like_match(s->ptr, s->len, pat[i].ptr, pat[i].len, st->aux, ci);
             }
         } else {
@@ -316,22 +357,21 @@ static basalt_status k_like(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-/* Classifies a constant pattern: literal runs around at most a leading and
- * a trailing %. */
+/* Classifies a constant pattern: its literal runs, split at the % signs,
+ * or general when it holds a _ or ends in a lone escape. */
 static struct like_pat *like_compile(struct basalt_arena *arena, const char *p, int64_t n, int esc)
 {
     struct like_pat *lp = basalt_arena_alloc(arena, sizeof *lp, 8);
     char *lit = basalt_arena_alloc(arena, (size_t)n + 1, 1);
-    if (!lp || !lit)
+    /* At most one run per two pattern bytes plus one. */
+    struct qstr *segs = basalt_arena_alloc(arena, sizeof *segs * (size_t)(n / 2 + 1), 8);
+    if (!lp || !lit || !segs)
         return NULL;
-    bool lead = false, trail = false, general = false;
-    int64_t k = 0, i = 0;
-    if (i < n && p[i] == '%' && esc != '%') {
-        lead = true;
-        while (i < n && p[i] == '%')
-            i++;
-    }
-    for (; i < n; i++) {
+    memset(lp, 0, sizeof *lp);
+    bool general = false, star_last = false;
+    int64_t k = 0, run = 0; /* run: where the current literal run began in lit */
+    int n_segs = 0;
+    for (int64_t i = 0; i < n && !general; i++) {
         char c = p[i];
         if (esc >= 0 && (unsigned char)c == esc) {
             if (i + 1 >= n) {
@@ -339,34 +379,43 @@ static struct like_pat *like_compile(struct basalt_arena *arena, const char *p, 
                 break;
             }
             lit[k++] = p[++i];
+            star_last = false;
             continue;
         }
         if (c == '_') {
             general = true;
-            break;
-        }
-        if (c == '%') {
-            int64_t j = i;
-            while (j < n && p[j] == '%')
-                j++;
-            if (j == n) {
-                trail = true;
-                break;
+        } else if (c == '%') {
+            if (i == 0)
+                lp->lead = true;
+            if (k > run) {
+                segs[n_segs].ptr = lit + run;
+                segs[n_segs++].len = k - run;
+                run = k;
             }
-            general = true;
-            break;
+            star_last = true;
+        } else {
+            lit[k++] = c;
+            star_last = false;
         }
-        lit[k++] = c;
     }
+    if (k > run) {
+        segs[n_segs].ptr = lit + run;
+        segs[n_segs++].len = k - run;
+    }
+    lp->trail = star_last;
+    lp->segs = segs;
+    lp->n_segs = n_segs;
     lp->lit = lit;
     lp->lit_len = k;
     if (general)
         lp->kind = LK_GENERAL;
-    else if (lead && trail)
+    else if (n_segs > 1)
+        lp->kind = LK_SEGMENTS;
+    else if (lp->lead && lp->trail)
         lp->kind = LK_CONTAINS;
-    else if (lead)
+    else if (lp->lead)
         lp->kind = LK_SUFFIX;
-    else if (trail)
+    else if (lp->trail)
         lp->kind = LK_PREFIX;
     else
         lp->kind = LK_EXACT;
@@ -414,7 +463,7 @@ bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const
             if (!st->data)
                 return false;
             static const char *const names[] = {"like_exact", "like_prefix", "like_suffix",
-                                                "like_contains", "like_general"};
+                                                "like_contains", "like_segments", "like_general"};
             st->kname = names[((struct like_pat *)st->data)->kind];
         }
         return true;

@@ -200,6 +200,48 @@ static const char *format_of(const struct brel *rel, int col)
     return basalt_qplan_schema(rel->node)->children[col]->format;
 }
 
+/* An outer, semi or anti join's condition that reads only the side whose
+ * rows are not kept for lack of a match (the right of LEFT, SEMI and ANTI,
+ * the left of RIGHT) filters that side before the join: a row failing it
+ * can match nothing either way. Filtered early, it reaches the scan and no
+ * column it reads is carried through the join (TPC-H Q13's o_comment). A
+ * FULL join keeps both sides, so nothing moves. */
+static basalt_status push_to_inner_side(struct binder *B, const struct bscope *scope,
+                                        enum basalt_qplan_join_type type, struct brel *left,
+                                        uint64_t lmask, struct brel *right, uint64_t rmask,
+                                        const struct basalt_sql_expr *const *conj, int n,
+                                        bool *used, struct basalt_error *err)
+{
+    struct brel *inner = NULL;
+    uint64_t inner_mask = 0;
+    if (type == BASALT_QPLAN_JOIN_LEFT || type == BASALT_QPLAN_JOIN_SEMI ||
+        type == BASALT_QPLAN_JOIN_ANTI) {
+        inner = right;
+        inner_mask = rmask;
+    } else if (type == BASALT_QPLAN_JOIN_RIGHT) {
+        inner = left;
+        inner_mask = lmask;
+    }
+    if (inner == NULL || n == 0)
+        return BASALT_OK;
+    const struct basalt_sql_expr **moved = basalt_calloc((size_t)n, sizeof *moved);
+    if (moved == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (used[i])
+            continue;
+        uint64_t m = basalt_sql_refs(B, scope, conj[i]);
+        if (m != 0 && (m & ~inner_mask) == 0) {
+            used[i] = true;
+            moved[k++] = conj[i];
+        }
+    }
+    basalt_status st = basalt_sql_filter(B, scope, inner, moved, k, "ON", err);
+    basalt_free(moved);
+    return st;
+}
+
 basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
                                    enum basalt_qplan_join_type type, struct brel *left,
                                    uint64_t lmask, struct brel *right, uint64_t rmask,
@@ -210,6 +252,8 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
     const struct basalt_sql_expr **residual = basalt_calloc((size_t)n + 1, sizeof *residual);
     basalt_status st = lk && rk && residual ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     int nk = 0, nr = 0;
+    if (st == BASALT_OK)
+        st = push_to_inner_side(B, scope, type, left, lmask, right, rmask, conj, n, used, err);
     for (int i = 0; i < n && st == BASALT_OK; i++) {
         if (used[i])
             continue;

@@ -319,6 +319,14 @@ TEST(query_like_edge_cases)
     EXPECT(call("like", col(C_S), str("%b%"), NULL), "true|NULL|false|false|false|true|false|true|true");
     EXPECT(call("like", col(C_S), str("_b_"), NULL), "true|NULL|false|false|false|false|false|false|false");
     EXPECT(call("like", col(C_S), str("a%b%c"), NULL), "true|NULL|false|false|false|true|false|false|false");
+    /* Several literal runs (like_segments): in order, the last not
+     * overlapping the first ('ab%bc' is not 'abc'). */
+    EXPECT(call("like", col(C_S), str("%b%c%"), NULL), "true|NULL|false|false|false|true|false|false|false");
+    EXPECT(call("like", col(C_S), str("a%b"), NULL), "false|NULL|false|false|false|false|false|false|true");
+    EXPECT(call("like", col(C_S), str("%l%l%"), NULL), "false|NULL|false|false|false|false|true|false|false");
+    EXPECT(call("like", col(C_S), str("%l%l%l%"), NULL), "false|NULL|false|false|false|false|false|false|false");
+    EXPECT(call("like", col(C_S), str("ab%bc"), NULL), "false|NULL|false|false|false|false|false|false|false");
+    EXPECT(call("like", col(C_S), str("a%\\%"), str("\\")), "false|NULL|false|true|false|false|false|false|false");
     EXPECT(call("like", col(C_S), str("%"), NULL), "true|NULL|true|true|true|true|true|true|true");
     EXPECT(call("like", col(C_S), str("_"), NULL), "false|NULL|false|false|false|false|false|true|false");
     EXPECT(call("like", col(C_S), str("a\\_c\\%"), str("\\")), "false|NULL|false|true|false|false|false|false|false");
@@ -327,6 +335,19 @@ TEST(query_like_edge_cases)
     EXPECT(call("ilike", col(C_S), str("a%C"), NULL), "true|NULL|false|false|true|true|false|false|false");
     EXPECT(call("not_like", col(C_S), str("%b%"), NULL), "false|NULL|true|true|true|false|true|false|false");
     EXPECT(call("like", col(C_S), str("hello"), NULL), "false|NULL|false|false|false|false|true|false|false");
+    /* Each constant pattern gets the kernel of its shape. */
+    static const char *const shapes[][2] = {{"%b%c%", "like_segments"}, {"a%b", "like_segments"},
+                                            {"%b%", "like_contains"}, {"a_c%", "like_general"},
+                                            {"a%", "like_prefix"}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        struct basalt_qexpr *e = call("like", col(C_S), str(shapes[k][0]), NULL);
+        struct basalt_query_program *p;
+        CHECK_OK(basalt_query_compile(F.b, &e, 1, NULL, &p, &F.err), &F.err);
+        char text[1024];
+        basalt_query_program_explain(p, text, sizeof text);
+        CHECK_MSG(strstr(text, shapes[k][1]) != NULL, "%s: %s", shapes[k][0], text);
+        basalt_query_program_free(p);
+    }
     fx_close();
 }
 
