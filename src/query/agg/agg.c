@@ -48,7 +48,9 @@ static basalt_status layout_keys(struct basalt_qagg *a, struct basalt_error *err
         if (a->keys[k].phys == QP_STR)
             a->ptr_word[(a->keys[k].offset + 8) / 8] = true;
     a->word_key = !a->has_strings && a->row_words == 2;
-    a->str_key = a->n_keys == 1 && a->keys[0].phys == QP_STR;
+    a->str_keys = a->n_keys >= 1 && a->n_keys <= QAGG_STR_KEYS_MAX;
+    for (int k = 0; k < a->n_keys; k++)
+        a->str_keys &= a->keys[k].phys == QP_STR;
     a->word_seed = basalt_qagg_hash_step(0x9e3779b97f4a7c15ull, 0);
     enum qagg_phys p = a->n_keys == 1 ? a->keys[0].phys : QP_STR;
     a->dense_ok = a->n_keys == 1 && p != QP_STR && p != QP_F32 && p != QP_F64 && p != QP_DEC &&
@@ -253,8 +255,10 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
                                               : basalt_malloc(sizeof *kcols * (size_t)agg->n_keys);
     size_t w = (size_t)agg->row_width;
     uint8_t *rows = basalt_malloc(w * QAGG_CHUNK);
-    basalt_status st = kcols && rows ? BASALT_OK
-                                     : basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    uint64_t *hashes = basalt_malloc(sizeof *hashes * QAGG_CHUNK);
+    basalt_status st = kcols && rows && hashes
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     for (int k = 0; k < agg->n_keys && st == BASALT_OK; k++)
         st = basalt_qagg_col_init(keys[k], agg->keys[k].phys, n_rows, &kcols[k], err);
     for (int64_t b = 0; st == BASALT_OK && b < n_rows; b += QAGG_CHUNK) {
@@ -262,13 +266,18 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
         if (b > 0)
             for (int k = 0; k < agg->n_keys; k++)
                 kcols[k].off += QAGG_CHUNK;
-        basalt_qagg_encode_rows(agg, kcols, e, rows);
+        if (agg->str_keys) {
+            basalt_qagg_str_encode(agg, kcols, e, rows, hashes);
+        } else {
+            basalt_qagg_encode_rows(agg, kcols, e, rows);
+            for (int64_t i = 0; i < e; i++)
+                hashes[i] = basalt_qagg_hash_row(agg, rows + (size_t)i * w);
+        }
         for (int64_t i = 0; i < e; i++)
-            part[b + i] = (uint8_t)(basalt_qagg_hash_row(agg, rows + (size_t)i * w) >>
-                                        (64 - QAGG_PART_BITS - bits) &
-                                    (QAGG_PARTS - 1));
+            part[b + i] = (uint8_t)(hashes[i] >> (64 - QAGG_PART_BITS - bits) & (QAGG_PARTS - 1));
     }
     basalt_free(rows);
+    basalt_free(hashes);
     if (kcols != kc)
         basalt_free(kcols);
     return st;

@@ -128,7 +128,7 @@ struct basalt_qagg {
      * all-zero mask word, so hash_row(row) = basalt_qagg_hash_word(a, word). */
     bool word_key;
     uint64_t word_seed;
-    bool str_key; /* one string key: agg_strkey.c encodes its rows */
+    bool str_keys; /* 1..QAGG_STR_KEYS_MAX keys, all strings: agg_strkey.c encodes them */
     struct basalt_qagg_options opts;
     _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches;
     int64_t groups, partitions;
@@ -266,7 +266,8 @@ basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qa
                                     int64_t n, struct basalt_error *err);
 
 /* agg_strkey.c */
-void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *c, int64_t n,
+#define QAGG_STR_KEYS_MAX 8
+void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
                             uint8_t *rows, uint64_t *hashes);
 
 /* agg_state.c */

@@ -635,8 +635,8 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
     if (!l->slots && (st = grow_slots(l, err)) != BASALT_OK)
         return st;
     size_t w = (size_t)a->row_width;
-    if (a->str_key) {
-        basalt_qagg_str_encode(a, &keys[0], n, l->rowbuf, l->hbuf);
+    if (a->str_keys) {
+        basalt_qagg_str_encode(a, keys, n, l->rowbuf, l->hbuf);
     } else {
         basalt_qagg_encode_rows(a, keys, n, l->rowbuf);
         for (int64_t i = 0; i < n; i++)
@@ -663,7 +663,7 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
                 memcpy(&y0, row + 8, 8);
                 /* the second word (a string's length and prefix, or the first
                  * key) settles most mismatches before the generic compare */
-                if ((!a->str_key || x0 == y0) && basalt_qagg_row_eq(a, grow, row)) {
+                if ((!a->str_keys || x0 == y0) && basalt_qagg_row_eq(a, grow, row)) {
                     l->gids[i] = g;
                     break;
                 }

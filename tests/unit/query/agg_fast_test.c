@@ -190,7 +190,7 @@ TEST(agg_fast_encoders_match_generic)
     struct basalt_query_type st = T(STRING);
     struct basalt_qagg *agg;
     CHECK_OK(basalt_qagg_new(&st, 1, NULL, 0, NULL, &agg, &err), &err);
-    CHECK(agg->str_key);
+    CHECK(agg->str_keys);
     struct qagg_col col;
     /* a window from row 9 on: offsets and the buffer end both matter */
     struct ArrowArray v = sa;
@@ -204,6 +204,34 @@ TEST(agg_fast_encoders_match_generic)
     basalt_qagg_str_encode(agg, &col, N - 9, r1, h1);
     basalt_qagg_encode_rows(agg, &col, N - 9, r2);
     for (int i = 0; i < N - 9; i++) {
+        CHECK_MEM(r1 + i * w, r2 + i * w, w);
+        CHECK_UEQ(h1[i], basalt_qagg_hash_row(agg, r2 + i * w));
+    }
+    free(r1);
+    free(r2);
+    basalt_qagg_free(agg);
+
+    /* three string keys: windows of the column at rows 9, 0 and 20, so each
+     * row mixes lengths, NULLs and buffer ends */
+    struct basalt_query_type st3[3] = {T(STRING), T(STRING), T(STRING)};
+    CHECK_OK(basalt_qagg_new(st3, 3, NULL, 0, NULL, &agg, &err), &err);
+    CHECK(agg->str_keys);
+    enum { M = N - 20 };
+    struct qagg_col cols[3];
+    static const int starts[3] = {9, 0, 20};
+    for (int k = 0; k < 3; k++) {
+        struct ArrowArray wk = sa;
+        wk.offset = starts[k];
+        wk.length = M;
+        wk.null_count = -1;
+        CHECK_OK(basalt_qagg_col_init(&wk, QP_STR, M, &cols[k], &err), &err);
+    }
+    w = (size_t)agg->row_width;
+    r1 = calloc(M, w);
+    r2 = calloc(M, w);
+    basalt_qagg_str_encode(agg, cols, M, r1, h1);
+    basalt_qagg_encode_rows(agg, cols, M, r2);
+    for (int i = 0; i < M; i++) {
         CHECK_MEM(r1 + i * w, r2 + i * w, w);
         CHECK_UEQ(h1[i], basalt_qagg_hash_row(agg, r2 + i * w));
     }

@@ -361,6 +361,22 @@ TEST(query_strings)
     EXPECT(call("substring", str("hello"), i64(-3), i64(2)), "ll|ll|ll|ll|ll|ll|ll|ll|ll");
     EXPECT(call("||", col(C_S), str("!"), NULL), "abc!|NULL|!|a_c%!|ABC!|aXbXc!|hello!|b!|ab!");
     EXPECT(call("concat", col(C_S), str("!"), NULL), "abc!|!|!|a_c%!|ABC!|aXbXc!|hello!|b!|ab!");
+    /* Equality of longer strings (compared inline in words): equal, then a
+     * difference in the last byte, in the middle, and at a word's edge. */
+    static const char *const tails[] = {"0123456789abcdefXYZ", "01234"};
+    static const char *const probes[][2] = {
+        {"abc0123456789abcdefXYZ", "true|NULL|false|false|false|false|false|false|false"},
+        {"abc0123456789abcdefXYQ", "false|NULL|false|false|false|false|false|false|false"},
+        {"abc0123456789Abcdef" "XYZ", "false|NULL|false|false|false|false|false|false|false"},
+        {"hello0123456789abcdefXYZ", "false|NULL|false|false|false|false|true|false|false"},
+        {"abc01234", "true|NULL|false|false|false|false|false|false|false"},
+        {"abd01234", "false|NULL|false|false|false|false|false|false|false"},
+        {"aXbXc01234", "false|NULL|false|false|false|true|false|false|false"},
+        {"aXbXc01235", "false|NULL|false|false|false|false|false|false|false"}};
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++) {
+        const char *tail = k < 4 ? tails[0] : tails[1];
+        EXPECT(call("=", call("||", col(C_S), str(tail), NULL), str(probes[k][0]), NULL), probes[k][1]);
+    }
     EXPECT(call("replace", col(C_S), str("X"), str("--")), "abc|NULL||a_c%|ABC|a--b--c|hello|b|ab");
     EXPECT(call("trim", str("  a  "), NULL, NULL), "a|a|a|a|a|a|a|a|a");
     EXPECT(call("contains", col(C_S), str("b"), NULL), "true|NULL|false|false|false|true|false|true|true");
