@@ -449,6 +449,35 @@ static inline bool bytes_eq(const char *p, const char *q, int64_t n)
 #define S_LE(a, b) (str_cmp(&(a), &(b)) <= 0)
 CMP_FAMILY(str, struct qstr, S_EQ, S_LT, S_LE)
 
+/* A string = or <> a constant, a word of rows at a time: first whose
+ * lengths match (a loop without branches), then the bytes of those rows
+ * only. Lengths that differ from row to row (TPC-H's ship instructions and
+ * modes) made the per-row length test a mispredicted branch. */
+static basalt_status cmpk_str_eq(const struct qstep *st, struct qexec *x)
+{
+    const struct qstr *a = A(0).data, k = ((const struct qstr *)A(1).data)[0];
+    uint64_t *d = OUT.dbuf;
+    int n = x->n, nw = (n + 63) / 64;
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
+    for (int w = 0; w < nw; w++) {
+        uint8_t f[64];
+        int base = w * 64, m = n - base < 64 ? n - base : 64;
+        memset(f, 0, sizeof f);
+        for (int j = 0; j < m; j++)
+            f[j] = a[base + j].len == k.len;
+        uint64_t same = pack_flags(f);
+        for (uint64_t todo = same; todo; todo &= todo - 1) {
+            int j = __builtin_ctzll(todo);
+            if (!bytes_eq(a[base + j].ptr, k.ptr, k.len))
+                same &= ~(1ull << j);
+        }
+        uint64_t live = m == 64 ? ~0ull : (1ull << m) - 1;
+        d[w] = (st->op == QOP_EQ ? same : ~same) & live;
+    }
+    OUT.data = d;
+    return BASALT_OK;
+}
+
 static basalt_status cmp_bool(const struct qstep *st, struct qexec *x)
 {
     const uint64_t *a = A(0).data, *b = A(1).data;
@@ -496,6 +525,10 @@ bool basalt_qk_compare_select(struct qstep *st)
     case BASALT_QUERY_TYPE_DECIMAL: st->fn = k ? cmpk_i128 : cmp_i128; return true;
     case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY:
         st->fn = k ? cmpk_str : cmp_str;
+        if (k && (st->op == QOP_EQ || st->op == QOP_NE)) {
+            st->fn = cmpk_str_eq;
+            st->kname = "compare_const_str_eq";
+        }
         return true;
     case BASALT_QUERY_TYPE_BOOL: st->fn = cmp_bool; return true;
     case BASALT_QUERY_TYPE_INTERVAL: st->fn = cmp_interval; return true;

@@ -377,6 +377,16 @@ TEST(query_strings)
         const char *tail = k < 4 ? tails[0] : tails[1];
         EXPECT(call("=", call("||", col(C_S), str(tail), NULL), str(probes[k][0]), NULL), probes[k][1]);
     }
+    EXPECT(call("<>", col(C_S), str("hello"), NULL), "true|NULL|true|true|true|true|false|true|true");
+    EXPECT(call("=", col(C_S), str(""), NULL), "false|NULL|true|false|false|false|false|false|false");
+    /* = and <> with a constant string take the length-first kernel */
+    struct basalt_qexpr *eq = call("=", col(C_S), str("abc"), NULL);
+    struct basalt_query_program *p;
+    CHECK_OK(basalt_query_compile(F.b, &eq, 1, NULL, &p, &F.err), &F.err);
+    char text[1024];
+    basalt_query_program_explain(p, text, sizeof text);
+    CHECK_MSG(strstr(text, "compare_const_str_eq") != NULL, "%s", text);
+    basalt_query_program_free(p);
     EXPECT(call("replace", col(C_S), str("X"), str("--")), "abc|NULL||a_c%|ABC|a--b--c|hello|b|ab");
     EXPECT(call("trim", str("  a  "), NULL, NULL), "a|a|a|a|a|a|a|a|a");
     EXPECT(call("contains", col(C_S), str("b"), NULL), "true|NULL|false|false|false|true|false|true|true");
