@@ -191,37 +191,59 @@ static int cmp_cells(const void *x, const void *y, void *ctx)
     return basalt_qagg_cell_cmp(s->phys, x, y);
 }
 
-/* Groups the partition's collected values by group (a counting sort) and
- * sorts each group's values, or for a quantile puts the values of the
- * ranks it reads in place (agg_select.c). */
-static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_error *err)
+/* Partition p's collected values of call c, grouped by their group in the
+ * partition's table straight from the locals (a counting sort through the
+ * locals' group maps: no copy of them in between), then each group's
+ * values sorted, or for a quantile the values of the ranks it reads put in
+ * place (agg_select.c). */
+static basalt_status group_collected(struct fin *f, int p, int c, struct basalt_error *err)
 {
+    const struct basalt_qagg *a = f->agg;
     struct basalt_qagg_local *t = &f->parts[p];
-    struct qagg_coll *co = &t->coll[c];
     int64_t *start = basalt_calloc((size_t)t->n_groups + 1, sizeof(int64_t));
-    union qagg_cell *v = basalt_malloc(sizeof *v * (size_t)(co->n + 1));
-    if (!start || !v) {
-        basalt_free(start);
-        basalt_free(v);
+    if (!start)
         return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    f->coll_start[(size_t)p * (size_t)a->n_calls + (size_t)c] = start;
+    int64_t total = 0;
+    for (int i = 0; i < f->n_locals; i++) {
+        size_t ic = (size_t)i * (size_t)a->n_calls + (size_t)c;
+        const struct qagg_coll *co = &f->locals[i]->coll[c];
+        for (int64_t k = f->coll_off[ic][p]; k < f->coll_off[ic][p + 1]; k++) {
+            uint32_t g = f->map[i][co->gid[f->coll_idx[ic][k]]];
+            if (g != UINT32_MAX) { /* else another sub-partition's */
+                start[g + 1]++;
+                total++;
+            }
+        }
     }
-    f->coll_start[(size_t)p * (size_t)f->agg->n_calls + (size_t)c] = start;
-    for (int64_t e = 0; e < co->n; e++)
-        start[co->gid[e] + 1]++;
+    union qagg_cell *v = basalt_malloc(sizeof *v * (size_t)(total + 1));
+    if (!v)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     for (int64_t g = 0; g < t->n_groups; g++)
         start[g + 1] += start[g];
-    for (int64_t e = 0; e < co->n; e++) {
-        uint32_t g = co->gid[e];
-        v[start[g]] = co->v[e];
-        start[g]++;
+    for (int i = 0; i < f->n_locals; i++) {
+        size_t ic = (size_t)i * (size_t)a->n_calls + (size_t)c;
+        const struct qagg_coll *co = &f->locals[i]->coll[c];
+        for (int64_t k = f->coll_off[ic][p]; k < f->coll_off[ic][p + 1]; k++) {
+            int64_t e = f->coll_idx[ic][k];
+            uint32_t g = f->map[i][co->gid[e]];
+            if (g != UINT32_MAX)
+                v[start[g]++] = co->v[e];
+        }
     }
     for (int64_t g = t->n_groups; g > 0; g--)
         start[g] = start[g - 1];
     start[0] = 0;
-    const struct qagg_callinfo *ci = &f->agg->calls[c];
+    struct qagg_coll *out = &t->coll[c];
+    basalt_free(out->gid);
+    basalt_free(out->v);
+    out->gid = NULL;
+    out->v = v;
+    out->n = out->cap = total;
+    const struct qagg_callinfo *ci = &a->calls[c];
     uint64_t *scratch = NULL;
     if (basalt_qagg_selects(ci))
-        scratch = basalt_malloc(sizeof *scratch * (size_t)(co->n + 1));
+        scratch = basalt_malloc(sizeof *scratch * (size_t)(total + 1));
     if (scratch != NULL) {
         for (int64_t g = 0; g < t->n_groups; g++)
             basalt_qagg_select_ranks(ci, v + start[g], start[g + 1] - start[g], scratch);
@@ -234,8 +256,6 @@ static basalt_status sort_collected(struct fin *f, int p, int c, struct basalt_e
                 qsort_r(v + start[g], (size_t)(start[g + 1] - start[g]), sizeof *v, cmp_cells,
                         &sc);
     }
-    basalt_free(co->v);
-    co->v = v;
     return BASALT_OK;
 }
 
@@ -278,21 +298,6 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
         basalt_free(dg);
         if (st != BASALT_OK)
             return st;
-        for (int c = 0; c < a->n_calls; c++) {
-            if (a->calls[c].state != QS_COLLECT)
-                continue;
-            size_t ic = (size_t)i * (size_t)a->n_calls + (size_t)c;
-            const int64_t *co_off = f->coll_off[ic];
-            struct qagg_coll *co = &l->coll[c];
-            for (int64_t k = co_off[p]; k < co_off[p + 1]; k++) {
-                int64_t e = f->coll_idx[ic][k];
-                if (f->map[i][co->gid[e]] == UINT32_MAX)
-                    continue;
-                st = basalt_qagg_coll_push(t, c, f->map[i][co->gid[e]], &co->v[e], false, err);
-                if (st != BASALT_OK)
-                    return st;
-            }
-        }
     }
     uint8_t zero[8] = {0};
     uint64_t h0 = a->n_keys == 0 ? basalt_qagg_hash_row(a, zero) : 0;
@@ -311,7 +316,7 @@ static basalt_status merge_part(struct fin *f, int p, struct basalt_error *err)
     if ((st = basalt_qagg_order(t, ord, t->n_groups, err)) != BASALT_OK)
         return st;
     for (int c = 0; c < a->n_calls; c++)
-        if (a->calls[c].state == QS_COLLECT && (st = sort_collected(f, p, c, err)) != BASALT_OK)
+        if (a->calls[c].state == QS_COLLECT && (st = group_collected(f, p, c, err)) != BASALT_OK)
             return st;
     return BASALT_OK;
 }
