@@ -610,6 +610,8 @@ TEST(query_duckdb_differential)
         }
         char why[1024] = "";
         if (st != BASALT_OK || derr) {
+            if (st == BASALT_OK) /* evaluated here, an error in DuckDB */
+                basalt_arrow_array_release(&res);
             if (st != BASALT_OK && derr)
                 both_err++;
             else
