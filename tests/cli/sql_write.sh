@@ -20,6 +20,13 @@ check "COPY reports the rows written" grep -q '334' "$tmp/out"
 check "DuckDB reads the COPY output: same count, sums and nulls" \
   test "$(duck "SELECT count(*), sum(i), sum(v), count(s), min(dt)::VARCHAR FROM '$tmp/out.parquet'")" = '["334","166833","250249.5","300","2024-01-01"]'
 
+# --format parquet: the rows of the query as a Parquet file (--output needed)
+expect 0 "$basalt" sql "SELECT i, v, s, dt FROM 'src.parquet' WHERE i % 3 = 0" --format parquet --output rows.parquet
+check "DuckDB reads --format parquet's file: same count, sums and nulls" \
+  test "$(duck "SELECT count(*), sum(i), sum(v), count(s), min(dt)::VARCHAR FROM '$tmp/rows.parquet'")" = '["334","166833","250249.5","300","2024-01-01"]'
+expect 2 "$basalt" sql "SELECT 1" --format parquet
+check "--format parquet without --output: a usage error" grep -q 'needs --output FILE' "$tmp/err"
+
 expect 0 "$basalt" sql "COPY (SELECT s, count(*) AS n FROM 'src.parquet' GROUP BY s ORDER BY s NULLS LAST) TO 'out.csv' (HEADER, DELIMITER ';')"
 check "COPY TO CSV: header, delimiter, rows in order, null as empty" \
   test "$(cat out.csv | tr '\n' '|')" = 's;n|k0;128|k1;129|k2;129|k3;128|k4;129|k5;129|k6;128|;100|'

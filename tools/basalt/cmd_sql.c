@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basalt/parquet_writer.h"
 #include "cli.h"
 #include "format.h"
 
@@ -21,7 +22,8 @@ static void usage(FILE *out)
             "one are printed.\n\n"
             "options:\n"
             "  --catalog URI        a catalog (sqlite:PATH, postgresql://..., rest+http://...)\n"
-            "  --format F           table (default), csv or json (one object per row)\n"
+            "  --format F           table (default), csv, json (one object per row) or\n"
+            "                       parquet (a Parquet file; needs --output)\n"
             "  --output FILE        write the rows to FILE instead of stdout\n"
             "  --threads N          worker threads (default: all cores)\n"
             "  --memory-limit SIZE  memory for the query (e.g. 2GB; default 80%% of RAM): past it\n"
@@ -77,6 +79,20 @@ static bool parse_size(const char *s, int64_t *out)
     return true;
 }
 
+/* The rows as one Parquet file at `path`, batch by batch. */
+static basalt_status write_parquet(const char *path, const struct basalt_arrow_batches *rows,
+                                   struct basalt_error *err)
+{
+    struct basalt_parquet_writer *w = NULL;
+    basalt_status st = basalt_parquet_writer_open_file(path, &rows->schema, NULL, &w, err);
+    for (int64_t b = 0; st == BASALT_OK && b < rows->n; b++)
+        st = basalt_parquet_writer_write(w, &rows->arrays[b], err);
+    if (st == BASALT_OK)
+        st = basalt_parquet_writer_finish(w, err);
+    basalt_parquet_writer_close(w);
+    return st;
+}
+
 basalt_status cli_sql_print(FILE *out, int format,
                             const struct basalt_arrow_batches *rows, struct basalt_error *err)
 {
@@ -99,7 +115,7 @@ int cli_sql_main(int argc, char **argv)
     int threads = 0;
     int64_t memory_limit = 0;
     const char *temp_dir = NULL;
-    bool timer = false;
+    bool timer = false, parquet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
@@ -110,8 +126,10 @@ int cli_sql_main(int argc, char **argv)
         if (strcmp(a, "--catalog") == 0 && has_val)
             catalog = argv[++i];
         else if (strcmp(a, "--format") == 0 && has_val) {
-            if (!cli_format_parse(argv[++i], &format))
-                return cli_usage_error("sql: unknown format '%s' (table, csv, json)", argv[i]);
+            parquet = strcmp(argv[++i], "parquet") == 0;
+            if (!parquet && !cli_format_parse(argv[i], &format))
+                return cli_usage_error("sql: unknown format '%s' (table, csv, json, parquet)",
+                                       argv[i]);
         } else if (strcmp(a, "--output") == 0 && has_val)
             output = argv[++i];
         else if (strcmp(a, "--threads") == 0 && has_val) {
@@ -134,6 +152,8 @@ int cli_sql_main(int argc, char **argv)
         else
             return cli_usage_error("sql: more than one query given");
     }
+    if (parquet && output == NULL)
+        return cli_usage_error("sql: --format parquet needs --output FILE");
     char *text = NULL;
     if (file != NULL) {
         FILE *f = fopen(file, "rb");
@@ -190,6 +210,9 @@ int cli_sql_main(int argc, char **argv)
     int rc = CLI_OK;
     if (st != BASALT_OK) {
         rc = cli_fail_error(&err);
+    } else if (rows.schema.release != NULL && parquet) {
+        if (write_parquet(output, &rows, &err) != BASALT_OK)
+            rc = cli_fail_error(&err);
     } else if (rows.schema.release != NULL) {
         FILE *out = stdout;
         if (output != NULL && (out = fopen(output, "wb")) == NULL)
