@@ -265,6 +265,10 @@ basalt_status basalt_qagg_word_reserve(struct basalt_qagg_local *l, int64_t n,
 basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qagg_col *key,
                                     int64_t n, struct basalt_error *err);
 
+/* Key rows past this size are mostly out of cache: the probe then
+ * prefetches the key row of a group a few rows ahead. */
+#define QAGG_PREFETCH_ROWS_BYTES (256 * 1024)
+
 /* agg_strkey.c */
 #define QAGG_STR_KEYS_MAX 8
 void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,

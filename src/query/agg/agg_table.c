@@ -642,13 +642,16 @@ basalt_status basalt_qagg_group_rows(struct basalt_qagg_local *l, const struct q
         for (int64_t i = 0; i < n; i++)
             l->hbuf[i] = hash_row(a, l->rowbuf + (size_t)i * w);
     }
+    /* Key rows past the caches' reach (as the states' loops judge it) */
+    bool prefetch_rows = (uint64_t)l->n_groups * w > QAGG_PREFETCH_ROWS_BYTES;
     for (int64_t i = 0; i < n; i++) {
         /* The slot of a row a few ahead is fetched while this one probes,
-         * and the key row of the group in the slot of a nearer one (whose
-         * slot came in by now), so the compare does not wait on either. */
+         * and, once the key rows outgrow the caches, the key row of the
+         * group in the slot of a nearer one (whose slot came in by now), so
+         * the compare does not wait on either. */
         if (i + 8 < n)
             __builtin_prefetch(&l->slots[l->hbuf[i + 8] & l->mask]);
-        if (i + 4 < n) {
+        if (prefetch_rows && i + 4 < n) {
             uint64_t ahead = l->slots[l->hbuf[i + 4] & l->mask];
             if (ahead)
                 __builtin_prefetch(l->rows + (size_t)((uint32_t)ahead - 1) * w);
