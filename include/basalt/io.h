@@ -146,7 +146,9 @@ struct basalt_output {
 /* Creates a local file output. Bytes go to a temporary file beside `path`
  * ("<path>.tmp-<pid>-<n>"); basalt_output_commit fsyncs it and renames it over
  * `path`. Closing without a successful commit removes the temporary file, so
- * a failed write never leaves a file that looks valid. IO, NOMEM. */
+ * a failed write never leaves a file that looks valid. A `path` that exists
+ * and is not a regular file (/dev/null, /dev/stdout, a FIFO) is written in
+ * place instead: renaming over it would replace the device. IO, NOMEM. */
 BASALT_EXPORT basalt_status basalt_output_open_file(const char *path, struct basalt_output **out,
                                                     struct basalt_error *err);
 /* An output into a growable memory buffer. NOMEM. */
@@ -330,7 +332,9 @@ enum {
 
 /* Opens `uri` for writing. Nothing is visible under the name until
  * basalt_output_commit succeeds; closing without a commit (or a failed
- * commit) leaves no object and no open multipart upload. Large remote
+ * commit) leaves no object and no open multipart upload. (A local name
+ * that exists and is not a regular file, such as /dev/null or a FIFO, is
+ * written in place, so that the device is not replaced.) Large remote
  * objects are uploaded in parts while the caller keeps writing.
  * INVALID_ARG (http:// is read-only), AUTH, IO, NOMEM. */
 BASALT_EXPORT basalt_status basalt_io_open_output(struct basalt_io_store *store, const char *uri,

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "basalt/io.h"
@@ -74,6 +75,7 @@ struct file_output {
     struct basalt_output base;
     int fd;
     bool exclusive; /* commit fails when the name exists */
+    bool direct;    /* written in place: the name is a device, FIFO or socket */
     char *tmp_path; /* points into storage after name */
     char name[];
 };
@@ -99,6 +101,11 @@ static basalt_status file_write(struct basalt_output *out, const void *data, siz
 static basalt_status file_commit(struct basalt_output *out, struct basalt_error *err)
 {
     struct file_output *f = (struct file_output *)out;
+    if (f->direct) {
+        int rc = close(f->fd);
+        f->fd = -1;
+        return rc == 0 ? BASALT_OK : basalt_io_errno(err, errno, "close", out->name);
+    }
     if (fsync(f->fd) != 0)
         return basalt_io_errno(err, errno, "fsync", out->name);
     if (close(f->fd) != 0) {
@@ -125,7 +132,7 @@ static void file_close(struct basalt_output *out)
     struct file_output *f = (struct file_output *)out;
     if (f->fd >= 0)
         close(f->fd);
-    if (!out->committed)
+    if (!out->committed && !f->direct)
         unlink(f->tmp_path);
     basalt_free(f);
 }
@@ -151,6 +158,32 @@ basalt_status basalt_io_file_output_open(const char *path, bool exclusive,
         return basalt_error_set(err, BASALT_NOMEM, "%s: out of memory opening output", path);
     memcpy(f->name, path, nlen + 1);
     f->tmp_path = f->name + nlen + 1;
+    f->exclusive = exclusive;
+    f->base.ops = &file_output_ops;
+    f->base.written = 0;
+    f->base.name = f->name;
+    f->base.committed = false;
+    /* An existing name that is not a regular file (/dev/null, /dev/stdout,
+     * a FIFO) is written in place: a temporary file renamed over it would
+     * replace the device itself (as root, /dev/null became a plain file). */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        if (exclusive) {
+            basalt_free(f);
+            return basalt_error_set(err, BASALT_CONFLICT, "%s: already exists", path);
+        }
+        f->direct = true;
+        f->tmp_path[0] = '\0';
+        f->fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (f->fd < 0) {
+            basalt_status st = basalt_io_errno(err, errno, "open", path);
+            basalt_free(f);
+            return st;
+        }
+        *out = &f->base;
+        return BASALT_OK;
+    }
+    f->direct = false;
     snprintf(f->tmp_path, tmp_cap, "%s.tmp-%ld-%u", path, (long)getpid(),
              atomic_fetch_add(&tmp_counter, 1));
     f->fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -159,11 +192,6 @@ basalt_status basalt_io_file_output_open(const char *path, bool exclusive,
         basalt_free(f);
         return st;
     }
-    f->exclusive = exclusive;
-    f->base.ops = &file_output_ops;
-    f->base.written = 0;
-    f->base.name = f->name;
-    f->base.committed = false;
     *out = &f->base;
     return BASALT_OK;
 }

@@ -147,6 +147,41 @@ TEST(file_output_existing_file_survives_failed_write)
     unlink(path);
 }
 
+/* A FIFO (as /dev/null or /dev/stdout, not a regular file) is written in
+ * place and stays what it was: a temporary file renamed over it would
+ * replace it, and as root that turned /dev/null into a plain file. */
+TEST(file_output_to_a_fifo_writes_in_place)
+{
+    char path[256], got[256];
+    temp_path(path, sizeof path, "out-fifo");
+    temp_path(got, sizeof got, "out-fifo-got");
+    unlink(path);
+    CHECK(mkfifo(path, 0600) == 0);
+    char cmd[700];
+    /* (timeout: a reader left waiting on a replaced FIFO must not outlive us) */
+    snprintf(cmd, sizeof cmd, "timeout 10 cat '%s' > '%s' &", path, got);
+    CHECK(system(cmd) == 0);
+    struct basalt_output *out;
+    struct basalt_error err;
+    CHECK_OK(basalt_output_open_file(path, &out, &err), &err);
+    CHECK_OK(basalt_output_write(out, "through the pipe", 16, &err), &err);
+    CHECK_OK(basalt_output_commit(out, &err), &err);
+    basalt_output_close(out);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    size_t len = 0;
+    uint8_t *data = NULL;
+    for (int i = 0; i < 200 && (data == NULL || len < 16); i++) { /* cat may lag */
+        basalt_free(data);
+        data = bt_read_file(got, &len);
+        usleep(10000);
+    }
+    CHECK(data != NULL && len == 16 && memcmp(data, "through the pipe", 16) == 0);
+    basalt_free(data);
+    unlink(path);
+    unlink(got);
+}
+
 TEST(file_output_bad_directory_is_error)
 {
     struct basalt_output *out;
