@@ -117,10 +117,14 @@ _servers_show_log() {
 }
 
 # _servers_stop_pid PID: TERM to the whole group, then KILL after 10 s.
+# Every step may fail (the process gone, its status non-zero) without
+# stopping the caller: a script under `set -e` (bench/objectstore.sh) runs
+# this from its EXIT trap, where a failing `wait` once ended the trap before
+# the other servers were stopped, leaving moto_server running.
 _servers_stop_pid() {
   local pid=$1
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
   local deadline=$((SECONDS + 10))
   while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
     # A stopped child stays a zombie until waited for; kill -0 sees it.
@@ -129,11 +133,11 @@ _servers_stop_pid() {
   done
   if kill -0 "$pid" 2>/dev/null && [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" != Z ]; then
     servers_log "pid $pid ignored SIGTERM for 10 s: SIGKILL"
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   fi
-  wait "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null || true
   # Anything left in the group (a child that outlived its parent).
-  kill -KILL -- "-$pid" 2>/dev/null
+  kill -KILL -- "-$pid" 2>/dev/null || true
   return 0
 }
 
@@ -416,7 +420,7 @@ stop_fault_proxy() {
   for i in "${!_servers_pids[@]}"; do
     if [ "${_servers_pids[$i]}" = "$pid" ]; then
       _servers_stop_pid "$pid"
-      PROXY_SUMMARY=$(grep '^fault_proxy: ' "$SERVER_LOG_DIR/${_servers_names[$i]}.out" | tail -n 1)
+      PROXY_SUMMARY=$(grep '^fault_proxy: ' "$SERVER_LOG_DIR/${_servers_names[$i]}.out" | tail -n 1) || true
       unset '_servers_pids[i]' '_servers_names[i]'
       return 0
     fi
@@ -533,7 +537,7 @@ stop_servers() {
     name=${_servers_names[${idx[$i]}]}
     _servers_stop_pid "$pid"
     if [[ $name == fault_proxy-* ]]; then
-      grep '^fault_proxy: ' "$SERVER_LOG_DIR/$name.out" | tail -n 1 | sed 's/^/servers: /' >&2
+      grep '^fault_proxy: ' "$SERVER_LOG_DIR/$name.out" | tail -n 1 | sed 's/^/servers: /' >&2 || true
     fi
   done
   _servers_pids=()
