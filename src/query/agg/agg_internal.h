@@ -285,9 +285,6 @@ basalt_status basalt_qagg_update(struct basalt_qagg_local *l, int call,
 basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint32_t *dgids,
                                        const struct basalt_qagg_local *src, uint32_t sfirst,
                                        int64_t n, struct basalt_error *err);
-basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
-                                    const union qagg_cell *v, bool copy,
-                                    struct basalt_error *err);
 void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from);
 int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);

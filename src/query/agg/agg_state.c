@@ -135,9 +135,10 @@ static basalt_status minmax_put(struct qagg_minmax *m, enum qagg_phys p, bool is
     return BASALT_OK;
 }
 
-basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
-                                    const union qagg_cell *v, bool copy,
-                                    struct basalt_error *err)
+/* Appends (gid, v) to the call's collection; a string is copied into the
+ * local's arena, since the batch it points into goes away. */
+static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
+                               const union qagg_cell *v, struct basalt_error *err)
 {
     struct qagg_coll *c = &l->coll[call];
     if (c->n == c->cap) {
@@ -153,7 +154,7 @@ basalt_status basalt_qagg_coll_push(struct basalt_qagg_local *l, int call, uint3
         c->cap = cap;
     }
     union qagg_cell x = *v;
-    if (copy && l->agg->calls[call].in_phys == QP_STR && x.s.n > 0) {
+    if (l->agg->calls[call].in_phys == QP_STR && x.s.n > 0) {
         char *p = basalt_arena_alloc(&l->arena, (size_t)x.s.n, 1);
         if (!p)
             return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -425,7 +426,7 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
             if (ci->call.kind != BASALT_QAGG_COUNT_STAR && !VALID(i))
                 continue;
             basalt_qagg_cell_get(arg, p, i, &v);
-            if ((rc = basalt_qagg_coll_push(l, call, gids[i], &v, true, err)) != BASALT_OK)
+            if ((rc = coll_push(l, call, gids[i], &v, err)) != BASALT_OK)
                 return rc;
         }
         return BASALT_OK;

@@ -51,8 +51,8 @@ static inline void str_words(const struct qagg_col *c, int64_t i, int64_t limit,
 }
 
 /* The chunk's rows and hashes for nk keys; inlined with nk a constant for
- * one and two keys, so their loops keep everything in registers (a
- * generic loop cost one key 18% more than its own did). */
+ * one and two keys, so their loops keep everything in registers (the
+ * generic loop added 5 instructions a row to one key). */
 static inline __attribute__((always_inline)) void
 encode_chunk(const struct basalt_qagg *a, const struct qagg_col *keys, int nk, int64_t n,
              const int64_t *limit, uint8_t *rows, uint64_t *hashes)
