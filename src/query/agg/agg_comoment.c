@@ -159,10 +159,126 @@ __attribute__((target("fma"))) static void update_fma(const struct qagg_callinfo
 }
 #endif
 
-void basalt_qagg_comom_update(const struct qagg_callinfo *ci, struct qagg_comom *s,
+/* ------------------------------------------------------------ integer pairs
+ *
+ * Both arguments integers of at most 32 bits (H2O's corr(v1, v2)): with the
+ * same shift, every shifted value is below 2^33, every square and product
+ * below 2^66, so the five sums are exact in 128-bit integers, in any order,
+ * with two adds a sum instead of a double-double's dozen dependent flops.
+ * They are exactly the double-double sums of the generic path whenever those
+ * are exact (below 2^104), so the results are the same bits. The arithmetic
+ * is unsigned (wrapping): a merge's intermediate terms may pass 2^127 while
+ * the true sums, bounded by n 2^66, do not below 2^60 pairs. */
+
+static bool small_int(enum qagg_phys p)
+{
+    return p == QP_I8 || p == QP_I16 || p == QP_I32 || p == QP_U8 || p == QP_U16 || p == QP_U32;
+}
+
+bool basalt_qagg_comom_int(const struct qagg_callinfo *ci)
+{
+    return small_int(ci->in_phys) && small_int(ci->in2_phys);
+}
+
+static inline int64_t load_int(const struct qagg_col *c, enum qagg_phys p, int64_t i)
+{
+    int64_t k = c->off + i;
+    switch (p) {
+    case QP_I32: return ((const int32_t *)c->data)[k];
+    case QP_I16: return ((const int16_t *)c->data)[k];
+    case QP_I8: return ((const int8_t *)c->data)[k];
+    case QP_U32: return ((const uint32_t *)c->data)[k];
+    case QP_U16: return ((const uint16_t *)c->data)[k];
+    default: return ((const uint8_t *)c->data)[k];
+    }
+}
+
+static inline __attribute__((always_inline)) void put_int(struct qagg_comom_i *s, int64_t y,
+                                                           int64_t x)
+{
+    if (s->n++ == 0) {
+        s->kx = x;
+        s->ky = y;
+    }
+    int64_t dx = x - s->kx, dy = y - s->ky;
+    s->sx += (qu128)(__int128)dx;
+    s->sy += (qu128)(__int128)dy;
+    s->sxx += (qu128)((__int128)dx * dx);
+    s->syy += (qu128)((__int128)dy * dy);
+    s->sxy += (qu128)((__int128)dx * dy);
+}
+
+static void update_int(const struct qagg_callinfo *ci, struct qagg_comom_i *s,
+                       const struct qagg_col *y, const struct qagg_col *x, const uint32_t *gids,
+                       int64_t n)
+{
+    enum qagg_phys py = ci->in_phys, px = ci->in2_phys;
+    if (py == QP_I32 && px == QP_I32 && !y->valid && !x->valid) {
+        const int32_t *yv = (const int32_t *)y->data + y->off;
+        const int32_t *xv = (const int32_t *)x->data + x->off;
+        for (int64_t i = 0; i < n; i++)
+            put_int(&s[gids[i]], yv[i], xv[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (basalt_qagg_valid(y, i) && basalt_qagg_valid(x, i))
+            put_int(&s[gids[i]], load_int(y, py, i), load_int(x, px, i));
+}
+
+/* s's sums moved to d's shifts and added (the formulas of the double-double
+ * merge below, in integers). */
+static void combine_int(struct qagg_comom_i *d, const struct qagg_comom_i *s)
+{
+    if (s->n == 0)
+        return;
+    if (d->n == 0) {
+        *d = *s;
+        return;
+    }
+    qu128 n = (qu128)s->n, ex = (qu128)(__int128)(s->kx - d->kx),
+          ey = (qu128)(__int128)(s->ky - d->ky);
+    d->sx += s->sx + n * ex;
+    d->sy += s->sy + n * ey;
+    d->sxx += s->sxx + 2 * ex * s->sx + n * ex * ex;
+    d->syy += s->syy + 2 * ey * s->sy + n * ey * ey;
+    d->sxy += s->sxy + ex * s->sy + ey * s->sx + n * ex * ey;
+    d->n += s->n;
+}
+
+/* v as a double-double in the generic path's normal form (hi the rounded
+ * value, lo the exact rest) while the rest fits a double, as it does below
+ * 2^106. */
+static void to_dd(qu128 u, double out[2])
+{
+    __int128 v = (__int128)u;
+    double hi = (double)v;
+    out[0] = hi;
+    out[1] = fabs(hi) < 0x1p125 ? (double)(v - (__int128)hi) : 0;
+}
+
+static void comom_of_int(const struct qagg_comom_i *s, struct qagg_comom *d)
+{
+    d->n = s->n;
+    d->kx = (double)s->kx;
+    d->ky = (double)s->ky;
+    to_dd(s->sx, d->sx);
+    to_dd(s->sy, d->sy);
+    to_dd(s->sxx, d->sxx);
+    to_dd(s->syy, d->syy);
+    to_dd(s->sxy, d->sxy);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+void basalt_qagg_comom_update(const struct qagg_callinfo *ci, void *states,
                               const struct qagg_col *y, const struct qagg_col *x,
                               const uint32_t *gids, int64_t n)
 {
+    if (ci->comom_int) {
+        update_int(ci, states, y, x, gids, n);
+        return;
+    }
+    struct qagg_comom *s = states;
 #if defined(__x86_64__) && defined(__GNUC__)
     if (basalt_cpu_features()->fma) {
         update_fma(ci, s, y, x, gids, n);
@@ -174,7 +290,7 @@ void basalt_qagg_comom_update(const struct qagg_callinfo *ci, struct qagg_comom 
 
 /* ------------------------------------------------------------ merging */
 
-void basalt_qagg_comom_combine(struct qagg_comom *d, const struct qagg_comom *s)
+static void combine_dd(struct qagg_comom *d, const struct qagg_comom *s)
 {
     if (s->n == 0)
         return;
@@ -220,6 +336,14 @@ void basalt_qagg_comom_combine(struct qagg_comom *d, const struct qagg_comom *s)
     d->n += s->n;
 }
 
+void basalt_qagg_comom_combine(const struct qagg_callinfo *ci, void *d, const void *s)
+{
+    if (ci->comom_int)
+        combine_int(d, s);
+    else
+        combine_dd(d, s);
+}
+
 /* ------------------------------------------------------------ results */
 
 /* n sum (a - ma)(b - mb) = n sab - sa sb for sums of values shifted by
@@ -262,9 +386,15 @@ static basalt_status corr_of(double cov, double vx, double vy, double *out,
     return BASALT_OK;
 }
 
-basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const struct qagg_comom *s,
+basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const void *state,
                                       double *out, bool *valid, struct basalt_error *err)
 {
+    struct qagg_comom conv;
+    const struct qagg_comom *s = state;
+    if (ci->comom_int) {
+        comom_of_int(state, &conv);
+        s = &conv;
+    }
     enum basalt_qagg_kind k = ci->call.kind;
     int64_t n = s->n;
     *valid = false;

@@ -84,6 +84,17 @@ struct qagg_comom {
     double sx[2], sy[2];
     double sxx[2], syy[2], sxy[2];
 };
+/* The same co-moments when both arguments are integers of at most 32 bits
+ * (qagg_callinfo.comom_int): the shifted values, squares and products are
+ * integers, summed exactly in 128 bits (wrapping arithmetic; the true sums
+ * fit while there are fewer than 2^60 pairs). n comes first in both, so
+ * REGR_COUNT reads either. */
+typedef unsigned __int128 qu128;
+struct qagg_comom_i {
+    int64_t n;
+    int64_t kx, ky, pad;
+    qu128 sx, sy, sxx, syy, sxy;
+};
 /* Strings are owned: p is basalt_malloc'd with capacity cap. */
 struct qagg_minmax {
     union qagg_cell v;
@@ -99,6 +110,7 @@ struct qagg_callinfo {
     struct basalt_query_type out;
     enum qagg_phys in_phys;
     enum qagg_phys in2_phys; /* QS_COMOM: the second argument's */
+    bool comom_int;          /* QS_COMOM over two small integers: struct qagg_comom_i */
     enum qagg_state state;
     size_t state_size;
     bool is_max;
@@ -292,14 +304,18 @@ void basalt_qagg_dd_add(double *hi, double *lo, double x);
 
 /* agg_comoment.c: the QS_COMOM states of the two-argument kinds. */
 double basalt_qagg_cell_double(enum qagg_phys p, const union qagg_cell *v, int scale);
-void basalt_qagg_comom_update(const struct qagg_callinfo *ci, struct qagg_comom *s,
+/* Whether call ci's pairs go to struct qagg_comom_i: both arguments integers
+ * of at most 32 bits. */
+bool basalt_qagg_comom_int(const struct qagg_callinfo *ci);
+/* The states are struct qagg_comom, or qagg_comom_i with ci->comom_int. */
+void basalt_qagg_comom_update(const struct qagg_callinfo *ci, void *states,
                               const struct qagg_col *y, const struct qagg_col *x,
                               const uint32_t *gids, int64_t n);
-void basalt_qagg_comom_combine(struct qagg_comom *d, const struct qagg_comom *s);
+void basalt_qagg_comom_combine(const struct qagg_callinfo *ci, void *d, const void *s);
 /* Call ci's result from state s: *valid false for NULL, else *out (REGR_COUNT
  * writes a count as a double); LIMIT with DuckDB's message when a variance
  * is not finite ("STDDEV_POP for X is out of range!"). */
-basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const struct qagg_comom *s,
+basalt_status basalt_qagg_comom_final(const struct qagg_callinfo *ci, const void *s,
                                       double *out, bool *valid, struct basalt_error *err);
 
 /* agg_select.c: quantiles by selection. The 0-based ranks a MEDIAN or

@@ -415,15 +415,16 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
             break;
         }
         case QS_COMOM: {
-            const struct qagg_comom *x = (const struct qagg_comom *)s;
+            int64_t pairs; /* n leads both state layouts */
+            memcpy(&pairs, s, sizeof pairs);
             if (k == BASALT_QAGG_REGR_COUNT) {
-                uint32_t cnt = (uint32_t)x->n; /* DuckDB's UINTEGER */
+                uint32_t cnt = (uint32_t)pairs; /* DuckDB's UINTEGER */
                 memcpy(o->data + 4 * i, &cnt, 4);
                 break;
             }
             double r = 0;
             bool ok;
-            st = basalt_qagg_comom_final(ci, x, &r, &ok, err);
+            st = basalt_qagg_comom_final(ci, s, &r, &ok, err);
             if (ok)
                 put_double(o, i, r);
             else

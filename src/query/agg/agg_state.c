@@ -31,13 +31,14 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci)
     if (basalt_qagg_kind_binary(c->kind)) {
         ci->state = QS_COMOM; /* DISTINCT is refused by basalt_qagg_result_type */
         ci->in2_phys = basalt_qagg_phys(c->input2);
+        ci->comom_int = basalt_qagg_comom_int(ci);
     }
     ci->is_max = c->kind == BASALT_QAGG_MAX;
     static const size_t sizes[] = {sizeof(int64_t), sizeof(struct qagg_sum_i),
                                    sizeof(struct qagg_sum_f), sizeof(struct qagg_var),
                                    sizeof(struct qagg_minmax), 1, 0,
                                    sizeof(struct qagg_comom)};
-    ci->state_size = sizes[ci->state];
+    ci->state_size = ci->comom_int ? sizeof(struct qagg_comom_i) : sizes[ci->state];
 }
 
 /* ------------------------------------------------------------ values */
@@ -431,7 +432,7 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
         }
         return BASALT_OK;
     case QS_COMOM:
-        basalt_qagg_comom_update(ci, (struct qagg_comom *)st, arg, arg2, gids, n);
+        basalt_qagg_comom_update(ci, st, arg, arg2, gids, n);
         return BASALT_OK;
     }
     return BASALT_OK;
@@ -504,7 +505,7 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     case QS_BOOL: *d |= *s; break;
     case QS_COLLECT: break;
     case QS_COMOM:
-        basalt_qagg_comom_combine((struct qagg_comom *)d, (const struct qagg_comom *)s);
+        basalt_qagg_comom_combine(ci, d, s);
         break;
     }
     return BASALT_OK;

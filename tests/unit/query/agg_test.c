@@ -549,16 +549,17 @@ static bool cell_close(const char *a, const char *b, double rel)
 /* Runs f(y, x) calls over text columns (keys "l", values "g") with 1, 2 and 3
  * locals and random splits; every mode must give the same rows, sorted, and
  * they must match `expect` cell by cell to rel. */
-static int check_pairs(const char *const *k, const char *const *y, const char *const *x,
-                       int64_t n, const struct basalt_qagg_call *calls, int nc,
-                       const char *const *expect, int64_t n_expect, double rel)
+/* check_pairs over y and x of Arrow format fmt (the calls' input types). */
+static int check_pairs_as(const char *fmt, const char *const *k, const char *const *y,
+                          const char *const *x, int64_t n, const struct basalt_qagg_call *calls,
+                          int nc, const char *const *expect, int64_t n_expect, double rel)
 {
     struct ArrowArray key, ya, xa, args[16], args2[16];
     struct basalt_error err;
     basalt_error_init(&err);
     struct basalt_query_type kt[] = {T(INT64)};
-    if (at_array("l", k, n, &key) != BASALT_OK || at_array("g", y, n, &ya) != BASALT_OK ||
-        at_array("g", x, n, &xa) != BASALT_OK)
+    if (at_array("l", k, n, &key) != BASALT_OK || at_array(fmt, y, n, &ya) != BASALT_OK ||
+        at_array(fmt, x, n, &xa) != BASALT_OK)
         return printf("bad column\n"), 1;
     for (int c = 0; c < nc; c++) {
         args[c] = ya;
@@ -627,6 +628,13 @@ static int check_pairs(const char *const *k, const char *const *y, const char *c
     return bad;
 }
 
+static int check_pairs(const char *const *k, const char *const *y, const char *const *x,
+                       int64_t n, const struct basalt_qagg_call *calls, int nc,
+                       const char *const *expect, int64_t n_expect, double rel)
+{
+    return check_pairs_as("g", k, y, x, n, calls, nc, expect, n_expect, rel);
+}
+
 /* DuckDB 1.5.6's answers (SELECT corr(y, x), ... GROUP BY k over the same
  * rows): pairs with a NULL skipped; one pair: covariance 0, NaN correlation
  * and slope, NULL intercept and r2; constant x: NaN correlation and slope,
@@ -650,6 +658,108 @@ TEST(agg_two_arg_duckdb_cases)
         "5|nan|0|0|nan|NULL|NULL|2|2|1|0|0|0",
         "6|NULL|NULL|NULL|NULL|NULL|NULL|0|NULL|NULL|NULL|NULL|NULL"};
     CHECK(!check_pairs(k, y, x, 14, calls, 12, expect, 6, 1e-15));
+}
+
+/* The same rows as INTEGER columns take the exact 128-bit path
+ * (qagg_comom_i): the same answers. */
+TEST(agg_two_arg_integer_duckdb_cases)
+{
+    const char *k[] = {"1", "1", "1", "1", "1", "2", "3", "3", "4", "4", "5", "5", "6", "6"};
+    const char *y[] = {"1", "2", "N", "4", "3", "1", "1", "3", "1", "1", "1", "1", "N", "2"};
+    const char *x[] = {"2", "5", "3", "N", "1", "2", "2", "2", "2", "3", "2", "2", "1", "N"};
+    struct basalt_qagg_call calls[12];
+    enum basalt_qagg_kind kinds[] = {
+        BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
+        BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT,
+        BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
+        BASALT_QAGG_REGR_SXY};
+    for (int c = 0; c < 12; c++)
+        calls[c] = (struct basalt_qagg_call){kinds[c], false, T(INT32), 0, NULL, T(INT32)};
+    const char *expect[] = {
+        ("1|-0.24019223070763068|-0.3333333333333333|-0.5|-0.11538461538461538|"
+         "2.3076923076923075|0.05769230769230768|3|2.6666666666666665|2|8.666666666666666|2|-1"),
+        "2|nan|0|NULL|nan|NULL|NULL|1|2|1|0|0|0",
+        "3|nan|0|0|nan|NULL|NULL|2|2|2|0|2|0",
+        "4|nan|0|0|0|1|1|2|2.5|1|0.5|0|0",
+        "5|nan|0|0|nan|NULL|NULL|2|2|1|0|0|0",
+        "6|NULL|NULL|NULL|NULL|NULL|NULL|0|NULL|NULL|NULL|NULL|NULL"};
+    CHECK(!check_pairs_as("i", k, y, x, 14, calls, 12, expect, 6, 1e-15));
+}
+
+/* INTEGER pairs at the ends of the range (shifts of 2^32 between the locals
+ * merged, squares near 2^64, sums past 2^64): against two passes in long
+ * double, bit-identical for 1-4 locals and any split. */
+TEST(agg_two_arg_integer_extremes)
+{
+    enum { ROWS = 60000, G = 3 };
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 11);
+    char **k = malloc(sizeof(char *) * ROWS), **y = malloc(sizeof(char *) * ROWS),
+         **x = malloc(sizeof(char *) * ROWS);
+    int64_t *xs = malloc(sizeof(int64_t) * ROWS), *ys = malloc(sizeof(int64_t) * ROWS);
+    for (int i = 0; i < ROWS; i++) {
+        /* x anywhere in INT32; y follows x with noise and an intercept of
+         * 5e8 (one near 0 would cancel to a few digits in any engine) */
+        int64_t u = (int64_t)bt_rng_below(&rng, 1u << 31) * 2 - INT32_MAX;
+        int64_t v = (int64_t)bt_rng_below(&rng, 1u << 20) - (1 << 19);
+        int64_t w = u / 2 + v + 500000000;
+        xs[i] = u;
+        ys[i] = w < INT32_MIN ? INT32_MIN : w > INT32_MAX ? INT32_MAX : w;
+        char b[64];
+        snprintf(b, sizeof b, "%d", i % G);
+        k[i] = strdup(b);
+        snprintf(b, sizeof b, "%lld", (long long)xs[i]);
+        x[i] = strdup(b);
+        snprintf(b, sizeof b, "%lld", (long long)ys[i]);
+        y[i] = strdup(b);
+    }
+    char *expect[G];
+    for (int g = 0; g < G; g++) {
+        long double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+        for (int i = g; i < ROWS; i += G) {
+            n++;
+            sx += xs[i];
+            sy += ys[i];
+        }
+        long double mx = sx / n, my = sy / n;
+        for (int i = g; i < ROWS; i += G) {
+            long double dx = xs[i] - mx, dy = ys[i] - my;
+            sxx += dx * dx;
+            syy += dy * dy;
+            sxy += dx * dy;
+        }
+        long double cov = sxy / n, vx = sxx / n, vy = syy / n, slope = cov / vx;
+        long double corr = cov / sqrtl(vx * vy);
+        char b[1024];
+        snprintf(b, sizeof b, "%d|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.0Lf|%.17Lg|%.17Lg|"
+                 "%.17Lg|%.17Lg|%.17Lg",
+                 g, corr, cov, sxy / (n - 1), slope, my - slope * mx, corr * corr, n, mx, my, sxx,
+                 syy, sxy);
+        expect[g] = strdup(b);
+    }
+    struct basalt_qagg_call calls[12];
+    enum basalt_qagg_kind kinds[] = {
+        BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
+        BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT,
+        BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
+        BASALT_QAGG_REGR_SXY};
+    for (int c = 0; c < 12; c++)
+        calls[c] = (struct basalt_qagg_call){kinds[c], false, T(INT32), 0, NULL, T(INT32)};
+    CHECK(!check_pairs_as("i", (const char *const *)k, (const char *const *)y,
+                          (const char *const *)x, ROWS, calls, 12, (const char *const *)expect, G,
+                          1e-13));
+    for (int g = 0; g < G; g++)
+        free(expect[g]);
+    for (int i = 0; i < ROWS; i++) {
+        free(k[i]);
+        free(x[i]);
+        free(y[i]);
+    }
+    free(k);
+    free(x);
+    free(y);
+    free(xs);
+    free(ys);
 }
 
 TEST(agg_two_arg_types_and_errors)
