@@ -465,6 +465,13 @@ BASALT_EXPORT void basalt_parquet_scan_select_all(struct basalt_parquet_scan *sc
 BASALT_EXPORT basalt_status basalt_parquet_scan_select_column(struct basalt_parquet_scan *scan,
                                                               const char *name,
                                                               struct basalt_error *err);
+/* The top-level binary or string column `name` comes out as a dictionary
+ * array (int32 indices), as keep_dictionary makes every such column; other
+ * columns are unaffected. It does not select the column. Same rules as the
+ * selection: INVALID_ARG once started; NOT_FOUND ("column 'x' not found"). */
+BASALT_EXPORT basalt_status basalt_parquet_scan_keep_dictionary(struct basalt_parquet_scan *scan,
+                                                                const char *name,
+                                                                struct basalt_error *err);
 /* A nested field by its dotted path, through the Parquet groups
  * ("a.list.element") or the Arrow fields ("a.element"). NOT_FOUND. */
 BASALT_EXPORT basalt_status basalt_parquet_scan_select_path(struct basalt_parquet_scan *scan,

@@ -277,6 +277,7 @@ struct basalt_parquet_scan {
     struct basalt_parquet_read_options options;
     struct basalt_parquet_projection projection;
     uint8_t *row_groups;           /* n_row_groups flags; NULL: every row group */
+    uint8_t *dict_fields;          /* per field: kept as a dictionary (scan_keep_dictionary); NULL: none */
     struct basalt_parquet_predicate *preds;
     int32_t n_preds, cap_preds;
 

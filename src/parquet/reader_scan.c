@@ -61,6 +61,7 @@ void basalt_parquet_scan_free(struct basalt_parquet_scan *scan)
     basalt_free(scan->large);
     basalt_free(scan->dict);
     basalt_free(scan->keep_dict);
+    basalt_free(scan->dict_fields);
     basalt_arena_reset(&scan->plan_arena);
     basalt_parquet_scan_free_scratch(scan);
     for (int32_t i = 0; i < scan->queue_len; i++)
@@ -95,6 +96,29 @@ basalt_status basalt_parquet_scan_select_column(struct basalt_parquet_scan *scan
     if (st == BASALT_OK)
         st = basalt_parquet_projection_select_name(&scan->projection, name, err);
     return st == BASALT_OK ? st : basalt_error_context(err, st, "%s", scan->reader->name);
+}
+
+basalt_status basalt_parquet_scan_keep_dictionary(struct basalt_parquet_scan *scan, const char *name,
+                                                  struct basalt_error *err)
+{
+    if (!scan || !name)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "scan_keep_dictionary: NULL argument");
+    basalt_status st = not_started(scan, err);
+    if (st != BASALT_OK)
+        return st;
+    const struct basalt_parquet_schema *s = scan->reader->schema;
+    for (int32_t i = 0; i < s->n_roots; i++) {
+        int32_t f = s->roots[i];
+        if (strcmp(s->fields[f].name, name) != 0)
+            continue;
+        if (!scan->dict_fields && !(scan->dict_fields = basalt_calloc((size_t)s->n_fields, 1)))
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory for a scan");
+        scan->dict_fields[f] = 1;
+        return BASALT_OK;
+    }
+    return basalt_error_context(
+        err, basalt_error_set(err, BASALT_NOT_FOUND, "column '%s' not found", name), "%s",
+        scan->reader->name);
 }
 
 basalt_status basalt_parquet_scan_select_path(struct basalt_parquet_scan *scan, const char *dotted,
@@ -262,7 +286,9 @@ static basalt_status start(struct basalt_parquet_scan *scan, struct basalt_error
         if (is_byte_array_format(leaf->format)) {
             if (scan->options.large_binary || may_overflow(scan, l))
                 scan->large[l] = 1;
-            if (scan->options.keep_dictionary && fd->parent < 0 && !fd->dictionary_format) {
+            bool asked = scan->options.keep_dictionary ||
+                         (scan->dict_fields && scan->dict_fields[leaf->field]);
+            if (asked && fd->parent < 0 && !fd->dictionary_format) {
                 scan->dict[l] = 1;
                 scan->keep_dict[l] = 1;
             }

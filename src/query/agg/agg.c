@@ -118,6 +118,7 @@ void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *
     stats->hashed_batches = atomic_load(&agg->hashed_batches);
     stats->global_batches = atomic_load(&agg->global_batches);
     stats->word_batches = atomic_load(&agg->word_batches);
+    stats->dict_batches = atomic_load(&agg->dict_batches);
     stats->groups = agg->groups;
     stats->direct_finish = agg->direct_finish;
     stats->splits = agg->splits;
@@ -174,6 +175,28 @@ void basalt_qagg_local_reset(struct basalt_qagg_local *l)
         l->agg = NULL;
 }
 
+/* Key k's column over array x: a dictionary array's indices read in place
+ * when every key is a string (agg_strkey.c and agg_dict.c read them), else
+ * gathered into buf. */
+static basalt_status key_col_init(const struct basalt_qagg *a, int k, const struct ArrowArray *x,
+                                  int64_t n, struct qagg_dict_buf *buf, struct qagg_col *c,
+                                  struct basalt_error *err)
+{
+    const struct qagg_keyinfo *ki = &a->keys[k];
+    if (!x || !x->dictionary)
+        return basalt_qagg_col_init(x, ki->phys, ki->type.large, n, c, err);
+    if (ki->phys != QP_STR || k >= QAGG_STR_KEYS_MAX)
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "aggregate: key %d is a dictionary array (only the first %d "
+                                "string keys may be)",
+                                k, QAGG_STR_KEYS_MAX);
+    basalt_status st = basalt_qagg_dict_col_init(x, ki->type.large, n, c, err);
+    if (st != BASALT_OK || a->str_keys)
+        return st;
+    struct qagg_col dict = *c;
+    return basalt_qagg_dict_gather(&dict, n, buf, c, err);
+}
+
 /* Call c's second argument among the consume's columns, or NULL. */
 static const struct qagg_col *arg2_of(const struct basalt_qagg *a, const struct qagg_col *acols,
                                       int c)
@@ -203,21 +226,28 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
     struct qagg_col *acols = a->n_calls <= 8 ? ac
                                              : basalt_malloc(sizeof *acols * 2 * (size_t)a->n_calls);
     basalt_status st = BASALT_OK;
+    struct qagg_dict_codes dc = {0};
+    struct qagg_dict_buf gathered[QAGG_STR_KEYS_MAX] = {0};
     if (!kcols || !acols)
         st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     for (int k = 0; k < a->n_keys && st == BASALT_OK; k++)
-        st = basalt_qagg_col_init(keys[k], a->keys[k].phys, n_rows, &kcols[k], err);
+        st = key_col_init(a, k, keys[k], n_rows, &gathered[k], &kcols[k], err);
+    if (st == BASALT_OK && a->n_keys > 0)
+        st = basalt_qagg_dict_codes(l, kcols, n_rows, &dc, err);
     for (int c = 0; c < a->n_calls && st == BASALT_OK; c++) {
         const struct qagg_callinfo *ci = &a->calls[c];
         memset(&acols[a->n_calls + c], 0, sizeof acols[c]);
         if (ci->call.kind == BASALT_QAGG_COUNT_STAR)
             memset(&acols[c], 0, sizeof acols[c]);
         else
-            st = basalt_qagg_col_init(args[c], ci->in_phys, n_rows, &acols[c], err);
+            st = basalt_qagg_col_init(args[c], ci->in_phys, ci->call.input.large, n_rows,
+                                      &acols[c], err);
         if (st == BASALT_OK && basalt_qagg_kind_binary(ci->call.kind))
-            st = basalt_qagg_col_init(args2[c], ci->in2_phys, n_rows, &acols[a->n_calls + c],
-                                      err);
+            st = basalt_qagg_col_init(args2[c], ci->in2_phys, ci->call.input2.large, n_rows,
+                                      &acols[a->n_calls + c], err);
     }
+    if (st == BASALT_OK && dc.use)
+        atomic_fetch_add_explicit(&a->dict_batches, 1, memory_order_relaxed);
     if (st == BASALT_OK && a->n_keys == 0) {
         atomic_fetch_add_explicit(&a->global_batches, 1, memory_order_relaxed);
         for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
@@ -228,15 +258,18 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
         int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
         if (b > 0) {
             for (int k = 0; k < a->n_keys; k++)
-                kcols[k].off += QAGG_CHUNK;
+                basalt_qagg_col_advance(&kcols[k], QAGG_CHUNK);
             for (int c = 0; c < 2 * a->n_calls; c++)
                 acols[c].off += QAGG_CHUNK;
         }
-        st = basalt_qagg_group_rows(l, kcols, e, err);
+        st = dc.use ? basalt_qagg_dict_rows(l, kcols, &dc, e, err)
+                    : basalt_qagg_group_rows(l, kcols, e, err);
         for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)
             st = basalt_qagg_update(l, c, &acols[c], arg2_of(a, acols, c), l->gids, e, false,
                                     err);
     }
+    for (int k = 0; k < QAGG_STR_KEYS_MAX; k++)
+        basalt_qagg_dict_buf_free(&gathered[k]);
     if (kcols != kc)
         basalt_free(kcols);
     if (acols != ac)
@@ -259,13 +292,14 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
     basalt_status st = kcols && rows && hashes
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    struct qagg_dict_buf gathered[QAGG_STR_KEYS_MAX] = {0};
     for (int k = 0; k < agg->n_keys && st == BASALT_OK; k++)
-        st = basalt_qagg_col_init(keys[k], agg->keys[k].phys, n_rows, &kcols[k], err);
+        st = key_col_init(agg, k, keys[k], n_rows, &gathered[k], &kcols[k], err);
     for (int64_t b = 0; st == BASALT_OK && b < n_rows; b += QAGG_CHUNK) {
         int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
         if (b > 0)
             for (int k = 0; k < agg->n_keys; k++)
-                kcols[k].off += QAGG_CHUNK;
+                basalt_qagg_col_advance(&kcols[k], QAGG_CHUNK);
         if (agg->str_keys) {
             basalt_qagg_str_encode(agg, kcols, e, rows, hashes);
         } else {
@@ -276,6 +310,8 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
         for (int64_t i = 0; i < e; i++)
             part[b + i] = (uint8_t)(hashes[i] >> (64 - QAGG_PART_BITS - bits) & (QAGG_PARTS - 1));
     }
+    for (int k = 0; k < QAGG_STR_KEYS_MAX; k++)
+        basalt_qagg_dict_buf_free(&gathered[k]);
     basalt_free(rows);
     basalt_free(hashes);
     if (kcols != kc)

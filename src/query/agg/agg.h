@@ -98,7 +98,8 @@ void basalt_qagg_local_free(struct basalt_qagg_local *local);
 /* Adds n_rows rows. keys[i] is an Arrow array (not a struct) of key_types[i]'s
  * format (basalt_query_type_format: "l", "u", "d:38,0", "tsu:UTC"...) with at
  * least n_rows rows, borrowed for the call (strings that start groups are
- * copied); args[j] is call j's argument array (NULL for COUNT_STAR), and for
+ * copied); a string key may also be a dictionary array (int32 indices over
+ * values of its format), which groups as its values do; args[j] is call j's argument array (NULL for COUNT_STAR), and for
  * the two-argument kinds args2[j] its second argument (x of corr(y, x));
  * args2 may be NULL when no call takes two, and its other entries are
  * ignored. Arrays may have offsets and validity. Returns OK; INVALID_ARG
@@ -110,6 +111,13 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *local,
                                   const struct ArrowArray *const *args,
                                   const struct ArrowArray *const *args2, int64_t n_rows,
                                   struct basalt_error *err);
+
+/* Whether consume would group these n_rows rows through a map of their
+ * keys' dictionary indices (every key a dictionary array, few combinations):
+ * such a batch adds at most n_rows / 4 groups, and is best consumed whole
+ * (the map is made per consume). */
+bool basalt_qagg_dictionary_batch(const struct basalt_qagg *agg,
+                                  const struct ArrowArray *const *keys, int64_t n_rows);
 
 /* Merges the locals (each consumed by one worker) partition by partition on
  * `pool` (NULL: the calling thread), finalises, and appends the result batches
@@ -185,6 +193,8 @@ struct basalt_qagg_stats {
     int64_t word_batches;   /* of those, chunks probed in the word index (one
                                key word inline in the slot) */
     int64_t global_batches; /* consume chunks of a global (keyless) aggregate */
+    int64_t dict_batches;   /* consume calls whose dictionary-array keys were grouped
+                               through a map of their index combinations (agg_dict.c) */
     int64_t groups;         /* groups in the last finish's output */
     int64_t partitions;     /* partitions the last finish merged in */
     bool direct_finish;     /* the last finish wrote one local's groups

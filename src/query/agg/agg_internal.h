@@ -16,6 +16,9 @@
 /* Direct-indexed window of the dense path: one int32 group id per key value. */
 #define QAGG_DENSE_SLOTS 65536
 #define QAGG_BATCH_ROWS 65536
+/* All-string keys encoded in one pass (agg_strkey.c), dictionary keys
+ * grouped by code (agg_dict.c): up to this many. */
+#define QAGG_STR_KEYS_MAX 8
 
 /* How values sit in an Arrow array. DATE is I32, TIMESTAMP I64. */
 enum qagg_phys {
@@ -142,7 +145,7 @@ struct basalt_qagg {
     uint64_t word_seed;
     bool str_keys; /* 1..QAGG_STR_KEYS_MAX keys, all strings: agg_strkey.c encodes them */
     struct basalt_qagg_options opts;
-    _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches;
+    _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches, dict_batches;
     int64_t groups, partitions;
     bool direct_finish;
     int64_t splits;
@@ -188,6 +191,8 @@ struct basalt_qagg_local {
     uint64_t *hbuf;
     uint32_t *gids;
     uint64_t *wbuf; /* word_key tables: the chunk's value words */
+    uint32_t *dict_map; /* agg_dict.c: a batch's key code -> group id + 1 (0: not met) */
+    size_t dict_cap;
 };
 
 /* A borrowed Arrow array, ready to index. */
@@ -197,6 +202,13 @@ struct qagg_col {
     const char *sdata;
     int64_t off;
     bool large;
+    /* A dictionary array's key (strings only, agg_dict.c): the fields above
+     * describe the dictionary's values, and row i is value index[ioff + i]
+     * (NULL where ivalid says so). index NULL: row i is value i. */
+    const int32_t *index;
+    const uint8_t *ivalid;
+    int64_t ioff;
+    int64_t dict_len;
 };
 
 static inline bool basalt_qagg_valid(const struct qagg_col *c, int64_t i)
@@ -219,14 +231,72 @@ static inline void basalt_qagg_str_get(const struct qagg_col *c, int64_t i, cons
     *n = e - s;
 }
 
+/* agg_dict.c: keys that are dictionary arrays. */
+/* c for key array x, a dictionary array (int32 indices over strings) whose
+ * indices are checked against the dictionary for the n rows. INVALID_ARG
+ * otherwise, or for an index outside it. */
+basalt_status basalt_qagg_dict_col_init(const struct ArrowArray *x, bool large, int64_t n,
+                                        struct qagg_col *c, struct basalt_error *err);
+/* A batch whose keys are all dictionary columns, grouped through a map of
+ * their index combinations: the code of a row is the sum of its indices
+ * times the strides, NULL being index dict_len. */
+struct qagg_dict_codes {
+    bool use;
+    int64_t stride[QAGG_STR_KEYS_MAX];
+    int64_t codes;
+};
+/* Sets dc->use when every key column is a dictionary column and their
+ * combinations are few enough for a map of them (cleared for the batch of
+ * n rows). OK, NOMEM. */
+basalt_status basalt_qagg_dict_codes(struct basalt_qagg_local *l, const struct qagg_col *keys,
+                                     int64_t n, struct qagg_dict_codes *dc,
+                                     struct basalt_error *err);
+/* l->gids for the chunk of n rows at keys' offsets (prepared with dc->use). */
+basalt_status basalt_qagg_dict_rows(struct basalt_qagg_local *l, const struct qagg_col *keys,
+                                    const struct qagg_dict_codes *dc, int64_t n,
+                                    struct basalt_error *err);
+/* A dictionary key gathered into plain strings (64-bit offsets), for keys
+ * that are not all strings (agg_strkey.c reads the others in place). */
+struct qagg_dict_buf {
+    int64_t *offsets;
+    uint8_t *valid;
+    char *data;
+};
+basalt_status basalt_qagg_dict_gather(const struct qagg_col *c, int64_t n,
+                                      struct qagg_dict_buf *buf, struct qagg_col *out,
+                                      struct basalt_error *err);
+void basalt_qagg_dict_buf_free(struct qagg_dict_buf *buf);
+/* A column's row i: whether it is valid and, if so, its position among the
+ * values (a dictionary's index, else i). */
+static inline bool basalt_qagg_row_at(const struct qagg_col *c, int64_t i, int64_t *j)
+{
+    if (c->index == NULL) {
+        *j = i;
+        return basalt_qagg_valid(c, i);
+    }
+    if (c->ivalid && !basalt_bitmap_get(c->ivalid, c->ioff + i))
+        return false;
+    *j = c->index[c->ioff + i];
+    return basalt_qagg_valid(c, *j);
+}
+/* Moves a key column's rows on by n (a chunk). */
+static inline void basalt_qagg_col_advance(struct qagg_col *c, int64_t n)
+{
+    if (c->index)
+        c->ioff += n;
+    else
+        c->off += n;
+}
+
 /* agg_type.c */
 enum qagg_phys basalt_qagg_phys(struct basalt_query_type t);
 int basalt_qagg_phys_width(enum qagg_phys p);
 void basalt_qagg_interval_normalize(struct qinterval *iv);
 
 /* agg_table.c */
-basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys phys, int64_t n,
-                                   struct qagg_col *c, struct basalt_error *err);
+/* large: strings with 64-bit offsets. */
+basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys phys, bool large,
+                                   int64_t n, struct qagg_col *c, struct basalt_error *err);
 void basalt_qagg_cell_get(const struct qagg_col *c, enum qagg_phys phys, int64_t i,
                           union qagg_cell *out);
 basalt_status basalt_qagg_local_init(struct basalt_qagg *agg, struct basalt_qagg_local *l,
@@ -282,7 +352,6 @@ basalt_status basalt_qagg_word_rows(struct basalt_qagg_local *l, const struct qa
 #define QAGG_PREFETCH_ROWS_BYTES (256 * 1024)
 
 /* agg_strkey.c */
-#define QAGG_STR_KEYS_MAX 8
 void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *keys, int64_t n,
                             uint8_t *rows, uint64_t *hashes);
 

@@ -1,25 +1,28 @@
-/* Keys that are all strings (TPC-H Q1's two flags, H2O's id1/id2): the
- * chunk's key rows and their hashes in one tight pass, without the generic
- * encoder's per-row type switch or the generic hash's per-word pointer
- * checks. A string's first 16 bytes are read as two words (masked to its
- * length) when the chunk's data covers them; the rows and hashes are
- * exactly those of basalt_qagg_encode_rows and hash_row. */
+/* Keys that are all strings (TPC-H Q1's two flags, H2O's id1/id2), plain or
+ * dictionary columns (agg_dict.c): the chunk's key rows and their hashes in
+ * one tight pass, without the generic encoder's per-row type switch or the
+ * generic hash's per-word pointer checks. A string's first 16 bytes are read
+ * as two words (masked to its length) when the column's data covers them;
+ * the rows and hashes are exactly those of basalt_qagg_encode_rows and
+ * hash_row over the same strings. */
 #include <string.h>
 
 #include "agg/agg_internal.h"
 #include "basalt/hash.h"
 
 /* The bytes of column c the chunk is known to have: up to the end of its
- * last string. */
+ * last string (a dictionary's last value). */
 static int64_t covered(const struct qagg_col *c, int64_t n)
 {
     const char *p;
-    int64_t len;
-    basalt_qagg_str_get(c, n - 1, &p, &len);
+    int64_t len, last = c->index ? c->dict_len - 1 : n - 1;
+    if (last < 0)
+        return 0;
+    basalt_qagg_str_get(c, last, &p, &len);
     return (p - c->sdata) + len;
 }
 
-/* Row i's two words for a valid string of column c (header: length and
+/* Value i's two words for a valid string of column c (header: length and
  * first 4 bytes; then the next 8 bytes, or the pointer of a long string)
  * and the value the row hash takes for the second. */
 static inline void str_words(const struct qagg_col *c, int64_t i, int64_t limit, uint64_t *w1,
@@ -52,10 +55,12 @@ static inline void str_words(const struct qagg_col *c, int64_t i, int64_t limit,
 
 /* The chunk's rows and hashes for nk keys; inlined with nk a constant for
  * one and two keys, so their loops keep everything in registers (the
- * generic loop added 5 instructions a row to one key). */
+ * generic loop added 5 instructions a row to one key), and with `indexed`
+ * when some key is a dictionary column (its rows read their values
+ * through their indices). */
 static inline __attribute__((always_inline)) void
-encode_chunk(const struct basalt_qagg *a, const struct qagg_col *keys, int nk, int64_t n,
-             const int64_t *limit, uint8_t *rows, uint64_t *hashes)
+encode_chunk(const struct basalt_qagg *a, const struct qagg_col *keys, int nk, bool indexed,
+             int64_t n, const int64_t *limit, uint8_t *rows, uint64_t *hashes)
 {
     size_t w = (size_t)a->row_width;
     for (int64_t i = 0; i < n; i++) {
@@ -64,8 +69,9 @@ encode_chunk(const struct basalt_qagg *a, const struct qagg_col *keys, int nk, i
         for (int k = 0; k < nk; k++) {
             uint64_t w1 = 0, w2 = 0;
             hv[k] = 0;
-            if (basalt_qagg_valid(&keys[k], i))
-                str_words(&keys[k], i, limit[k], &w1, &w2, &hv[k]);
+            int64_t j = i;
+            if (indexed ? basalt_qagg_row_at(&keys[k], i, &j) : basalt_qagg_valid(&keys[k], i))
+                str_words(&keys[k], j, limit[k], &w1, &w2, &hv[k]);
             else
                 nulls |= 1ull << k;
             /* all-string rows: the mask word, then 16 bytes a key */
@@ -88,12 +94,21 @@ void basalt_qagg_str_encode(const struct basalt_qagg *a, const struct qagg_col *
     if (n <= 0)
         return;
     int64_t limit[QAGG_STR_KEYS_MAX];
-    for (int k = 0; k < nk; k++)
+    bool indexed = false;
+    for (int k = 0; k < nk; k++) {
         limit[k] = covered(&keys[k], n);
-    if (nk == 1)
-        encode_chunk(a, keys, 1, n, limit, rows, hashes);
-    else if (nk == 2)
-        encode_chunk(a, keys, 2, n, limit, rows, hashes);
-    else
-        encode_chunk(a, keys, nk, n, limit, rows, hashes);
+        indexed |= keys[k].index != NULL;
+    }
+    if (indexed) {
+        if (nk == 1)
+            encode_chunk(a, keys, 1, true, n, limit, rows, hashes);
+        else
+            encode_chunk(a, keys, nk, true, n, limit, rows, hashes);
+    } else if (nk == 1) {
+        encode_chunk(a, keys, 1, false, n, limit, rows, hashes);
+    } else if (nk == 2) {
+        encode_chunk(a, keys, 2, false, n, limit, rows, hashes);
+    } else {
+        encode_chunk(a, keys, nk, false, n, limit, rows, hashes);
+    }
 }

@@ -7,8 +7,8 @@
 #include "agg/agg_internal.h"
 #include "basalt/hash.h"
 
-basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys phys, int64_t n,
-                                   struct qagg_col *c, struct basalt_error *err)
+basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys phys, bool large,
+                                   int64_t n, struct qagg_col *c, struct basalt_error *err)
 {
     memset(c, 0, sizeof *c);
     if (!a)
@@ -25,6 +25,7 @@ basalt_status basalt_qagg_col_init(const struct ArrowArray *a, enum qagg_phys ph
     c->data = a->buffers[1];
     c->sdata = phys == QP_STR ? a->buffers[2] : NULL;
     c->off = a->offset;
+    c->large = phys == QP_STR && large;
     return BASALT_OK;
 }
 
@@ -277,6 +278,7 @@ void basalt_qagg_local_clear(struct basalt_qagg_local *l)
     basalt_free(l->rowbuf);
     basalt_free(l->hbuf);
     basalt_free(l->gids);
+    basalt_free(l->dict_map);
     basalt_arena_reset(&l->arena);
     memset(l, 0, sizeof *l);
 }

@@ -104,6 +104,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         if (n->has_row_limit)
             put(o, " rows_pruned=%lld rows_cut=%lld", (long long)n->rows_pruned,
                 (long long)n->rows_cut);
+        if (n->dict_batches > 0)
+            put(o, " dictionary_batches=%lld", (long long)n->dict_batches);
         if (n->spill_runs > 0)
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
         if (n->spill_partitions > 0)

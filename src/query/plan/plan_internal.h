@@ -64,6 +64,10 @@ struct qscan {
     int n_keep_above;
     /* In-memory batches (VALUES). */
     struct basalt_arrow_batches values;
+    /* Parquet: per output column, read as a dictionary array (the
+     * aggregate right above groups such keys by their indices; in the
+     * context's arena); NULL: none. */
+    bool *dictionary;
 };
 
 struct qagg_call {
@@ -121,6 +125,7 @@ struct basalt_qplan {
      * written to spill files, the rows and bytes written */
     int64_t spill_runs, spill_partitions, spill_rows, spill_bytes;
     int64_t spill_splits; /* AGGREGATE, HASH JOIN: spilled partitions split again */
+    int64_t dict_batches; /* AGGREGATE: batches grouped by dictionary indices */
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */

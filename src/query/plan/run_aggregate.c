@@ -85,6 +85,42 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
     return st;
 }
 
+/* agg_spill_rows for inputs whose keys may be dictionary arrays (what
+ * ask_dictionary_keys asks the scan for): those are decoded to their values,
+ * the spill files' type. */
+static basalt_status spill_plain(struct agg_sink *s, const struct ArrowArray *const *inputs,
+                                 int64_t n, struct basalt_error *err)
+{
+    const struct ArrowArray *plain[256];
+    struct ArrowArray decoded[256];
+    int nk = s->node->n_exprs, n_decoded = 0;
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < s->n_inputs; i++)
+        plain[i] = inputs[i];
+    for (int i = 0; i < nk && st == BASALT_OK; i++) {
+        if (inputs[i] == NULL || inputs[i]->dictionary == NULL)
+            continue;
+        /* keys lead the spill schema, all spilled */
+        struct ArrowSchema type, values;
+        st = basalt_arrow_schema_init(&type, "i", "", ARROW_FLAG_NULLABLE, 0, err);
+        if (st == BASALT_OK) {
+            st = basalt_arrow_schema_copy(s->sp.schema.children[i], &values, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_schema_set_dictionary(&type, &values, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_dictionary_decode(&type, inputs[i], &decoded[n_decoded], err);
+            basalt_arrow_schema_release(&type);
+        }
+        if (st == BASALT_OK)
+            plain[i] = &decoded[n_decoded++];
+    }
+    if (st == BASALT_OK)
+        st = agg_spill_rows(s, plain, n, err);
+    for (int i = 0; i < n_decoded; i++)
+        basalt_arrow_array_release(&decoded[i]);
+    return st;
+}
+
 /* The spill ops (agg.h): handles are spill files. */
 static void *agg_part(void *ctx, int p)
 {
@@ -247,6 +283,41 @@ static void agg_spill_reset(struct agg_spill *sp)
     basalt_free(sp->pos);
 }
 
+/* Asks the Parquet scan right below for its key columns as dictionary
+ * arrays, which the aggregation groups by their indices (agg/agg_dict.c),
+ * when that is safe: every key a string or binary column of the scan, read
+ * by nothing else (no argument, nothing computed: only the aggregation sees
+ * the batches, whose schema still names the values' type). Rows that spill
+ * have their keys made plain first (spill_plain). */
+static basalt_status ask_dictionary_keys(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                         const struct agg_sink *s,
+                                         const struct basalt_query_type *key_types,
+                                         struct basalt_error *err)
+{
+    struct basalt_qplan *scan = node->child[0];
+    int nk = node->n_exprs;
+    (void)ctx;
+    if (scan->kind != QPLAN_SCAN_PARQUET || nk == 0 || nk > 8 || s->n_prog > 0)
+        return BASALT_OK;
+    for (int i = 0; i < nk; i++) {
+        if (s->col[i] < 0 || (key_types[i].id != BASALT_QUERY_TYPE_STRING &&
+                              key_types[i].id != BASALT_QUERY_TYPE_BINARY))
+            return BASALT_OK;
+        for (int j = nk; j < s->n_inputs; j++)
+            if (s->col[j] == s->col[i])
+                return BASALT_OK;
+    }
+    size_t n_out = (size_t)scan->schema.n_children;
+    bool *dict = basalt_arena_alloc(&ctx->arena, n_out + 1, 1);
+    if (dict == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    memset(dict, 0, n_out + 1);
+    for (int i = 0; i < nk; i++)
+        dict[s->col[i]] = true;
+    scan->scan.dictionary = dict;
+    return BASALT_OK;
+}
+
 static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                  struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -264,9 +335,15 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
     int nk = s->node->n_exprs, nc = s->node->n_calls;
-    if (s->limit == 0) {
+    /* A batch grouped by its dictionary codes adds few groups (a quarter of
+     * its rows at most) and is consumed whole: the map of the codes is made
+     * once per consume. */
+    if (s->limit == 0 || (!atomic_load(&s->frozen) &&
+                          basalt_qagg_dictionary_batch(s->agg, inputs, batch->length))) {
         st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
                                  batch->length, err);
+        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
+            atomic_store(&s->frozen, true);
     } else {
         /* In slices, so that the tables freeze close to their share (a
          * slice of new groups with many aggregates is megabytes). */
@@ -284,7 +361,7 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
                 in[i] = &view[i];
             }
             if (atomic_load(&s->frozen)) {
-                st = agg_spill_rows(s, in, n, err);
+                st = spill_plain(s, in, n, err);
             } else {
                 st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
                 if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
@@ -355,6 +432,8 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     if (st == BASALT_OK)
         st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
     if (st == BASALT_OK)
+        st = ask_dictionary_keys(ctx, node, &s, key_types, err);
+    if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK && s.n_prog > 0) {
         struct basalt_qexpr_builder *b;
@@ -408,6 +487,9 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
             st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
         }
     } else if (st == BASALT_OK) {
+        struct basalt_qagg_stats as;
+        basalt_qagg_stats(agg, &as);
+        node->dict_batches = as.dict_batches;
         st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
         /* The node's names and nullability. */
         if (st == BASALT_OK) {

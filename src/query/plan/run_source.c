@@ -192,6 +192,11 @@ static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, 
         basalt_parquet_scan_select_all(scan);
     for (int32_t i = 0; s->keep != NULL && i < s->n_keep && st == BASALT_OK; i++)
         st = basalt_parquet_scan_select_column(scan, s->full.children[s->keep[i]]->name, err);
+    int32_t n_out = s->keep != NULL ? s->n_keep : (int32_t)s->full.n_children;
+    for (int32_t i = 0; s->dictionary != NULL && i < n_out && st == BASALT_OK; i++)
+        if (s->dictionary[i])
+            st = basalt_parquet_scan_keep_dictionary(
+                scan, s->full.children[s->keep != NULL ? s->keep[i] : i]->name, err);
     if (st == BASALT_OK)
         st = basalt_parquet_scan_select_row_groups(scan, &rg, 1, err);
     for (int32_t i = 0; i < s->n_pushed && st == BASALT_OK; i++) {

@@ -400,6 +400,77 @@ TEST(reader_scan_keep_dictionary)
     CHECK(same);
 }
 
+/* keep_dictionary for one column: that column alone comes out as a
+ * dictionary array, its values those of the plain read; an unknown name and
+ * a started scan are refused. */
+TEST(reader_scan_keep_dictionary_one_column)
+{
+    struct basalt_error err;
+    struct basalt_parquet_reader *r = NULL;
+    CHECK_OK(basalt_parquet_reader_open_file(corpus("alltypes_tiny_pages.parquet"), NULL, &r, &err),
+             &err);
+    struct basalt_parquet_read_options o;
+    basalt_parquet_read_options_init(&o);
+    o.batch_size = 0;
+    struct basalt_parquet_scan *scan = NULL, *plain = NULL;
+    CHECK_OK(basalt_parquet_scan_new(r, &o, &scan, &err), &err);
+    CHECK_OK(basalt_parquet_scan_new(r, &o, &plain, &err), &err);
+    for (int i = 0; i < 2; i++) {
+        struct basalt_parquet_scan *x = i ? plain : scan;
+        CHECK_OK(basalt_parquet_scan_select_column(x, "string_col", &err), &err);
+        CHECK_OK(basalt_parquet_scan_select_column(x, "date_string_col", &err), &err);
+    }
+    CHECK_OK(basalt_parquet_scan_keep_dictionary(scan, "date_string_col", &err), &err);
+    CHECK_STATUS(basalt_parquet_scan_keep_dictionary(scan, "no_such_col", &err), BASALT_NOT_FOUND,
+                 &err);
+    struct ArrowSchema s, ps;
+    CHECK_OK(basalt_parquet_scan_schema(scan, &s, &err), &err);
+    CHECK_OK(basalt_parquet_scan_schema(plain, &ps, &err), &err);
+    /* the file's order: date_string_col, then string_col */
+    CHECK_STR(s.children[0]->name, "date_string_col");
+    CHECK_STR(s.children[0]->format, "i");
+    CHECK(s.children[0]->dictionary && strcmp(s.children[0]->dictionary->format, "u") == 0);
+    CHECK_STR(s.children[1]->format, "u");
+    CHECK(s.children[1]->dictionary == NULL);
+    CHECK_STATUS(basalt_parquet_scan_keep_dictionary(scan, "string_col", &err),
+                 BASALT_INVALID_ARG, &err);
+    int64_t rows = 0;
+    for (;;) {
+        struct ArrowArray a, pa;
+        CHECK_OK(basalt_parquet_scan_next(scan, &a, &err), &err);
+        CHECK_OK(basalt_parquet_scan_next(plain, &pa, &err), &err);
+        if (!a.release || !pa.release) {
+            CHECK(!a.release && !pa.release);
+            basalt_arrow_array_release(&a);
+            basalt_arrow_array_release(&pa);
+            break;
+        }
+        CHECK_OK(basalt_arrow_array_validate(&s, &a, BASALT_ARROW_VALIDATE_FULL, &err), &err);
+        CHECK_EQ(a.length, pa.length);
+        CHECK(a.children[0]->dictionary != NULL && a.children[1]->dictionary == NULL);
+        /* every value of the dictionary column equals the plain read's */
+        const struct ArrowArray *ix = a.children[0], *d = ix->dictionary, *pv = pa.children[0];
+        const int32_t *idx = (const int32_t *)ix->buffers[1] + ix->offset;
+        const int32_t *doff = (const int32_t *)d->buffers[1] + d->offset;
+        const int32_t *poff = (const int32_t *)pv->buffers[1] + pv->offset;
+        const char *dd = d->buffers[2], *pd = pv->buffers[2];
+        for (int64_t i = 0; i < a.length; i++) {
+            int32_t dl = doff[idx[i] + 1] - doff[idx[i]], pl = poff[i + 1] - poff[i];
+            CHECK_MSG(dl == pl && memcmp(dd + doff[idx[i]], pd + poff[i], (size_t)dl) == 0,
+                      "row %lld differs", (long long)(rows + i));
+        }
+        rows += a.length;
+        basalt_arrow_array_release(&a);
+        basalt_arrow_array_release(&pa);
+    }
+    CHECK(rows > 0);
+    basalt_arrow_schema_release(&s);
+    basalt_arrow_schema_release(&ps);
+    basalt_parquet_scan_free(scan);
+    basalt_parquet_scan_free(plain);
+    basalt_parquet_reader_close(r);
+}
+
 TEST(reader_scan_row_groups)
 {
     struct basalt_error err;

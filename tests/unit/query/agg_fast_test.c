@@ -197,7 +197,7 @@ TEST(agg_fast_encoders_match_generic)
     v.offset = 9;
     v.length = N - 9;
     v.null_count = -1;
-    CHECK_OK(basalt_qagg_col_init(&v, QP_STR, N - 9, &col, &err), &err);
+    CHECK_OK(basalt_qagg_col_init(&v, QP_STR, false, N - 9, &col, &err), &err);
     size_t w = (size_t)agg->row_width;
     uint8_t *r1 = calloc(N, w), *r2 = calloc(N, w);
     uint64_t h1[N];
@@ -224,7 +224,7 @@ TEST(agg_fast_encoders_match_generic)
         wk.offset = starts[k];
         wk.length = M;
         wk.null_count = -1;
-        CHECK_OK(basalt_qagg_col_init(&wk, QP_STR, M, &cols[k], &err), &err);
+        CHECK_OK(basalt_qagg_col_init(&wk, QP_STR, false, M, &cols[k], &err), &err);
     }
     w = (size_t)agg->row_width;
     r1 = calloc(M, w);
@@ -290,4 +290,243 @@ TEST(agg_order_hash_then_row)
         basalt_qagg_local_free(l);
     }
     basalt_qagg_free(agg);
+}
+
+/* A dictionary array: int32 indices idx (-1: NULL) over the values cells
+ * (format fmt, "N" a NULL value), the dictionary starting at value voff. */
+static basalt_status dict_array(const char *fmt, const char *const *values, int64_t nv,
+                                int64_t voff, const int32_t *idx, int64_t n,
+                                struct ArrowArray *out)
+{
+    struct ArrowArray d;
+    basalt_status st = at_array(fmt, values, nv, &d);
+    if (st != BASALT_OK)
+        return st;
+    d.offset = voff;
+    d.length = nv - voff;
+    d.null_count = -1;
+    st = basalt_arrow_array_init(out, 2, 0, NULL);
+    void *ib = NULL, *vb = NULL;
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_allocate_buffer(out, 1, (size_t)n * 4 + 4, &ib, NULL);
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)n / 8 + 1, &vb, NULL);
+    if (st != BASALT_OK) {
+        basalt_arrow_array_release(&d);
+        return st;
+    }
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; i++) {
+        /* a NULL slot holds an index past the dictionary: it must not be read */
+        ((int32_t *)ib)[i] = idx[i] < 0 ? 1 << 30 : idx[i];
+        basalt_bitmap_set(vb, i, idx[i] >= 0);
+        nulls += idx[i] < 0;
+    }
+    out->length = n;
+    out->null_count = nulls;
+    return basalt_arrow_array_set_dictionary(out, &d, NULL);
+}
+
+/* The rows of an aggregation over keys (nk arrays) and one int64 argument,
+ * in output order, for 1-3 locals and random splits: each mode's rows must
+ * equal mode 0's. *dict_batches: the dictionary batches of the last mode. */
+static char **run_modes(const struct basalt_query_type *kt, int nk, const struct ArrowArray *keys,
+                        const struct ArrowArray *arg, int64_t n, int64_t *n_rows,
+                        int64_t *dict_batches, struct basalt_error *err)
+{
+    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}},
+                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, {0}}};
+    struct ArrowArray args[2] = {*arg, *arg};
+    char **first = NULL;
+    for (int mode = 0; mode < 3; mode++) {
+        struct basalt_qagg *agg;
+        if (basalt_qagg_new(kt, nk, calls, 2, NULL, &agg, err) != BASALT_OK)
+            return NULL;
+        struct at_opts o = {mode + 1, mode == 2 ? 7 : 0, NULL, false, NULL};
+        char **rows;
+        int64_t nr;
+        basalt_status st = at_run(agg, kt, nk, calls, 2, keys, args, n, &o, &rows, &nr, err);
+        struct basalt_qagg_stats s;
+        basalt_qagg_stats(agg, &s);
+        *dict_batches = s.dict_batches;
+        basalt_qagg_free(agg);
+        if (st != BASALT_OK)
+            return NULL;
+        if (!first) {
+            first = rows;
+            *n_rows = nr;
+            continue;
+        }
+        bool same = nr == *n_rows;
+        for (int64_t r = 0; same && r < nr; r++)
+            same = strcmp(rows[r], first[r]) == 0;
+        at_free(rows, nr);
+        if (!same) {
+            basalt_error_set(err, BASALT_INTERNAL, "mode %d differs from one local", mode);
+            at_free(first, *n_rows);
+            return NULL;
+        }
+    }
+    return first;
+}
+
+/* Dictionary-array keys (agg_dict.c) give the rows, in the same order, that
+ * the same values as plain strings give (the generic path, checked against
+ * DuckDB elsewhere): through the map of index combinations (two keys, few
+ * values), through the encoder reading strings by index (a dictionary too
+ * large for the map), and gathered (a string key beside an integer key);
+ * with NULL indices, a NULL dictionary value, long strings and dictionaries
+ * that start at an offset. An index outside its dictionary is refused. */
+TEST(agg_dictionary_keys_match_plain)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    enum { N = 40000, BIG = 20000 };
+    static const char *v1[] = {"skipped", "id001", "id002", "", "N",
+                               "a value longer than twelve bytes", "id003",
+                               "a value longer than twelve bytez"};
+    static const char *v2[] = {"x", "yy", "zzz"};
+    char **big = malloc(sizeof(char *) * BIG);
+    for (int i = 0; i < BIG; i++) {
+        char b[64];
+        snprintf(b, sizeof b, i % 3 ? "id%07d" : "a long dictionary value number %d", i);
+        big[i] = strdup(b);
+    }
+    int32_t *i1 = malloc(4 * N), *i2 = malloc(4 * N), *i3 = malloc(4 * N);
+    const char **c1 = malloc(sizeof(char *) * N), **c2 = malloc(sizeof(char *) * N),
+               **c3 = malloc(sizeof(char *) * N), **cv = malloc(sizeof(char *) * N),
+               **ci = malloc(sizeof(char *) * N);
+    char (*vbuf)[24] = malloc(24 * (size_t)N);
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 5);
+    for (int i = 0; i < N; i++) {
+        i1[i] = bt_rng_below(&rng, 20) == 0 ? -1 : (int32_t)bt_rng_below(&rng, 7);
+        i2[i] = bt_rng_below(&rng, 10) == 0 ? -1 : (int32_t)bt_rng_below(&rng, 3);
+        i3[i] = bt_rng_below(&rng, 30) == 0 ? -1 : (int32_t)bt_rng_below(&rng, BIG);
+        c1[i] = i1[i] < 0 ? "N" : v1[1 + i1[i]];
+        c2[i] = i2[i] < 0 ? "N" : v2[i2[i]];
+        c3[i] = i3[i] < 0 ? "N" : big[i3[i]];
+        snprintf(vbuf[i], sizeof vbuf[i], "%d", (int)bt_rng_below(&rng, 1000) - 500);
+        cv[i] = vbuf[i];
+        ci[i] = i % 5 == 0 ? "N" : (i % 2 ? "7" : "-3");
+    }
+    i2[N / 2] = 1; /* valid: below, its index is made to point past the dictionary */
+    c2[N / 2] = v2[1];
+    struct ArrowArray arg, d1, d2, d3, p1, p2, p3, pi;
+    CHECK_OK(at_array("l", cv, N, &arg), NULL);
+    CHECK_OK(dict_array("u", v1, 8, 1, i1, N, &d1), NULL);
+    CHECK_OK(dict_array("u", v2, 3, 0, i2, N, &d2), NULL);
+    CHECK_OK(dict_array("u", (const char *const *)big, BIG, 0, i3, N, &d3), NULL);
+    CHECK_OK(at_array("u", c1, N, &p1), NULL);
+    CHECK_OK(at_array("u", c2, N, &p2), NULL);
+    CHECK_OK(at_array("u", c3, N, &p3), NULL);
+    CHECK_OK(at_array("l", ci, N, &pi), NULL);
+    struct {
+        const char *what;
+        int nk;
+        struct ArrowArray dict[2], plain[2];
+        struct basalt_query_type kt[2];
+        bool by_code;
+    } cases[] = {
+        {"two keys by code", 2, {d1, d2}, {p1, p2}, {T(STRING), T(STRING)}, true},
+        {"one key by code", 1, {d2}, {p2}, {T(STRING)}, true},
+        {"a large dictionary by index", 1, {d3}, {p3}, {T(STRING)}, false},
+        {"two keys, one by index", 2, {d2, d3}, {p2, p3}, {T(STRING), T(STRING)}, false},
+        {"beside an integer, gathered", 2, {d1, pi}, {p1, pi}, {T(STRING), T(INT64)}, false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int64_t nd = 0, np = 0, dict_batches = 0, plain_batches = 0;
+        char **want = run_modes(cases[c].kt, cases[c].nk, cases[c].plain, &arg, N, &np,
+                                &plain_batches, &err);
+        char **got = run_modes(cases[c].kt, cases[c].nk, cases[c].dict, &arg, N, &nd,
+                               &dict_batches, &err);
+        CHECK_MSG(want && got, "%s: %s", cases[c].what, err.message);
+        if (!want || !got)
+            continue;
+        CHECK_EQ(nd, np);
+        for (int64_t r = 0; r < nd && r < np; r++)
+            CHECK_MSG(strcmp(got[r], want[r]) == 0, "%s: row %lld '%s', plain '%s'",
+                      cases[c].what, (long long)r, got[r], want[r]);
+        /* the map fires on the one-local runs' whole batches, and only there */
+        CHECK_MSG((dict_batches > 0) == cases[c].by_code, "%s: %lld dictionary batches",
+                  cases[c].what, (long long)dict_batches);
+        CHECK_EQ(plain_batches, 0);
+        at_free(want, np);
+        at_free(got, nd);
+    }
+
+    /* an index past the dictionary (not NULL) is an error, not a read */
+    int32_t bad = 3;
+    memcpy((char *)(uintptr_t)d2.buffers[1] + 4 * (N / 2), &bad, 4);
+    struct basalt_query_type kt[] = {T(STRING)};
+    struct basalt_qagg_call call = {BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}};
+    struct basalt_qagg *agg;
+    struct basalt_qagg_local *l;
+    CHECK_OK(basalt_qagg_new(kt, 1, &call, 1, NULL, &agg, &err), &err);
+    CHECK_OK(basalt_qagg_local_new(agg, &l, &err), &err);
+    const struct ArrowArray *kp[] = {&d2}, *ap[] = {NULL};
+    CHECK_STATUS(basalt_qagg_consume(l, kp, ap, NULL, N, &err), BASALT_INVALID_ARG, &err);
+    CHECK_MSG(strstr(err.message, "dictionary index 3 outside its 3 values") != NULL, "%s",
+              err.message);
+    basalt_qagg_local_free(l);
+    basalt_qagg_free(agg);
+
+    struct ArrowArray *all[] = {&arg, &d1, &d2, &d3, &p1, &p2, &p3, &pi};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        basalt_arrow_array_release(all[i]);
+    for (int i = 0; i < BIG; i++)
+        free(big[i]);
+    free(big);
+    free(i1);
+    free(i2);
+    free(i3);
+    free(c1);
+    free(c2);
+    free(c3);
+    free(cv);
+    free(ci);
+    free(vbuf);
+}
+
+/* Keys and values of large strings (64-bit offsets) group and aggregate as
+ * the same strings with 32-bit offsets do. */
+TEST(agg_large_string_columns)
+{
+    struct basalt_error err;
+    basalt_error_init(&err);
+    static const char *words[] = {"a", "", "N", "a string longer than twelve", "bb", "ccc"};
+    enum { N = 3000 };
+    const char *cells[N], *vals[N];
+    for (int i = 0; i < N; i++) {
+        cells[i] = words[(i * 7) % 6];
+        vals[i] = words[(i * 5 + 1) % 6];
+    }
+    struct basalt_query_type large = T(STRING);
+    large.large = true;
+    char **rows[2];
+    int64_t nr[2];
+    for (int w = 0; w < 2; w++) {
+        const char *fmt = w ? "U" : "u";
+        struct basalt_query_type t = w ? large : T(STRING);
+        struct basalt_qagg_call calls[] = {{BASALT_QAGG_MIN, false, t, 0, NULL, {0}},
+                                           {BASALT_QAGG_MAX, false, t, 0, NULL, {0}}};
+        struct ArrowArray key, arg;
+        CHECK_OK(at_array(fmt, cells, N, &key), NULL);
+        CHECK_OK(at_array(fmt, vals, N, &arg), NULL);
+        struct ArrowArray args[2] = {arg, arg};
+        struct basalt_qagg *agg;
+        CHECK_OK(basalt_qagg_new(&t, 1, calls, 2, NULL, &agg, &err), &err);
+        struct at_opts o = {2, 3, NULL, true, NULL};
+        CHECK_OK(at_run(agg, &t, 1, calls, 2, &key, args, N, &o, &rows[w], &nr[w], &err), &err);
+        basalt_qagg_free(agg);
+        basalt_arrow_array_release(&key);
+        basalt_arrow_array_release(&arg);
+    }
+    CHECK_EQ(nr[0], 6); /* five strings and NULL */
+    CHECK_EQ(nr[1], nr[0]);
+    for (int64_t r = 0; r < nr[0] && r < nr[1]; r++)
+        CHECK_MSG(strcmp(rows[0][r], rows[1][r]) == 0, "row %lld: '%s', large '%s'",
+                  (long long)r, rows[0][r], rows[1][r]);
+    at_free(rows[0], nr[0]);
+    at_free(rows[1], nr[1]);
 }
