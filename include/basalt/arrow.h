@@ -592,13 +592,15 @@ BASALT_EXPORT basalt_status basalt_arrow_builder_schema(const struct basalt_arro
  * Types: null, bool, every fixed-width type (integers, floats, decimals,
  * dates, times, timestamps, durations, intervals, fixed-size binary),
  * binary and string (large too), list, large list, fixed-size list, map and
- * struct, nested to any depth up to 64 levels. `array` is trusted to fit
- * `schema` (validate a foreign one first); offsets that run backwards or
- * past a child are CORRUPT. O(n + the gathered children's rows and bytes).
- * Returns OK; INVALID_ARG (NULL or released arguments, n < 0, an index out
- * of range); UNSUPPORTED (dictionary, union, view and run-end-encoded
- * types); CORRUPT; LIMIT (more than 2^31-1 bytes or children under 32-bit
- * offsets, nesting); NOMEM. On failure `out` is released. */
+ * struct, nested to any depth up to 64 levels; dictionary-encoded arrays of
+ * those (the indices gathered, the dictionary copied whole). `array` is
+ * trusted to fit `schema` (validate a foreign one first); offsets that run
+ * backwards or past a child are CORRUPT. O(n + the gathered children's rows
+ * and bytes + the dictionaries' size). Returns OK; INVALID_ARG (NULL or
+ * released arguments, n < 0, an index out of range); UNSUPPORTED (union,
+ * view and run-end-encoded types); CORRUPT; LIMIT (more than 2^31-1 bytes or
+ * children under 32-bit offsets, nesting); NOMEM. On failure `out` is
+ * released. */
 BASALT_EXPORT basalt_status basalt_arrow_take(const struct ArrowSchema *schema,
                                               const struct ArrowArray *array,
                                               const int64_t *indices, int64_t n,
@@ -608,7 +610,8 @@ BASALT_EXPORT basalt_status basalt_arrow_take(const struct ArrowSchema *schema,
  * `out` is slot indices[k] of arrays[sources[k]] (0 <= sources[k] <
  * n_arrays). What a sort or a merge uses to gather rows from many batches
  * into one. Same types and statuses as basalt_arrow_take; INVALID_ARG for a
- * source out of range. */
+ * source out of range; UNSUPPORTED for dictionary arrays whose dictionaries
+ * are not one and the same. */
 BASALT_EXPORT basalt_status basalt_arrow_take_many(const struct ArrowSchema *schema,
                                                    const struct ArrowArray *arrays,
                                                    int32_t n_arrays, const int32_t *sources,

@@ -304,6 +304,47 @@ static basalt_status take_struct(const struct take *t, struct ArrowArray *out,
     return st;
 }
 
+/* A dictionary array: its indices are taken like any integers, and the
+ * result gets a copy of the dictionary, which every source must share (a
+ * filter's rows of one batch; sources with different dictionaries would
+ * need their indices remapped). */
+static basalt_status take_dictionary(const struct take *t, struct ArrowArray *out,
+                                     struct basalt_error *err)
+{
+    const struct ArrowArray *dict = t->a[0]->dictionary;
+    for (int32_t i = 0; i < t->n_sources; i++)
+        if (!t->a[i]->dictionary || t->a[i]->dictionary != dict)
+            return basalt_error_set(err, t->a[i]->dictionary ? BASALT_UNSUPPORTED : BASALT_CORRUPT,
+                                    t->a[i]->dictionary
+                                        ? "take: dictionary arrays with different dictionaries"
+                                        : "take: dictionary array without its dictionary");
+    if (!dict->release || dict->length < 0)
+        return basalt_error_set(err, BASALT_CORRUPT, "take: released dictionary");
+    struct ArrowSchema indices = *t->s;
+    indices.dictionary = NULL;
+    struct take it = *t;
+    it.s = &indices;
+    basalt_status st = take_node(&it, out, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t *all = basalt_malloc(((size_t)dict->length + 1) * sizeof *all);
+    if (!all)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < dict->length; i++)
+        all[i] = i;
+    const struct ArrowArray *one[1] = {dict};
+    struct take dt = {t->s->dictionary, one, 1, NULL, all, dict->length, t->depth + 1};
+    struct ArrowArray copy;
+    copy.release = NULL;
+    st = take_node(&dt, &copy, err);
+    basalt_free(all);
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_set_dictionary(out, &copy, err);
+    else
+        basalt_arrow_array_release(&copy);
+    return st;
+}
+
 static basalt_status take_node(const struct take *t, struct ArrowArray *out,
                                struct basalt_error *err)
 {
@@ -321,7 +362,7 @@ static basalt_status take_node(const struct take *t, struct ArrowArray *out,
     if (st != BASALT_OK)
         return st;
     if (s->dictionary)
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "take: dictionary arrays");
+        return take_dictionary(t, out, err);
     int64_t nb = basalt_arrow_type_n_buffers(type.id);
     switch (type.id) {
     case BASALT_ARROW_TYPE_SPARSE_UNION:

@@ -62,6 +62,8 @@ const fixed = [
   'SELECT s, count(*), sum(x), min(id) FROM $T GROUP BY s',
   'SELECT name, count(*), avg(w), max(vid) FROM $U GROUP BY name',
   'SELECT s, count(*), min(s), max(s) FROM $T GROUP BY s',
+  'SELECT s, count(*), sum(x * 2), avg(d) FROM $T WHERE x > 0 AND g < 15 GROUP BY s',
+  "SELECT s, count(*) FROM $T WHERE s <> 'red' GROUP BY s",
   'SELECT count(*), count(g), sum(g), avg(x), min(s), max(s), sum(d), min(dt), max(dt) FROM $T',
   'SELECT * FROM $T WHERE id < 5 ORDER BY id -- ordered',
   'SELECT id, g * 2 + 1 AS y, s || \'!\' AS t FROM $T WHERE g BETWEEN 3 AND 5 AND s IS NOT NULL',
@@ -269,10 +271,17 @@ for (let i = 0; i < all.length; i++) {
     failures++;
     console.log(`PLAN: the string key is not grouped by its dictionary indices:\n${by}`);
   }
-  const read = analyze('SELECT s, min(s) FROM $T GROUP BY s');
-  if (/dictionary_batches/.test(read) || !/HASH_GROUP_BY/.test(read)) {
+  const filtered = analyze('SELECT s, count(*), sum(x * 2) FROM $T WHERE x > 0 GROUP BY s');
+  if (!/HASH_GROUP_BY[^\n]* dictionary_batches=[1-9]/.test(filtered) || !/FILTER/.test(filtered)) {
     failures++;
-    console.log(`PLAN: a key an argument reads was read as a dictionary:\n${read}`);
+    console.log(`PLAN: the string key under a filter is not grouped by its indices:\n${filtered}`);
+  }
+  for (const q of ['SELECT s, min(s) FROM $T GROUP BY s', "SELECT s, count(*) FROM $T WHERE s <> 'red' GROUP BY s"]) {
+    const read = analyze(q);
+    if (/dictionary_batches/.test(read) || !/HASH_GROUP_BY/.test(read)) {
+      failures++;
+      console.log(`PLAN: a key something else reads was read as a dictionary:\n${read}`);
+    }
   }
 }
 console.log(`${all.length} queries, ${compared} rows compared, ${failures} mismatches`);

@@ -86,8 +86,8 @@ static basalt_status agg_spill_rows(struct agg_sink *s, const struct ArrowArray 
 }
 
 /* agg_spill_rows for inputs whose keys may be dictionary arrays (what
- * ask_dictionary_keys asks the scan for): those are decoded to their values,
- * the spill files' type. */
+ * basalt_qrun_dictionary_keys asks the scan for): those are decoded to their
+ * values, the spill files' type. */
 static basalt_status spill_plain(struct agg_sink *s, const struct ArrowArray *const *inputs,
                                  int64_t n, struct basalt_error *err)
 {
@@ -283,41 +283,6 @@ static void agg_spill_reset(struct agg_spill *sp)
     basalt_free(sp->pos);
 }
 
-/* Asks the Parquet scan right below for its key columns as dictionary
- * arrays, which the aggregation groups by their indices (agg/agg_dict.c),
- * when that is safe: every key a string or binary column of the scan, read
- * by nothing else (no argument, nothing computed: only the aggregation sees
- * the batches, whose schema still names the values' type). Rows that spill
- * have their keys made plain first (spill_plain). */
-static basalt_status ask_dictionary_keys(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                         const struct agg_sink *s,
-                                         const struct basalt_query_type *key_types,
-                                         struct basalt_error *err)
-{
-    struct basalt_qplan *scan = node->child[0];
-    int nk = node->n_exprs;
-    (void)ctx;
-    if (scan->kind != QPLAN_SCAN_PARQUET || nk == 0 || nk > 8 || s->n_prog > 0)
-        return BASALT_OK;
-    for (int i = 0; i < nk; i++) {
-        if (s->col[i] < 0 || (key_types[i].id != BASALT_QUERY_TYPE_STRING &&
-                              key_types[i].id != BASALT_QUERY_TYPE_BINARY))
-            return BASALT_OK;
-        for (int j = nk; j < s->n_inputs; j++)
-            if (s->col[j] == s->col[i])
-                return BASALT_OK;
-    }
-    size_t n_out = (size_t)scan->schema.n_children;
-    bool *dict = basalt_arena_alloc(&ctx->arena, n_out + 1, 1);
-    if (dict == NULL)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    memset(dict, 0, n_out + 1);
-    for (int i = 0; i < nk; i++)
-        dict[s->col[i]] = true;
-    scan->scan.dictionary = dict;
-    return BASALT_OK;
-}
-
 static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                  struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -432,7 +397,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     if (st == BASALT_OK)
         st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
     if (st == BASALT_OK)
-        st = ask_dictionary_keys(ctx, node, &s, key_types, err);
+        st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_inputs, computed, s.n_prog, err);
     if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK && s.n_prog > 0) {

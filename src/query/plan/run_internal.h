@@ -163,6 +163,17 @@ basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qpla
 basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct basalt_arrow_batches *out, struct basalt_error *err);
 
+/* dict_keys.c: before the aggregation `node` opens its input, asks a
+ * Parquet scan below it (through filters) for the key columns as dictionary
+ * arrays, and makes the schemas on the way say so, when nothing but the
+ * aggregation reads them. col[i] (n_inputs: keys, then arguments) is the
+ * input column an aggregation input reads, or -1 for one of the computed
+ * expressions. OK or NOMEM; doing nothing is OK. */
+basalt_status basalt_qrun_dictionary_keys(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                          const int *col, int n_inputs,
+                                          struct basalt_qexpr *const *computed, int n_computed,
+                                          struct basalt_error *err);
+
 /* run.c: a monotonic clock in milliseconds, for the statistics. */
 double basalt_qrun_now_ms(void);
 

@@ -293,19 +293,56 @@ TEST(arrow_take_from_a_slice)
     free(all);
 }
 
-TEST(arrow_take_refuses_dictionaries_and_bad_offsets)
+/* Dictionary arrays: the indices gathered (NULLs kept), the dictionary
+ * copied whole, so the result decodes to the chosen rows' values and owns
+ * nothing of the source; sources with two dictionaries are refused. */
+TEST(arrow_take_dictionaries_and_bad_offsets)
 {
     struct basalt_arrow_builder *b, *d;
     struct ArrowSchema s;
     struct ArrowArray a, out;
     struct basalt_error err;
-    CHECK_OK(basalt_arrow_builder_new("c", "d", 0, &b, &err), &err);
+    static const char *words[] = {"x", "a longer dictionary value", ""};
+    CHECK_OK(basalt_arrow_builder_new("i", "d", ARROW_FLAG_NULLABLE, &b, &err), &err);
     CHECK_OK(basalt_arrow_builder_add_dictionary(b, "u", &d, &err), &err);
-    CHECK_OK(basalt_arrow_builder_append_string(d, "x", &err), &err);
-    CHECK_OK(basalt_arrow_builder_append_int(b, 0, &err), &err);
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(basalt_arrow_builder_append_string(d, words[i], &err), &err);
+    static const int rows[] = {2, 0, -1, 1, 1, 0};
+    for (int i = 0; i < 6; i++)
+        CHECK_OK(rows[i] < 0 ? basalt_arrow_builder_append_null(b, &err)
+                             : basalt_arrow_builder_append_int(b, rows[i], &err),
+                 &err);
     CHECK_OK(basalt_arrow_builder_finish(b, &s, &a, &err), &err);
-    int64_t zero = 0;
-    CHECK_STATUS(basalt_arrow_take(&s, &a, &zero, 1, &out, &err), BASALT_UNSUPPORTED, &err);
+    int64_t pick[] = {3, 2, 0, 0, 5};
+    CHECK_OK(basalt_arrow_take(&s, &a, pick, 5, &out, &err), &err);
+    CHECK(out.dictionary != NULL && out.dictionary != a.dictionary);
+    CHECK_OK(basalt_arrow_array_validate(&s, &out, BASALT_ARROW_VALIDATE_FULL, &err), &err);
+    struct ArrowArray plain;
+    CHECK_OK(basalt_arrow_dictionary_decode(&s, &out, &plain, &err), &err);
+    CHECK_EQ(plain.length, 5);
+    const int32_t *off = plain.buffers[1];
+    const char *data = plain.buffers[2];
+    for (int k = 0; k < 5; k++) {
+        int r = rows[pick[k]];
+        bool valid = !plain.buffers[0] || basalt_bitmap_get(plain.buffers[0], k);
+        CHECK_EQ(valid, r >= 0);
+        if (r >= 0)
+            CHECK_MSG((size_t)(off[k + 1] - off[k]) == strlen(words[r]) &&
+                          memcmp(data + off[k], words[r], strlen(words[r])) == 0,
+                      "row %d: not '%s'", k, words[r]);
+    }
+    basalt_arrow_array_release(&plain);
+    basalt_arrow_array_release(&out);
+    /* two arrays, two dictionaries */
+    struct ArrowArray two[2] = {a, a}, other;
+    CHECK_OK(basalt_arrow_array_view(&a, &other, &err), &err);
+    two[1] = other;
+    int32_t src[] = {0, 1};
+    int64_t idx[] = {0, 1};
+    CHECK_STATUS(basalt_arrow_take_many(&s, two, 2, src, idx, 2, &out, &err), BASALT_UNSUPPORTED,
+                 &err);
+    CHECK(out.release == NULL);
+    basalt_arrow_array_release(&other);
     at_release(&s, &a);
     basalt_arrow_builder_free(b);
 
