@@ -62,6 +62,8 @@ const fixed = [
   'SELECT s, count(*), sum(x), min(id) FROM $T GROUP BY s',
   'SELECT name, count(*), avg(w), max(vid) FROM $U GROUP BY name',
   'SELECT s, count(*), min(s), max(s) FROM $T GROUP BY s',
+  // three tables, the smallest filtered: joined from it (see below)
+  "SELECT t.id, u.name, v.rank FROM $T t, $U u, $V v WHERE t.uid = u.uid AND u.vid = v.vid AND v.region = 'north'",
   'SELECT s, count(*), sum(x * 2), avg(d) FROM $T WHERE x > 0 AND g < 15 GROUP BY s',
   "SELECT s, count(*) FROM $T WHERE s <> 'red' GROUP BY s",
   'SELECT count(*), count(g), sum(g), avg(x), min(s), max(s), sum(d), min(dt), max(dt) FROM $T',
@@ -252,6 +254,16 @@ for (let i = 0; i < all.length; i++) {
     failures++;
     console.log(`PLAN: the right side's ON condition is not a filter under the join:\n${pushed.join('\n')}`);
   }
+  // A FROM list whose smallest table is filtered joins from it (u with the
+  // northern v first), and the largest (t) probes that join's result: the
+  // top join's probe input is t's scan, its build input the other join.
+  const star = plan("SELECT t.id, u.name FROM $T t, $U u, $V v WHERE t.uid = u.uid AND u.vid = v.vid AND v.region = 'north'").split('\n');
+  const top = star.findIndex(l => l.includes('HASH_JOIN'));
+  const below = star.slice(top + 1).filter(l => depth(l.replace(/^"/, '')) === depth(star[top]) + 2);
+  if (top < 0 || below.length !== 2 || !/PARQUET_SCAN 1 file \[id, uid\]/.test(below[0]) || !/HASH_JOIN/.test(below[1])) {
+    failures++;
+    console.log(`PLAN: the three-table join does not start from the filtered small table:\n${star.join('\n')}`);
+  }
   const kept = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND u.g = 7');
   if (/FILTER/.test(kept)) {
     failures++;
@@ -267,12 +279,12 @@ for (let i = 0; i < all.length; i++) {
     return p.status === 0 ? p.stdout : `error: ${p.stderr}`;
   };
   const by = analyze('SELECT name, count(*) FROM $U GROUP BY name');
-  if (!/HASH_GROUP_BY[^\n]* dictionary_batches=[1-9]/.test(by)) {
+  if (!/HASH_GROUP_BY[^\n]* dictionary_map_batches=[1-9]/.test(by)) {
     failures++;
     console.log(`PLAN: the string key is not grouped by its dictionary indices:\n${by}`);
   }
   const filtered = analyze('SELECT s, count(*), sum(x * 2) FROM $T WHERE x > 0 GROUP BY s');
-  if (!/HASH_GROUP_BY[^\n]* dictionary_batches=[1-9]/.test(filtered) || !/FILTER/.test(filtered)) {
+  if (!/HASH_GROUP_BY[^\n]* dictionary_map_batches=[1-9]/.test(filtered) || !/FILTER/.test(filtered)) {
     failures++;
     console.log(`PLAN: the string key under a filter is not grouped by its indices:\n${filtered}`);
   }

@@ -119,6 +119,7 @@ void basalt_qagg_stats(const struct basalt_qagg *agg, struct basalt_qagg_stats *
     stats->global_batches = atomic_load(&agg->global_batches);
     stats->word_batches = atomic_load(&agg->word_batches);
     stats->dict_batches = atomic_load(&agg->dict_batches);
+    stats->dict_map_batches = atomic_load(&agg->dict_map_batches);
     stats->groups = agg->groups;
     stats->direct_finish = agg->direct_finish;
     stats->splits = agg->splits;
@@ -187,8 +188,8 @@ static basalt_status key_col_init(const struct basalt_qagg *a, int k, const stru
         return basalt_qagg_col_init(x, ki->phys, ki->type.large, n, c, err);
     if (ki->phys != QP_STR || k >= QAGG_STR_KEYS_MAX)
         return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "aggregate: key %d is a dictionary array (only the first %d "
-                                "string keys may be)",
+                                "aggregate: key %d is a dictionary array; only string keys "
+                                "among the first %d may be",
                                 k, QAGG_STR_KEYS_MAX);
     basalt_status st = basalt_qagg_dict_col_init(x, ki->type.large, n, c, err);
     if (st != BASALT_OK || a->str_keys)
@@ -247,7 +248,12 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
                                       &acols[a->n_calls + c], err);
     }
     if (st == BASALT_OK && dc.use)
-        atomic_fetch_add_explicit(&a->dict_batches, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&a->dict_map_batches, 1, memory_order_relaxed);
+    for (int k = 0; k < a->n_keys && st == BASALT_OK; k++)
+        if (keys[k]->dictionary != NULL) {
+            atomic_fetch_add_explicit(&a->dict_batches, 1, memory_order_relaxed);
+            break;
+        }
     if (st == BASALT_OK && a->n_keys == 0) {
         atomic_fetch_add_explicit(&a->global_batches, 1, memory_order_relaxed);
         for (int c = 0; c < a->n_calls && st == BASALT_OK; c++)

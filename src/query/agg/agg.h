@@ -193,8 +193,9 @@ struct basalt_qagg_stats {
     int64_t word_batches;   /* of those, chunks probed in the word index (one
                                key word inline in the slot) */
     int64_t global_batches; /* consume chunks of a global (keyless) aggregate */
-    int64_t dict_batches;   /* consume calls whose dictionary-array keys were grouped
-                               through a map of their index combinations (agg_dict.c) */
+    int64_t dict_batches;   /* consume calls whose keys were dictionary arrays */
+    int64_t dict_map_batches; /* of those, calls grouped through a map of their
+                                 index combinations (agg_dict.c) */
     int64_t groups;         /* groups in the last finish's output */
     int64_t partitions;     /* partitions the last finish merged in */
     bool direct_finish;     /* the last finish wrote one local's groups

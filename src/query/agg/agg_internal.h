@@ -145,7 +145,8 @@ struct basalt_qagg {
     uint64_t word_seed;
     bool str_keys; /* 1..QAGG_STR_KEYS_MAX keys, all strings: agg_strkey.c encodes them */
     struct basalt_qagg_options opts;
-    _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches, dict_batches;
+    _Atomic int64_t dense_batches, hashed_batches, global_batches, word_batches, dict_batches,
+        dict_map_batches;
     int64_t groups, partitions;
     bool direct_finish;
     int64_t splits;

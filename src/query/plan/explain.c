@@ -106,6 +106,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
                 (long long)n->rows_cut);
         if (n->dict_batches > 0)
             put(o, " dictionary_batches=%lld", (long long)n->dict_batches);
+        if (n->dict_map_batches > 0)
+            put(o, " dictionary_map_batches=%lld", (long long)n->dict_map_batches);
         if (n->spill_runs > 0)
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
         if (n->spill_partitions > 0)

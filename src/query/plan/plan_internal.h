@@ -125,7 +125,8 @@ struct basalt_qplan {
      * written to spill files, the rows and bytes written */
     int64_t spill_runs, spill_partitions, spill_rows, spill_bytes;
     int64_t spill_splits; /* AGGREGATE, HASH JOIN: spilled partitions split again */
-    int64_t dict_batches; /* AGGREGATE: batches grouped by dictionary indices */
+    int64_t dict_batches; /* AGGREGATE: batches whose keys were dictionary arrays */
+    int64_t dict_map_batches; /* of those, grouped through the map of their indices */
     double ms;
     /* scans: data files kept and ruled out by the planner, and the time it
      * took (Iceberg: reading and pruning manifests) */

@@ -455,6 +455,7 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
         struct basalt_qagg_stats as;
         basalt_qagg_stats(agg, &as);
         node->dict_batches = as.dict_batches;
+        node->dict_map_batches = as.dict_map_batches;
         st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
         /* The node's names and nullability. */
         if (st == BASALT_OK) {

@@ -1,10 +1,11 @@
 /* Planning a FROM list with its conditions: conjuncts over one relation
  * become filters on it (and so reach the scans' pruning); the relations are
  * then joined greedily, starting from the largest (the probe side, which
- * streams) and adding at each step the smallest relation connected to what
- * is joined so far by an equality (the build side, which is hashed); the
- * equalities become the join's keys and what else the joined relations
- * cover becomes a filter above it. */
+ * streams) unless another start is expected to pass far fewer rows through
+ * the joins, and adding at each step the relation connected to what is
+ * joined so far by an equality whose join is expected to be the smallest;
+ * each join builds its smaller side. The equalities become the join's keys
+ * and what else the joined relations cover becomes a filter above it. */
 #include <string.h>
 
 #include "bind/bind_internal.h"
@@ -257,13 +258,16 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
     const struct basalt_sql_expr **residual = basalt_calloc((size_t)n + 1, sizeof *residual);
     basalt_status st = lk && rk && residual ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     int nk = 0, nr = 0;
-    if (type == BASALT_QPLAN_JOIN_LEFT || type == BASALT_QPLAN_JOIN_RIGHT) {
-        /* The hash table is built from the right input: a one-sided outer
-         * join whose right side is expected to be much the larger turns
-         * around (A LEFT JOIN B is B RIGHT JOIN A), so the smaller side is
-         * built and the larger probes. Columns are found by their ids, so
-         * the swapped column order changes nothing above. (TPC-H Q13:
-         * customer LEFT JOIN 1.5M orders builds the 150,000 customers.) */
+    if (type == BASALT_QPLAN_JOIN_LEFT || type == BASALT_QPLAN_JOIN_RIGHT ||
+        type == BASALT_QPLAN_JOIN_INNER) {
+        /* The hash table is built from the right input: a join whose right
+         * side is expected to be much the larger turns around (A LEFT JOIN
+         * B is B RIGHT JOIN A; an inner join is symmetric), so the smaller
+         * side is built and the larger probes. Columns are found by their
+         * ids, so the swapped column order changes nothing above. (TPC-H
+         * Q13: customer LEFT JOIN 1.5M orders builds the 150,000 customers;
+         * Q11: Germany's 400 suppliers are built, 800,000 part-suppliers
+         * probe.) */
         if (right->rows > 2 * left->rows) {
             struct brel *t = left;
             left = right;
@@ -271,7 +275,9 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
             uint64_t m = lmask;
             lmask = rmask;
             rmask = m;
-            type = type == BASALT_QPLAN_JOIN_LEFT ? BASALT_QPLAN_JOIN_RIGHT : BASALT_QPLAN_JOIN_LEFT;
+            if (type != BASALT_QPLAN_JOIN_INNER)
+                type = type == BASALT_QPLAN_JOIN_LEFT ? BASALT_QPLAN_JOIN_RIGHT
+                                                      : BASALT_QPLAN_JOIN_LEFT;
         }
     }
     if (st == BASALT_OK)
@@ -395,6 +401,66 @@ static double join_estimate(struct binder *B, const struct bscope *scope, double
     return lrows * rrows / (d > 1 ? d : 1);
 }
 
+/* The relation to join next to `in` (acc_rows rows): the connected one
+ * whose join is expected to give the fewest rows (a join on a key of either
+ * side keeps about the size of the other; on a column of few values it
+ * multiplies), else the smallest product. *rows: the estimate. */
+static int next_relation(struct binder *B, const struct bscope *scope, const struct brel *rels,
+                         int n_rels, const struct basalt_sql_expr *const *conj, int n_conj,
+                         const bool *used, uint64_t in, double acc_rows, double *rows_out)
+{
+    int best = -1;
+    bool best_connected = false;
+    double best_rows = 0;
+    for (int r = 0; r < n_rels; r++) {
+        if (in & ((uint64_t)1 << r))
+            continue;
+        double rows = -1;
+        for (int i = 0; i < n_conj; i++) {
+            const struct basalt_sql_expr *l, *rr;
+            if (used[i] || !equi(B, scope, conj[i], in, (uint64_t)1 << r, &l, &rr))
+                continue;
+            double e = join_estimate(B, scope, acc_rows, rels[r].rows, l, rr);
+            if (rows < 0 || e < rows)
+                rows = e;
+        }
+        bool connected = rows >= 0;
+        if (!connected)
+            rows = acc_rows * rels[r].rows;
+        if (best < 0 || (connected && !best_connected) ||
+            (connected == best_connected && rows < best_rows)) {
+            best = r;
+            best_connected = connected;
+            best_rows = rows;
+        }
+    }
+    *rows_out = best_rows > 1 ? best_rows : 1;
+    return best;
+}
+
+/* The rows every join of the greedy order from `start` is expected to give,
+ * summed: what the joins build, probe and pass up. */
+static double order_cost(struct binder *B, const struct bscope *scope, const struct brel *rels,
+                         int n_rels, const struct basalt_sql_expr *const *conj, int n_conj,
+                         const bool *used, int start)
+{
+    uint64_t in = (uint64_t)1 << start;
+    double rows = rels[start].rows, cost = 0;
+    for (int k = 1; k < n_rels; k++) {
+        int r = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, rows, &rows);
+        in |= (uint64_t)1 << r;
+        cost += rows;
+    }
+    return cost;
+}
+
+/* Relations in a FROM list beyond which only the largest is tried as the
+ * start of the greedy order (each try costs n^2 estimates). */
+#define JOIN_START_TRIES 12
+/* Another start is tried when the largest relation has at least this many
+ * times its rows. */
+#define JOIN_START_SMALL 16
+
 basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope,
                                     struct brel *rels, int n_rels,
                                     const struct basalt_sql_expr *const *conj, int n_conj,
@@ -418,46 +484,43 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
             }
         st = basalt_sql_filter(B, scope, &rels[r], one, k, "WHERE", err);
     }
+    /* The start: the largest relation (the probe side, which streams),
+     * unless starting elsewhere is expected to pass at most half the rows
+     * through the joins (TPC-H Q11: the one German nation, then its
+     * suppliers, then their part-suppliers, instead of every part-supplier
+     * joined to its supplier first); join_pair then builds the smaller
+     * side. */
     int cur = 0;
     for (int r = 1; r < n_rels; r++)
         if (rels[r].rows > rels[cur].rows)
             cur = r;
+    if (st == BASALT_OK && n_rels > 2 && n_rels <= JOIN_START_TRIES) {
+        int largest = cur;
+        double best = order_cost(B, scope, rels, n_rels, conj, n_conj, used, cur);
+        for (int r = 0; r < n_rels; r++) {
+            /* Only small starts: from one of medium size the estimates
+             * (bounds of distinct values) can hide that its first join
+             * keeps a large relation whole (TPC-H Q9 from its 1.5M orders
+             * joined 6M lineitems before the 1/20 of parts that match). */
+            if (r == cur || rels[r].rows * JOIN_START_SMALL > rels[largest].rows)
+                continue;
+            double c = order_cost(B, scope, rels, n_rels, conj, n_conj, used, r);
+            if (c <= best / 2) {
+                best = c;
+                cur = r;
+            }
+        }
+    }
     struct brel acc = rels[cur];
     uint64_t in = (uint64_t)1 << cur;
     uint64_t all = n_rels == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_rels) - 1);
     while (st == BASALT_OK && in != all) {
-        /* The next relation: the connected one whose join is expected to
-         * give the fewest rows (a join on a key of either side keeps about
-         * the size of the other; on a column of few values it multiplies). */
-        int best = -1;
-        bool best_connected = false;
-        double best_rows = 0;
-        for (int r = 0; r < n_rels; r++) {
-            if (in & ((uint64_t)1 << r))
-                continue;
-            double rows = -1;
-            for (int i = 0; i < n_conj; i++) {
-                const struct basalt_sql_expr *l, *rr;
-                if (used[i] || !equi(B, scope, conj[i], in, (uint64_t)1 << r, &l, &rr))
-                    continue;
-                double e = join_estimate(B, scope, acc.rows, rels[r].rows, l, rr);
-                if (rows < 0 || e < rows)
-                    rows = e;
-            }
-            bool connected = rows >= 0;
-            if (!connected)
-                rows = acc.rows * rels[r].rows;
-            if (best < 0 || (connected && !best_connected) ||
-                (connected == best_connected && rows < best_rows)) {
-                best = r;
-                best_connected = connected;
-                best_rows = rows;
-            }
-        }
+        double rows;
+        int best = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, acc.rows, &rows);
         st = basalt_sql_join_pair(B, scope, BASALT_QPLAN_JOIN_INNER, &acc, in, &rels[best],
                                   (uint64_t)1 << best, conj, n_conj, used, &acc, err);
         if (st == BASALT_OK)
-            acc.rows = best_rows > 1 ? best_rows : 1;
+            acc.rows = rows;
         in |= (uint64_t)1 << best;
     }
     /* What is left (constant conditions) filters the result. */

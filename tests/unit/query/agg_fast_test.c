@@ -329,7 +329,8 @@ static basalt_status dict_array(const char *fmt, const char *const *values, int6
 
 /* The rows of an aggregation over keys (nk arrays) and one int64 argument,
  * in output order, for 1-3 locals and random splits: each mode's rows must
- * equal mode 0's. *dict_batches: the dictionary batches of the last mode. */
+ * equal mode 0's. *dict_batches: the last mode's batches grouped through the
+ * map of index combinations. */
 static char **run_modes(const struct basalt_query_type *kt, int nk, const struct ArrowArray *keys,
                         const struct ArrowArray *arg, int64_t n, int64_t *n_rows,
                         int64_t *dict_batches, struct basalt_error *err)
@@ -348,7 +349,7 @@ static char **run_modes(const struct basalt_query_type *kt, int nk, const struct
         basalt_status st = at_run(agg, kt, nk, calls, 2, keys, args, n, &o, &rows, &nr, err);
         struct basalt_qagg_stats s;
         basalt_qagg_stats(agg, &s);
-        *dict_batches = s.dict_batches;
+        *dict_batches = s.dict_map_batches;
         basalt_qagg_free(agg);
         if (st != BASALT_OK)
             return NULL;
