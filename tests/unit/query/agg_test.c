@@ -660,6 +660,60 @@ TEST(agg_two_arg_duckdb_cases)
     CHECK(!check_pairs(k, y, x, 14, calls, 12, expect, 6, 1e-15));
 }
 
+/* The twelve two-argument kinds, in the order of the expected rows, each
+ * over arguments of type t. */
+static void pair_calls(struct basalt_qagg_call *calls, struct basalt_query_type t)
+{
+    static const enum basalt_qagg_kind kinds[] = {
+        BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
+        BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT,
+        BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
+        BASALT_QAGG_REGR_SXY};
+    for (int c = 0; c < 12; c++)
+        calls[c] = (struct basalt_qagg_call){kinds[c], false, t, 0, NULL, t};
+}
+
+/* The expected row of group g (rows i with i % groups == g) of the twelve
+ * kinds: two passes in long double over the values less `shift` (exact for
+ * the data here), the means and intercept moved back by it. malloc'd. */
+static char *pair_expect(const double *xs, const double *ys, int rows, int groups, int g,
+                         long double shift)
+{
+    long double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int i = g; i < rows; i += groups) {
+        n++;
+        sx += xs[i] - shift;
+        sy += ys[i] - shift;
+    }
+    long double mx = sx / n, my = sy / n;
+    for (int i = g; i < rows; i += groups) {
+        long double dx = (xs[i] - shift) - mx, dy = (ys[i] - shift) - my;
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+    }
+    long double cov = sxy / n, vx = sxx / n, vy = syy / n, slope = cov / vx;
+    long double corr = cov / sqrtl(vx * vy);
+    char b[1024];
+    snprintf(b, sizeof b, "%d|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.0Lf|%.17Lg|%.17Lg|"
+             "%.17Lg|%.17Lg|%.17Lg",
+             g, corr, cov, sxy / (n - 1), slope, (my + shift) - slope * (mx + shift),
+             corr * corr, n, mx + shift, my + shift, sxx, syy, sxy);
+    return strdup(b);
+}
+
+static void free_cells(char **k, char **y, char **x, int rows)
+{
+    for (int i = 0; i < rows; i++) {
+        free(k[i]);
+        free(x[i]);
+        free(y[i]);
+    }
+    free(k);
+    free(x);
+    free(y);
+}
+
 /* The same rows as INTEGER columns take the exact 128-bit path
  * (qagg_comom_i): the same answers. */
 TEST(agg_two_arg_integer_duckdb_cases)
@@ -668,13 +722,7 @@ TEST(agg_two_arg_integer_duckdb_cases)
     const char *y[] = {"1", "2", "N", "4", "3", "1", "1", "3", "1", "1", "1", "1", "N", "2"};
     const char *x[] = {"2", "5", "3", "N", "1", "2", "2", "2", "2", "3", "2", "2", "1", "N"};
     struct basalt_qagg_call calls[12];
-    enum basalt_qagg_kind kinds[] = {
-        BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
-        BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT,
-        BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
-        BASALT_QAGG_REGR_SXY};
-    for (int c = 0; c < 12; c++)
-        calls[c] = (struct basalt_qagg_call){kinds[c], false, T(INT32), 0, NULL, T(INT32)};
+    pair_calls(calls, T(INT32));
     const char *expect[] = {
         ("1|-0.24019223070763068|-0.3333333333333333|-0.5|-0.11538461538461538|"
          "2.3076923076923075|0.05769230769230768|3|2.6666666666666665|2|8.666666666666666|2|-1"),
@@ -696,68 +744,35 @@ TEST(agg_two_arg_integer_extremes)
     bt_rng_seed(&rng, 11);
     char **k = malloc(sizeof(char *) * ROWS), **y = malloc(sizeof(char *) * ROWS),
          **x = malloc(sizeof(char *) * ROWS);
-    int64_t *xs = malloc(sizeof(int64_t) * ROWS), *ys = malloc(sizeof(int64_t) * ROWS);
+    double *xs = malloc(sizeof(double) * ROWS), *ys = malloc(sizeof(double) * ROWS);
     for (int i = 0; i < ROWS; i++) {
         /* x anywhere in INT32; y follows x with noise and an intercept of
          * 5e8 (one near 0 would cancel to a few digits in any engine) */
         int64_t u = (int64_t)bt_rng_below(&rng, 1u << 31) * 2 - INT32_MAX;
         int64_t v = (int64_t)bt_rng_below(&rng, 1u << 20) - (1 << 19);
         int64_t w = u / 2 + v + 500000000;
-        xs[i] = u;
-        ys[i] = w < INT32_MIN ? INT32_MIN : w > INT32_MAX ? INT32_MAX : w;
+        w = w < INT32_MIN ? INT32_MIN : w > INT32_MAX ? INT32_MAX : w;
+        xs[i] = (double)u;
+        ys[i] = (double)w;
         char b[64];
         snprintf(b, sizeof b, "%d", i % G);
         k[i] = strdup(b);
-        snprintf(b, sizeof b, "%lld", (long long)xs[i]);
+        snprintf(b, sizeof b, "%lld", (long long)u);
         x[i] = strdup(b);
-        snprintf(b, sizeof b, "%lld", (long long)ys[i]);
+        snprintf(b, sizeof b, "%lld", (long long)w);
         y[i] = strdup(b);
     }
     char *expect[G];
-    for (int g = 0; g < G; g++) {
-        long double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-        for (int i = g; i < ROWS; i += G) {
-            n++;
-            sx += xs[i];
-            sy += ys[i];
-        }
-        long double mx = sx / n, my = sy / n;
-        for (int i = g; i < ROWS; i += G) {
-            long double dx = xs[i] - mx, dy = ys[i] - my;
-            sxx += dx * dx;
-            syy += dy * dy;
-            sxy += dx * dy;
-        }
-        long double cov = sxy / n, vx = sxx / n, vy = syy / n, slope = cov / vx;
-        long double corr = cov / sqrtl(vx * vy);
-        char b[1024];
-        snprintf(b, sizeof b, "%d|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.0Lf|%.17Lg|%.17Lg|"
-                 "%.17Lg|%.17Lg|%.17Lg",
-                 g, corr, cov, sxy / (n - 1), slope, my - slope * mx, corr * corr, n, mx, my, sxx,
-                 syy, sxy);
-        expect[g] = strdup(b);
-    }
+    for (int g = 0; g < G; g++)
+        expect[g] = pair_expect(xs, ys, ROWS, G, g, 0);
     struct basalt_qagg_call calls[12];
-    enum basalt_qagg_kind kinds[] = {
-        BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
-        BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT,
-        BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
-        BASALT_QAGG_REGR_SXY};
-    for (int c = 0; c < 12; c++)
-        calls[c] = (struct basalt_qagg_call){kinds[c], false, T(INT32), 0, NULL, T(INT32)};
+    pair_calls(calls, T(INT32));
     CHECK(!check_pairs_as("i", (const char *const *)k, (const char *const *)y,
                           (const char *const *)x, ROWS, calls, 12, (const char *const *)expect, G,
                           1e-13));
     for (int g = 0; g < G; g++)
         free(expect[g]);
-    for (int i = 0; i < ROWS; i++) {
-        free(k[i]);
-        free(x[i]);
-        free(y[i]);
-    }
-    free(k);
-    free(x);
-    free(y);
+    free_cells(k, y, x, ROWS);
     free(xs);
     free(ys);
 }
@@ -860,45 +875,15 @@ TEST(agg_two_arg_large_mean)
     }
     /* the reference: two passes in long double over the shifted values */
     char *expect[G];
-    for (int g = 0; g < G; g++) {
-        long double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-        for (int i = g; i < ROWS; i += G) {
-            n++;
-            sx += xs[i] - 1e9;
-            sy += ys[i] - 1e9;
-        }
-        long double mx = sx / n, my = sy / n;
-        for (int i = g; i < ROWS; i += G) {
-            long double dx = (xs[i] - 1e9) - mx, dy = (ys[i] - 1e9) - my;
-            sxx += dx * dx;
-            syy += dy * dy;
-            sxy += dx * dy;
-        }
-        long double cov = sxy / n, vx = sxx / n, vy = syy / n, slope = cov / vx;
-        long double corr = cov / sqrtl(vx * vy);
-        char b[1024];
-        snprintf(b, sizeof b, "%d|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.17Lg|%.0Lf|%.17Lg|%.17Lg|"
-                 "%.17Lg|%.17Lg|%.17Lg",
-                 g, corr, cov, sxy / (n - 1), slope, (my + 1e9L) - slope * (mx + 1e9L),
-                 corr * corr, n, mx + 1e9L, my + 1e9L, sxx, syy, sxy);
-        expect[g] = strdup(b);
-    }
-    struct basalt_qagg_call calls[] = {
-        PAIR(CORR), PAIR(COVAR_POP), PAIR(COVAR_SAMP), PAIR(REGR_SLOPE), PAIR(REGR_INTERCEPT),
-        PAIR(REGR_R2), PAIR(REGR_COUNT), PAIR(REGR_AVGX), PAIR(REGR_AVGY), PAIR(REGR_SXX),
-        PAIR(REGR_SYY), PAIR(REGR_SXY)};
+    for (int g = 0; g < G; g++)
+        expect[g] = pair_expect(xs, ys, ROWS, G, g, 1e9L);
+    struct basalt_qagg_call calls[12];
+    pair_calls(calls, T(DOUBLE));
     CHECK(!check_pairs((const char *const *)k, (const char *const *)y, (const char *const *)x,
                        ROWS, calls, 12, (const char *const *)expect, G, 1e-14));
     for (int g = 0; g < G; g++)
         free(expect[g]);
-    for (int i = 0; i < ROWS; i++) {
-        free(k[i]);
-        free(x[i]);
-        free(y[i]);
-    }
-    free(k);
-    free(x);
-    free(y);
+    free_cells(k, y, x, ROWS);
     free(xs);
     free(ys);
 }
