@@ -200,6 +200,14 @@ BASALT_EXPORT basalt_status basalt_qplan_join(struct basalt_qctx *ctx,
                                               int n_keys, struct basalt_qexpr *residual,
                                               struct basalt_qplan **out,
                                               struct basalt_error *err);
+/* Makes SEMI or ANTI join `join` build its hash table on its left side:
+ * the right side then probes, marking the left rows it matches, and the
+ * left rows come out (matched for SEMI, not for ANTI) in their order once
+ * the right side is done. The same rows; for a left side much smaller than
+ * the right. Returns OK; INVALID_ARG (not a SEMI or ANTI join, no keys, a
+ * residual). */
+BASALT_EXPORT basalt_status basalt_qplan_join_build_left(struct basalt_qplan *join,
+                                                         struct basalt_error *err);
 /* A builder over left's columns then right's, for a join's residual. */
 BASALT_EXPORT basalt_status basalt_qplan_join_builder(struct basalt_qctx *ctx,
                                                       const struct basalt_qplan *left,

@@ -62,6 +62,13 @@ const fixed = [
   'SELECT s, count(*), sum(x), min(id) FROM $T GROUP BY s',
   'SELECT name, count(*), avg(w), max(vid) FROM $U GROUP BY name',
   'SELECT s, count(*), min(s), max(s) FROM $T GROUP BY s',
+  // SEMI and ANTI joins with a much larger right side, built on the left
+  // (see below)
+  'SELECT vid, region FROM $V v WHERE EXISTS (SELECT 1 FROM $T t WHERE t.uid = v.vid)',
+  'SELECT vid, rank FROM $V v WHERE NOT EXISTS (SELECT 1 FROM $T t WHERE t.uid = v.vid AND t.g = 3)',
+  'SELECT uid, name FROM $U WHERE uid IN (SELECT uid FROM $T)',
+  'SELECT vid FROM $V WHERE vid NOT IN (SELECT uid FROM $T WHERE g = 4)',
+  'SELECT uid FROM $U WHERE uid IN (SELECT uid FROM $T GROUP BY uid HAVING count(*) > 8)',
   // three tables, the smallest filtered: joined from it (see below)
   "SELECT t.id, u.name, v.rank FROM $T t, $U u, $V v WHERE t.uid = u.uid AND u.vid = v.vid AND v.region = 'north'",
   'SELECT s, count(*), sum(x * 2), avg(d) FROM $T WHERE x > 0 AND g < 15 GROUP BY s',
@@ -263,6 +270,18 @@ for (let i = 0; i < all.length; i++) {
   if (top < 0 || below.length !== 2 || !/PARQUET_SCAN 1 file \[id, uid\]/.test(below[0]) || !/HASH_JOIN/.test(below[1])) {
     failures++;
     console.log(`PLAN: the three-table join does not start from the filtered small table:\n${star.join('\n')}`);
+  }
+  // EXISTS over a table much larger than the outer one builds the outer
+  // side; not when the subquery aggregates (its size is a guess).
+  const semi = plan('SELECT vid, region FROM $V v WHERE EXISTS (SELECT 1 FROM $T t WHERE t.uid = v.vid)');
+  if (!/HASH_JOIN SEMI keys=1 build=left/.test(semi)) {
+    failures++;
+    console.log(`PLAN: the EXISTS join does not build its small left side:\n${semi}`);
+  }
+  const grouped = plan('SELECT uid FROM $U WHERE uid IN (SELECT uid FROM $T GROUP BY uid HAVING count(*) > 8)');
+  if (/build=left/.test(grouped) || !/HASH_JOIN SEMI/.test(grouped)) {
+    failures++;
+    console.log(`PLAN: an IN over an aggregate was turned around:\n${grouped}`);
   }
   const kept = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND u.g = 7');
   if (/FILTER/.test(kept)) {

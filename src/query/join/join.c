@@ -44,7 +44,7 @@ basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basa
         *out = NULL;
     if (!spec || !out || !is_struct(spec->probe_schema) || !is_struct(spec->build_schema))
         return basalt_error_set(err, BASALT_INVALID_ARG, "join: NULL spec or inputs not structs");
-    if (spec->type < BASALT_QJOIN_INNER || spec->type > BASALT_QJOIN_CROSS)
+    if (spec->type < BASALT_QJOIN_INNER || spec->type > BASALT_QJOIN_RIGHT_ANTI)
         return basalt_error_set(err, BASALT_INVALID_ARG, "join: unknown type %d", (int)spec->type);
     bool cross = spec->type == BASALT_QJOIN_CROSS;
     if (spec->n_keys < 0 || (cross && spec->n_keys != 0) || (!cross && spec->n_keys == 0) ||
@@ -119,7 +119,9 @@ basalt_status basalt_qjoin_output_schema(const struct basalt_qjoin *j, struct Ar
                                          struct basalt_error *err)
 {
     bool semi = j->type == BASALT_QJOIN_SEMI || j->type == BASALT_QJOIN_ANTI;
-    int64_t np = j->probe_schema.n_children, nb = semi ? 0 : j->build_schema.n_children;
+    bool right_semi = j->type == BASALT_QJOIN_RIGHT_SEMI || j->type == BASALT_QJOIN_RIGHT_ANTI;
+    int64_t np = right_semi ? 0 : j->probe_schema.n_children;
+    int64_t nb = semi ? 0 : j->build_schema.n_children;
     basalt_status st = basalt_arrow_schema_init(out, "+s", "", 0, np + nb, err);
     if (st != BASALT_OK)
         return st;

@@ -23,7 +23,14 @@ enum basalt_qjoin_type {
     BASALT_QJOIN_FULL,
     BASALT_QJOIN_SEMI,
     BASALT_QJOIN_ANTI,
-    BASALT_QJOIN_CROSS
+    BASALT_QJOIN_CROSS,
+    /* SEMI and ANTI with the sides' roles turned around: the rows kept are
+     * the build side's, those some probe row matches (RIGHT_SEMI) or none
+     * does (RIGHT_ANTI). The probes mark them and give nothing; the rows
+     * come from basalt_qjoin_unmatched, build columns only, in build input
+     * order. For a small kept side and a large other side. */
+    BASALT_QJOIN_RIGHT_SEMI,
+    BASALT_QJOIN_RIGHT_ANTI
 };
 
 struct basalt_qjoin_spec {
@@ -50,7 +57,8 @@ basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basa
 void basalt_qjoin_free(struct basalt_qjoin *j);
 
 /* Probe columns then build columns (build columns nullable for LEFT/FULL,
- * probe columns nullable for RIGHT/FULL); SEMI and ANTI: probe columns only.
+ * probe columns nullable for RIGHT/FULL); SEMI and ANTI: probe columns only;
+ * RIGHT_SEMI and RIGHT_ANTI: build columns only.
  * Names as the inputs. `out` caller storage, owned on OK. OK, NOMEM. */
 basalt_status basalt_qjoin_output_schema(const struct basalt_qjoin *j, struct ArrowSchema *out,
                                          struct basalt_error *err);
@@ -89,7 +97,8 @@ basalt_status basalt_qjoin_probe(struct basalt_qjoin_probe_local *l,
 
 /* RIGHT/FULL: after every probe has finished, the build rows no probe
  * matched (probe columns NULL), in build input order, in batches of at most
- * 65536 rows. Others: nothing. OK, INVALID_ARG (before build_finish), NOMEM. */
+ * 65536 rows; RIGHT_SEMI: the build rows some probe matched, RIGHT_ANTI:
+ * those none did (build columns only). Others: nothing. OK, INVALID_ARG (before build_finish), NOMEM. */
 basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow_batches *out,
                                      struct basalt_error *err);
 

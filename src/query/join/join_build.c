@@ -159,7 +159,8 @@ basalt_status basalt_qj_build_table(struct basalt_qjoin *j, struct basalt_pool *
                                     struct basalt_error *err)
 {
     int64_t n = j->n_build;
-    if (j->type == BASALT_QJOIN_RIGHT || j->type == BASALT_QJOIN_FULL) {
+    if (j->type == BASALT_QJOIN_RIGHT || j->type == BASALT_QJOIN_FULL ||
+        j->type == BASALT_QJOIN_RIGHT_SEMI || j->type == BASALT_QJOIN_RIGHT_ANTI) {
         j->matched = basalt_calloc((size_t)(n ? n : 1), sizeof *j->matched);
         if (!j->matched)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");

@@ -227,13 +227,15 @@ static basalt_status lookup(struct basalt_qjoin_probe_local *l, int64_t lo, int6
     }
 }
 
-/* A struct batch of the INNER layout (or probe columns only) gathered from
- * the pairs; build index -1 gives NULLs, probe index -1 too. */
+/* A struct batch of the INNER layout (or probe columns only, or build
+ * columns only: pi NULL) gathered from the pairs; build index -1 gives
+ * NULLs, probe index -1 too. */
 static basalt_status gather_pairs(struct basalt_qjoin *j, const struct ArrowArray *batch,
                                   const int64_t *pi, const int64_t *bi, int64_t n, bool with_build,
                                   struct ArrowArray *out, struct basalt_error *err)
 {
-    int64_t np = j->probe_schema.n_children, nb = with_build ? j->build_schema.n_children : 0;
+    int64_t np = pi ? j->probe_schema.n_children : 0;
+    int64_t nb = with_build ? j->build_schema.n_children : 0;
     basalt_status st = basalt_arrow_array_init(out, 1, np + nb, err);
     if (st != BASALT_OK)
         return st;
@@ -311,6 +313,9 @@ static basalt_status emit(struct basalt_qjoin_probe_local *l, int64_t lo, int64_
         memcpy(o->b + o->n, c->b, (size_t)c->n * sizeof *c->b);
         o->n += c->n;
         return BASALT_OK;
+    case BASALT_QJOIN_RIGHT_SEMI:
+    case BASALT_QJOIN_RIGHT_ANTI:
+        return BASALT_OK; /* the marks are all */
     case BASALT_QJOIN_LEFT:
     case BASALT_QJOIN_FULL: {
         if ((st = reserve(o, c->n + (hi - lo), err)) != BASALT_OK)
@@ -417,16 +422,21 @@ basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow
     basalt_status st = pi && bi ? BASALT_OK : nomem(err);
     for (int64_t i = 0; i < FLUSH && st == BASALT_OK; i++)
         pi[i] = -1;
+    /* RIGHT_SEMI keeps the matched rows, the others the rest; the two
+     * RIGHT_ kinds have no probe columns. */
+    bool want = j->type == BASALT_QJOIN_RIGHT_SEMI;
+    bool probe_cols = j->type == BASALT_QJOIN_RIGHT || j->type == BASALT_QJOIN_FULL;
     int64_t n = 0;
     for (int64_t g = 0; g <= j->n_build && st == BASALT_OK; g++) {
-        if (g < j->n_build && !atomic_load_explicit(&j->matched[g], memory_order_relaxed))
+        if (g < j->n_build &&
+            (atomic_load_explicit(&j->matched[g], memory_order_relaxed) != 0) == want)
             bi[n++] = g;
         if (n == FLUSH || (g == j->n_build && n > 0)) {
             if (!out->schema.release)
                 st = basalt_qjoin_output_schema(j, &out->schema, err);
             struct ArrowArray a;
             if (st == BASALT_OK)
-                st = gather_pairs(j, NULL, pi, bi, n, true, &a, err);
+                st = gather_pairs(j, NULL, probe_cols ? pi : NULL, bi, n, true, &a, err);
             if (st == BASALT_OK)
                 st = basalt_arrow_batches_append(out, &a, err);
             n = 0;

@@ -63,7 +63,10 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
     case QPLAN_AGGREGATE:
         put(o, "HASH_GROUP_BY keys=%d aggregates=%d", n->n_exprs, n->n_calls);
         break;
-    case QPLAN_JOIN: put(o, "HASH_JOIN %s keys=%d", join_name(n->join_type), n->n_join_keys); break;
+    case QPLAN_JOIN:
+        put(o, "HASH_JOIN %s keys=%d%s", join_name(n->join_type), n->n_join_keys,
+            n->build_left ? " build=left" : "");
+        break;
     case QPLAN_SORT:
         if (n->limit >= 0)
             put(o, "TOP_N %lld offset=%lld", (long long)n->limit, (long long)n->offset);

@@ -146,6 +146,17 @@ basalt_status basalt_qplan_join_schema(struct basalt_qplan *node, struct basalt_
     return st;
 }
 
+basalt_status basalt_qplan_join_build_left(struct basalt_qplan *join, struct basalt_error *err)
+{
+    if (join == NULL || join->kind != QPLAN_JOIN ||
+        (join->join_type != BASALT_QPLAN_JOIN_SEMI && join->join_type != BASALT_QPLAN_JOIN_ANTI) ||
+        join->n_join_keys == 0 || join->residual != NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "join_build_left: not a SEMI or ANTI join on keys alone");
+    join->build_left = true;
+    return BASALT_OK;
+}
+
 basalt_status basalt_qplan_join(struct basalt_qctx *ctx, enum basalt_qplan_join_type type,
                                 struct basalt_qplan *left, struct basalt_qplan *right,
                                 const int *left_keys, const int *right_keys, int n_keys,

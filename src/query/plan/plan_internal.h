@@ -97,6 +97,7 @@ struct basalt_qplan {
     enum basalt_qplan_join_type join_type;
     int *left_keys, *right_keys;
     int n_join_keys;
+    bool build_left; /* SEMI/ANTI: the table is built on the left side */
     struct basalt_qexpr *residual;
     struct basalt_qplan_sort_key *sort_keys; /* SORT; WINDOW: the order keys */
     int n_sort_keys;

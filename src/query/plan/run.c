@@ -176,7 +176,8 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
         pl->schema = &node->schema;
         return BASALT_OK;
     case QPLAN_JOIN:
-        if (node->join_type != BASALT_QPLAN_JOIN_RIGHT && node->join_type != BASALT_QPLAN_JOIN_FULL) {
+        if (node->join_type != BASALT_QPLAN_JOIN_RIGHT && node->join_type != BASALT_QPLAN_JOIN_FULL &&
+            !node->build_left) {
             st = basalt_qrun_open(ctx, node->child[0], pl, err);
             if (st == BASALT_OK)
                 st = basalt_qrun_join_probe(ctx, node, pl, err);

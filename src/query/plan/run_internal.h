@@ -159,7 +159,8 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
  * side's pipeline, already open). */
 basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct qpipeline *pl, struct basalt_error *err);
-/* RIGHT and FULL joins: the whole join, unmatched build rows last. */
+/* RIGHT and FULL joins: the whole join, unmatched build rows last; SEMI and
+ * ANTI joins built on their left side: its rows, matched or not. */
 basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct basalt_arrow_batches *out, struct basalt_error *err);
 

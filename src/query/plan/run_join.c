@@ -584,8 +584,9 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     return BASALT_OK;
 }
 
-static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, struct join_run *r,
-                               struct basalt_error *err)
+static basalt_status add_probe_of(struct basalt_qplan *node, const struct ArrowSchema *in_schema,
+                                  struct qpipeline *pl, struct join_run *r,
+                                  struct basalt_error *err)
 {
     struct qpipe_op *op;
     basalt_status st = basalt_qpipeline_add(pl, &op, err);
@@ -595,7 +596,7 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     }
     op->kind = QPIPE_PROBE;
     op->node = node;
-    op->in_schema = &node->child[0]->schema;
+    op->in_schema = in_schema;
     op->join = r;
     op->probe_local_new = probe_local_new;
     op->probe_local_free = probe_local_free;
@@ -603,6 +604,81 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     op->free_join = join_run_free;
     op->fanout = node->n_join_keys == 0 ? (double)r->build_rows : 1;
     return BASALT_OK;
+}
+
+static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, struct join_run *r,
+                               struct basalt_error *err)
+{
+    return add_probe_of(node, &node->child[0]->schema, pl, r, err);
+}
+
+/* A SEMI or ANTI join built on its left side (basalt_qplan_join_build_left):
+ * the left rows are collected in order and hashed, the right side's
+ * pipeline probes them (RIGHT_SEMI / RIGHT_ANTI: marks, no output), then
+ * the left rows matched (SEMI) or not (ANTI) come out in their order. The
+ * left side is held whole (it does not spill: the planner turns joins
+ * around for a small left side). */
+static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct join_run *r = basalt_calloc(1, sizeof *r);
+    if (r == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_arrow_batches in;
+    basalt_arrow_batches_init(&in);
+    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0],
+                                                    "HASH JOIN (its left side, built)", -1, &in,
+                                                    err);
+    struct basalt_qjoin_spec spec = {node->join_type == BASALT_QPLAN_JOIN_SEMI
+                                         ? BASALT_QJOIN_RIGHT_SEMI
+                                         : BASALT_QJOIN_RIGHT_ANTI,
+                                     &node->child[1]->schema, &node->child[0]->schema,
+                                     node->right_keys, node->left_keys, node->n_join_keys, NULL};
+    if (st == BASALT_OK)
+        st = basalt_qjoin_new(&spec, &r->join, err);
+    struct basalt_qjoin_build_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(r->join, &local, err);
+    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++) {
+        r->build_rows += in.arrays[i].length;
+        st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
+    basalt_qjoin_build_local_free(local);
+    basalt_arrow_batches_reset(&in);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    struct basalt_qjoin *join = r->join;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    struct basalt_arrow_batches none;
+    basalt_arrow_batches_init(&none);
+    st = basalt_qrun_open(ctx, node->child[1], &pl, err);
+    if (st == BASALT_OK)
+        st = add_probe_of(node, &node->child[1]->schema, &pl, r, err); /* pl owns r */
+    else
+        join_run_free(r);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
+    sink.what = "HASH JOIN (its right side, probing)";
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
+    /* the probes give no rows: what comes out is the left side's */
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, &node->schema, &none, err);
+    if (st == BASALT_OK && out->schema.release == NULL)
+        st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_unmatched(join, out, err);
+    basalt_arrow_batches_reset(&none);
+    basalt_qsink_collect_reset(&sink);
+    basalt_qpipeline_reset(&pl);
+    return st;
 }
 
 basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -619,6 +695,8 @@ basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qpla
 basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct basalt_arrow_batches *out, struct basalt_error *err)
 {
+    if (node->build_left)
+        return join_build_left(ctx, node, out, err);
     struct join_run *r;
     struct grace *g;
     basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);

@@ -530,6 +530,7 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     if (st != BASALT_OK)
         return st;
     rel.rows = (double)basalt_qplan_estimated_rows(node);
+    rel.table_rows = true;
     basalt_sql_note_ndv(B, &rel);
 scoped:
     st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);

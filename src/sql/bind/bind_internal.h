@@ -39,6 +39,9 @@ struct brel {
     int32_t *gids;
     int n;
     double rows; /* estimated */
+    /* rows come from a table's row count (and its filters' estimates), not
+     * from the guesses for joins, aggregates and subqueries */
+    bool table_rows;
 };
 
 /* An expression replaced by a column after aggregation: its canonical text

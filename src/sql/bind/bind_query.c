@@ -195,6 +195,7 @@ static basalt_status project(struct binder *B, struct brel *rel, struct basalt_q
     out->n = n;
     out->gids = gids;
     out->rows = rel->rows;
+    out->table_rows = rel->table_rows;
     return BASALT_OK;
 }
 
@@ -294,8 +295,10 @@ static basalt_status distinct(struct binder *B, struct brel *rel, const char **n
     if (st == BASALT_OK)
         st = basalt_qplan_aggregate(B->ctx, rel->node, keys, names, n, NULL, 0, &agg, err);
     basalt_free(keys);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK) {
         rel->node = agg;
+        rel->table_rows = false; /* DISTINCT: a guess */
+    }
     return st;
 }
 
@@ -568,6 +571,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             rel.node = agg;
             rel.gids = agids;
             rel.n = nk + A.n;
+            rel.table_rows = false; /* its groups are a guess */
         }
         basalt_free(gk);
         basalt_free(keys);

@@ -1,5 +1,5 @@
-/* The hash join with hand-written expected rows: every join type with NULL
- * keys, duplicates, empty sides, residual conditions (a LEFT row whose
+/* The hash join with hand-written expected rows: every join type (SEMI and
+ * ANTI turned around too) with NULL keys, duplicates, empty sides, residual conditions (a LEFT row whose
  * candidates all fail keeps its probe row with NULLs), multi-column and
  * string keys, DuckDB's float equality (-0.0 = 0.0, NaN = NaN); the table
  * kinds proven by counters; a nested-loop oracle written here for random
@@ -220,6 +220,12 @@ TEST(join_types_null_keys_duplicates)
     EXPECT_JOIN(&p, &b, &o, "1|p1\n2|p2\n2|p2b\n");
     o.type = BASALT_QJOIN_ANTI;
     EXPECT_JOIN(&p, &b, &o, "NULL|pn\n5|p5\n");
+    /* Turned around: the build rows some probe matches (each once, in
+     * build order), and those none does (the NULL key among them). */
+    o.type = BASALT_QJOIN_RIGHT_SEMI;
+    EXPECT_JOIN(&p, &b, &o, "2|b2\n1|b1\n2|b2x\n");
+    o.type = BASALT_QJOIN_RIGHT_ANTI;
+    EXPECT_JOIN(&p, &b, &o, "NULL|bn\n7|b7\n");
     /* Output schema nullability follows the join type. */
     struct basalt_qjoin_spec spec = {BASALT_QJOIN_RIGHT, &p.schema, &b.schema, K0, K0, 1, NULL};
     struct basalt_qjoin *j;
@@ -229,6 +235,13 @@ TEST(join_types_null_keys_duplicates)
     CHECK_EQ(os.n_children, 4);
     CHECK_STR(os.children[3]->name, "b");
     CHECK(os.children[0]->flags & ARROW_FLAG_NULLABLE);
+    basalt_arrow_schema_release(&os);
+    basalt_qjoin_free(j);
+    spec.type = BASALT_QJOIN_RIGHT_ANTI; /* build columns only */
+    CHECK_OK(basalt_qjoin_new(&spec, &j, NULL), NULL);
+    CHECK_OK(basalt_qjoin_output_schema(j, &os, NULL), NULL);
+    CHECK_EQ(os.n_children, 2);
+    CHECK_STR(os.children[1]->name, "b");
     basalt_arrow_schema_release(&os);
     basalt_qjoin_free(j);
     release(&p);
@@ -552,6 +565,22 @@ TEST(join_random_against_nested_loops)
                     CHECK_EQ(o.stats.table, nk == 2 ? BASALT_QJOIN_TABLE_HASHED : tables[kind]);
                 }
                 free(want);
+            }
+            /* Turned around: the build rows a SEMI or ANTI join of the
+             * sides the other way would give. */
+            for (int t = BASALT_QJOIN_RIGHT_SEMI; t <= BASALT_QJOIN_RIGHT_ANTI; t++) {
+                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 2, 64, {0}};
+                char *want = oracle((const char *const *)bc, bn, (const char *const *)pc, pn, 3, nk,
+                                    t == BASALT_QJOIN_RIGHT_SEMI ? BASALT_QJOIN_SEMI
+                                                                 : BASALT_QJOIN_ANTI);
+                char *got = run_join(&p, &b, &o, false);
+                bool same = got && strcmp(got, want) == 0;
+                if (!same)
+                    fprintf(stderr, "kind %d keys %d type %d:\n--- got\n%.2000s--- want\n%.2000s",
+                            kind, nk, t, got ? got : "(failed)", want);
+                free(got);
+                free(want);
+                CHECK(same);
             }
             release(&p);
             release(&b);
