@@ -320,7 +320,6 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
                               "outer, semi and anti joins need an equality condition");
     struct brel both;
     memset(&both, 0, sizeof both); /* table_rows false: a join's size is a guess */
-    memset(&both, 0, sizeof both);
     struct basalt_qexpr *res = NULL;
     bool outer = type != BASALT_QPLAN_JOIN_INNER && type != BASALT_QPLAN_JOIN_CROSS;
     if (st == BASALT_OK && nr > 0 && outer) {
