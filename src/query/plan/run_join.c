@@ -513,6 +513,26 @@ static basalt_status probe(void *l, const struct ArrowArray *batch, struct basal
     return basalt_qjoin_probe(l, batch, out, err);
 }
 
+/* r's join of `spec` with its table built from the batches `in` (moved
+ * out), in their order. */
+static basalt_status build_table(struct join_run *r, const struct basalt_qjoin_spec *spec,
+                                 struct basalt_arrow_batches *in, struct basalt_pool *pool,
+                                 struct basalt_error *err)
+{
+    basalt_status st = basalt_qjoin_new(spec, &r->join, err);
+    struct basalt_qjoin_build_local *local = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(r->join, &local, err);
+    for (int64_t i = 0; i < in->n && st == BASALT_OK; i++) {
+        r->build_rows += in->arrays[i].length;
+        st = basalt_qjoin_build_consume(local, &in->arrays[i], i, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(r->join, &local, 1, pool, err);
+    basalt_qjoin_build_local_free(local);
+    return st;
+}
+
 /* Runs the right side and builds the hash table on it. */
 static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
                            const struct ArrowSchema *probe_schema, struct join_run **out,
@@ -564,17 +584,7 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
                                      node->n_join_keys, r->residual};
     if (st == BASALT_OK)
-        st = basalt_qjoin_new(&spec, &r->join, err);
-    struct basalt_qjoin_build_local *local = NULL;
-    if (st == BASALT_OK)
-        st = basalt_qjoin_build_local_new(r->join, &local, err);
-    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++) {
-        r->build_rows += in.arrays[i].length;
-        st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
-    }
-    if (st == BASALT_OK)
-        st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
-    basalt_qjoin_build_local_free(local);
+        st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);
     if (st != BASALT_OK) {
         join_run_free(r);
@@ -612,6 +622,26 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     return add_probe_of(node, &node->child[0]->schema, pl, r, err);
 }
 
+/* Runs pl (opened; st its state so far) into `out` in morsel order, with
+ * node's schema; `what` names the operator the memory limit stops. The
+ * caller resets pl, which owns the join, once done with the join. */
+static basalt_status run_collected(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                   struct qpipeline *pl, basalt_status st, const char *what,
+                                   struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct qsink sink;
+    memset(&sink, 0, sizeof sink);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_init(&sink, pl->src.n_morsels, -1, err);
+    sink.what = what;
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, pl, &sink, err);
+    if (st == BASALT_OK)
+        st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+    basalt_qsink_collect_reset(&sink);
+    return st;
+}
+
 /* A SEMI or ANTI join built on its left side (basalt_qplan_join_build_left):
  * the left rows are collected in order and hashed, the right side's
  * pipeline probes them (RIGHT_SEMI / RIGHT_ANTI: marks, no output), then
@@ -635,17 +665,7 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
                                      &node->child[1]->schema, &node->child[0]->schema,
                                      node->right_keys, node->left_keys, node->n_join_keys, NULL};
     if (st == BASALT_OK)
-        st = basalt_qjoin_new(&spec, &r->join, err);
-    struct basalt_qjoin_build_local *local = NULL;
-    if (st == BASALT_OK)
-        st = basalt_qjoin_build_local_new(r->join, &local, err);
-    for (int64_t i = 0; i < in.n && st == BASALT_OK; i++) {
-        r->build_rows += in.arrays[i].length;
-        st = basalt_qjoin_build_consume(local, &in.arrays[i], i, err);
-    }
-    if (st == BASALT_OK)
-        st = basalt_qjoin_build_finish(r->join, &local, 1, ctx->o.pool, err);
-    basalt_qjoin_build_local_free(local);
+        st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);
     if (st != BASALT_OK) {
         join_run_free(r);
@@ -654,29 +674,16 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
     struct basalt_qjoin *join = r->join;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
-    struct qsink sink;
-    memset(&sink, 0, sizeof sink);
-    struct basalt_arrow_batches none;
-    basalt_arrow_batches_init(&none);
     st = basalt_qrun_open(ctx, node->child[1], &pl, err);
     if (st == BASALT_OK)
         st = add_probe_of(node, &node->child[1]->schema, &pl, r, err); /* pl owns r */
     else
         join_run_free(r);
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
-    sink.what = "HASH JOIN (its right side, probing)";
-    if (st == BASALT_OK)
-        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
-    /* the probes give no rows: what comes out is the left side's */
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_finish(&sink, &node->schema, &none, err);
-    if (st == BASALT_OK && out->schema.release == NULL)
-        st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+    /* the probes give no rows (into `out`, which gets its schema): what
+     * comes out is the left side's */
+    st = run_collected(ctx, node, &pl, st, "HASH JOIN (its right side, probing)", out, err);
     if (st == BASALT_OK)
         st = basalt_qjoin_unmatched(join, out, err);
-    basalt_arrow_batches_reset(&none);
-    basalt_qsink_collect_reset(&sink);
     basalt_qpipeline_reset(&pl);
     return st;
 }
@@ -704,8 +711,6 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         return st;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
-    struct qsink sink;
-    memset(&sink, 0, sizeof sink);
     if (g != NULL) {
         /* Spilled: the partitions' joins, unmatched build rows included. */
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
@@ -713,14 +718,8 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
             st = grace_take_over(ctx, node, &pl, g, err);
         else
             grace_free(g);
-        if (st == BASALT_OK)
-            st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
-        sink.what = "HASH JOIN (RIGHT/FULL: its result is kept in memory)";
-        if (st == BASALT_OK)
-            st = basalt_qpipeline_run(ctx, &pl, &sink, err);
-        if (st == BASALT_OK)
-            st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
-        basalt_qsink_collect_reset(&sink);
+        st = run_collected(ctx, node, &pl, st,
+                           "HASH JOIN (RIGHT/FULL: its result is kept in memory)", out, err);
         basalt_qpipeline_reset(&pl);
         /* run_breaker counts the rows of the result */
         atomic_store(&node->rows_out, 0);
@@ -732,16 +731,9 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         st = add_probe(node, &pl, r, err); /* the pipeline owns r from here */
     else
         join_run_free(r);
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_init(&sink, pl.src.n_morsels, -1, err);
-    sink.what = "HASH JOIN (RIGHT/FULL)";
-    if (st == BASALT_OK)
-        st = basalt_qpipeline_run(ctx, &pl, &sink, err);
-    if (st == BASALT_OK)
-        st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
+    st = run_collected(ctx, node, &pl, st, "HASH JOIN (RIGHT/FULL)", out, err);
     if (st == BASALT_OK)
         st = basalt_qjoin_unmatched(join, out, err);
-    basalt_qsink_collect_reset(&sink);
     basalt_qpipeline_reset(&pl);
     return st;
 }

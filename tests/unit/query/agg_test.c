@@ -68,6 +68,19 @@ static int check_rows(const struct basalt_query_type *kt, const char *const *kfm
     return bad;
 }
 
+/* Frees three columns of n malloc'd text cells. */
+static void free_cells(char **k, char **y, char **x, int rows)
+{
+    for (int i = 0; i < rows; i++) {
+        free(k[i]);
+        free(x[i]);
+        free(y[i]);
+    }
+    free(k);
+    free(x);
+    free(y);
+}
+
 TEST(agg_null_behaviour)
 {
     struct basalt_query_type kt[] = {T(INT64)};
@@ -472,14 +485,7 @@ TEST(agg_deterministic_output)
     basalt_arrow_array_release(&keys[0]);
     basalt_arrow_array_release(&keys[1]);
     basalt_arrow_array_release(&args[0]);
-    for (int i = 0; i < ROWS; i++) {
-        free(k0[i]);
-        free(k1[i]);
-        free(v[i]);
-    }
-    free(k0);
-    free(k1);
-    free(v);
+    free_cells(k0, k1, v, ROWS);
 }
 
 /* A later chunk below the first one's keys slides the dense window down:
@@ -700,18 +706,6 @@ static char *pair_expect(const double *xs, const double *ys, int rows, int group
              g, corr, cov, sxy / (n - 1), slope, (my + shift) - slope * (mx + shift),
              corr * corr, n, mx + shift, my + shift, sxx, syy, sxy);
     return strdup(b);
-}
-
-static void free_cells(char **k, char **y, char **x, int rows)
-{
-    for (int i = 0; i < rows; i++) {
-        free(k[i]);
-        free(x[i]);
-        free(y[i]);
-    }
-    free(k);
-    free(x);
-    free(y);
 }
 
 /* The same rows as INTEGER columns take the exact 128-bit path
