@@ -178,9 +178,9 @@ void basalt_qagg_local_reset(struct basalt_qagg_local *l)
 
 /* Key k's column over array x: a dictionary array's indices read in place
  * when every key is a string (agg_strkey.c and agg_dict.c read them), else
- * gathered into buf. */
+ * its values decoded into `plain` (released by the caller). */
 static basalt_status key_col_init(const struct basalt_qagg *a, int k, const struct ArrowArray *x,
-                                  int64_t n, struct qagg_dict_buf *buf, struct qagg_col *c,
+                                  int64_t n, struct ArrowArray *plain, struct qagg_col *c,
                                   struct basalt_error *err)
 {
     const struct qagg_keyinfo *ki = &a->keys[k];
@@ -194,8 +194,8 @@ static basalt_status key_col_init(const struct basalt_qagg *a, int k, const stru
     basalt_status st = basalt_qagg_dict_col_init(x, ki->type.large, n, c, err);
     if (st != BASALT_OK || a->str_keys)
         return st;
-    struct qagg_col dict = *c;
-    return basalt_qagg_dict_gather(&dict, n, buf, c, err);
+    st = basalt_qagg_key_decode(a, k, x, plain, err);
+    return st == BASALT_OK ? basalt_qagg_col_init(plain, ki->phys, ki->type.large, n, c, err) : st;
 }
 
 /* Call c's second argument among the consume's columns, or NULL. */
@@ -228,11 +228,11 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
                                              : basalt_malloc(sizeof *acols * 2 * (size_t)a->n_calls);
     basalt_status st = BASALT_OK;
     struct qagg_dict_codes dc = {0};
-    struct qagg_dict_buf gathered[QAGG_STR_KEYS_MAX] = {0};
+    struct ArrowArray plain[QAGG_STR_KEYS_MAX] = {0};
     if (!kcols || !acols)
         st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     for (int k = 0; k < a->n_keys && st == BASALT_OK; k++)
-        st = key_col_init(a, k, keys[k], n_rows, &gathered[k], &kcols[k], err);
+        st = key_col_init(a, k, keys[k], n_rows, &plain[k], &kcols[k], err);
     if (st == BASALT_OK && a->n_keys > 0)
         st = basalt_qagg_dict_codes(l, kcols, n_rows, &dc, err);
     for (int c = 0; c < a->n_calls && st == BASALT_OK; c++) {
@@ -275,7 +275,7 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
                                     err);
     }
     for (int k = 0; k < QAGG_STR_KEYS_MAX; k++)
-        basalt_qagg_dict_buf_free(&gathered[k]);
+        basalt_arrow_array_release(&plain[k]);
     if (kcols != kc)
         basalt_free(kcols);
     if (acols != ac)
@@ -298,9 +298,9 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
     basalt_status st = kcols && rows && hashes
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
-    struct qagg_dict_buf gathered[QAGG_STR_KEYS_MAX] = {0};
+    struct ArrowArray plain[QAGG_STR_KEYS_MAX] = {0};
     for (int k = 0; k < agg->n_keys && st == BASALT_OK; k++)
-        st = key_col_init(agg, k, keys[k], n_rows, &gathered[k], &kcols[k], err);
+        st = key_col_init(agg, k, keys[k], n_rows, &plain[k], &kcols[k], err);
     for (int64_t b = 0; st == BASALT_OK && b < n_rows; b += QAGG_CHUNK) {
         int64_t e = n_rows - b < QAGG_CHUNK ? n_rows - b : QAGG_CHUNK;
         if (b > 0)
@@ -317,7 +317,7 @@ basalt_status basalt_qagg_partition(const struct basalt_qagg *agg,
             part[b + i] = (uint8_t)(hashes[i] >> (64 - QAGG_PART_BITS - bits) & (QAGG_PARTS - 1));
     }
     for (int k = 0; k < QAGG_STR_KEYS_MAX; k++)
-        basalt_qagg_dict_buf_free(&gathered[k]);
+        basalt_arrow_array_release(&plain[k]);
     basalt_free(rows);
     basalt_free(hashes);
     if (kcols != kc)

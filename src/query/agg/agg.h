@@ -112,6 +112,14 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *local,
                                   const struct ArrowArray *const *args2, int64_t n_rows,
                                   struct basalt_error *err);
 
+/* Key k's dictionary array x made plain: its values, of the key's type,
+ * in `out` (caller storage, owned on OK), as spill files and the encoder of
+ * keys that are not all strings take them. OK; INVALID_ARG; as
+ * basalt_arrow_dictionary_decode. */
+basalt_status basalt_qagg_key_decode(const struct basalt_qagg *agg, int k,
+                                    const struct ArrowArray *x, struct ArrowArray *out,
+                                    struct basalt_error *err);
+
 /* Whether consume would group these n_rows rows through a map of their
  * keys' dictionary indices (every key a dictionary array, few combinations):
  * such a batch adds at most n_rows / 4 groups, and is best consumed whole

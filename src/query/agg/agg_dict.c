@@ -146,18 +146,12 @@ static basalt_status first_of_code(struct basalt_qagg_local *l, const struct qag
     for (int k = 0; k < a->n_keys; k++) {
         int64_t len = keys[k].dict_len;
         int64_t ix = (int64_t)(code / (uint64_t)dc->stride[k] % (uint64_t)(len + 1));
-        memset(&cols[k], 0, sizeof cols[k]);
-        if (ix == len) {
-            cols[k].valid = &null_valid;
-            cols[k].data = null_offsets;
-            cols[k].sdata = "";
-        } else {
-            cols[k].valid = keys[k].valid;
-            cols[k].data = keys[k].data;
-            cols[k].sdata = keys[k].sdata;
-            cols[k].large = keys[k].large;
-            cols[k].off = keys[k].off + ix;
-        }
+        /* the dictionary's value ix as a plain one-row column, or NULL */
+        cols[k] = keys[k];
+        cols[k].index = NULL;
+        cols[k].off += ix;
+        if (ix == len)
+            cols[k] = (struct qagg_col){.valid = &null_valid, .data = null_offsets, .sdata = ""};
     }
     basalt_qagg_str_encode(a, cols, 1, row, &h);
     uint32_t g;
@@ -202,52 +196,32 @@ basalt_status basalt_qagg_dict_rows(struct basalt_qagg_local *l, const struct qa
     return BASALT_OK;
 }
 
-basalt_status basalt_qagg_dict_gather(const struct qagg_col *c, int64_t n,
-                                      struct qagg_dict_buf *buf, struct qagg_col *out,
-                                      struct basalt_error *err)
+static void borrowed_release(struct ArrowArray *a)
 {
-    size_t vbytes = (size_t)basalt_bitmap_bytes(n) + 1;
-    buf->offsets = basalt_malloc(((size_t)n + 1) * sizeof *buf->offsets);
-    buf->valid = basalt_malloc(vbytes);
-    if (!buf->offsets || !buf->valid)
-        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
-    memset(buf->valid, 0xff, vbytes);
-    /* First the lengths, then the bytes. */
-    int64_t total = 0;
-    buf->offsets[0] = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const char *p;
-        int64_t j, len = 0;
-        if (basalt_qagg_row_at(c, i, &j))
-            basalt_qagg_str_get(c, j, &p, &len);
-        else
-            basalt_bitmap_set(buf->valid, i, false);
-        total += len;
-        buf->offsets[i + 1] = total;
-    }
-    buf->data = basalt_malloc((size_t)total + 1);
-    if (!buf->data)
-        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
-    for (int64_t i = 0; i < n; i++) {
-        const char *p;
-        int64_t j, len;
-        if (buf->offsets[i + 1] > buf->offsets[i] && basalt_qagg_row_at(c, i, &j)) {
-            basalt_qagg_str_get(c, j, &p, &len);
-            memcpy(buf->data + buf->offsets[i], p, (size_t)len);
-        }
-    }
-    memset(out, 0, sizeof *out);
-    out->valid = buf->valid;
-    out->data = buf->offsets;
-    out->sdata = buf->data;
-    out->large = true;
-    return BASALT_OK;
+    a->release = NULL;
 }
 
-void basalt_qagg_dict_buf_free(struct qagg_dict_buf *buf)
+basalt_status basalt_qagg_key_decode(const struct basalt_qagg *agg, int k,
+                                    const struct ArrowArray *x, struct ArrowArray *out,
+                                    struct basalt_error *err)
 {
-    basalt_free(buf->offsets);
-    basalt_free(buf->valid);
-    basalt_free(buf->data);
-    memset(buf, 0, sizeof *buf);
+    if (!agg || k < 0 || k >= agg->n_keys || !x || !x->dictionary || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: not a dictionary key");
+    /* Consume borrows its arrays, which may be views without a release
+     * callback; the decoder reads buffers only but wants live arrays. */
+    struct ArrowArray view = *x, dict = *x->dictionary;
+    view.release = dict.release = borrowed_release;
+    view.dictionary = &dict;
+    x = &view;
+    struct ArrowSchema type, values;
+    basalt_status st = basalt_arrow_schema_init(&type, "i", "", ARROW_FLAG_NULLABLE, 0, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_arrow_schema_init(&values, agg->keys[k].format, "", ARROW_FLAG_NULLABLE, 0, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_set_dictionary(&type, &values, err); /* takes values */
+    if (st == BASALT_OK)
+        st = basalt_arrow_dictionary_decode(&type, x, out, err);
+    basalt_arrow_schema_release(&type);
+    return st;
 }

@@ -256,17 +256,6 @@ basalt_status basalt_qagg_dict_codes(struct basalt_qagg_local *l, const struct q
 basalt_status basalt_qagg_dict_rows(struct basalt_qagg_local *l, const struct qagg_col *keys,
                                     const struct qagg_dict_codes *dc, int64_t n,
                                     struct basalt_error *err);
-/* A dictionary key gathered into plain strings (64-bit offsets), for keys
- * that are not all strings (agg_strkey.c reads the others in place). */
-struct qagg_dict_buf {
-    int64_t *offsets;
-    uint8_t *valid;
-    char *data;
-};
-basalt_status basalt_qagg_dict_gather(const struct qagg_col *c, int64_t n,
-                                      struct qagg_dict_buf *buf, struct qagg_col *out,
-                                      struct basalt_error *err);
-void basalt_qagg_dict_buf_free(struct qagg_dict_buf *buf);
 /* A column's row i: whether it is valid and, if so, its position among the
  * values (a dictionary's index, else i). */
 static inline bool basalt_qagg_row_at(const struct qagg_col *c, int64_t i, int64_t *j)

@@ -98,7 +98,8 @@ basalt_status basalt_qjoin_probe(struct basalt_qjoin_probe_local *l,
 /* RIGHT/FULL: after every probe has finished, the build rows no probe
  * matched (probe columns NULL), in build input order, in batches of at most
  * 65536 rows; RIGHT_SEMI: the build rows some probe matched, RIGHT_ANTI:
- * those none did (build columns only). Others: nothing. OK, INVALID_ARG (before build_finish), NOMEM. */
+ * those none did (build columns only). Others: nothing. OK, INVALID_ARG
+ * (before build_finish), NOMEM. */
 basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow_batches *out,
                                      struct basalt_error *err);
 

@@ -100,17 +100,7 @@ static basalt_status spill_plain(struct agg_sink *s, const struct ArrowArray *co
     for (int i = 0; i < nk && st == BASALT_OK; i++) {
         if (inputs[i] == NULL || inputs[i]->dictionary == NULL)
             continue;
-        /* keys lead the spill schema, all spilled */
-        struct ArrowSchema type, values;
-        st = basalt_arrow_schema_init(&type, "i", "", ARROW_FLAG_NULLABLE, 0, err);
-        if (st == BASALT_OK) {
-            st = basalt_arrow_schema_copy(s->sp.schema.children[i], &values, err);
-            if (st == BASALT_OK)
-                st = basalt_arrow_schema_set_dictionary(&type, &values, err);
-            if (st == BASALT_OK)
-                st = basalt_arrow_dictionary_decode(&type, inputs[i], &decoded[n_decoded], err);
-            basalt_arrow_schema_release(&type);
-        }
+        st = basalt_qagg_key_decode(s->agg, i, inputs[i], &decoded[n_decoded], err);
         if (st == BASALT_OK)
             plain[i] = &decoded[n_decoded++];
     }

@@ -622,6 +622,20 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     return add_probe_of(node, &node->child[0]->schema, pl, r, err);
 }
 
+/* pl becomes the pipeline of node's input `side` probing r's join, and owns
+ * r; r is freed if that fails. */
+static basalt_status open_probing(struct basalt_qctx *ctx, struct basalt_qplan *node, int side,
+                                  struct qpipeline *pl, struct join_run *r,
+                                  struct basalt_error *err)
+{
+    basalt_status st = basalt_qrun_open(ctx, node->child[side], pl, err);
+    if (st != BASALT_OK) {
+        join_run_free(r);
+        return st;
+    }
+    return add_probe_of(node, &node->child[side]->schema, pl, r, err);
+}
+
 /* Runs pl (opened; st its state so far) into `out` in morsel order, with
  * node's schema; `what` names the operator the memory limit stops. The
  * caller resets pl, which owns the join, once done with the join. */
@@ -674,11 +688,7 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
     struct basalt_qjoin *join = r->join;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
-    st = basalt_qrun_open(ctx, node->child[1], &pl, err);
-    if (st == BASALT_OK)
-        st = add_probe_of(node, &node->child[1]->schema, &pl, r, err); /* pl owns r */
-    else
-        join_run_free(r);
+    st = open_probing(ctx, node, 1, &pl, r, err);
     /* the probes give no rows (into `out`, which gets its schema): what
      * comes out is the left side's */
     st = run_collected(ctx, node, &pl, st, "HASH JOIN (its right side, probing)", out, err);
@@ -726,11 +736,7 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         return st;
     }
     struct basalt_qjoin *join = r->join;
-    st = basalt_qrun_open(ctx, node->child[0], &pl, err);
-    if (st == BASALT_OK)
-        st = add_probe(node, &pl, r, err); /* the pipeline owns r from here */
-    else
-        join_run_free(r);
+    st = open_probing(ctx, node, 0, &pl, r, err);
     st = run_collected(ctx, node, &pl, st, "HASH JOIN (RIGHT/FULL)", out, err);
     if (st == BASALT_OK)
         st = basalt_qjoin_unmatched(join, out, err);
