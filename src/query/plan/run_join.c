@@ -622,20 +622,6 @@ static basalt_status add_probe(struct basalt_qplan *node, struct qpipeline *pl, 
     return add_probe_of(node, &node->child[0]->schema, pl, r, err);
 }
 
-/* pl becomes the pipeline of node's input `side` probing r's join, and owns
- * r; r is freed if that fails. */
-static basalt_status open_probing(struct basalt_qctx *ctx, struct basalt_qplan *node, int side,
-                                  struct qpipeline *pl, struct join_run *r,
-                                  struct basalt_error *err)
-{
-    basalt_status st = basalt_qrun_open(ctx, node->child[side], pl, err);
-    if (st != BASALT_OK) {
-        join_run_free(r);
-        return st;
-    }
-    return add_probe_of(node, &node->child[side]->schema, pl, r, err);
-}
-
 /* Runs pl (opened; st its state so far) into `out` in morsel order, with
  * node's schema; `what` names the operator the memory limit stops. The
  * caller resets pl, which owns the join, once done with the join. */
@@ -653,6 +639,30 @@ static basalt_status run_collected(struct basalt_qctx *ctx, struct basalt_qplan 
     if (st == BASALT_OK)
         st = basalt_qsink_collect_finish(&sink, &node->schema, out, err);
     basalt_qsink_collect_reset(&sink);
+    return st;
+}
+
+/* Runs node's input `side` probing r's join (r freed here in every case)
+ * into `out`, then appends the build rows basalt_qjoin_unmatched gives:
+ * RIGHT/FULL's unmatched rows, or the kept rows of a join built on its
+ * left. `what` names the operator the memory limit stops. */
+static basalt_status probe_then_build_rows(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                           int side, struct join_run *r, const char *what,
+                                           struct basalt_arrow_batches *out,
+                                           struct basalt_error *err)
+{
+    struct basalt_qjoin *join = r->join;
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    basalt_status st = basalt_qrun_open(ctx, node->child[side], &pl, err);
+    if (st == BASALT_OK)
+        st = add_probe_of(node, &node->child[side]->schema, &pl, r, err); /* pl owns r */
+    else
+        join_run_free(r);
+    st = run_collected(ctx, node, &pl, st, what, out, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_unmatched(join, out, err);
+    basalt_qpipeline_reset(&pl); /* frees r */
     return st;
 }
 
@@ -685,17 +695,10 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
         join_run_free(r);
         return st;
     }
-    struct basalt_qjoin *join = r->join;
-    struct qpipeline pl;
-    basalt_qpipeline_init(&pl);
-    st = open_probing(ctx, node, 1, &pl, r, err);
-    /* the probes give no rows (into `out`, which gets its schema): what
-     * comes out is the left side's */
-    st = run_collected(ctx, node, &pl, st, "HASH JOIN (its right side, probing)", out, err);
-    if (st == BASALT_OK)
-        st = basalt_qjoin_unmatched(join, out, err);
-    basalt_qpipeline_reset(&pl);
-    return st;
+    /* the probes give no rows (`out` only gets its schema): what comes out
+     * is the left side's */
+    return probe_then_build_rows(ctx, node, 1, r, "HASH JOIN (its right side, probing)", out,
+                                 err);
 }
 
 basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -719,10 +722,10 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
     basalt_status st = build(ctx, node, &node->child[0]->schema, &r, &g, err);
     if (st != BASALT_OK)
         return st;
-    struct qpipeline pl;
-    basalt_qpipeline_init(&pl);
     if (g != NULL) {
         /* Spilled: the partitions' joins, unmatched build rows included. */
+        struct qpipeline pl;
+        basalt_qpipeline_init(&pl);
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
         if (st == BASALT_OK)
             st = grace_take_over(ctx, node, &pl, g, err);
@@ -735,11 +738,5 @@ basalt_status basalt_qrun_join_outer(struct basalt_qctx *ctx, struct basalt_qpla
         atomic_store(&node->rows_out, 0);
         return st;
     }
-    struct basalt_qjoin *join = r->join;
-    st = open_probing(ctx, node, 0, &pl, r, err);
-    st = run_collected(ctx, node, &pl, st, "HASH JOIN (RIGHT/FULL)", out, err);
-    if (st == BASALT_OK)
-        st = basalt_qjoin_unmatched(join, out, err);
-    basalt_qpipeline_reset(&pl);
-    return st;
+    return probe_then_build_rows(ctx, node, 0, r, "HASH JOIN (RIGHT/FULL)", out, err);
 }
