@@ -359,6 +359,24 @@ BASALT_EXPORT basalt_status basalt_arrow_array_view(const struct ArrowArray *src
                                                     struct ArrowArray *dst,
                                                     struct basalt_error *err);
 
+/* An array owned jointly by its views, for one result read by several
+ * consumers (a CTE computed once and scanned twice). `src` is moved in
+ * (released on error too). Each basalt_arrow_shared_view gives a view in
+ * `dst` (caller storage) whose every struct, children and dictionary
+ * included, keeps the data alive: views may outlive the holder and each
+ * other, be released in any thread, and have children moved out of them.
+ * basalt_arrow_shared_release drops the creator's hold; the data goes with
+ * the last view. Returns OK; INVALID_ARG (NULL or released); LIMIT
+ * (nesting); NOMEM. */
+struct basalt_arrow_shared;
+BASALT_EXPORT basalt_status basalt_arrow_shared_new(struct ArrowArray *src,
+                                                    struct basalt_arrow_shared **out,
+                                                    struct basalt_error *err);
+BASALT_EXPORT basalt_status basalt_arrow_shared_view(struct basalt_arrow_shared *s,
+                                                     struct ArrowArray *dst,
+                                                     struct basalt_error *err);
+BASALT_EXPORT void basalt_arrow_shared_release(struct basalt_arrow_shared *s);
+
 /* Moves `src` into `dst` (dst must be released); src is marked released. */
 BASALT_EXPORT void basalt_arrow_array_move(struct ArrowArray *src, struct ArrowArray *dst);
 

@@ -125,6 +125,11 @@ BASALT_EXPORT basalt_status basalt_qplan_values(struct basalt_qctx *ctx,
                                                 struct basalt_qplan **out,
                                                 struct basalt_error *err);
 
+/* What a VALUES node holds, shown by EXPLAIN after its name ("CTE
+ * revenue"; copied). INVALID_ARG for another kind of node; NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_values_label(struct basalt_qplan *node, const char *label,
+                                                      struct basalt_error *err);
+
 /* ------------------------------------------------------------------ operators */
 
 /* Rows of `child` where `predicate` (BOOLEAN, built over child's schema) is

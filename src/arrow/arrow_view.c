@@ -1,15 +1,33 @@
 /* Views of arrays: new ArrowArray structs over another array's buffers, for
  * handing the same data to several consumers (a table registered once and
- * scanned by many queries). A view owns only its structs; the viewed array
- * must outlive it. */
+ * scanned by many queries). A plain view owns only its structs; the viewed
+ * array must outlive it. A shared array (basalt_arrow_shared) is owned by
+ * its views instead: every struct of every view holds a reference, so the
+ * data lives as long as any part of any view, whichever thread releases it
+ * and whichever child a consumer moves out. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "arrow_internal.h"
+
+struct basalt_arrow_shared {
+    atomic_long refs; /* the creator's hold and one per view struct */
+    struct ArrowArray array;
+};
+
+static void shared_drop(struct basalt_arrow_shared *s)
+{
+    if (s != NULL && atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
+        basalt_arrow_array_release(&s->array);
+        basalt_free(s);
+    }
+}
 
 struct view_priv {
     struct ArrowArray **children; /* the child views' storage */
     struct ArrowArray *dictionary;
     int64_t n_children;
+    struct basalt_arrow_shared *owner; /* NULL for a plain view */
 };
 
 static void view_release(struct ArrowArray *a)
@@ -27,14 +45,15 @@ static void view_release(struct ArrowArray *a)
             basalt_free(p->dictionary);
         }
         basalt_free(p->children);
+        shared_drop(p->owner);
         basalt_free(p);
     }
     a->release = NULL;
     a->private_data = NULL;
 }
 
-static basalt_status view(const struct ArrowArray *src, struct ArrowArray *dst, int depth,
-                          struct basalt_error *err)
+static basalt_status view(const struct ArrowArray *src, struct ArrowArray *dst,
+                          struct basalt_arrow_shared *owner, int depth, struct basalt_error *err)
 {
     dst->release = NULL;
     if (depth > BASALT_ARROW_MAX_DEPTH)
@@ -43,6 +62,10 @@ static basalt_status view(const struct ArrowArray *src, struct ArrowArray *dst, 
     struct view_priv *p = basalt_calloc(1, sizeof *p);
     if (p == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (owner != NULL) {
+        atomic_fetch_add_explicit(&owner->refs, 1, memory_order_relaxed);
+        p->owner = owner;
+    }
     *dst = *src;
     dst->private_data = p;
     dst->release = view_release;
@@ -61,7 +84,7 @@ static basalt_status view(const struct ArrowArray *src, struct ArrowArray *dst, 
             if (p->children[i] == NULL)
                 st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
             else
-                st = view(src->children[i], p->children[i], depth + 1, err);
+                st = view(src->children[i], p->children[i], owner, depth + 1, err);
         }
     }
     if (st == BASALT_OK && src->dictionary != NULL) {
@@ -69,7 +92,7 @@ static basalt_status view(const struct ArrowArray *src, struct ArrowArray *dst, 
         if (p->dictionary == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         else
-            st = view(src->dictionary, p->dictionary, depth + 1, err);
+            st = view(src->dictionary, p->dictionary, owner, depth + 1, err);
         dst->dictionary = p->dictionary;
     }
     if (st != BASALT_OK)
@@ -82,5 +105,35 @@ basalt_status basalt_arrow_array_view(const struct ArrowArray *src, struct Arrow
 {
     if (src == NULL || dst == NULL || src->release == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "array_view: NULL or released array");
-    return view(src, dst, 0, err);
+    return view(src, dst, NULL, 0, err);
+}
+
+basalt_status basalt_arrow_shared_new(struct ArrowArray *src, struct basalt_arrow_shared **out,
+                                      struct basalt_error *err)
+{
+    *out = NULL;
+    if (src == NULL || src->release == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "shared array: NULL or released array");
+    struct basalt_arrow_shared *s = basalt_calloc(1, sizeof *s);
+    if (s == NULL) {
+        basalt_arrow_array_release(src);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    atomic_init(&s->refs, 1);
+    basalt_arrow_array_move(src, &s->array);
+    *out = s;
+    return BASALT_OK;
+}
+
+basalt_status basalt_arrow_shared_view(struct basalt_arrow_shared *s, struct ArrowArray *dst,
+                                       struct basalt_error *err)
+{
+    if (s == NULL || dst == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "shared array: NULL");
+    return view(&s->array, dst, s, 0, err);
+}
+
+void basalt_arrow_shared_release(struct basalt_arrow_shared *s)
+{
+    shared_drop(s);
 }

@@ -165,7 +165,7 @@ static void binder_reset(struct binder *B)
     for (int i = 0; i < B->n_tables; i++)
         basalt_iceberg_table_free(B->tables[i]);
     basalt_free(B->tables);
-    basalt_free(B->ctes);
+    basalt_sql_ctes_reset(B);
     basalt_free(B->repl);
     basalt_free(B->ndv);
     basalt_arena_reset(&B->arena);

@@ -419,11 +419,20 @@ enum basalt_sql_set_op {
     BASALT_SQL_SET_EXCEPT,
 };
 
+/* WITH t AS [NOT] MATERIALIZED (...): whether the CTE is computed once and
+ * its rows read by every reference, or planned again at each one. */
+enum basalt_sql_cte_materialize {
+    BASALT_SQL_CTE_AUTO = 0, /* once when referenced twice or more and aggregating */
+    BASALT_SQL_CTE_MATERIALIZED,
+    BASALT_SQL_CTE_NOT_MATERIALIZED,
+};
+
 struct basalt_sql_cte {
     struct basalt_sql_ident name;
     int32_t n_columns;
     struct basalt_sql_ident *columns; /* WITH t(a, b) AS (...) */
     struct basalt_sql_query *query;
+    enum basalt_sql_cte_materialize materialize;
 };
 
 /* A query: a SELECT, a set operation or VALUES, with the WITH, ORDER BY and

@@ -116,6 +116,16 @@ const fixed = [
   'SELECT s, g FROM $T WHERE id < 400 EXCEPT SELECT s, g FROM $T WHERE id >= 300 AND id < 700',
   'SELECT CASE WHEN x > 0 THEN NULL ELSE g END AS k FROM $T WHERE id < 50 EXCEPT SELECT g FROM $T WHERE id > 900',
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
+  // || turns numbers into text, never a text literal into a number
+  "SELECT 'id-' || id, g || '', 'x' || x FROM $T WHERE id < 20",
+  // CTEs read twice: computed once when they aggregate or say MATERIALIZED
+  'WITH r AS (SELECT uid, sum(x) AS sx FROM $T GROUP BY uid) SELECT uid, sx FROM r WHERE sx = (SELECT max(sx) FROM r)',
+  'WITH r AS (SELECT g, count(*) AS n FROM $T GROUP BY g), q AS (SELECT max(n) AS m FROM r) SELECT r.g FROM r, q WHERE r.n * 2 > q.m',
+  'WITH r AS MATERIALIZED (SELECT uid, s FROM $T WHERE id < 300) SELECT a.uid, b.s FROM r a JOIN r b ON a.uid = b.uid',
+  'WITH r AS NOT MATERIALIZED (SELECT g, min(x) AS lo FROM $T GROUP BY g) SELECT * FROM r UNION ALL SELECT * FROM r',
+  'WITH r AS (SELECT DISTINCT g FROM $T) SELECT count(*) FROM r a, r b WHERE a.g < b.g',
+  // the inner r hides the outer one inside the subquery
+  'WITH r AS (SELECT g, count(*) AS n FROM $T GROUP BY g) SELECT * FROM r WHERE n > (WITH r AS (SELECT 1 AS n) SELECT n FROM r)',
   'SELECT * FROM (SELECT g, sum(x) AS sx FROM $T GROUP BY g) q WHERE sx > 0',
   'SELECT id FROM $T WHERE x > (SELECT avg(x) FROM $T) AND id < 100',
   // correlated scalar subqueries in the SELECT list
@@ -282,6 +292,22 @@ for (let i = 0; i < all.length; i++) {
   if (/build=left/.test(grouped) || !/HASH_JOIN SEMI/.test(grouped)) {
     failures++;
     console.log(`PLAN: an IN over an aggregate was turned around:\n${grouped}`);
+  }
+  // A CTE read twice that aggregates is computed once; read once, or said
+  // NOT MATERIALIZED, it is planned at its reference.
+  const twice = plan('WITH r AS (SELECT uid, sum(x) AS sx FROM $T GROUP BY uid) SELECT uid FROM r WHERE sx = (SELECT max(sx) FROM r)');
+  if (!/VALUES \(CTE r\)/.test(twice) || /HASH_GROUP_BY/.test(twice)) {
+    failures++;
+    console.log(`PLAN: a CTE read twice is not computed once:\n${twice}`);
+  }
+  for (const q of ['WITH r AS (SELECT uid, sum(x) AS sx FROM $T GROUP BY uid) SELECT uid FROM r WHERE sx > 0',
+    'WITH r AS NOT MATERIALIZED (SELECT uid, sum(x) AS sx FROM $T GROUP BY uid) SELECT a.uid FROM r a JOIN r b USING (uid)',
+    'WITH r AS (SELECT uid, x FROM $T) SELECT a.uid FROM r a JOIN r b USING (uid)']) {
+    const inline = plan(q);
+    if (/VALUES/.test(inline) || !/PARQUET_SCAN/.test(inline)) {
+      failures++;
+      console.log(`PLAN: a CTE was computed once where it should be planned again:\n${inline}`);
+    }
   }
   const kept = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND u.g = 7');
   if (/FILTER/.test(kept)) {

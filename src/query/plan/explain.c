@@ -57,7 +57,11 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
     case QPLAN_SCAN_CSV: put(o, "CSV_SCAN %s", n->scan.path); break;
     case QPLAN_SCAN_JSON: put(o, "JSON_SCAN %s", n->scan.path); break;
     case QPLAN_SCAN_IPC: put(o, "IPC_SCAN %s", n->scan.path); break;
-    case QPLAN_VALUES: put(o, "VALUES"); break;
+    case QPLAN_VALUES:
+        put(o, "VALUES");
+        if (n->scan.label != NULL)
+            put(o, " (%s)", n->scan.label);
+        break;
     case QPLAN_FILTER: put(o, "FILTER"); break;
     case QPLAN_PROJECT: put(o, "PROJECTION"); columns(o, &n->schema); break;
     case QPLAN_AGGREGATE:

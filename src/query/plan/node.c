@@ -44,6 +44,7 @@ static void node_free(struct basalt_qplan *n)
     basalt_free(s->keep);
     basalt_free(s->pushed);
     basalt_arrow_batches_reset(&s->values);
+    basalt_free(s->label);
     basalt_free(n->children);
     basalt_free(n->exprs);
     basalt_free(n->calls);

@@ -62,8 +62,10 @@ struct qscan {
      * above passes on, when it drops some (its filter_keep); NULL: none. */
     const int32_t *keep_above;
     int n_keep_above;
-    /* In-memory batches (VALUES). */
+    /* In-memory batches (VALUES), and what they are for EXPLAIN (NULL:
+     * nothing said). */
     struct basalt_arrow_batches values;
+    char *label;
     /* Parquet: per output column, read as a dictionary array (the
      * aggregate right above groups such keys by their indices; in the
      * context's arena); NULL: none. */

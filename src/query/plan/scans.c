@@ -223,3 +223,16 @@ basalt_status basalt_qplan_values(struct basalt_qctx *ctx, struct basalt_arrow_b
     *out = node;
     return BASALT_OK;
 }
+
+basalt_status basalt_qplan_values_label(struct basalt_qplan *node, const char *label,
+                                        struct basalt_error *err)
+{
+    if (node == NULL || node->kind != QPLAN_VALUES || label == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "values label: not a VALUES node");
+    char *copy = basalt_strdup(label);
+    if (copy == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_free(node->scan.label);
+    node->scan.label = copy;
+    return BASALT_OK;
+}

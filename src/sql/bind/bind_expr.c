@@ -211,9 +211,12 @@ static basalt_status call2(struct blower *L, const char *name, const struct basa
     basalt_status st = lower(L, l, &a, err);
     if (st == BASALT_OK)
         st = lower(L, r, &b, err);
-    if (st == BASALT_OK)
+    /* 'x' || 10 is 'x10': concatenation turns the other side into text,
+     * never the literal into a number. */
+    bool concat = strcmp(name, "||") == 0;
+    if (st == BASALT_OK && !concat)
         st = adapt_literal(L, l, &a, b, err);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && !concat)
         st = adapt_literal(L, r, &b, a, err);
     if (st != BASALT_OK)
         return st;

@@ -390,16 +390,6 @@ static const char *stem(struct binder *B, const char *path)
     return p;
 }
 
-static const struct basalt_sql_cte *find_cte(struct binder *B, const struct basalt_sql_name *n)
-{
-    if (n->n_parts != 1)
-        return NULL;
-    for (int i = B->n_ctes - 1; i >= 0; i--)
-        if (strcmp(B->ctes[i]->name.name, n->parts[0].name) == 0)
-            return B->ctes[i];
-    return NULL;
-}
-
 static const struct bmem_table *registered(struct binder *B, const struct basalt_sql_name *n)
 {
     if (n->n_parts != 1)
@@ -446,13 +436,11 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     switch (f->kind) {
     case BASALT_SQL_FROM_TABLE: {
         const struct basalt_sql_name *n = &f->u.table.name;
-        const struct basalt_sql_cte *cte = find_cte(B, n);
+        int cte = basalt_sql_cte_find(B, n);
         if (alias == NULL)
             alias = n->parts[n->n_parts - 1].name;
-        if (cte != NULL) {
-            st = basalt_sql_bind_query(B, cte->query, &rel, &names, err);
-            for (int i = 0; st == BASALT_OK && i < cte->n_columns && i < rel.n; i++)
-                names[i] = cte->columns[i].name;
+        if (cte >= 0) {
+            st = basalt_sql_cte_bind(B, cte, &rel, &names, err);
             if (st == BASALT_OK)
                 goto scoped;
             return st;

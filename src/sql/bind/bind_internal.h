@@ -76,9 +76,13 @@ struct binder {
     const char *text; /* the query, for messages */
     struct basalt_arena arena;
     int32_t next_gid;
-    /* CTEs in scope, innermost last */
+    /* CTEs in scope, innermost last, and whether each is computed once
+     * (bind_cte.c) */
     const struct basalt_sql_cte **ctes;
+    bool *cte_once;
     int n_ctes, cap_ctes;
+    struct bcte_rows *cte_rows; /* the ones computed so far */
+    int n_cte_rows, cap_cte_rows;
     /* tables loaded for this query (freed with it) */
     struct basalt_iceberg_table **tables;
     int n_tables, cap_tables;
@@ -123,6 +127,21 @@ int64_t basalt_sql_ndv(const struct binder *B, int32_t gid);
 /* The canonical text of an expression in B's arena. */
 const char *basalt_sql_text(struct binder *B, const struct basalt_sql_expr *e);
 bool basalt_sql_is_aggregate(const char *name);
+/* Whether e calls an aggregate (not as a window function). */
+bool basalt_sql_has_aggregate(struct binder *B, const struct basalt_sql_expr *e);
+
+/* bind_cte.c */
+/* Puts q's CTEs in scope (the caller restores n_ctes after q). */
+basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_query *q,
+                                   struct basalt_error *err);
+/* The CTE in scope that a one-part table name names, innermost first; -1. */
+int basalt_sql_cte_find(const struct binder *B, const struct basalt_sql_name *n);
+/* The relation and column names of a reference to the CTE in scope at k:
+ * planned again, or read from its rows computed once. */
+basalt_status basalt_sql_cte_bind(struct binder *B, int k, struct brel *rel, const char ***names,
+                                  struct basalt_error *err);
+/* Frees the scope and the computed rows (views of them may live on). */
+void basalt_sql_ctes_reset(struct binder *B);
 
 /* bind_expr.c */
 basalt_status basalt_sql_lower(struct blower *L, const struct basalt_sql_expr *e,

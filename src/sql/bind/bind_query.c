@@ -304,7 +304,7 @@ static basalt_status distinct(struct binder *B, struct brel *rel, const char **n
 
 /* ------------------------------------------------------------------ SELECT */
 
-static bool has_aggregate(struct binder *B, const struct basalt_sql_expr *e)
+bool basalt_sql_has_aggregate(struct binder *B, const struct basalt_sql_expr *e)
 {
     struct aggs A;
     memset(&A, 0, sizeof A);
@@ -379,7 +379,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_sql_from_add(&F, &r1, err);
     }
     if (st == BASALT_OK && s->where != NULL) {
-        if (has_aggregate(B, s->where))
+        if (basalt_sql_has_aggregate(B, s->where))
             st = basalt_sql_err(B, BASALT_INVALID_ARG, s->where->pos, err,
                                 "aggregate functions are not allowed in WHERE");
         if (st == BASALT_OK)
@@ -495,7 +495,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         for (int i = 0; st == BASALT_OK && i < s->n_group; i++)
             gk[nk++] = group_expr(B, s, &scope, s->group[i]);
         for (int i = 0; st == BASALT_OK && s->group_all && i < n_out; i++)
-            if (cols[i].expr && !has_aggregate(B, cols[i].expr))
+            if (cols[i].expr && !basalt_sql_has_aggregate(B, cols[i].expr))
                 gk[nk++] = cols[i].expr;
         struct basalt_qexpr_builder *b = NULL;
         if (st == BASALT_OK)
@@ -509,7 +509,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (st == BASALT_OK && (!keys || !knames || !calls || !repl || !agids))
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         for (int i = 0; i < nk && st == BASALT_OK; i++) {
-            if (has_aggregate(B, gk[i]))
+            if (basalt_sql_has_aggregate(B, gk[i]))
                 st = basalt_sql_err(B, BASALT_INVALID_ARG, gk[i]->pos, err,
                                     "aggregate functions are not allowed in GROUP BY");
             if (st == BASALT_OK)
@@ -523,8 +523,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = agg_kind(B, A.calls[i], &calls[i], err);
             bool two = calls[i].kind >= BASALT_QPLAN_CORR;
             if (st == BASALT_OK && calls[i].kind != BASALT_QPLAN_COUNT_STAR) {
-                if (has_aggregate(B, A.calls[i]->u.call.args[0]) ||
-                    (two && has_aggregate(B, A.calls[i]->u.call.args[1])))
+                if (basalt_sql_has_aggregate(B, A.calls[i]->u.call.args[0]) ||
+                    (two && basalt_sql_has_aggregate(B, A.calls[i]->u.call.args[1])))
                     st = basalt_sql_err(B, BASALT_INVALID_ARG, A.calls[i]->pos, err,
                                         "aggregate function calls cannot be nested");
                 if (st == BASALT_OK)
@@ -984,18 +984,11 @@ basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_qu
                                     struct basalt_error *err)
 {
     int ctes_before = B->n_ctes;
-    for (int i = 0; i < q->n_ctes; i++) {
-        if (B->n_ctes == B->cap_ctes) {
-            int cap = B->cap_ctes ? B->cap_ctes * 2 : 8;
-            const struct basalt_sql_cte **c = basalt_realloc(B->ctes, (size_t)cap * sizeof *c);
-            if (c == NULL)
-                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-            B->ctes = c;
-            B->cap_ctes = cap;
-        }
-        B->ctes[B->n_ctes++] = &q->ctes[i];
+    basalt_status st = basalt_sql_ctes_push(B, q, err);
+    if (st != BASALT_OK) {
+        B->n_ctes = ctes_before;
+        return st;
     }
-    basalt_status st;
     switch (q->kind) {
     case BASALT_SQL_QUERY_SELECT: st = bind_select(B, q, out, names, err); break;
     case BASALT_SQL_QUERY_VALUES: st = bind_values(B, q, out, names, err); break;

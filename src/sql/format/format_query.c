@@ -132,7 +132,9 @@ void basalt_sqlf_query(struct sql_out *o, const struct basalt_sql_query *q)
         basalt_sqlf_ident(o, &c->name);
         if (c->n_columns)
             idents(o, c->columns, c->n_columns);
-        basalt_sqlf_put(o, " AS (");
+        basalt_sqlf_put(o, c->materialize == BASALT_SQL_CTE_MATERIALIZED       ? " AS MATERIALIZED ("
+                           : c->materialize == BASALT_SQL_CTE_NOT_MATERIALIZED ? " AS NOT MATERIALIZED ("
+                                                                               : " AS (");
         basalt_sqlf_query(o, c->query);
         basalt_sqlf_put(o, ")");
     }

@@ -331,9 +331,12 @@ static bool ctes(struct sql_parser *p, int32_t *n, struct basalt_sql_cte **out)
             return false;
         if (!basalt_sqlp_expect_kw(p, "as"))
             return false;
-        if (sqlp_kw(p, "materialized") || (sqlp_kw(p, "not") && sqlp_kw_at(p, 1, "materialized"))) {
-            basalt_sqlp_fail(p, BASALT_UNSUPPORTED, sqlp_cur(p)->pos, "MATERIALIZED is not supported");
-            return false;
+        if (basalt_sqlp_accept_kw(p, "materialized")) {
+            c->materialize = BASALT_SQL_CTE_MATERIALIZED;
+        } else if (sqlp_kw(p, "not") && sqlp_kw_at(p, 1, "materialized")) {
+            basalt_sqlp_accept_kw(p, "not");
+            basalt_sqlp_accept_kw(p, "materialized");
+            c->materialize = BASALT_SQL_CTE_NOT_MATERIALIZED;
         }
         if (!basalt_sqlp_expect(p, TK_LPAREN) || !(c->query = basalt_sqlp_query(p)) ||
             !basalt_sqlp_expect(p, TK_RPAREN) || !basalt_sqlp_list_push(p, &l, c))

@@ -145,6 +145,8 @@ static const struct ok_case ok_cases[] = {
     /* WITH */
     {"WITH a AS (SELECT 1 AS x), b(y) AS (SELECT x FROM a) SELECT * FROM b",
      "WITH a AS (SELECT 1 AS x), b(y) AS (SELECT x FROM a) SELECT * FROM b"},
+    {"WITH a AS materialized (SELECT 1), b AS Not Materialized (SELECT 2) SELECT * FROM a, b",
+     "WITH a AS MATERIALIZED (SELECT 1), b AS NOT MATERIALIZED (SELECT 2) SELECT * FROM a CROSS JOIN b"},
     /* set operations */
     {"SELECT 1 UNION SELECT 2", "(SELECT 1) UNION (SELECT 2)"},
     {"SELECT 1 UNION ALL SELECT 2 UNION DISTINCT SELECT 3",
