@@ -17,6 +17,12 @@ struct lower {
     struct basalt_query_program *p;
     int32_t cap_slots, cap_steps;
     int32_t *col_slot; /* column -> slot of its load, -1 */
+    /* Calls and casts computed for every row, by node: a node the tree
+     * holds twice (x IN (a, b) compares the one x with each item) is
+     * computed once. */
+    const struct basalt_qexpr **done;
+    int32_t *done_slot;
+    int32_t n_done, cap_done;
     bool fuse;
     struct basalt_error *err;
 };
@@ -477,7 +483,41 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     return st->out;
 }
 
+static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t mask);
+
+/* A node computed under no mask has its value on every row, so any later
+ * use of the same node reads that slot, masked or not (slots are written
+ * once). Under a mask it is computed again. */
 static int32_t lower(struct lower *L, const struct basalt_qexpr *e, int32_t mask)
+{
+    bool costly = e->kind == QN_CALL || e->kind == QN_CAST;
+    if (costly)
+        for (int32_t i = 0; i < L->n_done; i++)
+            if (L->done[i] == e)
+                return L->done_slot[i];
+    int32_t r = lower_node(L, e, mask);
+    if (r < 0 || !costly || mask >= 0)
+        return r;
+    if (L->n_done == L->cap_done) {
+        int32_t cap = L->cap_done ? L->cap_done * 2 : 16;
+        const struct basalt_qexpr **d = basalt_arena_alloc(&L->p->arena, sizeof *d * (size_t)cap, 8);
+        int32_t *ds = basalt_arena_alloc(&L->p->arena, sizeof *ds * (size_t)cap, 8);
+        if (!d || !ds)
+            return fail(L, BASALT_NOMEM, "out of memory");
+        if (L->n_done) {
+            memcpy(d, L->done, sizeof *d * (size_t)L->n_done);
+            memcpy(ds, L->done_slot, sizeof *ds * (size_t)L->n_done);
+        }
+        L->done = d;
+        L->done_slot = ds;
+        L->cap_done = cap;
+    }
+    L->done[L->n_done] = e;
+    L->done_slot[L->n_done++] = r;
+    return r;
+}
+
+static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t mask)
 {
     struct qstep *st;
     int32_t a, b;
@@ -682,7 +722,8 @@ basalt_status basalt_query_compile(struct basalt_qexpr_builder *b,
             basalt_query_program_free(p);
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL expression %d", i);
         }
-        int32_t s = lower(&L, exprs[i], -1);
+        /* each output its own slot, even for the same node twice */
+        int32_t s = lower_node(&L, exprs[i], -1);
         if (s < 0) {
             basalt_query_program_free(p);
             return err ? err->status : BASALT_INTERNAL;

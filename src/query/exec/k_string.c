@@ -119,6 +119,15 @@ static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
         }
         case QOP_SUBSTRING: {
             int64_t start = ((const int64_t *)A(1).data)[i];
+            if (start > 0 && st->n_args == 3 && ((const int64_t *)A(2).data)[i] >= 0) {
+                /* From the front (substring(s, 1, 2)): walk to the end of
+                 * the piece only, not the whole string for its length. */
+                int64_t b0 = utf8_offset(&s, start - 1);
+                const struct qstr rest = {s.ptr + b0, s.len - b0};
+                o[i].ptr = rest.ptr;
+                o[i].len = utf8_offset(&rest, ((const int64_t *)A(2).data)[i]);
+                break;
+            }
             int64_t len = utf8_len(&s), count = st->n_args == 3 ? ((const int64_t *)A(2).data)[i] : len + 1;
             int64_t begin = start > 0 ? start - 1 : start < 0 ? len + start : -1;
             int64_t end;

@@ -10,6 +10,7 @@
 
 #include "query_internal.h"
 #include "query_test_util.h"
+#include "plan/plan_internal.h"
 #include "test.h"
 
 #define N 9
@@ -359,6 +360,13 @@ TEST(query_strings)
     EXPECT(call("substring", col(C_S), i64(2), i64(3)), "bc|NULL||_c%|BC|XbX|ell||b");
     EXPECT(call("substring", str("hello"), i64(0), i64(2)), "h|h|h|h|h|h|h|h|h");
     EXPECT(call("substring", str("hello"), i64(-3), i64(2)), "ll|ll|ll|ll|ll|ll|ll|ll|ll");
+    /* from the front over multi-byte characters, and past the end */
+    EXPECT(call("substring", str("h\xc3\xa9llo"), i64(2), i64(2)),
+           "\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l|\xc3\xa9l");
+    EXPECT(call("substring", str("h\xc3\xa9"), i64(2), i64(9)),
+           "\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9|\xc3\xa9");
+    EXPECT(call("substring", str("h\xc3\xa9"), i64(3), i64(1)), "||||||||");
+    EXPECT(call("substring", str("h\xc3\xa9llo"), i64(3), i64(0)), "||||||||");
     EXPECT(call("||", col(C_S), str("!"), NULL), "abc!|NULL|!|a_c%!|ABC!|aXbXc!|hello!|b!|ab!");
     EXPECT(call("concat", col(C_S), str("!"), NULL), "abc!|!|!|a_c%!|ABC!|aXbXc!|hello!|b!|ab!");
     /* Equality of longer strings (compared inline in words): equal, then a
@@ -387,6 +395,37 @@ TEST(query_strings)
     basalt_query_program_explain(p, text, sizeof text);
     CHECK_MSG(strstr(text, "compare_const_str_eq") != NULL, "%s", text);
     basalt_query_program_free(p);
+    /* x IN (a, b, c) compares the one x with each item: x is computed once,
+     * and so are both outputs of a node that two expressions hold. */
+    struct basalt_qexpr *prefix = call("substring", col(C_S), i64(1), i64(2));
+    struct basalt_qexpr *items[3] = {str("ab"), str("he"), str("aX")}, *in;
+    CHECK_OK(basalt_qexpr_in(F.b, prefix, items, 3, false, &in, &F.err), &F.err);
+    EXPECT(in, "true|NULL|false|false|false|true|true|false|true");
+    struct basalt_qexpr *both[3] = {in, prefix, call("||", prefix, prefix, NULL)};
+    CHECK_OK(basalt_query_compile(F.b, both, 3, NULL, &p, &F.err), &F.err);
+    basalt_query_program_explain(p, text, sizeof text);
+    int substrings = 0;
+    for (const char *t = text; (t = strstr(t, "= string VARCHAR")) != NULL; t++)
+        substrings++;
+    /* once for the IN and the concatenation, once as an output of its own */
+    CHECK_MSG(substrings == 2, "%s", text);
+    basalt_query_program_free(p);
+    /* The optimiser's copy onto a narrower input keeps the sharing. */
+    struct basalt_qexpr_builder *nb;
+    CHECK_OK(basalt_qexpr_builder_new(&F.schema, &nb, &F.err), &F.err);
+    int32_t same[16];
+    for (int k = 0; k < 16; k++)
+        same[k] = k < F.schema.n_children ? k : -1;
+    struct basalt_qexpr *moved;
+    CHECK_OK(basalt_qexpr_remap(nb, in, same, &moved, &F.err), &F.err);
+    CHECK_OK(basalt_query_compile(nb, &moved, 1, NULL, &p, &F.err), &F.err);
+    basalt_query_program_explain(p, text, sizeof text);
+    substrings = 0;
+    for (const char *t = text; (t = strstr(t, "= string VARCHAR")) != NULL; t++)
+        substrings++;
+    CHECK_MSG(substrings == 1, "%s", text);
+    basalt_query_program_free(p);
+    basalt_qexpr_builder_free(nb);
     EXPECT(call("replace", col(C_S), str("X"), str("--")), "abc|NULL||a_c%|ABC|a--b--c|hello|b|ab");
     EXPECT(call("trim", str("  a  "), NULL, NULL), "a|a|a|a|a|a|a|a|a");
     EXPECT(call("contains", col(C_S), str("b"), NULL), "true|NULL|false|false|false|true|false|true|true");
