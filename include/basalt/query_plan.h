@@ -64,6 +64,10 @@ BASALT_EXPORT const struct ArrowSchema *basalt_qplan_schema(const struct basalt_
  * a guess elsewhere. For join ordering. */
 BASALT_EXPORT int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node);
 
+/* The rows of the largest source under `node` (its scans and VALUES, by
+ * basalt_qplan_estimated_rows): what running it reads at least once. */
+BASALT_EXPORT int64_t basalt_qplan_largest_input(const struct basalt_qplan *node);
+
 /* An upper bound of the distinct values of column `column` of `node`, for
  * join ordering: for integer columns of Parquet scans, the smaller of their
  * rows and their range in the row groups' statistics; -1 when unknown. */

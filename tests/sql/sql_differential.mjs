@@ -118,6 +118,12 @@ const fixed = [
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
   // || turns numbers into text, never a text literal into a number
   "SELECT 'id-' || id, g || '', 'x' || x FROM $T WHERE id < 20",
+  // correlated scalar subqueries narrowed to the keys of a filtered outer
+  // table (a SEMI join under their aggregate); COUNT's 0 over no rows kept
+  'SELECT uid, w FROM $U u WHERE g = 3 AND w > (SELECT avg(x) FROM $T t WHERE t.uid = u.uid)',
+  'SELECT uid, (SELECT count(*) FROM $T t WHERE t.uid = u.uid AND t.g > 2) AS n FROM $U u WHERE u.w < 20',
+  'SELECT uid FROM $U u WHERE uid IN (SELECT uid FROM $T WHERE g = 1) AND w < (SELECT sum(x) FROM $T t WHERE t.uid = u.uid AND t.g = u.g)',
+  'SELECT v.vid, u.uid FROM $V v, $U u WHERE v.vid = u.vid AND v.rank = 3 AND u.w > (SELECT avg(w) FROM $U x WHERE x.vid = v.vid)',
   // CTEs read twice: computed once when they aggregate or say MATERIALIZED
   'WITH r AS (SELECT uid, sum(x) AS sx FROM $T GROUP BY uid) SELECT uid, sx FROM r WHERE sx = (SELECT max(sx) FROM r)',
   'WITH r AS (SELECT g, count(*) AS n FROM $T GROUP BY g), q AS (SELECT max(n) AS m FROM r) SELECT r.g FROM r, q WHERE r.n * 2 > q.m',
@@ -292,6 +298,23 @@ for (let i = 0; i < all.length; i++) {
   if (/build=left/.test(grouped) || !/HASH_JOIN SEMI/.test(grouped)) {
     failures++;
     console.log(`PLAN: an IN over an aggregate was turned around:\n${grouped}`);
+  }
+  // A correlated subquery over a table four times its filtered outer one
+  // groups only the keys that table keeps; not when the outer table is the
+  // larger or nothing filters it.
+  const narrowed = plan('SELECT uid, w FROM $U u WHERE g = 3 AND w > (SELECT avg(x) FROM $T t WHERE t.uid = u.uid)').split('\n');
+  const agg = narrowed.findIndex(l => /HASH_GROUP_BY keys=1/.test(l));
+  if (agg < 0 || !/HASH_JOIN SEMI/.test(narrowed[agg + 1] || '')) {
+    failures++;
+    console.log(`PLAN: the correlated subquery's input is not narrowed:\n${narrowed.join('\n')}`);
+  }
+  for (const q of ['SELECT id FROM $T t WHERE g = 3 AND x > (SELECT avg(w) FROM $U u WHERE u.uid = t.uid)',
+    'SELECT uid, w FROM $U u WHERE w > (SELECT avg(x) FROM $T t WHERE t.uid = u.uid)']) {
+    const whole = plan(q);
+    if (/SEMI/.test(whole) || !/HASH_GROUP_BY/.test(whole)) {
+      failures++;
+      console.log(`PLAN: a correlated subquery was narrowed where it should not be:\n${whole}`);
+    }
   }
   // A CTE read twice that aggregates is computed once; read once, or said
   // NOT MATERIALIZED, it is planned at its reference.

@@ -154,6 +154,26 @@ basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char 
     return basalt_arrow_schema_init(out, fmt, name, nullable ? ARROW_FLAG_NULLABLE : 0, 0, err);
 }
 
+int64_t basalt_qplan_largest_input(const struct basalt_qplan *node)
+{
+    if (node == NULL)
+        return 0;
+    int64_t n = 0;
+    int kids = 0;
+    for (int i = 0; i < 2; i++)
+        if (node->child[i] != NULL) {
+            int64_t c = basalt_qplan_largest_input(node->child[i]);
+            n = c > n ? c : n;
+            kids++;
+        }
+    for (int i = 0; i < node->n_children; i++) {
+        int64_t c = basalt_qplan_largest_input(node->children[i]);
+        n = c > n ? c : n;
+        kids++;
+    }
+    return kids > 0 ? n : basalt_qplan_estimated_rows(node);
+}
+
 int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node)
 {
     int64_t n = 0;

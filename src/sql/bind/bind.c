@@ -91,6 +91,7 @@ basalt_status basalt_sql_rel_new(struct binder *B, struct basalt_qplan *node, st
     out->n = (int)s->n_children;
     out->rows = 1e6;
     out->table_rows = false;
+    out->leaf = NULL;
     out->gids = basalt_arena_alloc(&B->arena, sizeof *out->gids * (size_t)(out->n + 1), 8);
     if (out->gids == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");

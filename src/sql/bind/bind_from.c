@@ -521,6 +521,7 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     rel.table_rows = true;
     basalt_sql_note_ndv(B, &rel);
 scoped:
+    rel.leaf = f->kind == BASALT_SQL_FROM_SUBQUERY ? NULL : f;
     st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);
     if (st == BASALT_OK)
         st = add_rel(F, &rel, err);

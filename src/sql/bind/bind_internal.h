@@ -42,6 +42,21 @@ struct brel {
     /* rows come from a table's row count (and its filters' estimates), not
      * from the guesses for joins, aggregates and subqueries */
     bool table_rows;
+    /* The FROM item a relation of the FROM list was bound from, when it is
+     * one table (a name, a file or a table function; NULL for joins,
+     * subqueries and anything derived). */
+    const struct basalt_sql_from *leaf;
+};
+
+/* What a correlated subquery may read of its outer query's FROM to narrow
+ * its own input (bind_narrow.c): the FROM item of each relation of the FROM
+ * list (brel.leaf, taken before IN conditions are joined onto them) and
+ * every conjunct of the WHERE, as written. */
+struct bouter {
+    const struct basalt_sql_from *const *leaves;
+    int n;
+    const struct basalt_sql_expr *const *conj;
+    int nc;
 };
 
 /* An expression replaced by a column after aggregation: its canonical text
@@ -230,7 +245,17 @@ basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, s
  * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
  * their aggregate grouped by the correlation keys (their value recorded in
  * B->repl for the filter that follows). */
+/* bind_narrow.c: `inner IN (SELECT outer FROM its table WHERE its own
+ * conditions)` for the first correlated equality whose outer side is a
+ * column of a filtered table of the outer FROM at most a quarter of the
+ * grouped subquery's largest input; NULL when there is none. */
+struct basalt_sql_expr *basalt_sql_narrowing(struct binder *B, const struct bscope *outer,
+                                             const struct bouter *from,
+                                             const struct basalt_sql_expr *const *outer_side,
+                                             struct basalt_sql_expr *const *inner_side, int n,
+                                             const struct brel *grouped);
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
+                                     const struct bouter *from,
                                      struct brel *rel, const struct basalt_sql_expr *e,
                                      bool *done, struct basalt_error *err);
 

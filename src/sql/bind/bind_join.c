@@ -326,7 +326,7 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
         /* An outer join's extra conditions decide matches: they run inside it. */
         struct basalt_qexpr_builder *jb;
         st = basalt_qplan_join_builder(B->ctx, left->node, right->node, &jb, err);
-        struct brel view = {NULL, NULL, left->n + right->n, 0, false};
+        struct brel view = {NULL, NULL, left->n + right->n, 0, false, NULL};
         view.gids = basalt_arena_alloc(&B->arena, sizeof *view.gids * (size_t)(view.n + 1), 8);
         if (st == BASALT_OK && view.gids == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");

@@ -390,9 +390,16 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     /* Conditions holding subqueries wait for the joins: correlated ones
      * become joins themselves (bind_subquery.c). */
     const struct basalt_sql_expr **deferred = basalt_calloc((size_t)F.nc + 1, sizeof *deferred);
+    const struct basalt_sql_expr **written = basalt_calloc((size_t)F.nc + 1, sizeof *written);
+    const struct basalt_sql_from **leaves = basalt_calloc((size_t)F.n + 1, sizeof *leaves);
     int n_deferred = 0;
-    if (st == BASALT_OK && deferred == NULL)
+    if (st == BASALT_OK && (deferred == NULL || written == NULL || leaves == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct bouter from = {leaves, st == BASALT_OK ? F.n : 0, written, st == BASALT_OK ? F.nc : 0};
+    for (int i = 0; i < from.nc; i++)
+        written[i] = F.conj[i];
+    for (int i = 0; i < from.n; i++)
+        leaves[i] = F.rels[i].leaf;
     if (st == BASALT_OK) {
         int k = 0;
         for (int i = 0; i < F.nc && st == BASALT_OK; i++) {
@@ -416,7 +423,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         st = basalt_sql_plan_joins(B, &scope, F.rels, F.n, F.conj, F.nc, &rel, err);
     for (int i = 0; i < n_deferred && st == BASALT_OK; i++) {
         bool done = false;
-        st = basalt_sql_decorrelate(B, &scope, &rel, deferred[i], &done, err);
+        st = basalt_sql_decorrelate(B, &scope, &from, &rel, deferred[i], &done, err);
         if (st == BASALT_OK && !done)
             st = basalt_sql_filter(B, &scope, &rel, &deferred[i], 1, "WHERE", err);
     }
@@ -429,8 +436,10 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             !basalt_sql_has_subquery(x))
             continue;
         bool done = false;
-        st = basalt_sql_decorrelate(B, &scope, &rel, x, &done, err);
+        st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, &done, err);
     }
+    basalt_free(written);
+    basalt_free(leaves);
 
     /* The output columns, stars expanded. */
     int n_out = 0, cap_out = 0;

@@ -245,7 +245,8 @@ static bool correlation_key(struct binder *B, const struct bscope *in, const str
     return false;
 }
 
-static basalt_status scalar_join(struct binder *B, const struct bscope *outer, struct brel *rel,
+static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
+                                 const struct bouter *from, struct brel *rel,
                                  const struct basalt_sql_expr *sub, struct split *s,
                                  struct basalt_error *err)
 {
@@ -313,6 +314,23 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer, s
     struct brel grouped;
     const char **names;
     st = basalt_sql_bind_query(B, g, &grouped, &names, err);
+    /* Only the groups the outer rows can reach, when a filtered outer table
+     * says which (bind_narrow.c); as it was if that does not bind. */
+    struct basalt_sql_expr *narrow =
+        st == BASALT_OK ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &grouped) : NULL;
+    if (narrow != NULL) {
+        g->u.select.where = where == NULL ? narrow
+                                          : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where, narrow);
+        struct brel narrowed;
+        const char **narrowed_names;
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        if (g->u.select.where != NULL &&
+            basalt_sql_bind_query(B, g, &narrowed, &narrowed_names, &ignore) == BASALT_OK) {
+            grouped = narrowed;
+            names = narrowed_names;
+        }
+    }
     /* join on outer = __sqN.__kk */
     struct bscope o_copy, sq, none;
     memset(&none, 0, sizeof none);
@@ -407,7 +425,8 @@ basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, s
 }
 
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
-                                     struct brel *rel, const struct basalt_sql_expr *e,
+                                     const struct bouter *from, struct brel *rel,
+                                     const struct basalt_sql_expr *e,
                                      bool *done, struct basalt_error *err)
 {
     *done = false;
@@ -438,7 +457,7 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else if (subs[k]->kind == BASALT_SQL_EXPR_SUBQUERY) {
-                st = scalar_join(B, outer, rel, subs[k], &s, err);
+                st = scalar_join(B, outer, from, rel, subs[k], &s, err);
             } else {
                 st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
                                     "a correlated EXISTS must be a condition of its own");
