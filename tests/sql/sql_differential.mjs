@@ -116,6 +116,15 @@ const fixed = [
   'SELECT s, g FROM $T WHERE id < 400 EXCEPT SELECT s, g FROM $T WHERE id >= 300 AND id < 700',
   'SELECT CASE WHEN x > 0 THEN NULL ELSE g END AS k FROM $T WHERE id < 50 EXCEPT SELECT g FROM $T WHERE id > 900',
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
+  // select-list aliases in WHERE, HAVING and QUALIFY; a column of the same
+  // name wins over an alias
+  'SELECT id % 7 AS k, count(*) FROM $T WHERE k < 3 AND k IS NOT NULL GROUP BY k',
+  'SELECT g, sum(x) AS sx, count(*) AS n FROM $T GROUP BY g HAVING sx > 0 AND n > 900',
+  'SELECT uid, row_number() OVER (PARTITION BY g ORDER BY uid) AS rn FROM $U QUALIFY rn <= 2',
+  'SELECT x + 1 AS x, id FROM $T WHERE x > 0 AND id < 50',
+  // HAVING: an alias wins over an ungrouped column, an aggregate's argument is the column
+  'SELECT g, count(*) AS x FROM $T GROUP BY g HAVING x > 1000',
+  'SELECT g AS x, count(*) AS c FROM $T GROUP BY g HAVING max(x) > 499',
   // || turns numbers into text, never a text literal into a number
   "SELECT 'id-' || id, g || '', 'x' || x FROM $T WHERE id < 20",
   // correlated scalar subqueries narrowed to the keys of a filtered outer

@@ -145,6 +145,14 @@ bool basalt_sql_is_aggregate(const char *name);
 /* Whether e calls an aggregate (not as a window function). */
 bool basalt_sql_has_aggregate(struct binder *B, const struct basalt_sql_expr *e);
 
+/* bind_alias.c: e with the select list's aliases that name no column (in
+ * HAVING: no GROUP BY column) replaced by their expressions (WHERE, HAVING,
+ * QUALIFY); e itself when none. */
+basalt_status basalt_sql_with_aliases(struct binder *B, const struct bscope *scope,
+                                      const struct basalt_sql_select *s, bool having,
+                                      const struct basalt_sql_expr *e,
+                                      const struct basalt_sql_expr **out, struct basalt_error *err);
+
 /* bind_cte.c */
 /* Puts q's CTEs in scope (the caller restores n_ctes after q). */
 basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_query *q,

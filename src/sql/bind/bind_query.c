@@ -378,12 +378,20 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (st == BASALT_OK)
             st = basalt_sql_from_add(&F, &r1, err);
     }
-    if (st == BASALT_OK && s->where != NULL) {
-        if (basalt_sql_has_aggregate(B, s->where))
-            st = basalt_sql_err(B, BASALT_INVALID_ARG, s->where->pos, err,
+    /* Aliases of the select list that name no column (bind_alias.c). */
+    const struct basalt_sql_expr *where = NULL, *having = NULL, *qualify = NULL;
+    if (st == BASALT_OK && s->where != NULL)
+        st = basalt_sql_with_aliases(B, &scope, s, false, s->where, &where, err);
+    if (st == BASALT_OK && s->having != NULL)
+        st = basalt_sql_with_aliases(B, &scope, s, true, s->having, &having, err);
+    if (st == BASALT_OK && s->qualify != NULL)
+        st = basalt_sql_with_aliases(B, &scope, s, false, s->qualify, &qualify, err);
+    if (st == BASALT_OK && where != NULL) {
+        if (basalt_sql_has_aggregate(B, where))
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, where->pos, err,
                                 "aggregate functions are not allowed in WHERE");
         if (st == BASALT_OK)
-            st = basalt_sql_conjuncts(&F, s->where, err);
+            st = basalt_sql_conjuncts(&F, where, err);
     }
     if (st == BASALT_OK)
         st = basalt_sql_factor_ors(B, &scope, &F, err);
@@ -491,7 +499,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (cols[i].expr)
             st = collect_aggs(B, cols[i].expr, &A, err);
     if (st == BASALT_OK)
-        st = collect_aggs(B, s->having, &A, err);
+        st = collect_aggs(B, having, &A, err);
     for (int i = 0; i < q->n_order && st == BASALT_OK; i++)
         if (q->order[i].expr)
             st = collect_aggs(B, q->order[i].expr, &A, err);
@@ -586,18 +594,18 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         basalt_free(keys);
         basalt_free(knames);
         basalt_free(calls);
-        if (st == BASALT_OK && s->having != NULL) {
+        if (st == BASALT_OK && having != NULL) {
             struct basalt_qexpr_builder *hb;
             st = basalt_qplan_builder(B->ctx, rel.node, &hb, err);
             struct blower H = {B, &scope, &rel, hb, repl, n_repl, "HAVING"};
             struct basalt_qexpr *pred = NULL;
             if (st == BASALT_OK)
-                st = basalt_sql_lower(&H, s->having, &pred, err);
+                st = basalt_sql_lower(&H, having, &pred, err);
             if (st == BASALT_OK)
                 st = basalt_qplan_filter(B->ctx, rel.node, pred, &rel.node, err);
         }
-    } else if (st == BASALT_OK && s->having != NULL) {
-        st = basalt_sql_err(B, BASALT_INVALID_ARG, s->having->pos, err,
+    } else if (st == BASALT_OK && having != NULL) {
+        st = basalt_sql_err(B, BASALT_INVALID_ARG, having->pos, err,
                             "HAVING needs GROUP BY or an aggregate");
     }
 
@@ -614,19 +622,19 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         for (int i = 0; st == BASALT_OK && i < q->n_order; i++)
             if (q->order[i].expr != NULL)
                 wexprs[nw++] = q->order[i].expr;
-        if (st == BASALT_OK && s->qualify != NULL)
-            wexprs[nw++] = s->qualify;
+        if (st == BASALT_OK && qualify != NULL)
+            wexprs[nw++] = qualify;
         if (st == BASALT_OK)
             st = basalt_sql_bind_windows(B, &scope, s, wexprs, nw, &rel, &repl, &n_repl, err);
         basalt_free(wexprs);
     }
-    if (st == BASALT_OK && s->qualify != NULL) {
+    if (st == BASALT_OK && qualify != NULL) {
         struct basalt_qexpr_builder *qb;
         st = basalt_qplan_builder(B->ctx, rel.node, &qb, err);
         struct blower Q = {B, &scope, &rel, qb, repl, n_repl, "QUALIFY"};
         struct basalt_qexpr *pred = NULL;
         if (st == BASALT_OK)
-            st = basalt_sql_lower(&Q, s->qualify, &pred, err);
+            st = basalt_sql_lower(&Q, qualify, &pred, err);
         if (st == BASALT_OK)
             st = basalt_qplan_filter(B->ctx, rel.node, pred, &rel.node, err);
     }
