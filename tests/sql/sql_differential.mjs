@@ -125,6 +125,12 @@ const fixed = [
   // HAVING: an alias wins over an ungrouped column, an aggregate's argument is the column
   'SELECT g, count(*) AS x FROM $T GROUP BY g HAVING x > 1000',
   'SELECT g AS x, count(*) AS c FROM $T GROUP BY g HAVING max(x) > 499',
+  // DISTINCT aggregates without GROUP BY: grouped by their argument first
+  'SELECT count(DISTINCT g), count(*), count(s), sum(x), min(id), max(s), sum(d) FROM $T WHERE id > 100',
+  'SELECT count(DISTINCT uid) * 2 + 1 AS k, avg(DISTINCT uid), sum(DISTINCT uid), min(DISTINCT uid) FROM $T',
+  'SELECT count(DISTINCT s), count(*), sum(x), max(d) FROM $T WHERE id < 0',
+  'SELECT count(DISTINCT g) AS n FROM $T HAVING count(*) > 5 ORDER BY n',
+  'SELECT count(DISTINCT g), count(DISTINCT uid) FROM $T',
   // || turns numbers into text, never a text literal into a number
   "SELECT 'id-' || id, g || '', 'x' || x FROM $T WHERE id < 20",
   // correlated scalar subqueries narrowed to the keys of a filtered outer
@@ -324,6 +330,18 @@ for (let i = 0; i < all.length; i++) {
       failures++;
       console.log(`PLAN: a correlated subquery was narrowed where it should not be:\n${whole}`);
     }
+  }
+  // A DISTINCT aggregate without GROUP BY is grouped by its argument
+  // first; not when two DISTINCT aggregates read different arguments.
+  const split = plan('SELECT count(DISTINCT g), count(*), sum(x) FROM $T').split('\n');
+  const outerAgg = split.findIndex(l => /HASH_GROUP_BY keys=0/.test(l));
+  if (outerAgg < 0 || !split.slice(outerAgg + 1).some(l => /HASH_GROUP_BY keys=1/.test(l))) {
+    failures++;
+    console.log(`PLAN: the DISTINCT aggregate is not grouped first:\n${split.join('\n')}`);
+  }
+  if (/keys=1/.test(plan('SELECT count(DISTINCT g), count(DISTINCT uid) FROM $T'))) {
+    failures++;
+    console.log('PLAN: DISTINCT aggregates of two arguments were split');
   }
   // A CTE read twice that aggregates is computed once; read once, or said
   // NOT MATERIALIZED, it is planned at its reference.

@@ -1,6 +1,7 @@
 /* Syntax trees the binder writes itself: the `l.col = r.col` of USING, the
- * conditions pulled out of ORs, the grouped query of a correlated subquery.
- * They live in the binder's arena and point at the script's nodes. */
+ * conditions pulled out of ORs, the grouped query of a correlated subquery,
+ * expressions with some nodes replaced (aliases, aggregates over a grouped
+ * query). They live in the binder's arena and point at the script's nodes. */
 #include <stdint.h>
 #include <string.h>
 
@@ -45,4 +46,120 @@ struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_
     e->u.binary.left = l;
     e->u.binary.right = r;
     return e;
+}
+
+/* ------------------------------------------------------------ replacing */
+
+struct replacing {
+    struct binder *B;
+    basalt_sql_replace_fn fn;
+    void *ctx;
+    bool nomem;
+};
+
+static struct basalt_sql_expr *rewrite(struct replacing *A, struct basalt_sql_expr *e);
+
+/* Rewrites the child in *slot (a field of a local copy of its parent);
+ * whether it changed. */
+static bool swap(struct replacing *A, struct basalt_sql_expr **slot)
+{
+    struct basalt_sql_expr *r = rewrite(A, *slot);
+    if (r == *slot)
+        return false;
+    *slot = r;
+    return true;
+}
+
+/* Rewrites a list into a new array when any item changes. */
+static bool swap_list(struct replacing *A, struct basalt_sql_expr ***items, int n)
+{
+    struct basalt_sql_expr **out = NULL;
+    for (int i = 0; i < n && !A->nomem; i++) {
+        struct basalt_sql_expr *r = rewrite(A, (*items)[i]);
+        if (r == (*items)[i])
+            continue;
+        if (out == NULL) {
+            out = basalt_arena_alloc(&A->B->arena, sizeof *out * (size_t)n, 8);
+            if (out == NULL) {
+                A->nomem = true;
+                return false;
+            }
+            memcpy(out, *items, sizeof *out * (size_t)n);
+        }
+        out[i] = r;
+    }
+    if (out == NULL)
+        return false;
+    *items = out;
+    return true;
+}
+
+static struct basalt_sql_expr *rewrite(struct replacing *A, struct basalt_sql_expr *e)
+{
+    if (e == NULL || A->nomem)
+        return e;
+    struct basalt_sql_expr *with = NULL;
+    switch (A->fn(A->ctx, e, &with)) {
+    case BASALT_SQL_REPLACE: return with;
+    case BASALT_SQL_KEEP: return e;
+    default: break;
+    }
+    /* The children are rewritten in a local copy, kept only when one
+     * changed. */
+    struct basalt_sql_expr copy = *e;
+    bool changed = false;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_UNARY: changed = swap(A, &copy.u.unary.arg); break;
+    case BASALT_SQL_EXPR_BINARY:
+        changed = swap(A, &copy.u.binary.left);
+        changed |= swap(A, &copy.u.binary.right);
+        break;
+    case BASALT_SQL_EXPR_IS: changed = swap(A, &copy.u.is.arg); break;
+    case BASALT_SQL_EXPR_BETWEEN:
+        changed = swap(A, &copy.u.between.arg);
+        changed |= swap(A, &copy.u.between.low);
+        changed |= swap(A, &copy.u.between.high);
+        break;
+    case BASALT_SQL_EXPR_IN_LIST:
+        changed = swap(A, &copy.u.in_list.arg);
+        changed |= swap_list(A, &copy.u.in_list.items, e->u.in_list.n_items);
+        break;
+    case BASALT_SQL_EXPR_IN_QUERY: changed = swap(A, &copy.u.in_query.arg); break;
+    case BASALT_SQL_EXPR_LIKE:
+        changed = swap(A, &copy.u.like.arg);
+        changed |= swap(A, &copy.u.like.pattern);
+        break;
+    case BASALT_SQL_EXPR_CASE:
+        changed = swap(A, &copy.u.case_.operand);
+        changed |= swap(A, &copy.u.case_.otherwise);
+        changed |= swap_list(A, &copy.u.case_.when, e->u.case_.n_when);
+        changed |= swap_list(A, &copy.u.case_.then, e->u.case_.n_when);
+        break;
+    case BASALT_SQL_EXPR_CAST: changed = swap(A, &copy.u.cast.arg); break;
+    case BASALT_SQL_EXPR_EXTRACT: changed = swap(A, &copy.u.extract.arg); break;
+    case BASALT_SQL_EXPR_FUNCTION:
+        changed = swap_list(A, &copy.u.call.args, e->u.call.n_args);
+        break;
+    default: break;
+    }
+    if (!changed || A->nomem)
+        return e;
+    struct basalt_sql_expr *c = basalt_arena_alloc(&A->B->arena, sizeof *c, 8);
+    if (c == NULL) {
+        A->nomem = true;
+        return e;
+    }
+    *c = copy;
+    return c;
+}
+
+basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_expr *e,
+                                     basalt_sql_replace_fn fn, void *ctx,
+                                     const struct basalt_sql_expr **out, struct basalt_error *err)
+{
+    struct replacing A = {B, fn, ctx, false};
+    *out = rewrite(&A, basalt_sql_ast_shared(e));
+    if (A.nomem)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    return BASALT_OK;
 }

@@ -153,6 +153,13 @@ basalt_status basalt_sql_with_aliases(struct binder *B, const struct bscope *sco
                                       const struct basalt_sql_expr *e,
                                       const struct basalt_sql_expr **out, struct basalt_error *err);
 
+/* bind_distinct.c: q with its DISTINCT aggregates (no GROUP BY) over a
+ * query grouped by their argument; NULL when q is not one to split. */
+const struct basalt_sql_query *basalt_sql_split_distinct(struct binder *B,
+                                                         const struct basalt_sql_query *q);
+/* The output name of a select item: its alias, column name or text. */
+const char *basalt_sql_item_name(struct binder *B, const struct basalt_sql_select_item *it);
+
 /* bind_cte.c */
 /* Puts q's CTEs in scope (the caller restores n_ctes after q). */
 basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_query *q,
@@ -232,6 +239,16 @@ basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope
  * memory or given a NULL operand); shared() views a script node as the
  * non-const pointer the tree types hold. */
 struct basalt_sql_expr *basalt_sql_ast_shared(const struct basalt_sql_expr *e);
+/* e with nodes replaced: fn sees each node from the top and says whether
+ * to replace it (*out), keep it whole or look at its children; nodes
+ * above a replaced one are copied, the rest shared. Subqueries are not
+ * entered; an aggregate's FILTER and a window's clauses neither. */
+enum basalt_sql_replace { BASALT_SQL_DESCEND, BASALT_SQL_REPLACE, BASALT_SQL_KEEP };
+typedef enum basalt_sql_replace (*basalt_sql_replace_fn)(void *ctx, const struct basalt_sql_expr *e,
+                                                        struct basalt_sql_expr **out);
+basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_expr *e,
+                                     basalt_sql_replace_fn fn, void *ctx,
+                                     const struct basalt_sql_expr **out, struct basalt_error *err);
 struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
                                               const char *name, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,

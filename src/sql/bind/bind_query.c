@@ -199,7 +199,7 @@ static basalt_status project(struct binder *B, struct brel *rel, struct basalt_q
     return BASALT_OK;
 }
 
-static const char *item_name(struct binder *B, const struct basalt_sql_select_item *it)
+const char *basalt_sql_item_name(struct binder *B, const struct basalt_sql_select_item *it)
 {
     if (it->alias.name != NULL)
         return it->alias.name;
@@ -348,6 +348,17 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                                  struct brel *out, const char ***out_names,
                                  struct basalt_error *err)
 {
+    /* DISTINCT aggregates without GROUP BY in two grouped steps
+     * (bind_distinct.c); as written when that does not bind. */
+    const struct basalt_sql_query *split = basalt_sql_split_distinct(B, q);
+    if (split != NULL) {
+        int n_repl = B->n_repl;
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        if (bind_select(B, split, out, out_names, &ignore) == BASALT_OK)
+            return BASALT_OK;
+        B->n_repl = n_repl;
+    }
     const struct basalt_sql_select *s = &q->u.select;
     struct bscope scope;
     memset(&scope, 0, sizeof scope);
@@ -462,7 +473,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                     break;
                 }
             }
-            cols[n_out++] = (struct outcol){it->expr, NULL, item_name(B, it)};
+            cols[n_out++] = (struct outcol){it->expr, NULL, basalt_sql_item_name(B, it)};
             continue;
         }
         const struct basalt_sql_name *qual = &it->expr->u.star.qualifier;
