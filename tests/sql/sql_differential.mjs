@@ -125,6 +125,10 @@ const fixed = [
   // HAVING: an alias wins over an ungrouped column, an aggregate's argument is the column
   'SELECT g, count(*) AS x FROM $T GROUP BY g HAVING x > 1000',
   'SELECT g AS x, count(*) AS c FROM $T GROUP BY g HAVING max(x) > 499',
+  // a FROM and WHERE that a scalar subquery repeats, computed once
+  'SELECT t.g, sum(x) AS sx FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10 GROUP BY t.g HAVING sum(x) > (SELECT sum(x) * 0.05 FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10) ORDER BY sx',
+  'SELECT count(*), (SELECT count(*) FROM $T WHERE g = 3) AS again FROM $T WHERE g = 3',
+  'SELECT t.g AS grp, count(*) AS n FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5 GROUP BY grp HAVING count(*) > (SELECT count(*) / 40 FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5) ORDER BY n DESC, grp',
   // DISTINCT aggregates without GROUP BY: grouped by their argument first
   'SELECT count(DISTINCT g), count(*), count(s), sum(x), min(id), max(s), sum(d) FROM $T WHERE id > 100',
   'SELECT count(DISTINCT uid) * 2 + 1 AS k, avg(DISTINCT uid), sum(DISTINCT uid), min(DISTINCT uid) FROM $T',
@@ -330,6 +334,17 @@ for (let i = 0; i < all.length; i++) {
       failures++;
       console.log(`PLAN: a correlated subquery was narrowed where it should not be:\n${whole}`);
     }
+  }
+  // The FROM and WHERE a scalar subquery repeats are computed once; not
+  // when its WHERE differs.
+  const shared = plan('SELECT t.g, sum(x) AS sx FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10 GROUP BY t.g HAVING sum(x) > (SELECT sum(x) * 0.05 FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10)');
+  if (!/VALUES \(CTE __shared\)/.test(shared) || /HASH_JOIN/.test(shared)) {
+    failures++;
+    console.log(`PLAN: the repeated FROM and WHERE are not computed once:\n${shared}`);
+  }
+  if (/__shared/.test(plan('SELECT g, sum(x) FROM $T WHERE id > 5 GROUP BY g HAVING sum(x) > (SELECT sum(x) * 0.05 FROM $T WHERE id > 6)'))) {
+    failures++;
+    console.log('PLAN: a subquery with another WHERE was shared');
   }
   // A DISTINCT aggregate without GROUP BY is grouped by its argument
   // first; not when two DISTINCT aggregates read different arguments.

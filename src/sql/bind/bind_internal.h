@@ -160,6 +160,12 @@ const struct basalt_sql_query *basalt_sql_split_distinct(struct binder *B,
 /* The output name of a select item: its alias, column name or text. */
 const char *basalt_sql_item_name(struct binder *B, const struct basalt_sql_select_item *it);
 
+/* bind_share.c: q over a CTE of its FROM and WHERE when an uncorrelated
+ * scalar subquery of its select list or HAVING repeats them; NULL when
+ * not. */
+const struct basalt_sql_query *basalt_sql_share_from(struct binder *B,
+                                                     const struct basalt_sql_query *q);
+
 /* bind_cte.c */
 /* Puts q's CTEs in scope (the caller restores n_ctes after q). */
 basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_query *q,

@@ -359,6 +359,17 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             return BASALT_OK;
         B->n_repl = n_repl;
     }
+    /* A FROM and WHERE that a scalar subquery repeats, computed once
+     * (bind_share.c); as written when that does not bind. */
+    const struct basalt_sql_query *shared = basalt_sql_share_from(B, q);
+    if (shared != NULL) {
+        int n_repl = B->n_repl;
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        if (basalt_sql_bind_query(B, shared, out, out_names, &ignore) == BASALT_OK)
+            return BASALT_OK;
+        B->n_repl = n_repl;
+    }
     const struct basalt_sql_select *s = &q->u.select;
     struct bscope scope;
     memset(&scope, 0, sizeof scope);
