@@ -129,6 +129,8 @@ const fixed = [
   'SELECT t.g, sum(x) AS sx FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10 GROUP BY t.g HAVING sum(x) > (SELECT sum(x) * 0.05 FROM $T t JOIN $U u ON t.uid = u.uid WHERE u.w > 10) ORDER BY sx',
   'SELECT count(*), (SELECT count(*) FROM $T WHERE g = 3) AS again FROM $T WHERE g = 3',
   'SELECT t.g AS grp, count(*) AS n FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5 GROUP BY grp HAVING count(*) > (SELECT count(*) / 40 FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5) ORDER BY n DESC, grp',
+  // (x is a column of T and the alias of t.g: HAVING and ORDER BY mean the alias)
+  'SELECT t.g AS x, count(*) AS n FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5 GROUP BY t.g HAVING n > (SELECT count(*) / 40 FROM $T t, $V v WHERE t.uid % 500 = v.vid AND v.rank < 5) ORDER BY x',
   // DISTINCT aggregates without GROUP BY: grouped by their argument first
   'SELECT count(DISTINCT g), count(*), count(s), sum(x), min(id), max(s), sum(d) FROM $T WHERE id > 100',
   'SELECT count(DISTINCT uid) * 2 + 1 AS k, avg(DISTINCT uid), sum(DISTINCT uid), min(DISTINCT uid) FROM $T',

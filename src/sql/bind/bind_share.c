@@ -18,6 +18,7 @@
  * rewritten query does not bind, the query binds as written. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bind/bind_internal.h"
 
@@ -90,8 +91,22 @@ struct columns {
     struct basalt_sql_expr *col[MAX_COLUMNS];       /* __sK */
     int n;
     const struct basalt_sql_expr *sub, *sub_with; /* the subquery, and its rewrite */
+    /* HAVING and ORDER BY: a bare name that is an alias of these items
+     * stays, the alias winning there (bind_alias.c, order_by). */
+    const struct basalt_sql_select *aliases;
     bool no;
 };
+
+static bool is_alias(const struct basalt_sql_select *s, const struct basalt_sql_expr *e)
+{
+    if (s == NULL || e->u.column.n_parts != 1)
+        return false;
+    for (int i = 0; i < s->n_items; i++)
+        if (s->items[i].alias.name != NULL &&
+            strcasecmp(s->items[i].alias.name, e->u.column.parts[0].name) == 0)
+            return true;
+    return false;
+}
 
 static struct basalt_sql_expr *shared_column(struct columns *C, int k, int32_t pos)
 {
@@ -125,6 +140,8 @@ static enum basalt_sql_replace to_shared(void *ctx, const struct basalt_sql_expr
     }
     if (e->kind != BASALT_SQL_EXPR_COLUMN)
         return BASALT_SQL_DESCEND;
+    if (is_alias(C->aliases, e))
+        return BASALT_SQL_KEEP;
     const struct bcol *c;
     struct basalt_error ignore;
     basalt_error_init(&ignore);
@@ -176,6 +193,7 @@ static bool rewrite_select(struct columns *C, const struct basalt_sql_query *q,
         group[i] = basalt_sql_ast_shared(x);
     }
     const struct basalt_sql_expr *having = NULL;
+    C->aliases = s;
     if (s->having != NULL &&
         basalt_sql_ast_replace(C->B, s->having, to_shared, C, &having, &ignore) != BASALT_OK)
         return false;
@@ -187,6 +205,7 @@ static bool rewrite_select(struct columns *C, const struct basalt_sql_query *q,
             order[i].expr = basalt_sql_ast_shared(x);
         }
     }
+    C->aliases = NULL;
     *to = *q;
     to->order = order;
     to->u.select.items = items;
