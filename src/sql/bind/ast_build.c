@@ -3,6 +3,7 @@
  * expressions with some nodes replaced (aliases, aggregates over a grouped
  * query). They live in the binder's arena and point at the script's nodes. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bind/bind_internal.h"
@@ -24,9 +25,27 @@ struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *tabl
     e->kind = BASALT_SQL_EXPR_COLUMN;
     e->pos = pos;
     e->height = 1;
-    e->u.column.n_parts = 2;
-    e->u.column.parts[0].name = table;
-    e->u.column.parts[1].name = name;
+    e->u.column.n_parts = table != NULL ? 2 : 1;
+    e->u.column.parts[0].name = table != NULL ? table : name;
+    e->u.column.parts[1].name = table != NULL ? name : NULL;
+    return e;
+}
+
+struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, int32_t pos)
+{
+    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
+    char digits[24];
+    snprintf(digits, sizeof digits, "%lld", (long long)value);
+    const char *text = basalt_arena_strndup(&B->arena, digits, strlen(digits));
+    if (e == NULL || text == NULL)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = BASALT_SQL_EXPR_INTEGER;
+    e->pos = pos;
+    e->height = 1;
+    e->u.lit.text = text;
+    e->u.lit.fits = true;
+    e->u.lit.i64 = value;
     return e;
 }
 

@@ -115,19 +115,6 @@ static const char *partial_name(struct binder *B, int k)
     return basalt_arena_strndup(&B->arena, buf, strlen(buf));
 }
 
-static struct basalt_sql_expr *column(struct binder *B, const char *name, int32_t pos)
-{
-    struct basalt_sql_expr *e = node(B, sizeof *e);
-    if (e == NULL)
-        return NULL;
-    e->kind = BASALT_SQL_EXPR_COLUMN;
-    e->pos = pos;
-    e->height = 1;
-    e->u.column.n_parts = 1;
-    e->u.column.parts[0].name = name;
-    return e;
-}
-
 /* name(arg) with call's position; distinct cleared. */
 static struct basalt_sql_expr *call1(struct binder *B, const struct basalt_sql_expr *like,
                                      const char *name, struct basalt_sql_expr *arg)
@@ -151,7 +138,7 @@ static struct basalt_sql_expr *count_of_counts(struct binder *B, const struct ba
                                                struct basalt_sql_expr *p)
 {
     struct basalt_sql_expr *sum = call1(B, like, "sum", p);
-    struct basalt_sql_expr *cast = node(B, sizeof *cast), *zero = node(B, sizeof *zero);
+    struct basalt_sql_expr *cast = node(B, sizeof *cast), *zero = basalt_sql_ast_integer(B, 0, like->pos);
     struct basalt_sql_expr *co = node(B, sizeof *co);
     struct basalt_sql_expr **args = node(B, sizeof *args * 2);
     if (sum == NULL || cast == NULL || zero == NULL || co == NULL || args == NULL)
@@ -162,11 +149,6 @@ static struct basalt_sql_expr *count_of_counts(struct binder *B, const struct ba
     cast->u.cast.arg = sum;
     cast->u.cast.type.id = BASALT_SQL_TYPE_BIGINT;
     cast->u.cast.type.name = "BIGINT";
-    zero->kind = BASALT_SQL_EXPR_INTEGER;
-    zero->pos = like->pos;
-    zero->height = 1;
-    zero->u.lit.text = "0";
-    zero->u.lit.fits = true;
     co->kind = BASALT_SQL_EXPR_FUNCTION;
     co->pos = like->pos;
     co->height = cast->height + 1;
@@ -249,13 +231,13 @@ const struct basalt_sql_query *basalt_sql_split_distinct(struct binder *B,
         const struct basalt_sql_expr *c = C.call[i];
         const char *fn = c->u.call.name.name;
         if (c->u.call.distinct) {
-            O.with[i] = call1(B, c, fn, column(B, "__d", c->pos));
+            O.with[i] = call1(B, c, fn, basalt_sql_ast_column(B, NULL, "__d", c->pos));
         } else {
             const char *p = partial_name(B, i);
             in_items[n_in].expr = basalt_sql_ast_shared(c);
             in_items[n_in++].alias.name = p;
-            O.with[i] = strcasecmp(fn, "count") == 0 ? count_of_counts(B, c, column(B, p, c->pos))
-                                                     : call1(B, c, fn, column(B, p, c->pos));
+            O.with[i] = strcasecmp(fn, "count") == 0 ? count_of_counts(B, c, basalt_sql_ast_column(B, NULL, p, c->pos))
+                                                     : call1(B, c, fn, basalt_sql_ast_column(B, NULL, p, c->pos));
         }
         if (O.with[i] == NULL)
             return NULL;

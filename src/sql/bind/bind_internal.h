@@ -255,8 +255,10 @@ typedef enum basalt_sql_replace (*basalt_sql_replace_fn)(void *ctx, const struct
 basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_expr *e,
                                      basalt_sql_replace_fn fn, void *ctx,
                                      const struct basalt_sql_expr **out, struct basalt_error *err);
+/* table.name, or name alone when table is NULL. */
 struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
                                               const char *name, int32_t pos);
+struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r);
 

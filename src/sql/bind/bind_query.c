@@ -344,32 +344,34 @@ struct outcol {
     const char *name;
 };
 
+/* Binds `rewritten` (NULL: none) for the query it stands for; false, and
+ * nothing recorded, when it does not bind: the query is then bound as
+ * written, with its own errors. */
+static bool bound_instead(struct binder *B, const struct basalt_sql_query *rewritten,
+                          struct brel *out, const char ***names)
+{
+    if (rewritten == NULL)
+        return false;
+    int n_repl = B->n_repl;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (basalt_sql_bind_query(B, rewritten, out, names, &ignore) == BASALT_OK)
+        return true;
+    B->n_repl = n_repl;
+    return false;
+}
+
 static basalt_status bind_select(struct binder *B, const struct basalt_sql_query *q,
                                  struct brel *out, const char ***out_names,
                                  struct basalt_error *err)
 {
-    /* DISTINCT aggregates without GROUP BY in two grouped steps
-     * (bind_distinct.c); as written when that does not bind. */
-    const struct basalt_sql_query *split = basalt_sql_split_distinct(B, q);
-    if (split != NULL) {
-        int n_repl = B->n_repl;
-        struct basalt_error ignore;
-        basalt_error_init(&ignore);
-        if (bind_select(B, split, out, out_names, &ignore) == BASALT_OK)
-            return BASALT_OK;
-        B->n_repl = n_repl;
-    }
-    /* A FROM and WHERE that a scalar subquery repeats, computed once
-     * (bind_share.c); as written when that does not bind. */
-    const struct basalt_sql_query *shared = basalt_sql_share_from(B, q);
-    if (shared != NULL) {
-        int n_repl = B->n_repl;
-        struct basalt_error ignore;
-        basalt_error_init(&ignore);
-        if (basalt_sql_bind_query(B, shared, out, out_names, &ignore) == BASALT_OK)
-            return BASALT_OK;
-        B->n_repl = n_repl;
-    }
+    /* Rewritten forms bound in q's place when they bind: DISTINCT
+     * aggregates without GROUP BY in two grouped steps (bind_distinct.c), a
+     * FROM and WHERE that a scalar subquery repeats computed once
+     * (bind_share.c). */
+    if (bound_instead(B, basalt_sql_split_distinct(B, q), out, out_names) ||
+        bound_instead(B, basalt_sql_share_from(B, q), out, out_names))
+        return BASALT_OK;
     const struct basalt_sql_select *s = &q->u.select;
     struct bscope scope;
     memset(&scope, 0, sizeof scope);

@@ -27,16 +27,11 @@ enum { MAX_COLUMNS = 256 };
 /* "SELECT 1 FROM <from> WHERE <where>" as sql_format prints it. */
 static char *from_where(struct binder *B, const struct basalt_sql_select *s)
 {
-    struct basalt_sql_expr one;
-    memset(&one, 0, sizeof one);
-    one.kind = BASALT_SQL_EXPR_INTEGER;
-    one.height = 1;
-    one.u.lit.text = "1";
-    one.u.lit.fits = true;
-    one.u.lit.i64 = 1;
     struct basalt_sql_select_item item;
     memset(&item, 0, sizeof item);
-    item.expr = &one;
+    item.expr = basalt_sql_ast_integer(B, 1, 0);
+    if (item.expr == NULL)
+        return NULL;
     struct basalt_sql_query q;
     memset(&q, 0, sizeof q);
     q.kind = BASALT_SQL_QUERY_SELECT;
@@ -110,19 +105,10 @@ static bool is_alias(const struct basalt_sql_select *s, const struct basalt_sql_
 
 static struct basalt_sql_expr *shared_column(struct columns *C, int k, int32_t pos)
 {
-    struct basalt_sql_expr *e = basalt_arena_alloc(&C->B->arena, sizeof *e, 8);
     char name[16];
     snprintf(name, sizeof name, "__s%d", k);
     const char *copy = basalt_arena_strndup(&C->B->arena, name, strlen(name));
-    if (e == NULL || copy == NULL)
-        return NULL;
-    memset(e, 0, sizeof *e);
-    e->kind = BASALT_SQL_EXPR_COLUMN;
-    e->pos = pos;
-    e->height = 1;
-    e->u.column.n_parts = 1;
-    e->u.column.parts[0].name = copy;
-    return e;
+    return copy != NULL ? basalt_sql_ast_column(C->B, NULL, copy, pos) : NULL;
 }
 
 static enum basalt_sql_replace to_shared(void *ctx, const struct basalt_sql_expr *e,
@@ -290,16 +276,8 @@ const struct basalt_sql_query *basalt_sql_share_from(struct binder *B,
         items[k].alias.name = C->col[k]->u.column.parts[0].name;
     }
     if (C->n == 0) { /* no column is read: the rows alone */
-        struct basalt_sql_expr *one = basalt_arena_alloc(&B->arena, sizeof *one, 8);
-        if (one == NULL)
+        if ((items[0].expr = basalt_sql_ast_integer(B, 1, q->pos)) == NULL)
             goto done;
-        memset(one, 0, sizeof *one);
-        one->kind = BASALT_SQL_EXPR_INTEGER;
-        one->height = 1;
-        one->u.lit.text = "1";
-        one->u.lit.fits = true;
-        one->u.lit.i64 = 1;
-        items[0].expr = one;
         items[0].alias.name = "__s0";
     }
     memset(cte_q, 0, sizeof *cte_q);

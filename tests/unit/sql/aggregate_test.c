@@ -27,35 +27,35 @@ TEST(sql_two_arg_aggregates)
 
     /* grouped, in DuckDB's (y, x) order; group 2 has x constant, group 3 no
      * pair (regr_count 0, the rest NULL) */
-    EXPECT_ROWS("SELECT k, corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_slope(y, x), "
+    EXPECT_SQL_ROWS("SELECT k, corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_slope(y, x), "
                 "regr_intercept(y, x), regr_r2(y, x), regr_count(y, x) FROM " VALUES
                 " GROUP BY k ORDER BY k",
                 "1|-0.24019223070763068|-0.33333333333333331|-0.5|-0.11538461538461538|"
                 "2.3076923076923075|0.057692307692307682|3;"
                 "2|nan|0|0|nan|N|N|2;"
                 "3|N|N|N|N|N|N|0;");
-    EXPECT_ROWS("SELECT regr_avgx(y, x), regr_avgy(y, x), regr_sxx(y, x), regr_syy(y, x), "
+    EXPECT_SQL_ROWS("SELECT regr_avgx(y, x), regr_avgy(y, x), regr_sxx(y, x), regr_syy(y, x), "
                 "regr_sxy(y, x) FROM " VALUES " WHERE k = 1",
                 "2.6666666666666665|2|8.6666666666666661|2|-1;");
     /* FILTER: a pair whose row fails the filter is skipped */
-    EXPECT_ROWS("SELECT regr_count(y, x) FILTER (WHERE y > 1), corr(y, x) FILTER (WHERE k = 1),"
+    EXPECT_SQL_ROWS("SELECT regr_count(y, x) FILTER (WHERE y > 1), corr(y, x) FILTER (WHERE k = 1),"
                 " regr_count(y, x) FROM " VALUES,
                 "2|-0.24019223070763068|5;");
     /* computed arguments, an aggregate inside an expression, HAVING */
-    EXPECT_ROWS("SELECT k, pow(corr(y * 2 + 1, x - 3), 2) AS r2 FROM " VALUES
+    EXPECT_SQL_ROWS("SELECT k, pow(corr(y * 2 + 1, x - 3), 2) AS r2 FROM " VALUES
                 " GROUP BY k HAVING regr_count(y, x) > 2",
                 "1|0.057692307692307682;");
 
-    EXPECT_ERROR("SELECT corr(y) FROM " VALUES, BASALT_INVALID_ARG, "corr takes 2 arguments");
-    EXPECT_ERROR("SELECT regr_slope(y, x, k) FROM " VALUES, BASALT_INVALID_ARG,
+    EXPECT_SQL_ERROR("SELECT corr(y) FROM " VALUES, BASALT_INVALID_ARG, "corr takes 2 arguments");
+    EXPECT_SQL_ERROR("SELECT regr_slope(y, x, k) FROM " VALUES, BASALT_INVALID_ARG,
                  "regr_slope takes 2 arguments");
-    EXPECT_ERROR("SELECT corr(y, sum(x)) FROM " VALUES, BASALT_INVALID_ARG,
+    EXPECT_SQL_ERROR("SELECT corr(y, sum(x)) FROM " VALUES, BASALT_INVALID_ARG,
                  "aggregate function calls cannot be nested");
-    EXPECT_ERROR("SELECT corr(DISTINCT y, x) FROM " VALUES, BASALT_UNSUPPORTED,
+    EXPECT_SQL_ERROR("SELECT corr(DISTINCT y, x) FROM " VALUES, BASALT_UNSUPPORTED,
                  "corr(DISTINCT ...) is not supported");
-    EXPECT_ERROR("SELECT k, corr(y, x) OVER (PARTITION BY k) FROM " VALUES, BASALT_UNSUPPORTED,
+    EXPECT_SQL_ERROR("SELECT k, corr(y, x) OVER (PARTITION BY k) FROM " VALUES, BASALT_UNSUPPORTED,
                  "corr is not supported as a window function");
-    EXPECT_ERROR("SELECT corr('a', x) FROM " VALUES, BASALT_UNSUPPORTED,
+    EXPECT_SQL_ERROR("SELECT corr('a', x) FROM " VALUES, BASALT_UNSUPPORTED,
                  "no aggregate corr(VARCHAR, DECIMAL(2,1))");
     basalt_sql_session_free(s);
 }

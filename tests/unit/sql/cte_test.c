@@ -17,37 +17,37 @@ TEST(sql_cte_computed_once_answers)
     basalt_error_init(&err);
     CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
     /* Q15's shape: the CTE in FROM and again in a scalar subquery. */
-    EXPECT_ROWS("WITH r AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
+    EXPECT_SQL_ROWS("WITH r AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
                 "SELECT k, n FROM r WHERE n = (SELECT max(n) FROM r)",
                 "1|3;");
     /* Only a computed CTE's views leave the statement: they must outlive
      * its binder. */
-    EXPECT_ROWS("WITH r AS MATERIALIZED (SELECT max(k) AS m, count(*) AS n FROM " T ") "
+    EXPECT_SQL_ROWS("WITH r AS MATERIALIZED (SELECT max(k) AS m, count(*) AS n FROM " T ") "
                 "SELECT n, m FROM r",
                 "6|3;");
     /* A later CTE reads an earlier computed one, which the body reads too. */
-    EXPECT_ROWS("WITH a AS (SELECT k, count(*) AS n FROM " T " GROUP BY k), "
+    EXPECT_SQL_ROWS("WITH a AS (SELECT k, count(*) AS n FROM " T " GROUP BY k), "
                 "b AS (SELECT max(n) AS m FROM a) "
                 "SELECT count(*) FROM a, b WHERE a.n * 2 > b.m",
                 "2;");
     /* First read inside a subquery with a WITH of its own: the CTE still
      * sees only what is before it, and the subquery keeps its z. */
-    EXPECT_ROWS("WITH a AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
+    EXPECT_SQL_ROWS("WITH a AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
                 "SELECT (WITH z AS (SELECT 5 AS q) SELECT max(n) + max(q) FROM a, z) "
                 "+ (SELECT min(n) FROM a)",
                 "9;");
     /* A name that hides the computed CTE inside a subquery. */
-    EXPECT_ROWS("WITH r AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
+    EXPECT_SQL_ROWS("WITH r AS (SELECT k, count(*) AS n FROM " T " GROUP BY k) "
                 "SELECT count(*) FROM r WHERE n >= (WITH r AS (SELECT 2 AS n) SELECT n FROM r) "
                 "AND k IN (SELECT k FROM r)",
                 "2;");
     /* Errors inside a computed CTE reach the caller, and the session goes on. */
-    EXPECT_ERROR("WITH r AS MATERIALIZED (SELECT nosuch FROM " T ") SELECT * FROM r",
+    EXPECT_SQL_ERROR("WITH r AS MATERIALIZED (SELECT nosuch FROM " T ") SELECT * FROM r",
                  BASALT_NOT_FOUND, "nosuch");
-    EXPECT_ERROR("WITH r AS (SELECT k, CAST('x' || max(v) AS INTEGER) AS n FROM " T " GROUP BY k) "
+    EXPECT_SQL_ERROR("WITH r AS (SELECT k, CAST('x' || max(v) AS INTEGER) AS n FROM " T " GROUP BY k) "
                  "SELECT * FROM r a, r b",
                  BASALT_INVALID_ARG, "Could not convert string 'x");
-    EXPECT_ROWS("WITH r AS NOT MATERIALIZED (SELECT k, sum(v) AS sv FROM " T " GROUP BY k) "
+    EXPECT_SQL_ROWS("WITH r AS NOT MATERIALIZED (SELECT k, sum(v) AS sv FROM " T " GROUP BY k) "
                 "SELECT count(*) FROM r a JOIN r b ON a.k = b.k",
                 "3;");
     basalt_sql_session_free(s);

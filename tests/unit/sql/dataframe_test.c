@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "basalt/sql.h"
+#include "sql_test_rows.h"
 #include "test.h"
 
 /* trips: (id, zone, fare) = (1,'a',10) (2,'b',20) (3,'a',30) (4,NULL,40) (5,'b',50) */
@@ -48,34 +49,9 @@ static basalt_status render(const struct basalt_df *df, char *out, size_t cap,
     struct basalt_arrow_batches b;
     basalt_arrow_batches_init(&b);
     st = basalt_arrow_stream_collect(&s, &b, err);
-    size_t n = 0;
     out[0] = '\0';
-    for (int64_t k = 0; st == BASALT_OK && k < b.n; k++) {
-        const struct ArrowArray *a = &b.arrays[k];
-        for (int64_t r = 0; r < a->length; r++) {
-            for (int64_t c = 0; c < a->n_children; c++) {
-                const struct ArrowArray *col = a->children[c];
-                const char *f = b.schema.children[c]->format;
-                int64_t i = col->offset + r;
-                const uint8_t *v = col->buffers[0];
-                char cell[64];
-                if (v && !((v[i >> 3] >> (i & 7)) & 1))
-                    snprintf(cell, sizeof cell, "N");
-                else if (strcmp(f, "l") == 0)
-                    snprintf(cell, sizeof cell, "%lld", (long long)((const int64_t *)col->buffers[1])[i]);
-                else if (strcmp(f, "g") == 0)
-                    snprintf(cell, sizeof cell, "%g", ((const double *)col->buffers[1])[i]);
-                else if (strcmp(f, "u") == 0) {
-                    const int32_t *o = col->buffers[1];
-                    snprintf(cell, sizeof cell, "%.*s", (int)(o[i + 1] - o[i]),
-                             (const char *)col->buffers[2] + o[i]);
-                } else
-                    snprintf(cell, sizeof cell, "?%s", f);
-                n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", c ? "|" : "", cell);
-            }
-            n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ";");
-        }
-    }
+    if (st == BASALT_OK)
+        sql_test_render(&b, true, out, cap);
     basalt_arrow_batches_reset(&b);
     return st;
 }
