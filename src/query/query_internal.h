@@ -3,6 +3,7 @@
 #ifndef BASALT_QUERY_INTERNAL_H
 #define BASALT_QUERY_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "basalt/query.h"
@@ -21,6 +22,18 @@
 #define QWORDS (QVEC / 64)
 
 typedef __int128 qi128;
+
+/* Expression nodes (by address) to values (expr/node_map.c): zeroed to
+ * start, freed with basalt_qnode_map_free; put returns false out of
+ * memory. */
+struct qnode_map {
+    const void **keys;
+    uintptr_t *values;
+    size_t cap, n;
+};
+bool basalt_qnode_map_find(const struct qnode_map *m, const void *key, uintptr_t *value);
+bool basalt_qnode_map_put(struct qnode_map *m, const void *key, uintptr_t value);
+void basalt_qnode_map_free(struct qnode_map *m);
 
 /* A string or binary value in a vector: a view into the batch's data or the
  * state's string arena. */

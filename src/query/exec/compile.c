@@ -20,9 +20,7 @@ struct lower {
     /* Calls and casts computed for every row, by node: a node the tree
      * holds twice (x IN (a, b) compares the one x with each item) is
      * computed once. */
-    const struct basalt_qexpr **done;
-    int32_t *done_slot;
-    int32_t n_done, cap_done;
+    struct qnode_map done; /* node -> slot */
     bool fuse;
     struct basalt_error *err;
 };
@@ -491,29 +489,14 @@ static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t
 static int32_t lower(struct lower *L, const struct basalt_qexpr *e, int32_t mask)
 {
     bool costly = e->kind == QN_CALL || e->kind == QN_CAST;
-    if (costly)
-        for (int32_t i = 0; i < L->n_done; i++)
-            if (L->done[i] == e)
-                return L->done_slot[i];
+    uintptr_t slot;
+    if (costly && basalt_qnode_map_find(&L->done, e, &slot))
+        return (int32_t)slot;
     int32_t r = lower_node(L, e, mask);
     if (r < 0 || !costly || mask >= 0)
         return r;
-    if (L->n_done == L->cap_done) {
-        int32_t cap = L->cap_done ? L->cap_done * 2 : 16;
-        const struct basalt_qexpr **d = basalt_arena_alloc(&L->p->arena, sizeof *d * (size_t)cap, 8);
-        int32_t *ds = basalt_arena_alloc(&L->p->arena, sizeof *ds * (size_t)cap, 8);
-        if (!d || !ds)
-            return fail(L, BASALT_NOMEM, "out of memory");
-        if (L->n_done) {
-            memcpy(d, L->done, sizeof *d * (size_t)L->n_done);
-            memcpy(ds, L->done_slot, sizeof *ds * (size_t)L->n_done);
-        }
-        L->done = d;
-        L->done_slot = ds;
-        L->cap_done = cap;
-    }
-    L->done[L->n_done] = e;
-    L->done_slot[L->n_done++] = r;
+    if (!basalt_qnode_map_put(&L->done, e, (uintptr_t)r))
+        return fail(L, BASALT_NOMEM, "out of memory");
     return r;
 }
 
@@ -719,18 +702,21 @@ basalt_status basalt_query_compile(struct basalt_qexpr_builder *b,
     }
     for (int i = 0; i < n; i++) {
         if (!exprs[i]) {
+            basalt_qnode_map_free(&L.done);
             basalt_query_program_free(p);
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL expression %d", i);
         }
         /* each output its own slot, even for the same node twice */
         int32_t s = lower_node(&L, exprs[i], -1);
         if (s < 0) {
+            basalt_qnode_map_free(&L.done);
             basalt_query_program_free(p);
             return err ? err->status : BASALT_INTERNAL;
         }
         p->out_slots[i] = s;
         p->out_types[i] = exprs[i]->type;
     }
+    basalt_qnode_map_free(&L.done);
     *out = p;
     return BASALT_OK;
 }

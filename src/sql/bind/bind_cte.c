@@ -178,18 +178,13 @@ basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_que
     for (int i = 0; i < q->n_ctes; i++) {
         if (B->n_ctes == B->cap_ctes) {
             int cap = B->cap_ctes ? B->cap_ctes * 2 : 8;
-            const struct basalt_sql_cte **c = basalt_realloc(B->ctes, (size_t)cap * sizeof *c);
+            struct bcte_scope *c = basalt_realloc(B->ctes, (size_t)cap * sizeof *c);
             if (c == NULL)
                 return basalt_error_set(err, BASALT_NOMEM, "out of memory");
             B->ctes = c;
-            bool *once = basalt_realloc(B->cte_once, (size_t)cap * sizeof *once);
-            if (once == NULL)
-                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-            B->cte_once = once;
             B->cap_ctes = cap;
         }
-        B->cte_once[B->n_ctes] = computed_once(B, q, i);
-        B->ctes[B->n_ctes++] = &q->ctes[i];
+        B->ctes[B->n_ctes++] = (struct bcte_scope){&q->ctes[i], computed_once(B, q, i)};
     }
     return BASALT_OK;
 }
@@ -199,7 +194,7 @@ int basalt_sql_cte_find(const struct binder *B, const struct basalt_sql_name *n)
     if (n->n_parts != 1)
         return -1;
     for (int i = B->n_ctes - 1; i >= 0; i--)
-        if (strcmp(B->ctes[i]->name.name, n->parts[0].name) == 0)
+        if (strcmp(B->ctes[i].cte->name.name, n->parts[0].name) == 0)
             return i;
     return -1;
 }
@@ -221,10 +216,8 @@ void basalt_sql_ctes_reset(struct binder *B)
         rows_reset(&B->cte_rows[i]);
     basalt_free(B->cte_rows);
     basalt_free(B->ctes);
-    basalt_free(B->cte_once);
     B->cte_rows = NULL;
     B->ctes = NULL;
-    B->cte_once = NULL;
     B->n_cte_rows = B->cap_cte_rows = B->n_ctes = B->cap_ctes = 0;
 }
 
@@ -321,8 +314,8 @@ static basalt_status read_rows(struct binder *B, const struct bcte_rows *r, stru
 basalt_status basalt_sql_cte_bind(struct binder *B, int k, struct brel *rel, const char ***names,
                                   struct basalt_error *err)
 {
-    const struct basalt_sql_cte *cte = B->ctes[k];
-    if (!B->cte_once[k]) {
+    const struct basalt_sql_cte *cte = B->ctes[k].cte;
+    if (!B->ctes[k].once) {
         basalt_status st = basalt_sql_bind_query(B, cte->query, rel, names, err);
         for (int i = 0; st == BASALT_OK && i < cte->n_columns && i < rel->n; i++)
             (*names)[i] = cte->columns[i].name;
@@ -332,23 +325,16 @@ basalt_status basalt_sql_cte_bind(struct binder *B, int k, struct brel *rel, con
      * it, whatever the scope of this first reference: its own WITH then
      * lands on the entries from k on, which are kept aside meanwhile. */
     int saved = B->n_ctes, n_hidden = B->n_ctes - k;
-    const struct basalt_sql_cte **hidden = basalt_calloc((size_t)n_hidden, sizeof *hidden);
-    bool *hidden_once = basalt_calloc((size_t)n_hidden, sizeof *hidden_once);
-    if (hidden == NULL || hidden_once == NULL) {
-        basalt_free(hidden);
-        basalt_free(hidden_once);
+    struct bcte_scope *hidden = basalt_calloc((size_t)n_hidden, sizeof *hidden);
+    if (hidden == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    }
     memcpy(hidden, B->ctes + k, (size_t)n_hidden * sizeof *hidden);
-    memcpy(hidden_once, B->cte_once + k, (size_t)n_hidden * sizeof *hidden_once);
     B->n_ctes = k;
     const struct bcte_rows *r = NULL;
     basalt_status st = computed(B, cte, &r, err);
     memcpy(B->ctes + k, hidden, (size_t)n_hidden * sizeof *hidden);
-    memcpy(B->cte_once + k, hidden_once, (size_t)n_hidden * sizeof *hidden_once);
     B->n_ctes = saved;
     basalt_free(hidden);
-    basalt_free(hidden_once);
     if (st == BASALT_OK)
         st = read_rows(B, r, rel, err);
     if (st == BASALT_OK)

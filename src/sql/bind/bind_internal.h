@@ -93,8 +93,10 @@ struct binder {
     int32_t next_gid;
     /* CTEs in scope, innermost last, and whether each is computed once
      * (bind_cte.c) */
-    const struct basalt_sql_cte **ctes;
-    bool *cte_once;
+    struct bcte_scope {
+        const struct basalt_sql_cte *cte;
+        bool once;
+    } *ctes;
     int n_ctes, cap_ctes;
     struct bcte_rows *cte_rows; /* the ones computed so far */
     int n_cte_rows, cap_cte_rows;

@@ -50,7 +50,8 @@ static char *from_where(struct binder *B, const struct basalt_sql_select *s)
 
 struct finding {
     struct binder *B;
-    const char *text; /* the outer FROM and WHERE */
+    const struct basalt_sql_select *s;
+    const char *text; /* s's FROM and WHERE, printed at the first subquery */
     const struct basalt_sql_expr *sub;
     bool no;
 };
@@ -70,6 +71,10 @@ static enum basalt_sql_replace find_sub(void *ctx, const struct basalt_sql_expr 
     if (q->kind != BASALT_SQL_QUERY_SELECT || q->n_ctes > 0 || q->u.select.from == NULL ||
         q->u.select.qualify != NULL || q->u.select.n_windows > 0)
         return BASALT_SQL_KEEP;
+    if (F->text == NULL && (F->text = from_where(F->B, F->s)) == NULL) {
+        F->no = true;
+        return BASALT_SQL_KEEP;
+    }
     const char *text = from_where(F->B, &q->u.select);
     if (text != NULL && strcmp(text, F->text) == 0)
         F->sub = e;
@@ -222,9 +227,7 @@ const struct basalt_sql_query *basalt_sql_share_from(struct binder *B,
     if (q->kind != BASALT_SQL_QUERY_SELECT || s->from == NULL || s->qualify != NULL ||
         s->n_windows > 0 || (s->where == NULL && s->from->kind != BASALT_SQL_FROM_JOIN))
         return NULL;
-    struct finding F = {B, from_where(B, s), NULL, false};
-    if (F.text == NULL)
-        return NULL;
+    struct finding F = {B, s, NULL, NULL, false};
     struct basalt_error ignore;
     basalt_error_init(&ignore);
     const struct basalt_sql_expr *same;
