@@ -10,8 +10,9 @@
  *                       window functions, limit, union; each knows its
  *                       output schema when it is made, so a binder or a
  *                       DataFrame can build on it
- *   - basalt_qplan_execute / _stream   optimise (column pruning, predicates
- *                       pushed into Parquet and Iceberg pruning) and run
+ *   - basalt_qplan_execute / _open   optimise (column pruning, predicates
+ *                       pushed into Parquet and Iceberg pruning) and run,
+ *                       to batches or a cursor a batch at a time
  *
  * Expressions are basalt_qexpr trees (include/basalt/query.h) built with a
  * builder over the input schema of the node that takes them:
@@ -327,6 +328,34 @@ BASALT_EXPORT basalt_status basalt_qplan_optimize_plan(struct basalt_qctx *ctx,
 BASALT_EXPORT basalt_status basalt_qplan_execute(struct basalt_qctx *ctx, struct basalt_qplan *root,
                                                  struct basalt_arrow_batches *out,
                                                  struct basalt_error *err);
+
+/* A plan's rows a batch at a time, for results too large to hold:
+ * basalt_qplan_open optimises the plan and runs what must run before the
+ * first row can come (aggregations, the build sides of joins, the input of
+ * a sort); each basalt_qcursor_next then runs only as much of the rest as
+ * its batch needs: the morsels of the last pipeline a window at a time (a
+ * window is sized to a few hundred MiB, or an eighth of the memory limit),
+ * the merge of a sort that spilled, a LIMIT's rows (what lies under it
+ * stops once they are out), the inputs of a UNION ALL one after another.
+ * The rows and their order are basalt_qplan_execute's. A plan is opened or
+ * executed once; the cursor borrows the context and the plan, so it is
+ * freed before the context. One thread at a time. */
+struct basalt_qcursor;
+
+/* Returns OK; INVALID_ARG (NULL, a plan run already); the statuses of
+ * execute. */
+BASALT_EXPORT basalt_status basalt_qplan_open(struct basalt_qctx *ctx, struct basalt_qplan *root,
+                                              struct basalt_qcursor **out,
+                                              struct basalt_error *err);
+/* The rows' schema (the root's; valid as long as the cursor). */
+BASALT_EXPORT const struct ArrowSchema *basalt_qcursor_schema(const struct basalt_qcursor *c);
+/* The next batch (caller storage, never empty), or out->release NULL at the
+ * end. A failure ends the cursor: later calls return it again. Returns OK
+ * and the statuses of execute. */
+BASALT_EXPORT basalt_status basalt_qcursor_next(struct basalt_qcursor *c, struct ArrowArray *out,
+                                                struct basalt_error *err);
+/* NULL is a no-op. */
+BASALT_EXPORT void basalt_qcursor_free(struct basalt_qcursor *c);
 
 /* The plan as indented text, one operator per line (with rows and times
  * after execute: EXPLAIN ANALYZE). Returns the length needed. */

@@ -99,6 +99,37 @@ BASALT_EXPORT basalt_status basalt_sql_session_run(struct basalt_sql_session *s,
                                                    size_t len, struct basalt_arrow_batches *out,
                                                    struct basalt_error *err);
 
+/* The same a batch at a time, for results too large to hold: the
+ * statements run in order, and the last one's query, when it gives the rows
+ * (a SELECT, not a write or EXPLAIN), runs as a cursor (query_plan.h,
+ * basalt_qplan_open): each basalt_sql_result_next runs only as much of it
+ * as its batch needs. COPY, CREATE TABLE AS and INSERT write their query's
+ * rows as they are made in every case. The result keeps the text and what
+ * its query reads; the session must outlive it, and a table registered in
+ * the session must not be replaced while it reads it. Returns
+ * basalt_sql_session_run's statuses; the rest come from next. */
+struct basalt_sql_result;
+BASALT_EXPORT basalt_status basalt_sql_session_open(struct basalt_sql_session *s, const char *text,
+                                                    size_t len, struct basalt_sql_result **out,
+                                                    struct basalt_error *err);
+/* The rows' schema (named as the query names them), or NULL when no
+ * statement gave rows. Valid as long as the result. */
+BASALT_EXPORT const struct ArrowSchema *basalt_sql_result_schema(
+    const struct basalt_sql_result *r);
+/* The next batch (caller storage), or out->release NULL at the end. A
+ * failure ends the rows: later calls return it again. */
+BASALT_EXPORT basalt_status basalt_sql_result_next(struct basalt_sql_result *r,
+                                                   struct ArrowArray *out,
+                                                   struct basalt_error *err);
+/* Moves the result into `out` (caller storage), a stream of its rows that
+ * frees it when released; the result is freed in every case. INVALID_ARG
+ * (no rows), NOMEM. */
+BASALT_EXPORT basalt_status basalt_sql_result_stream(struct basalt_sql_result *r,
+                                                     struct ArrowArrayStream *out,
+                                                     struct basalt_error *err);
+/* NULL is a no-op. */
+BASALT_EXPORT void basalt_sql_result_free(struct basalt_sql_result *r);
+
 /* Statistics of the last statement a session ran that read tables (set by
  * basalt_sql_session_run; zero before the first). `bind_ms`: binding, with
  * the tables' metadata loaded; `plan_ms`: bind_ms plus planning the scans'
@@ -190,7 +221,8 @@ BASALT_EXPORT basalt_status basalt_df_head(const struct basalt_df *df, int64_t n
 BASALT_EXPORT basalt_status basalt_df_concat(const struct basalt_df *const *dfs, size_t n,
                                              struct basalt_df **out, struct basalt_error *err);
 
-/* Runs the frame: `out` (caller storage) becomes a stream of its rows. */
+/* Runs the frame: `out` (caller storage) becomes a stream of its rows,
+ * made as they are read (basalt_sql_session_open). */
 BASALT_EXPORT basalt_status basalt_df_collect(const struct basalt_df *df,
                                               struct ArrowArrayStream *out,
                                               struct basalt_error *err);

@@ -303,12 +303,10 @@ basalt_status basalt_df_collect(const struct basalt_df *df, struct ArrowArrayStr
     if (df == NULL || out == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "dataframe: NULL argument");
     out->release = NULL;
-    struct basalt_arrow_batches rows;
-    basalt_arrow_batches_init(&rows);
-    basalt_status st = basalt_sql_session_run(df->s, df->sql, strlen(df->sql), &rows, err);
+    struct basalt_sql_result *r;
+    basalt_status st = basalt_sql_session_open(df->s, df->sql, strlen(df->sql), &r, err);
     if (st == BASALT_OK)
-        st = basalt_arrow_stream_from_batches(&rows, out, err);
-    basalt_arrow_batches_reset(&rows);
+        st = basalt_sql_result_stream(r, out, err);
     return st;
 }
 

@@ -182,24 +182,6 @@ basalt_status basalt_sql_run_now(struct binder *B, const struct basalt_sql_query
     return st;
 }
 
-/* Names the result's columns as the query did. */
-static basalt_status name_columns(struct basalt_arrow_batches *out, const char *const *names,
-                            struct basalt_error *err)
-{
-    struct ArrowSchema renamed;
-    int n = (int)out->schema.n_children;
-    basalt_status st = basalt_arrow_schema_init(&renamed, "+s", NULL, 0, n, err);
-    for (int i = 0; i < n && st == BASALT_OK; i++)
-        st = basalt_arrow_schema_copy_renamed(out->schema.children[i],
-                                              names[i] ? names[i] : out->schema.children[i]->name,
-                                              renamed.children[i], err);
-    if (st == BASALT_OK) {
-        basalt_arrow_schema_release(&out->schema);
-        basalt_arrow_schema_move(&renamed, &out->schema);
-    }
-    return st;
-}
-
 /* SET threads = N caps the workers; SET memory_limit = '2GB';
  * SET temp_directory = '/path' (spill files; '' for the default). */
 static basalt_status set_option(struct basalt_sql_session *s, const struct basalt_sql_statement *stmt,
@@ -265,15 +247,95 @@ void basalt_sql_session_last_stats(const struct basalt_sql_session *s, struct ba
         *out = s->last;
 }
 
+/* A script's result: the rows of its last statement that gives rows. They
+ * are held when small (SHOW TABLES, EXPLAIN, DESCRIBE, the counts of
+ * writes, the queries of statements before the last), else the last
+ * statement's query gives them through its cursor as they are made, and the
+ * result keeps what the cursor reads: the context, the binder (the tables
+ * it loaded) and the parsed script. */
+struct basalt_sql_result {
+    struct basalt_sql_session *s;
+    char *text;
+    struct basalt_sql_script *script;
+    bool has_rows;
+    struct basalt_arrow_batches rows; /* held rows, handed out from `next` */
+    int64_t next;
+    struct basalt_qctx *ctx;          /* a query's: NULL when the rows are held */
+    struct binder *B;
+    struct sql_rows q;
+    struct basalt_qplan *root;
+    double bind_ms, run_ms;
+    bool ended;
+};
+
+/* Frees a binder and the context its plans live in. */
+static void query_free(struct binder *B, struct basalt_qctx *ctx)
+{
+    if (B != NULL) {
+        binder_reset(B);
+        basalt_free(B);
+    }
+    basalt_qctx_free(ctx);
+}
+
+/* Drops the rows the result has (a later statement's replace them). */
+static void result_clear(struct basalt_sql_result *r)
+{
+    basalt_arrow_batches_reset(&r->rows);
+    r->next = 0;
+    basalt_qcursor_free(r->q.cursor);
+    r->q.cursor = NULL;
+    if (r->q.schema.release != NULL)
+        basalt_arrow_schema_release(&r->q.schema);
+    query_free(r->B, r->ctx);
+    r->B = NULL;
+    r->ctx = NULL;
+    r->root = NULL;
+    r->has_rows = false;
+    r->ended = false;
+}
+
+/* The cursor's schema with the query's names for its columns. */
+static basalt_status named_schema(const struct ArrowSchema *schema, const char *const *names,
+                                  struct ArrowSchema *out, struct basalt_error *err)
+{
+    int64_t n = schema->n_children;
+    basalt_status st = basalt_arrow_schema_init(out, "+s", NULL, 0, n, err);
+    for (int64_t i = 0; i < n && st == BASALT_OK; i++)
+        st = basalt_arrow_schema_copy_renamed(schema->children[i],
+                                              names[i] ? names[i] : schema->children[i]->name,
+                                              out->children[i], err);
+    if (st != BASALT_OK && out->release != NULL)
+        basalt_arrow_schema_release(out);
+    return st;
+}
+
+/* Every row of the cursor into out (empty), schema first. */
+static basalt_status collect_rows(struct sql_rows *q, struct basalt_arrow_batches *out,
+                                  struct basalt_error *err)
+{
+    basalt_status st = basalt_arrow_schema_copy(&q->schema, &out->schema, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qcursor_next(q->cursor, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_arrow_batches_append(out, &b, err);
+    }
+    return st;
+}
+
+/* Runs one statement into r. The last statement's query (`last`) keeps its
+ * cursor in r; other queries' rows are collected. */
 static basalt_status run_statement(struct basalt_sql_session *s, const char *text,
                                    const struct basalt_sql_statement *stmt,
-                                   struct basalt_arrow_batches *out, bool *has_rows,
+                                   struct basalt_sql_result *r, bool last,
                                    struct basalt_error *err)
 {
-    *has_rows = false;
+    struct basalt_arrow_batches *out = &r->rows;
     switch (stmt->kind) {
     case BASALT_SQL_STMT_SHOW_TABLES:
-        *has_rows = true;
+        r->has_rows = true;
         return basalt_sql_show_tables(s, out, err);
     case BASALT_SQL_STMT_SET:
         return set_option(s, stmt, err);
@@ -328,81 +390,193 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     basalt_status st = basalt_qctx_new(&qo, &ctx, err);
     if (st != BASALT_OK)
         return st;
-    struct binder B;
-    binder_init(&B, s, ctx, text);
+    struct binder *B = basalt_malloc(sizeof *B);
+    if (B == NULL) {
+        basalt_qctx_free(ctx);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    binder_init(B, s, ctx, text);
     struct brel rel;
     const char **names = NULL;
     double t0 = now_ms();
-    st = basalt_sql_bind_query(&B, stmt->query, &rel, &names, err);
+    st = basalt_sql_bind_query(B, stmt->query, &rel, &names, err);
     double bind_ms = now_ms() - t0;
     char buf[16384];
-    struct basalt_arrow_batches rows;
-    basalt_arrow_batches_init(&rows);
+    struct sql_rows q;
+    memset(&q, 0, sizeof q);
     int64_t written = 0;
     if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_DESCRIBE) {
-        struct ArrowSchema named;
-        st = basalt_arrow_schema_copy(basalt_qplan_schema(rel.node), &named, err);
-        for (int64_t i = 0; st == BASALT_OK && i < named.n_children; i++) {
-            struct ArrowSchema c;
-            st = basalt_arrow_schema_copy_renamed(named.children[i], names[i], &c, err);
-            if (st == BASALT_OK) {
-                basalt_arrow_schema_release(named.children[i]);
-                basalt_arrow_schema_move(&c, named.children[i]);
-            }
-        }
+        st = named_schema(basalt_qplan_schema(rel.node), names, &q.schema, err);
         if (st == BASALT_OK)
-            st = basalt_sql_describe_rows(&named, out, err);
-        basalt_arrow_schema_release(&named);
-        *has_rows = st == BASALT_OK;
+            st = basalt_sql_describe_rows(&q.schema, out, err);
+        r->has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN && !stmt->analyze) {
         st = basalt_qplan_optimize_plan(ctx, rel.node, err);
         basalt_qplan_explain(rel.node, false, buf, sizeof buf);
         if (st == BASALT_OK)
             st = basalt_sql_explain_rows(buf, out, err);
-        *has_rows = st == BASALT_OK;
+        r->has_rows = st == BASALT_OK;
+    } else if (st == BASALT_OK && stmt->kind == BASALT_SQL_STMT_EXPLAIN) {
+        /* The rows are made and dropped: only the counters are kept. */
+        double t1 = now_ms();
+        st = basalt_qplan_open(ctx, rel.node, &q.cursor, err);
+        while (st == BASALT_OK) {
+            struct ArrowArray b;
+            st = basalt_qcursor_next(q.cursor, &b, err);
+            if (st != BASALT_OK || b.release == NULL)
+                break;
+            basalt_arrow_array_release(&b);
+        }
+        record_stats(s, rel.node, bind_ms, now_ms() - t1);
+        basalt_qplan_explain(rel.node, true, buf, sizeof buf);
+        if (st == BASALT_OK)
+            st = basalt_sql_explain_rows(buf, out, err);
+        r->has_rows = st == BASALT_OK;
     } else if (st == BASALT_OK) {
         double t1 = now_ms();
-        st = basalt_qplan_execute(ctx, rel.node, &rows, err);
-        record_stats(s, rel.node, bind_ms, now_ms() - t1);
+        st = basalt_qplan_open(ctx, rel.node, &q.cursor, err);
         if (st == BASALT_OK)
-            st = name_columns(&rows, names, err);
+            st = named_schema(basalt_qcursor_schema(q.cursor), names, &q.schema, err);
         switch (stmt->kind) {
-        case BASALT_SQL_STMT_EXPLAIN:
-            basalt_qplan_explain(rel.node, true, buf, sizeof buf);
-            if (st == BASALT_OK)
-                st = basalt_sql_explain_rows(buf, out, err);
-            break;
         case BASALT_SQL_STMT_COPY:
             if (st == BASALT_OK)
-                st = basalt_sql_copy_to(stmt, &rows, &written, err);
-            if (st == BASALT_OK)
-                st = basalt_sql_count_rows("Count", written, out, err);
+                st = basalt_sql_copy_to(stmt, &q, &written, err);
             break;
         case BASALT_SQL_STMT_CREATE_TABLE_AS:
             if (st == BASALT_OK)
-                st = basalt_sql_create_as(s, stmt, &rows, &written, err);
-            if (st == BASALT_OK)
-                st = basalt_sql_count_rows("Count", written, out, err);
+                st = basalt_sql_create_as(s, stmt, &q, &written, err);
             break;
         case BASALT_SQL_STMT_INSERT:
             if (st == BASALT_OK)
-                st = basalt_sql_insert(s, stmt, &rows, &written, err);
-            if (st == BASALT_OK)
-                st = basalt_sql_count_rows("Count", written, out, err);
+                st = basalt_sql_insert(s, stmt, &q, &written, err);
             break;
         default:
-            if (st == BASALT_OK) {
-                *out = rows;
-                basalt_arrow_batches_init(&rows);
+            if (st == BASALT_OK && last) {
+                /* The rows go out as the cursor makes them. */
+                r->ctx = ctx;
+                r->B = B;
+                r->q = q;
+                r->root = rel.node;
+                r->bind_ms = bind_ms;
+                r->run_ms = now_ms() - t1;
+                r->has_rows = true;
+                return BASALT_OK;
             }
+            if (st == BASALT_OK)
+                st = collect_rows(&q, out, err);
+            r->has_rows = st == BASALT_OK;
             break;
         }
-        *has_rows = st == BASALT_OK;
+        record_stats(s, rel.node, bind_ms, now_ms() - t1);
+        bool writes = stmt->kind == BASALT_SQL_STMT_COPY ||
+                      stmt->kind == BASALT_SQL_STMT_CREATE_TABLE_AS ||
+                      stmt->kind == BASALT_SQL_STMT_INSERT;
+        if (st == BASALT_OK && writes) {
+            st = basalt_sql_count_rows("Count", written, out, err);
+            r->has_rows = st == BASALT_OK;
+        }
     }
-    basalt_arrow_batches_reset(&rows);
-    binder_reset(&B);
-    basalt_qctx_free(ctx);
+    basalt_qcursor_free(q.cursor);
+    if (q.schema.release != NULL)
+        basalt_arrow_schema_release(&q.schema);
+    query_free(B, ctx);
     return st;
+}
+
+basalt_status basalt_sql_session_open(struct basalt_sql_session *s, const char *text, size_t len,
+                                      struct basalt_sql_result **out, struct basalt_error *err)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (s == NULL || text == NULL || out == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_sql_result *r = basalt_calloc(1, sizeof *r);
+    char *copy = basalt_malloc(len + 1);
+    if (r == NULL || copy == NULL) {
+        basalt_free(r);
+        basalt_free(copy);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    r->s = s;
+    r->text = copy;
+    basalt_arrow_batches_init(&r->rows);
+    basalt_status st = basalt_sql_parse(r->text, len, &r->script, err);
+    size_t n = st == BASALT_OK ? basalt_sql_script_count(r->script) : 0;
+    struct basalt_sql_result step;
+    memset(&step, 0, sizeof step);
+    basalt_arrow_batches_init(&step.rows);
+    for (size_t i = 0; i < n && st == BASALT_OK; i++) {
+        st = run_statement(s, r->text, basalt_sql_script_statement(r->script, i), &step,
+                           i + 1 == n, err);
+        if (st == BASALT_OK && step.has_rows) {
+            /* This statement's rows replace the earlier ones. */
+            result_clear(r);
+            r->has_rows = true;
+            r->rows = step.rows;
+            r->ctx = step.ctx;
+            r->B = step.B;
+            r->q = step.q;
+            r->root = step.root;
+            r->bind_ms = step.bind_ms;
+            r->run_ms = step.run_ms;
+            memset(&step, 0, sizeof step);
+            basalt_arrow_batches_init(&step.rows);
+        }
+        result_clear(&step);
+    }
+    if (st != BASALT_OK) {
+        basalt_sql_result_free(r);
+        return st;
+    }
+    *out = r;
+    return BASALT_OK;
+}
+
+const struct ArrowSchema *basalt_sql_result_schema(const struct basalt_sql_result *r)
+{
+    if (r == NULL || !r->has_rows)
+        return NULL;
+    return r->q.cursor != NULL ? &r->q.schema : &r->rows.schema;
+}
+
+/* The run's statistics, once: when the rows end or the result goes. */
+static void result_end(struct basalt_sql_result *r)
+{
+    if (r->root != NULL && !r->ended)
+        record_stats(r->s, r->root, r->bind_ms, r->run_ms);
+    r->ended = true;
+}
+
+basalt_status basalt_sql_result_next(struct basalt_sql_result *r, struct ArrowArray *out,
+                                     struct basalt_error *err)
+{
+    if (r == NULL || out == NULL)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    out->release = NULL;
+    if (r->q.cursor == NULL) {
+        while (r->next < r->rows.n && out->release == NULL)
+            basalt_arrow_array_move(&r->rows.arrays[r->next++], out);
+        return BASALT_OK;
+    }
+    double t0 = now_ms();
+    basalt_status st = basalt_qcursor_next(r->q.cursor, out, err);
+    r->run_ms += now_ms() - t0;
+    if (st != BASALT_OK || out->release == NULL)
+        result_end(r);
+    return st;
+}
+
+void basalt_sql_result_free(struct basalt_sql_result *r)
+{
+    if (r == NULL)
+        return;
+    result_end(r);
+    result_clear(r);
+    basalt_sql_script_free(r->script);
+    basalt_free(r->text);
+    basalt_free(r);
 }
 
 basalt_status basalt_sql_session_run(struct basalt_sql_session *s, const char *text, size_t len,
@@ -410,22 +584,41 @@ basalt_status basalt_sql_session_run(struct basalt_sql_session *s, const char *t
 {
     if (s == NULL || text == NULL || out == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    struct basalt_sql_script *script;
-    basalt_status st = basalt_sql_parse(text, len, &script, err);
-    if (st != BASALT_OK)
+    struct basalt_sql_result *r;
+    basalt_status st = basalt_sql_session_open(s, text, len, &r, err);
+    if (st != BASALT_OK || basalt_sql_result_schema(r) == NULL) {
+        basalt_sql_result_free(r);
         return st;
-    for (size_t i = 0; i < basalt_sql_script_count(script) && st == BASALT_OK; i++) {
-        struct basalt_arrow_batches rows;
-        basalt_arrow_batches_init(&rows);
-        bool has_rows;
-        st = run_statement(s, text, basalt_sql_script_statement(script, i), &rows, &has_rows, err);
-        if (st == BASALT_OK && has_rows) {
-            basalt_arrow_batches_reset(out);
-            *out = rows;
-        } else {
-            basalt_arrow_batches_reset(&rows);
-        }
     }
-    basalt_sql_script_free(script);
+    struct basalt_arrow_batches rows;
+    basalt_arrow_batches_init(&rows);
+    st = basalt_arrow_schema_copy(basalt_sql_result_schema(r), &rows.schema, err);
+    /* What memory grows by while collecting is, near enough, the rows. */
+    int64_t limit = s->o.memory_limit, base = basalt_alloc_bytes();
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_sql_result_next(r, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_arrow_batches_append(&rows, &b, err);
+        if (st == BASALT_OK && limit > 0 && basalt_alloc_bytes() > limit)
+            st = BASALT_LIMIT;
+    }
+    /* Past the limit because the rows are being held (the operators may
+     * notice first): say so, and how not to hold them. */
+    int64_t held = basalt_alloc_bytes() - base;
+    if (st == BASALT_LIMIT && held > limit / 2)
+        st = basalt_error_set(err, BASALT_LIMIT,
+                              "the result (%.1f MiB so far) does not fit in the memory limit of "
+                              "%.1f MiB while it is collected; write it with COPY (query) TO "
+                              "'file', or read it a batch at a time (basalt_sql_session_open)",
+                              (double)held / 1048576.0, (double)limit / 1048576.0);
+    basalt_sql_result_free(r);
+    if (st == BASALT_OK) {
+        basalt_arrow_batches_reset(out);
+        *out = rows;
+    } else {
+        basalt_arrow_batches_reset(&rows);
+    }
     return st;
 }

@@ -46,7 +46,7 @@ static bool option_bool(const struct basalt_sql_option *o)
 }
 
 basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
-                                 struct basalt_arrow_batches *rows, int64_t *written,
+                                 struct sql_rows *rows, int64_t *written,
                                  struct basalt_error *err)
 {
     const char *path = stmt->copy_to;
@@ -92,8 +92,14 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
         struct basalt_csv_writer *w = NULL;
         if (st == BASALT_OK)
             st = basalt_csv_writer_open(out, true, &rows->schema, &co, &w, err);
-        for (int64_t i = 0; i < rows->n && st == BASALT_OK; i++)
-            st = basalt_csv_writer_write(w, &rows->arrays[i], err);
+        while (st == BASALT_OK) {
+            struct ArrowArray b;
+            st = basalt_qcursor_next(rows->cursor, &b, err);
+            if (st != BASALT_OK || b.release == NULL)
+                break;
+            st = basalt_csv_writer_write(w, &b, err);
+            basalt_arrow_array_release(&b);
+        }
         if (st == BASALT_OK)
             st = basalt_csv_writer_finish(w, err);
         if (st == BASALT_OK)
@@ -105,8 +111,14 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
         struct basalt_json_writer *w = NULL;
         if (st == BASALT_OK)
             st = basalt_json_writer_open(out, true, &rows->schema, NULL, &w, err);
-        for (int64_t i = 0; i < rows->n && st == BASALT_OK; i++)
-            st = basalt_json_writer_write(w, &rows->arrays[i], err);
+        while (st == BASALT_OK) {
+            struct ArrowArray b;
+            st = basalt_qcursor_next(rows->cursor, &b, err);
+            if (st != BASALT_OK || b.release == NULL)
+                break;
+            st = basalt_json_writer_write(w, &b, err);
+            basalt_arrow_array_release(&b);
+        }
         if (st == BASALT_OK)
             st = basalt_json_writer_finish(w, err);
         if (st == BASALT_OK)
@@ -115,8 +127,14 @@ basalt_status basalt_sql_copy_to(const struct basalt_sql_statement *stmt,
     } else {
         struct basalt_parquet_writer *w = NULL;
         st = basalt_parquet_writer_open_file(path, &rows->schema, NULL, &w, err);
-        for (int64_t i = 0; i < rows->n && st == BASALT_OK; i++)
-            st = basalt_parquet_writer_write(w, &rows->arrays[i], err);
+        while (st == BASALT_OK) {
+            struct ArrowArray b;
+            st = basalt_qcursor_next(rows->cursor, &b, err);
+            if (st != BASALT_OK || b.release == NULL)
+                break;
+            st = basalt_parquet_writer_write(w, &b, err);
+            basalt_arrow_array_release(&b);
+        }
         if (st == BASALT_OK)
             st = basalt_parquet_writer_finish(w, err);
         if (st == BASALT_OK)
@@ -208,7 +226,7 @@ static basalt_status by_position(const struct basalt_iceberg_schema *schema, str
 }
 
 static basalt_status append_rows(struct basalt_sql_session *s, const char *ident,
-                                 struct basalt_arrow_batches *rows, bool rename_to_table,
+                                 struct sql_rows *rows, bool rename_to_table,
                                  int64_t *written, struct basalt_error *err)
 {
     struct basalt_iceberg_table *t = NULL;
@@ -250,14 +268,18 @@ static basalt_status append_rows(struct basalt_sql_session *s, const char *ident
     if (st == BASALT_OK && rename_to_table)
         st = by_position(schema, &rows->schema, err);
     *written = 0;
-    for (int64_t i = 0; i < rows->n && st == BASALT_OK; i++) {
-        struct ArrowArray conformed;
-        *written += rows->arrays[i].length;
-        st = basalt_iceberg_conform_batch(schema, &rows->schema, &rows->arrays[i], &conformed, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b, conformed;
+        st = basalt_qcursor_next(rows->cursor, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        *written += b.length;
+        st = basalt_iceberg_conform_batch(schema, &rows->schema, &b, &conformed, err);
         if (st == BASALT_OK) {
             st = basalt_iceberg_data_writer_write(w, &conformed, err);
             basalt_arrow_array_release(&conformed);
         }
+        basalt_arrow_array_release(&b);
     }
     const struct basalt_iceberg_data_file *files = NULL;
     uint32_t n_files = 0;
@@ -282,7 +304,7 @@ static basalt_status append_rows(struct basalt_sql_session *s, const char *ident
 
 basalt_status basalt_sql_create_as(struct basalt_sql_session *s,
                                    const struct basalt_sql_statement *stmt,
-                                   struct basalt_arrow_batches *rows, int64_t *written,
+                                   struct sql_rows *rows, int64_t *written,
                                    struct basalt_error *err)
 {
     char ident[512];
@@ -308,7 +330,7 @@ basalt_status basalt_sql_create_as(struct basalt_sql_session *s,
 
 basalt_status basalt_sql_insert(struct basalt_sql_session *s,
                                 const struct basalt_sql_statement *stmt,
-                                struct basalt_arrow_batches *rows, int64_t *written,
+                                struct sql_rows *rows, int64_t *written,
                                 struct basalt_error *err)
 {
     char ident[512];

@@ -5,7 +5,8 @@
 # limit, EXPLAIN ANALYZE shows runs and partitions written, DuckDB gives the
 # same rows (tests/sql/spill_duckdb.mjs), SET temp_directory takes the files
 # and nothing is left in it. tests/unit/sql/spill_test.c checks the order
-# and the aggregates in more detail.
+# and the aggregates in more detail. Results larger than the limit stream
+# to --output and COPY ... TO.
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then
@@ -67,4 +68,35 @@ for kind in "LEFT JOIN" "SEMI JOIN"; do
        (SELECT * FROM 't.parquet' WHERE id % 3 <> 0) b ON a.g = b.g AND a.k < b.k GROUP BY a.g"
   spills "$q" 32MB "HASH_JOIN.*spilled_partitions" rows "$q"
 done
+# Results larger than the limit stream out as they are made: the sort's
+# merge (runs merged into longer runs first: more runs than one merge may
+# hold under the limit) to --output, a spilled GROUP BY's result file
+# through COPY ... TO. DuckDB finds the same rows, the sort's in order; a
+# query that fails half way leaves no partial --output file.
+q="SELECT k, s, id FROM 't.parquet' ORDER BY s NULLS FIRST, k DESC, id"
+expect 0 "$basalt" sql "SET temp_directory = '$tmp/spill'; $q" --memory-limit 12MB --format json \
+  --output "$tmp/sorted.json"
+check "the sorted result streamed to --output" test "$(wc -l <"$tmp/sorted.json")" -eq 1000000
+checks=$((checks + 1))
+if ! node "$here/sql/spill_duckdb.mjs" "$tmp/sorted.json" digest "SELECT md5(string_agg(k::VARCHAR || '|' ||
+    coalesce(s, '\\N') || '|' || id::VARCHAR, chr(10) ORDER BY s NULLS FIRST, k DESC, id)) FROM 't.parquet'" >"$tmp/cmp" 2>&1; then
+  echo "FAIL: streamed sort: DuckDB disagrees: $(head -3 "$tmp/cmp")"
+  failures=$((failures + 1))
+fi
+expect 0 "$basalt" sql "SET temp_directory = '$tmp/spill'; EXPLAIN ANALYZE $q" --memory-limit 12MB
+check "the runs were merged into longer runs under 12MB" grep -Eq "merge_passes=[1-9]" "$tmp/out"
+q="SELECT id, count(*) AS n, sum(k) AS sk, min(s) AS mins FROM 't.parquet' GROUP BY id"
+expect 0 "$basalt" sql "SET temp_directory = '$tmp/spill'; COPY ($q) TO '$tmp/grouped.parquet'" --memory-limit 24MB
+check "COPY wrote every group" grep -q "1000000" "$tmp/out"
+expect 0 "$basalt" sql "SELECT * FROM '$tmp/grouped.parquet'" --format json --output "$tmp/grouped.json"
+checks=$((checks + 1))
+if ! node "$here/sql/spill_duckdb.mjs" "$tmp/grouped.json" rows "$q" >"$tmp/cmp" 2>&1; then
+  echo "FAIL: streamed GROUP BY: DuckDB disagrees: $(head -3 "$tmp/cmp")"
+  failures=$((failures + 1))
+fi
+check "nothing left in temp_directory" test -z "$(ls -A "$tmp/spill")"
+# (the cast fails in the last window, after 262,144 rows were written)
+expect 1 "$basalt" sql "SELECT *, CAST(CASE WHEN id = 999999 THEN 'x' ELSE '1' END AS INTEGER) AS c
+    FROM (SELECT k, s, id FROM 't.parquet' ORDER BY id LIMIT 2000000)" --format csv --output "$tmp/failed.csv"
+check "a query failing half way leaves no --output file" test -z "$(ls "$tmp" | grep failed)"
 finish

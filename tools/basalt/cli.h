@@ -129,9 +129,11 @@ int cli_io_main(int argc, char **argv);
 int cli_ipc_main(int argc, char **argv);
 int cli_json_main(int argc, char **argv);
 int cli_sql_main(int argc, char **argv);
-/* basalt sql's rows printer and its interactive shell (sql_shell.c). */
+/* basalt sql's rows printer (a result's rows as they come; *engine_s adds
+ * the time spent making them) and its interactive shell (sql_shell.c). */
 struct basalt_sql_session;
-basalt_status cli_sql_print(FILE *out, int format, const struct basalt_arrow_batches *rows,
+struct basalt_sql_result;
+basalt_status cli_sql_print(FILE *out, int format, struct basalt_sql_result *r, double *engine_s,
                             struct basalt_error *err);
 int cli_sql_shell(struct basalt_sql_session *s, int format, bool timer);
 int cli_parquet_main(int argc, char **argv);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +20,8 @@ static void usage(FILE *out)
             "Runs SQL (DuckDB's dialect) over files (FROM 'trips.parquet', read_parquet(...),\n"
             "read_csv(...), read_ipc(...), iceberg_scan('table_dir')) and, with --catalog, Iceberg\n"
             "tables by name. Several statements may be separated by ';': the rows of the last\n"
-            "one are printed.\n\n"
+            "one are printed, as the query makes them (a result larger than memory streams\n"
+            "to --output or stdout).\n\n"
             "options:\n"
             "  --catalog URI        a catalog (sqlite:PATH, postgresql://..., rest+http://...)\n"
             "  --format F           table (default), csv, json (one object per row) or\n"
@@ -31,7 +33,8 @@ static void usage(FILE *out)
             "                       operators fail with a LIMIT error\n"
             "  --temp-directory DIR where spill files go (default $TMPDIR, else /tmp; also\n"
             "                       SET temp_directory = 'DIR'); they are unlinked when made\n"
-            "  --timer              print the run time to stderr\n"
+            "  --timer              print the query's run time to stderr (rows are printed\n"
+            "                       or written as they come; their formatting is not counted)\n"
             "  -f FILE              read the query from FILE\n");
 }
 
@@ -79,33 +82,99 @@ static bool parse_size(const char *s, int64_t *out)
     return true;
 }
 
-/* The rows as one Parquet file at `path`, batch by batch. */
-static basalt_status write_parquet(const char *path, const struct basalt_arrow_batches *rows,
-                                   struct basalt_error *err)
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The result's next batch; *engine_s adds the time the query took for it
+ * (--timer reports the query's time, not the printing's). */
+static basalt_status next_batch(struct basalt_sql_result *r, struct ArrowArray *b,
+                                double *engine_s, struct basalt_error *err)
+{
+    double t0 = now_s();
+    basalt_status st = basalt_sql_result_next(r, b, err);
+    *engine_s += now_s() - t0;
+    return st;
+}
+
+/* The rows as one Parquet file at `path`, batch by batch as they come
+ * (written under a temporary name, renamed when whole). */
+static basalt_status write_parquet(const char *path, struct basalt_sql_result *r,
+                                   double *engine_s, struct basalt_error *err)
 {
     struct basalt_parquet_writer *w = NULL;
-    basalt_status st = basalt_parquet_writer_open_file(path, &rows->schema, NULL, &w, err);
-    for (int64_t b = 0; st == BASALT_OK && b < rows->n; b++)
-        st = basalt_parquet_writer_write(w, &rows->arrays[b], err);
+    basalt_status st =
+        basalt_parquet_writer_open_file(path, basalt_sql_result_schema(r), NULL, &w, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = next_batch(r, &b, engine_s, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_parquet_writer_write(w, &b, err);
+        basalt_arrow_array_release(&b);
+    }
     if (st == BASALT_OK)
         st = basalt_parquet_writer_finish(w, err);
     basalt_parquet_writer_close(w);
     return st;
 }
 
-basalt_status cli_sql_print(FILE *out, int format,
-                            const struct basalt_arrow_batches *rows, struct basalt_error *err)
+basalt_status cli_sql_print(FILE *out, int format, struct basalt_sql_result *r, double *engine_s,
+                            struct basalt_error *err)
 {
     struct cli_format_writer *w = NULL;
-    basalt_status st = cli_format_writer_new(out, (enum cli_format_kind)format, &rows->schema,
-                                             NULL, 0, &w, err);
-    for (int64_t b = 0; st == BASALT_OK && b < rows->n; b++)
-        for (int64_t r = 0; st == BASALT_OK && r < rows->arrays[b].length; r++)
-            st = cli_format_writer_row(w, &rows->arrays[b], r, err);
+    basalt_status st = cli_format_writer_new(out, (enum cli_format_kind)format,
+                                             basalt_sql_result_schema(r), NULL, 0, &w, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = next_batch(r, &b, engine_s, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        for (int64_t i = 0; st == BASALT_OK && i < b.length; i++)
+            st = cli_format_writer_row(w, &b, i, err);
+        basalt_arrow_array_release(&b);
+    }
     if (st == BASALT_OK)
         st = cli_format_writer_finish(w, err);
     cli_format_writer_free(w);
     return st;
+}
+
+/* --output FILE for text formats: a regular file is written under a
+ * temporary name beside it and renamed when every row is in, so a query
+ * that fails half way leaves no partial file; anything else (/dev/null, a
+ * pipe) is written in place. */
+struct text_output {
+    FILE *f;
+    char tmp[4096];
+};
+
+static bool text_output_open(const char *path, struct text_output *o)
+{
+    o->tmp[0] = '\0';
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        o->f = fopen(path, "wb");
+        return o->f != NULL;
+    }
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp-%d", path, (int)getpid());
+    o->f = fopen(o->tmp, "wb");
+    return o->f != NULL;
+}
+
+/* Closes the file: renamed over `path` when ok, else removed. */
+static bool text_output_close(const char *path, struct text_output *o, bool ok)
+{
+    ok = fclose(o->f) == 0 && ok;
+    if (o->tmp[0] == '\0')
+        return ok;
+    if (ok && rename(o->tmp, path) == 0)
+        return true;
+    unlink(o->tmp);
+    return false;
 }
 
 int cli_sql_main(int argc, char **argv)
@@ -193,10 +262,8 @@ int cli_sql_main(int argc, char **argv)
     /* the store options of 'basalt --help' (and --stats) for remote tables */
     o.store = cli_store(NULL);
     struct basalt_sql_session *s = NULL;
-    struct basalt_arrow_batches rows;
-    basalt_arrow_batches_init(&rows);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct basalt_sql_result *r = NULL;
+    double t0 = now_s();
     basalt_status st = basalt_sql_session_new(&o, &s, &err);
     if (st == BASALT_OK && shell) {
         int shell_rc = cli_sql_shell(s, format, timer);
@@ -205,27 +272,31 @@ int cli_sql_main(int argc, char **argv)
         return shell_rc;
     }
     if (st == BASALT_OK)
-        st = basalt_sql_session_run(s, sql, strlen(sql), &rows, &err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+        st = basalt_sql_session_open(s, sql, strlen(sql), &r, &err);
+    /* The rows are printed or written as the query makes them. */
+    double engine_s = now_s() - t0;
     int rc = CLI_OK;
     if (st != BASALT_OK) {
         rc = cli_fail_error(&err);
-    } else if (rows.schema.release != NULL && parquet) {
-        if (write_parquet(output, &rows, &err) != BASALT_OK)
+    } else if (basalt_sql_result_schema(r) != NULL && parquet) {
+        if (write_parquet(output, r, &engine_s, &err) != BASALT_OK)
             rc = cli_fail_error(&err);
-    } else if (rows.schema.release != NULL) {
-        FILE *out = stdout;
-        if (output != NULL && (out = fopen(output, "wb")) == NULL)
+    } else if (basalt_sql_result_schema(r) != NULL) {
+        struct text_output to = {stdout, ""};
+        if (output != NULL && !text_output_open(output, &to))
             rc = cli_fail("%s: cannot write", output);
-        if (rc == CLI_OK && cli_sql_print(out, format, &rows, &err) != BASALT_OK)
-            rc = cli_fail_error(&err);
-        if (out != stdout && out != NULL)
-            fclose(out);
+        if (rc == CLI_OK) {
+            st = cli_sql_print(to.f, format, r, &engine_s, &err);
+            if (output != NULL && !text_output_close(output, &to, st == BASALT_OK) &&
+                st == BASALT_OK)
+                rc = cli_fail("%s: cannot write", output);
+            if (st != BASALT_OK)
+                rc = cli_fail_error(&err);
+        }
     }
     if (timer)
-        fprintf(stderr, "Run Time: %.3f s\n",
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    basalt_arrow_batches_reset(&rows);
+        fprintf(stderr, "Run Time: %.3f s\n", engine_s);
+    basalt_sql_result_free(r);
     basalt_sql_session_free(s);
     basalt_pool_free(pool);
     free(text);

@@ -19,21 +19,21 @@ static void run(struct basalt_sql_session *s, const char *sql, int format, bool 
 {
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_arrow_batches rows;
-    basalt_arrow_batches_init(&rows);
+    struct basalt_sql_result *r = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    basalt_status st = basalt_sql_session_run(s, sql, strlen(sql), &rows, &err);
+    basalt_status st = basalt_sql_session_open(s, sql, strlen(sql), &r, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    double engine_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     if (st != BASALT_OK)
         fprintf(stderr, "Error: %s: %s\n", basalt_status_name(st), err.message);
-    else if (rows.schema.release != NULL && cli_sql_print(stdout, format, &rows, &err) != BASALT_OK)
-        fprintf(stderr, "Error: %s\n", err.message);
+    else if (basalt_sql_result_schema(r) != NULL &&
+             (st = cli_sql_print(stdout, format, r, &engine_s, &err)) != BASALT_OK)
+        fprintf(stderr, "Error: %s: %s\n", basalt_status_name(st), err.message);
     fflush(stdout);
     if (timer)
-        fprintf(stderr, "Run Time: %.3f s\n",
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    basalt_arrow_batches_reset(&rows);
+        fprintf(stderr, "Run Time: %.3f s\n", engine_s);
+    basalt_sql_result_free(r);
 }
 
 /* Whether the statement text ends with ';' (outside quotes and comments). */

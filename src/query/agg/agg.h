@@ -177,6 +177,9 @@ struct basalt_qagg_spill_ops {
     basalt_status (*load)(void *ctx, void *h, struct basalt_qagg_local *into,
                           struct basalt_error *err);
     void (*drop)(void *ctx, void *h);
+    /* Where the result's batches go as they are finished (moved), or NULL:
+     * appended to out, which holds the result whole. */
+    basalt_status (*emit)(void *ctx, struct ArrowArray *batch, struct basalt_error *err);
 };
 
 /* finish for a spilled aggregation (keys required): as basalt_qagg_finish

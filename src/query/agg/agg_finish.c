@@ -34,7 +34,8 @@ struct fin {
     uint32_t *ref_part, *ref_gid;
     int64_t n_out;
     struct ArrowArray *batches;
-    int64_t out_bytes; /* spilled finish: the result's size so far */
+    int64_t out_bytes; /* spilled finish: the result's size in memory so far */
+    const struct basalt_qagg_spill_ops *ops; /* spilled finish: ops->emit takes the batches */
     /* spilled finish, a partition split again: only the groups whose hash
      * starts with the pre_bits bits `pre` (0 bits: all) */
     int pre_bits;
@@ -570,6 +571,8 @@ static basalt_status pend_flush(struct fin *f, bool to_out, struct basalt_arrow_
     }
     if (to_out || f->pend_rows >= QAGG_BATCH_ROWS) {
         f->pend_rows = 0;
+        if (f->ops != NULL && f->ops->emit != NULL)
+            return f->ops->emit(f->ops->ctx, &merged, err);
         return basalt_arrow_batches_append(out, &merged, err);
     }
     return basalt_arrow_batches_append(pd, &merged, err);
@@ -631,7 +634,8 @@ static basalt_status emit_range(struct fin *f, int p, int n_frozen,
         st = basalt_qagg_write(a, parts, ref_part + lo, ref_gid + lo,
                                (const int64_t *const *)f->coll_start, cnt, &b, err);
         if (st == BASALT_OK) {
-            f->out_bytes += basalt_qspill_array_bytes(&out->schema, &b);
+            if (ops->emit == NULL)
+                f->out_bytes += basalt_qspill_array_bytes(&out->schema, &b);
             f->pend_rows += b.length;
             st = basalt_arrow_batches_append(&f->pend, &b, err);
         }
@@ -704,6 +708,7 @@ basalt_status basalt_qagg_finish_spilled(struct basalt_qagg *agg,
     struct fin f;
     memset(&f, 0, sizeof f);
     f.agg = agg;
+    f.ops = ops;
     f.n_locals = n_locals;
     size_t nl = (size_t)n_locals + 2, nc = (size_t)agg->n_calls + 1;
     size_t tasks = nl > QAGG_PARTS ? nl : QAGG_PARTS;

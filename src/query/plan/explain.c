@@ -117,6 +117,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " dictionary_map_batches=%lld", (long long)n->dict_map_batches);
         if (n->spill_runs > 0)
             put(o, " spilled_runs=%lld", (long long)n->spill_runs);
+        if (n->spill_merge_passes > 0)
+            put(o, " merge_passes=%lld", (long long)n->spill_merge_passes);
         if (n->spill_partitions > 0)
             put(o, " spilled_partitions=%lld", (long long)n->spill_partitions);
         if (n->spill_splits > 0)

@@ -188,8 +188,14 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
     default:
         break;
     }
-    /* A breaker: its result is the source. */
+    /* A breaker: its result is the source, or, for a cursor, what it will
+     * stream into the source. */
     pl->src.kind = QSRC_BATCHES;
+    if (pl->defer_breakers && basalt_qcursor_streams(ctx, node)) {
+        pl->deferred = node;
+        pl->schema = &node->schema;
+        return BASALT_OK;
+    }
     st = run_breaker(ctx, node, &pl->src.batches, err);
     pl->src.n_morsels = pl->src.batches.n;
     pl->schema = &node->schema;

@@ -39,6 +39,7 @@ struct agg_sink {
     int64_t limit;       /* > 0: the sink spills */
     atomic_bool frozen;  /* the tables take no more rows: the input goes to the files */
     struct agg_spill sp;
+    struct basalt_qspill_file *result; /* a spilled aggregation's result, for a cursor */
 };
 
 /* Rows consumed or spilled at a time under a memory limit. */
@@ -336,9 +337,29 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     return st;
 }
 
+/* A spilled aggregation's result batches, written to the result file. */
+static basalt_status agg_emit_to_file(void *ctx, struct ArrowArray *batch,
+                                      struct basalt_error *err)
+{
+    struct agg_sink *s = ctx;
+    basalt_status st = basalt_qspill_file_write(s->result, batch, err);
+    basalt_arrow_array_release(batch);
+    return st;
+}
+
 basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                     struct basalt_arrow_batches *out, struct basalt_error *err)
 {
+    return basalt_qrun_aggregate_to(ctx, node, out, NULL, err);
+}
+
+basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                       struct basalt_arrow_batches *out,
+                                       struct basalt_qspill_file **result,
+                                       struct basalt_error *err)
+{
+    if (result != NULL)
+        *result = NULL;
     int nk = node->n_exprs, nc = node->n_calls, workers = basalt_qrun_workers(ctx);
     if (nk + nc > 128)
         return basalt_error_set(err, BASALT_LIMIT, "more than 128 group keys and aggregates");
@@ -429,10 +450,15 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     node->spill_rows += atomic_load(&s.sp.rows);
     if (st == BASALT_OK && spilled) {
         struct basalt_qagg_spill_ops ops = {&s, agg_part, agg_bytes, agg_split, agg_load,
-                                            agg_drop};
+                                            agg_drop, NULL};
+        if (result != NULL) {
+            st = basalt_qspill_file_new(ctx->o.spill_dir, &node->schema, &s.result, err);
+            ops.emit = agg_emit_to_file;
+        }
         int64_t budget = basalt_qspill_test_budget() > 0 ? basalt_qspill_test_budget()
                                                          : s.limit / 4;
-        st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, &ops, budget,
+        if (st == BASALT_OK)
+            st = basalt_qagg_finish_spilled(agg, s.locals, workers, ctx->o.pool, &ops, budget,
                                         s.limit, out, err);
         struct basalt_qagg_stats as;
         basalt_qagg_stats(agg, &as);
@@ -460,6 +486,15 @@ basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan
     }
     basalt_qpipeline_reset(&pl);
     agg_spill_reset(&s.sp);
+    if (st == BASALT_OK && s.result != NULL) {
+        node->spill_bytes += basalt_qspill_file_bytes(s.result);
+        st = basalt_qspill_file_seal(s.result, err);
+    }
+    if (st == BASALT_OK && result != NULL) {
+        *result = s.result;
+        s.result = NULL;
+    }
+    basalt_qspill_file_free(s.result);
     basalt_query_program_free(s.prog);
     basalt_qagg_free(agg);
     basalt_free(s.states);

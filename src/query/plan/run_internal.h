@@ -80,9 +80,10 @@ struct qsink {
     /* The operator the pipeline feeds, named in the limit's error (NULL:
      * the query's result or a LIMIT / UNION ALL). */
     const char *what;
-    /* COLLECT: the batches of each morsel, in order */
+    /* COLLECT: the batches of each morsel, in order, of the morsels from
+     * `first` on */
     struct basalt_arrow_batches *per_morsel;
-    int64_t n_morsels;
+    int64_t first, n_morsels;
     int64_t need;     /* rows wanted (offset + limit) or -1: stop reading once the
                        * finished prefix of morsels holds them */
     int64_t *morsel_rows;
@@ -96,6 +97,13 @@ struct qpipeline {
     struct qpipe_op *ops;
     int n_ops, cap_ops;
     const struct ArrowSchema *schema; /* of the batches leaving the last op (borrowed) */
+    bool prepared; /* the ops are compiled for the workers */
+    /* Set by the caller before basalt_qrun_open: a breaker at the bottom
+     * that a cursor can stream (basalt_qcursor_streams) is not run; it is
+     * left in `deferred` and the source is empty QSRC_BATCHES, for the
+     * caller to fill a window of batches at a time. */
+    bool defer_breakers;
+    struct basalt_qplan *deferred;
 };
 
 int basalt_qrun_workers(const struct basalt_qctx *ctx);
@@ -119,6 +127,11 @@ basalt_status basalt_qpipeline_add(struct qpipeline *pl, struct qpipe_op **out,
 /* Compiles the ops for `workers` workers and runs every morsel into sink. */
 basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
                                    struct qsink *sink, struct basalt_error *err);
+/* Runs morsels [first, end) only (the ops compiled on the first call), so
+ * a pipeline may run a window at a time. */
+basalt_status basalt_qpipeline_run_range(struct basalt_qctx *ctx, struct qpipeline *pl,
+                                         struct qsink *sink, int64_t first, int64_t end,
+                                         struct basalt_error *err);
 /* A collecting sink for pl's morsels (need < 0: every row). */
 basalt_status basalt_qsink_collect_init(struct qsink *sink, int64_t n_morsels, int64_t need,
                                         struct basalt_error *err);
@@ -133,11 +146,30 @@ void basalt_qsink_collect_reset(struct qsink *sink);
 basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct qpipeline *pl, struct basalt_error *err);
 
+/* run_cursor.c: whether a cursor streams node's rows instead of holding
+ * them (a spilling sort, LIMIT, UNION ALL). */
+bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_qplan *node);
+
 /* run_aggregate.c, run_sort.c, run_join.c: the breakers. */
 basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                     struct basalt_arrow_batches *out, struct basalt_error *err);
+/* The same for a cursor: an aggregation that spilled writes its result to a
+ * spill file, handed over in *result (read back with basalt_qspill_file_next;
+ * `out` then holds only the schema); otherwise *result is NULL and `out`
+ * holds the result. */
+struct basalt_qspill_file;
+basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                       struct basalt_arrow_batches *out,
+                                       struct basalt_qspill_file **result,
+                                       struct basalt_error *err);
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_arrow_batches *out, struct basalt_error *err);
+/* A sort under the memory limit with no LIMIT: its input run into sorted
+ * runs, started (basalt_qsort_ext_next hands out the rows; the caller frees
+ * *out, also on failure). */
+struct basalt_qsort_ext;
+basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                        struct basalt_qsort_ext **out, struct basalt_error *err);
 /* run_window.c */
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);

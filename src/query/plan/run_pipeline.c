@@ -143,6 +143,7 @@ static basalt_status prepare_op(struct basalt_qctx *ctx, struct qpipe_op *op, in
 
 struct run {
     int64_t memory_limit; /* bytes; 0: none */
+    int64_t base;         /* the first morsel of the range run */
     struct qpipeline *pl;
     struct qsink *sink;
     int64_t *seq; /* per worker: batches sunk in its current morsel */
@@ -424,14 +425,14 @@ static void collect_morsel_done(struct qsink *s, int64_t m)
     if (s->per_morsel == NULL || s->need < 0)
         return;
     pthread_mutex_lock(&s->lock);
-    s->morsel_done[m] = true;
+    s->morsel_done[m - s->first] = true;
     pthread_mutex_unlock(&s->lock);
 }
 
 static void run_morsels(void *vctx, int64_t begin, int64_t end, int worker)
 {
     struct run *r = vctx;
-    for (int64_t m = begin; m < end; m++) {
+    for (int64_t m = r->base + begin; m < r->base + end; m++) {
         if (atomic_load(&r->failed))
             return;
         if (collect_enough(r->sink)) {
@@ -459,19 +460,22 @@ static void run_morsels(void *vctx, int64_t begin, int64_t end, int worker)
     }
 }
 
-basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
-                                   struct qsink *sink, struct basalt_error *err)
+basalt_status basalt_qpipeline_run_range(struct basalt_qctx *ctx, struct qpipeline *pl,
+                                         struct qsink *sink, int64_t first, int64_t end,
+                                         struct basalt_error *err)
 {
     int workers = basalt_qrun_workers(ctx);
     basalt_status st = BASALT_OK;
-    for (int i = 0; i < pl->n_ops && st == BASALT_OK; i++)
+    for (int i = 0; !pl->prepared && i < pl->n_ops && st == BASALT_OK; i++)
         st = prepare_op(ctx, &pl->ops[i], workers, err);
     if (st != BASALT_OK)
         return st;
+    pl->prepared = true;
     struct run r;
     memset(&r, 0, sizeof r);
     r.pl = pl;
     r.sink = sink;
+    r.base = first;
     r.memory_limit = ctx->o.memory_limit;
     r.seq = basalt_calloc((size_t)workers, sizeof *r.seq);
     if (r.seq == NULL)
@@ -479,8 +483,7 @@ basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl
     atomic_init(&r.failed, false);
     pthread_mutex_init(&r.lock, NULL);
     basalt_error_init(&r.err);
-    basalt_pool_parallel_for(ctx->o.pool, ctx->o.num_workers, pl->src.n_morsels, 1, run_morsels,
-                             &r);
+    basalt_pool_parallel_for(ctx->o.pool, ctx->o.num_workers, end - first, 1, run_morsels, &r);
     pthread_mutex_destroy(&r.lock);
     basalt_free(r.seq);
     if (r.status != BASALT_OK) {
@@ -491,6 +494,12 @@ basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl
     return BASALT_OK;
 }
 
+basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
+                                   struct qsink *sink, struct basalt_error *err)
+{
+    return basalt_qpipeline_run_range(ctx, pl, sink, 0, pl->src.n_morsels, err);
+}
+
 /* ------------------------------------------------------------------ collect */
 
 static basalt_status collect_consume(struct qsink *s, int worker, int64_t m, int64_t seq,
@@ -498,8 +507,8 @@ static basalt_status collect_consume(struct qsink *s, int worker, int64_t m, int
 {
     (void)worker;
     (void)seq;
-    s->morsel_rows[m] += batch->length;
-    return basalt_arrow_batches_append(&s->per_morsel[m], batch, err);
+    s->morsel_rows[m - s->first] += batch->length;
+    return basalt_arrow_batches_append(&s->per_morsel[m - s->first], batch, err);
 }
 
 basalt_status basalt_qsink_collect_init(struct qsink *sink, int64_t n_morsels, int64_t need,

@@ -75,10 +75,25 @@ static basalt_status sort_consume(struct qsink *sink, int worker, int64_t m, int
     return BASALT_OK;
 }
 
-static basalt_status sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                   const struct basalt_qsort_key *keys,
-                                   struct basalt_arrow_batches *out, struct basalt_error *err)
+/* The node's keys for the sort module (freed by the caller), or NULL. */
+static struct basalt_qsort_key *sort_keys(const struct basalt_qplan *node)
 {
+    struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys + 1, sizeof *keys);
+    for (int i = 0; keys != NULL && i < node->n_sort_keys; i++) {
+        keys[i].column = node->sort_keys[i].column;
+        keys[i].descending = node->sort_keys[i].descending;
+        keys[i].nulls_first = node->sort_keys[i].nulls_first;
+    }
+    return keys;
+}
+
+basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                        struct basalt_qsort_ext **out, struct basalt_error *err)
+{
+    *out = NULL;
+    struct basalt_qsort_key *keys = sort_keys(node);
+    if (keys == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct sort_sink s;
@@ -88,23 +103,27 @@ static basalt_status sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan 
     s.limit = ctx->o.memory_limit;
     s.workers = basalt_qrun_workers(ctx);
     atomic_init(&s.spilling, 0);
+    double t0 = basalt_qrun_now_ms();
     basalt_status st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK)
-        st = basalt_qsort_ext_new(pl.schema, keys, node->n_sort_keys, basalt_qrun_workers(ctx),
+        st = basalt_qsort_ext_new(pl.schema, keys, node->n_sort_keys, s.workers,
                                   ctx->o.spill_dir, &s.x, err);
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
     basalt_qpipeline_reset(&pl);
     if (st == BASALT_OK)
-        st = basalt_qsort_ext_finish(s.x, ctx->o.pool, ctx->o.memory_limit, out, err);
+        st = basalt_qsort_ext_start(s.x, ctx->o.pool, ctx->o.memory_limit, err);
     if (s.x != NULL) {
         struct basalt_qsort_ext_stats xs;
         basalt_qsort_ext_stats(s.x, &xs);
         node->spill_runs += xs.runs;
+        node->spill_merge_passes += xs.merge_passes;
         node->spill_rows += xs.rows_spilled;
         node->spill_bytes += xs.bytes_spilled;
     }
-    basalt_qsort_ext_free(s.x);
+    node->ms += basalt_qrun_now_ms() - t0;
+    basalt_free(keys);
+    *out = s.x;
     return st;
 }
 
@@ -112,30 +131,35 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
                                struct basalt_arrow_batches *out, struct basalt_error *err)
 {
     if (ctx->o.memory_limit > 0 && node->limit < 0) {
-        struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys + 1, sizeof *keys);
-        if (keys == NULL)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int i = 0; i < node->n_sort_keys; i++) {
-            keys[i].column = node->sort_keys[i].column;
-            keys[i].descending = node->sort_keys[i].descending;
-            keys[i].nulls_first = node->sort_keys[i].nulls_first;
+        struct basalt_qsort_ext *x = NULL;
+        basalt_status st = basalt_qrun_sort_spilling(ctx, node, &x, err);
+        bool spilled = node->spill_runs > 0;
+        if (st == BASALT_OK)
+            st = basalt_arrow_schema_copy(basalt_qsort_ext_schema(x), &out->schema, err);
+        while (st == BASALT_OK) {
+            struct ArrowArray b;
+            st = basalt_qsort_ext_next(x, &b, err);
+            if (st != BASALT_OK || b.release == NULL)
+                break;
+            st = basalt_arrow_batches_append(out, &b, err);
+            if (st == BASALT_OK && spilled && basalt_alloc_bytes() > ctx->o.memory_limit)
+                st = basalt_error_set(err, BASALT_LIMIT,
+                                      "ORDER BY: memory limit of %.1f MiB exceeded by the sorted "
+                                      "result (%.1f MiB in use); the runs were spilled, but an "
+                                      "operator above the sort holds its result",
+                                      (double)ctx->o.memory_limit / 1048576.0,
+                                      (double)basalt_alloc_bytes() / 1048576.0);
         }
-        basalt_status st = sort_spilling(ctx, node, keys, out, err);
-        basalt_free(keys);
+        basalt_qsort_ext_free(x);
         return st;
     }
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     const char *what = node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY";
     basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], what, -1, &in, err);
-    struct basalt_qsort_key *keys = basalt_calloc((size_t)node->n_sort_keys, sizeof *keys);
+    struct basalt_qsort_key *keys = sort_keys(node);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int i = 0; st == BASALT_OK && i < node->n_sort_keys; i++) {
-        keys[i].column = node->sort_keys[i].column;
-        keys[i].descending = node->sort_keys[i].descending;
-        keys[i].nulls_first = node->sort_keys[i].nulls_first;
-    }
     struct basalt_qsort *sort = NULL;
     struct basalt_qsort_local *local = NULL;
     if (st == BASALT_OK)

@@ -77,18 +77,20 @@ void basalt_qsort_stats(const struct basalt_qsort *s, struct basalt_qsort_stats 
  * When the caller sees memory run short it has a worker spill its slot:
  * the held batches are sorted in memory (basalt_qsort, with two columns
  * more: the position of the batch and the row in it) into a run written to
- * a spill file (spill/spill.h), and freed. finish sorts in memory when
+ * a spill file (spill/spill.h), and freed. start sorts in memory when
  * nothing was spilled (the result of basalt_qsort over the batches in
  * position order); otherwise it spills what is still held and merges the
  * runs, a batch of each at a time, comparing the keys' full values and then
  * the positions: the output is the same as the in-memory sort's, ties in
- * input order. */
+ * input order. next hands the result out a batch at a time, so a merged
+ * result need never be in memory whole. */
 struct basalt_qsort_ext;
 
 struct basalt_qsort_ext_stats {
     int64_t runs;          /* runs written */
     int64_t rows_spilled;  /* rows written to runs */
-    int64_t bytes_spilled; /* bytes written to spill files */
+    int64_t bytes_spilled; /* bytes written to spill files (runs of merges included) */
+    int64_t merge_passes;  /* runs merged into a longer run before the last merge */
 };
 
 /* `schema` and `keys` as basalt_qsort_new (copied); `workers` slots;
@@ -112,12 +114,18 @@ int64_t basalt_qsort_ext_held_cost(const struct basalt_qsort_ext *x, int worker)
  * when it holds none). OK; IO; NOMEM; the sort's statuses. */
 basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
                                      struct basalt_error *err);
-/* The sorted rows, appended to out in batches of at most 65536 rows (schema
- * set when unset). memory_limit > 0: the merge fails with LIMIT when the
- * memory in use passes it (the result itself does not fit). */
-basalt_status basalt_qsort_ext_finish(struct basalt_qsort_ext *x, struct basalt_pool *pool,
-                                      int64_t memory_limit, struct basalt_arrow_batches *out,
-                                      struct basalt_error *err);
+/* Starts handing out the sorted rows (once, after the last consume): sorts
+ * in memory when nothing was spilled; otherwise spills what is still held,
+ * merges runs into longer ones while there are more than one merge may read
+ * at once (their loaded batches must stay under a quarter of memory_limit),
+ * and opens the last merge. OK; IO; NOMEM; the sort's statuses. */
+basalt_status basalt_qsort_ext_start(struct basalt_qsort_ext *x, struct basalt_pool *pool,
+                                     int64_t memory_limit, struct basalt_error *err);
+/* The next batch of sorted rows (at most 65536; the input's schema), or
+ * out->release NULL at the end, when the runs' space goes back. */
+basalt_status basalt_qsort_ext_next(struct basalt_qsort_ext *x, struct ArrowArray *out,
+                                    struct basalt_error *err);
+const struct ArrowSchema *basalt_qsort_ext_schema(const struct basalt_qsort_ext *x);
 void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsort_ext_stats *out);
 
 /* The sort's image of a float (`single`) or double: unsigned order is the

@@ -15,6 +15,25 @@ struct slot {
     int64_t n, cap, rows, bytes;
 };
 
+struct cursor {
+    struct basalt_qspill_file *f; /* NULL: done */
+    int slot;                     /* its batch in the table */
+    int64_t row, len;
+    const int64_t *pos, *prow;
+};
+
+/* A k-way merge of sorted runs, handing out MERGE_ROWS rows at a time. */
+struct merge {
+    struct basalt_qsort_ext *x;
+    struct cursor *cur;
+    int n_cur;
+    int *heap, n_heap;
+    struct ArrowArray *tab; /* the runs' loaded batches */
+    int n_tab, cap_tab;
+    int32_t *src; /* the next rows: batch in tab, row in it */
+    int64_t *idx;
+};
+
 struct basalt_qsort_ext {
     struct ArrowSchema schema; /* the input's */
     struct ArrowSchema aug;    /* the input's columns, then the batch's position and the row */
@@ -26,8 +45,16 @@ struct basalt_qsort_ext {
     pthread_mutex_t lock;
     struct basalt_qspill_file **runs;
     int n_runs, cap_runs;
-    atomic_llong runs_made, rows_spilled, bytes_spilled;
+    atomic_llong runs_made, rows_spilled, bytes_spilled, merge_passes;
+    /* after start: the result sorted in memory (nothing spilled), handed
+     * out from next_sorted, or the merge of the runs */
+    bool started, merging;
+    struct basalt_arrow_batches sorted;
+    int64_t next_sorted;
+    struct merge final;
 };
+
+static void merge_close(struct merge *m);
 
 static basalt_status nomem(struct basalt_error *err)
 {
@@ -86,6 +113,8 @@ void basalt_qsort_ext_free(struct basalt_qsort_ext *x)
         basalt_free(sl->arr);
         basalt_free(sl->pos);
     }
+    merge_close(&x->final);
+    basalt_arrow_batches_reset(&x->sorted);
     for (int r = 0; r < x->n_runs; r++)
         basalt_qspill_file_free(x->runs[r]);
     basalt_free(x->runs);
@@ -328,22 +357,6 @@ basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
 
 /* ------------------------------------------------------------------ merge */
 
-struct cursor {
-    struct basalt_qspill_file *f; /* NULL: done */
-    int slot;                     /* its batch in the table */
-    int64_t row, len;
-    const int64_t *pos, *prow;
-};
-
-struct merge {
-    struct basalt_qsort_ext *x;
-    struct cursor *cur;
-    int n_cur;
-    int *heap, n_heap;
-    struct ArrowArray *tab;
-    int n_tab, cap_tab;
-};
-
 static basalt_status load(struct merge *m, struct cursor *c, struct basalt_error *err)
 {
     int64_t nc = m->x->schema.n_children;
@@ -415,23 +428,15 @@ static void sift_down(struct merge *m, int i)
     }
 }
 
-/* Writes the gathered rows out and drops the batches no cursor is on. */
-static basalt_status flush(struct merge *m, const int32_t *src, const int64_t *idx, int64_t n,
-                           struct basalt_arrow_batches *out, struct basalt_error *err)
+/* Drops the loaded batches no cursor is on any more. */
+static basalt_status drop_passed(struct merge *m, struct basalt_error *err)
 {
-    basalt_status st = BASALT_OK;
-    if (n > 0) {
-        struct ArrowArray g;
-        st = basalt_qs_gather(&m->x->schema, m->tab, m->n_tab, src, idx, n, &g, err);
-        if (st == BASALT_OK)
-            st = basalt_arrow_batches_append(out, &g, err);
-    }
     bool *keep = basalt_calloc((size_t)m->n_tab + 1, sizeof *keep);
     int *to = basalt_calloc((size_t)m->n_tab + 1, sizeof *to);
     if (keep == NULL || to == NULL) {
         basalt_free(keep);
         basalt_free(to);
-        return st == BASALT_OK ? nomem(err) : st;
+        return nomem(err);
     }
     for (int i = 0; i < m->n_cur; i++)
         if (m->cur[i].f != NULL || m->cur[i].row < m->cur[i].len)
@@ -453,91 +458,196 @@ static basalt_status flush(struct merge *m, const int32_t *src, const int64_t *i
     m->n_tab = k;
     basalt_free(keep);
     basalt_free(to);
+    return BASALT_OK;
+}
+
+static void merge_close(struct merge *m)
+{
+    for (int t = 0; m->tab != NULL && t < m->n_tab; t++)
+        basalt_arrow_array_release(&m->tab[t]);
+    basalt_free(m->tab);
+    basalt_free(m->cur);
+    basalt_free(m->heap);
+    basalt_free(m->src);
+    basalt_free(m->idx);
+    memset(m, 0, sizeof *m);
+}
+
+/* Starts merging runs[0..n) (borrowed: read, not freed). */
+static basalt_status merge_open(struct basalt_qsort_ext *x, struct basalt_qspill_file **runs,
+                                int n, struct merge *m, struct basalt_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->x = x;
+    m->n_cur = n;
+    m->cur = basalt_calloc((size_t)n + 1, sizeof *m->cur);
+    m->heap = basalt_calloc((size_t)n + 1, sizeof *m->heap);
+    m->cap_tab = n + 16;
+    m->tab = basalt_calloc((size_t)m->cap_tab, sizeof *m->tab);
+    m->src = basalt_malloc(MERGE_ROWS * sizeof *m->src);
+    m->idx = basalt_malloc(MERGE_ROWS * sizeof *m->idx);
+    basalt_status st = m->cur && m->heap && m->tab && m->src && m->idx ? BASALT_OK : nomem(err);
+    for (int r = 0; r < n && st == BASALT_OK; r++) {
+        m->cur[r].f = runs[r];
+        st = load(m, &m->cur[r], err);
+        if (st == BASALT_OK && m->cur[r].len > 0)
+            m->heap[m->n_heap++] = r;
+    }
+    for (int i = m->n_heap / 2 - 1; i >= 0 && st == BASALT_OK; i--)
+        sift_down(m, i);
+    if (st != BASALT_OK)
+        merge_close(m);
     return st;
 }
 
-static basalt_status merge_runs(struct basalt_qsort_ext *x, int64_t memory_limit,
-                                struct basalt_arrow_batches *out, struct basalt_error *err)
+/* The next (up to) MERGE_ROWS rows in order, with the columns of `schema`
+ * (the input's, or the augmented ones for an intermediate run); at the end
+ * out->release is NULL. */
+static basalt_status merge_next(struct merge *m, const struct ArrowSchema *schema,
+                                struct ArrowArray *out, struct basalt_error *err)
 {
-    struct merge m;
-    memset(&m, 0, sizeof m);
-    m.x = x;
-    m.n_cur = x->n_runs;
-    m.cur = basalt_calloc((size_t)m.n_cur + 1, sizeof *m.cur);
-    m.heap = basalt_calloc((size_t)m.n_cur + 1, sizeof *m.heap);
-    m.cap_tab = m.n_cur + 16;
-    m.tab = basalt_calloc((size_t)m.cap_tab, sizeof *m.tab);
-    int32_t *src = basalt_malloc(MERGE_ROWS * sizeof *src);
-    int64_t *idx = basalt_malloc(MERGE_ROWS * sizeof *idx);
-    basalt_status st = m.cur && m.heap && m.tab && src && idx ? BASALT_OK : nomem(err);
-    if (st == BASALT_OK && out->schema.release == NULL)
-        st = basalt_arrow_schema_copy(&x->schema, &out->schema, err);
-    for (int r = 0; r < m.n_cur && st == BASALT_OK; r++) {
-        m.cur[r].f = x->runs[r];
-        st = load(&m, &m.cur[r], err);
-        if (st == BASALT_OK && m.cur[r].len > 0)
-            m.heap[m.n_heap++] = r;
-    }
-    for (int i = m.n_heap / 2 - 1; i >= 0 && st == BASALT_OK; i--)
-        sift_down(&m, i);
+    out->release = NULL;
+    basalt_status st = BASALT_OK;
     int64_t n = 0;
-    while (st == BASALT_OK && m.n_heap > 0) {
-        struct cursor *c = &m.cur[m.heap[0]];
-        src[n] = c->slot;
-        idx[n] = c->row;
+    while (st == BASALT_OK && m->n_heap > 0 && n < MERGE_ROWS) {
+        struct cursor *c = &m->cur[m->heap[0]];
+        m->src[n] = c->slot;
+        m->idx[n] = c->row;
         n++;
         if (++c->row == c->len) {
             c->len = 0;
             c->row = 0;
             if (c->f != NULL)
-                st = load(&m, c, err);
+                st = load(m, c, err);
             if (st != BASALT_OK)
                 break;
             if (c->len == 0)
-                m.heap[0] = m.heap[--m.n_heap];
+                m->heap[0] = m->heap[--m->n_heap];
         }
-        if (m.n_heap > 0)
-            sift_down(&m, 0);
-        if (n == MERGE_ROWS) {
-            st = flush(&m, src, idx, n, out, err);
-            n = 0;
-            if (st == BASALT_OK && memory_limit > 0 && basalt_alloc_bytes() > memory_limit)
-                st = basalt_error_set(err, BASALT_LIMIT,
-                                      "ORDER BY: memory limit of %.1f MiB exceeded by the sorted "
-                                      "result (%.1f MiB in use); the runs were spilled, the "
-                                      "result is kept in memory",
-                                      (double)memory_limit / 1048576.0,
-                                      (double)basalt_alloc_bytes() / 1048576.0);
-        }
+        if (m->n_heap > 0)
+            sift_down(m, 0);
     }
+    if (st == BASALT_OK && n > 0)
+        st = basalt_qs_gather(schema, m->tab, m->n_tab, m->src, m->idx, n, out, err);
     if (st == BASALT_OK)
-        st = flush(&m, src, idx, n, out, err);
-    for (int t = 0; m.tab != NULL && t < m.n_tab; t++)
-        basalt_arrow_array_release(&m.tab[t]);
-    basalt_free(m.tab);
-    basalt_free(m.cur);
-    basalt_free(m.heap);
-    basalt_free(src);
-    basalt_free(idx);
+        st = drop_passed(m, err);
+    if (st != BASALT_OK && out->release != NULL)
+        basalt_arrow_array_release(out);
     return st;
 }
 
-basalt_status basalt_qsort_ext_finish(struct basalt_qsort_ext *x, struct basalt_pool *pool,
-                                      int64_t memory_limit, struct basalt_arrow_batches *out,
-                                      struct basalt_error *err)
+/* Runs one merge may read at once: each holds a batch of RUN_BATCH rows
+ * in memory, so a quarter of the limit bounds them. Past it the runs are
+ * merged into fewer, longer runs first. */
+static int merge_fan_in(const struct basalt_qsort_ext *x, int64_t memory_limit)
 {
+    int64_t forced = basalt_qspill_test_fan_in();
+    if (forced >= 2)
+        return (int)forced;
+    int64_t rows = atomic_load(&x->rows_spilled), bytes = atomic_load(&x->bytes_spilled);
+    if (memory_limit <= 0 || rows <= 0)
+        return 1024;
+    double per_batch = (double)bytes / (double)rows * RUN_BATCH;
+    double fan = (double)memory_limit / 4 / (per_batch > 1 ? per_batch : 1);
+    return fan < 8 ? 8 : fan > 1024 ? 1024 : (int)fan;
+}
+
+/* Merges the first `n` runs into one run (the positions kept, so ties keep
+ * their order) that takes their place at the end of the list. */
+static basalt_status merge_into_run(struct basalt_qsort_ext *x, int n, struct basalt_error *err)
+{
+    struct merge m;
+    struct basalt_qspill_file *f = NULL;
+    basalt_status st = basalt_qspill_file_new(x->dir, &x->aug, &f, err);
+    if (st == BASALT_OK)
+        st = merge_open(x, x->runs, n, &m, err);
+    if (st != BASALT_OK) {
+        basalt_qspill_file_free(f);
+        return st;
+    }
+    int64_t rows = 0;
+    for (;;) {
+        struct ArrowArray b;
+        st = merge_next(&m, &x->aug, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        for (int64_t from = 0; from < b.length && st == BASALT_OK; from += RUN_BATCH) {
+            struct ArrowArray view = b;
+            view.offset = b.offset + from;
+            view.length = b.length - from < RUN_BATCH ? b.length - from : RUN_BATCH;
+            view.null_count = b.null_count == 0 ? 0 : -1;
+            st = basalt_qspill_file_write(f, &view, err);
+        }
+        rows += b.length;
+        basalt_arrow_array_release(&b);
+        if (st != BASALT_OK)
+            break;
+    }
+    merge_close(&m);
+    if (st == BASALT_OK)
+        st = basalt_qspill_file_seal(f, err);
+    if (st != BASALT_OK) {
+        basalt_qspill_file_free(f);
+        return st;
+    }
+    for (int r = 0; r < n; r++)
+        basalt_qspill_file_free(x->runs[r]);
+    memmove(x->runs, x->runs + n, (size_t)(x->n_runs - n) * sizeof *x->runs);
+    x->n_runs -= n;
+    x->runs[x->n_runs++] = f;
+    atomic_fetch_add(&x->merge_passes, 1);
+    atomic_fetch_add(&x->rows_spilled, rows);
+    atomic_fetch_add(&x->bytes_spilled, basalt_qspill_file_bytes(f));
+    return BASALT_OK;
+}
+
+basalt_status basalt_qsort_ext_start(struct basalt_qsort_ext *x, struct basalt_pool *pool,
+                                     int64_t memory_limit, struct basalt_error *err)
+{
+    if (x->started)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "sort: started twice");
+    x->started = true;
     if (x->n_runs == 0)
-        return sort_slots(x, -1, false, pool, out, err);
+        return sort_slots(x, -1, false, pool, &x->sorted, err);
     basalt_status st = BASALT_OK;
     for (int w = 0; w < x->workers && st == BASALT_OK; w++)
         st = basalt_qsort_ext_spill(x, w, err);
-    if (st == BASALT_OK)
-        st = merge_runs(x, memory_limit, out, err);
-    /* The runs' space goes back now rather than with the plan. */
-    for (int r = 0; r < x->n_runs; r++)
-        basalt_qspill_file_free(x->runs[r]);
-    x->n_runs = 0;
+    int fan_in = merge_fan_in(x, memory_limit);
+    while (st == BASALT_OK && x->n_runs > fan_in)
+        st = merge_into_run(x, fan_in, err);
+    if (st == BASALT_OK) {
+        st = merge_open(x, x->runs, x->n_runs, &x->final, err);
+        x->merging = st == BASALT_OK;
+    }
+    if (st != BASALT_OK)
+        basalt_error_context(err, st, "ORDER BY: merging the sorted runs");
     return st;
+}
+
+basalt_status basalt_qsort_ext_next(struct basalt_qsort_ext *x, struct ArrowArray *out,
+                                    struct basalt_error *err)
+{
+    out->release = NULL;
+    if (!x->merging) {
+        if (x->next_sorted < x->sorted.n)
+            basalt_arrow_array_move(&x->sorted.arrays[x->next_sorted++], out);
+        return BASALT_OK;
+    }
+    basalt_status st = merge_next(&x->final, &x->schema, out, err);
+    if (st != BASALT_OK || out->release == NULL) {
+        /* The runs' space goes back now rather than with the plan. */
+        merge_close(&x->final);
+        x->merging = false;
+        for (int r = 0; r < x->n_runs; r++)
+            basalt_qspill_file_free(x->runs[r]);
+        x->n_runs = 0;
+    }
+    return st;
+}
+
+const struct ArrowSchema *basalt_qsort_ext_schema(const struct basalt_qsort_ext *x)
+{
+    return &x->schema;
 }
 
 void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsort_ext_stats *out)
@@ -546,4 +656,5 @@ void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsor
     out->runs = atomic_load(&x->runs_made);
     out->rows_spilled = atomic_load(&x->rows_spilled);
     out->bytes_spilled = atomic_load(&x->bytes_spilled);
+    out->merge_passes = atomic_load(&x->merge_passes);
 }

@@ -10,7 +10,7 @@
 #include "basalt/ipc.h"
 #include "spill/spill.h"
 
-static atomic_llong files_open, files_made, test_budget;
+static atomic_llong files_open, files_made, test_budget, test_fan_in;
 
 void basalt_qspill_test_set_budget(int64_t bytes)
 {
@@ -20,6 +20,16 @@ void basalt_qspill_test_set_budget(int64_t bytes)
 int64_t basalt_qspill_test_budget(void)
 {
     return atomic_load(&test_budget);
+}
+
+void basalt_qspill_test_set_fan_in(int64_t runs)
+{
+    atomic_store(&test_fan_in, runs);
+}
+
+int64_t basalt_qspill_test_fan_in(void)
+{
+    return atomic_load(&test_fan_in);
 }
 
 int64_t basalt_qspill_files_open(void)

@@ -64,6 +64,11 @@ int64_t basalt_qspill_array_bytes(const struct ArrowSchema *s, const struct Arro
  * memory limit), so that tests reach the split with small data. */
 void basalt_qspill_test_set_budget(int64_t bytes);
 int64_t basalt_qspill_test_budget(void);
+/* Test hook (process-wide): the most sorted runs one merge reads (>= 2;
+ * 0, the default, sizes it from the memory limit), so that tests reach the
+ * merge of runs into longer runs with small data. */
+void basalt_qspill_test_set_fan_in(int64_t runs);
+int64_t basalt_qspill_test_fan_in(void);
 
 /* Process-wide counters for tests: spill files made and not yet freed, and
  * made in all. */
