@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# basalt sql --memory-limit: ORDER BY, GROUP BY and joins over 1M rows (DuckDB
+# basalt sql --memory-limit: ORDER BY, GROUP BY, joins and windows over 1M rows (DuckDB
 # writes them) spill to disk under a limit the in-memory operators need
 # several times over; the output is byte-identical to the run without a
 # limit, EXPLAIN ANALYZE shows runs and partitions written, DuckDB gives the
@@ -68,6 +68,11 @@ for kind in "LEFT JOIN" "SEMI JOIN"; do
        (SELECT * FROM 't.parquet' WHERE id % 3 <> 0) b ON a.g = b.g AND a.k < b.k GROUP BY a.g"
   spills "$q" 32MB "HASH_JOIN.*spilled_partitions" rows "$q"
 done
+# Windows with PARTITION BY: the input through the external sort, computed a
+# chunk of whole partitions at a time (two windows, one above the other).
+q="SELECT id, g, sum(k) OVER (PARTITION BY g ORDER BY id) AS rs, lag(s) OVER (PARTITION BY g ORDER BY id) AS ls,
+     row_number() OVER (PARTITION BY id % 7 ORDER BY s DESC NULLS LAST, id) AS rn FROM 't.parquet'"
+spills "$q" 24MB "WINDOW.*spilled_runs" rows "$q"
 # Results larger than the limit stream out as they are made: the sort's
 # merge (runs merged into longer runs first: more runs than one merge may
 # hold under the limit) to --output, a spilled GROUP BY's result file

@@ -409,6 +409,7 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
         st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
     if (st == BASALT_OK)
         st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_inputs, computed, s.n_prog, err);
+    pl.defer_breakers = true; /* every aggregate is order-free */
     if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK && s.n_prog > 0) {

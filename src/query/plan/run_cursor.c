@@ -8,6 +8,8 @@
  *   - GROUP BY under the memory limit: when it spills, its result is
  *     written to a spill file as its partitions finish, and read back a
  *     batch per call (otherwise it fits, and is held);
+ *   - a window with PARTITION BY under the memory limit: its sorted input
+ *     is computed a chunk of whole partitions per call;
  *   - LIMIT: the rows [offset, offset + limit) of its input's cursor, which
  *     is read no further than they need;
  *   - UNION ALL: the cursors of its inputs, one after the other;
@@ -23,7 +25,7 @@
 #include "sort/sort.h"
 #include "spill/spill.h"
 
-enum cursor_kind { CUR_PIPE, CUR_SORT, CUR_AGG, CUR_CUT, CUR_CONCAT };
+enum cursor_kind { CUR_PIPE, CUR_SORT, CUR_AGG, CUR_WINDOW, CUR_CUT, CUR_CONCAT };
 
 struct basalt_qcursor {
     struct basalt_qctx *ctx;
@@ -34,12 +36,15 @@ struct basalt_qcursor {
     struct basalt_qcursor *feed; /* the streamed breaker under it, or NULL */
     int64_t next_morsel;         /* without feed: the next morsel to run */
     int64_t window;              /* morsels run at a time */
+    int64_t bytes_out, morsels_run; /* so far: what sizes the windows */
     struct basalt_arrow_batches ready; /* PIPE: the window's rows; AGG: the result held */
     int64_t next_ready;
     /* CUR_SORT */
     struct basalt_qsort_ext *sort;
     /* CUR_AGG: the result of an aggregation that spilled */
     struct basalt_qspill_file *result;
+    /* CUR_WINDOW */
+    struct basalt_qwin_stream *win;
     /* CUR_CUT, CUR_CONCAT: the input now read (CONCAT: input `next_input` - 1) */
     struct basalt_qcursor *input;
     int64_t skip, left; /* CUT: rows still to drop, to give (-1: all) */
@@ -55,8 +60,8 @@ struct basalt_qcursor {
 static int64_t window_bytes(const struct basalt_qctx *ctx)
 {
     int64_t target = 256ll << 20;
-    if (ctx->o.memory_limit > 0 && ctx->o.memory_limit / 8 < target)
-        target = ctx->o.memory_limit / 8;
+    if (ctx->o.memory_limit > 0 && ctx->o.memory_limit / 16 < target)
+        target = ctx->o.memory_limit / 16;
     return target;
 }
 
@@ -67,6 +72,8 @@ bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_q
         return ctx->o.memory_limit > 0 && node->limit < 0;
     case QPLAN_AGGREGATE:
         return ctx->o.memory_limit > 0 && node->n_exprs > 0; /* GROUP BY spills */
+    case QPLAN_WINDOW:
+        return basalt_qrun_window_spills(ctx, node);
     case QPLAN_LIMIT:
     case QPLAN_UNION_ALL:
         return true;
@@ -74,9 +81,6 @@ bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_q
         return false;
     }
 }
-
-static basalt_status cursor_new(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                struct basalt_qcursor **out, struct basalt_error *err);
 
 static basalt_status open_pipe(struct basalt_qcursor *c, struct basalt_error *err)
 {
@@ -86,12 +90,12 @@ static basalt_status open_pipe(struct basalt_qcursor *c, struct basalt_error *er
     c->window = 2 * (int64_t)basalt_qrun_workers(c->ctx);
     basalt_status st = basalt_qrun_open(c->ctx, c->node, &c->pl, err);
     if (st == BASALT_OK && c->pl.deferred != NULL)
-        st = cursor_new(c->ctx, c->pl.deferred, &c->feed, err);
+        st = basalt_qcursor_new_at(c->ctx, c->pl.deferred, &c->feed, err);
     return st;
 }
 
-static basalt_status cursor_new(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                                struct basalt_qcursor **out, struct basalt_error *err)
+basalt_status basalt_qcursor_new_at(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_qcursor **out, struct basalt_error *err)
 {
     struct basalt_qcursor *c = basalt_calloc(1, sizeof *c);
     if (c == NULL)
@@ -114,11 +118,14 @@ static basalt_status cursor_new(struct basalt_qctx *ctx, struct basalt_qplan *no
         node->ms += basalt_qrun_now_ms() - t0;
         return st;
     }
+    case QPLAN_WINDOW:
+        c->kind = CUR_WINDOW;
+        return basalt_qwin_stream_open(ctx, node, &c->win, err);
     case QPLAN_LIMIT:
         c->kind = CUR_CUT;
         c->skip = node->offset;
         c->left = node->limit;
-        return cursor_new(ctx, node->child[0], &c->input, err);
+        return basalt_qcursor_new_at(ctx, node->child[0], &c->input, err);
     default:
         c->kind = CUR_CONCAT;
         return BASALT_OK;
@@ -133,31 +140,31 @@ void basalt_qcursor_free(struct basalt_qcursor *c)
         basalt_qpipeline_reset(&c->pl);
     basalt_arrow_batches_reset(&c->ready);
     basalt_qspill_file_free(c->result);
+    basalt_qwin_stream_free(c->win);
     basalt_qcursor_free(c->feed);
     basalt_qcursor_free(c->input);
     basalt_qsort_ext_free(c->sort);
     basalt_free(c);
 }
 
-/* Fills the source with the feeding cursor's next window of batches;
- * none left: *n = 0. */
-static basalt_status fill_from_feed(struct basalt_qcursor *c, int64_t *n, struct basalt_error *err)
+basalt_status basalt_qcursor_fill(struct basalt_qcursor *feed, struct qsource *src, int64_t max,
+                                  struct basalt_error *err)
 {
-    struct qsource *src = &c->pl.src;
     for (int64_t i = 0; i < src->batches.n; i++)
         if (src->batches.arrays[i].release != NULL)
             basalt_arrow_array_release(&src->batches.arrays[i]);
     src->batches.n = 0;
     basalt_status st = BASALT_OK;
-    while (st == BASALT_OK && src->batches.n < c->window) {
+    int64_t bytes = 0, budget = window_bytes(feed->ctx);
+    while (st == BASALT_OK && src->batches.n < max && bytes < budget) {
         struct ArrowArray b;
-        st = basalt_qcursor_next(c->feed, &b, err);
+        st = basalt_qcursor_next(feed, &b, err);
         if (st != BASALT_OK || b.release == NULL)
             break;
+        bytes += basalt_qspill_array_bytes(&feed->node->schema, &b);
         st = basalt_arrow_batches_append(&src->batches, &b, err);
     }
     src->n_morsels = src->batches.n;
-    *n = src->batches.n;
     return st;
 }
 
@@ -169,7 +176,8 @@ static basalt_status next_window(struct basalt_qcursor *c, struct basalt_error *
     int64_t first = 0, n = 0;
     basalt_status st = BASALT_OK;
     if (c->feed != NULL) {
-        st = fill_from_feed(c, &n, err);
+        st = basalt_qcursor_fill(c->feed, &c->pl.src, c->window, err);
+        n = c->pl.src.n_morsels;
     } else {
         first = c->next_morsel;
         n = c->pl.src.n_morsels - first;
@@ -189,12 +197,13 @@ static basalt_status next_window(struct basalt_qcursor *c, struct basalt_error *
         st = basalt_qsink_collect_finish(&sink, c->pl.schema, &c->ready, err);
     basalt_qsink_collect_reset(&sink);
     /* The next window: as many morsels as window_bytes() holds, judging by
-     * this one's output, and at least one per worker. */
-    int64_t bytes = 0;
+     * the output so far (not one window's: a window of one small batch
+     * would make the next one huge), and at least one per worker. */
     for (int64_t i = 0; st == BASALT_OK && i < c->ready.n; i++)
-        bytes += basalt_qspill_array_bytes(&c->ready.schema, &c->ready.arrays[i]);
-    int64_t per = bytes / n > 0 ? bytes / n : 1, workers = basalt_qrun_workers(c->ctx);
-    c->window = window_bytes(c->ctx) / per;
+        c->bytes_out += basalt_qspill_array_bytes(&c->ready.schema, &c->ready.arrays[i]);
+    c->morsels_run += n;
+    int64_t per = c->bytes_out / c->morsels_run, workers = basalt_qrun_workers(c->ctx);
+    c->window = window_bytes(c->ctx) / (per > 0 ? per : 1);
     if (c->window < workers)
         c->window = workers;
     if (c->window > 4096)
@@ -309,7 +318,7 @@ static basalt_status concat_next(struct basalt_qcursor *c, struct ArrowArray *ou
         if (c->next_input == c->node->n_children)
             return BASALT_OK;
         basalt_status st =
-            cursor_new(c->ctx, c->node->children[c->next_input++], &c->input, err);
+            basalt_qcursor_new_at(c->ctx, c->node->children[c->next_input++], &c->input, err);
         if (st != BASALT_OK)
             return st;
     }
@@ -337,6 +346,9 @@ basalt_status basalt_qcursor_next(struct basalt_qcursor *c, struct ArrowArray *o
         break;
     case CUR_AGG:
         st = agg_next(c, out, err);
+        break;
+    case CUR_WINDOW:
+        st = basalt_qwin_stream_next(c->win, out, err);
         break;
     case CUR_CUT:
         st = c->input != NULL ? cut_next(c, out, err) : BASALT_OK;
@@ -373,7 +385,7 @@ basalt_status basalt_qplan_open(struct basalt_qctx *ctx, struct basalt_qplan *ro
     root->executed = true;
     basalt_status st = basalt_qplan_optimize_plan(ctx, root, err);
     if (st == BASALT_OK)
-        st = cursor_new(ctx, root, out, err);
+        st = basalt_qcursor_new_at(ctx, root, out, err);
     if (st != BASALT_OK) {
         basalt_qcursor_free(*out);
         *out = NULL;

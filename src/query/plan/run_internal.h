@@ -21,7 +21,8 @@ typedef basalt_status (*qemit_fn)(void *ctx, int worker, int64_t morsel, struct 
 struct qsource {
     enum qsource_kind kind;
     struct basalt_qplan *node;           /* the scan (statistics), or NULL */
-    struct basalt_arrow_batches batches; /* QSRC_BATCHES: morsel i is batch i (moved out) */
+    struct basalt_arrow_batches batches; /* QSRC_BATCHES: morsel first + i is batch i (moved out) */
+    int64_t first;
     int64_t n_morsels;
     int32_t *m_file, *m_rg;              /* QSRC_PARQUET: morsel -> file, row group */
     struct basalt_iceberg_scan *iscan;   /* QSRC_ICEBERG: morsel i is task i */
@@ -105,6 +106,10 @@ struct qpipeline {
     bool defer_breakers;
     struct basalt_qplan *deferred;
 };
+/* Callers whose sinks take morsels in any number and order (their order is
+ * kept by the morsel numbers: sort, aggregation) set defer_breakers, and
+ * basalt_qpipeline_run then feeds a deferred breaker's cursor through the
+ * pipeline a window of batches at a time, numbering the morsels on. */
 
 int basalt_qrun_workers(const struct basalt_qctx *ctx);
 
@@ -147,8 +152,15 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
                                struct qpipeline *pl, struct basalt_error *err);
 
 /* run_cursor.c: whether a cursor streams node's rows instead of holding
- * them (a spilling sort, LIMIT, UNION ALL). */
+ * them (a spilling sort, GROUP BY or window, LIMIT, UNION ALL). */
 bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_qplan *node);
+/* A cursor over node, a part of a plan being run (not optimised again). */
+basalt_status basalt_qcursor_new_at(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_qcursor **out, struct basalt_error *err);
+/* Replaces src's batches (QSRC_BATCHES) with up to `max` next batches of
+ * feed; none left: src->n_morsels is 0. */
+basalt_status basalt_qcursor_fill(struct basalt_qcursor *feed, struct qsource *src, int64_t max,
+                                  struct basalt_error *err);
 
 /* run_aggregate.c, run_sort.c, run_join.c: the breakers. */
 basalt_status basalt_qrun_aggregate(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -170,9 +182,26 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
 struct basalt_qsort_ext;
 basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                         struct basalt_qsort_ext **out, struct basalt_error *err);
+/* The same by `keys` (the sort's columns are node->child[0]'s; the spill
+ * counters go on node). */
+struct basalt_qsort_key;
+basalt_status basalt_qrun_sort_input(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     const struct basalt_qsort_key *keys, int n_keys,
+                                     struct basalt_qsort_ext **out, struct basalt_error *err);
 /* run_window.c */
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
+/* run_window_spill.c: a window with PARTITION BY under the memory limit,
+ * computed a chunk of whole partitions at a time over its externally
+ * sorted input (open runs the input into sorted runs; next gives the rows
+ * in the in-memory window's order, out->release NULL at the end). */
+struct basalt_qwin_stream;
+bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basalt_qplan *node);
+basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                      struct basalt_qwin_stream **out, struct basalt_error *err);
+basalt_status basalt_qwin_stream_next(struct basalt_qwin_stream *w, struct ArrowArray *out,
+                                      struct basalt_error *err);
+void basalt_qwin_stream_free(struct basalt_qwin_stream *w);
 /* run_window_limit.c: a window with a row limit (its input pruned as it
  * comes), computing `spec` over the rows that can pass it. */
 struct basalt_qwin_spec;

@@ -497,7 +497,24 @@ basalt_status basalt_qpipeline_run_range(struct basalt_qctx *ctx, struct qpipeli
 basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
                                    struct qsink *sink, struct basalt_error *err)
 {
-    return basalt_qpipeline_run_range(ctx, pl, sink, 0, pl->src.n_morsels, err);
+    if (pl->deferred == NULL)
+        return basalt_qpipeline_run_range(ctx, pl, sink, 0, pl->src.n_morsels, err);
+    /* A streamed breaker at the bottom: its batches a window at a time,
+     * numbered on from window to window. */
+    struct basalt_qcursor *feed = NULL;
+    basalt_status st = basalt_qcursor_new_at(ctx, pl->deferred, &feed, err);
+    int64_t first = 0, window = 2 * (int64_t)basalt_qrun_workers(ctx);
+    while (st == BASALT_OK) {
+        st = basalt_qcursor_fill(feed, &pl->src, window, err);
+        int64_t n = pl->src.n_morsels;
+        if (st != BASALT_OK || n == 0)
+            break;
+        pl->src.first = first;
+        st = basalt_qpipeline_run_range(ctx, pl, sink, first, first + n, err);
+        first += n;
+    }
+    basalt_qcursor_free(feed);
+    return st;
 }
 
 /* ------------------------------------------------------------------ collect */

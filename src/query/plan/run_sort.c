@@ -43,6 +43,7 @@ struct sort_sink {
     int64_t limit;
     int workers;
     atomic_int spilling; /* workers writing a run now */
+    const char *what;    /* the operator sorting, for the limit's message */
 };
 
 /* A worker writes what it holds as a run once sorting it would pass its
@@ -69,9 +70,9 @@ static basalt_status sort_consume(struct qsink *sink, int worker, int64_t m, int
     }
     if (used > s->limit && atomic_load(&s->spilling) == 0)
         return basalt_error_set(err, BASALT_LIMIT,
-                                "ORDER BY: memory limit of %.1f MiB exceeded (%.1f MiB in use) "
+                                "%s: memory limit of %.1f MiB exceeded (%.1f MiB in use) "
                                 "with its input spilled; raise --memory-limit",
-                                (double)s->limit / 1048576.0, (double)used / 1048576.0);
+                                s->what, (double)s->limit / 1048576.0, (double)used / 1048576.0);
     return BASALT_OK;
 }
 
@@ -94,6 +95,16 @@ basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_q
     struct basalt_qsort_key *keys = sort_keys(node);
     if (keys == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = basalt_qrun_sort_input(ctx, node, keys, node->n_sort_keys, out, err);
+    basalt_free(keys);
+    return st;
+}
+
+basalt_status basalt_qrun_sort_input(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     const struct basalt_qsort_key *keys, int n_keys,
+                                     struct basalt_qsort_ext **out, struct basalt_error *err)
+{
+    *out = NULL;
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct sort_sink s;
@@ -102,12 +113,14 @@ basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_q
     s.base.spills = true;
     s.limit = ctx->o.memory_limit;
     s.workers = basalt_qrun_workers(ctx);
+    s.what = node->kind == QPLAN_WINDOW ? "WINDOW" : "ORDER BY";
     atomic_init(&s.spilling, 0);
     double t0 = basalt_qrun_now_ms();
+    pl.defer_breakers = true; /* the sort keeps order by morsel number */
     basalt_status st = basalt_qrun_open(ctx, node->child[0], &pl, err);
     if (st == BASALT_OK)
-        st = basalt_qsort_ext_new(pl.schema, keys, node->n_sort_keys, s.workers,
-                                  ctx->o.spill_dir, &s.x, err);
+        st = basalt_qsort_ext_new(pl.schema, keys, n_keys, s.workers, ctx->o.spill_dir, &s.x,
+                                  err);
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &s.base, err);
     basalt_qpipeline_reset(&pl);
@@ -122,7 +135,6 @@ basalt_status basalt_qrun_sort_spilling(struct basalt_qctx *ctx, struct basalt_q
         node->spill_bytes += xs.bytes_spilled;
     }
     node->ms += basalt_qrun_now_ms() - t0;
-    basalt_free(keys);
     *out = s.x;
     return st;
 }

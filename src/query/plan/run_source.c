@@ -283,7 +283,7 @@ basalt_status basalt_qsource_morsel(struct qsource *src, int64_t m, int worker, 
     switch (src->kind) {
     case QSRC_BATCHES: {
         struct ArrowArray batch;
-        basalt_arrow_array_move(&src->batches.arrays[m], &batch);
+        basalt_arrow_array_move(&src->batches.arrays[m - src->first], &batch);
         return emit(emit_ctx, worker, m, &batch, err);
     }
     case QSRC_PARQUET:

@@ -1,16 +1,45 @@
 /* Running a window node: its input collected in morsel order, sorted
  * (stable) by the partition columns (ascending, NULLs last) then the order
  * keys, and handed to the window operator. Without keys the input order is
- * kept: one partition. */
+ * kept: one partition. Under a memory limit a window with PARTITION BY
+ * spills (run_window_spill.c). */
 #include <string.h>
 
 #include "plan/run_internal.h"
 #include "sort/sort.h"
 #include "window/window.h"
 
+/* A window that spills, its rows collected. */
+static basalt_status window_spilling(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                     struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_qwin_stream *w = NULL;
+    basalt_status st = basalt_qwin_stream_open(ctx, node, &w, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qwin_stream_next(w, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = basalt_arrow_batches_append(out, &b, err);
+        if (st == BASALT_OK && basalt_alloc_bytes() > ctx->o.memory_limit)
+            st = basalt_error_set(err, BASALT_LIMIT,
+                                  "WINDOW: memory limit of %.1f MiB exceeded by its result "
+                                  "(%.1f MiB in use); its input was spilled, but an operator "
+                                  "above the window holds its result",
+                                  (double)ctx->o.memory_limit / 1048576.0,
+                                  (double)basalt_alloc_bytes() / 1048576.0);
+    }
+    basalt_qwin_stream_free(w);
+    return st;
+}
+
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err)
 {
+    if (basalt_qrun_window_spills(ctx, node))
+        return window_spilling(ctx, node, out, err);
     struct basalt_arrow_batches in, sorted;
     basalt_arrow_batches_init(&in);
     basalt_arrow_batches_init(&sorted);

@@ -69,6 +69,12 @@ struct basalt_qsort_stats {
 };
 void basalt_qsort_stats(const struct basalt_qsort *s, struct basalt_qsort_stats *out);
 
+/* Full-value comparison of every key of row ra of struct batch ba and row
+ * rb of bb (logical rows): the order of the sort, without its tie-break
+ * (0: the rows are peers; NULLs equal NULLs, NaN NaN, -0.0 0.0). */
+int basalt_qs_row_cmp(const struct basalt_qsort *s, const struct ArrowArray *ba, int64_t ra,
+                      const struct ArrowArray *bb, int64_t rb);
+
 /* ------------------------------------------------------------------ spilling
  *
  * An external sort for full sorts under a memory limit. Workers hand their

@@ -114,10 +114,6 @@ void basalt_qs_encode(const struct basalt_qsort *s, const struct qs_layout *lay,
                       const struct ArrowArray *a, uint64_t tag_hi, uint64_t ref, uint64_t *rec);
 /* Full-value comparison of keys [tail_from, n) of two records' rows. */
 int basalt_qs_tie(struct qs_ctx *c, const uint64_t *a, const uint64_t *b);
-/* Full-value comparison of every key of row ra of struct batch ba and row
- * rb of bb (logical rows): the order of the sort, without its tie-break. */
-int basalt_qs_row_cmp(const struct basalt_qsort *s, const struct ArrowArray *ba, int64_t ra,
-                      const struct ArrowArray *bb, int64_t rb);
 static inline int basalt_qs_cmp(struct qs_ctx *c, const uint64_t *a, const uint64_t *b, int from)
 {
     for (int w = from; w < c->K; w++)
