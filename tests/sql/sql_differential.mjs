@@ -122,6 +122,13 @@ const fixed = [
   'SELECT g, sum(x) AS sx, count(*) AS n FROM $T GROUP BY g HAVING sx > 0 AND n > 900',
   'SELECT uid, row_number() OVER (PARTITION BY g ORDER BY uid) AS rn FROM $U QUALIFY rn <= 2',
   'SELECT x + 1 AS x, id FROM $T WHERE x > 0 AND id < 50',
+  // lateral aliases: an item reads the aliases of the items before it (in
+  // turn), a column of the same name wins, an aggregate's alias works in a
+  // later item, and WHERE sees through the chain
+  'SELECT id AS a, a + 1 AS b, b * 2 AS c FROM $T WHERE c > 10 AND id < 40',
+  'SELECT x * 2 AS id, id + 1 AS y FROM $T WHERE id < 30',
+  'SELECT g, count(*) AS n, sum(x) AS sx, sx / n AS mean, n * 2 AS n2 FROM $T GROUP BY g',
+  'SELECT uid, row_number() OVER (PARTITION BY g ORDER BY uid) AS rn, rn * 10 AS r10 FROM $U',
   // HAVING: an alias wins over an ungrouped column, an aggregate's argument is the column
   'SELECT g, count(*) AS x FROM $T GROUP BY g HAVING x > 1000',
   'SELECT g AS x, count(*) AS c FROM $T GROUP BY g HAVING max(x) > 499',

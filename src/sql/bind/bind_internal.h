@@ -154,6 +154,12 @@ basalt_status basalt_sql_with_aliases(struct binder *B, const struct bscope *sco
                                       const struct basalt_sql_select *s, bool having,
                                       const struct basalt_sql_expr *e,
                                       const struct basalt_sql_expr **out, struct basalt_error *err);
+/* Select item `item` with the aliases of the items before it bound in
+ * place of the names that are no column (DuckDB's lateral aliases). */
+basalt_status basalt_sql_with_lateral_aliases(struct binder *B, const struct bscope *scope,
+                                              const struct basalt_sql_select *s, int item,
+                                              const struct basalt_sql_expr **out,
+                                              struct basalt_error *err);
 
 /* bind_distinct.c: q with its DISTINCT aggregates (no GROUP BY) over a
  * query grouped by their argument; NULL when q is not one to split. */

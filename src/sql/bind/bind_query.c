@@ -486,7 +486,11 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                     break;
                 }
             }
-            cols[n_out++] = (struct outcol){it->expr, NULL, basalt_sql_item_name(B, it)};
+            /* Named as written; bound with the aliases before it. */
+            const struct basalt_sql_expr *x = it->expr;
+            if (i > 0)
+                st = basalt_sql_with_lateral_aliases(B, &scope, s, i, &x, err);
+            cols[n_out++] = (struct outcol){x, NULL, basalt_sql_item_name(B, it)};
             continue;
         }
         const struct basalt_sql_name *qual = &it->expr->u.star.qualifier;
