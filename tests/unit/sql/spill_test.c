@@ -585,6 +585,49 @@ static void stream_flat(const char *sql, int64_t limit, int workers, struct flat
     *files = basalt_qspill_files_made() - *files;
 }
 
+/* Runs sql without a limit, then reads it a batch at a time under `limit`
+ * (stream_flat) at 1 and 2 workers: the same rows in the same order, the
+ * result more than `over` bytes, more than `min_files` spill files made;
+ * with `fan_in` > 0 again with merges of that many sorted runs at a time
+ * forced: the same rows, and more files (the runs merged into longer
+ * ones). */
+static void same_streamed(const char *sql, int64_t limit, int64_t over, int64_t min_files,
+                          int64_t fan_in)
+{
+    struct basalt_arrow_batches ref;
+    struct basalt_error err;
+    struct basalt_sql_session *plain = session(NULL, 0, NULL);
+    CHECK_OK(run(plain, sql, &ref, &err), &err);
+    struct flat want;
+    flatten(&ref, &want);
+    basalt_arrow_batches_reset(&ref);
+    basalt_sql_session_free(plain);
+    CHECK_EQ(want.rows, ROWS);
+    CHECK(want.n > (size_t)over);
+    const char *min_workers = getenv("BASALT_SPILL_MIN_WORKERS");
+    for (int workers = min_workers && atoi(min_workers) == 2 ? 2 : 1; workers <= 2; workers++) {
+        struct flat have;
+        int64_t files, merged;
+        stream_flat(sql, limit, workers, &have, &files);
+        CHECK_EQ(have.rows, want.rows);
+        CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
+        CHECK_MSG(files > min_files, "%d workers: %lld spill files", workers, (long long)files);
+        free(have.p);
+        if (fan_in > 0) {
+            basalt_qspill_test_set_fan_in(fan_in);
+            stream_flat(sql, limit, workers, &have, &merged);
+            basalt_qspill_test_set_fan_in(0);
+            CHECK_EQ(have.rows, want.rows);
+            CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
+            CHECK_MSG(merged > files, "%d workers: %lld files, %lld with merges", workers,
+                      (long long)files, (long long)merged);
+            free(have.p);
+        }
+        CHECK_EQ(dir_entries(spill_dir()), 0);
+    }
+    free(want.p);
+}
+
 /* A sorted result three times the memory limit, read a batch at a time:
  * the merge hands it out as it goes, so the rows are the unlimited run's,
  * in order, and memory stays under the limit. With merges of two runs at a
@@ -596,36 +639,7 @@ TEST(spill_sort_streams_past_the_limit)
     CHECK(f[0]);
     char sql[1024];
     snprintf(sql, sizeof sql, "SELECT * FROM '%s' ORDER BY s, k DESC", f);
-    struct basalt_arrow_batches ref;
-    struct basalt_error err;
-    struct basalt_sql_session *plain = session(NULL, 0, NULL);
-    CHECK_OK(run(plain, sql, &ref, &err), &err);
-    struct flat want;
-    flatten(&ref, &want);
-    basalt_arrow_batches_reset(&ref);
-    basalt_sql_session_free(plain);
-    CHECK_EQ(want.rows, ROWS);
-    const int64_t limit = 24ll << 20;
-    CHECK(want.n > (size_t)(2 * limit));
-    const char *min_workers = getenv("BASALT_SPILL_MIN_WORKERS");
-    for (int workers = min_workers && atoi(min_workers) == 2 ? 2 : 1; workers <= 2; workers++) {
-        struct flat have;
-        int64_t files, merged;
-        stream_flat(sql, limit, workers, &have, &files);
-        CHECK_EQ(have.rows, want.rows);
-        CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
-        free(have.p);
-        basalt_qspill_test_set_fan_in(2);
-        stream_flat(sql, limit, workers, &have, &merged);
-        basalt_qspill_test_set_fan_in(0);
-        CHECK_EQ(have.rows, want.rows);
-        CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
-        CHECK_MSG(files > 2 && merged > files, "%d workers: %lld runs, %lld files with merges",
-                  workers, (long long)files, (long long)merged);
-        free(have.p);
-        CHECK_EQ(dir_entries(spill_dir()), 0);
-    }
-    free(want.p);
+    same_streamed(sql, 24ll << 20, 48ll << 20, 2, 2);
 }
 
 /* A GROUP BY with a group per row, its result twice the memory limit, read
@@ -642,29 +656,7 @@ TEST(spill_group_by_streams_past_the_limit)
              "SELECT id + 1 AS id1, n, sk, ms FROM (SELECT id, count(*) AS n, sum(k) AS sk, "
              "min(s) AS ms FROM '%s' GROUP BY id)",
              f);
-    struct basalt_arrow_batches ref;
-    struct basalt_error err;
-    struct basalt_sql_session *plain = session(NULL, 0, NULL);
-    CHECK_OK(run(plain, sql, &ref, &err), &err);
-    struct flat want;
-    flatten(&ref, &want);
-    basalt_arrow_batches_reset(&ref);
-    basalt_sql_session_free(plain);
-    CHECK_EQ(want.rows, ROWS);
-    const int64_t limit = 24ll << 20;
-    CHECK(want.n > (size_t)limit);
-    const char *min_workers = getenv("BASALT_SPILL_MIN_WORKERS");
-    for (int workers = min_workers && atoi(min_workers) == 2 ? 2 : 1; workers <= 2; workers++) {
-        struct flat have;
-        int64_t files;
-        stream_flat(sql, limit, workers, &have, &files);
-        CHECK_EQ(have.rows, want.rows);
-        CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
-        CHECK_MSG(files > 64, "%d workers: %lld spill files", workers, (long long)files);
-        free(have.p);
-        CHECK_EQ(dir_entries(spill_dir()), 0);
-    }
-    free(want.p);
+    same_streamed(sql, 24ll << 20, 24ll << 20, 64, 0);
 }
 
 /* Windows with PARTITION BY spill: their input goes through the external
@@ -683,28 +675,7 @@ TEST(spill_window_partitions)
              "(PARTITION BY g ORDER BY id) AS ls, row_number() OVER (PARTITION BY k %% 7 ORDER "
              "BY s DESC NULLS LAST, id) AS rn FROM '%s'",
              f);
-    struct basalt_arrow_batches ref;
-    struct basalt_error err;
-    struct basalt_sql_session *plain = session(NULL, 0, NULL);
-    CHECK_OK(run(plain, sql, &ref, &err), &err);
-    struct flat want;
-    flatten(&ref, &want);
-    basalt_arrow_batches_reset(&ref);
-    basalt_sql_session_free(plain);
-    CHECK_EQ(want.rows, ROWS);
-    const int64_t limit = 32ll << 20;
-    const char *min_workers = getenv("BASALT_SPILL_MIN_WORKERS");
-    for (int workers = min_workers && atoi(min_workers) == 2 ? 2 : 1; workers <= 2; workers++) {
-        struct flat have;
-        int64_t files;
-        stream_flat(sql, limit, workers, &have, &files);
-        CHECK_EQ(have.rows, want.rows);
-        CHECK(have.n == want.n && memcmp(have.p, want.p, want.n) == 0);
-        CHECK_MSG(files > 4, "%d workers: %lld spill files", workers, (long long)files);
-        free(have.p);
-        CHECK_EQ(dir_entries(spill_dir()), 0);
-    }
-    free(want.p);
+    same_streamed(sql, 32ll << 20, 32ll << 20, 4, 0);
     snprintf(sql, sizeof sql,
              "SELECT g %% 100 AS h, count(*) AS n, sum(rs) AS srs, max(ls) AS mls FROM (SELECT g, "
              "sum(k) OVER (PARTITION BY g ORDER BY id) AS rs, lag(s) OVER (PARTITION BY g ORDER "
