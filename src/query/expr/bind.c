@@ -480,6 +480,38 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
     return false;
 }
 
+/* Whether e is an integer constant that a UBIGINT holds. */
+static bool fits_uint64(const struct basalt_qexpr *e)
+{
+    if (e == NULL || e->kind != QN_CONST || e->value.is_null)
+        return false;
+    enum basalt_query_type_id id = e->type.id;
+    if (basalt_qtype_is_unsigned(id))
+        return true;
+    return int_rank(id) > 0 && e->value.v.i >= 0;
+}
+
+/* common_type of operands x and y (typed xt and yt), with DuckDB's rule for
+ * integer literals where it has none: UBIGINT and a signed integer have no
+ * common type here (DuckDB's is HUGEINT), but a literal that fits takes the
+ * UBIGINT's type, so `hash(x) % 1000` and `hash(x) = 5` bind. */
+static bool operand_type(const struct basalt_qexpr *x, struct basalt_query_type xt,
+                         const struct basalt_qexpr *y, struct basalt_query_type yt,
+                         struct basalt_query_type *out)
+{
+    if (common_type(xt, yt, out))
+        return true;
+    if (xt.id == BASALT_QUERY_TYPE_UINT64 && fits_uint64(y)) {
+        *out = xt;
+        return true;
+    }
+    if (yt.id == BASALT_QUERY_TYPE_UINT64 && fits_uint64(x)) {
+        *out = yt;
+        return true;
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------------ calls */
 
 struct qfunc;
@@ -591,7 +623,7 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
                          a, false, out, err);
     if (x == BASALT_QUERY_TYPE_NULL && y == BASALT_QUERY_TYPE_NULL)
         a = c = T(INT32);
-    if (!common_type(a, c, &r) || !basalt_qtype_is_numeric(r.id))
+    if (!operand_type(args[0], a, args[1], c, &r) || !basalt_qtype_is_numeric(r.id))
         return no_overload(b, f, args, n, err);
     bool nullable = false;
     switch (op) {
@@ -671,7 +703,8 @@ static basalt_status r_compare(struct basalt_qexpr_builder *b, const struct qfun
 {
     struct basalt_query_type r, types[2];
     (void)n;
-    if (!common_type(args[0]->type, args[1]->type, &r) || r.id == BASALT_QUERY_TYPE_INTERVAL)
+    if (!operand_type(args[0], args[0]->type, args[1], args[1]->type, &r) ||
+        r.id == BASALT_QUERY_TYPE_INTERVAL)
         return no_overload(b, f, args, 2, err);
     if (r.id == BASALT_QUERY_TYPE_NULL)
         r = T(INT32);
@@ -1095,7 +1128,7 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
     if (!b || !l || !r || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     struct basalt_query_type t;
-    if (!common_type(l->type, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
+    if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
         char list[256];
         struct basalt_qexpr *a[2] = {l, r};
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",
@@ -1124,8 +1157,9 @@ static basalt_status unify(struct basalt_qexpr_builder *b, struct basalt_qexpr *
     for (int i = 0; i < n; i++) {
         if (!vals[i])
             continue;
-        struct basalt_query_type u;
-        if (!common_type(t, vals[i]->type, &u)) {
+        struct basalt_query_type u = t; /* a literal a UBIGINT holds keeps it */
+        if (!common_type(t, vals[i]->type, &u) &&
+            !(t.id == BASALT_QUERY_TYPE_UINT64 && fits_uint64(vals[i]))) {
             char list[256];
             return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "%s: no common type for %s", what,
                                arg_list(vals, n, list, sizeof list));
