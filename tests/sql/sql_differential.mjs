@@ -123,7 +123,7 @@ const fixed = [
   'SELECT uid, row_number() OVER (PARTITION BY g ORDER BY uid) AS rn FROM $U QUALIFY rn <= 2',
   'SELECT x + 1 AS x, id FROM $T WHERE x > 0 AND id < 50',
   // an integer literal beside a UBIGINT takes its type (hash(x) % 1000)
-  'SELECT uid::UBIGINT % 7 AS m, count(*) FROM $T GROUP BY m',
+  'SELECT uid::UBIGINT % 7 AS mod7, count(*) FROM $T GROUP BY mod7',
   'SELECT count(*) FROM $T WHERE uid::UBIGINT = 5 OR uid::UBIGINT IN (7, 9) OR 11 = uid::UBIGINT',
   'SELECT sum(uid::UBIGINT * 3 + 1), max(uid::UBIGINT // 2), min(CASE WHEN g > 2 THEN uid::UBIGINT ELSE 0 END) FROM $T',
   // lateral aliases: an item reads the aliases of the items before it (in
