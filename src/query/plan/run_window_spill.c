@@ -151,6 +151,10 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
             w->input_done = true;
             break;
         }
+        if (b.length == 0) {
+            basalt_arrow_array_release(&b);
+            continue;
+        }
         int64_t cut = -1; /* rows of b before the last partition boundary in it */
         if (w->pending.n > 0) {
             const struct ArrowArray *tail = &w->pending.arrays[w->pending.n - 1];

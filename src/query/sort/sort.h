@@ -127,8 +127,9 @@ basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
  * and opens the last merge. OK; IO; NOMEM; the sort's statuses. */
 basalt_status basalt_qsort_ext_start(struct basalt_qsort_ext *x, struct basalt_pool *pool,
                                      int64_t memory_limit, struct basalt_error *err);
-/* The next batch of sorted rows (at most 65536; the input's schema), or
- * out->release NULL at the end, when the runs' space goes back. */
+/* The next batch of sorted rows (never empty, at most 65536; the input's
+ * schema), or out->release NULL at the end, when the runs' space goes
+ * back. */
 basalt_status basalt_qsort_ext_next(struct basalt_qsort_ext *x, struct ArrowArray *out,
                                     struct basalt_error *err);
 const struct ArrowSchema *basalt_qsort_ext_schema(const struct basalt_qsort_ext *x);

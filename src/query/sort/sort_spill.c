@@ -629,8 +629,13 @@ basalt_status basalt_qsort_ext_next(struct basalt_qsort_ext *x, struct ArrowArra
 {
     out->release = NULL;
     if (!x->merging) {
-        if (x->next_sorted < x->sorted.n)
-            basalt_arrow_array_move(&x->sorted.arrays[x->next_sorted++], out);
+        while (x->next_sorted < x->sorted.n && out->release == NULL) {
+            struct ArrowArray *b = &x->sorted.arrays[x->next_sorted++];
+            if (b->length > 0)
+                basalt_arrow_array_move(b, out);
+            else
+                basalt_arrow_array_release(b);
+        }
         return BASALT_OK;
     }
     basalt_status st = merge_next(&x->final, &x->schema, out, err);
