@@ -51,13 +51,26 @@ static basalt_status read_ipc(struct basalt_qplan *node, struct basalt_arrow_bat
     return st;
 }
 
+basalt_status basalt_qrun_take_rows(const struct ArrowSchema *schema, const struct ArrowArray *b,
+                                   int64_t from, int64_t n, struct ArrowArray *out,
+                                   struct basalt_error *err)
+{
+    int64_t *idx = basalt_malloc((size_t)(n > 0 ? n : 1) * sizeof *idx);
+    if (idx == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t k = 0; k < n; k++)
+        idx[k] = from + k;
+    basalt_status st = basalt_arrow_take(schema, b, idx, n, out, err);
+    basalt_free(idx);
+    return st;
+}
+
 /* Keeps rows [offset, offset + limit) of `in` (limit < 0: to the end) in out. */
 static basalt_status cut(struct basalt_arrow_batches *in, int64_t limit, int64_t offset,
                          struct basalt_arrow_batches *out, struct basalt_error *err)
 {
     basalt_status st = basalt_arrow_schema_copy(&in->schema, &out->schema, err);
     int64_t skip = offset, left = limit < 0 ? INT64_MAX : limit;
-    int64_t *idx = NULL;
     for (int64_t i = 0; i < in->n && st == BASALT_OK && left > 0; i++) {
         struct ArrowArray *b = &in->arrays[i];
         if (skip >= b->length) {
@@ -73,17 +86,11 @@ static basalt_status cut(struct basalt_arrow_batches *in, int64_t limit, int64_t
             st = basalt_arrow_batches_append(out, b, err);
             continue;
         }
-        idx = basalt_realloc(idx, (size_t)n * sizeof *idx);
-        if (idx == NULL)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int64_t k = 0; k < n; k++)
-            idx[k] = from + k;
         struct ArrowArray part;
-        st = basalt_arrow_take(&in->schema, b, idx, n, &part, err);
+        st = basalt_qrun_take_rows(&in->schema, b, from, n, &part, err);
         if (st == BASALT_OK)
             st = basalt_arrow_batches_append(out, &part, err);
     }
-    basalt_free(idx);
     return st;
 }
 

@@ -284,15 +284,7 @@ static basalt_status cut_next(struct basalt_qcursor *c, struct ArrowArray *out,
             basalt_arrow_array_move(&b, out);
             return BASALT_OK;
         }
-        int64_t *idx = basalt_malloc((size_t)n * sizeof *idx);
-        if (idx == NULL) {
-            basalt_arrow_array_release(&b);
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        }
-        for (int64_t k = 0; k < n; k++)
-            idx[k] = from + k;
-        st = basalt_arrow_take(&c->node->schema, &b, idx, n, out, err);
-        basalt_free(idx);
+        st = basalt_qrun_take_rows(&c->node->schema, &b, from, n, out, err);
         basalt_arrow_array_release(&b);
         return st;
     }

@@ -236,6 +236,12 @@ basalt_status basalt_qrun_dictionary_keys(struct basalt_qctx *ctx, struct basalt
                                           struct basalt_qexpr *const *computed, int n_computed,
                                           struct basalt_error *err);
 
+/* run.c: rows [from, from + n) of b (a struct of schema; borrowed) as a
+ * batch of their own (copied). */
+basalt_status basalt_qrun_take_rows(const struct ArrowSchema *schema, const struct ArrowArray *b,
+                                   int64_t from, int64_t n, struct ArrowArray *out,
+                                   struct basalt_error *err);
+
 /* run.c: a monotonic clock in milliseconds, for the statistics. */
 double basalt_qrun_now_ms(void);
 

@@ -87,20 +87,6 @@ basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qpl
     return st;
 }
 
-/* Rows [from, from + n) of b (moved in: released) as a batch of their own. */
-static basalt_status slice(struct basalt_qwin_stream *w, struct ArrowArray *b, int64_t from,
-                           int64_t n, struct ArrowArray *out, struct basalt_error *err)
-{
-    int64_t *idx = basalt_malloc((size_t)(n ? n : 1) * sizeof *idx);
-    if (idx == NULL)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int64_t i = 0; i < n; i++)
-        idx[i] = from + i;
-    basalt_status st = basalt_arrow_take(w->spec.schema, b, idx, n, out, err);
-    basalt_free(idx);
-    return st;
-}
-
 static basalt_status hold(struct basalt_qwin_stream *w, struct ArrowArray *b,
                           struct basalt_error *err)
 {
@@ -185,11 +171,11 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
         rest.release = NULL;
         if (cut > 0) {
             struct ArrowArray head;
-            st = slice(w, &b, 0, cut, &head, err);
+            st = basalt_qrun_take_rows(w->spec.schema, &b, 0, cut, &head, err);
             if (st == BASALT_OK)
                 st = hold(w, &head, err);
             if (st == BASALT_OK)
-                st = slice(w, &b, cut, b.length - cut, &rest, err);
+                st = basalt_qrun_take_rows(w->spec.schema, &b, cut, b.length - cut, &rest, err);
             basalt_arrow_array_release(&b);
         } else {
             basalt_arrow_array_move(&b, &rest);
