@@ -98,13 +98,20 @@ struct qagg_comom_i {
     int64_t kx, ky, pad;
     qu128 sx, sy, sxx, syy, sxy;
 };
-/* Strings are owned: p is basalt_malloc'd with capacity cap. */
+/* MIN, MAX and ANY_VALUE. has is QAGG_MM_NONE until a value is seen. A
+ * string value of up to QAGG_MM_INLINE_BYTES is held in the state itself
+ * (the bytes of v and tail; has is QAGG_MM_INLINE and cap its length), so
+ * that a group with a short string costs no allocation; a longer one is
+ * owned (has is QAGG_MM_SET, v.s.p basalt_malloc'd with capacity cap, kept
+ * for later values). basalt_qagg_minmax_value reads either. */
 struct qagg_minmax {
     union qagg_cell v;
+    char tail[8];
     uint32_t cap;
     uint32_t has;
-    int64_t pad;
 };
+enum { QAGG_MM_NONE = 0, QAGG_MM_SET = 1, QAGG_MM_INLINE = 2 };
+#define QAGG_MM_INLINE_BYTES (sizeof(union qagg_cell) + 8)
 
 struct qagg_callinfo {
     struct basalt_qagg_call call;
@@ -359,6 +366,9 @@ basalt_status basalt_qagg_combine_many(struct basalt_qagg_local *dst, const uint
 void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from);
 int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
 bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union qagg_cell *b);
+/* The value of a MIN/MAX state that has one; a string points into the state
+ * or its buffer, valid while the state is neither changed nor moved. */
+union qagg_cell basalt_qagg_minmax_value(const struct qagg_minmax *m);
 void basalt_qagg_dd_add(double *hi, double *lo, double x);
 
 /* agg_comoment.c: the QS_COMOM states of the two-argument kinds. */

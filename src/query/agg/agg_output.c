@@ -398,8 +398,10 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
             const struct qagg_minmax *x = (const struct qagg_minmax *)s;
             if (!x->has)
                 ocol_null(o, i);
-            else
-                st = ocol_cell(o, ci->in_phys, i, &x->v, err);
+            else {
+                union qagg_cell v = basalt_qagg_minmax_value(x);
+                st = ocol_cell(o, ci->in_phys, i, &v, err);
+            }
             break;
         }
         case QS_BOOL:

@@ -102,13 +102,36 @@ bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union
     return basalt_qagg_cell_cmp(p, a, b) == 0;
 }
 
+union qagg_cell basalt_qagg_minmax_value(const struct qagg_minmax *m)
+{
+    union qagg_cell v = m->v;
+    if (m->has == QAGG_MM_INLINE) {
+        v.s.p = (const char *)m;
+        v.s.n = m->cap;
+    }
+    return v;
+}
+
+/* Stores string v in state m: inline when it fits and m owns no buffer (a
+ * buffer, once made, is reused rather than freed for a shorter value). */
 static basalt_status set_str(struct qagg_minmax *m, const union qagg_cell *v,
                              struct basalt_error *err)
 {
     if ((uint64_t)v->s.n > UINT32_MAX)
         return basalt_error_set(err, BASALT_LIMIT, "aggregate: string over 4 GiB");
+    if (m->has != QAGG_MM_SET && (size_t)v->s.n <= QAGG_MM_INLINE_BYTES) {
+        if (v->s.n)
+            memcpy((char *)m, v->s.p, (size_t)v->s.n);
+        m->cap = (uint32_t)v->s.n;
+        m->has = QAGG_MM_INLINE;
+        return BASALT_OK;
+    }
+    if (m->has != QAGG_MM_SET) {
+        m->v.s.p = NULL;
+        m->cap = 0;
+    }
     if (m->cap < v->s.n || !m->v.s.p) {
-        uint32_t cap = v->s.n > 16 ? (uint32_t)v->s.n : 16;
+        uint32_t cap = v->s.n > 32 ? (uint32_t)v->s.n : 32;
         char *p = basalt_realloc((char *)(uintptr_t)m->v.s.p, cap);
         if (!p)
             return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -117,6 +140,7 @@ static basalt_status set_str(struct qagg_minmax *m, const union qagg_cell *v,
     }
     memcpy((char *)(uintptr_t)m->v.s.p, v->s.p, (size_t)v->s.n);
     m->v.s.n = v->s.n;
+    m->has = QAGG_MM_SET;
     return BASALT_OK;
 }
 
@@ -125,13 +149,14 @@ static basalt_status minmax_put(struct qagg_minmax *m, enum qagg_phys p, bool is
                                 const union qagg_cell *v, struct basalt_error *err)
 {
     if (m->has) {
-        int c = basalt_qagg_cell_cmp(p, v, &m->v);
+        union qagg_cell cur = basalt_qagg_minmax_value(m);
+        int c = basalt_qagg_cell_cmp(p, v, &cur);
         if (is_max ? c <= 0 : c >= 0)
             return BASALT_OK;
     }
-    m->has = 1;
     if (p == QP_STR)
         return set_str(m, v, err);
+    m->has = QAGG_MM_SET;
     m->v = *v;
     return BASALT_OK;
 }
@@ -225,7 +250,7 @@ static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t g
             T x_ = d[i];                                                                 \
             if (!m->has || (is_max ? x_ > (T)m->v.F : x_ < (T)m->v.F)) {                 \
                 m->v.F = x_;                                                             \
-                m->has = 1;                                                              \
+                m->has = QAGG_MM_SET;                                                    \
             }                                                                            \
         }                                                                                \
     } while (0)
@@ -498,8 +523,10 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     }
     case QS_MINMAX: {
         const struct qagg_minmax *y = (const struct qagg_minmax *)s;
-        if (y->has)
-            return minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max, &y->v, err);
+        if (y->has) {
+            union qagg_cell v = basalt_qagg_minmax_value(y);
+            return minmax_put((struct qagg_minmax *)d, ci->in_phys, ci->is_max, &v, err);
+        }
         break;
     }
     case QS_BOOL: *d |= *s; break;
@@ -541,8 +568,9 @@ void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from)
             continue;
         struct qagg_minmax *s = (struct qagg_minmax *)l->states[c];
         for (int64_t g = from; g < l->n_groups; g++) {
-            basalt_free((void *)(uintptr_t)s[g].v.s.p);
-            s[g].v.s.p = NULL;
+            if (s[g].has == QAGG_MM_SET)
+                basalt_free((void *)(uintptr_t)s[g].v.s.p);
+            s[g].has = QAGG_MM_NONE;
         }
     }
 }

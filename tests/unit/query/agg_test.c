@@ -428,6 +428,67 @@ TEST(agg_dense_path)
 
 /* The same data through 1, 2 and 4 locals, random splits and a pool: the
  * output, in its order, is byte for byte the same. */
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* String MIN and MAX keep values of up to QAGG_MM_INLINE_BYTES in the state
+ * and longer ones in a buffer of their own; values of 0 to 40 bytes arrive in
+ * random order, so states go from inline to a buffer and a buffer holds a
+ * short value again. The expected extremes are found here with strcmp. */
+TEST(agg_string_minmax_inline_and_owned)
+{
+    enum { GROUPS = 120, PER = 40, ROWS = GROUPS * PER, MAXLEN = 40 };
+    CHECK(QAGG_MM_INLINE_BYTES > 8 && QAGG_MM_INLINE_BYTES < MAXLEN);
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 7);
+    char **k = malloc(sizeof(char *) * ROWS), **v = malloc(sizeof(char *) * ROWS);
+    char **expect = malloc(sizeof(char *) * GROUPS);
+    const char *lo[GROUPS] = {0}, *hi[GROUPS] = {0};
+    for (int i = 0; i < ROWS; i++) {
+        int g = i % GROUPS;
+        char b[MAXLEN + 1];
+        /* a length at or next to the inline size half the time */
+        int len = bt_rng_below(&rng, 2) ? (int)QAGG_MM_INLINE_BYTES - 1 + (int)bt_rng_below(&rng, 3)
+                                         : (int)bt_rng_below(&rng, MAXLEN + 1);
+        for (int j = 0; j < len; j++)
+            b[j] = (char)('a' + bt_rng_below(&rng, 3));
+        b[len] = 0;
+        char kb[16];
+        snprintf(kb, sizeof kb, "g%03d", g);
+        k[i] = strdup(kb);
+        v[i] = strdup(b);
+        if (!lo[g] || strcmp(v[i], lo[g]) < 0)
+            lo[g] = v[i];
+        if (!hi[g] || strcmp(v[i], hi[g]) > 0)
+            hi[g] = v[i];
+    }
+    for (int g = 0; g < GROUPS; g++) {
+        size_t n = strlen(lo[g]) + strlen(hi[g]) + 16;
+        expect[g] = malloc(n);
+        snprintf(expect[g], n, "g%03d|%s|%s", g, lo[g], hi[g]);
+    }
+    qsort(expect, GROUPS, sizeof *expect, cmp_text);
+    struct basalt_query_type kt[] = {T(STRING)};
+    const char *kf[] = {"u"};
+    const char *const *kc[] = {(const char *const *)k};
+    struct basalt_qagg_call calls[] = {CALL(MIN, T(STRING)), CALL(MAX, T(STRING))};
+    const char *af[] = {"u", "u"};
+    const char *const *ac[] = {(const char *const *)v, (const char *const *)v};
+    CHECK(!check_rows(kt, kf, 1, kc, calls, af, 2, ac, ROWS, (const char *const *)expect,
+                      GROUPS));
+    for (int i = 0; i < ROWS; i++) {
+        free(k[i]);
+        free(v[i]);
+    }
+    for (int g = 0; g < GROUPS; g++)
+        free(expect[g]);
+    free(k);
+    free(v);
+    free(expect);
+}
+
 TEST(agg_deterministic_output)
 {
     struct basalt_error err;
