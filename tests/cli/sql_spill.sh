@@ -73,6 +73,15 @@ done
 q="SELECT id, g, sum(k) OVER (PARTITION BY g ORDER BY id) AS rs, lag(s) OVER (PARTITION BY g ORDER BY id) AS ls,
      row_number() OVER (PARTITION BY id % 7 ORDER BY s DESC NULLS LAST, id) AS rn FROM 't.parquet'"
 spills "$q" 24MB "WINDOW.*spilled_runs" rows "$q"
+# A window without PARTITION BY is one partition: computed a stretch of rows
+# at a time, each held with the rows around it that LAG, LEAD and the frames
+# read, cut where the order keys change, the rows so far carried over.
+q="SELECT id, k, s, d, row_number() OVER w AS rn, rank() OVER (ORDER BY k) AS rk,
+     dense_rank() OVER (ORDER BY k) AS dr, lag(d, 3) OVER w AS lg, lead(s) OVER w AS ld,
+     sum(d) OVER w AS rs, count(s) OVER (ORDER BY k) AS cs, max(s) OVER (ORDER BY k) AS mx,
+     min(d) OVER w AS mn, sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs
+   FROM 't.parquet' WHERE id < 400000 WINDOW w AS (ORDER BY k, id)"
+spills "$q" 24MB "WINDOW.*stretches" rows "$q"
 # Results larger than the limit stream out as they are made: the sort's
 # merge (runs merged into longer runs first: more runs than one merge may
 # hold under the limit) to --output, a spilled GROUP BY's result file

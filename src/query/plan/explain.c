@@ -121,6 +121,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " merge_passes=%lld", (long long)n->spill_merge_passes);
         if (n->spill_partitions > 0)
             put(o, " spilled_partitions=%lld", (long long)n->spill_partitions);
+        if (n->window_stretches > 0)
+            put(o, " stretches=%lld", (long long)n->window_stretches);
         if (n->spill_splits > 0)
             put(o, " spill_splits=%lld", (long long)n->spill_splits);
         if (n->spill_rows > 0)

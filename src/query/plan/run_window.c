@@ -35,6 +35,25 @@ static basalt_status window_spilling(struct basalt_qctx *ctx, struct basalt_qpla
     return st;
 }
 
+/* The error of a window computed whole in memory past the limit: one that
+ * spills would not have been (basalt_qrun_window_spills). */
+static basalt_status held_whole(const struct basalt_qctx *ctx, const struct basalt_qwin_spec *spec,
+                                struct basalt_error *err)
+{
+    char why[160] = "without ORDER BY";
+    int64_t behind, ahead;
+    bool peers;
+    if (spec->n_order > 0)
+        basalt_qwin_stretchable(spec, &behind, &ahead, &peers, why, sizeof why);
+    return basalt_error_set(err, BASALT_LIMIT,
+                            "WINDOW: memory limit of %.1f MiB exceeded (%.1f MiB in use): a "
+                            "window without PARTITION BY is one partition, computed in memory "
+                            "when it cannot be computed a stretch at a time (%s); raise "
+                            "--memory-limit",
+                            (double)ctx->o.memory_limit / 1048576.0,
+                            (double)basalt_alloc_bytes() / 1048576.0, why);
+}
+
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                  struct basalt_arrow_batches *out, struct basalt_error *err)
 {
@@ -91,6 +110,8 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
     if (st == BASALT_OK)
         st = basalt_qwin_compute(&spec, &sorted, ctx->o.pool, basalt_qrun_workers(ctx), out, NULL,
                                  err);
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && basalt_alloc_bytes() > ctx->o.memory_limit)
+        st = held_whole(ctx, &spec, err);
     basalt_arrow_batches_reset(&in);
     basalt_arrow_batches_reset(&sorted);
     basalt_free(keys);

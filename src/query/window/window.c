@@ -187,6 +187,9 @@ static basalt_status source_column(const struct qw_run *r, const struct qw_call 
             at = batch_of(in, t, at);
             sources[i] = (int32_t)at;
             idx[i] = t - in->start[at];
+        } else if (t == QW_SRC_CARRY) {
+            sources[i] = tab->n - 1; /* the carried best, the table's last array */
+            idx[i] = 0;
         } else if (t == QW_SRC_NULL) {
             /* Any row will do: its slot is made NULL below. */
             sources[i] = (int32_t)b;
@@ -357,14 +360,16 @@ static basalt_status assemble(struct qw_run *r, struct ArrowArray *cols,
     return st;
 }
 
-basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
-                                  struct basalt_arrow_batches *sorted, struct basalt_pool *pool,
-                                  int workers, struct basalt_arrow_batches *out,
-                                  struct basalt_qwin_stats *stats, struct basalt_error *err)
+static basalt_status compute(const struct basalt_qwin_spec *spec,
+                             struct basalt_arrow_batches *sorted, struct basalt_qwin_carry *carry,
+                             int64_t advance, struct basalt_pool *pool, int workers,
+                             struct basalt_arrow_batches *out, struct basalt_qwin_stats *stats,
+                             struct basalt_error *err)
 {
     struct qw_run r;
     memset(&r, 0, sizeof r);
     r.spec = spec;
+    r.carry = carry;
     r.in.schema = spec->schema;
     r.in.batches = sorted->arrays;
     r.in.n_batches = sorted->n;
@@ -479,7 +484,9 @@ basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
             continue;
         int ndef = call->default_arg >= 0 &&
                    (call->fn == BASALT_QPLAN_WIN_LAG || call->fn == BASALT_QPLAN_WIN_LEAD);
-        oj.tabs[c].n = (int32_t)(nb * (1 + ndef));
+        const struct qw_carry_call *cc = carry != NULL ? &carry->calls[c] : NULL;
+        int nbest = cc != NULL && cc->has_best;
+        oj.tabs[c].n = (int32_t)(nb * (1 + ndef) + nbest);
         oj.tabs[c].arrays = basalt_malloc((size_t)oj.tabs[c].n * sizeof *oj.tabs[c].arrays);
         if (oj.tabs[c].arrays == NULL) {
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -490,6 +497,8 @@ basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
             if (ndef)
                 oj.tabs[c].arrays[nb + b] = *r.in.batches[b].children[call->default_arg];
         }
+        if (nbest)
+            oj.tabs[c].arrays[oj.tabs[c].n - 1] = *cc->best.children[call->arg];
     }
     if (st == BASALT_OK && nb > 0 && nc > 0) {
         basalt_pool_parallel_for(pool, r.workers, nb, 1, out_range, &oj);
@@ -500,6 +509,10 @@ basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
                     *err = oj.errs[b];
             }
     }
+    /* The carry moves on once the columns are gathered (they may read its
+     * best rows) and before the batches give their columns away. */
+    if (st == BASALT_OK && carry != NULL)
+        st = basalt_qw_carry_advance(&r, advance, err);
     if (st == BASALT_OK)
         st = assemble(&r, oj.cols, out, err);
     for (int64_t i = 0; oj.cols != NULL && i < nb * nc; i++)
@@ -523,4 +536,22 @@ basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
     free_run(&r, nc);
     basalt_arrow_batches_reset(sorted);
     return st;
+}
+
+basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
+                                  struct basalt_arrow_batches *sorted, struct basalt_pool *pool,
+                                  int workers, struct basalt_arrow_batches *out,
+                                  struct basalt_qwin_stats *stats, struct basalt_error *err)
+{
+    return compute(spec, sorted, NULL, 0, pool, workers, out, stats, err);
+}
+
+basalt_status basalt_qwin_compute_stretch(const struct basalt_qwin_spec *spec,
+                                          struct basalt_arrow_batches *sorted,
+                                          struct basalt_qwin_carry *carry, int64_t advance,
+                                          struct basalt_pool *pool, int workers,
+                                          struct basalt_arrow_batches *out,
+                                          struct basalt_error *err)
+{
+    return compute(spec, sorted, carry, advance, pool, workers, out, NULL, err);
 }

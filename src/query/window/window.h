@@ -70,4 +70,41 @@ basalt_status basalt_qwin_compute(const struct basalt_qwin_spec *spec,
                                   int workers, struct basalt_arrow_batches *out,
                                   struct basalt_qwin_stats *stats, struct basalt_error *err);
 
+/* ---- a partition too large to hold, a stretch of rows at a time
+ * (window_stretch.c; plan/run_window_spill.c cuts the stretches) */
+
+/* What a partition's rows before the held ones leave to the calls. */
+struct basalt_qwin_carry;
+
+/* Whether every call can be computed a stretch of its partition at a time:
+ * ROW_NUMBER; RANK and DENSE_RANK with ORDER BY; LAG and LEAD; aggregates
+ * and LAST_VALUE over frames bounded by row offsets or the peers, or
+ * starting at the partition's start; FIRST_VALUE and NTH_VALUE over frames
+ * bounded by row offsets. If so, *behind and *ahead are the rows before and
+ * after an output row that its calls read, and *peers says whether a
+ * stretch must end where the order keys change; if not, `why` names the
+ * call that cannot. */
+bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, int64_t *behind, int64_t *ahead,
+                             bool *peers, char *why, size_t why_size);
+
+/* A carry for a fresh partition (no rows before). Returns OK or NOMEM. */
+basalt_status basalt_qwin_carry_new(const struct basalt_qwin_spec *spec,
+                                    struct basalt_qwin_carry **out, struct basalt_error *err);
+/* Makes the carry a fresh partition's again. */
+void basalt_qwin_carry_reset(struct basalt_qwin_carry *c);
+void basalt_qwin_carry_free(struct basalt_qwin_carry *c);
+
+/* basalt_qwin_compute over `sorted`, rows of one partition that come right
+ * after the rows `carry` sums up. Only rows whose `behind` rows before and
+ * `ahead` rows after are held (or lie past the partition's ends), and
+ * whose peer group is held whole, come out right: the caller keeps those.
+ * Afterwards the carry also sums up the first `advance` held rows, where
+ * the next stretch's held rows start. */
+basalt_status basalt_qwin_compute_stretch(const struct basalt_qwin_spec *spec,
+                                          struct basalt_arrow_batches *sorted,
+                                          struct basalt_qwin_carry *carry, int64_t advance,
+                                          struct basalt_pool *pool, int workers,
+                                          struct basalt_arrow_batches *out,
+                                          struct basalt_error *err);
+
 #endif

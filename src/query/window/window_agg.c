@@ -18,14 +18,7 @@
 
 #include "window/window_impl.h"
 
-struct acc {
-    qi128 sum;     /* integers and DECIMAL; wide DECIMAL: sum of the low halves */
-    qi128 hi;      /* wide DECIMAL: sum of the high halves */
-    double dh, dl; /* DOUBLE: double-double sum of the finite values */
-    int64_t cnt, nan, pinf, ninf;
-};
-
-static inline void acc_add(struct acc *a, const struct qw_call *k, int64_t i)
+void basalt_qw_acc_add(struct qw_acc *a, const struct qw_call *k, int64_t i)
 {
     const struct qw_view *v = &k->arg;
     if (v->valid != NULL && !v->valid[i])
@@ -67,7 +60,7 @@ static inline void acc_add(struct acc *a, const struct qw_call *k, int64_t i)
 }
 
 /* e - s of two DOUBLE accumulators, rounded. */
-static double dd_diff(const struct acc *e, const struct acc *s)
+static double dd_diff(const struct qw_acc *e, const struct qw_acc *s)
 {
     int64_t nan = e->nan - s->nan, pinf = e->pinf - s->pinf, ninf = e->ninf - s->ninf;
     if (nan > 0 || (pinf > 0 && ninf > 0))
@@ -83,7 +76,7 @@ static double dd_diff(const struct acc *e, const struct acc *s)
 
 /* e - s of two wide DECIMAL accumulators into *out; false when it does not
  * fit 128 bits. */
-static bool wide_diff(const struct acc *e, const struct acc *s, qi128 *out, double *approx)
+static bool wide_diff(const struct qw_acc *e, const struct qw_acc *s, qi128 *out, double *approx)
 {
     qi128 dl = e->sum - s->sum, dh = e->hi - s->hi; /* dl in [0, 2^127) */
     qi128 h = dh + (dl >> 64);
@@ -96,7 +89,7 @@ static bool wide_diff(const struct acc *e, const struct acc *s, qi128 *out, doub
 }
 
 /* Writes row i's value of a SUM/AVG/COUNT from the frame's accumulators. */
-static void emit(struct qw_call *k, int64_t i, const struct acc *e, const struct acc *s)
+static void emit(struct qw_call *k, int64_t i, const struct qw_acc *e, const struct qw_acc *s)
 {
     int64_t cnt = e->cnt - s->cnt;
     enum basalt_qplan_window_fn fn = k->c->fn;
@@ -145,9 +138,15 @@ static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
 {
     const struct basalt_qplan_window_call *c = k->c;
     bool has_order = r->spec->n_order > 0;
+    bool running = basalt_qw_frame_running(c, has_order);
+    const struct qw_carry_call *carry = r->carry ? &r->carry->calls[k - r->calls] : NULL;
+    /* A stretch's COUNT of values needs the values: rows before it may
+     * have held NULLs. */
     if (c->fn == BASALT_QPLAN_WIN_COUNT_STAR ||
-        (c->fn == BASALT_QPLAN_WIN_COUNT && k->arg.valid == NULL)) {
-        /* Counting rows needs only the frame. */
+        (c->fn == BASALT_QPLAN_WIN_COUNT && k->arg.valid == NULL && carry == NULL)) {
+        /* Counting rows needs only the frame (and, in a stretch, the rows
+         * before it when the frame starts at the partition). */
+        int64_t before = carry != NULL && running ? r->carry->first : 0;
         int64_t *out = k->vals, plo = s, phi = s;
         for (int64_t i = s; i < e; i++) {
             if (i >= phi) {
@@ -156,20 +155,23 @@ static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
             }
             int64_t fs, fe;
             basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
-            out[i] = fe - fs;
+            out[i] = fe - fs + before;
         }
         return 2;
     }
-    struct acc as, ae;
+    struct qw_acc as, ae;
     memset(&as, 0, sizeof as);
     memset(&ae, 0, sizeof ae);
     if (basalt_qw_frame_whole(c, has_order)) {
         for (int64_t i = s; i < e; i++)
-            acc_add(&ae, k, i);
+            basalt_qw_acc_add(&ae, k, i);
         for (int64_t i = s; i < e; i++)
             emit(k, i, &ae, &as);
         return 0;
     }
+    /* A running frame in a stretch starts with the rows before it. */
+    if (carry != NULL && running)
+        ae = carry->prefix;
     int64_t ps = s, pe = s, plo = s, phi = s;
     for (int64_t i = s; i < e; i++) {
         if (i >= phi) {
@@ -179,32 +181,32 @@ static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         int64_t fs, fe;
         basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
         for (; pe < fe; pe++)
-            acc_add(&ae, k, pe);
+            basalt_qw_acc_add(&ae, k, pe);
         for (; ps < fs; ps++)
-            acc_add(&as, k, ps);
+            basalt_qw_acc_add(&as, k, ps);
         emit(k, i, &ae, &as);
     }
-    return basalt_qw_frame_running(c, has_order) ? 1 : 2;
+    return running ? 1 : 2;
 }
 
-/* < 0 when row a's value orders before row b's. */
-static inline int cmp_rows(const struct qw_view *v, int64_t a, int64_t b)
+int basalt_qw_cmp_rows(const struct qw_view *va, int64_t a, const struct qw_view *vb, int64_t b)
 {
-    switch (v->kind) {
+    switch (va->kind) {
     case QWV_I64: {
-        int64_t x = ((const int64_t *)v->data)[a], y = ((const int64_t *)v->data)[b];
+        int64_t x = ((const int64_t *)va->data)[a], y = ((const int64_t *)vb->data)[b];
         return (x > y) - (x < y);
     }
     case QWV_U64: {
-        uint64_t x = ((const uint64_t *)v->data)[a], y = ((const uint64_t *)v->data)[b];
+        uint64_t x = ((const uint64_t *)va->data)[a], y = ((const uint64_t *)vb->data)[b];
         return (x > y) - (x < y);
     }
     case QWV_DEC: {
-        qi128 x = ((const qi128 *)v->data)[a], y = ((const qi128 *)v->data)[b];
+        qi128 x = ((const qi128 *)va->data)[a], y = ((const qi128 *)vb->data)[b];
         return (x > y) - (x < y);
     }
     case QWV_STR: {
-        const struct qstr *x = (const struct qstr *)v->data + a, *y = (const struct qstr *)v->data + b;
+        const struct qstr *x = (const struct qstr *)va->data + a,
+                          *y = (const struct qstr *)vb->data + b;
         int64_t n = x->len < y->len ? x->len : y->len;
         int c = n > 0 ? memcmp(x->ptr, y->ptr, (size_t)n) : 0;
         if (c != 0)
@@ -214,6 +216,11 @@ static inline int cmp_rows(const struct qw_view *v, int64_t a, int64_t b)
     case QWV_F64: break;
     }
     return 0;
+}
+
+static inline int cmp_rows(const struct qw_view *v, int64_t a, int64_t b)
+{
+    return basalt_qw_cmp_rows(v, a, v, b);
 }
 
 static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int worker,
@@ -237,6 +244,10 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
     bool running = basalt_qw_frame_running(c, has_order);
     int64_t *dq = running ? NULL : r->deque[worker], head = 0, tail = 0;
     int64_t best = QW_SRC_NULL, pe = s, plo = s, phi = s;
+    /* A running frame in a stretch starts with the best of the rows before. */
+    const struct qw_carry_call *carry = r->carry ? &r->carry->calls[k - r->calls] : NULL;
+    if (running && carry != NULL && carry->has_best)
+        best = QW_SRC_CARRY;
     for (int64_t i = s; i < e; i++) {
         if (i >= phi) {
             plo = i;
@@ -246,9 +257,15 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
         basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
         if (running) {
             /* The frame is [s, fe): the best so far. */
-            for (; pe < fe; pe++)
-                if (VALID(pe) && (best < 0 || sign * cmp_rows(v, pe, best) < 0))
+            for (; pe < fe; pe++) {
+                if (!VALID(pe))
+                    continue;
+                if (best == QW_SRC_NULL ||
+                    (best == QW_SRC_CARRY
+                         ? sign * basalt_qw_cmp_rows(v, pe, &carry->best_view, 0) < 0
+                         : sign * cmp_rows(v, pe, best) < 0))
                     best = pe;
+            }
             src[i] = best;
             continue;
         }

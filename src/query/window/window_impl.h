@@ -48,9 +48,32 @@ enum qw_okind {
 };
 
 /* A source row of QWO_SRC: >= 0 the argument's row, QW_SRC_NULL NULL,
- * QW_SRC_DEFAULT(i) the default column's row i. */
+ * QW_SRC_DEFAULT(i) the default column's row i, QW_SRC_CARRY the value a
+ * stretch's earlier rows left (a running MIN/MAX, struct qw_carry_call). */
 #define QW_SRC_NULL (-1)
 #define QW_SRC_DEFAULT(i) (-2 - (i))
+#define QW_SRC_CARRY INT64_MIN
+
+/* A running sum: integers and DECIMAL exact in 128 bits (wide DECIMAL keeps
+ * the low and high halves apart), DOUBLE in double-double with NaN and the
+ * infinities counted apart. */
+struct qw_acc {
+    qi128 sum;     /* integers and DECIMAL; wide DECIMAL: sum of the low halves */
+    qi128 hi;      /* wide DECIMAL: sum of the high halves */
+    double dh, dl; /* DOUBLE: double-double sum of the finite values */
+    int64_t cnt, nan, pinf, ninf;
+};
+
+/* What the rows of a partition before the held ones leave to one call
+ * (window_stretch.c): the sum over them of a running COUNT/SUM/AVG, the
+ * best value of a running MIN/MAX as one row of the input (`best`, with
+ * `best_view` over its argument). */
+struct qw_carry_call {
+    struct qw_acc prefix;
+    bool has_best;
+    struct ArrowArray best;
+    struct qw_view best_view;
+};
 
 struct qw_call {
     const struct basalt_qplan_window_call *c;
@@ -66,6 +89,9 @@ struct qw_call {
 
 struct qw_run {
     const struct basalt_qwin_spec *spec;
+    /* NULL, or the held rows are a stretch of one partition whose earlier
+     * rows this sums up (basalt_qwin_compute_stretch) */
+    struct basalt_qwin_carry *carry;
     struct qw_input in;
     uint8_t *bnd;
     int64_t *parts; /* partition starts, then n */
@@ -102,6 +128,24 @@ static inline int64_t basalt_qw_peer_end(const uint8_t *bnd, int64_t lo, int64_t
         hi++;
     return hi;
 }
+
+/* The carry of a stretch: what the partition's rows before the held ones
+ * leave (window_stretch.c). */
+struct basalt_qwin_carry {
+    int64_t first; /* the partition's rows before the held ones */
+    int64_t dense; /* DENSE_RANK of the first held row, less one */
+    int n_calls;
+    struct qw_carry_call *calls;
+};
+
+/* window_stretch.c: after a stretch is computed, the carry takes in the
+ * first `advance` held rows (the next stretch holds the rows after them). */
+basalt_status basalt_qw_carry_advance(struct qw_run *r, int64_t advance, struct basalt_error *err);
+
+/* window_agg.c: adds row i's argument to a running sum. */
+void basalt_qw_acc_add(struct qw_acc *a, const struct qw_call *k, int64_t i);
+/* < 0 when row a of view va orders before row b of view vb (MIN/MAX). */
+int basalt_qw_cmp_rows(const struct qw_view *va, int64_t a, const struct qw_view *vb, int64_t b);
 
 /* window_rank.c, window_agg.c, window_value.c: one call over partition
  * [s, e). basalt_qw_agg uses worker's deque, counts deque pushes in *pushes

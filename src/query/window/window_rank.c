@@ -9,10 +9,14 @@ void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
     int64_t n = e - s;
     int64_t *iv = k->vals;
     double *dv = k->vals;
+    /* In a stretch, the partition's rows and peer groups before the held
+     * ones (NTILE, PERCENT_RANK and CUME_DIST are not computed in stretches:
+     * they need the partition's size). */
+    int64_t before = r->carry ? r->carry->first : 0, dense = r->carry ? r->carry->dense : 0;
     switch (k->c->fn) {
     case BASALT_QPLAN_WIN_ROW_NUMBER:
         for (int64_t i = s; i < e; i++)
-            iv[i] = i - s + 1;
+            iv[i] = before + i - s + 1;
         return;
     case BASALT_QPLAN_WIN_NTILE: {
         /* DuckDB's split: the first n % buckets tiles hold one row more. */
@@ -27,13 +31,12 @@ void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
     default:
         break;
     }
-    int64_t dense = 0;
     for (int64_t lo = s; lo < e;) {
         int64_t hi = basalt_qw_peer_end(bnd, lo, e);
         dense++;
         for (int64_t i = lo; i < hi; i++) {
             switch (k->c->fn) {
-            case BASALT_QPLAN_WIN_RANK: iv[i] = lo - s + 1; break;
+            case BASALT_QPLAN_WIN_RANK: iv[i] = before + lo - s + 1; break;
             case BASALT_QPLAN_WIN_DENSE_RANK: iv[i] = dense; break;
             case BASALT_QPLAN_WIN_PERCENT_RANK:
                 dv[i] = n > 1 ? (double)(lo - s) / (double)(n - 1) : 0.0;

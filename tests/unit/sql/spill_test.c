@@ -526,9 +526,10 @@ TEST(spill_limit_errors_name_the_operator)
     CHECK_MSG(strstr(err.message, "HASH JOIN") != NULL && strstr(err.message, "spilled partition"),
               "%s", err.message);
     basalt_arrow_batches_reset(&b);
-    /* A window without PARTITION BY is one partition: it does not spill,
-     * and the error says so. */
-    snprintf(sql, sizeof sql, "SELECT id, sum(k) OVER (ORDER BY id) FROM '%s'", f);
+    /* A window without PARTITION BY is one partition: with a function that
+     * needs the partition's size it is not computed in stretches (see
+     * spill_window_stretches), and the error says so. */
+    snprintf(sql, sizeof sql, "SELECT id, ntile(4) OVER (ORDER BY id) FROM '%s'", f);
     CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
     CHECK_MSG(strstr(err.message, "WINDOW") != NULL, "%s", err.message);
     basalt_arrow_batches_reset(&b);
@@ -682,4 +683,39 @@ TEST(spill_window_partitions)
              "BY id) AS ls FROM '%s') GROUP BY 1",
              f);
     same_with_limit(sql, 32ll << 20, "WINDOW:spilled_runs=", check_nothing);
+}
+
+/* A window without PARTITION BY is one partition of 1.5M rows: under the
+ * limit it is computed a stretch at a time (window/window_stretch.c), each
+ * with the rows around it that LAG, LEAD and the frames read, cut where the
+ * order keys change (ranks, RANGE frames), the partition's rows so far
+ * carried over (ROW_NUMBER, RANK, DENSE_RANK, COUNT(*), running sums and
+ * MIN/MAX). Every kind of call it allows, read a batch at a time, gives the
+ * rows of the window computed whole in memory; so does a partitioning with
+ * one partition too large to hold between small ones, under an aggregate. */
+TEST(spill_window_stretches)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT id, k, s, d, row_number() OVER w AS rn, rank() OVER (ORDER BY k) AS rk, "
+             "dense_rank() OVER (ORDER BY k) AS dr, lag(s, 3) OVER w AS lg, "
+             "lead(d, 2, -1.0) OVER w AS ld, sum(d) OVER w AS rs, count(s) OVER (ORDER BY k) AS "
+             "cs, count(*) OVER (ORDER BY k) AS cn, avg(k) OVER w AS ak, max(s) OVER (ORDER BY "
+             "k) AS mx, min(d) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS mn, "
+             "sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs, max(d) OVER (w "
+             "ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS fm, first_value(s) OVER (w ROWS "
+             "BETWEEN 2 PRECEDING AND CURRENT ROW) AS fv, last_value(s) OVER w AS lv FROM '%s' "
+             "WINDOW w AS (ORDER BY k, id)",
+             f);
+    same_streamed(sql, 24ll << 20, 24ll << 20, 4, 0);
+    snprintf(sql, sizeof sql,
+             "SELECT p, count(*) AS n, sum(rn) AS srn, sum(rs) AS srs, max(lg) AS mlg, "
+             "sum(mk) AS smk FROM (SELECT CASE WHEN id < 1200000 THEN 0 ELSE g END AS p, "
+             "row_number() OVER w AS rn, sum(k) OVER w AS rs, lag(s) OVER w AS lg, max(k) OVER "
+             "(w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS mk FROM '%s' WINDOW w AS "
+             "(PARTITION BY CASE WHEN id < 1200000 THEN 0 ELSE g END ORDER BY s, id)) GROUP BY p",
+             f);
+    same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
 }
