@@ -75,11 +75,13 @@ q="SELECT id, g, sum(k) OVER (PARTITION BY g ORDER BY id) AS rs, lag(s) OVER (PA
 spills "$q" 24MB "WINDOW.*spilled_runs" rows "$q"
 # A window without PARTITION BY is one partition: computed a stretch of rows
 # at a time, each held with the rows around it that LAG, LEAD and the frames
-# read, cut where the order keys change, the rows so far carried over.
+# read, cut where the order keys change, the rows so far carried over (and
+# the partition's size, known from the sort: NTILE, PERCENT_RANK, CUME_DIST).
 q="SELECT id, k, s, d, row_number() OVER w AS rn, rank() OVER (ORDER BY k) AS rk,
      dense_rank() OVER (ORDER BY k) AS dr, lag(d, 3) OVER w AS lg, lead(s) OVER w AS ld,
      sum(d) OVER w AS rs, count(s) OVER (ORDER BY k) AS cs, max(s) OVER (ORDER BY k) AS mx,
-     min(d) OVER w AS mn, sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs
+     min(d) OVER w AS mn, sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs,
+     ntile(7) OVER w AS nt, percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) AS cd
    FROM 't.parquet' WHERE id < 400000 WINDOW w AS (ORDER BY k, id)"
 spills "$q" 24MB "WINDOW.*stretches" rows "$q"
 # Results larger than the limit stream out as they are made: the sort's

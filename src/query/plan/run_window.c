@@ -3,6 +3,7 @@
  * keys, and handed to the window operator. Without keys the input order is
  * kept: one partition. Under a memory limit a window with PARTITION BY
  * spills (run_window_spill.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "plan/run_internal.h"
@@ -35,23 +36,23 @@ static basalt_status window_spilling(struct basalt_qctx *ctx, struct basalt_qpla
     return st;
 }
 
-/* The error of a window computed whole in memory past the limit: one that
- * spills would not have been (basalt_qrun_window_spills). */
-static basalt_status held_whole(const struct basalt_qctx *ctx, const struct basalt_qwin_spec *spec,
-                                struct basalt_error *err)
+/* The operator's name in the limit's messages: a window held whole under
+ * a limit (one that spills is not: basalt_qrun_window_spills) says why. */
+static void window_what(const struct basalt_qctx *ctx, const struct basalt_qwin_spec *spec,
+                        char *what, size_t size)
 {
+    snprintf(what, size, "WINDOW");
+    if (ctx->o.memory_limit <= 0 || spec->n_part > 0)
+        return;
     char why[160] = "without ORDER BY";
     int64_t behind, ahead;
     bool peers;
     if (spec->n_order > 0)
-        basalt_qwin_stretchable(spec, &behind, &ahead, &peers, why, sizeof why);
-    return basalt_error_set(err, BASALT_LIMIT,
-                            "WINDOW: memory limit of %.1f MiB exceeded (%.1f MiB in use): a "
-                            "window without PARTITION BY is one partition, computed in memory "
-                            "when it cannot be computed a stretch at a time (%s); raise "
-                            "--memory-limit",
-                            (double)ctx->o.memory_limit / 1048576.0,
-                            (double)basalt_alloc_bytes() / 1048576.0, why);
+        basalt_qwin_stretchable(spec, true, &behind, &ahead, &peers, why, sizeof why);
+    snprintf(what, size,
+             "WINDOW (without PARTITION BY, one partition, held whole since it cannot be "
+             "computed a stretch at a time: %s)",
+             why);
 }
 
 basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -87,8 +88,10 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
         basalt_free(order_cols);
         return st;
     }
+    char what[320];
+    window_what(ctx, &spec, what, sizeof what);
     if (st == BASALT_OK)
-        st = basalt_qrun_collect_in_order(ctx, node->child[0], "WINDOW", -1, &in, err);
+        st = basalt_qrun_collect_in_order(ctx, node->child[0], what, -1, &in, err);
     if (st == BASALT_OK && np + no == 0) {
         sorted = in;
         basalt_arrow_batches_init(&in);
@@ -111,7 +114,10 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
         st = basalt_qwin_compute(&spec, &sorted, ctx->o.pool, basalt_qrun_workers(ctx), out, NULL,
                                  err);
     if (st == BASALT_OK && ctx->o.memory_limit > 0 && basalt_alloc_bytes() > ctx->o.memory_limit)
-        st = held_whole(ctx, &spec, err);
+        st = basalt_error_set(err, BASALT_LIMIT, "%s: memory limit of %.1f MiB exceeded (%.1f MiB "
+                              "in use); raise --memory-limit",
+                              what, (double)ctx->o.memory_limit / 1048576.0,
+                              (double)basalt_alloc_bytes() / 1048576.0);
     basalt_arrow_batches_reset(&in);
     basalt_arrow_batches_reset(&sorted);
     basalt_free(keys);

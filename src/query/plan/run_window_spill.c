@@ -51,7 +51,9 @@ static bool stretchable(const struct basalt_qplan *node, int64_t *behind, int64_
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, node->n_part, NULL,
                                     node->n_sort_keys, node->wcalls, node->n_wcalls,
                                     &node->schema};
-    return basalt_qwin_stretchable(&spec, behind, ahead, peers, why, why_size);
+    /* Without PARTITION BY the one partition's size is the input's, known
+     * once the sort has it all. */
+    return basalt_qwin_stretchable(&spec, node->n_part == 0, behind, ahead, peers, why, why_size);
 }
 
 bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basalt_qplan *node)
@@ -128,6 +130,11 @@ basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qpl
         st = basalt_qsort_new(&node->child[0]->schema, keys + np, no, -1, 0, &w->peer, err);
     if (st == BASALT_OK)
         st = basalt_qrun_sort_input(ctx, node, keys, np + no, &w->x, err);
+    if (st == BASALT_OK && w->carry != NULL && np == 0) {
+        struct basalt_qsort_ext_stats xs;
+        basalt_qsort_ext_stats(w->x, &xs);
+        basalt_qwin_carry_set_rows(w->carry, xs.rows);
+    }
     basalt_free(keys);
     return st;
 }

@@ -97,6 +97,7 @@ struct basalt_qsort_ext_stats {
     int64_t rows_spilled;  /* rows written to runs */
     int64_t bytes_spilled; /* bytes written to spill files (runs of merges included) */
     int64_t merge_passes;  /* runs merged into a longer run before the last merge */
+    int64_t rows;          /* rows consumed */
 };
 
 /* `schema` and `keys` as basalt_qsort_new (copied); `workers` slots;

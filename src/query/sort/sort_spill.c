@@ -45,7 +45,7 @@ struct basalt_qsort_ext {
     pthread_mutex_t lock;
     struct basalt_qspill_file **runs;
     int n_runs, cap_runs;
-    atomic_llong runs_made, rows_spilled, bytes_spilled, merge_passes;
+    atomic_llong runs_made, rows_spilled, bytes_spilled, merge_passes, rows_in;
     /* after start: the result sorted in memory (nothing spilled), handed
      * out from next_sorted, or the merge of the runs */
     bool started, merging;
@@ -152,6 +152,7 @@ basalt_status basalt_qsort_ext_consume(struct basalt_qsort_ext *x, int worker, i
         sl->cap = cap;
     }
     sl->rows += batch->length;
+    atomic_fetch_add(&x->rows_in, batch->length);
     sl->bytes += basalt_qspill_array_bytes(&x->schema, batch);
     sl->pos[sl->n] = pos;
     basalt_arrow_array_move(batch, &sl->arr[sl->n++]);
@@ -662,4 +663,5 @@ void basalt_qsort_ext_stats(const struct basalt_qsort_ext *x, struct basalt_qsor
     out->rows_spilled = atomic_load(&x->rows_spilled);
     out->bytes_spilled = atomic_load(&x->bytes_spilled);
     out->merge_passes = atomic_load(&x->merge_passes);
+    out->rows = atomic_load(&x->rows_in);
 }

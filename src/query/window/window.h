@@ -80,18 +80,22 @@ struct basalt_qwin_carry;
  * ROW_NUMBER; RANK and DENSE_RANK with ORDER BY; LAG and LEAD; aggregates
  * and LAST_VALUE over frames bounded by row offsets or the peers, or
  * starting at the partition's start; FIRST_VALUE and NTH_VALUE over frames
- * bounded by row offsets. If so, *behind and *ahead are the rows before and
- * after an output row that its calls read, and *peers says whether a
- * stretch must end where the order keys change; if not, `why` names the
- * call that cannot. */
-bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, int64_t *behind, int64_t *ahead,
-                             bool *peers, char *why, size_t why_size);
+ * bounded by row offsets; with `sized` (the caller knows each partition's
+ * row count up front: basalt_qwin_carry_set_rows) NTILE, PERCENT_RANK and
+ * CUME_DIST too. If so, *behind and *ahead are the rows before and after an
+ * output row that its calls read, and *peers says whether a stretch must
+ * end where the order keys change; if not, `why` names the call that
+ * cannot. */
+bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, int64_t *behind,
+                             int64_t *ahead, bool *peers, char *why, size_t why_size);
 
 /* A carry for a fresh partition (no rows before). Returns OK or NOMEM. */
 basalt_status basalt_qwin_carry_new(const struct basalt_qwin_spec *spec,
                                     struct basalt_qwin_carry **out, struct basalt_error *err);
-/* Makes the carry a fresh partition's again. */
+/* Makes the carry a fresh partition's again (its row count unknown). */
 void basalt_qwin_carry_reset(struct basalt_qwin_carry *c);
+/* The row count of the partition the carry is for. */
+void basalt_qwin_carry_set_rows(struct basalt_qwin_carry *c, int64_t rows);
 void basalt_qwin_carry_free(struct basalt_qwin_carry *c);
 
 /* basalt_qwin_compute over `sorted`, rows of one partition that come right

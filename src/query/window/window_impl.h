@@ -133,6 +133,7 @@ static inline int64_t basalt_qw_peer_end(const uint8_t *bnd, int64_t lo, int64_t
  * leave (window_stretch.c). */
 struct basalt_qwin_carry {
     int64_t first; /* the partition's rows before the held ones */
+    int64_t rows;  /* the partition's rows, 0 when not known */
     int64_t dense; /* DENSE_RANK of the first held row, less one */
     int n_calls;
     struct qw_carry_call *calls;

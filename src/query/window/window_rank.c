@@ -6,13 +6,13 @@
 void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
 {
     const uint8_t *bnd = r->bnd;
-    int64_t n = e - s;
+    /* In a stretch, the partition's rows and peer groups before the held
+     * ones, and its size (known when NTILE, PERCENT_RANK or CUME_DIST is
+     * computed in stretches). */
+    int64_t before = r->carry ? r->carry->first : 0, dense = r->carry ? r->carry->dense : 0;
+    int64_t n = r->carry && r->carry->rows > 0 ? r->carry->rows : e - s;
     int64_t *iv = k->vals;
     double *dv = k->vals;
-    /* In a stretch, the partition's rows and peer groups before the held
-     * ones (NTILE, PERCENT_RANK and CUME_DIST are not computed in stretches:
-     * they need the partition's size). */
-    int64_t before = r->carry ? r->carry->first : 0, dense = r->carry ? r->carry->dense : 0;
     switch (k->c->fn) {
     case BASALT_QPLAN_WIN_ROW_NUMBER:
         for (int64_t i = s; i < e; i++)
@@ -23,7 +23,7 @@ void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         int64_t buckets = k->c->offset > n ? n : k->c->offset;
         int64_t size = n / buckets, large = n - buckets * size, small_from = large * (size + 1);
         for (int64_t i = s; i < e; i++) {
-            int64_t j = i - s;
+            int64_t j = before + i - s;
             iv[i] = j < small_from ? 1 + j / (size + 1) : 1 + large + (j - small_from) / size;
         }
         return;
@@ -39,9 +39,9 @@ void basalt_qw_rank(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
             case BASALT_QPLAN_WIN_RANK: iv[i] = before + lo - s + 1; break;
             case BASALT_QPLAN_WIN_DENSE_RANK: iv[i] = dense; break;
             case BASALT_QPLAN_WIN_PERCENT_RANK:
-                dv[i] = n > 1 ? (double)(lo - s) / (double)(n - 1) : 0.0;
+                dv[i] = n > 1 ? (double)(before + lo - s) / (double)(n - 1) : 0.0;
                 break;
-            case BASALT_QPLAN_WIN_CUME_DIST: dv[i] = (double)(hi - s) / (double)n; break;
+            case BASALT_QPLAN_WIN_CUME_DIST: dv[i] = (double)(before + hi - s) / (double)n; break;
             default: break;
             }
         }

@@ -4,8 +4,9 @@
  * frame's row offsets); what the partition's earlier rows leave to the
  * calls is the carry: their count (ROW_NUMBER, RANK, COUNT(*)), the
  * DENSE_RANK reached, the sums of running COUNT/SUM/AVG frames and the best
- * value of running MIN/MAX frames, kept as one row of the input. NTILE,
- * PERCENT_RANK and CUME_DIST need the partition's size, FIRST_VALUE and
+ * value of running MIN/MAX frames, kept as one row of the input; and the
+ * partition's size when the caller knows it (NTILE, PERCENT_RANK and
+ * CUME_DIST need it: a window without PARTITION BY). FIRST_VALUE and
  * NTH_VALUE from the partition's start its first rows, and frames to the
  * partition's end its last rows: a window with any of them is not computed
  * in stretches. */
@@ -57,8 +58,8 @@ static const char *fn_name(enum basalt_qplan_window_fn f)
     return (size_t)f < sizeof names / sizeof *names ? names[f] : "?";
 }
 
-bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, int64_t *behind, int64_t *ahead,
-                             bool *peers, char *why, size_t why_size)
+bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, int64_t *behind,
+                             int64_t *ahead, bool *peers, char *why, size_t why_size)
 {
     bool has_order = spec->n_order > 0;
     int64_t lo = 0, hi = 0;
@@ -76,7 +77,11 @@ bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, int64_t *behin
             break;
         case BASALT_QPLAN_WIN_PERCENT_RANK:
         case BASALT_QPLAN_WIN_CUME_DIST:
-        case BASALT_QPLAN_WIN_NTILE: no = "needs the partition's row count"; break;
+        case BASALT_QPLAN_WIN_NTILE:
+            if (!sized)
+                no = "needs the partition's row count";
+            *peers |= c->fn != BASALT_QPLAN_WIN_NTILE && has_order;
+            break;
         case BASALT_QPLAN_WIN_LAG:
         case BASALT_QPLAN_WIN_LEAD:
             if (!reach(c->fn == BASALT_QPLAN_WIN_LAG ? BASALT_QPLAN_PRECEDING
@@ -142,11 +147,17 @@ static void drop_best(struct qw_carry_call *cc)
 void basalt_qwin_carry_reset(struct basalt_qwin_carry *c)
 {
     c->first = 0;
+    c->rows = 0;
     c->dense = 0;
     for (int i = 0; i < c->n_calls; i++) {
         drop_best(&c->calls[i]);
         memset(&c->calls[i].prefix, 0, sizeof c->calls[i].prefix);
     }
+}
+
+void basalt_qwin_carry_set_rows(struct basalt_qwin_carry *c, int64_t rows)
+{
+    c->rows = rows;
 }
 
 void basalt_qwin_carry_free(struct basalt_qwin_carry *c)

@@ -526,10 +526,13 @@ TEST(spill_limit_errors_name_the_operator)
     CHECK_MSG(strstr(err.message, "HASH JOIN") != NULL && strstr(err.message, "spilled partition"),
               "%s", err.message);
     basalt_arrow_batches_reset(&b);
-    /* A window without PARTITION BY is one partition: with a function that
-     * needs the partition's size it is not computed in stretches (see
-     * spill_window_stretches), and the error says so. */
-    snprintf(sql, sizeof sql, "SELECT id, ntile(4) OVER (ORDER BY id) FROM '%s'", f);
+    /* A window without PARTITION BY is one partition: with a frame to its
+     * end it is not computed in stretches (see spill_window_stretches), and
+     * the error says so. */
+    snprintf(sql, sizeof sql,
+             "SELECT id, sum(k) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED "
+             "FOLLOWING) FROM '%s'",
+             f);
     CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
     CHECK_MSG(strstr(err.message, "WINDOW") != NULL, "%s", err.message);
     basalt_arrow_batches_reset(&b);
@@ -690,7 +693,8 @@ TEST(spill_window_partitions)
  * with the rows around it that LAG, LEAD and the frames read, cut where the
  * order keys change (ranks, RANGE frames), the partition's rows so far
  * carried over (ROW_NUMBER, RANK, DENSE_RANK, COUNT(*), running sums and
- * MIN/MAX). Every kind of call it allows, read a batch at a time, gives the
+ * MIN/MAX), its size known from the sort (NTILE, PERCENT_RANK, CUME_DIST).
+ * Every kind of call it allows, read a batch at a time, gives the
  * rows of the window computed whole in memory; so does a partitioning with
  * one partition too large to hold between small ones, under an aggregate. */
 TEST(spill_window_stretches)
@@ -706,8 +710,9 @@ TEST(spill_window_stretches)
              "k) AS mx, min(d) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS mn, "
              "sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs, max(d) OVER (w "
              "ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS fm, first_value(s) OVER (w ROWS "
-             "BETWEEN 2 PRECEDING AND CURRENT ROW) AS fv, last_value(s) OVER w AS lv FROM '%s' "
-             "WINDOW w AS (ORDER BY k, id)",
+             "BETWEEN 2 PRECEDING AND CURRENT ROW) AS fv, last_value(s) OVER w AS lv, ntile(7) "
+             "OVER w AS nt, percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) "
+             "AS cd FROM '%s' WINDOW w AS (ORDER BY k, id)",
              f);
     same_streamed(sql, 24ll << 20, 24ll << 20, 4, 0);
     snprintf(sql, sizeof sql,
