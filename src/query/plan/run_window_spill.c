@@ -329,19 +329,20 @@ static basalt_status stretch(struct basalt_qwin_stream *w, bool last, bool *done
         if (emit_to <= w->emit_from)
             return BASALT_OK;
         advance = emit_to - w->behind > 0 ? emit_to - w->behind : 0;
+        /* The last held row stays: the next batch is compared with it to
+         * see whether the partition goes on. */
+        if (advance > n - 1)
+            advance = n - 1;
     }
     *done = true;
     w->node->window_stretches++;
+    /* The rows the next stretch holds are copied; the held ones go to the
+     * window operator, which takes their batches. */
     struct basalt_arrow_batches rest, held;
     basalt_arrow_batches_init(&rest);
+    basalt_status st = last ? BASALT_OK : copy_held(w, advance, &rest, err);
     held = w->pending;
     basalt_arrow_batches_init(&w->pending);
-    basalt_status st = BASALT_OK;
-    if (!last) {
-        w->pending = held; /* copy_held reads w->pending */
-        st = copy_held(w, advance, &rest, err);
-        basalt_arrow_batches_init(&w->pending);
-    }
     basalt_arrow_batches_reset(&w->out);
     w->next_out = 0;
     struct basalt_arrow_batches computed;
