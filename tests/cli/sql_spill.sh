@@ -81,7 +81,8 @@ q="SELECT id, k, s, d, row_number() OVER w AS rn, rank() OVER (ORDER BY k) AS rk
      dense_rank() OVER (ORDER BY k) AS dr, lag(d, 3) OVER w AS lg, lead(s) OVER w AS ld,
      sum(d) OVER w AS rs, count(s) OVER (ORDER BY k) AS cs, max(s) OVER (ORDER BY k) AS mx,
      min(d) OVER w AS mn, sum(k) OVER (w ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING) AS fs,
-     ntile(7) OVER w AS nt, percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) AS cd
+     ntile(7) OVER w AS nt, percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) AS cd,
+     first_value(s) OVER w AS fr, nth_value(d, 300000) OVER w AS nr
    FROM 't.parquet' WHERE id < 400000 WINDOW w AS (ORDER BY k, id)"
 spills "$q" 24MB "WINDOW.*stretches" rows "$q"
 # Results larger than the limit stream out as they are made: the sort's

@@ -360,7 +360,7 @@ static basalt_status stretch(struct basalt_qwin_stream *w, bool last, bool *done
     basalt_arrow_batches_reset(&held);
     held_reset(w);
     w->pending = rest;
-    w->pending_rows = n - advance;
+    w->pending_rows = last ? 0 : n - advance;
     w->pending_bytes = batches_bytes(w->spec.schema, &w->pending);
     w->emit_from = emit_to - advance;
     w->in_stretch = !last;

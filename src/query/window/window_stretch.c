@@ -3,13 +3,13 @@
  * with the rows around them that its output rows read (LAG's offset, a
  * frame's row offsets); what the partition's earlier rows leave to the
  * calls is the carry: their count (ROW_NUMBER, RANK, COUNT(*)), the
- * DENSE_RANK reached, the sums of running COUNT/SUM/AVG frames and the best
- * value of running MIN/MAX frames, kept as one row of the input; and the
+ * DENSE_RANK reached, the sums of running COUNT/SUM/AVG frames, the best
+ * value of running MIN/MAX frames and the first (n-th) row of running
+ * FIRST_VALUE (NTH_VALUE) frames, kept as one row of the input; and the
  * partition's size when the caller knows it (NTILE, PERCENT_RANK and
- * CUME_DIST need it: a window without PARTITION BY). FIRST_VALUE and
- * NTH_VALUE from the partition's start its first rows, and frames to the
- * partition's end its last rows: a window with any of them is not computed
- * in stretches. */
+ * CUME_DIST need it: a window without PARTITION BY). Frames to the
+ * partition's end need its last rows: a window with one is not computed in
+ * stretches. */
 #include <stdio.h>
 #include <string.h>
 
@@ -94,11 +94,6 @@ bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, in
                 no = "has a frame of the whole partition";
                 break;
             }
-            if ((c->fn == BASALT_QPLAN_WIN_FIRST_VALUE || c->fn == BASALT_QPLAN_WIN_NTH_VALUE) &&
-                basalt_qw_frame_running(c, has_order)) {
-                no = "has a frame from the partition's start";
-                break;
-            }
             if (!c->has_frame) {
                 *peers = true; /* RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
                 break;
@@ -169,10 +164,11 @@ void basalt_qwin_carry_free(struct basalt_qwin_carry *c)
     basalt_free(c);
 }
 
-/* Row t of the held input as the call's carried best: the whole row (a
- * view needs a batch of the input's shape), with a view of its argument. */
-static basalt_status keep_best(struct qw_run *r, const struct qw_call *k, struct qw_carry_call *cc,
-                               int64_t t, struct basalt_error *err)
+/* Row t of the held input as the call's carried row: the whole row (a
+ * view needs a batch of the input's shape), with a view of its argument
+ * for MIN/MAX to compare with. */
+static basalt_status keep_row(struct qw_run *r, const struct qw_call *k, struct qw_carry_call *cc,
+                              int64_t t, bool view, struct basalt_error *err)
 {
     const struct qw_input *in = &r->in;
     int64_t b = 0;
@@ -186,7 +182,9 @@ static basalt_status keep_best(struct qw_run *r, const struct qw_call *k, struct
     int64_t start[2] = {0, 1};
     struct qw_input one = {in->schema, &row, 1, start, 1};
     struct qw_view v;
-    st = basalt_qw_view(&one, k->c->arg, QWP_ORDER, NULL, 1, &v, err);
+    memset(&v, 0, sizeof v);
+    if (view)
+        st = basalt_qw_view(&one, k->c->arg, QWP_ORDER, NULL, 1, &v, err);
     if (st != BASALT_OK) {
         basalt_arrow_array_release(&row);
         return st;
@@ -236,7 +234,15 @@ basalt_status basalt_qw_carry_advance(struct qw_run *r, int64_t advance, struct 
                     best = i;
             }
             if (best >= 0) {
-                basalt_status st = keep_best(r, k, cc, best, err);
+                basalt_status st = keep_row(r, k, cc, best, true, err);
+                if (st != BASALT_OK)
+                    return st;
+            }
+        } else if (f == BASALT_QPLAN_WIN_FIRST_VALUE || f == BASALT_QPLAN_WIN_NTH_VALUE) {
+            /* The partition's first (n-th) row, once the stretches move past it. */
+            int64_t g = f == BASALT_QPLAN_WIN_FIRST_VALUE ? 0 : k->c->offset - 1;
+            if (!cc->has_best && g >= cy->first && g < cy->first + advance) {
+                basalt_status st = keep_row(r, k, cc, g - cy->first, false, err);
                 if (st != BASALT_OK)
                     return st;
             }

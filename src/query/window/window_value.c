@@ -21,6 +21,11 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         }
         return;
     }
+    /* In a stretch whose partition began before it, a frame from the
+     * partition's start has its first rows before the held ones: the carry
+     * holds the first (n-th) row once the stretches have moved past it. */
+    int64_t before = r->carry != NULL && basalt_qw_frame_running(c, has_order) ? r->carry->first : 0;
+    bool carried = before > 0 && r->carry->calls[k - r->calls].has_best;
     int64_t plo = s, phi = s;
     for (int64_t i = s; i < e; i++) {
         if (i >= phi) {
@@ -31,13 +36,18 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
         int64_t t = QW_SRC_NULL;
         if (fe > fs) {
+            int64_t nth = c->offset - 1; /* the n-th row's place in the frame */
             if (c->fn == BASALT_QPLAN_WIN_FIRST_VALUE)
-                t = fs;
+                t = before > 0 ? QW_SRC_CARRY : fs;
             else if (c->fn == BASALT_QPLAN_WIN_LAST_VALUE)
                 t = fe - 1;
-            else if (c->offset >= 1 && c->offset <= fe - fs)
-                t = fs + c->offset - 1;
+            else if (c->offset >= 1 && nth < before)
+                t = carried ? QW_SRC_CARRY : QW_SRC_NULL;
+            else if (c->offset >= 1 && nth - before < fe - fs)
+                t = fs + nth - before;
         }
+        if (t == QW_SRC_CARRY && !carried)
+            t = QW_SRC_NULL; /* not reached: the carry has it once before > 0 */
         src[i] = t;
     }
 }

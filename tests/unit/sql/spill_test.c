@@ -693,7 +693,8 @@ TEST(spill_window_partitions)
  * with the rows around it that LAG, LEAD and the frames read, cut where the
  * order keys change (ranks, RANGE frames), the partition's rows so far
  * carried over (ROW_NUMBER, RANK, DENSE_RANK, COUNT(*), running sums and
- * MIN/MAX), its size known from the sort (NTILE, PERCENT_RANK, CUME_DIST).
+ * MIN/MAX, the first and n-th rows for FIRST_VALUE and NTH_VALUE), its size
+ * known from the sort (NTILE, PERCENT_RANK, CUME_DIST).
  * Every kind of call it allows, read a batch at a time, gives the
  * rows of the window computed whole in memory; so does a partitioning with
  * one partition too large to hold between small ones, under an aggregate. */
@@ -712,7 +713,9 @@ TEST(spill_window_stretches)
              "ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS fm, first_value(s) OVER (w ROWS "
              "BETWEEN 2 PRECEDING AND CURRENT ROW) AS fv, last_value(s) OVER w AS lv, ntile(7) "
              "OVER w AS nt, percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) "
-             "AS cd FROM '%s' WINDOW w AS (ORDER BY k, id)",
+             "AS cd, first_value(s) OVER w AS fr, nth_value(d, 3) OVER w AS nr, nth_value(s, "
+             "900000) OVER (w ROWS UNBOUNDED PRECEDING) AS nf FROM '%s' WINDOW w AS (ORDER BY k, "
+             "id)",
              f);
     same_streamed(sql, 24ll << 20, 24ll << 20, 4, 0);
     snprintf(sql, sizeof sql,
@@ -723,6 +726,12 @@ TEST(spill_window_stretches)
              "(PARTITION BY CASE WHEN id < 1200000 THEN 0 ELSE g END ORDER BY s, id)) GROUP BY p",
              f);
     same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
+    /* Three partitions, each in stretches after the one before ended. */
+    snprintf(sql, sizeof sql,
+             "SELECT id, row_number() OVER w AS rn, k - lag(k) OVER w AS dk FROM '%s' WINDOW w "
+             "AS (PARTITION BY id %% 3 ORDER BY s, id)",
+             f);
+    same_streamed(sql, 24ll << 20, 0, 4, 0);
     /* Calls that read no row but their own (no context, no peers): a
      * stretch still keeps its last row held, to see where its partition
      * ends, even where that is the end of a merged batch (65,536 rows: the
