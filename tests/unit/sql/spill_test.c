@@ -595,8 +595,8 @@ static void stream_flat(const char *sql, int64_t limit, int workers, struct flat
  * with `fan_in` > 0 again with merges of that many sorted runs at a time
  * forced: the same rows, and more files (the runs merged into longer
  * ones). */
-static void same_streamed(const char *sql, int64_t limit, int64_t over, int64_t min_files,
-                          int64_t fan_in)
+static void same_streamed(const char *sql, int64_t rows, int64_t limit, int64_t over,
+                          int64_t min_files, int64_t fan_in)
 {
     struct basalt_arrow_batches ref;
     struct basalt_error err;
@@ -606,7 +606,7 @@ static void same_streamed(const char *sql, int64_t limit, int64_t over, int64_t 
     flatten(&ref, &want);
     basalt_arrow_batches_reset(&ref);
     basalt_sql_session_free(plain);
-    CHECK_EQ(want.rows, ROWS);
+    CHECK_EQ(want.rows, rows);
     CHECK(want.n > (size_t)over);
     const char *min_workers = getenv("BASALT_SPILL_MIN_WORKERS");
     for (int workers = min_workers && atoi(min_workers) == 2 ? 2 : 1; workers <= 2; workers++) {
@@ -643,7 +643,7 @@ TEST(spill_sort_streams_past_the_limit)
     CHECK(f[0]);
     char sql[1024];
     snprintf(sql, sizeof sql, "SELECT * FROM '%s' ORDER BY s, k DESC", f);
-    same_streamed(sql, 24ll << 20, 48ll << 20, 2, 2);
+    same_streamed(sql, ROWS, 24ll << 20, 48ll << 20, 2, 2);
 }
 
 /* A GROUP BY with a group per row, its result twice the memory limit, read
@@ -660,7 +660,7 @@ TEST(spill_group_by_streams_past_the_limit)
              "SELECT id + 1 AS id1, n, sk, ms FROM (SELECT id, count(*) AS n, sum(k) AS sk, "
              "min(s) AS ms FROM '%s' GROUP BY id)",
              f);
-    same_streamed(sql, 24ll << 20, 24ll << 20, 64, 0);
+    same_streamed(sql, ROWS, 24ll << 20, 24ll << 20, 64, 0);
 }
 
 /* Windows with PARTITION BY spill: their input goes through the external
@@ -679,7 +679,7 @@ TEST(spill_window_partitions)
              "(PARTITION BY g ORDER BY id) AS ls, row_number() OVER (PARTITION BY k %% 7 ORDER "
              "BY s DESC NULLS LAST, id) AS rn FROM '%s'",
              f);
-    same_streamed(sql, 32ll << 20, 32ll << 20, 4, 0);
+    same_streamed(sql, ROWS, 32ll << 20, 32ll << 20, 4, 0);
     snprintf(sql, sizeof sql,
              "SELECT g %% 100 AS h, count(*) AS n, sum(rs) AS srs, max(ls) AS mls FROM (SELECT g, "
              "sum(k) OVER (PARTITION BY g ORDER BY id) AS rs, lag(s) OVER (PARTITION BY g ORDER "
@@ -717,7 +717,7 @@ TEST(spill_window_stretches)
              "900000) OVER (w ROWS UNBOUNDED PRECEDING) AS nf FROM '%s' WINDOW w AS (ORDER BY k, "
              "id)",
              f);
-    same_streamed(sql, 24ll << 20, 24ll << 20, 4, 0);
+    same_streamed(sql, ROWS, 24ll << 20, 24ll << 20, 4, 0);
     snprintf(sql, sizeof sql,
              "SELECT p, count(*) AS n, sum(rn) AS srn, sum(rs) AS srs, max(lg) AS mlg, "
              "sum(mk) AS smk FROM (SELECT CASE WHEN id < 1200000 THEN 0 ELSE g END AS p, "
@@ -731,7 +731,7 @@ TEST(spill_window_stretches)
              "SELECT id, row_number() OVER w AS rn, k - lag(k) OVER w AS dk FROM '%s' WINDOW w "
              "AS (PARTITION BY id %% 3 ORDER BY s, id)",
              f);
-    same_streamed(sql, 24ll << 20, 0, 4, 0);
+    same_streamed(sql, ROWS, 24ll << 20, 0, 4, 0);
     /* Calls that read no row but their own (no context, no peers): a
      * stretch still keeps its last row held, to see where its partition
      * ends, even where that is the end of a merged batch (65,536 rows: the
