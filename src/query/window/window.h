@@ -78,13 +78,13 @@ struct basalt_qwin_carry;
 
 /* Whether every call can be computed a stretch of its partition at a time:
  * ROW_NUMBER; RANK and DENSE_RANK with ORDER BY; LAG and LEAD; aggregates
- * and FIRST/LAST/NTH_VALUE over frames bounded by row offsets or the peers,
- * or starting at the partition's start; with `sized` (the caller knows each partition's
- * row count up front: basalt_qwin_carry_set_rows) NTILE, PERCENT_RANK and
- * CUME_DIST too. If so, *behind and *ahead are the rows before and after an
- * output row that its calls read, and *peers says whether a stretch must
- * end where the order keys change; if not, `why` names the call that
- * cannot. */
+ * and FIRST/LAST/NTH_VALUE over frames bounded by row offsets or the
+ * peers, or starting at the partition's start; with `sized` (the caller
+ * knows each partition's row count up front: basalt_qwin_carry_set_rows)
+ * NTILE, PERCENT_RANK and CUME_DIST too. If so, *behind and *ahead are the
+ * rows before and after an output row that its calls read, and *peers says
+ * whether a stretch must end where the order keys change; if not, `why`
+ * names the call that cannot. */
 bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, int64_t *behind,
                              int64_t *ahead, bool *peers, char *why, size_t why_size);
 
