@@ -696,8 +696,9 @@ TEST(spill_window_partitions)
  * MIN/MAX, the first and n-th rows for FIRST_VALUE and NTH_VALUE), its size
  * known from the sort (NTILE, PERCENT_RANK, CUME_DIST).
  * Every kind of call it allows, read a batch at a time, gives the
- * rows of the window computed whole in memory; so does a partitioning with
- * one partition too large to hold between small ones, under an aggregate. */
+ * rows of the window computed whole in memory; so do partitionings with
+ * one partition too large to hold before small ones (under an aggregate)
+ * and with three such partitions in a row. */
 TEST(spill_window_stretches)
 {
     const char *f = fixture();
