@@ -472,7 +472,7 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
             /* The partition in stretches ends at b's first partition boundary. */
             int64_t end = new_part ? 0 : first_end(w, &b);
             if (end < 0) {
-                bool done;
+                bool done = false;
                 st = hold(w, &b, err);
                 if (st == BASALT_OK && w->pending_bytes >= chunk)
                     st = past_chunk(w, &done, err);
@@ -486,7 +486,7 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
                 st = basalt_qrun_take_rows(w->spec.schema, &b, end, b.length - end, &w->next_in,
                                            err);
             basalt_arrow_array_release(&b);
-            bool done;
+            bool done = false;
             return st == BASALT_OK ? stretch(w, true, &done, err) : st;
         }
         int64_t cut = new_part ? 0 : -1; /* rows of b before the last partition boundary in it */
@@ -497,7 +497,7 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
             st = hold(w, &b, err);
             if (st == BASALT_OK && cut < 0 && w->pending_bytes >= chunk) {
                 /* Past a chunk, rows are held only while no partition ends. */
-                bool done;
+                bool done = false;
                 st = past_chunk(w, &done, err);
                 if (st == BASALT_OK && done)
                     return st;
@@ -532,7 +532,7 @@ static basalt_status next_chunk(struct basalt_qwin_stream *w, struct basalt_erro
         return BASALT_OK;
     }
     if (w->in_stretch) {
-        bool done;
+        bool done = false;
         return stretch(w, true, &done, err);
     }
     return compute(w, w->pending_rows, err);
