@@ -219,7 +219,7 @@ static const struct ArrowArray *held_row(const struct basalt_qwin_stream *w, int
  * r - 1's). */
 static bool peer_start(const struct basalt_qwin_stream *w, int64_t r)
 {
-    int64_t ra, rb;
+    int64_t ra = 0, rb = 0;
     const struct ArrowArray *a = held_row(w, r - 1, &ra), *b = held_row(w, r, &rb);
     return basalt_qs_row_cmp(w->peer, a, ra, b, rb) != 0;
 }
