@@ -1,8 +1,9 @@
 /* Running a window node: its input collected in morsel order, sorted
  * (stable) by the partition columns (ascending, NULLs last) then the order
  * keys, and handed to the window operator. Without keys the input order is
- * kept: one partition. Under a memory limit a window with PARTITION BY
- * spills (run_window_spill.c). */
+ * kept: one partition. Under a memory limit a window with PARTITION BY,
+ * or one without whose calls can be computed a stretch at a time, spills
+ * (run_window_spill.c). */
 #include <stdio.h>
 #include <string.h>
 

@@ -269,11 +269,16 @@ static int64_t held_last_start(const struct basalt_qwin_stream *w)
     return 0;
 }
 
-static void held_reset(struct basalt_qwin_stream *w)
+/* The held rows become `rest` (moved in), counted anew. */
+static void held_replace(struct basalt_qwin_stream *w, struct basalt_arrow_batches *rest)
 {
     basalt_arrow_batches_reset(&w->pending);
+    w->pending = *rest;
+    basalt_arrow_batches_init(rest);
     w->pending_rows = 0;
-    w->pending_bytes = 0;
+    for (int64_t i = 0; i < w->pending.n; i++)
+        w->pending_rows += w->pending.arrays[i].length;
+    w->pending_bytes = batches_bytes(w->spec.schema, &w->pending);
 }
 
 /* Computes the first `rows` held rows (whole partitions) into w->out; the
@@ -300,12 +305,7 @@ static basalt_status compute(struct basalt_qwin_stream *w, int64_t rows, struct 
         st = basalt_qwin_compute(&w->spec, &whole, w->ctx->o.pool, basalt_qrun_workers(w->ctx),
                                  &w->out, NULL, err);
     basalt_arrow_batches_reset(&whole);
-    held_reset(w);
-    w->pending = rest;
-    w->pending_rows = 0;
-    for (int64_t i = 0; i < rest.n; i++)
-        w->pending_rows += rest.arrays[i].length;
-    w->pending_bytes = batches_bytes(w->spec.schema, &w->pending);
+    held_replace(w, &rest);
     return st;
 }
 
@@ -358,10 +358,7 @@ static basalt_status stretch(struct basalt_qwin_stream *w, bool last, bool *done
         st = keep_rows(w->spec.out_schema, &computed, w->emit_from, emit_to, &w->out, err);
     basalt_arrow_batches_reset(&computed);
     basalt_arrow_batches_reset(&held);
-    held_reset(w);
-    w->pending = rest;
-    w->pending_rows = last ? 0 : n - advance;
-    w->pending_bytes = batches_bytes(w->spec.schema, &w->pending);
+    held_replace(w, &rest);
     w->emit_from = emit_to - advance;
     w->in_stretch = !last;
     if (last) {

@@ -188,7 +188,7 @@ static basalt_status source_column(const struct qw_run *r, const struct qw_call 
             sources[i] = (int32_t)at;
             idx[i] = t - in->start[at];
         } else if (t == QW_SRC_CARRY) {
-            sources[i] = tab->n - 1; /* the carried best, the table's last array */
+            sources[i] = tab->n - 1; /* the carried row, the table's last array */
             idx[i] = 0;
         } else if (t == QW_SRC_NULL) {
             /* Any row will do: its slot is made NULL below. */
@@ -485,7 +485,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
         int ndef = call->default_arg >= 0 &&
                    (call->fn == BASALT_QPLAN_WIN_LAG || call->fn == BASALT_QPLAN_WIN_LEAD);
         const struct qw_carry_call *cc = carry != NULL ? &carry->calls[c] : NULL;
-        int nbest = cc != NULL && cc->has_best;
+        int nbest = cc != NULL && cc->has_row;
         oj.tabs[c].n = (int32_t)(nb * (1 + ndef) + nbest);
         oj.tabs[c].arrays = basalt_malloc((size_t)oj.tabs[c].n * sizeof *oj.tabs[c].arrays);
         if (oj.tabs[c].arrays == NULL) {
@@ -498,7 +498,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
                 oj.tabs[c].arrays[nb + b] = *r.in.batches[b].children[call->default_arg];
         }
         if (nbest)
-            oj.tabs[c].arrays[oj.tabs[c].n - 1] = *cc->best.children[call->arg];
+            oj.tabs[c].arrays[oj.tabs[c].n - 1] = *cc->row.children[call->arg];
     }
     if (st == BASALT_OK && nb > 0 && nc > 0) {
         basalt_pool_parallel_for(pool, r.workers, nb, 1, out_range, &oj);
@@ -510,7 +510,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
             }
     }
     /* The carry moves on once the columns are gathered (they may read its
-     * best rows) and before the batches give their columns away. */
+     * carried rows) and before the batches give their columns away. */
     if (st == BASALT_OK && carry != NULL)
         st = basalt_qw_carry_advance(&r, advance, err);
     if (st == BASALT_OK)

@@ -246,7 +246,7 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
     int64_t best = QW_SRC_NULL, pe = s, plo = s, phi = s;
     /* A running frame in a stretch starts with the best of the rows before. */
     const struct qw_carry_call *carry = r->carry ? &r->carry->calls[k - r->calls] : NULL;
-    if (running && carry != NULL && carry->has_best)
+    if (running && carry != NULL && carry->has_row)
         best = QW_SRC_CARRY;
     for (int64_t i = s; i < e; i++) {
         if (i >= phi) {
@@ -262,7 +262,7 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
                     continue;
                 if (best == QW_SRC_NULL ||
                     (best == QW_SRC_CARRY
-                         ? sign * basalt_qw_cmp_rows(v, pe, &carry->best_view, 0) < 0
+                         ? sign * basalt_qw_cmp_rows(v, pe, &carry->row_view, 0) < 0
                          : sign * cmp_rows(v, pe, best) < 0))
                     best = pe;
             }

@@ -65,14 +65,15 @@ struct qw_acc {
 };
 
 /* What the rows of a partition before the held ones leave to one call
- * (window_stretch.c): the sum over them of a running COUNT/SUM/AVG, the
- * best value of a running MIN/MAX as one row of the input (`best`, with
- * `best_view` over its argument). */
+ * (window_stretch.c): the sum over them of a running COUNT/SUM/AVG; one row
+ * of the input (`row`): the best of a running MIN/MAX (with `row_view`
+ * over its argument, to compare with), the first (n-th) of a FIRST_VALUE
+ * (NTH_VALUE) from the partition's start. */
 struct qw_carry_call {
     struct qw_acc prefix;
-    bool has_best;
-    struct ArrowArray best;
-    struct qw_view best_view;
+    bool has_row;
+    struct ArrowArray row;
+    struct qw_view row_view;
 };
 
 struct qw_call {

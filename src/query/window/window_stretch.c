@@ -130,13 +130,13 @@ basalt_status basalt_qwin_carry_new(const struct basalt_qwin_spec *spec,
     return BASALT_OK;
 }
 
-static void drop_best(struct qw_carry_call *cc)
+static void drop_row(struct qw_carry_call *cc)
 {
-    if (!cc->has_best)
+    if (!cc->has_row)
         return;
-    basalt_qw_view_free(&cc->best_view);
-    basalt_arrow_array_release(&cc->best);
-    cc->has_best = false;
+    basalt_qw_view_free(&cc->row_view);
+    basalt_arrow_array_release(&cc->row);
+    cc->has_row = false;
 }
 
 void basalt_qwin_carry_reset(struct basalt_qwin_carry *c)
@@ -145,7 +145,7 @@ void basalt_qwin_carry_reset(struct basalt_qwin_carry *c)
     c->rows = 0;
     c->dense = 0;
     for (int i = 0; i < c->n_calls; i++) {
-        drop_best(&c->calls[i]);
+        drop_row(&c->calls[i]);
         memset(&c->calls[i].prefix, 0, sizeof c->calls[i].prefix);
     }
 }
@@ -189,10 +189,10 @@ static basalt_status keep_row(struct qw_run *r, const struct qw_call *k, struct 
         basalt_arrow_array_release(&row);
         return st;
     }
-    drop_best(cc);
-    cc->best = row;
-    cc->best_view = v;
-    cc->has_best = true;
+    drop_row(cc);
+    cc->row = row;
+    cc->row_view = v;
+    cc->has_row = true;
     return BASALT_OK;
 }
 
@@ -228,8 +228,8 @@ basalt_status basalt_qw_carry_advance(struct qw_run *r, int64_t advance, struct 
             for (int64_t i = 0; i < advance; i++) {
                 if (v->valid != NULL && !v->valid[i])
                     continue;
-                if (best < 0 ? !cc->has_best ||
-                                   sign * basalt_qw_cmp_rows(v, i, &cc->best_view, 0) < 0
+                if (best < 0 ? !cc->has_row ||
+                                   sign * basalt_qw_cmp_rows(v, i, &cc->row_view, 0) < 0
                              : sign * basalt_qw_cmp_rows(v, i, v, best) < 0)
                     best = i;
             }
@@ -241,7 +241,7 @@ basalt_status basalt_qw_carry_advance(struct qw_run *r, int64_t advance, struct 
         } else if (f == BASALT_QPLAN_WIN_FIRST_VALUE || f == BASALT_QPLAN_WIN_NTH_VALUE) {
             /* The partition's first (n-th) row, once the stretches move past it. */
             int64_t g = f == BASALT_QPLAN_WIN_FIRST_VALUE ? 0 : k->c->offset - 1;
-            if (!cc->has_best && g >= cy->first && g < cy->first + advance) {
+            if (!cc->has_row && g >= cy->first && g < cy->first + advance) {
                 basalt_status st = keep_row(r, k, cc, g - cy->first, false, err);
                 if (st != BASALT_OK)
                     return st;

@@ -24,8 +24,9 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
     /* In a stretch whose partition began before it, a frame from the
      * partition's start has its first rows before the held ones: the carry
      * holds the first (n-th) row once the stretches have moved past it. */
-    int64_t before = r->carry != NULL && basalt_qw_frame_running(c, has_order) ? r->carry->first : 0;
-    bool carried = before > 0 && r->carry->calls[k - r->calls].has_best;
+    bool running = basalt_qw_frame_running(c, has_order);
+    int64_t before = r->carry != NULL && running ? r->carry->first : 0;
+    bool carried = before > 0 && r->carry->calls[k - r->calls].has_row;
     int64_t plo = s, phi = s;
     for (int64_t i = s; i < e; i++) {
         if (i >= phi) {
@@ -42,12 +43,12 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
             else if (c->fn == BASALT_QPLAN_WIN_LAST_VALUE)
                 t = fe - 1;
             else if (c->offset >= 1 && nth < before)
-                t = carried ? QW_SRC_CARRY : QW_SRC_NULL;
+                t = QW_SRC_CARRY;
             else if (c->offset >= 1 && nth - before < fe - fs)
                 t = fs + nth - before;
         }
         if (t == QW_SRC_CARRY && !carried)
-            t = QW_SRC_NULL; /* not reached: the carry has it once before > 0 */
+            t = QW_SRC_NULL; /* not reached: the carry has the row once before > 0 */
         src[i] = t;
     }
 }
