@@ -66,6 +66,9 @@ struct basalt_input_ops {
     /* Optional: what the input has cost so far (basalt_input_get_stats).
      * NULL: nothing (local files, memory). */
     void (*stats)(struct basalt_input *in, struct basalt_input_stats *out);
+    /* Optional: the view's bytes [offset, offset + length) will not be read
+     * again soon (basalt_input_release_view). NULL: no-op. */
+    void (*release_view)(struct basalt_input *in, uint64_t offset, uint64_t length);
 };
 
 /* An open input. `name` names it in error messages (a path or URL). Safe to
@@ -121,6 +124,13 @@ BASALT_EXPORT basalt_status basalt_input_read_stream(struct basalt_input *in, ui
 BASALT_EXPORT void basalt_input_get_stats(struct basalt_input *in, struct basalt_input_stats *out);
 /* The whole object in memory if the backend has it, else NULL. Valid until close. */
 BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
+/* Says that the view's bytes [offset, offset + length) will not be read again
+ * soon: a mapped file gives back the pages wholly inside the range, so that a
+ * reader going through a file larger than memory does not hold all of it in
+ * its resident set. The view stays valid (a page touched again is read again
+ * from the file). A no-op for other inputs and for a range outside the object. */
+BASALT_EXPORT void basalt_input_release_view(struct basalt_input *in, uint64_t offset,
+                                             uint64_t length);
 /* Closes and frees. NULL is a no-op. */
 BASALT_EXPORT void basalt_input_close(struct basalt_input *in);
 

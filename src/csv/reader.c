@@ -552,6 +552,15 @@ static void parse_job(void *ctx, int64_t begin, int64_t end, int worker)
     }
 }
 
+/* The window's bytes are parsed into batches of their own: a mapped file
+ * gives their pages back, so that reading a file larger than memory does
+ * not keep all of it resident. */
+static void release_parsed(struct basalt_csv_reader *r)
+{
+    if (r->owned == NULL && r->in != NULL && r->n_results > 0)
+        basalt_input_release_view(r->in, r->starts[0], r->starts[r->n_results] - r->starts[0]);
+}
+
 /* Splits and parses the next window of chunks. */
 static void parse_window(struct basalt_csv_reader *r)
 {
@@ -584,6 +593,7 @@ static void parse_window(struct basalt_csv_reader *r)
         r->next_start = r->starts[n];
         if (r->next_chunk != r->n_chunks)
             r->next_chunk = k0 + n;
+        release_parsed(r);
         return;
     }
     if (r->serial_split) {
@@ -608,6 +618,7 @@ static void parse_window(struct basalt_csv_reader *r)
     r->result_pos = r->batch_pos = 0;
     r->stats.chunks += n;
     r->stats.windows++;
+    release_parsed(r);
 }
 
 /* ------------------------------------------------------------------ batches */

@@ -53,6 +53,22 @@ static basalt_status file_read_at(struct basalt_input *in, uint64_t offset, uint
 
 static const uint8_t *file_view(struct basalt_input *in) { return ((struct file_input *)in)->map; }
 
+/* The mapping is private and read-only, so its pages are never dirty: once
+ * dropped, a page touched again is read again from the page cache. */
+static void file_release_view(struct basalt_input *in, uint64_t offset, uint64_t length)
+{
+    struct file_input *f = (struct file_input *)in;
+    static long page;
+    if (f->map == NULL)
+        return;
+    if (page == 0)
+        page = sysconf(_SC_PAGESIZE);
+    uint64_t lo = (offset + (uint64_t)page - 1) & ~(uint64_t)(page - 1);
+    uint64_t hi = (offset + length) & ~(uint64_t)(page - 1);
+    if (hi > lo)
+        madvise((void *)(uintptr_t)(f->map + lo), (size_t)(hi - lo), MADV_DONTNEED);
+}
+
 static void file_close(struct basalt_input *in)
 {
     struct file_input *f = (struct file_input *)in;
@@ -62,8 +78,11 @@ static void file_close(struct basalt_input *in)
     basalt_free(f);
 }
 
-static const struct basalt_input_ops file_ops = {
-    .read_at = file_read_at, .read_ranges = NULL, .view = file_view, .close = file_close};
+static const struct basalt_input_ops file_ops = {.read_at = file_read_at,
+                                                 .read_ranges = NULL,
+                                                 .view = file_view,
+                                                 .close = file_close,
+                                                 .release_view = file_release_view};
 
 basalt_status basalt_input_open_file(const char *path, bool use_mmap, struct basalt_input **out,
                                      struct basalt_error *err)

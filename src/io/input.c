@@ -101,6 +101,13 @@ const uint8_t *basalt_input_view(struct basalt_input *in)
     return in->ops->view ? in->ops->view(in) : NULL;
 }
 
+void basalt_input_release_view(struct basalt_input *in, uint64_t offset, uint64_t length)
+{
+    if (in != NULL && in->ops->release_view != NULL && offset <= in->size &&
+        length <= in->size - offset)
+        in->ops->release_view(in, offset, length);
+}
+
 void basalt_input_close(struct basalt_input *in)
 {
     if (in)

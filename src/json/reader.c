@@ -332,6 +332,11 @@ static void parse_window(struct basalt_json_reader *r)
     r->result_pos = r->batch_pos = 0;
     r->stats.chunks += n;
     r->stats.windows++;
+    /* The window's lines are parsed into batches of their own: a mapped
+     * file gives their pages back (a file larger than memory is never all
+     * resident). */
+    if (r->owned == NULL && n > 0)
+        basalt_input_release_view(r->in, r->starts[0], r->starts[n] - r->starts[0]);
 }
 
 /* ------------------------------------------------------------------ batches */

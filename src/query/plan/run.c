@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "basalt/ipc.h"
 #include "plan/run_internal.h"
 
 double basalt_qrun_now_ms(void)
@@ -13,42 +12,6 @@ double basalt_qrun_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static basalt_status read_csv(struct basalt_qplan *node, struct basalt_arrow_batches *out,
-                              struct basalt_error *err)
-{
-    basalt_status st = basalt_csv_reader_read_all(node->scan.csv_reader, out, err);
-    basalt_csv_reader_close(node->scan.csv_reader);
-    node->scan.csv_reader = NULL;
-    return st;
-}
-
-static basalt_status read_json(struct basalt_qplan *node, struct basalt_arrow_batches *out,
-                               struct basalt_error *err)
-{
-    basalt_status st = basalt_json_reader_read_all(node->scan.json_reader, out, err);
-    basalt_json_reader_close(node->scan.json_reader);
-    node->scan.json_reader = NULL;
-    return st;
-}
-
-static basalt_status read_ipc(struct basalt_qplan *node, struct basalt_arrow_batches *out,
-                              struct basalt_error *err)
-{
-    basalt_status st = BASALT_OK;
-    if (out->schema.release == NULL)
-        st = basalt_arrow_schema_copy(&node->schema, &out->schema, err);
-    while (st == BASALT_OK) {
-        struct ArrowArray batch;
-        st = basalt_ipc_reader_next(node->scan.ipc_reader, &batch, err);
-        if (st != BASALT_OK || batch.release == NULL)
-            break;
-        st = basalt_arrow_batches_append(out, &batch, err);
-    }
-    if (st != BASALT_OK)
-        basalt_error_context(err, st, "%s", node->scan.path);
-    return st;
 }
 
 basalt_status basalt_qrun_take_rows(const struct ArrowSchema *schema, const struct ArrowArray *b,
@@ -102,13 +65,9 @@ static basalt_status run_breaker(struct basalt_qctx *ctx, struct basalt_qplan *n
     basalt_status st;
     switch (node->kind) {
     case QPLAN_SCAN_CSV:
-        st = read_csv(node, out, err);
-        break;
     case QPLAN_SCAN_JSON:
-        st = read_json(node, out, err);
-        break;
     case QPLAN_SCAN_IPC:
-        st = read_ipc(node, out, err);
+        st = basalt_qrun_file_scan_all(node, out, err);
         break;
     case QPLAN_VALUES:
         *out = node->scan.values;

@@ -13,6 +13,8 @@
  *   - LIMIT: the rows [offset, offset + limit) of its input's cursor, which
  *     is read no further than they need;
  *   - UNION ALL: the cursors of its inputs, one after the other;
+ *   - a CSV, JSON or IPC file: its reader's batches, as it parses them
+ *     (run_file_scan.c);
  *   - anything else is a pipeline (basalt_qrun_open): breakers under it
  *     run first, as in execute, except a streamable one at its bottom,
  *     whose cursor feeds the pipeline; the pipeline's morsels run a window
@@ -25,7 +27,7 @@
 #include "sort/sort.h"
 #include "spill/spill.h"
 
-enum cursor_kind { CUR_PIPE, CUR_SORT, CUR_AGG, CUR_WINDOW, CUR_CUT, CUR_CONCAT };
+enum cursor_kind { CUR_PIPE, CUR_SORT, CUR_AGG, CUR_WINDOW, CUR_CUT, CUR_CONCAT, CUR_FILE };
 
 struct basalt_qcursor {
     struct basalt_qctx *ctx;
@@ -76,6 +78,9 @@ bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_q
         return basalt_qrun_window_spills(ctx, node);
     case QPLAN_LIMIT:
     case QPLAN_UNION_ALL:
+    case QPLAN_SCAN_CSV:
+    case QPLAN_SCAN_JSON:
+    case QPLAN_SCAN_IPC:
         return true;
     default:
         return false;
@@ -126,6 +131,11 @@ basalt_status basalt_qcursor_new_at(struct basalt_qctx *ctx, struct basalt_qplan
         c->skip = node->offset;
         c->left = node->limit;
         return basalt_qcursor_new_at(ctx, node->child[0], &c->input, err);
+    case QPLAN_SCAN_CSV:
+    case QPLAN_SCAN_JSON:
+    case QPLAN_SCAN_IPC:
+        c->kind = CUR_FILE;
+        return BASALT_OK;
     default:
         c->kind = CUR_CONCAT;
         return BASALT_OK;
@@ -344,6 +354,9 @@ basalt_status basalt_qcursor_next(struct basalt_qcursor *c, struct ArrowArray *o
         break;
     case CUR_CUT:
         st = c->input != NULL ? cut_next(c, out, err) : BASALT_OK;
+        break;
+    case CUR_FILE:
+        st = basalt_qrun_file_scan_next(c->node, out, err);
         break;
     default:
         st = concat_next(c, out, err);

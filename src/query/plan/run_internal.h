@@ -152,7 +152,8 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
                                struct qpipeline *pl, struct basalt_error *err);
 
 /* run_cursor.c: whether a cursor streams node's rows instead of holding
- * them (a spilling sort, GROUP BY or window, LIMIT, UNION ALL). */
+ * them (a spilling sort, GROUP BY or window, LIMIT, UNION ALL, a CSV,
+ * JSON or IPC file). */
 bool basalt_qcursor_streams(const struct basalt_qctx *ctx, const struct basalt_qplan *node);
 /* A cursor over node, a part of a plan being run (not optimised again). */
 basalt_status basalt_qcursor_new_at(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -241,6 +242,13 @@ basalt_status basalt_qrun_dictionary_keys(struct basalt_qctx *ctx, struct basalt
 basalt_status basalt_qrun_take_rows(const struct ArrowSchema *schema, const struct ArrowArray *b,
                                    int64_t from, int64_t n, struct ArrowArray *out,
                                    struct basalt_error *err);
+
+/* run_file_scan.c: a CSV, JSON or IPC scan's next batch (none: out->release
+ * NULL), or all its batches appended to out. */
+basalt_status basalt_qrun_file_scan_next(struct basalt_qplan *node, struct ArrowArray *out,
+                                         struct basalt_error *err);
+basalt_status basalt_qrun_file_scan_all(struct basalt_qplan *node, struct basalt_arrow_batches *out,
+                                        struct basalt_error *err);
 
 /* run.c: a monotonic clock in milliseconds, for the statistics. */
 double basalt_qrun_now_ms(void);

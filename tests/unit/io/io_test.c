@@ -74,6 +74,64 @@ static void check_file_input(bool use_mmap)
 TEST(file_input_pread) { check_file_input(false); }
 TEST(file_input_mmap) { check_file_input(true); }
 
+/* Resident pages of the whole process (/proc/self/statm), or -1. */
+static long resident_pages(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = -1;
+    if (f != NULL) {
+        if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+            resident = -1;
+        fclose(f);
+    }
+    return resident;
+}
+
+/* A mapped file read through its view is resident; released, its pages
+ * leave the resident set, and reading them again gives the same bytes.
+ * Memory inputs ignore the call (their bytes are the caller's). */
+TEST(file_input_release_view_drops_pages)
+{
+    char path[256];
+    temp_path(path, sizeof path, "in-release");
+    const size_t size = 16u << 20;
+    uint8_t *content = malloc(size);
+    CHECK(content != NULL);
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 9);
+    bt_rng_fill(&rng, content, size);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(fwrite(content, 1, size, f) == size);
+    fclose(f);
+    struct basalt_input *in;
+    struct basalt_error err;
+    CHECK_OK(basalt_input_open_file(path, true, &in, &err), &err);
+    const uint8_t *view = basalt_input_view(in);
+    CHECK(view != NULL);
+    long page = sysconf(_SC_PAGESIZE);
+    volatile unsigned sum = 0;
+    for (size_t i = 0; i < size; i += (size_t)page)
+        sum += view[i];
+    long before = resident_pages();
+    /* an unaligned range: only the pages wholly inside it go */
+    basalt_input_release_view(in, 100, size - 200);
+    long after = resident_pages();
+    CHECK_MSG(before > 0 && before - after >= (long)(size / (size_t)page) * 3 / 4,
+              "resident pages %ld before, %ld after releasing %zu", before, after,
+              size / (size_t)page);
+    CHECK_MEM(view, content, size);
+    basalt_input_release_view(in, size, 1); /* past the end: ignored */
+    basalt_input_close(in);
+    unlink(path);
+    CHECK_OK(basalt_input_open_memory(content, size, "mem.bin", &in, &err), &err);
+    basalt_input_release_view(in, 0, size);
+    CHECK(basalt_input_view(in) == content);
+    basalt_input_close(in);
+    free(content);
+    (void)sum;
+}
+
 TEST(file_input_missing_is_not_found)
 {
     struct basalt_input *in = NULL;

@@ -50,10 +50,15 @@ static int64_t g_of(int64_t i)
 static char fixture_path[256];
 
 static char spill_dir_path[256];
+static char csv_path[256], json_path[256];
 
 static void remove_fixture(void)
 {
     unlink(fixture_path);
+    if (csv_path[0])
+        unlink(csv_path);
+    if (json_path[0])
+        unlink(json_path);
     if (spill_dir_path[0])
         rmdir(spill_dir_path);
 }
@@ -744,4 +749,62 @@ TEST(spill_window_stretches)
              "1179648 THEN -1 ELSE g END ORDER BY s, id)) GROUP BY p",
              f);
     same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
+}
+
+/* The fixture's rows as a CSV or JSON lines file (COPY TO): empty when it
+ * could not be written. */
+static const char *text_fixture(char *path, size_t cap, const char *ext)
+{
+    if (path[0])
+        return path;
+    snprintf(path, cap, "/tmp/basalt_spill_%d.%s", (int)getpid(), ext);
+    char sql[1024];
+    snprintf(sql, sizeof sql, "COPY (SELECT * FROM '%s') TO '%s'", fixture(), path);
+    struct basalt_sql_session *s = session(NULL, 0, NULL);
+    struct basalt_arrow_batches b;
+    struct basalt_error err;
+    if (run(s, sql, &b, &err) != BASALT_OK)
+        path[0] = '\0';
+    basalt_arrow_batches_reset(&b);
+    basalt_sql_session_free(s);
+    return path;
+}
+
+/* How many rows the scan named `op` (CSV_SCAN, JSON_SCAN) gave, by EXPLAIN
+ * ANALYZE of sql without a limit. */
+static long long scan_rows(const char *sql, const char *op)
+{
+    struct basalt_sql_session *s = session(NULL, 0, NULL);
+    char text[4096], name[64];
+    explain(s, sql, text, sizeof text);
+    basalt_sql_session_free(s);
+    snprintf(name, sizeof name, "%s:rows=", op);
+    return counter(text, name);
+}
+
+/* CSV and JSON lines files are read a window of batches at a time into the
+ * pipeline above them, not whole first: a sort of a CSV file whose rows are
+ * twice the limit, and a global aggregate over the JSON lines of the same
+ * rows, run under the limit with the unlimited run's result and memory
+ * under the limit after every batch; a LIMIT reads the first window of
+ * either file, not all its rows. */
+TEST(spill_text_files_stream_into_pipelines)
+{
+    const char *csv = text_fixture(csv_path, sizeof csv_path, "csv");
+    const char *json = text_fixture(json_path, sizeof json_path, "json");
+    CHECK(csv[0] && json[0]);
+    char sql[1024];
+    snprintf(sql, sizeof sql, "SELECT * FROM '%s' ORDER BY s, k DESC", csv);
+    same_streamed(sql, ROWS, 24ll << 20, 48ll << 20, 2, 0);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) AS n, count(s) AS ns, sum(k) AS sk, max(d) AS md, min(s) AS ms "
+             "FROM '%s'",
+             json);
+    same_streamed(sql, 1, 24ll << 20, 0, -1, 0);
+    snprintf(sql, sizeof sql, "SELECT * FROM '%s' LIMIT 10", csv);
+    long long rows = scan_rows(sql, "CSV_SCAN");
+    CHECK_MSG(rows >= 10 && rows < ROWS / 2, "CSV_SCAN gave %lld rows for LIMIT 10", rows);
+    snprintf(sql, sizeof sql, "SELECT * FROM '%s' LIMIT 10", json);
+    rows = scan_rows(sql, "JSON_SCAN");
+    CHECK_MSG(rows >= 10 && rows < ROWS / 2, "JSON_SCAN gave %lld rows for LIMIT 10", rows);
 }
