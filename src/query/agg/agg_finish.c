@@ -44,7 +44,12 @@ struct fin {
      * of up to QAGG_BATCH_ROWS before they go out */
     struct basalt_arrow_batches pend;
     int64_t pend_rows;
+    /* per partition, when each is merged and written in one task
+     * (merge_write_task): its batches */
+    struct ArrowArray **part_batches;
+    int64_t *n_part_batches;
 };
+
 
 static int part_of(uint64_t h)
 {
@@ -350,6 +355,56 @@ static void merge_task(void *ctx, int64_t begin, int64_t end, int worker)
     }
 }
 
+/* Partition p's merged groups, in their order, as batches of their own;
+ * then its table goes. */
+static basalt_status write_part(struct fin *f, int p, struct basalt_error *err)
+{
+    struct basalt_qagg_local *t = &f->parts[p];
+    int64_t n = t->n_groups, nb = (n + QAGG_BATCH_ROWS - 1) / QAGG_BATCH_ROWS;
+    f->part_batches[p] = basalt_calloc((size_t)nb + 1, sizeof **f->part_batches);
+    uint32_t *ref = basalt_malloc(sizeof *ref * (size_t)(n < QAGG_BATCH_ROWS ? n + 1 : QAGG_BATCH_ROWS));
+    basalt_status st = BASALT_OK;
+    if (f->part_batches[p] == NULL || ref == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    struct basalt_qagg_local *parts[QAGG_PARTS];
+    for (int q = 0; q < QAGG_PARTS; q++)
+        parts[q] = t;
+    for (int64_t b = 0; b < nb && st == BASALT_OK; b++) {
+        int64_t lo = b * QAGG_BATCH_ROWS, cnt = n - lo < QAGG_BATCH_ROWS ? n - lo : QAGG_BATCH_ROWS;
+        for (int64_t i = 0; i < cnt; i++)
+            ref[i] = (uint32_t)p;
+        st = basalt_qagg_write(f->agg, parts, ref, f->order[p] + lo,
+                               (const int64_t *const *)f->coll_start, cnt,
+                               &f->part_batches[p][b], err);
+        if (st == BASALT_OK)
+            f->n_part_batches[p]++;
+    }
+    basalt_free(ref);
+    basalt_qagg_local_clear(t);
+    basalt_free(f->order[p]);
+    f->order[p] = NULL;
+    for (int c = 0; c < f->agg->n_calls; c++) {
+        size_t pc = (size_t)p * (size_t)f->agg->n_calls + (size_t)c;
+        basalt_free(f->coll_start[pc]);
+        f->coll_start[pc] = NULL;
+    }
+    return st;
+}
+
+static void merge_write_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+    (void)worker;
+    struct fin *f = ctx;
+    for (int64_t p = begin; p < end; p++) {
+        f->status[p] = basalt_qagg_local_init(f->agg, &f->parts[p], false, &f->errs[p]);
+        if (f->status[p] == BASALT_OK)
+            f->status[p] = merge_part(f, (int)p, &f->errs[p]);
+        f->n_part[p] = f->parts[p].n_groups;
+        if (f->status[p] == BASALT_OK)
+            f->status[p] = write_part(f, (int)p, &f->errs[p]);
+    }
+}
+
 /* ------------------------------------------------------------ phase 3 */
 
 static void write_task(void *ctx, int64_t begin, int64_t end, int worker)
@@ -439,12 +494,28 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
         basalt_pool_parallel_for(pool, 0, n_locals, 1, bucket_task, &f);
         st = first_error(&f, n_locals, err);
     }
-    if (st == BASALT_OK) {
+    int64_t local_groups = 0;
+    for (int i = 0; i < n_locals; i++)
+        local_groups += locals[i]->n_groups;
+    bool merge_write = st == BASALT_OK && !f.direct && local_groups >= QAGG_MERGE_WRITE_GROUPS;
+    if (merge_write) {
+        f.part_batches = basalt_calloc(QAGG_PARTS, sizeof *f.part_batches);
+        f.n_part_batches = basalt_calloc(QAGG_PARTS, sizeof *f.n_part_batches);
+        if (!f.part_batches || !f.n_part_batches)
+            st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+        if (st == BASALT_OK) {
+            basalt_pool_parallel_for(pool, 0, QAGG_PARTS, 1, merge_write_task, &f);
+            st = first_error(&f, QAGG_PARTS, err);
+        }
+    } else if (st == BASALT_OK) {
         basalt_pool_parallel_for(pool, 0, QAGG_PARTS, 1, merge_task, &f);
         st = first_error(&f, QAGG_PARTS, err);
     }
     int64_t n_batches = 0;
-    if (st == BASALT_OK) {
+    if (st == BASALT_OK && merge_write) {
+        for (int p = 0; p < QAGG_PARTS; p++)
+            f.n_out += f.n_part[p];
+    } else if (st == BASALT_OK) {
         for (int p = 0; p < QAGG_PARTS; p++)
             f.n_out += f.n_part[p];
         f.ref_part = basalt_malloc(sizeof(uint32_t) * (size_t)(f.n_out + 1));
@@ -458,7 +529,7 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
         if (!f.ref_part || !f.ref_gid || !f.batches || !f.status || !f.errs)
             st = basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
     }
-    if (st == BASALT_OK) {
+    if (st == BASALT_OK && !merge_write) {
         int64_t r = 0;
         for (int p = 0; p < QAGG_PARTS; p++)
             for (int64_t k = 0; k < f.n_part[p]; k++, r++) {
@@ -475,14 +546,25 @@ basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_loc
             basalt_arrow_schema_move(&schema, &out->schema);
         for (int64_t b = 0; b < n_batches && st == BASALT_OK; b++)
             st = basalt_arrow_batches_append(out, &f.batches[b], err);
+        for (int p = 0; merge_write && p < QAGG_PARTS && st == BASALT_OK; p++)
+            for (int64_t b = 0; b < f.n_part_batches[p] && st == BASALT_OK; b++)
+                st = basalt_arrow_batches_append(out, &f.part_batches[p][b], err);
         agg->groups = f.n_out;
         agg->partitions = QAGG_PARTS;
         agg->direct_finish = f.direct;
+        agg->merge_write_finish = merge_write;
     }
     /* clean up */
     for (int64_t b = 0; f.batches && b < n_batches; b++)
         basalt_arrow_array_release(&f.batches[b]);
     basalt_free(f.batches);
+    for (int p = 0; f.part_batches && p < QAGG_PARTS; p++) {
+        for (int64_t b = 0; f.part_batches[p] && b < f.n_part_batches[p]; b++)
+            basalt_arrow_array_release(&f.part_batches[p][b]);
+        basalt_free(f.part_batches[p]);
+    }
+    basalt_free(f.part_batches);
+    basalt_free(f.n_part_batches);
     basalt_free(f.ref_part);
     basalt_free(f.ref_gid);
     for (int p = 0; f.parts && p < QAGG_PARTS; p++) {

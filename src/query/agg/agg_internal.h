@@ -16,6 +16,12 @@
 /* Direct-indexed window of the dense path: one int32 group id per key value. */
 #define QAGG_DENSE_SLOTS 65536
 #define QAGG_BATCH_ROWS 65536
+/* From this many groups in the locals, the finish merges and writes each
+ * partition in one task and frees its table at once (agg_finish.c), so the
+ * merged tables are never all held beside the locals; a partition's output
+ * then averages at least a quarter of a batch. Below it, the output's
+ * batches are cut across partitions. */
+#define QAGG_MERGE_WRITE_GROUPS ((int64_t)QAGG_PARTS * QAGG_BATCH_ROWS / 4)
 /* All-string keys encoded in one pass (agg_strkey.c), dictionary keys
  * grouped by code (agg_dict.c): up to this many. */
 #define QAGG_STR_KEYS_MAX 8
@@ -156,6 +162,7 @@ struct basalt_qagg {
         dict_map_batches;
     int64_t groups, partitions;
     bool direct_finish;
+    bool merge_write_finish; /* each partition merged and written at once (agg_finish.c) */
     int64_t splits;
 };
 

@@ -301,10 +301,13 @@ static basalt_status groups_resize(struct basalt_qagg_local *l, int64_t cap,
         size_t sz = a->calls[c].state_size;
         if (!sz)
             continue;
+        /* Not zeroed here: basalt_qagg_group_append zeroes a group's
+         * states as it adds it, so the pages past the last group are never
+         * touched (a table doubles: zeroing its new half here made the
+         * kernel clear pages half of which no group ever used). */
         uint8_t *s = basalt_realloc(l->states[c], (size_t)cap * sz);
         if (!s)
             return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
-        memset(s + (size_t)l->cap_groups * sz, 0, (size_t)(cap - l->cap_groups) * sz);
         l->states[c] = s;
     }
     l->cap_groups = cap;
@@ -391,6 +394,9 @@ basalt_status basalt_qagg_group_append(struct basalt_qagg_local *l, uint64_t h,
         }
     }
     l->hashes[g] = h;
+    for (int c = 0; c < a->n_calls; c++)
+        if (a->calls[c].state_size != 0)
+            memset(l->states[c] + (size_t)g * a->calls[c].state_size, 0, a->calls[c].state_size);
     l->n_groups++;
     *gid = (uint32_t)g;
     return BASALT_OK;

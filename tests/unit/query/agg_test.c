@@ -549,6 +549,88 @@ TEST(agg_deterministic_output)
     free_cells(k0, k1, v, ROWS);
 }
 
+/* Enough groups that each partition is merged and written in one task, its
+ * table freed at once (QAGG_MERGE_WRITE_GROUPS): two locals that each hold
+ * every one of 600,000 keys give the rows of one local (too few groups for
+ * that: its output batches are cut across partitions) in the same order,
+ * and the counts, sums and minimum strings the rows' formulas give; the
+ * median collects values, which the writer reads per partition. */
+TEST(agg_many_groups_merge_and_write_each_partition)
+{
+    enum { KEYS = 600000, ROWS = 2 * KEYS };
+    CHECK(2 * (int64_t)KEYS >= QAGG_MERGE_WRITE_GROUPS && KEYS < QAGG_MERGE_WRITE_GROUPS);
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct basalt_arrow_builder *kb, *xb, *sb;
+    struct ArrowSchema sch;
+    CHECK_OK(basalt_arrow_builder_new("l", NULL, 0, &kb, &err), &err);
+    CHECK_OK(basalt_arrow_builder_new("l", NULL, 0, &xb, &err), &err);
+    CHECK_OK(basalt_arrow_builder_new("u", NULL, 0, &sb, &err), &err);
+    for (int64_t r = 0; r < ROWS; r++) {
+        char b[32];
+        snprintf(b, sizeof b, "s%lld", (long long)((r * 31) % 977));
+        CHECK_OK(basalt_arrow_builder_append_int(kb, r % KEYS, &err), &err);
+        CHECK_OK(basalt_arrow_builder_append_int(xb, (r * 7919) % 1000, &err), &err);
+        CHECK_OK(basalt_arrow_builder_append_bytes(sb, b, (int64_t)strlen(b), &err), &err);
+    }
+    struct ArrowArray keys[1], args[4];
+    CHECK_OK(basalt_arrow_builder_finish(kb, &sch, &keys[0], &err), &err);
+    basalt_arrow_schema_release(&sch);
+    CHECK_OK(basalt_arrow_builder_finish(xb, &sch, &args[1], &err), &err);
+    basalt_arrow_schema_release(&sch);
+    CHECK_OK(basalt_arrow_builder_finish(sb, &sch, &args[2], &err), &err);
+    basalt_arrow_schema_release(&sch);
+    basalt_arrow_builder_free(kb);
+    basalt_arrow_builder_free(xb);
+    basalt_arrow_builder_free(sb);
+    args[0] = args[3] = args[1];
+    struct basalt_query_type kt[] = {T(INT64)};
+    struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(INT64)),
+                                       CALL(MIN, T(STRING)), CALL(MEDIAN, T(INT64))};
+    struct basalt_pool *pool;
+    CHECK_OK(basalt_pool_new(1, &pool, &err), &err);
+    char **one = NULL, **two = NULL;
+    int64_t n_one = 0, n_two = 0;
+    struct basalt_qagg *agg;
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 4, NULL, &agg, &err), &err);
+    struct at_opts o1 = {1, 0, NULL, false, NULL};
+    CHECK_OK(at_run(agg, kt, 1, calls, 4, keys, args, ROWS, &o1, &one, &n_one, &err), &err);
+    CHECK(!agg->merge_write_finish); /* 600,000 groups: batches cut across partitions */
+    basalt_qagg_free(agg);
+    CHECK_OK(basalt_qagg_new(kt, 1, calls, 4, NULL, &agg, &err), &err);
+    struct at_opts o2 = {2, 0, pool, false, NULL};
+    CHECK_OK(at_run(agg, kt, 1, calls, 4, keys, args, ROWS, &o2, &two, &n_two, &err), &err);
+    CHECK(!agg->direct_finish && agg->merge_write_finish);
+    basalt_qagg_free(agg);
+    CHECK_EQ(n_one, KEYS);
+    CHECK_EQ(n_two, KEYS);
+    int64_t wrong = 0, first_wrong = -1;
+    for (int64_t i = 0; i < n_one && i < n_two; i++) {
+        long long k = atoll(one[i]);
+        int64_t r0 = k, r1 = k + KEYS;
+        int64_t s0 = (r0 * 31) % 977, s1 = (r1 * 31) % 977;
+        char a[32], b[32], want[128];
+        snprintf(a, sizeof a, "s%lld", (long long)s0);
+        snprintf(b, sizeof b, "s%lld", (long long)s1);
+        snprintf(want, sizeof want, "%lld|2|%lld|%s|", k,
+                 (long long)((r0 * 7919) % 1000 + (r1 * 7919) % 1000), strcmp(a, b) < 0 ? a : b);
+        if (strcmp(one[i], two[i]) != 0 || strncmp(one[i], want, strlen(want)) != 0) {
+            if (first_wrong < 0)
+                first_wrong = i;
+            wrong++;
+        }
+    }
+    CHECK_MSG(wrong == 0, "%lld rows differ, first %lld: one '%s' two '%s'", (long long)wrong,
+              (long long)first_wrong, first_wrong >= 0 ? one[first_wrong] : "",
+              first_wrong >= 0 ? two[first_wrong] : "");
+    at_free(one, n_one);
+    at_free(two, n_two);
+    basalt_pool_free(pool);
+    basalt_arrow_array_release(&keys[0]);
+    basalt_arrow_array_release(&args[1]);
+    basalt_arrow_array_release(&args[2]);
+}
+
 /* A later chunk below the first one's keys slides the dense window down:
  * the map moves with it and every earlier group keeps its id. */
 TEST(agg_dense_window_slides)
