@@ -139,6 +139,47 @@ basalt_status basalt_qrun_sort_input(struct basalt_qctx *ctx, struct basalt_qpla
     return st;
 }
 
+/* ORDER BY ... LIMIT: the input read through a cursor, a window of batches
+ * at a time in input order, each batch handed to the top-k as it comes
+ * (numbered in that order, so ties keep input order), which keeps only the
+ * rows that can still be among the first offset + limit: the input is never
+ * held whole. */
+static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                           struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_qsort_key *keys = sort_keys(node);
+    if (keys == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_qcursor *in = NULL;
+    struct basalt_qsort *sort = NULL;
+    struct basalt_qsort_local *local = NULL;
+    basalt_status st = basalt_qcursor_new_at(ctx, node->child[0], &in, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_new(&node->child[0]->schema, keys, node->n_sort_keys, node->limit,
+                              node->offset, &sort, err);
+    if (st == BASALT_OK)
+        st = basalt_qsort_local_new(sort, &local, err);
+    for (int64_t seq = 0; st == BASALT_OK; seq++) {
+        struct ArrowArray b;
+        st = basalt_qcursor_next(in, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        if (seq >= (INT64_C(1) << 31) - 1)
+            st = basalt_error_set(err, BASALT_LIMIT, "ORDER BY ... LIMIT: more than 2^31 batches");
+        if (st == BASALT_OK)
+            st = basalt_qsort_consume(local, &b, seq, err);
+        else
+            basalt_arrow_array_release(&b);
+    }
+    basalt_qcursor_free(in);
+    if (st == BASALT_OK)
+        st = basalt_qsort_finish(sort, &local, 1, ctx->o.pool, out, err);
+    basalt_qsort_local_free(local);
+    basalt_qsort_free(sort);
+    basalt_free(keys);
+    return st;
+}
+
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_arrow_batches *out, struct basalt_error *err)
 {
@@ -165,10 +206,11 @@ basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *nod
         basalt_qsort_ext_free(x);
         return st;
     }
+    if (node->limit >= 0)
+        return top_k(ctx, node, out, err);
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
-    const char *what = node->limit >= 0 ? "ORDER BY ... LIMIT (top-k)" : "ORDER BY";
-    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], what, -1, &in, err);
+    basalt_status st = basalt_qrun_collect_in_order(ctx, node->child[0], "ORDER BY", -1, &in, err);
     struct basalt_qsort_key *keys = sort_keys(node);
     if (st == BASALT_OK && keys == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");

@@ -120,6 +120,57 @@ static basalt_status keep_batch(struct basalt_qsort_local *l, struct ArrowArray 
     return BASALT_OK;
 }
 
+/* When the candidates (sorted, the first k) sit in more than a few batches,
+ * which are held whole, their rows are copied into one batch of their own
+ * and the others released: LIMIT 100 over 65536-row batches held up to 100
+ * of them. A candidate's tag keeps its seq and takes its new row, whose
+ * order among the rows of one seq is the old one (they are sorted), so the
+ * order of every comparison stays as it was. `refs` is scratch of l->n. */
+static basalt_status compact(struct basalt_qsort_local *l, int64_t *refs, struct basalt_error *err)
+{
+    const int S = l->s->topk_layout.K + 2;
+    int64_t distinct = 0, max_seq = 0;
+    for (int64_t i = 0; i < l->n; i++)
+        refs[i] = 0;
+    for (int64_t r = 0; r < l->n_rec; r++) {
+        int64_t *ref = &refs[l->rec[(size_t)r * (size_t)S + (size_t)S - 1]];
+        distinct += *ref == 0;
+        *ref = 1;
+    }
+    if (distinct <= 4)
+        return BASALT_OK;
+    int32_t *src = basalt_malloc((size_t)l->n_rec * sizeof *src);
+    int64_t *idx = basalt_malloc((size_t)l->n_rec * sizeof *idx);
+    struct ArrowArray merged;
+    basalt_status st = src && idx ? BASALT_OK : nomem(err);
+    for (int64_t r = 0; r < l->n_rec && st == BASALT_OK; r++) {
+        const uint64_t *x = l->rec + (size_t)r * (size_t)S;
+        src[r] = (int32_t)x[S - 1];
+        idx[r] = (int64_t)(x[S - 2] & 0xffffffffu);
+    }
+    if (st == BASALT_OK)
+        st = basalt_arrow_take_many(&l->s->schema, l->arr, (int32_t)l->n, src, idx, l->n_rec,
+                                    &merged, err);
+    basalt_free(src);
+    basalt_free(idx);
+    if (st != BASALT_OK)
+        return st;
+    for (int64_t i = 0; i < l->n; i++) {
+        if (l->seq[i] > max_seq)
+            max_seq = l->seq[i];
+        basalt_arrow_array_release(&l->arr[i]);
+    }
+    basalt_arrow_array_move(&merged, &l->arr[0]);
+    l->seq[0] = max_seq; /* the batches it replaces are gone: still distinct */
+    l->n = 1;
+    for (int64_t r = 0; r < l->n_rec; r++) {
+        uint64_t *x = l->rec + (size_t)r * (size_t)S;
+        x[S - 2] = (x[S - 2] & ~(uint64_t)0xffffffffu) | (uint64_t)r;
+        x[S - 1] = 0;
+    }
+    return BASALT_OK;
+}
+
 /* Keeps the first k candidates (sorted), releases batches none of them
  * refers to and sets the threshold to the k-th. */
 static basalt_status prune(struct basalt_qsort_local *l, int64_t k, struct basalt_error *err)
@@ -141,6 +192,11 @@ static basalt_status prune(struct basalt_qsort_local *l, int64_t k, struct basal
     basalt_free(tmp);
     if (l->n_rec > k)
         l->n_rec = k;
+    basalt_status st = compact(l, map, err);
+    if (st != BASALT_OK) {
+        basalt_free(map);
+        return st;
+    }
     for (int64_t i = 0; i < l->n; i++)
         map[i] = -1;
     for (int64_t r = 0; r < l->n_rec; r++)
@@ -268,8 +324,16 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
     }
     int64_t bound = k < 1024 ? 2048 : 2 * k;
     /* A first threshold as soon as there are k candidates (cheap when they
-     * came through the batch's own selection). */
-    if (l->n_rec >= bound || (!l->thr && have_thr && l->n_rec >= k))
+     * came through the batch's own selection). Past the threshold, a batch
+     * with a candidate is held whole: pruning once the held batches have
+     * four times the rows needed releases them or copies the first k rows
+     * into one (compact), where waiting for 2048 candidates held hundreds
+     * of batches for LIMIT 3. */
+    int64_t held = 0;
+    for (int64_t i = 0; l->thr && i < l->n; i++)
+        held += l->arr[i].length;
+    if (l->n_rec >= bound || (!l->thr && have_thr && l->n_rec >= k) ||
+        (l->n > 1 && held > 4 * (k + 1024)))
         return prune(l, k, err);
     return BASALT_OK;
 }

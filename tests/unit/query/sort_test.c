@@ -257,6 +257,69 @@ TEST(sort_ints_desc_and_topk)
     basalt_arrow_schema_release(&s);
 }
 
+/* A top-k whose first k rows come from k different batches holds those
+ * rows, not the batches: LIMIT 100 over 300 batches of 4096 rows, each
+ * batch bringing one row better than all before it, ends holding a few
+ * batches' worth of memory (100 whole batches before the candidates were
+ * copied into one), and gives the 100 best rows in order. */
+TEST(sort_topk_holds_its_rows_not_their_batches)
+{
+    enum { BATCHES = 300, ROWS = 4096, K = 100 };
+    struct basalt_error err;
+    basalt_error_init(&err);
+    struct ArrowSchema schema;
+    struct basalt_qsort_key key = {0, false, false};
+    struct basalt_qsort *s = NULL;
+    struct basalt_qsort_local *l = NULL;
+    int64_t base = 0, one_batch = 0;
+    for (int b = 0; b < BATCHES; b++) {
+        int64_t start = basalt_alloc_bytes();
+        struct basalt_arrow_builder *root, *kc, *pc;
+        CHECK_OK(basalt_arrow_builder_new("+s", "", 0, &root, &err), &err);
+        CHECK_OK(basalt_arrow_builder_add_child(root, "l", "k", 0, &kc, &err), &err);
+        CHECK_OK(basalt_arrow_builder_add_child(root, "u", "p", 0, &pc, &err), &err);
+        for (int r = 0; r < ROWS; r++) {
+            char text[48];
+            snprintf(text, sizeof text, "payload-of-batch-%d-row-%d", b, r);
+            CHECK_OK(basalt_arrow_builder_append_int(kc, r == 0 ? -b : 1000000 + r, &err), &err);
+            CHECK_OK(basalt_arrow_builder_append_string(pc, text, &err), &err);
+            CHECK_OK(basalt_arrow_builder_end_element(root, &err), &err);
+        }
+        struct ArrowArray batch;
+        struct ArrowSchema sch;
+        CHECK_OK(basalt_arrow_builder_finish(root, &sch, &batch, &err), &err);
+        basalt_arrow_builder_free(root);
+        if (b == 0) {
+            schema = sch;
+            one_batch = basalt_alloc_bytes() - start;
+            CHECK_OK(basalt_qsort_new(&schema, &key, 1, K, 0, &s, &err), &err);
+            CHECK_OK(basalt_qsort_local_new(s, &l, &err), &err);
+            base = basalt_alloc_bytes() - one_batch;
+        } else {
+            basalt_arrow_schema_release(&sch);
+        }
+        CHECK_OK(basalt_qsort_consume(l, &batch, b, &err), &err);
+    }
+    int64_t held = basalt_alloc_bytes() - base;
+    CHECK_MSG(held < 20 * one_batch, "%lld bytes held for %d rows (a batch is %lld)",
+              (long long)held, K, (long long)one_batch);
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    CHECK_OK(basalt_qsort_finish(s, &l, 1, NULL, &out, &err), &err);
+    int64_t r = 0;
+    for (int64_t b = 0; b < out.n; b++) {
+        const struct ArrowArray *kcol = out.arrays[b].children[0];
+        const int64_t *v = kcol->buffers[1];
+        for (int64_t i = 0; i < kcol->length; i++, r++)
+            CHECK_EQ(v[kcol->offset + i], -(int64_t)(BATCHES - 1 - r));
+    }
+    CHECK_EQ(r, K);
+    basalt_arrow_batches_reset(&out);
+    basalt_qsort_local_free(l);
+    basalt_qsort_free(s);
+    basalt_arrow_schema_release(&schema);
+}
+
 /* ------------------------------------------------------------------ random vs a merge sort */
 
 /* Under AddressSanitizer the large per-configuration allocations make the

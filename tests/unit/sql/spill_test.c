@@ -808,3 +808,19 @@ TEST(spill_text_files_stream_into_pipelines)
     rows = scan_rows(sql, "JSON_SCAN");
     CHECK_MSG(rows >= 10 && rows < ROWS / 2, "JSON_SCAN gave %lld rows for LIMIT 10", rows);
 }
+
+/* ORDER BY ... LIMIT reads its input a window at a time and keeps only the
+ * rows that can still be among the first: 1.5M rows give the unlimited
+ * run's 100 rows under a 48 MiB limit, which their 60 MB in memory pass
+ * (two workers each decode a row group while the window before is held,
+ * which 24 MiB does not leave room for). Before, the top-k collected its
+ * whole input and failed with LIMIT. */
+TEST(spill_top_k_streams_its_input)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[1024];
+    snprintf(sql, sizeof sql, "SELECT * FROM '%s' ORDER BY d DESC NULLS LAST, s LIMIT 100 OFFSET 7",
+             f);
+    same_streamed(sql, 100, 48ll << 20, 0, -1, 0);
+}
