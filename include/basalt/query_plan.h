@@ -38,6 +38,8 @@ struct basalt_qctx;
 struct basalt_qplan;
 struct basalt_iceberg_table;
 
+struct basalt_io_store;
+
 struct basalt_qctx_options {
     struct basalt_pool *pool; /* borrowed; NULL: the calling thread */
     int num_workers;          /* at most this many of the pool's workers (0: all) */
@@ -48,6 +50,11 @@ struct basalt_qctx_options {
     /* Where spill files go (borrowed; it must outlive the context). NULL or
      * "": $TMPDIR, else /tmp. Files are unlinked as soon as they are made. */
     const char *spill_dir;
+    /* Opens the remote URIs of file scans (s3://, s3a://, gs://, az://,
+     * abfs[s]://, http(s)://) (borrowed; it must outlive the context). NULL:
+     * the context makes one from the environment when a scan first needs
+     * it (basalt_qctx_store). */
+    struct basalt_io_store *store;
 };
 BASALT_EXPORT void basalt_qctx_options_init(struct basalt_qctx_options *o);
 
@@ -55,6 +62,12 @@ BASALT_EXPORT basalt_status basalt_qctx_new(const struct basalt_qctx_options *o,
                                             struct basalt_qctx **out, struct basalt_error *err);
 /* Frees the context and every node, builder and expression made in it. */
 BASALT_EXPORT void basalt_qctx_free(struct basalt_qctx *ctx);
+/* The store remote file URIs are opened with: the options' store, or one
+ * the context made from the environment (basalt_io_store_new) the first
+ * time it was asked, kept until the context is freed. The errors of
+ * basalt_io_store_new (a malformed AWS config file, say). */
+BASALT_EXPORT basalt_status basalt_qctx_store(struct basalt_qctx *ctx, struct basalt_io_store **out,
+                                              struct basalt_error *err);
 
 /* The output schema of a node ("+s"; children named as the columns). Valid
  * as long as the context. */

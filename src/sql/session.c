@@ -386,6 +386,7 @@ static basalt_status run_statement(struct basalt_sql_session *s, const char *tex
     qo.num_workers = s->o.num_workers;
     qo.memory_limit = s->o.memory_limit;
     qo.spill_dir = s->o.spill_dir;
+    qo.store = s->o.store != NULL ? s->o.store : s->own_store; /* NULL: the query makes one */
     struct basalt_qctx *ctx;
     basalt_status st = basalt_qctx_new(&qo, &ctx, err);
     if (st != BASALT_OK)

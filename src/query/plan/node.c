@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "basalt/ipc.h"
+#include "basalt/io.h"
 #include "plan/plan_internal.h"
 
 void basalt_qctx_options_init(struct basalt_qctx_options *o)
@@ -67,7 +68,19 @@ void basalt_qctx_free(struct basalt_qctx *ctx)
     basalt_free(ctx->nodes);
     basalt_free(ctx->builders);
     basalt_arena_reset(&ctx->arena);
+    basalt_io_store_free(ctx->own_store);
     basalt_free(ctx);
+}
+
+basalt_status basalt_qctx_store(struct basalt_qctx *ctx, struct basalt_io_store **out,
+                                struct basalt_error *err)
+{
+    *out = ctx->o.store != NULL ? ctx->o.store : ctx->own_store;
+    if (*out != NULL)
+        return BASALT_OK;
+    basalt_status st = basalt_io_store_new(NULL, &ctx->own_store, err);
+    *out = ctx->own_store;
+    return st;
 }
 
 static bool grow(void **items, int *cap, int n, size_t size)

@@ -141,6 +141,7 @@ struct basalt_qplan {
 
 struct basalt_qctx {
     struct basalt_qctx_options o;
+    struct basalt_io_store *own_store; /* basalt_qctx_store's, when o.store is NULL */
     struct basalt_arena arena;
     /* everything to free with the context */
     struct basalt_qplan **nodes;

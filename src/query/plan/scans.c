@@ -3,8 +3,25 @@
  * plan runs (run_source.c). */
 #include <string.h>
 
+#include "basalt/io.h"
 #include "basalt/ipc.h"
 #include "plan/plan_internal.h"
+
+/* A scan's file as an input: a remote URI through the context's store
+ * (`flags` as basalt_io_open_input_flags takes them), or NULL in *in for a
+ * local path, which the format's own open_file maps. */
+static basalt_status open_remote(struct basalt_qctx *ctx, const char *path, unsigned flags,
+                                 struct basalt_input **in, struct basalt_error *err)
+{
+    *in = NULL;
+    if (!basalt_io_uri_is_remote(path))
+        return BASALT_OK;
+    struct basalt_io_store *store;
+    basalt_status st = basalt_qctx_store(ctx, &store, err);
+    if (st == BASALT_OK)
+        st = basalt_io_open_input_flags(store, path, flags, in, err);
+    return st;
+}
 
 /* Two schemas a union of files accepts as one: same column names and types. */
 static basalt_status same_columns(const struct ArrowSchema *a, const struct ArrowSchema *b,
@@ -47,7 +64,11 @@ basalt_status basalt_qplan_scan_parquet(struct basalt_qctx *ctx, const char *con
         s->n_paths = i + 1;
         if (s->paths[i] == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        st = basalt_parquet_reader_open_file(paths[i], NULL, &s->readers[i], err);
+        struct basalt_input *in;
+        st = open_remote(ctx, paths[i], 0, &in, err);
+        if (st == BASALT_OK)
+            st = in != NULL ? basalt_parquet_reader_open(in, true, NULL, &s->readers[i], err)
+                            : basalt_parquet_reader_open_file(paths[i], NULL, &s->readers[i], err);
         if (st != BASALT_OK)
             return st;
         struct ArrowSchema schema;
@@ -92,7 +113,12 @@ basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const char *path,
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     /* The reader stays open until the plan runs: it has copied what it keeps
      * of the options, whose pointers are borrowed only during this call. */
-    st = basalt_csv_reader_open_file(path, &s->csv, &s->csv_reader, err);
+    /* A remote file is read whole into memory (one GET) before it is parsed. */
+    struct basalt_input *in;
+    st = open_remote(ctx, path, BASALT_IO_SEQUENTIAL, &in, err);
+    if (st == BASALT_OK)
+        st = in != NULL ? basalt_csv_reader_open(in, true, &s->csv, &s->csv_reader, err)
+                        : basalt_csv_reader_open_file(path, &s->csv, &s->csv_reader, err);
     if (st == BASALT_OK)
         st = basalt_csv_reader_schema(s->csv_reader, &s->full, err);
     if (st == BASALT_OK)
@@ -125,7 +151,11 @@ basalt_status basalt_qplan_scan_json(struct basalt_qctx *ctx, const char *path,
     if (s->path == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     /* open now (the options' pointers are borrowed during this call only) */
-    st = basalt_json_reader_open_file(path, &o, &s->json_reader, err);
+    struct basalt_input *in;
+    st = open_remote(ctx, path, BASALT_IO_SEQUENTIAL, &in, err);
+    if (st == BASALT_OK)
+        st = in != NULL ? basalt_json_reader_open(in, true, &o, &s->json_reader, err)
+                        : basalt_json_reader_open_file(path, &o, &s->json_reader, err);
     if (st == BASALT_OK)
         st = basalt_json_reader_schema(s->json_reader, &s->full, err);
     if (st == BASALT_OK)
@@ -149,7 +179,11 @@ basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,
     s->path = basalt_strdup(path);
     if (s->path == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    st = basalt_ipc_reader_open_file(path, NULL, &s->ipc_reader, err);
+    struct basalt_input *in;
+    st = open_remote(ctx, path, 0, &in, err);
+    if (st == BASALT_OK)
+        st = in != NULL ? basalt_ipc_reader_open(in, NULL, &s->ipc_reader, err)
+                        : basalt_ipc_reader_open_file(path, NULL, &s->ipc_reader, err);
     if (st == BASALT_OK)
         st = basalt_ipc_reader_schema(s->ipc_reader, &s->full, err);
     if (st == BASALT_OK)

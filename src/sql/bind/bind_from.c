@@ -3,11 +3,13 @@
  * joins are flattened into the relation list with their ON conditions added
  * to the conjuncts, so the planner orders them; outer, semi and anti joins
  * are planned where they stand. */
+#include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "basalt/io.h"
 #include "basalt/ipc.h"
 #include "bind/bind_internal.h"
 
@@ -76,6 +78,46 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+struct remote_glob {
+    const char *pattern;
+    struct basalt_string_list *out;
+    size_t matched;
+};
+
+static basalt_status remote_match(void *ctx, const struct basalt_io_entry *e,
+                                  struct basalt_error *err)
+{
+    struct remote_glob *g = ctx;
+    if (e->is_prefix || fnmatch(g->pattern, e->uri, FNM_PATHNAME) != 0)
+        return BASALT_OK;
+    g->matched++;
+    return basalt_string_list_add(g->out, e->uri, strlen(e->uri), err);
+}
+
+/* A glob over object storage: the objects under the pattern's part before
+ * its first wildcard (one listing, in key order, which is byte order as
+ * DuckDB sorts) whose URI the pattern matches, '*' not crossing a '/'. */
+static basalt_status expand_remote(struct binder *B, const char *pattern, int32_t pos,
+                                   struct basalt_string_list *out, struct basalt_error *err)
+{
+    size_t fixed = strcspn(pattern, "*?[");
+    char *prefix = basalt_malloc(fixed + 1);
+    if (prefix == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    memcpy(prefix, pattern, fixed);
+    prefix[fixed] = '\0';
+    struct basalt_io_store *store;
+    struct remote_glob g = {pattern, out, 0};
+    basalt_status st = basalt_qctx_store(B->ctx, &store, err);
+    if (st == BASALT_OK)
+        st = basalt_io_list(store, prefix, false, remote_match, &g, err);
+    basalt_free(prefix);
+    if (st == BASALT_OK && g.matched == 0)
+        st = basalt_sql_err(B, BASALT_NOT_FOUND, pos, err, "no files found that match '%s'",
+                            pattern);
+    return st;
+}
+
 /* Expands globs (a path without wildcards is itself); sorted, as DuckDB. */
 static basalt_status expand(struct binder *B, const char *const *patterns, int n, int32_t pos,
                             struct basalt_string_list *out, struct basalt_error *err)
@@ -83,6 +125,12 @@ static basalt_status expand(struct binder *B, const char *const *patterns, int n
     for (int i = 0; i < n; i++) {
         if (strpbrk(patterns[i], "*?[") == NULL) {
             basalt_status st = basalt_string_list_add(out, patterns[i], strlen(patterns[i]), err);
+            if (st != BASALT_OK)
+                return st;
+            continue;
+        }
+        if (basalt_io_uri_is_remote(patterns[i])) {
+            basalt_status st = expand_remote(B, patterns[i], pos, out, err);
             if (st != BASALT_OK)
                 return st;
             continue;
