@@ -478,8 +478,16 @@ TEST(csv_mapped_file_pages_go_back_as_windows_are_parsed)
     unlink(path);
     CHECK_EQ(got, rows);
     CHECK_EQ(sum, (int64_t)rows * (rows - 1) / 2);
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer keeps freed batches in its quarantine: the resident
+     * set says nothing about the mapping there. */
+    (void)start;
+    (void)peak;
+    (void)page;
+#else
     CHECK_MSG(start > 0 && (peak - start) * page < (16l << 20),
               "resident set grew by %ld KiB reading a 32 MiB file", (peak - start) * page >> 10);
+#endif
 }
 
 /* Errors are the same for every worker count and chunk size: the first in
