@@ -281,14 +281,30 @@ enum basalt_qplan_frame_bound {
     BASALT_QPLAN_FOLLOWING, BASALT_QPLAN_UNBOUNDED_FOLLOWING
 };
 
+/* EXCLUDE: rows taken out of every row's frame (NO OTHERS: none). */
+enum basalt_qplan_frame_exclude {
+    BASALT_QPLAN_EXCLUDE_NO_OTHERS, /* the default */
+    BASALT_QPLAN_EXCLUDE_CURRENT_ROW,
+    BASALT_QPLAN_EXCLUDE_GROUP,     /* the current row and its peers */
+    BASALT_QPLAN_EXCLUDE_TIES       /* the current row's peers, not the row itself */
+};
+
 struct basalt_qplan_window_call {
     enum basalt_qplan_window_fn fn;
     int arg;                 /* input column (LAG/LEAD/FIRST/LAST/NTH value, aggregates); -1 none */
     int64_t offset;          /* LAG/LEAD offset (default 1), NTILE buckets, NTH_VALUE n */
     int default_arg;         /* LAG/LEAD default: input column, -1 = NULL */
-    bool rows;               /* frame in ROWS (true) or RANGE (false) */
+    bool rows;               /* frame in ROWS (true) or RANGE / GROUPS (false) */
+    bool groups;             /* with rows false: GROUPS (offsets count peer groups), not RANGE */
     enum basalt_qplan_frame_bound start, end;
-    int64_t start_offset, end_offset; /* PRECEDING / FOLLOWING offsets (ROWS; RANGE offsets may be UNSUPPORTED) */
+    int64_t start_offset, end_offset; /* PRECEDING / FOLLOWING offsets of ROWS and GROUPS
+                                         frames; of RANGE frames when the value below is unset */
+    /* RANGE PRECEDING / FOLLOWING offsets, in the one ORDER BY key's units: a
+     * number for a numeric key, a number (days) or an INTERVAL for a DATE,
+     * an INTERVAL for a TIMESTAMP. Type BASALT_QUERY_TYPE_NULL and not
+     * is_null (a zeroed value): start_offset / end_offset as a BIGINT. */
+    struct basalt_query_value start_value, end_value;
+    enum basalt_qplan_frame_exclude exclude;
     bool has_frame;          /* false: SQL's default frame (RANGE UNBOUNDED PRECEDING .. CURRENT ROW
                                 with ORDER BY, the whole partition without) */
     const char *name;        /* output column name (copied) */
@@ -309,17 +325,32 @@ struct basalt_qplan_window_call {
  * aggregates skip NULLs (NULL over a frame without values, COUNT 0);
  * LAG/LEAD outside the partition give the default (default_arg's value on
  * the current row; its type must be the argument's); NTH_VALUE with n < 1
- * is NULL. PRECEDING and FOLLOWING offsets may be negative (the frame moves
- * the other way, as DuckDB's). Peers are rows with equal order keys, NULLs
- * equal to NULLs, NaN to NaN and -0.0 to 0.0.
+ * is NULL. ROWS offsets may be negative (the frame moves the other way,
+ * as DuckDB's). Peers are rows with equal order keys, NULLs equal to NULLs,
+ * NaN to NaN and -0.0 to 0.0.
+ *
+ * Frames as DuckDB's: ROWS counts rows; GROUPS counts peer groups (n
+ * PRECEDING starts at the first row of the n-th group before the current
+ * row's); RANGE with an offset takes the rows whose ORDER BY value lies
+ * within the offset of the current row's (key - offset .. key + offset,
+ * PRECEDING meaning larger values under DESC). In a RANGE frame with an
+ * offset a row whose key is NULL has its peers (the other NULL rows) where
+ * the offset bound would be, and an offset bound of a non-NULL row never
+ * reaches the NULL rows (UNBOUNDED bounds do). EXCLUDE takes the current
+ * row, its peer group, or the peers but the row out of the frame.
  *
  * `partition_cols`, `order_keys` and `calls` are copied. Returns OK;
  * INVALID_ARG (columns out of range, a missing argument, NTILE buckets < 1,
  * a frame SQL rejects: start UNBOUNDED FOLLOWING, end UNBOUNDED PRECEDING, a
- * start after CURRENT ROW with an end before it, a default of another type);
- * UNSUPPORTED (RANGE with offsets, a key or argument type the function
- * cannot use: INTERVAL keys, MIN of INTERVAL, SUM of VARCHAR); LIMIT (more
- * than 64 partition and order keys); NOMEM. */
+ * start after CURRENT ROW with an end before it, a negative GROUPS offset, a
+ * RANGE offset that is NULL, negative, NaN or an INTERVAL with a negative
+ * part, a RANGE offset without exactly one ORDER BY key; a default of
+ * another type); UNSUPPORTED (a key or argument type the function cannot
+ * use: INTERVAL keys, MIN of INTERVAL, SUM of VARCHAR, a RANGE offset over
+ * a key that is not a number, DATE or TIMESTAMP or of a type the key cannot
+ * be moved by); LIMIT (more than 64 partition and order keys); NOMEM.
+ * Running, a RANGE bound that leaves the key's type fails as the
+ * expression key +/- offset does (LIMIT "Overflow in addition ..."). */
 BASALT_EXPORT basalt_status basalt_qplan_window(struct basalt_qctx *ctx, struct basalt_qplan *child,
                                                 const int *partition_cols, int n_partition,
                                                 const struct basalt_qplan_sort_key *order_keys,

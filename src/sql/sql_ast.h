@@ -223,6 +223,14 @@ enum basalt_sql_bound_kind {
     BASALT_SQL_BOUND_UNBOUNDED_FOLLOWING,
 };
 
+/* EXCLUDE after a frame (EXCLUDE NO OTHERS is the default, NONE). */
+enum basalt_sql_frame_exclude {
+    BASALT_SQL_EXCLUDE_NONE = 0,
+    BASALT_SQL_EXCLUDE_CURRENT_ROW,
+    BASALT_SQL_EXCLUDE_GROUP,
+    BASALT_SQL_EXCLUDE_TIES,
+};
+
 struct basalt_sql_frame_bound {
     enum basalt_sql_bound_kind kind;
     struct basalt_sql_expr *offset; /* PRECEDING / FOLLOWING only */
@@ -241,6 +249,7 @@ struct basalt_sql_window {
     struct basalt_sql_order_item *order;
     enum basalt_sql_frame_mode frame;
     struct basalt_sql_frame_bound start, end;
+    enum basalt_sql_frame_exclude exclude;
     int32_t pos;
 };
 

@@ -82,7 +82,8 @@ basalt_status basalt_qrun_window(struct basalt_qctx *ctx, struct basalt_qplan *n
         }
     }
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, np, order_cols, no,
-                                    node->wcalls, node->n_wcalls, &node->schema};
+                                    node->wcalls, node->n_wcalls, &node->schema,
+                                    node->sort_keys};
     if (st == BASALT_OK && node->has_row_limit) {
         st = basalt_qrun_window_limited(ctx, node, &spec, out, err);
         basalt_free(keys);

@@ -124,7 +124,7 @@ static basalt_status prune(const struct wl_plan *p, struct basalt_arrow_batches 
     const struct basalt_qplan_window_call rn = {
         .fn = BASALT_QPLAN_WIN_ROW_NUMBER, .arg = -1, .default_arg = -1, .name = "__rn"};
     const struct basalt_qwin_spec spec = {&p->tagged, p->part_cols, p->n_part, NULL, 0,
-                                          &rn, 1, &p->ranked};
+                                          &rn, 1, &p->ranked, NULL};
     if (st == BASALT_OK && sorted.n > 0)
         st = basalt_qwin_compute(&spec, &sorted, pool, workers, &ranked, NULL, err);
     int64_t *keep = NULL;

@@ -50,7 +50,7 @@ static bool stretchable(const struct basalt_qplan *node, int64_t *behind, int64_
 {
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, node->n_part, NULL,
                                     node->n_sort_keys, node->wcalls, node->n_wcalls,
-                                    &node->schema};
+                                    &node->schema, node->sort_keys};
     /* Without PARTITION BY the one partition's size is the input's, known
      * once the sort has it all. */
     return basalt_qwin_stretchable(&spec, node->n_part == 0, behind, ahead, peers, why, why_size);
@@ -117,7 +117,8 @@ basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qpl
         w->order_cols[i - np] = k->column;
     }
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, np, w->order_cols, no,
-                                    node->wcalls, node->n_wcalls, &node->schema};
+                                    node->wcalls, node->n_wcalls, &node->schema,
+                                    node->sort_keys};
     w->spec = spec;
     *out = w;
     w->stretchable = stretchable(node, &w->behind, &w->ahead, &w->peers, w->why, sizeof w->why);

@@ -49,7 +49,8 @@ basalt_status basalt_qplan_window(struct basalt_qctx *ctx, struct basalt_qplan *
         if (names[i] == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         if (st == BASALT_OK)
-            st = basalt_qwin_check_call(in, &calls[i], name, schema.children[nin + i], err);
+            st = basalt_qwin_check_call(in, order_keys, n_order, &calls[i], name,
+                                        schema.children[nin + i], err);
         if (st != BASALT_OK)
             basalt_error_context(err, st, "window function '%s'", name);
     }

@@ -19,6 +19,12 @@ static bool is_rank(enum basalt_qplan_window_fn f)
            f == BASALT_QPLAN_WIN_CUME_DIST || f == BASALT_QPLAN_WIN_NTILE;
 }
 
+/* The functions that read the frame. */
+static bool is_framed(enum basalt_qplan_window_fn f)
+{
+    return f >= BASALT_QPLAN_WIN_FIRST_VALUE;
+}
+
 static bool is_source(enum basalt_qplan_window_fn f)
 {
     return f == BASALT_QPLAN_WIN_LAG || f == BASALT_QPLAN_WIN_LEAD ||
@@ -42,8 +48,13 @@ static bool needs_peers(const struct basalt_qplan_window_call *c)
     case BASALT_QPLAN_WIN_LEAD:
         return false;
     default:
+        /* RANGE and GROUPS frames read peers unless they span the partition
+         * (a NULL key's RANGE offset is its peers'); EXCLUDE GROUP and TIES
+         * take them out. */
         return !c->has_frame ||
-               (!c->rows && (c->start == BASALT_QPLAN_CURRENT_ROW || c->end == BASALT_QPLAN_CURRENT_ROW));
+               (!c->rows && (c->start != BASALT_QPLAN_UNBOUNDED_PRECEDING ||
+                             c->end != BASALT_QPLAN_UNBOUNDED_FOLLOWING)) ||
+               c->exclude == BASALT_QPLAN_EXCLUDE_GROUP || c->exclude == BASALT_QPLAN_EXCLUDE_TIES;
     }
 }
 
@@ -301,6 +312,13 @@ static basalt_status prepare_call(struct qw_run *r, struct qw_call *k,
         st = basalt_qw_view(&r->in, c->arg, QWP_ORDER, pool, r->workers, &k->arg, err);
     if (st != BASALT_OK)
         return st;
+    if (basalt_qw_frame_ranged(c) && r->spec->n_order > 0 && is_framed(c->fn)) {
+        const struct basalt_qplan_sort_key *ok = r->spec->order_keys;
+        st = basalt_qw_range_views(r, k, r->spec->order_cols[0], ok != NULL && ok[0].descending,
+                                   pool, err);
+    }
+    if (st != BASALT_OK)
+        return st;
     if (c->fn == BASALT_QPLAN_WIN_SUM) {
         k->okind = k->arg.kind == QWV_F64 ? QWO_F64 : QWO_DEC;
         width = k->okind == QWO_DEC ? 16 : 8;
@@ -327,6 +345,9 @@ static void free_run(struct qw_run *r, int n_calls)
         basalt_free(r->calls[c].vals);
         basalt_free(r->calls[c].valid);
         basalt_qw_view_free(&r->calls[c].arg);
+        basalt_qw_view_free(&r->calls[c].rkey);
+        basalt_qw_view_free(&r->calls[c].rlo);
+        basalt_qw_view_free(&r->calls[c].rhi);
     }
     for (int w = 0; r->deque != NULL && w < r->workers; w++)
         basalt_free(r->deque[w]);
@@ -380,6 +401,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
     atomic_init(&r.running, 0);
     atomic_init(&r.sliding, 0);
     atomic_init(&r.pushes, 0);
+    atomic_init(&r.range_compares, 0);
     int nc = spec->n_calls;
     basalt_status st = BASALT_OK;
     if (out->schema.release == NULL)
@@ -435,14 +457,18 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
     bool deque = false;
     for (int c = 0; c < nc && st == BASALT_OK; c++) {
         st = prepare_call(&r, &r.calls[c], &spec->calls[c], pool, err);
-        enum basalt_qplan_window_fn f = spec->calls[c].fn;
-        deque |= (f == BASALT_QPLAN_WIN_MIN || f == BASALT_QPLAN_WIN_MAX) &&
-                 !basalt_qw_frame_running(&spec->calls[c], spec->n_order > 0);
+        const struct basalt_qplan_window_call *call = &spec->calls[c];
+        deque |= (call->fn == BASALT_QPLAN_WIN_MIN || call->fn == BASALT_QPLAN_WIN_MAX) &&
+                 (!basalt_qw_frame_running(call, spec->n_order > 0) ||
+                  (call->has_frame && call->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS));
     }
     if (st == BASALT_OK && deque) {
+        /* Two deques: EXCLUDE leaves a frame's rows before and after the
+         * excluded ones. */
+        r.deque_cap = longest + 1;
         r.deque = basalt_calloc((size_t)r.workers, sizeof *r.deque);
         for (int w = 0; r.deque != NULL && w < r.workers; w++) {
-            r.deque[w] = basalt_malloc((size_t)(longest + 1) * sizeof **r.deque);
+            r.deque[w] = basalt_malloc((size_t)(2 * r.deque_cap) * sizeof **r.deque);
             if (r.deque[w] == NULL)
                 break;
         }
@@ -532,6 +558,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
         stats->sliding = atomic_load(&r.sliding);
         stats->deque_pushes = atomic_load(&r.pushes);
         stats->parallel_chunks = chunks;
+        stats->range_compares = atomic_load(&r.range_compares);
     }
     free_run(&r, nc);
     basalt_arrow_batches_reset(sorted);

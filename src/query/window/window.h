@@ -7,11 +7,15 @@
  * equal to NULLs, NaN to NaN, -0.0 to 0.0). Then, partition by partition,
  * every call is computed in one pass over the rows with frames whose both
  * ends only move forward: COUNT/SUM/AVG keep two running prefix sums (at the
- * frame's start and end) and subtract, so any ROWS or RANGE-by-peers frame is
+ * frame's start and end) and subtract, so any ROWS, RANGE or GROUPS frame is
  * O(1) per row and running frames need one sum; MIN/MAX keep a running best
  * when the frame starts at the partition's start and a monotonic deque
  * otherwise; frames covering the whole partition are computed once per
- * partition. Partitions are spread over the pool's workers when there are
+ * partition. A RANGE frame with offsets finds its ends by searching the
+ * ORDER BY key from where the previous row's ends were (both move forward);
+ * GROUPS frames step their ends a peer group at a time; EXCLUDE cuts a
+ * frame into the rows before and after the excluded ones, each a frame of
+ * its own with ends that move forward. Partitions are spread over the pool's workers when there are
  * many; each writes only its own rows, so the output is the same for any
  * worker count. LAG/LEAD/FIRST/LAST/NTH_VALUE, MIN and MAX pick a source row
  * per output row and gather the values with basalt_arrow_take_many, so they
@@ -31,15 +35,21 @@ struct basalt_qwin_spec {
     const struct basalt_qplan_window_call *calls;
     int n_calls;
     const struct ArrowSchema *out_schema; /* the input's fields then one per call */
+    /* the order keys' directions (RANGE offsets move the other way under
+     * DESC); NULL: ascending */
+    const struct basalt_qplan_sort_key *order_keys;
 };
 
-/* Checks a call against the input schema and makes its result field, named
- * `name`, into *field (DuckDB's result types; the argument's field for the
- * functions that return a row's value). Returns OK; INVALID_ARG (argument
- * missing or out of range, NTILE buckets < 1, a frame SQL rejects, a default
- * of another type); UNSUPPORTED (RANGE with offsets, an argument type the
- * function cannot use); NOMEM. Thread-safe. */
+/* Checks a call against the input schema and the window's order keys and
+ * makes its result field, named `name`, into *field (DuckDB's result types;
+ * the argument's field for the functions that return a row's value).
+ * Returns OK; INVALID_ARG (argument missing or out of range, NTILE buckets <
+ * 1, a frame SQL rejects, a negative GROUPS offset, a RANGE offset that is
+ * NULL or negative or without exactly one order key, a default of another
+ * type); UNSUPPORTED (an argument type the function cannot use, a RANGE
+ * offset the order key cannot be moved by); NOMEM. Thread-safe. */
 basalt_status basalt_qwin_check_call(const struct ArrowSchema *schema,
+                                     const struct basalt_qplan_sort_key *order, int n_order,
                                      const struct basalt_qplan_window_call *call, const char *name,
                                      struct ArrowSchema *field, struct basalt_error *err);
 
@@ -56,6 +66,7 @@ struct basalt_qwin_stats {
     int64_t sliding;          /* (call, partition) pairs over frames whose both ends move */
     int64_t deque_pushes;     /* values pushed on MIN/MAX deques */
     int64_t parallel_chunks;  /* chunks of partitions handed to the pool (0: one thread) */
+    int64_t range_compares;   /* keys compared finding RANGE frames' ends (offsets) */
 };
 
 /* Computes the calls over `sorted` (rows in partition, then order key order;
@@ -79,9 +90,11 @@ struct basalt_qwin_carry;
 /* Whether every call can be computed a stretch of its partition at a time:
  * ROW_NUMBER; RANK and DENSE_RANK with ORDER BY; LAG and LEAD; aggregates
  * and FIRST/LAST/NTH_VALUE over frames bounded by row offsets or the
- * peers, or starting at the partition's start; with `sized` (the caller
- * knows each partition's row count up front: basalt_qwin_carry_set_rows)
- * NTILE, PERCENT_RANK and CUME_DIST too. If so, *behind and *ahead are the
+ * peers, or starting at the partition's start (not RANGE frames with
+ * offsets or GROUPS frames with offsets, whose reach in rows depends on
+ * the data, nor EXCLUDE over a frame from the partition's start); with
+ * `sized` (the caller knows each partition's row count up front:
+ * basalt_qwin_carry_set_rows) NTILE, PERCENT_RANK and CUME_DIST too. If so, *behind and *ahead are the
  * rows before and after an output row that its calls read, and *peers says
  * whether a stretch must end where the order keys change; if not, `why`
  * names the call that cannot. */

@@ -12,7 +12,12 @@
  *
  * MIN/MAX: a running best when the frame starts at the partition, else a
  * monotonic deque of candidate rows (each row pushed and popped at most
- * once). Whole-partition frames are computed once per partition. */
+ * once). Whole-partition frames are computed once per partition.
+ *
+ * EXCLUDE leaves a frame's rows before the excluded ones and after them
+ * (and, under TIES, the current row): sums add the accumulators of both
+ * parts, MIN/MAX keep one deque (or running best) per part; every part's
+ * ends move forward too. */
 #include <math.h>
 #include <string.h>
 
@@ -98,8 +103,14 @@ static void emit(struct qw_call *k, int64_t i, const struct qw_acc *e, const str
         return;
     }
     k->valid[i] = cnt > 0;
-    if (cnt == 0)
+    if (cnt == 0) {
+        /* a NULL's slot is still read (casts above convert it): zero */
+        if (k->okind == QWO_DEC)
+            ((qi128 *)k->vals)[i] = 0;
+        else
+            ((double *)k->vals)[i] = 0;
         return;
+    }
     if (k->arg.kind == QWV_F64) {
         double d = dd_diff(e, s);
         ((double *)k->vals)[i] = fn == BASALT_QPLAN_WIN_AVG ? d / (double)cnt : d;
@@ -134,12 +145,30 @@ static void emit(struct qw_call *k, int64_t i, const struct qw_acc *e, const str
     ((qi128 *)k->vals)[i] = sum;
 }
 
+/* a += b: the accumulator of the rows of both. */
+static void acc_plus(struct qw_acc *a, const struct qw_acc *b)
+{
+    a->sum += b->sum;
+    a->hi += b->hi;
+    a->cnt += b->cnt;
+    a->nan += b->nan;
+    a->pinf += b->pinf;
+    a->ninf += b->ninf;
+    double s = a->dh + b->dh, bp = s - a->dh;
+    a->dl += b->dl + ((a->dh - (s - bp)) + (b->dh - bp));
+    a->dh = s;
+}
+
 static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
 {
     const struct basalt_qplan_window_call *c = k->c;
     bool has_order = r->spec->n_order > 0;
     bool running = basalt_qw_frame_running(c, has_order);
+    bool excl = c->has_frame && c->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS;
     const struct qw_carry_call *carry = r->carry ? &r->carry->calls[k - r->calls] : NULL;
+    struct qw_fcur fc;
+    struct qw_frame f;
+    basalt_qw_fcur_init(&fc, r, k, s, e);
     /* A stretch's COUNT of values needs the values: rows before it may
      * have held NULLs. */
     if (c->fn == BASALT_QPLAN_WIN_COUNT_STAR ||
@@ -147,16 +176,12 @@ static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         /* Counting rows needs only the frame (and, in a stretch, the rows
          * before it when the frame starts at the partition). */
         int64_t before = carry != NULL && running ? r->carry->first : 0;
-        int64_t *out = k->vals, plo = s, phi = s;
+        int64_t *out = k->vals;
         for (int64_t i = s; i < e; i++) {
-            if (i >= phi) {
-                plo = i;
-                phi = basalt_qw_peer_end(r->bnd, i, e);
-            }
-            int64_t fs, fe;
-            basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
-            out[i] = fe - fs + before;
+            basalt_qw_fcur_next(&fc, i, &f);
+            out[i] = (f.fe - f.fs) - (f.xe - f.xs) + (f.self >= 0) + before;
         }
+        basalt_qw_fcur_done(&fc);
         return 2;
     }
     struct qw_acc as, ae;
@@ -172,20 +197,33 @@ static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
     /* A running frame in a stretch starts with the rows before it. */
     if (carry != NULL && running)
         ae = carry->prefix;
-    int64_t ps = s, pe = s, plo = s, phi = s;
+    /* EXCLUDE: two more accumulators at the excluded rows' ends; the
+     * frame's rows are [fs, xs) and [xe, fe), plus the current row under
+     * TIES. */
+    struct qw_acc axs = ae, axe = ae;
+    int64_t ps = s, pe = s, pxs = s, pxe = s;
     for (int64_t i = s; i < e; i++) {
-        if (i >= phi) {
-            plo = i;
-            phi = basalt_qw_peer_end(r->bnd, i, e);
-        }
-        int64_t fs, fe;
-        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
-        for (; pe < fe; pe++)
+        basalt_qw_fcur_next(&fc, i, &f);
+        for (; pe < f.fe; pe++)
             basalt_qw_acc_add(&ae, k, pe);
-        for (; ps < fs; ps++)
+        for (; ps < f.fs; ps++)
             basalt_qw_acc_add(&as, k, ps);
-        emit(k, i, &ae, &as);
+        if (!excl) {
+            emit(k, i, &ae, &as);
+            continue;
+        }
+        for (; pxs < f.xs; pxs++)
+            basalt_qw_acc_add(&axs, k, pxs);
+        for (; pxe < f.xe; pxe++)
+            basalt_qw_acc_add(&axe, k, pxe);
+        struct qw_acc hi = ae, lo = axe;
+        acc_plus(&hi, &axs);
+        acc_plus(&lo, &as);
+        if (f.self >= 0)
+            basalt_qw_acc_add(&hi, k, f.self);
+        emit(k, i, &hi, &lo);
     }
+    basalt_qw_fcur_done(&fc);
     return running ? 1 : 2;
 }
 
@@ -223,6 +261,47 @@ static inline int cmp_rows(const struct qw_view *v, int64_t a, int64_t b)
     return basalt_qw_cmp_rows(v, a, v, b);
 }
 
+/* A monotonic deque of candidate rows for the best of a sliding window
+ * [lo, hi) whose ends only move forward: rows no better than a newcomer
+ * can never be a window's best again, so each row is pushed and popped at
+ * most once. */
+struct mdq {
+    int64_t *d;
+    int64_t head, tail, next; /* next: the first row not yet pushed */
+};
+
+static int64_t mdq_slide(struct mdq *q, const struct qw_view *v, int sign, int64_t lo,
+                         int64_t hi, int64_t *pushes)
+{
+    if (q->next < lo) { /* the window jumped past every row held */
+        q->head = q->tail = 0;
+        q->next = lo;
+    }
+    for (; q->next < hi; q->next++) {
+        int64_t p = q->next;
+        if (v->valid != NULL && !v->valid[p])
+            continue;
+        while (q->tail > q->head && sign * cmp_rows(v, p, q->d[q->tail - 1]) <= 0)
+            q->tail--;
+        q->d[q->tail++] = p;
+        (*pushes)++;
+    }
+    while (q->head < q->tail && q->d[q->head] < lo)
+        q->head++;
+    return q->head < q->tail ? q->d[q->head] : QW_SRC_NULL;
+}
+
+/* Whether row u beats t (a row, the carried row, or none). */
+static bool better(const struct qw_view *v, int sign, int64_t u, int64_t t,
+                   const struct qw_carry_call *carry)
+{
+    if (t == QW_SRC_NULL)
+        return true;
+    if (t == QW_SRC_CARRY)
+        return sign * basalt_qw_cmp_rows(v, u, &carry->row_view, 0) < 0;
+    return sign * cmp_rows(v, u, t) < 0;
+}
+
 static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int worker,
                   int64_t *pushes)
 {
@@ -231,6 +310,7 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
     int sign = c->fn == BASALT_QPLAN_WIN_MIN ? 1 : -1; /* better: sign * cmp < 0 */
     int64_t *src = k->vals;
     bool has_order = r->spec->n_order > 0;
+    bool excl = c->has_frame && c->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS;
 #define VALID(i) (v->valid == NULL || v->valid[i])
     if (basalt_qw_frame_whole(c, has_order)) {
         int64_t best = QW_SRC_NULL;
@@ -242,47 +322,44 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
         return 0;
     }
     bool running = basalt_qw_frame_running(c, has_order);
-    int64_t *dq = running ? NULL : r->deque[worker], head = 0, tail = 0;
-    int64_t best = QW_SRC_NULL, pe = s, plo = s, phi = s;
+    /* The frame's rows before the excluded ones (all of them without
+     * EXCLUDE) and after them. */
+    struct mdq left = {NULL, 0, 0, s}, right = {NULL, 0, 0, s};
+    if (r->deque != NULL) {
+        left.d = r->deque[worker];
+        right.d = r->deque[worker] + r->deque_cap;
+    }
+    int64_t best = QW_SRC_NULL, pe = s;
     /* A running frame in a stretch starts with the best of the rows before. */
     const struct qw_carry_call *carry = r->carry ? &r->carry->calls[k - r->calls] : NULL;
     if (running && carry != NULL && carry->has_row)
         best = QW_SRC_CARRY;
+    struct qw_fcur fc;
+    struct qw_frame f;
+    basalt_qw_fcur_init(&fc, r, k, s, e);
     for (int64_t i = s; i < e; i++) {
-        if (i >= phi) {
-            plo = i;
-            phi = basalt_qw_peer_end(r->bnd, i, e);
-        }
-        int64_t fs, fe;
-        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+        basalt_qw_fcur_next(&fc, i, &f);
+        int64_t upto = excl ? f.xs : f.fe, t;
         if (running) {
-            /* The frame is [s, fe): the best so far. */
-            for (; pe < fe; pe++) {
-                if (!VALID(pe))
-                    continue;
-                if (best == QW_SRC_NULL ||
-                    (best == QW_SRC_CARRY
-                         ? sign * basalt_qw_cmp_rows(v, pe, &carry->row_view, 0) < 0
-                         : sign * cmp_rows(v, pe, best) < 0))
+            /* The frame (before the excluded rows) is [s, upto): the best so far. */
+            for (; pe < upto; pe++)
+                if (VALID(pe) && better(v, sign, pe, best, carry))
                     best = pe;
-            }
-            src[i] = best;
-            continue;
+            t = best;
+        } else {
+            t = mdq_slide(&left, v, sign, f.fs, upto, pushes);
         }
-        for (; pe < fe; pe++) {
-            if (!VALID(pe))
-                continue;
-            /* Rows no better than the newcomer can never be a frame's best again. */
-            while (tail > head && sign * cmp_rows(v, pe, dq[tail - 1]) <= 0)
-                tail--;
-            dq[tail++] = pe;
-            (*pushes)++;
+        if (excl) {
+            int64_t u = mdq_slide(&right, v, sign, f.xe, f.fe, pushes);
+            if (u >= 0 && better(v, sign, u, t, carry))
+                t = u;
+            if (f.self >= 0 && VALID(f.self) && better(v, sign, f.self, t, carry))
+                t = f.self;
         }
-        while (head < tail && dq[head] < fs)
-            head++;
-        src[i] = head < tail ? dq[head] : QW_SRC_NULL;
+        src[i] = t;
     }
 #undef VALID
+    basalt_qw_fcur_done(&fc);
     return running ? 1 : 2;
 }
 

@@ -49,7 +49,9 @@ basalt_status basalt_qwin_check_key(const struct ArrowSchema *field, struct basa
     return BASALT_OK;
 }
 
-static basalt_status check_frame(const struct basalt_qplan_window_call *c,
+static basalt_status check_frame(const struct ArrowSchema *schema,
+                                 const struct basalt_qplan_sort_key *order, int n_order,
+                                 const struct basalt_qplan_window_call *c,
                                  struct basalt_error *err)
 {
     if (!c->has_frame)
@@ -57,6 +59,8 @@ static basalt_status check_frame(const struct basalt_qplan_window_call *c,
     enum basalt_qplan_frame_bound s = c->start, e = c->end;
     if ((unsigned)s > BASALT_QPLAN_UNBOUNDED_FOLLOWING || (unsigned)e > BASALT_QPLAN_UNBOUNDED_FOLLOWING)
         return basalt_error_set(err, BASALT_INVALID_ARG, "window: bad frame bound");
+    if ((unsigned)c->exclude > BASALT_QPLAN_EXCLUDE_TIES)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "window: bad EXCLUDE");
     if (s == BASALT_QPLAN_UNBOUNDED_FOLLOWING)
         return basalt_error_set(err, BASALT_INVALID_ARG, "frame start cannot be UNBOUNDED FOLLOWING");
     if (e == BASALT_QPLAN_UNBOUNDED_PRECEDING)
@@ -67,10 +71,13 @@ static basalt_status check_frame(const struct basalt_qplan_window_call *c,
     if (s == BASALT_QPLAN_FOLLOWING && (e == BASALT_QPLAN_PRECEDING || e == BASALT_QPLAN_CURRENT_ROW))
         return basalt_error_set(err, BASALT_INVALID_ARG,
                                 "frame starting from following row cannot have preceding rows");
-    if (!c->rows && (s == BASALT_QPLAN_PRECEDING || s == BASALT_QPLAN_FOLLOWING ||
-                     e == BASALT_QPLAN_PRECEDING || e == BASALT_QPLAN_FOLLOWING))
-        return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                "window: RANGE frames with PRECEDING or FOLLOWING offsets");
+    bool so = s == BASALT_QPLAN_PRECEDING || s == BASALT_QPLAN_FOLLOWING;
+    bool eo = e == BASALT_QPLAN_PRECEDING || e == BASALT_QPLAN_FOLLOWING;
+    if (!c->rows && c->groups && ((so && c->start_offset < 0) || (eo && c->end_offset < 0)))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "GROUPS %s offset must not be negative",
+                                so && c->start_offset < 0 ? "start" : "end");
+    if (basalt_qw_frame_ranged(c))
+        return basalt_qw_range_check(schema, order, n_order, c, err);
     return BASALT_OK;
 }
 
@@ -84,6 +91,7 @@ static basalt_status column(const struct ArrowSchema *schema, int col, const cha
 }
 
 basalt_status basalt_qwin_check_call(const struct ArrowSchema *schema,
+                                     const struct basalt_qplan_sort_key *order, int n_order,
                                      const struct basalt_qplan_window_call *c, const char *name,
                                      struct ArrowSchema *field, struct basalt_error *err)
 {
@@ -91,7 +99,7 @@ basalt_status basalt_qwin_check_call(const struct ArrowSchema *schema,
     enum basalt_qplan_window_fn f = c->fn;
     if ((unsigned)f > BASALT_QPLAN_WIN_MAX)
         return basalt_error_set(err, BASALT_INVALID_ARG, "window: unknown function %d", (int)f);
-    basalt_status st = check_frame(c, err);
+    basalt_status st = check_frame(schema, order, n_order, c, err);
     if (st != BASALT_OK)
         return st;
     const char *fmt = NULL;

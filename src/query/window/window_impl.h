@@ -86,6 +86,11 @@ struct qw_call {
     qi128 limit;             /* 10^38: SUM results must stay below it */
     double scale;            /* AVG of DECIMAL: 10^scale */
     atomic_llong overflow;   /* first row whose SUM left DECIMAL(38), or -1 */
+    /* RANGE with offsets (window_range.c): the order key and each row's
+     * bounds (key -/+ offset), all of one type, viewed as keys */
+    bool ranged;
+    bool desc;               /* the key descends: the bounds were moved the other way */
+    struct qw_view rkey, rlo, rhi;
 };
 
 struct qw_run {
@@ -98,9 +103,10 @@ struct qw_run {
     int64_t *parts; /* partition starts, then n */
     int64_t n_parts;
     struct qw_call *calls;
-    int64_t **deque;      /* per worker scratch for MIN/MAX, max partition length */
+    int64_t **deque;      /* per worker scratch for MIN/MAX: two deques of the longest partition */
+    int64_t deque_cap;    /* entries of one deque */
     int workers;
-    atomic_llong whole, running, sliding, pushes;
+    atomic_llong whole, running, sliding, pushes, range_compares;
 };
 
 /* window_view.c */
@@ -108,18 +114,72 @@ basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose
                              struct basalt_pool *pool, int workers, struct qw_view *out,
                              struct basalt_error *err);
 void basalt_qw_view_free(struct qw_view *v);
+/* A view of n rows of type t for purpose p, its data (and, with `nulls`,
+ * its validity) allocated and unset; basalt_qw_view_fill sets rows [base,
+ * base + a->length) from array a of that type. */
+basalt_status basalt_qw_view_new(struct basalt_query_type t, enum qw_purpose p, int64_t n,
+                                 bool nulls, struct qw_view *out, struct basalt_error *err);
+void basalt_qw_view_fill(struct qw_view *v, struct basalt_query_type t, enum qw_purpose p,
+                         const struct ArrowArray *a, int64_t base);
 /* Marks bnd[i] |= QW_PEER (or `mark`) where row i's value differs from row
  * i-1's, for rows [lo, hi) (lo >= 1). */
 void basalt_qw_mark(const struct qw_view *v, uint8_t mark, int64_t lo, int64_t hi, uint8_t *bnd);
 
-/* window_frame.c: the frame [*fs, *fe) of row i in partition [s, e) whose
- * peer group is [plo, phi), clipped to the partition (empty: *fs == *fe). */
-void basalt_qw_frame(const struct basalt_qplan_window_call *c, bool has_order, int64_t i,
-                     int64_t s, int64_t e, int64_t plo, int64_t phi, int64_t *fs, int64_t *fe);
+/* window_frame.c: a row's frame, the rows [fs, fe) of its partition less
+ * the rows [xs, xe) EXCLUDE takes out (xs == xe: none; fs <= xs <= xe <=
+ * fe), plus the current row `self` when EXCLUDE TIES puts it back (-1
+ * otherwise). So the frame is [fs, xs), self, [xe, fe) in that order. From
+ * one row to the next fs, fe, xs and xe never decrease. */
+struct qw_frame {
+    int64_t fs, fe, xs, xe, self;
+};
+
+/* A frame's bound counted in peer groups (GROUPS offsets): the first row of
+ * the group `d` groups from the current row's, clipped to the partition. */
+struct qw_gcur {
+    int64_t pos;  /* that row */
+    int64_t wait; /* groups the current row still has to move before pos moves */
+};
+
+/* The frames of one call along one partition, row after row. */
+struct qw_fcur {
+    const struct basalt_qplan_window_call *c;
+    const struct qw_call *k;
+    const uint8_t *bnd;
+    bool has_order;
+    int64_t s, e;
+    int64_t plo, phi; /* the current row's peer group */
+    int64_t vs, ve;   /* RANGE offsets: the rows whose key is not NULL */
+    int64_t ra, rb;   /* RANGE offsets: the last start and end found */
+    int64_t compares; /* RANGE offsets: keys compared finding them */
+    struct qw_gcur ga, gb; /* GROUPS offsets: the start and the end */
+    atomic_llong *total;   /* where basalt_qw_fcur_done adds `compares` */
+};
+
+/* Starts the frames of call k over partition [s, e). */
+void basalt_qw_fcur_init(struct qw_fcur *f, struct qw_run *r, const struct qw_call *k,
+                         int64_t s, int64_t e);
+/* Row i's frame; rows are asked in order, s first. */
+void basalt_qw_fcur_next(struct qw_fcur *f, int64_t i, struct qw_frame *out);
+/* Counts the partition's key comparisons into the run's statistics. */
+void basalt_qw_fcur_done(struct qw_fcur *f);
 /* Whether the call's frame is the whole partition for every row, or starts
- * at the partition for every row. */
+ * at the partition for every row (EXCLUDE aside: the rows it takes out are
+ * not counted). */
 bool basalt_qw_frame_whole(const struct basalt_qplan_window_call *c, bool has_order);
 bool basalt_qw_frame_running(const struct basalt_qplan_window_call *c, bool has_order);
+/* Whether the call's frame is RANGE with a PRECEDING or FOLLOWING offset. */
+bool basalt_qw_frame_ranged(const struct basalt_qplan_window_call *c);
+
+/* window_range.c: checks a RANGE frame's offsets against the order keys
+ * (basalt_qwin_check_call), and makes call k's key and bound views over
+ * the sorted rows (key column order_col, descending or not). */
+basalt_status basalt_qw_range_check(const struct ArrowSchema *schema,
+                                    const struct basalt_qplan_sort_key *order, int n_order,
+                                    const struct basalt_qplan_window_call *c,
+                                    struct basalt_error *err);
+basalt_status basalt_qw_range_views(struct qw_run *r, struct qw_call *k, int order_col, bool desc,
+                                    struct basalt_pool *pool, struct basalt_error *err);
 
 /* The end of the peer group starting at lo in partition [lo, e). */
 static inline int64_t basalt_qw_peer_end(const uint8_t *bnd, int64_t lo, int64_t e)

@@ -8,8 +8,11 @@
  * FIRST_VALUE (NTH_VALUE) frames, kept as one row of the input; and the
  * partition's size when the caller knows it (NTILE, PERCENT_RANK and
  * CUME_DIST need it: a window without PARTITION BY). Frames to the
- * partition's end need its last rows: a window with one is not computed in
- * stretches. */
+ * partition's end need its last rows, and RANGE and GROUPS frames with
+ * offsets read as many rows as the ORDER BY values or the peer groups
+ * make them: a window with one is not computed in stretches; nor is one
+ * with EXCLUDE in a frame from the partition's start (the carry cannot
+ * take rows out). */
 #include <stdio.h>
 #include <string.h>
 
@@ -97,6 +100,34 @@ bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, in
             if (!c->has_frame) {
                 *peers = true; /* RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
                 break;
+            }
+            if (basalt_qw_frame_ranged(c)) {
+                no = "has a RANGE frame with an offset (the rows it reads depend on the ORDER BY "
+                     "values)";
+                break;
+            }
+            if (!c->rows && c->groups &&
+                (c->start == BASALT_QPLAN_PRECEDING || c->start == BASALT_QPLAN_FOLLOWING ||
+                 c->end == BASALT_QPLAN_PRECEDING || c->end == BASALT_QPLAN_FOLLOWING)) {
+                no = "has a GROUPS frame with an offset (the rows it reads depend on the peer "
+                     "groups' sizes)";
+                break;
+            }
+            if (c->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS) {
+                /* The rows a frame from the partition's start keeps are
+                 * the carry's, less rows it no longer holds. */
+                if (basalt_qw_frame_running(c, has_order)) {
+                    no = "has EXCLUDE in a frame from the partition's start";
+                    break;
+                }
+                if (c->exclude != BASALT_QPLAN_EXCLUDE_CURRENT_ROW) {
+                    if (!has_order) {
+                        no = "has EXCLUDE GROUP or TIES without ORDER BY (the partition is one "
+                             "peer group)";
+                        break;
+                    }
+                    *peers = true;
+                }
             }
             if (!reach(c->start, c->start_offset, c->rows, has_order, &lo, &hi, peers) ||
                 !reach(c->end, c->end_offset, c->rows, has_order, &lo, &hi, peers))

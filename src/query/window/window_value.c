@@ -27,28 +27,35 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
     bool running = basalt_qw_frame_running(c, has_order);
     int64_t before = r->carry != NULL && running ? r->carry->first : 0;
     bool carried = before > 0 && r->carry->calls[k - r->calls].has_row;
-    int64_t plo = s, phi = s;
+    struct qw_fcur fc;
+    struct qw_frame f;
+    basalt_qw_fcur_init(&fc, r, k, s, e);
     for (int64_t i = s; i < e; i++) {
-        if (i >= phi) {
-            plo = i;
-            phi = basalt_qw_peer_end(r->bnd, i, e);
-        }
-        int64_t fs, fe;
-        basalt_qw_frame(c, has_order, i, s, e, plo, phi, &fs, &fe);
+        basalt_qw_fcur_next(&fc, i, &f);
         int64_t t = QW_SRC_NULL;
-        if (fe > fs) {
+        /* The frame's rows in order: [fs, xs), self, [xe, fe); the rows
+         * before a stretch come first. */
+        int64_t nl = f.xs - f.fs, nr = f.fe - f.xe, ns = f.self >= 0;
+        if (nl + ns + nr > 0) {
             int64_t nth = c->offset - 1; /* the n-th row's place in the frame */
             if (c->fn == BASALT_QPLAN_WIN_FIRST_VALUE)
-                t = before > 0 ? QW_SRC_CARRY : fs;
+                nth = 0;
             else if (c->fn == BASALT_QPLAN_WIN_LAST_VALUE)
-                t = fe - 1;
-            else if (c->offset >= 1 && nth < before)
+                nth = before + nl + ns + nr - 1;
+            if (c->fn == BASALT_QPLAN_WIN_NTH_VALUE && c->offset < 1)
+                t = QW_SRC_NULL;
+            else if (nth < before)
                 t = QW_SRC_CARRY;
-            else if (c->offset >= 1 && nth - before < fe - fs)
-                t = fs + nth - before;
+            else if ((nth -= before) < nl)
+                t = f.fs + nth;
+            else if (nth - nl < ns)
+                t = f.self;
+            else if (nth - nl - ns < nr)
+                t = f.xe + (nth - nl - ns);
         }
         if (t == QW_SRC_CARRY && !carried)
             t = QW_SRC_NULL; /* not reached: the carry has the row once before > 0 */
         src[i] = t;
     }
+    basalt_qw_fcur_done(&fc);
 }

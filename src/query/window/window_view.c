@@ -28,12 +28,11 @@ struct view_job {
     struct qw_view *v;
 };
 
-static void fill_batch(const struct view_job *j, int64_t b)
+void basalt_qw_view_fill(struct qw_view *v, struct basalt_query_type t, enum qw_purpose p,
+                         const struct ArrowArray *a, int64_t base)
 {
-    const struct ArrowArray *a = j->in->batches[b].children[j->col];
-    int64_t base = j->in->start[b], n = a->length, off = a->offset;
+    int64_t n = a->length, off = a->offset;
     const uint8_t *vb = a->null_count != 0 ? a->buffers[0] : NULL;
-    struct qw_view *v = j->v;
     if (v->valid != NULL)
         for (int64_t i = 0; i < n; i++)
             v->valid[base + i] = vb == NULL || basalt_bitmap_get(vb, off + i);
@@ -50,7 +49,7 @@ static void fill_batch(const struct view_job *j, int64_t b)
     f64 += base;
     dec += base;
     str += base;
-    switch (j->t.id) {
+    switch (t.id) {
     case BASALT_QUERY_TYPE_BOOL:
         for (int64_t i = 0; i < n; i++)
             i64[i] = basalt_bitmap_get(d, off + i);
@@ -90,19 +89,19 @@ static void fill_batch(const struct view_job *j, int64_t b)
     case BASALT_QUERY_TYPE_FLOAT:
         for (int64_t i = 0; i < n; i++) {
             double x = ((const float *)d)[off + i];
-            if (j->p == QWP_NUM)
+            if (p == QWP_NUM)
                 f64[i] = x;
             else
-                u64[i] = float_word(x, true, j->p);
+                u64[i] = float_word(x, true, p);
         }
         break;
     case BASALT_QUERY_TYPE_DOUBLE:
-        if (j->p == QWP_NUM) {
+        if (p == QWP_NUM) {
             memcpy(f64, (const double *)d + off, (size_t)n * 8);
             break;
         }
         for (int64_t i = 0; i < n; i++)
-            u64[i] = float_word(((const double *)d)[off + i], false, j->p);
+            u64[i] = float_word(((const double *)d)[off + i], false, p);
         break;
     case BASALT_QUERY_TYPE_DECIMAL:
         for (int64_t i = 0; i < n; i++) {
@@ -114,7 +113,7 @@ static void fill_batch(const struct view_job *j, int64_t b)
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY: {
         const char *data = a->buffers[2];
-        if (j->t.large) {
+        if (t.large) {
             const int64_t *o = d;
             for (int64_t i = 0; i < n; i++) {
                 str[i].ptr = data + o[off + i];
@@ -137,23 +136,18 @@ static void fill_batch(const struct view_job *j, int64_t b)
 static void fill_range(void *ctx, int64_t begin, int64_t end, int worker)
 {
     (void)worker;
+    const struct view_job *j = ctx;
     for (int64_t b = begin; b < end; b++)
-        fill_batch(ctx, b);
+        basalt_qw_view_fill(j->v, j->t, j->p, j->in->batches[b].children[j->col],
+                            j->in->start[b]);
 }
 
-basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose p,
-                             struct basalt_pool *pool, int workers, struct qw_view *out,
-                             struct basalt_error *err)
+basalt_status basalt_qw_view_new(struct basalt_query_type t, enum qw_purpose p, int64_t n,
+                                 bool nulls, struct qw_view *out, struct basalt_error *err)
 {
     memset(out, 0, sizeof *out);
-    struct view_job j = {in, col, p, {0}, out};
-    basalt_status st = BASALT_OK;
-    if (p != QWP_VALID)
-        st = basalt_query_type_from_format(in->schema->children[col]->format, &j.t, err);
-    if (st != BASALT_OK)
-        return st;
     size_t width = 8;
-    switch (p == QWP_VALID ? BASALT_QUERY_TYPE_INT64 : j.t.id) {
+    switch (p == QWP_VALID ? BASALT_QUERY_TYPE_INT64 : t.id) {
     case BASALT_QUERY_TYPE_UINT8:
     case BASALT_QUERY_TYPE_UINT16:
     case BASALT_QUERY_TYPE_UINT32:
@@ -166,7 +160,7 @@ basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose
         break;
     case BASALT_QUERY_TYPE_DECIMAL:
         out->kind = QWV_DEC;
-        out->scale = j.t.scale;
+        out->scale = t.scale;
         width = 16;
         break;
     case BASALT_QUERY_TYPE_STRING:
@@ -184,23 +178,42 @@ basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose
         out->kind = QWV_I64;
         break;
     default:
-        return basalt_error_set(err, BASALT_UNSUPPORTED, "window: column '%s' of format '%s'",
-                                in->schema->children[col]->name ? in->schema->children[col]->name : "",
-                                in->schema->children[col]->format);
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "window: no view of type %d", (int)t.id);
     }
+    if (p != QWP_VALID)
+        out->data = basalt_aligned_alloc(64, (size_t)(n + 1) * width);
+    if (nulls)
+        out->valid = basalt_malloc((size_t)n + 1);
+    if ((p != QWP_VALID && out->data == NULL) || (nulls && out->valid == NULL)) {
+        basalt_qw_view_free(out);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    return BASALT_OK;
+}
+
+basalt_status basalt_qw_view(const struct qw_input *in, int col, enum qw_purpose p,
+                             struct basalt_pool *pool, int workers, struct qw_view *out,
+                             struct basalt_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct view_job j = {in, col, p, {0}, out};
+    basalt_status st = BASALT_OK;
+    if (p != QWP_VALID)
+        st = basalt_query_type_from_format(in->schema->children[col]->format, &j.t, err);
+    if (st != BASALT_OK)
+        return st;
     bool nulls = false;
     for (int64_t b = 0; b < in->n_batches && !nulls; b++) {
         const struct ArrowArray *a = in->batches[b].children[col];
         nulls = a->null_count != 0 && a->buffers[0] != NULL;
     }
-    if (p != QWP_VALID)
-        out->data = basalt_aligned_alloc(64, (size_t)(in->n + 1) * width);
-    if (nulls)
-        out->valid = basalt_malloc((size_t)in->n + 1);
-    if ((p != QWP_VALID && out->data == NULL) || (nulls && out->valid == NULL)) {
-        basalt_qw_view_free(out);
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    }
+    st = basalt_qw_view_new(j.t, p, in->n, nulls, out, NULL);
+    if (st == BASALT_UNSUPPORTED)
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "window: column '%s' of format '%s'",
+                                in->schema->children[col]->name ? in->schema->children[col]->name : "",
+                                in->schema->children[col]->format);
+    if (st != BASALT_OK)
+        return basalt_error_set(err, st, "out of memory");
     if (out->data != NULL || out->valid != NULL)
         basalt_pool_parallel_for(pool, workers, in->n_batches, 1, fill_range, &j);
     return BASALT_OK;

@@ -115,6 +115,7 @@ static basalt_status resolve_window(struct binder *B, const struct basalt_sql_se
             out->frame = base.frame;
             out->start = base.start;
             out->end = base.end;
+            out->exclude = base.exclude;
         }
         out->ref.name = NULL;
         return BASALT_OK;
@@ -213,6 +214,115 @@ static enum basalt_qplan_frame_bound bound_of(enum basalt_sql_bound_kind k)
     }
 }
 
+static enum basalt_qplan_frame_exclude exclude_of(enum basalt_sql_frame_exclude x)
+{
+    switch (x) {
+    case BASALT_SQL_EXCLUDE_CURRENT_ROW: return BASALT_QPLAN_EXCLUDE_CURRENT_ROW;
+    case BASALT_SQL_EXCLUDE_GROUP: return BASALT_QPLAN_EXCLUDE_GROUP;
+    case BASALT_SQL_EXCLUDE_TIES: return BASALT_QPLAN_EXCLUDE_TIES;
+    default: return BASALT_QPLAN_EXCLUDE_NO_OTHERS;
+    }
+}
+
+static bool unsigned_type(enum basalt_query_type_id id)
+{
+    return id == BASALT_QUERY_TYPE_UINT8 || id == BASALT_QUERY_TYPE_UINT16 ||
+           id == BASALT_QUERY_TYPE_UINT32 || id == BASALT_QUERY_TYPE_UINT64;
+}
+
+/* The ORDER BY keys a RANGE offset moves: numbers, dates and times. */
+static bool range_key(enum basalt_query_type_id id)
+{
+    switch (id) {
+    case BASALT_QUERY_TYPE_INT8:
+    case BASALT_QUERY_TYPE_INT16:
+    case BASALT_QUERY_TYPE_INT32:
+    case BASALT_QUERY_TYPE_INT64:
+    case BASALT_QUERY_TYPE_FLOAT:
+    case BASALT_QUERY_TYPE_DOUBLE:
+    case BASALT_QUERY_TYPE_DECIMAL:
+    case BASALT_QUERY_TYPE_DATE:
+    case BASALT_QUERY_TYPE_TIMESTAMP: return true;
+    default: return unsigned_type(id);
+    }
+}
+
+/* A RANGE frame's offset: a constant, not NULL, not negative, that moves
+ * the ORDER BY key (lowered as `key`), as DuckDB takes it; checked here to
+ * name its place in the query (the window node checks it again). */
+static basalt_status range_offset(struct blower *L, const struct basalt_sql_expr *off,
+                                  struct basalt_qexpr *key, struct basalt_query_value *out,
+                                  struct basalt_error *err)
+{
+    struct binder *B = L->B;
+    struct basalt_qexpr *e;
+    basalt_status st = basalt_sql_lower(L, off, &e, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_query_type kt = basalt_qexpr_type(key), et = basalt_qexpr_type(e);
+    /* A string is read as the key's type, or an INTERVAL for a date or time. */
+    if (et.id == BASALT_QUERY_TYPE_STRING) {
+        struct basalt_query_type to = kt;
+        if (kt.id == BASALT_QUERY_TYPE_DATE || kt.id == BASALT_QUERY_TYPE_TIMESTAMP)
+            to.id = BASALT_QUERY_TYPE_INTERVAL;
+        st = basalt_qexpr_cast(L->b, e, to, false, &e, err);
+        if (st != BASALT_OK)
+            return basalt_sql_err(B, st, off->pos, err, "RANGE offset: %s", err ? err->message : "");
+    }
+    struct basalt_query_value v;
+    char tn[64], kn[64];
+    if (!basalt_qexpr_constant(e, &v) && et.id == BASALT_QUERY_TYPE_STRING)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, off->pos, err,
+                              "a RANGE offset: the string does not convert to %s",
+                              basalt_query_type_name(basalt_qexpr_type(e), tn, sizeof tn));
+    if (!basalt_qexpr_constant(e, &v))
+        return basalt_sql_err(B, BASALT_INVALID_ARG, off->pos, err,
+                              "a RANGE offset must be a constant");
+    if (v.is_null || v.type.id == BASALT_QUERY_TYPE_NULL)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, off->pos, err,
+                              "a RANGE offset cannot be NULL");
+    bool neg = false, number = true;
+    switch (v.type.id) {
+    case BASALT_QUERY_TYPE_INT8:
+    case BASALT_QUERY_TYPE_INT16:
+    case BASALT_QUERY_TYPE_INT32:
+    case BASALT_QUERY_TYPE_INT64: neg = v.v.i < 0; break;
+    case BASALT_QUERY_TYPE_FLOAT:
+    case BASALT_QUERY_TYPE_DOUBLE: neg = !(v.v.f >= 0); break; /* NaN too */
+    case BASALT_QUERY_TYPE_DECIMAL: neg = v.v.dec.hi < 0; break;
+    case BASALT_QUERY_TYPE_INTERVAL:
+        neg = v.v.interval.months < 0 || v.v.interval.days < 0 || v.v.interval.nanos < 0;
+        break;
+    default: number = unsigned_type(v.type.id); break;
+    }
+    if (!number)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, off->pos, err,
+                              "a RANGE offset must be a number or an INTERVAL, not %s",
+                              basalt_query_type_name(v.type, tn, sizeof tn));
+    if (neg)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, off->pos, err,
+                              "a RANGE offset cannot be negative%s",
+                              v.type.id == BASALT_QUERY_TYPE_INTERVAL ? " (in any part)"
+                              : v.type.id == BASALT_QUERY_TYPE_FLOAT ||
+                                      v.type.id == BASALT_QUERY_TYPE_DOUBLE
+                                  ? " or NaN"
+                                  : "");
+    /* The key must move by it (DATE - INTERVAL, not DATE - DOUBLE). */
+    struct basalt_qexpr *args[2] = {key, e}, *moved;
+    struct basalt_error e2;
+    basalt_error_init(&e2);
+    st = basalt_qexpr_call(L->b, "-", args, 2, &moved, &e2);
+    if (st == BASALT_NOMEM)
+        return basalt_error_set(err, st, "out of memory");
+    if (st != BASALT_OK)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, off->pos, err,
+                              "a RANGE offset of type %s cannot move an ORDER BY key of type %s",
+                              basalt_query_type_name(v.type, tn, sizeof tn),
+                              basalt_query_type_name(kt, kn, sizeof kn));
+    *out = v;
+    return BASALT_OK;
+}
+
 /* Projection helper: the columns of rel plus `extra` computed expressions
  * (their gids appended). */
 struct extra {
@@ -306,15 +416,36 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
         out->has_frame = wc->w.frame != BASALT_SQL_FRAME_NONE;
         if (st == BASALT_OK && out->has_frame) {
             out->rows = wc->w.frame == BASALT_SQL_FRAME_ROWS;
-            if (wc->w.frame == BASALT_SQL_FRAME_GROUPS)
-                st = basalt_sql_err(B, BASALT_UNSUPPORTED, wc->w.pos, err,
-                                    "GROUPS frames are not supported");
+            out->groups = wc->w.frame == BASALT_SQL_FRAME_GROUPS;
             out->start = bound_of(wc->w.start.kind);
             out->end = bound_of(wc->w.end.kind);
-            if (st == BASALT_OK && wc->w.start.offset != NULL)
-                st = const_int(B, wc->w.start.offset, &out->start_offset, err);
-            if (st == BASALT_OK && wc->w.end.offset != NULL)
-                st = const_int(B, wc->w.end.offset, &out->end_offset, err);
+            out->exclude = exclude_of(wc->w.exclude);
+            bool ranged = wc->w.frame == BASALT_SQL_FRAME_RANGE &&
+                          (wc->w.start.offset != NULL || wc->w.end.offset != NULL);
+            if (ranged && w->n_order != 1) {
+                st = basalt_sql_err(B, BASALT_INVALID_ARG, wc->w.pos, err,
+                                    "RANGE frames with an offset need exactly one ORDER BY key "
+                                    "(the window has %d)",
+                                    w->n_order);
+            } else if (ranged) {
+                struct basalt_qexpr *key = x.exprs[order[0].column - base];
+                struct basalt_query_type kt = basalt_qexpr_type(key);
+                char kn[64];
+                if (!range_key(kt.id))
+                    st = basalt_sql_err(B, BASALT_UNSUPPORTED, w->order[0].expr->pos, err,
+                                        "RANGE frames with an offset need a numeric, DATE or "
+                                        "TIMESTAMP ORDER BY key, not %s",
+                                        basalt_query_type_name(kt, kn, sizeof kn));
+                if (st == BASALT_OK && wc->w.start.offset != NULL)
+                    st = range_offset(&L, wc->w.start.offset, key, &out->start_value, err);
+                if (st == BASALT_OK && wc->w.end.offset != NULL)
+                    st = range_offset(&L, wc->w.end.offset, key, &out->end_value, err);
+            } else {
+                if (st == BASALT_OK && wc->w.start.offset != NULL)
+                    st = const_int(B, wc->w.start.offset, &out->start_offset, err);
+                if (st == BASALT_OK && wc->w.end.offset != NULL)
+                    st = const_int(B, wc->w.end.offset, &out->end_offset, err);
+            }
         }
     }
     /* the projection: rel's columns, then the keys and arguments */

@@ -112,6 +112,12 @@ void basalt_sqlf_window(struct sql_out *o, const struct basalt_sql_window *w)
         bound(o, &w->start);
         basalt_sqlf_put(o, " AND ");
         bound(o, &w->end);
+        switch (w->exclude) {
+        case BASALT_SQL_EXCLUDE_CURRENT_ROW: basalt_sqlf_put(o, " EXCLUDE CURRENT ROW"); break;
+        case BASALT_SQL_EXCLUDE_GROUP: basalt_sqlf_put(o, " EXCLUDE GROUP"); break;
+        case BASALT_SQL_EXCLUDE_TIES: basalt_sqlf_put(o, " EXCLUDE TIES"); break;
+        case BASALT_SQL_EXCLUDE_NONE: break;
+        }
     }
     basalt_sqlf_put(o, ")");
 }

@@ -1,5 +1,5 @@
 /* Function calls and windows: arguments (positional, named, DISTINCT, *,
- * ORDER BY), FILTER, OVER (PARTITION BY, ORDER BY, frames), and the
+ * ORDER BY), FILTER, OVER (PARTITION BY, ORDER BY, frames and EXCLUDE), and the
  * SUBSTRING(x FROM a FOR b) form. */
 #include <string.h>
 
@@ -139,6 +139,25 @@ struct basalt_sql_window *basalt_sqlp_window_body(struct sql_parser *p)
             w->end.kind == BASALT_SQL_BOUND_UNBOUNDED_PRECEDING) {
             basalt_sqlp_fail(p, BASALT_INVALID_ARG, w->pos, "frame bounds are reversed");
             return NULL;
+        }
+        if (sqlp_kw(p, "exclude")) {
+            sqlp_advance(p);
+            if (basalt_sqlp_accept_kw(p, "current")) {
+                if (!basalt_sqlp_expect_kw(p, "row"))
+                    return NULL;
+                w->exclude = BASALT_SQL_EXCLUDE_CURRENT_ROW;
+            } else if (basalt_sqlp_accept_kw(p, "group")) {
+                w->exclude = BASALT_SQL_EXCLUDE_GROUP;
+            } else if (basalt_sqlp_accept_kw(p, "ties")) {
+                w->exclude = BASALT_SQL_EXCLUDE_TIES;
+            } else if (basalt_sqlp_accept_kw(p, "no")) {
+                if (!basalt_sqlp_expect_kw(p, "others"))
+                    return NULL;
+            } else {
+                basalt_sqlp_fail(p, BASALT_INVALID_ARG, sqlp_cur(p)->pos,
+                                 "EXCLUDE takes CURRENT ROW, GROUP, TIES or NO OTHERS");
+                return NULL;
+            }
         }
     }
     if (!basalt_sqlp_expect(p, TK_RPAREN))

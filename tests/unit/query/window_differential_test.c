@@ -2,15 +2,16 @@
  * a seeded random table to Parquet (tests/query/duckdb_window.mjs, row
  * groups of 2048 rows), a seeded generator picks window specs (0-2
  * partition keys, 0-2 order keys of every kind, ascending or descending,
- * NULLs first or last, 1-4 functions with random ROWS and RANGE frames) and
+ * NULLs first or last, 1-4 functions with random ROWS, RANGE and GROUPS
+ * frames, RANGE offsets over one INTEGER, DOUBLE or DATE key, EXCLUDE) and
  * each runs as a plan here (Parquet scan -> WINDOW) and as
  * `SELECT id, f(...) OVER (PARTITION BY ... ORDER BY ... frame) FROM f` in
  * DuckDB. DuckDB orders ties arbitrarily, so a spec either makes its order
  * unique (the row id as last order key) or uses only functions that do not
- * depend on the order within peers (the ranks, aggregates over RANGE and
- * default frames). Rows are compared as multisets (doubles to 1e-9
- * relative, the rest as DuckDB's VARCHAR text); 1, 2 and 4 workers must give
- * identical rows in identical order. Runs only with
+ * depend on the order within peers (the ranks, aggregates over RANGE,
+ * GROUPS and default frames, with or without EXCLUDE). Rows are compared
+ * as multisets (doubles to 1e-9 relative, the rest as DuckDB's VARCHAR
+ * text); 1, 2 and 4 workers must give identical rows in identical order. Runs only with
  * BASALT_QUERY_WINDOW_DIFFERENTIAL=1 (ctest's differential.query_window);
  * BASALT_WINDOW_SPECS (default 80), BASALT_WINDOW_ROWS (default 20000) and
  * BASALT_RANDOM_SEED change it. */
@@ -102,39 +103,31 @@ struct wspec {
     char sql[4096];
 };
 
-static const char *bound_sql(enum basalt_qplan_frame_bound b, int64_t off, char *buf, size_t cap)
+/* A bound's SQL: its offset as the call holds it (a RANGE offset's value
+ * when set: DOUBLE, or an INTERVAL of days). */
+static const char *bound_sql(enum basalt_qplan_frame_bound b, int64_t off,
+                             const struct basalt_query_value *v, char *buf, size_t cap)
 {
+    char o[40];
+    if (v->type.id == BASALT_QUERY_TYPE_DOUBLE)
+        snprintf(o, sizeof o, "%.17g", v->v.f);
+    else if (v->type.id == BASALT_QUERY_TYPE_INTERVAL)
+        snprintf(o, sizeof o, "INTERVAL %d DAY", (int)v->v.interval.days);
+    else
+        snprintf(o, sizeof o, "%lld", (long long)off);
     switch (b) {
     case BASALT_QPLAN_UNBOUNDED_PRECEDING: return "UNBOUNDED PRECEDING";
-    case BASALT_QPLAN_PRECEDING: snprintf(buf, cap, "%lld PRECEDING", (long long)off); return buf;
+    case BASALT_QPLAN_PRECEDING: snprintf(buf, cap, "%s PRECEDING", o); return buf;
     case BASALT_QPLAN_CURRENT_ROW: return "CURRENT ROW";
-    case BASALT_QPLAN_FOLLOWING: snprintf(buf, cap, "%lld FOLLOWING", (long long)off); return buf;
+    case BASALT_QPLAN_FOLLOWING: snprintf(buf, cap, "%s FOLLOWING", o); return buf;
     default: return "UNBOUNDED FOLLOWING";
     }
 }
 
-/* A random frame; in peer mode only those that do not depend on the order
- * within peers (RANGE, or ROWS over the whole partition). */
-static void random_frame(struct bt_rng *rng, bool peer_mode, struct basalt_qplan_window_call *c)
+/* Random bounds with offsets 0..3 that SQL accepts (a start before its
+ * end, but for offsets: 3 FOLLOWING .. 1 FOLLOWING is empty). */
+static void random_bounds(struct bt_rng *rng, struct basalt_qplan_window_call *c)
 {
-    uint64_t kind = bt_rng_below(rng, 10);
-    if (kind < 3) {
-        c->has_frame = false;
-        return;
-    }
-    c->has_frame = true;
-    if (kind < 6 || peer_mode) {
-        c->rows = peer_mode && bt_rng_below(rng, 4) == 0;
-        if (c->rows) {
-            c->start = BASALT_QPLAN_UNBOUNDED_PRECEDING;
-            c->end = BASALT_QPLAN_UNBOUNDED_FOLLOWING;
-            return;
-        }
-        c->start = bt_rng_below(rng, 2) ? BASALT_QPLAN_UNBOUNDED_PRECEDING : BASALT_QPLAN_CURRENT_ROW;
-        c->end = bt_rng_below(rng, 2) ? BASALT_QPLAN_UNBOUNDED_FOLLOWING : BASALT_QPLAN_CURRENT_ROW;
-        return;
-    }
-    c->rows = true;
     for (;;) {
         c->start = (enum basalt_qplan_frame_bound)bt_rng_below(rng, 4);
         c->end = (enum basalt_qplan_frame_bound)(1 + bt_rng_below(rng, 4));
@@ -147,6 +140,65 @@ static void random_frame(struct bt_rng *rng, bool peer_mode, struct basalt_qplan
             continue;
         return;
     }
+}
+
+/* A RANGE offset for an order key of kind `key` ('i' INTEGER, 'f' DOUBLE,
+ * 'd' DATE): an integer (days for DATE), a DOUBLE, or an INTERVAL. */
+static void range_offset(struct bt_rng *rng, char key, int64_t *off, struct basalt_query_value *v)
+{
+    memset(v, 0, sizeof *v);
+    *off = (int64_t)bt_rng_below(rng, 4);
+    if (key == 'f') {
+        v->type.id = BASALT_QUERY_TYPE_DOUBLE;
+        v->v.f = (double)*off * 0.75;
+    } else if (key == 'd' && bt_rng_below(rng, 2)) {
+        v->type.id = BASALT_QUERY_TYPE_INTERVAL;
+        v->v.interval.days = (int32_t)*off * 2;
+    }
+}
+
+/* A random frame; in peer mode only those that do not depend on the order
+ * within peers (RANGE and GROUPS, or ROWS over the whole partition; EXCLUDE
+ * takes out the row or its peers, which keeps them so). RANGE offsets need
+ * the one order key `key` ('i', 'f' or 'd'; 0: none that takes them). */
+static void random_frame(struct bt_rng *rng, bool peer_mode, char key,
+                         struct basalt_qplan_window_call *c)
+{
+    uint64_t kind = bt_rng_below(rng, 12);
+    if (kind < 3) {
+        c->has_frame = false;
+        return;
+    }
+    c->has_frame = true;
+    if (bt_rng_below(rng, 3) == 0)
+        c->exclude = (enum basalt_qplan_frame_exclude)(1 + bt_rng_below(rng, 3));
+    if (key != 0 && kind < 8) {
+        c->rows = false;
+        random_bounds(rng, c);
+        range_offset(rng, key, &c->start_offset, &c->start_value);
+        range_offset(rng, key, &c->end_offset, &c->end_value);
+        return;
+    }
+    if (kind < 5) {
+        /* GROUPS with offsets */
+        c->rows = false;
+        c->groups = true;
+        random_bounds(rng, c);
+        return;
+    }
+    if (kind < 9 || peer_mode) {
+        c->rows = peer_mode && bt_rng_below(rng, 4) == 0;
+        if (c->rows) {
+            c->start = BASALT_QPLAN_UNBOUNDED_PRECEDING;
+            c->end = BASALT_QPLAN_UNBOUNDED_FOLLOWING;
+            return;
+        }
+        c->start = bt_rng_below(rng, 2) ? BASALT_QPLAN_UNBOUNDED_PRECEDING : BASALT_QPLAN_CURRENT_ROW;
+        c->end = bt_rng_below(rng, 2) ? BASALT_QPLAN_UNBOUNDED_FOLLOWING : BASALT_QPLAN_CURRENT_ROW;
+        return;
+    }
+    c->rows = true;
+    random_bounds(rng, c);
 }
 
 static basalt_status make_spec(struct bt_rng *rng, const struct ArrowSchema *schema,
@@ -185,6 +237,13 @@ static basalt_status make_spec(struct bt_rng *rng, const struct ArrowSchema *sch
                                k ? ", " : (sp->np ? " ORDER BY " : "ORDER BY "), order_cols[c],
                                sp->ord[k].descending ? "DESC" : "ASC",
                                sp->ord[k].nulls_first ? "FIRST" : "LAST");
+    }
+    /* RANGE offsets: one order key, a number or a date */
+    char range_key = 0;
+    if (peer_mode && sp->no == 1) {
+        const char *name = schema->children[sp->ord[0].column]->name;
+        range_key = strcmp(name, "o_i") == 0 ? 'i' : strcmp(name, "o_f") == 0 ? 'f'
+                  : strcmp(name, "o_d") == 0 ? 'd' : 0;
     }
     if (!peer_mode) {
         sp->ord[sp->no].column = find_col(schema, "id");
@@ -229,13 +288,27 @@ static basalt_status make_spec(struct bt_rng *rng, const struct ArrowSchema *sch
             }
         }
         if (f->frame)
-            random_frame(rng, peer_mode, c);
+            random_frame(rng, peer_mode, range_key, c);
+        /* DuckDB counts a frame that ends before it starts as end - start
+         * (COUNT(*) of 3 FOLLOWING .. 1 FOLLOWING is -1): not asked. */
+        if (f->fn == BASALT_QPLAN_WIN_COUNT_STAR && c->has_frame &&
+            c->start == BASALT_QPLAN_FOLLOWING && c->end == BASALT_QPLAN_FOLLOWING &&
+            c->start_offset > c->end_offset)
+            c->end = BASALT_QPLAN_UNBOUNDED_FOLLOWING;
+        if (f->fn == BASALT_QPLAN_WIN_COUNT_STAR && c->has_frame &&
+            c->start == BASALT_QPLAN_PRECEDING && c->end == BASALT_QPLAN_PRECEDING &&
+            c->start_offset < c->end_offset)
+            c->start = BASALT_QPLAN_UNBOUNDED_PRECEDING;
         char call[256], frame[256] = "";
         if (c->has_frame) {
-            char a[64], b[64];
-            snprintf(frame, sizeof frame, " %s BETWEEN %s AND %s", c->rows ? "ROWS" : "RANGE",
-                     bound_sql(c->start, c->start_offset, a, sizeof a),
-                     bound_sql(c->end, c->end_offset, b, sizeof b));
+            char a[96], b[96];
+            static const char *const excl[] = {"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP",
+                                               " EXCLUDE TIES"};
+            snprintf(frame, sizeof frame, " %s BETWEEN %s AND %s%s",
+                     c->rows ? "ROWS" : c->groups ? "GROUPS" : "RANGE",
+                     bound_sql(c->start, c->start_offset, &c->start_value, a, sizeof a),
+                     bound_sql(c->end, c->end_offset, &c->end_value, b, sizeof b),
+                     excl[c->exclude]);
         }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -375,9 +448,18 @@ TEST(query_window_duckdb_differential)
     struct wspec *specs = calloc((size_t)total, sizeof *specs);
     FILE *f = fopen(qf, "w");
     CHECK(f);
+    int n_groups = 0, n_ranged = 0, n_excl = 0;
     for (int s = 0; s < total; s++) {
         CHECK_OK(make_spec(&rng, schema, &specs[s], &err), &err);
         fprintf(f, "%.*s\t%s\n", 1 + specs[s].nc, specs[s].kinds, specs[s].sql);
+        for (int c = 0; c < specs[s].nc; c++) {
+            const struct basalt_qplan_window_call *k = &specs[s].calls[c];
+            bool off = k->start == BASALT_QPLAN_PRECEDING || k->start == BASALT_QPLAN_FOLLOWING ||
+                       k->end == BASALT_QPLAN_PRECEDING || k->end == BASALT_QPLAN_FOLLOWING;
+            n_groups += k->has_frame && !k->rows && k->groups;
+            n_ranged += k->has_frame && !k->rows && !k->groups && off;
+            n_excl += k->has_frame && k->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS;
+        }
     }
     fclose(f);
     snprintf(cmd, sizeof cmd, "node '%s/tests/query/duckdb_agg.mjs' run '%s' '%s' '%s'",
@@ -463,10 +545,11 @@ TEST(query_window_duckdb_differential)
         free_lines(theirs, nt);
     }
     fclose(in);
-    printf("  window differential: seed %llu, %ld rows, %d specs, %lld result rows compared, "
-           "%d errors on both sides, %d mismatches, %d nondeterministic\n",
-           (unsigned long long)seed, rows, total, (long long)compared_rows, both_err, mismatches,
-           nondet);
+    printf("  window differential: seed %llu, %ld rows, %d specs (calls over GROUPS frames %d, "
+           "RANGE frames with offsets %d, with EXCLUDE %d), %lld "
+           "result rows compared, %d errors on both sides, %d mismatches, %d nondeterministic\n",
+           (unsigned long long)seed, rows, total, n_groups, n_ranged, n_excl,
+           (long long)compared_rows, both_err, mismatches, nondet);
     free(specs);
     basalt_qctx_free(sctx);
     basalt_pool_free(pool);

@@ -428,10 +428,11 @@ TEST(window_errors)
                BASALT_QPLAN_CURRENT_ROW, 0);
     CHECK_EQ(basalt_qplan_window(ctx, t, part_p, 1, ord_o, 1, &c, 1, &node, &err),
              BASALT_INVALID_ARG);
-    c = framed(wc(BASALT_QPLAN_WIN_SUM, V), false, BASALT_QPLAN_PRECEDING, 1,
+    /* RANGE offsets: non-negative, over one numeric key (window_frames_test.c) */
+    c = framed(wc(BASALT_QPLAN_WIN_SUM, V), false, BASALT_QPLAN_PRECEDING, -1,
                BASALT_QPLAN_CURRENT_ROW, 0);
     CHECK_EQ(basalt_qplan_window(ctx, t, part_p, 1, ord_o, 1, &c, 1, &node, &err),
-             BASALT_UNSUPPORTED);
+             BASALT_INVALID_ARG);
     c = wc(BASALT_QPLAN_WIN_SUM, S);
     CHECK_EQ(basalt_qplan_window(ctx, t, part_p, 1, ord_o, 1, &c, 1, &node, &err),
              BASALT_UNSUPPORTED);
@@ -871,10 +872,11 @@ TEST(window_paths_fire)
     for (int c = 0; c < 3; c++)
         CHECK_OK(basalt_arrow_schema_copy(in.schema.children[c], out_schema.children[c], &err), &err);
     for (int c = 0; c < 3; c++)
-        CHECK_OK(basalt_qwin_check_call(&in.schema, &calls[c], "c", out_schema.children[3 + c], &err),
+        CHECK_OK(basalt_qwin_check_call(&in.schema, NULL, 0, &calls[c], "c",
+                                        out_schema.children[3 + c], &err),
                  &err);
     const int part[] = {0};
-    struct basalt_qwin_spec spec = {&in.schema, part, 1, NULL, 0, calls, 3, &out_schema};
+    struct basalt_qwin_spec spec = {&in.schema, part, 1, NULL, 0, calls, 3, &out_schema, NULL};
     struct basalt_pool *pool;
     CHECK_OK(basalt_pool_new(3, &pool, &err), &err);
     struct basalt_arrow_batches out;
@@ -953,10 +955,11 @@ static basalt_status operator_attempt(void *arg)
     for (int c = 0; c < NCOLS && st == BASALT_OK; c++)
         st = basalt_arrow_schema_copy(in.schema.children[c], out_schema.children[c], &err);
     for (int c = 0; c < nc && st == BASALT_OK; c++)
-        st = basalt_qwin_check_call(&in.schema, &calls[c], "c", out_schema.children[NCOLS + c],
-                                    &err);
+        st = basalt_qwin_check_call(&in.schema, NULL, 0, &calls[c], "c",
+                                    out_schema.children[NCOLS + c], &err);
     const int order_cols[] = {O};
-    struct basalt_qwin_spec spec = {&in_schema, part_p, 1, order_cols, 1, calls, nc, &out_schema};
+    struct basalt_qwin_spec spec = {&in_schema, part_p, 1, order_cols, 1, calls, nc, &out_schema,
+                                    NULL};
     if (st == BASALT_OK)
         st = basalt_qwin_compute(&spec, &in, NULL, 1, &out, NULL, &err);
     basalt_arrow_batches_reset(&in);

@@ -122,6 +122,16 @@ static const struct ok_case ok_cases[] = {
     {"SELECT sum(x) OVER w, rank() OVER (w ORDER BY y) FROM t WINDOW w AS (PARTITION BY z)",
      "SELECT sum(x) OVER w, rank() OVER (w ORDER BY y) FROM t WINDOW w AS (PARTITION BY z)"},
     {"SELECT count(*) FILTER (WHERE a) OVER ()", "SELECT count(*) FILTER (WHERE a) OVER ()"},
+    /* GROUPS frames, RANGE offsets of any constant, EXCLUDE (NO OTHERS is the default) */
+    {"SELECT sum(x) OVER (ORDER BY t GROUPS BETWEEN 2 PRECEDING AND 1 FOLLOWING exclude ties), "
+     "max(x) OVER (ORDER BY d RANGE INTERVAL 7 DAY PRECEDING EXCLUDE CURRENT ROW), "
+     "min(x) OVER (ORDER BY t ROWS 1 PRECEDING EXCLUDE GROUP), "
+     "avg(x) OVER (ORDER BY t RANGE BETWEEN 1.5 PRECEDING AND '2' FOLLOWING EXCLUDE NO OTHERS)",
+     "SELECT sum(x) OVER (ORDER BY t GROUPS BETWEEN 2 PRECEDING AND 1 FOLLOWING EXCLUDE TIES), "
+     "max(x) OVER (ORDER BY d RANGE BETWEEN INTERVAL 7 DAY PRECEDING AND CURRENT ROW EXCLUDE "
+     "CURRENT ROW), "
+     "min(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE GROUP), "
+     "avg(x) OVER (ORDER BY t RANGE BETWEEN 1.5 PRECEDING AND '2' FOLLOWING)"},
     /* subqueries, lists */
     {"SELECT (SELECT max(x) FROM t), EXISTS (SELECT 1), NOT EXISTS (SELECT 2)",
      "SELECT (SELECT max(x) FROM t), EXISTS (SELECT 1), (NOT EXISTS (SELECT 2))"},
@@ -255,6 +265,10 @@ static const struct bad_case bad_cases[] = {
     {"SELECT CAST(x AS)", BASALT_INVALID_ARG, "syntax error at or near \")\" (at position 16)"},
     {"SELECT CASE END", BASALT_INVALID_ARG, "syntax error at or near \"END\" (at position 12)"},
     {"SELECT INTERVAL 3", BASALT_INVALID_ARG, "INTERVAL needs a unit (DAY, MONTH, ...) (at position 17)"},
+    {"SELECT sum(x) OVER (ORDER BY t ROWS 1 PRECEDING EXCLUDE OTHERS)", BASALT_INVALID_ARG,
+     "EXCLUDE takes CURRENT ROW, GROUP, TIES or NO OTHERS (at position 56)"},
+    {"SELECT sum(x) OVER (ORDER BY t ROWS 1 PRECEDING EXCLUDE NO ROWS)", BASALT_INVALID_ARG,
+     "syntax error at or near \"ROWS\" (at position 59)"},
     {"SELECT * FROM a JOIN b", BASALT_INVALID_ARG, "unexpected end of query (at position 22)"},
     {"SELECT * FROM a NATURAL JOIN b", BASALT_UNSUPPORTED, "NATURAL JOIN is not supported (at position 16)"},
     {"WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r", BASALT_UNSUPPORTED,
