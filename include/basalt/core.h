@@ -1,5 +1,6 @@
 /* basalt core: status codes, errors, allocation, arenas, buffers, bitmaps,
- * the thread pool and CPU feature detection.
+ * shortest round-trip text of floating-point values, the thread pool and CPU
+ * feature detection.
  *
  * Everything else in basalt is built on these. Nothing here allocates behind
  * the caller's back except where a function says so, and every allocation goes
@@ -152,6 +153,40 @@ BASALT_EXPORT void basalt_string_list_sort_unique(struct basalt_string_list *lis
 BASALT_EXPORT void basalt_string_list_reset(struct basalt_string_list *list);
 /* Frees an array of n basalt_malloc'd strings and the array. NULL is a no-op. */
 BASALT_EXPORT void basalt_string_list_free(char **items, size_t n);
+
+/* ------------------------------------------------------------- float text */
+
+/* The shortest decimal that reads back as the same binary64 / binary32 /
+ * binary16 value (the reader rounding to nearest, ties to even, as strtod and
+ * strtof do), and of the shortest ones the nearest to the exact value.
+ * Writes its significant digits to `digits` (ASCII, no leading or trailing
+ * zeros, not NUL-terminated; at most 17 / 9 / 5 of them) and the decimal
+ * exponent of the first one to *exp10: |v| reads back from
+ * d1.d2...dn x 10^*exp10. Returns n. The sign is ignored. Zero gives "0"
+ * with exponent 0 (n = 1); NaN and infinities return 0 and write nothing.
+ * Exact integer arithmetic: no allocation, no locale, thread-safe. */
+BASALT_EXPORT int basalt_double_shortest(double v, char *digits, int *exp10);
+BASALT_EXPORT int basalt_float_shortest(float v, char *digits, int *exp10);
+/* `bits` is the IEEE 754 binary16 value's bit pattern. */
+BASALT_EXPORT int basalt_half_shortest(uint16_t bits, char *digits, int *exp10);
+
+/* The longest text basalt_double_format_g and basalt_float_format_g write,
+ * NUL included. */
+#define BASALT_FLOAT_TEXT_MAX 32
+
+/* The shortest round-trip digits of v laid out as printf's "%.*g" lays them
+ * out with precision P = max(precision, n), n the shortest digit count
+ * (precision is clamped to 1..17): exponent form "d.ddde+XX" (two exponent
+ * digits at least) when the decimal exponent is below -4 or at least P, plain
+ * otherwise, no trailing zeros. So precision 17 lays out as "%.17g" does,
+ * with only the digits needed, and precision 1 gives what "%.*g" prints for
+ * the first p whose text reads back (or fewer digits, at some powers of two,
+ * where printf's nearest p digits do not read back and other p digits do).
+ * NaN, infinities and negative zero are "nan", "inf", "-inf" and "-0" (any
+ * NaN's sign is dropped). Writes at most BASALT_FLOAT_TEXT_MAX bytes into buf,
+ * NUL-terminated, and returns the length without the NUL. Thread-safe. */
+BASALT_EXPORT size_t basalt_double_format_g(double v, int precision, char *buf);
+BASALT_EXPORT size_t basalt_float_format_g(float v, int precision, char *buf);
 
 /* ------------------------------------------------------------------ arena */
 

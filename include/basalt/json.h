@@ -185,6 +185,9 @@ BASALT_EXPORT basalt_status basalt_json_render_value(const struct ArrowSchema *s
  * value) that reads back to it, ECMAScript-style, into buf (at least 32
  * bytes). NaN and infinities are "NaN", "Infinity", "-Infinity". */
 BASALT_EXPORT void basalt_json_format_double(double d, bool single, char *buf);
+/* The same for an IEEE 754 binary16 value given by its bits: the shortest
+ * text that reads back to the same half. */
+BASALT_EXPORT void basalt_json_format_half(uint16_t h, char *buf);
 
 /* Appends `n` bytes as a JSON string (quotes included), escaped as
  * JSON.stringify escapes. NOMEM. */

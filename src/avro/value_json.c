@@ -1,7 +1,6 @@
 /* JSON text of generic values (see basalt_avro_value_to_json). */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "avro_internal.h"
 
@@ -90,12 +89,8 @@ static basalt_status put_double(struct basalt_buffer *out, double d, struct basa
         return avro_put(out, "NaN", err);
     if (isinf(d))
         return avro_put(out, d > 0 ? "Infinity" : "-Infinity", err);
-    char buf[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
+    char buf[BASALT_FLOAT_TEXT_MAX + 2];
+    basalt_double_format_g(d, 1, buf);
     if (!strpbrk(buf, ".eE"))
         strcat(buf, ".0");
     return avro_put(out, buf, err);

@@ -1,7 +1,5 @@
 /* The CSV writer: Arrow record batches to RFC 4180 text on an output. */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "csv_internal.h"
 
@@ -145,26 +143,21 @@ static size_t fmt_i64(int64_t v, char *out)
     return fmt_u64((uint64_t)v, out);
 }
 
+/* The shortest text that reads back as d, laid out as "%.15g" (or "%.16g",
+ * "%.17g" where it needs more digits) lays it out; "nan", "inf", "-inf";
+ * integral values get ".0" (so they read back as floating point). Writes
+ * up to BASALT_FLOAT_TEXT_MAX + 1 bytes, no NUL. */
 static size_t fmt_double(double d, char *out)
 {
-    if (isnan(d))
-        return (size_t)sprintf(out, "nan");
-    if (isinf(d))
-        return (size_t)sprintf(out, d < 0 ? "-inf" : "inf");
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(out, 40, "%.*g", prec, d);
-        if (strtod(out, NULL) == d)
-            break;
-    }
+    size_t n = basalt_double_format_g(d, 15, out);
     bool integral = true;
-    for (int i = 0; i < n && integral; i++)
+    for (size_t i = 0; i < n && integral; i++)
         integral = out[i] == '-' || (out[i] >= '0' && out[i] <= '9');
     if (integral) {
         memcpy(out + n, ".0", 2);
         n += 2;
     }
-    return (size_t)n;
+    return n;
 }
 
 static size_t fmt_decimal(__int128 v, int32_t scale, char *out)

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "data_write_internal.h"
@@ -117,27 +116,12 @@ static basalt_status put_floating(struct basalt_buffer *out, double v, bool is_f
         return v > 0 ? put(out, "Infinity", 8, err) : put(out, "-Infinity", 9, err);
     if (v == 0)
         return signbit(v) ? put(out, "-0.0", 4, err) : put(out, "0.0", 3, err);
-    char text[64];
-    int prec = 1;
-    for (; prec < 17; prec++) {
-        snprintf(text, sizeof text, "%.*e", prec - 1, v);
-        if (is_float ? strtof(text, NULL) == (float)v : strtod(text, NULL) == v)
-            break;
-    }
-    snprintf(text, sizeof text, "%.*e", prec - 1, v);
-    /* text: [-]d[.ddd]e[+-]xx */
-    char digits[32];
-    int nd = 0;
-    const char *p = text;
-    bool neg = *p == '-';
-    if (neg)
-        p++;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[nd++] = *p;
-    int exp = atoi(p + 1);
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
+    /* v = d1.d2..dnd x 10^exp */
+    char digits[17];
+    int exp = 0;
+    int nd = is_float ? basalt_float_shortest((float)v, digits, &exp)
+                      : basalt_double_shortest(v, digits, &exp);
+    bool neg = v < 0;
     char res[64];
     int n = 0;
     if (neg)

@@ -46,6 +46,11 @@ void basalt_iceberg_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsig
  * (-NaN < -inf < ... < -0 < 0 < ... < inf < NaN), every NaN of one sign equal. */
 int64_t basalt_iceberg_double_key(double v);
 
+/* Whether text reads back as f both through strtof and through strtod and a
+ * cast, the way the expression parser and value conversion read a float
+ * (the text of floats must satisfy both; see value_string.c). */
+bool basalt_iceberg_float_text_reads_back(const char *text, float f);
+
 /* ------------------------------------------------------------------ convert */
 
 /* basalt_iceberg_value_convert that reports a literal outside the target's

@@ -1,7 +1,6 @@
 /* Canonical text of expressions, in the filter language parse() reads. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "expr_internal.h"
@@ -86,13 +85,26 @@ static void floating(struct writer *w, double v, bool single)
         puts_(w, v < 0 ? "-1e999" : "1e999");
         return;
     }
+    char digits[17];
+    int x = 0;
+    int nd = single ? basalt_float_shortest((float)v, digits, &x)
+                    : basalt_double_shortest(v, digits, &x);
+    /* as "%.*e" prints it: d[.ddd]e+XX */
     int n = 0;
-    for (int p = 0; p <= 17; p++) {
-        n = snprintf(text, sizeof(text), "%.*e", p, v);
-        double back = strtod(text, NULL);
-        if (single ? (float)back == (float)v : back == v)
-            break;
+    if (signbit(v))
+        text[n++] = '-';
+    text[n++] = digits[0];
+    if (nd > 1) {
+        text[n++] = '.';
+        memcpy(text + n, digits + 1, (size_t)(nd - 1));
+        n += nd - 1;
     }
+    n += snprintf(text + n, sizeof(text) - (size_t)n, "e%c%02d", x < 0 ? '-' : '+',
+                  x < 0 ? -x : x);
+    /* parse() reads it as a double that binding casts to float: for the one
+     * float in 2^31 that this loses (see value_string.c), more digits */
+    for (int p = 0; single && !basalt_iceberg_float_text_reads_back(text, (float)v) && p < 9; p++)
+        n = snprintf(text, sizeof(text), "%.*e", p, v);
     put(w, text, (size_t)n);
 }
 

@@ -19,21 +19,33 @@ static basalt_status put(char *buf, size_t cap, const char *text, size_t len)
     return len < cap ? BASALT_OK : BASALT_LIMIT;
 }
 
+bool basalt_iceberg_float_text_reads_back(const char *text, float f)
+{
+    return strtof(text, NULL) == f && (float)strtod(text, NULL) == f;
+}
+
+/* The shortest text that reads back as v (as the float (float)v with
+ * `single`), laid out as "%.*g" lays it out with as many digits. */
 static size_t shortest_float(double v, bool single, char *out, size_t cap)
 {
     if (isnan(v))
         return (size_t)snprintf(out, cap, "NaN");
     if (isinf(v))
         return (size_t)snprintf(out, cap, v < 0 ? "-Infinity" : "Infinity");
-    int max = single ? 9 : 17;
-    int n = 0;
-    for (int p = 1; p <= max; p++) {
-        n = snprintf(out, cap, "%.*g", p, v);
-        double back = strtod(out, NULL);
-        if (single ? (float)back == (float)v : back == v)
-            break;
+    char text[BASALT_FLOAT_TEXT_MAX];
+    if (single) {
+        float f = (float)v;
+        basalt_float_format_g(f, 1, text);
+        /* Read through a double first, one float in 2^31 (7.038531e-26,
+         * bits 0x15ae43fd, checked over every float) has a shortest text
+         * whose double lands on the float rounding boundary and rounds to
+         * the neighbour: the fewest digits both readers take back. */
+        for (int p = 1; !basalt_iceberg_float_text_reads_back(text, f) && p <= 9; p++)
+            snprintf(text, sizeof text, "%.*g", p, v);
+    } else {
+        basalt_double_format_g(v, 1, text);
     }
-    return (size_t)n;
+    return (size_t)snprintf(out, cap, "%s", text);
 }
 
 static int64_t floor_div(int64_t a, int64_t b)

@@ -9,52 +9,12 @@
 
 /* ------------------------------------------------------------------ numbers */
 
-/* Digits and decimal exponent of the shortest round-trip form. */
-static void shortest(double d, bool single, char *digits, int *n_digits, int *point)
+/* ECMAScript's Number::toString layout of -/+ 0.d1..dk x 10^n. */
+static void layout(bool neg, const char *digits, int k, int n, char *buf)
 {
-    char e[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d)
-            break;
-    }
-    /* e is "d.ddde[+-]xx" (d > 0 here). */
-    int k = 0;
-    const char *c = e;
-    for (; *c && *c != 'e'; c++)
-        if (*c >= '0' && *c <= '9')
-            digits[k++] = *c;
-    int x = atoi(c + 1);
-    while (k > 1 && digits[k - 1] == '0')
-        k--;
-    digits[k] = '\0';
-    *n_digits = k;
-    *point = x + 1;
-}
-
-void basalt_json_format_double(double d, bool single, char *buf)
-{
-    if (isnan(d)) {
-        strcpy(buf, "NaN");
-        return;
-    }
-    if (isinf(d)) {
-        strcpy(buf, d > 0 ? "Infinity" : "-Infinity");
-        return;
-    }
-    if (d == 0) {
-        strcpy(buf, signbit(d) ? "-0" : "0");
-        return;
-    }
     char *w = buf;
-    if (d < 0) {
+    if (neg)
         *w++ = '-';
-        d = -d;
-    }
-    char digits[24];
-    int k, n;
-    shortest(d, single, digits, &k, &n);
-    /* ECMAScript Number::toString: value = 0.d1..dk x 10^n. */
     if (k <= n && n <= 21) {
         memcpy(w, digits, (size_t)k);
         w += k;
@@ -85,59 +45,39 @@ void basalt_json_format_double(double d, bool single, char *buf)
     *w = '\0';
 }
 
-static double half_to_double(uint16_t h)
+void basalt_json_format_double(double d, bool single, char *buf)
 {
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
-    double v;
-    if (exp == 0)
-        v = ldexp((double)frac, -24);
-    else if (exp == 31)
-        v = frac ? NAN : INFINITY;
-    else
-        v = ldexp((double)(frac | 0x400), exp - 25);
-    return sign ? -v : v;
-}
-
-static uint16_t double_to_half(double d)
-{
-    uint16_t sign = signbit(d) ? 0x8000 : 0;
-    d = fabs(d);
-    if (isnan(d))
-        return sign | 0x7e00;
-    if (d >= 65520.0)
-        return sign | 0x7c00;
-    int e;
-    frexp(d, &e);
-    if (d == 0 || e - 1 < -14) {
-        double r = rint(d * 16777216.0); /* units of 2^-24, ties to even */
-        return (uint16_t)(sign | (uint16_t)r);
-    }
-    int exp = e - 1;
-    double r = rint(ldexp(d, 10 - exp));
-    if (r >= 2048) {
-        r = 1024;
-        exp++;
-    }
-    if (exp > 15)
-        return sign | 0x7c00;
-    return (uint16_t)(sign | (uint16_t)((exp + 15) << 10) | (uint16_t)((int)r - 1024));
-}
-
-/* The shortest text that reads back to the same half. */
-static void format_half(uint16_t h, char *buf)
-{
-    double d = half_to_double(h);
-    if (isnan(d) || isinf(d) || d == 0) {
-        basalt_json_format_double(d, false, buf);
+    if (isnan(d)) {
+        strcpy(buf, "NaN");
         return;
     }
-    char e[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (double_to_half(strtod(e, NULL)) == h)
-            break;
+    if (isinf(d)) {
+        strcpy(buf, d > 0 ? "Infinity" : "-Infinity");
+        return;
     }
-    basalt_json_format_double(strtod(e, NULL), false, buf);
+    if (d == 0) {
+        strcpy(buf, signbit(d) ? "-0" : "0");
+        return;
+    }
+    char digits[17];
+    int x = 0;
+    int k = single ? basalt_float_shortest((float)d, digits, &x)
+                   : basalt_double_shortest(d, digits, &x);
+    layout(d < 0, digits, k, x + 1, buf);
+}
+
+void basalt_json_format_half(uint16_t h, char *buf)
+{
+    char digits[5];
+    int x = 0;
+    int k = basalt_half_shortest(h, digits, &x);
+    bool neg = h >> 15;
+    if (k == 0)
+        strcpy(buf, (h & 0x3ff) ? "NaN" : neg ? "-Infinity" : "Infinity");
+    else if (digits[0] == '0')
+        strcpy(buf, neg ? "-0" : "0");
+    else
+        layout(neg, digits, k, x + 1, buf);
 }
 
 /* ------------------------------------------------------------------ text helpers */
@@ -520,7 +460,7 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
     case BASALT_ARROW_TYPE_FLOAT:
     case BASALT_ARROW_TYPE_DOUBLE: {
         if (t.id == BASALT_ARROW_TYPE_HALF_FLOAT)
-            format_half(((const uint16_t *)v)[j], buf);
+            basalt_json_format_half(((const uint16_t *)v)[j], buf);
         else
             basalt_json_format_double(t.id == BASALT_ARROW_TYPE_FLOAT ? ((const float *)v)[j]
                                                               : ((const double *)v)[j],

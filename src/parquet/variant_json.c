@@ -59,22 +59,12 @@ static void shortest(double d, bool single, char *buf, size_t cap)
         snprintf(buf, cap, "%s", signbit(d) ? "-0" : "0");
         return;
     }
-    char e[40];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d)
-            break;
-    }
-    /* e is "[-]d.ddde[+-]x": digits d1..dk, value 0.d1..dk x 10^n. */
-    char digits[24];
-    int k = 0;
-    const char *c = e;
-    for (; *c && *c != 'e'; c++)
-        if (*c >= '0' && *c <= '9')
-            digits[k++] = *c;
-    while (k > 1 && digits[k - 1] == '0')
-        k--;
-    int n = atoi(c + 1) + 1;
+    /* value 0.d1..dk x 10^n */
+    char digits[17];
+    int x = 0;
+    int k = single ? basalt_float_shortest((float)d, digits, &x)
+                   : basalt_double_shortest(d, digits, &x);
+    int n = x + 1;
     char *w = buf;
     if (d < 0)
         *w++ = '-';

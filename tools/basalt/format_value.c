@@ -1,11 +1,9 @@
 /* Rendering one Arrow value as JSON or as a table/CSV cell (see format.h for
  * the forms). Numbers and strings are formatted by the library's JSON module
- * (basalt_json_format_double, basalt_json_append_string); the value walk
- * stays here for the cell form and Parquet variants, and
- * tests/cli/json_duckdb.sh checks that it prints what the library's writer
- * writes. */
-#include <math.h>
-#include <stdlib.h>
+ * (basalt_json_format_double, basalt_json_format_half,
+ * basalt_json_append_string); the value walk stays here for the cell form
+ * and Parquet variants, and tests/cli/json_duckdb.sh checks that it prints
+ * what the library's writer writes. */
 #include <string.h>
 
 #include "format.h"
@@ -28,61 +26,6 @@ bool cli_format_parse(const char *name, enum cli_format_kind *out)
 void cli_format_double(double d, bool single, char *buf)
 {
     basalt_json_format_double(d, single, buf);
-}
-
-static double half_to_double(uint16_t h)
-{
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
-    double v;
-    if (exp == 0)
-        v = ldexp((double)frac, -24);
-    else if (exp == 31)
-        v = frac ? NAN : INFINITY;
-    else
-        v = ldexp((double)(frac | 0x400), exp - 25);
-    return sign ? -v : v;
-}
-
-static uint16_t double_to_half(double d)
-{
-    uint16_t sign = signbit(d) ? 0x8000 : 0;
-    d = fabs(d);
-    if (isnan(d))
-        return sign | 0x7e00;
-    if (d >= 65520.0)
-        return sign | 0x7c00;
-    int e;
-    frexp(d, &e);
-    if (d == 0 || e - 1 < -14) {
-        double r = rint(d * 16777216.0); /* units of 2^-24, ties to even */
-        return (uint16_t)(sign | (uint16_t)r);
-    }
-    int exp = e - 1;
-    double r = rint(ldexp(d, 10 - exp));
-    if (r >= 2048) {
-        r = 1024;
-        exp++;
-    }
-    if (exp > 15)
-        return sign | 0x7c00;
-    return (uint16_t)(sign | (uint16_t)((exp + 15) << 10) | (uint16_t)((int)r - 1024));
-}
-
-/* The shortest text that reads back to the same half. */
-static void format_half(uint16_t h, char *buf)
-{
-    double d = half_to_double(h);
-    if (isnan(d) || isinf(d) || d == 0) {
-        cli_format_double(d, false, buf);
-        return;
-    }
-    char e[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (double_to_half(strtod(e, NULL)) == h)
-            break;
-    }
-    cli_format_double(strtod(e, NULL), false, buf);
 }
 
 /* ------------------------------------------------------------------ text helpers */
@@ -497,7 +440,7 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
     case BASALT_ARROW_TYPE_FLOAT:
     case BASALT_ARROW_TYPE_DOUBLE: {
         if (t.id == BASALT_ARROW_TYPE_HALF_FLOAT)
-            format_half(((const uint16_t *)v)[j], buf);
+            basalt_json_format_half(((const uint16_t *)v)[j], buf);
         else
             cli_format_double(t.id == BASALT_ARROW_TYPE_FLOAT ? ((const float *)v)[j]
                                                               : ((const double *)v)[j],

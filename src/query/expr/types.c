@@ -263,21 +263,11 @@ size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap)
 
 size_t basalt_qformat_double(double v, char *buf, size_t cap)
 {
-    char tmp[40];
-    if (isnan(v))
-        snprintf(tmp, sizeof tmp, "nan");
-    else if (isinf(v))
-        snprintf(tmp, sizeof tmp, v > 0 ? "inf" : "-inf");
-    else {
-        for (int prec = 15; prec <= 17; prec++) {
-            snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-            if (strtod(tmp, NULL) == v)
-                break;
-        }
-    }
+    char tmp[BASALT_FLOAT_TEXT_MAX];
+    size_t n = basalt_double_format_g(v, 15, tmp);
     if (cap)
         snprintf(buf, cap, "%s", tmp);
-    return strlen(tmp);
+    return n;
 }
 
 int64_t basalt_qfloordiv(int64_t a, int64_t b)
