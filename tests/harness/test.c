@@ -217,3 +217,15 @@ int main(int argc, char **argv)
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : (passed ? 0 : 1);
 }
+
+long bt_resident_pages(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = -1;
+    if (f != NULL) {
+        if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+            resident = -1;
+        fclose(f);
+    }
+    return resident;
+}

@@ -131,5 +131,7 @@ void bt_rng_fill(struct bt_rng *rng, void *buf, size_t len);
 const char *bt_testdata_path(const char *relative);
 /* Reads a whole file into a basalt_malloc'd buffer; NULL if it cannot. */
 uint8_t *bt_read_file(const char *path, size_t *len);
+/* Resident pages of the whole process (/proc/self/statm), or -1. */
+long bt_resident_pages(void);
 
 #endif

@@ -422,19 +422,6 @@ TEST(csv_parallel_split_fires)
               (long long)r.stats.rows, r.error);
 }
 
-/* Resident pages of the whole process (/proc/self/statm), or -1. */
-static long resident_pages(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size = 0, resident = -1;
-    if (f != NULL) {
-        if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-            resident = -1;
-        fclose(f);
-    }
-    return resident;
-}
-
 /* A mapped file read a batch at a time does not stay resident: each window's
  * pages go back once it is parsed, so the resident set grows by far less
  * than the file (32 MiB, read in windows of 4 MiB), and the rows are all
@@ -458,7 +445,7 @@ TEST(csv_mapped_file_pages_go_back_as_windows_are_parsed)
     struct basalt_csv_reader *r;
     struct basalt_error err;
     CHECK_OK(basalt_csv_reader_open_file(path, &o, &r, &err), &err);
-    long start = resident_pages(), peak = start, page = sysconf(_SC_PAGESIZE);
+    long start = bt_resident_pages(), peak = start, page = sysconf(_SC_PAGESIZE);
     int64_t got = 0, sum = 0;
     for (;;) {
         struct ArrowArray b;
@@ -470,7 +457,7 @@ TEST(csv_mapped_file_pages_go_back_as_windows_are_parsed)
             sum += id[b.children[0]->offset + i];
         got += b.length;
         basalt_arrow_array_release(&b);
-        long now = resident_pages();
+        long now = bt_resident_pages();
         if (now > peak)
             peak = now;
     }

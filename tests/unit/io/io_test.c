@@ -74,19 +74,6 @@ static void check_file_input(bool use_mmap)
 TEST(file_input_pread) { check_file_input(false); }
 TEST(file_input_mmap) { check_file_input(true); }
 
-/* Resident pages of the whole process (/proc/self/statm), or -1. */
-static long resident_pages(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size = 0, resident = -1;
-    if (f != NULL) {
-        if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-            resident = -1;
-        fclose(f);
-    }
-    return resident;
-}
-
 /* A mapped file read through its view is resident; released, its pages
  * leave the resident set, and reading them again gives the same bytes.
  * Memory inputs ignore the call (their bytes are the caller's). */
@@ -113,10 +100,10 @@ TEST(file_input_release_view_drops_pages)
     volatile unsigned sum = 0;
     for (size_t i = 0; i < size; i += (size_t)page)
         sum += view[i];
-    long before = resident_pages();
+    long before = bt_resident_pages();
     /* an unaligned range: only the pages wholly inside it go */
     basalt_input_release_view(in, 100, size - 200);
-    long after = resident_pages();
+    long after = bt_resident_pages();
     CHECK_MSG(before > 0 && before - after >= (long)(size / (size_t)page) * 3 / 4,
               "resident pages %ld before, %ld after releasing %zu", before, after,
               size / (size_t)page);
