@@ -35,9 +35,11 @@ Test controls (outside /v1, no auth):
   POST /control/fail-next-commit?status=503&applied=1
         the next commit answers `status`; with applied=1 it is applied
         first (the answer is lost, the change is not)
-  POST /control/load-barrier?n=2
-        the next n table loads wait for each other (at most 20 s), so n
-        writers start from the same metadata
+  POST /control/commit-barrier?n=2
+        the next n table commits wait for each other (at most 60 s) and
+        are then applied one at a time: n writers that each loaded the
+        table before committing all built on the same metadata, so all
+        but the first meet 409 however many loads each made
   GET  /control/stats   counters as JSON
 """
 import argparse
@@ -771,7 +773,6 @@ class Handler(BaseHTTPRequestHandler):
         if n == 4 and parts[0] == "namespaces" and parts[2] == "tables":
             ns, name = self.namespace(parts[1]), unquote(parts[3])
             if method == "GET":
-                self.wait_barrier()
                 with with_lock:
                     c.stats["loads"] += 1
                     doc = c.load_result(c.table(ns, name), delegated)
@@ -781,6 +782,7 @@ class Handler(BaseHTTPRequestHandler):
                 ident = body.get("identifier")
                 if ident is not None and (tuple(ident.get("namespace") or ()) != ns or ident.get("name") != name):
                     raise ApiError(400, "BadRequestException", "identifier does not match the path")
+                self.wait_barrier()
                 with with_lock:
                     status, doc = c.commit(ns, name, body)
                 return self.send_json(status, doc)
@@ -846,7 +848,7 @@ class Handler(BaseHTTPRequestHandler):
                     c.barrier = None
         if b is not None:
             try:
-                b["barrier"].wait(timeout=20)
+                b["barrier"].wait(timeout=60)
             except threading.BrokenBarrierError:
                 pass
 
@@ -857,7 +859,7 @@ class Handler(BaseHTTPRequestHandler):
                 c.fail_next_commit = (int(query.get("status", ["503"])[0]),
                                       query.get("applied", ["0"])[0] == "1")
             return self.send_json(200, {"ok": True})
-        if what == "load-barrier" and method == "POST":
+        if what == "commit-barrier" and method == "POST":
             n = int(query.get("n", ["2"])[0])
             with c.lock:
                 c.barrier = {"left": n, "barrier": threading.Barrier(n)}

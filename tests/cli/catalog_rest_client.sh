@@ -81,7 +81,7 @@ check "describe: the server's second metadata file" \
 check "describe: a current snapshot" grep -qE '^current-snapshot +[0-9]+' "$tmp/out"
 
 # Two writers from the same base: one commit gets 409 and is retried.
-control "$url" 'load-barrier?n=2'
+control "$url" 'commit-barrier?n=2'
 conflicts_before=$(stat "$url" commit_conflicts)
 "$basalt" iceberg append db.events "$in/b.parquet" $cat >"$tmp/w1" 2>&1 &
 p1=$!
