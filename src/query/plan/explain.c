@@ -109,8 +109,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
         if (n->has_row_limit)
-            put(o, " rows_pruned=%lld rows_cut=%lld", (long long)n->rows_pruned,
-                (long long)n->rows_cut);
+            put(o, " rows_pruned=%lld rows_cut=%lld prunings=%lld", (long long)n->rows_pruned,
+                (long long)n->rows_cut, (long long)n->prunings);
         if (n->dict_batches > 0)
             put(o, " dictionary_batches=%lld", (long long)n->dict_batches);
         if (n->dict_map_batches > 0)

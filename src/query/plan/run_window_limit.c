@@ -21,6 +21,13 @@
  * read before. */
 #define PRUNE_ROWS 262144
 
+/* Under a memory limit a worker also prunes once the process holds an
+ * eighth of the limit (a pruning briefly takes about four times what it
+ * sorts: the sorted copy, the row numbers, the rows kept), as long as it
+ * has gained PRUNE_MIN_NEW rows and as many as survived its last pruning:
+ * each pruning still reads at least one new row per row it read before. */
+#define PRUNE_MIN_NEW 65536
+
 struct wl_plan {
     const struct ArrowSchema *in; /* the input's schema */
     int n_in;                  /* the input's columns */
@@ -38,6 +45,7 @@ struct wl_held {
     struct basalt_arrow_batches batches; /* tagged */
     int64_t rows;
     int64_t next_prune;
+    int64_t survived;            /* rows its last pruning kept */
     struct basalt_qwin_cut *cut; /* from this worker's last pruning; NULL: none */
     int64_t *keep;               /* scratch for the cut */
     int64_t keep_cap;
@@ -46,9 +54,11 @@ struct wl_held {
 struct wl_sink {
     struct qsink base; /* first: the pipeline sees a qsink */
     const struct wl_plan *p;
+    int64_t memory_limit; /* 0: none */
     struct wl_held *held; /* one per worker */
     _Atomic int64_t rows; /* taken in */
     _Atomic int64_t cut;  /* of those, dropped by a cut before being held */
+    _Atomic int64_t prunings;
 };
 
 static basalt_status int64_column(int64_t n, int64_t **values, struct ArrowArray *out,
@@ -170,6 +180,14 @@ static int64_t rows_of(const struct basalt_arrow_batches *b)
     return n;
 }
 
+static bool prune_due(const struct wl_sink *s, const struct wl_held *h)
+{
+    if (h->rows >= h->next_prune)
+        return true;
+    return s->memory_limit > 0 && h->rows - h->survived >= PRUNE_MIN_NEW &&
+           h->rows >= 2 * h->survived && basalt_alloc_bytes() > s->memory_limit / 8;
+}
+
 static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                 struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -213,15 +231,17 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
         h->rows += tagged.length;
         st = basalt_arrow_batches_append(&h->batches, &tagged, err);
     }
-    if (st != BASALT_OK || h->rows < h->next_prune)
+    if (st != BASALT_OK || !prune_due(s, h))
         return st;
     /* On this worker's thread: the pool's workers are busy with morsels. */
     struct basalt_arrow_batches kept;
     basalt_arrow_batches_init(&kept);
     st = prune(s->p, &h->batches, NULL, 1, &kept, err);
+    atomic_fetch_add_explicit(&s->prunings, 1, memory_order_relaxed);
     basalt_arrow_batches_reset(&h->batches);
     h->batches = kept;
     h->rows = rows_of(&kept);
+    h->survived = h->rows;
     h->next_prune = h->rows * 4 > PRUNE_ROWS ? h->rows * 4 : PRUNE_ROWS;
     if (st == BASALT_OK && h->cut != NULL)
         st = basalt_qwin_cut_set(h->cut, &h->batches, err);
@@ -312,9 +332,11 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     memset(&sink, 0, sizeof sink);
     atomic_init(&sink.rows, 0);
     atomic_init(&sink.cut, 0);
+    atomic_init(&sink.prunings, 0);
     sink.base.consume = wl_consume;
     sink.base.what = "WINDOW";
     sink.p = &p;
+    sink.memory_limit = ctx->o.memory_limit;
     sink.held = basalt_calloc((size_t)workers, sizeof *sink.held);
     if (st == BASALT_OK && sink.held == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -355,6 +377,7 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     if (st == BASALT_OK) {
         node->rows_pruned = atomic_load(&sink.rows) - rows_of(&kept);
         node->rows_cut = atomic_load(&sink.cut);
+        node->prunings = atomic_load(&sink.prunings);
     }
     if (st == BASALT_OK)
         st = untag(&p, &kept, &plain, err);

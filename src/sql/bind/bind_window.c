@@ -330,9 +330,17 @@ struct extra {
     int n, cap;
 };
 
+/* *col: e's column. A key or argument that is one of rel's columns is that
+ * column, not a copy of it: a window holds every column of its input (a
+ * partition held whole, the survivors of a top-K per partition). */
 static basalt_status add_extra(struct extra *x, struct basalt_qexpr *e, int base, int *col,
                                struct basalt_error *err)
 {
+    int32_t c = basalt_qexpr_column_index(e);
+    if (c >= 0 && c < base) {
+        *col = c;
+        return BASALT_OK;
+    }
     if (x->n == x->cap) {
         int cap = x->cap ? x->cap * 2 : 16;
         struct basalt_qexpr **p = basalt_realloc(x->exprs, (size_t)cap * sizeof *p);
@@ -370,9 +378,12 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
         if (st == BASALT_OK)
             st = add_extra(&x, e, base, &part[i], err);
     }
+    struct basalt_qexpr *first_order_key = NULL;
     for (int i = 0; i < w->n_order && st == BASALT_OK; i++) {
         struct basalt_qexpr *e;
         st = basalt_sql_lower(&L, w->order[i].expr, &e, err);
+        if (st == BASALT_OK && i == 0)
+            first_order_key = e;
         if (st == BASALT_OK)
             st = add_extra(&x, e, base, &order[i].column, err);
         order[i].descending = w->order[i].dir == BASALT_SQL_ORDER_DESC;
@@ -389,11 +400,11 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
         out->offset = 1;
         out->name = wc->text;
         bool value_arg = out->fn != BASALT_QPLAN_WIN_NTILE;
+        struct basalt_qexpr *value = NULL;
         if (st == BASALT_OK && n_args >= 1 && value_arg) {
-            struct basalt_qexpr *e;
-            st = basalt_sql_lower(&L, c->args[0], &e, err);
+            st = basalt_sql_lower(&L, c->args[0], &value, err);
             if (st == BASALT_OK)
-                st = add_extra(&x, e, base, &out->arg, err);
+                st = add_extra(&x, value, base, &out->arg, err);
         }
         if (st == BASALT_OK && out->fn == BASALT_QPLAN_WIN_NTILE)
             st = const_int(B, c->args[0], &out->offset, err);
@@ -406,7 +417,7 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
                 struct basalt_qexpr *d;
                 st = basalt_sql_lower(&L, c->args[2], &d, err);
                 /* the default takes the value's type */
-                struct basalt_query_type vt = basalt_qexpr_type(x.exprs[out->arg - base]);
+                struct basalt_query_type vt = basalt_qexpr_type(value);
                 if (st == BASALT_OK && !basalt_query_type_equal(basalt_qexpr_type(d), vt))
                     st = basalt_qexpr_cast(b, d, vt, false, &d, err);
                 if (st == BASALT_OK)
@@ -428,7 +439,7 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
                                     "(the window has %d)",
                                     w->n_order);
             } else if (ranged) {
-                struct basalt_qexpr *key = x.exprs[order[0].column - base];
+                struct basalt_qexpr *key = first_order_key;
                 struct basalt_query_type kt = basalt_qexpr_type(key);
                 char kn[64];
                 if (!range_key(kt.id))
