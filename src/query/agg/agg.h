@@ -69,6 +69,16 @@ struct basalt_qagg_call {
 basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
                                       struct basalt_query_type *out, struct basalt_error *err);
 
+/* MEDIAN, QUANTILE_CONT or QUANTILE_DISC `call` over n > 0 non-NULL values:
+ * the 0-based ranks in their sorted order of the values it reads (lo <= hi)
+ * and the weight of the upper one (the result is v[lo] + (v[hi] - v[lo]) *
+ * frac), as basalt_qagg_finish computes them per group; *discrete when the
+ * result is v[lo] itself (QUANTILE_DISC; MEDIAN of BOOLEAN, INTERVAL,
+ * VARCHAR, BLOB). For quantiles computed from a sort (plan/
+ * run_aggregate_quantile.c). */
+void basalt_qagg_call_quantile_ranks(const struct basalt_qagg_call *call, int64_t n, int64_t *lo,
+                                     int64_t *hi, double *frac, bool *discrete);
+
 struct basalt_qagg_options {
     int64_t memory_limit; /* bytes, 0 none (spilling: basalt_qagg_finish_spilled) */
 };

@@ -35,6 +35,17 @@ void basalt_qagg_quantile_ranks(const struct qagg_callinfo *ci, int64_t n, int64
     *frac = rn - (double)*lo;
 }
 
+void basalt_qagg_call_quantile_ranks(const struct basalt_qagg_call *call, int64_t n, int64_t *lo,
+                                     int64_t *hi, double *frac, bool *discrete)
+{
+    struct qagg_callinfo ci;
+    memset(&ci, 0, sizeof ci);
+    ci.call = *call;
+    ci.in_phys = basalt_qagg_phys(call->input);
+    *discrete = basalt_qagg_quantile_disc(&ci);
+    basalt_qagg_quantile_ranks(&ci, n, lo, hi, frac);
+}
+
 bool basalt_qagg_selects(const struct qagg_callinfo *ci)
 {
     enum basalt_qagg_kind k = ci->call.kind;

@@ -40,6 +40,7 @@ struct agg_sink {
     atomic_bool frozen;  /* the tables take no more rows: the input goes to the files */
     struct agg_spill sp;
     struct basalt_qspill_file *result; /* a spilled aggregation's result, for a cursor */
+    struct basalt_qquant *quant;       /* without keys: quantiles sorted apart */
 };
 
 /* Rows consumed or spilled at a time under a memory limit. */
@@ -291,16 +292,19 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
     int nk = s->node->n_exprs, nc = s->node->n_calls;
+    if (s->quant != NULL)
+        st = basalt_qquant_consume(s->quant, worker, inputs + nk, batch->length, err);
     /* A batch grouped by its dictionary codes adds few groups (a quarter of
      * its rows at most) and is consumed whole: the map of the codes is made
      * once per consume. */
-    if (s->limit == 0 || (!atomic_load(&s->frozen) &&
-                          basalt_qagg_dictionary_batch(s->agg, inputs, batch->length))) {
+    if (st == BASALT_OK &&
+        (s->limit == 0 || (!atomic_load(&s->frozen) &&
+                           basalt_qagg_dictionary_batch(s->agg, inputs, batch->length)))) {
         st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
                                  batch->length, err);
         if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
             atomic_store(&s->frozen, true);
-    } else {
+    } else if (st == BASALT_OK) {
         /* In slices, so that the tables freeze close to their share (a
          * slice of new groups with many aggregates is megabytes). */
         struct ArrowArray view[256];
@@ -402,6 +406,11 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
         st = basalt_qplan_agg_call_of(&node->calls[i], &calls[i]);
     if (st == BASALT_OK && s.n_prog > 64)
         st = basalt_error_set(err, BASALT_LIMIT, "more than 64 computed group keys and arguments");
+    if (st == BASALT_OK && nk == 0) {
+        st = basalt_qquant_new(calls, nc, workers, ctx->o.spill_dir, ctx->o.memory_limit,
+                               &s.quant, err);
+        s.base.spills = s.quant != NULL;
+    }
     struct basalt_qagg_options ao;
     basalt_qagg_options_init(&ao);
     ao.memory_limit = ctx->o.memory_limit;
@@ -474,6 +483,8 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
         node->dict_batches = as.dict_batches;
         node->dict_map_batches = as.dict_map_batches;
         st = basalt_qagg_finish(agg, s.locals, workers, ctx->o.pool, out, err);
+        if (st == BASALT_OK && s.quant != NULL)
+            st = basalt_qquant_finish(s.quant, ctx->o.pool, node, out, err);
         /* The node's names and nullability. */
         if (st == BASALT_OK) {
             basalt_arrow_schema_release(&out->schema);
@@ -496,6 +507,7 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
         s.result = NULL;
     }
     basalt_qspill_file_free(s.result);
+    basalt_qquant_free(s.quant);
     basalt_query_program_free(s.prog);
     basalt_qagg_free(agg);
     basalt_free(s.states);

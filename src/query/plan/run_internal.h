@@ -175,6 +175,25 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
                                        struct basalt_arrow_batches *out,
                                        struct basalt_qspill_file **result,
                                        struct basalt_error *err);
+/* run_aggregate_quantile.c: MEDIAN / QUANTILE_CONT / QUANTILE_DISC of an
+ * aggregation without keys under a memory limit, from external sorts of
+ * their values. new picks them among `calls` (which the aggregation is then
+ * made with: each picked call becomes COUNT of its argument); *out NULL when
+ * there are none or no limit. consume takes a batch's arguments (one per
+ * call, borrowed) and checks the limit, as a sink that spills does; finish
+ * puts each picked call's result into `out`, the aggregation's one row. */
+struct basalt_qquant;
+struct basalt_qagg_call;
+basalt_status basalt_qquant_new(struct basalt_qagg_call *calls, int n_calls, int workers,
+                                const char *spill_dir, int64_t limit, struct basalt_qquant **out,
+                                struct basalt_error *err);
+basalt_status basalt_qquant_consume(struct basalt_qquant *q, int worker,
+                                    const struct ArrowArray *const *args, int64_t n,
+                                    struct basalt_error *err);
+basalt_status basalt_qquant_finish(struct basalt_qquant *q, struct basalt_pool *pool,
+                                   struct basalt_qplan *node, struct basalt_arrow_batches *out,
+                                   struct basalt_error *err);
+void basalt_qquant_free(struct basalt_qquant *q);
 basalt_status basalt_qrun_sort(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                struct basalt_arrow_batches *out, struct basalt_error *err);
 /* A sort under the memory limit with no LIMIT: its input run into sorted

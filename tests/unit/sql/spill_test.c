@@ -873,3 +873,79 @@ TEST(spill_window_top_rows_per_partition_prune_under_the_limit)
         CHECK_MSG(columns == 3, "%d columns below the window:\n%s", columns, limited);
     }
 }
+
+/* median(k) over the fixture, from k's formula: the mean of the values at
+ * ranks ROWS/2 - 1 and ROWS/2 of the sorted k (ROWS is even). */
+static double median_of_k(void)
+{
+    static int64_t count[1000];
+    memset(count, 0, sizeof count);
+    for (int64_t i = 0; i < ROWS; i++)
+        count[k_of(i)]++;
+    int64_t seen = 0, lo = -1, hi = -1;
+    for (int64_t v = 0; v < 1000 && hi < 0; v++) {
+        seen += count[v];
+        if (lo < 0 && seen > ROWS / 2 - 1)
+            lo = v;
+        if (seen > ROWS / 2)
+            hi = v;
+    }
+    return ((double)lo + (double)hi) / 2;
+}
+
+static void check_median_of_k(const struct basalt_arrow_batches *ref)
+{
+    CHECK_EQ(ref->n, 1);
+    if (ref->n != 1)
+        return;
+    /* column 0 is median(k), a DOUBLE */
+    const struct ArrowArray *c = ref->arrays[0].children[0];
+    double got = ((const double *)c->buffers[1])[c->offset];
+    CHECK_MSG(got == median_of_k(), "median(k) %.17g, the formula's %.17g", got, median_of_k());
+}
+
+/* Quantiles without GROUP BY keys have one group, which partitioning by key
+ * cannot split: under a memory limit their values go to external sorts,
+ * and the values at the ranks they read go through the in-memory
+ * aggregate's own quantile. MEDIAN, QUANTILE_CONT and QUANTILE_DISC of
+ * doubles, integers and strings beside aggregates that do not collect,
+ * under 24 MiB (collected in memory they take several times that): the
+ * unlimited run's row, with sorted runs written (spilled_runs), at 1 and 2
+ * workers, and median(k) equal to what k's formula gives. No rows, and only
+ * NULLs, give NULL as in memory. */
+TEST(spill_global_quantiles_sort_their_values)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT median(k), median(d), quantile_cont(d, 0.37), quantile_disc(s, 0.9), "
+             "median(s), count(*), sum(k), quantile_cont(id, 0.25), quantile_disc(d, 0.001), "
+             "max(s) FROM '%s'",
+             f);
+    same_with_limit(sql, 24ll << 20, "spilled_runs=", check_median_of_k);
+    struct basalt_sql_session *plain = session(NULL, 0, NULL);
+    struct basalt_sql_session *limited = session(NULL, 24ll << 20, spill_dir());
+    const char *empty[] = {"WHERE id < 0", "WHERE d IS NULL"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(sql, sizeof sql,
+                 "SELECT median(d), quantile_disc(s, 0.5), count(*) FROM '%s' %s", f, empty[i]);
+        struct basalt_arrow_batches want, got;
+        struct basalt_error err;
+        CHECK_OK(run(plain, sql, &want, &err), &err);
+        CHECK_OK(run(limited, sql, &got, &err), &err);
+        struct flat a, b;
+        flatten(&want, &a);
+        flatten(&got, &b);
+        CHECK_EQ(a.rows, 1);
+        CHECK_MSG(a.n == b.n && memcmp(a.p, b.p, a.n) == 0, "%s", empty[i]);
+        CHECK(a.n > 0 && a.p[0] == 0); /* median(d): NULL */
+        free(a.p);
+        free(b.p);
+        basalt_arrow_batches_reset(&want);
+        basalt_arrow_batches_reset(&got);
+    }
+    basalt_sql_session_free(plain);
+    basalt_sql_session_free(limited);
+    CHECK_EQ(dir_entries(spill_dir()), 0);
+}
