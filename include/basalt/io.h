@@ -131,6 +131,18 @@ BASALT_EXPORT const uint8_t *basalt_input_view(struct basalt_input *in);
  * from the file). A no-op for other inputs and for a range outside the object. */
 BASALT_EXPORT void basalt_input_release_view(struct basalt_input *in, uint64_t offset,
                                              uint64_t length);
+/* A local copy of `src` (read front to back, basalt_input_read_stream: one
+ * GET for a remote object, memory bounded by a few MiB) in an unlinked
+ * temporary file in `dir` (NULL: $TMPDIR, else /tmp), mapped: readers that
+ * parse their input in place (CSV, JSON lines) then take a view of it and
+ * give its pages back as they go (basalt_input_release_view), where a
+ * remote object would be read whole into memory. The file is gone once the
+ * input is closed, or the process ends. Named as `src`, which stays open
+ * (the caller closes it). LIMIT (the directory's file system is full); IO;
+ * NOMEM; src's statuses. */
+BASALT_EXPORT basalt_status basalt_input_spool(struct basalt_input *src, const char *dir,
+                                               struct basalt_input **out,
+                                               struct basalt_error *err);
 /* Closes and frees. NULL is a no-op. */
 BASALT_EXPORT void basalt_input_close(struct basalt_input *in);
 

@@ -23,6 +23,22 @@ static basalt_status open_remote(struct basalt_qctx *ctx, const char *path, unsi
     return st;
 }
 
+/* open_remote for a text file the reader parses in place: the object is
+ * copied to an unlinked temporary file in the temp directory and mapped
+ * (basalt_input_spool), so its parsed windows' pages go back as the reader
+ * moves on instead of the whole object being read into memory. */
+static basalt_status open_remote_spooled(struct basalt_qctx *ctx, const char *path,
+                                         struct basalt_input **in, struct basalt_error *err)
+{
+    struct basalt_input *remote;
+    basalt_status st = open_remote(ctx, path, BASALT_IO_SEQUENTIAL, &remote, err);
+    *in = NULL;
+    if (st == BASALT_OK && remote != NULL)
+        st = basalt_input_spool(remote, ctx->o.spill_dir, in, err);
+    basalt_input_close(remote);
+    return st;
+}
+
 /* Two schemas a union of files accepts as one: same column names and types. */
 static basalt_status same_columns(const struct ArrowSchema *a, const struct ArrowSchema *b,
                                   const char *path, struct basalt_error *err)
@@ -113,9 +129,8 @@ basalt_status basalt_qplan_scan_csv(struct basalt_qctx *ctx, const char *path,
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     /* The reader stays open until the plan runs: it has copied what it keeps
      * of the options, whose pointers are borrowed only during this call. */
-    /* A remote file is read whole into memory (one GET) before it is parsed. */
     struct basalt_input *in;
-    st = open_remote(ctx, path, BASALT_IO_SEQUENTIAL, &in, err);
+    st = open_remote_spooled(ctx, path, &in, err);
     if (st == BASALT_OK)
         st = in != NULL ? basalt_csv_reader_open(in, true, &s->csv, &s->csv_reader, err)
                         : basalt_csv_reader_open_file(path, &s->csv, &s->csv_reader, err);
@@ -152,7 +167,7 @@ basalt_status basalt_qplan_scan_json(struct basalt_qctx *ctx, const char *path,
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     /* open now (the options' pointers are borrowed during this call only) */
     struct basalt_input *in;
-    st = open_remote(ctx, path, BASALT_IO_SEQUENTIAL, &in, err);
+    st = open_remote_spooled(ctx, path, &in, err);
     if (st == BASALT_OK)
         st = in != NULL ? basalt_json_reader_open(in, true, &o, &s->json_reader, err)
                         : basalt_json_reader_open_file(path, &o, &s->json_reader, err);
