@@ -1,6 +1,8 @@
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +79,54 @@ TEST(file_input_mmap) { check_file_input(true); }
 /* A mapped file read through its view is resident; released, its pages
  * leave the resident set, and reading them again gives the same bytes.
  * Memory inputs ignore the call (their bytes are the caller's). */
+/* basalt_input_spool copies an input (here one over memory, 9 MiB and some:
+ * several of read_stream's pieces) into an unlinked file in the given
+ * directory and maps it: the same bytes, a view, the source's name, and no
+ * name left in the directory; an empty input spools to an empty one; a
+ * directory that does not exist fails with IO naming it. */
+TEST(input_spool_copies_into_an_unlinked_mapped_file)
+{
+    char dir[256];
+    temp_path(dir, sizeof dir, "spool-dir");
+    CHECK(mkdir(dir, 0700) == 0);
+    const size_t size = (9u << 20) + 12345;
+    uint8_t *content = malloc(size);
+    CHECK(content != NULL);
+    struct bt_rng rng;
+    bt_rng_seed(&rng, 11);
+    bt_rng_fill(&rng, content, size);
+    struct basalt_input *src, *copy;
+    struct basalt_error err;
+    CHECK_OK(basalt_input_open_memory(content, size, "s3://b/k.csv", &src, &err), &err);
+    CHECK_OK(basalt_input_spool(src, dir, &copy, &err), &err);
+    basalt_input_close(src);
+    CHECK_EQ(copy->size, (uint64_t)size);
+    CHECK_STR(copy->name, "s3://b/k.csv");
+    const uint8_t *view = basalt_input_view(copy);
+    CHECK(view != NULL && view != content);
+    CHECK_MEM(view, content, size);
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    int names = 0;
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        names += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d != NULL)
+        closedir(d);
+    CHECK_EQ(names, 0);
+    basalt_input_close(copy);
+    CHECK_OK(basalt_input_open_memory(content, 0, "empty", &src, &err), &err);
+    CHECK_OK(basalt_input_spool(src, dir, &copy, &err), &err);
+    CHECK_EQ(copy->size, 0);
+    basalt_input_close(copy);
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    CHECK_STATUS(basalt_input_spool(src, missing, &copy, &err), BASALT_IO, &err);
+    CHECK_MSG(strstr(err.message, missing) != NULL, "%s", err.message);
+    basalt_input_close(src);
+    rmdir(dir);
+    free(content);
+}
+
 TEST(file_input_release_view_drops_pages)
 {
     char path[256];
