@@ -125,6 +125,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
             put(o, " stretches=%lld", (long long)n->window_stretches);
         if (n->spill_splits > 0)
             put(o, " spill_splits=%lld", (long long)n->spill_splits);
+        if (n->spill_blocks > 0)
+            put(o, " spilled_blocks=%lld", (long long)n->spill_blocks);
         if (n->spill_rows > 0)
             put(o, " spilled_rows=%lld spilled_bytes=%lld", (long long)n->spill_rows,
                 (long long)n->spill_bytes);

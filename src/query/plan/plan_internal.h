@@ -130,6 +130,7 @@ struct basalt_qplan {
     int64_t spill_runs, spill_partitions, spill_rows, spill_bytes;
     int64_t spill_merge_passes; /* sort: runs merged into longer runs first */
     int64_t spill_splits; /* AGGREGATE, HASH JOIN: spilled partitions split again */
+    int64_t spill_blocks; /* CROSS JOIN: blocks of the build side joined in turn */
     int64_t window_stretches; /* WINDOW: stretches of partitions too large to hold */
     int64_t dict_batches; /* AGGREGATE: batches whose keys were dictionary arrays */
     int64_t dict_map_batches; /* of those, grouped through the map of their indices */

@@ -21,7 +21,9 @@
  * table per partition; RIGHT and FULL add the partition's unmatched build
  * rows). Output comes partition by partition, so its order differs from the
  * in-memory join's (which follows the probe rows); the rows are the same.
- * CROSS joins (no keys) do not spill. */
+ * A CROSS join (no keys) spills both sides whole into partition 0 and
+ * joins them as a block nested loop: blocks of the build side that fit a
+ * quarter of the limit, each joined with the whole probe side read again. */
 
 /* 64 spill files that many workers write at once. */
 struct part_files {
@@ -69,7 +71,9 @@ static basalt_status pf_write(struct part_files *pf, const struct ArrowArray *ba
     int64_t n = batch->length;
     uint8_t *part = basalt_malloc((size_t)n + 1);
     basalt_status st = part ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && n_keys == 0)
+        memset(part, 0, (size_t)n + 1); /* a CROSS join: every row meets every row */
+    else if (st == BASALT_OK)
         st = basalt_qjoin_partition(&pf->schema, batch, keys, n_keys, pf->bits, part, err);
     for (int64_t i = 0; st == BASALT_OK && pf->width < 6 && i < n; i++)
         part[i] >>= 6 - pf->width;
@@ -245,6 +249,7 @@ struct grace {
     int64_t limit;
     struct basalt_qplan *node; /* counts the rows out */
     atomic_llong splits;       /* partitions split again (node->spill_splits at the end) */
+    atomic_llong blocks;       /* a CROSS join's blocks (node->spill_blocks at the end) */
 };
 
 static void grace_free(void *p)
@@ -252,8 +257,10 @@ static void grace_free(void *p)
     struct grace *g = p;
     if (g == NULL)
         return;
-    if (g->node != NULL)
+    if (g->node != NULL) {
         g->node->spill_splits += atomic_load(&g->splits);
+        g->node->spill_blocks += atomic_load(&g->blocks);
+    }
     pf_reset(&g->build);
     pf_reset(&g->probe);
     basalt_query_program_free(g->residual);
@@ -351,6 +358,128 @@ static basalt_status split_partition(struct grace *g, struct basalt_qspill_file 
     return st;
 }
 
+/* Output rows one probe call makes at most where a probe row meets many
+ * build rows (every build row, in a CROSS join): as the pipeline's probes
+ * (run_pipeline.c run_probe), a probe batch goes in slices. */
+#define PROBE_OUT_ROWS 65536
+
+/* Probes with batch `b` (borrowed) and emits what it joins, in slices of
+ * rows when the join is a CROSS join over build_rows rows. */
+static basalt_status probe_emit(struct grace *g, struct basalt_qjoin_probe_local *pl,
+                                const struct ArrowArray *b, int64_t build_rows, int64_t p,
+                                int worker, qemit_fn emit, void *emit_ctx,
+                                struct basalt_error *err)
+{
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    int64_t step = b->length;
+    if (g->spec.type == BASALT_QJOIN_CROSS && build_rows > 0)
+        step = PROBE_OUT_ROWS / build_rows > 1 ? PROBE_OUT_ROWS / build_rows : 1;
+    basalt_status st = BASALT_OK;
+    if (step >= b->length) {
+        st = basalt_qjoin_probe(pl, b, &out, err);
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+        basalt_arrow_batches_reset(&out);
+        return st;
+    }
+    int64_t *idx = basalt_malloc((size_t)step * sizeof *idx);
+    if (idx == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t from = 0; st == BASALT_OK && from < b->length; from += step) {
+        int64_t n = b->length - from < step ? b->length - from : step;
+        for (int64_t i = 0; i < n; i++)
+            idx[i] = from + i;
+        struct ArrowArray part;
+        st = basalt_arrow_take(&g->probe.schema, b, idx, n, &part, err);
+        if (st == BASALT_OK) {
+            st = basalt_qjoin_probe(pl, &part, &out, err);
+            basalt_arrow_array_release(&part);
+        }
+        if (st == BASALT_OK)
+            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
+    }
+    basalt_free(idx);
+    basalt_arrow_batches_reset(&out);
+    return st;
+}
+
+/* Joins one block of build rows (`block`, moved out) with every batch of
+ * the probe file, read from its start. */
+static basalt_status cross_block(struct grace *g, struct basalt_arrow_batches *block,
+                                 int64_t block_rows, struct basalt_qspill_file *pf, int64_t p,
+                                 int worker, qemit_fn emit, void *emit_ctx,
+                                 struct basalt_error *err)
+{
+    struct basalt_qjoin *j = NULL;
+    struct basalt_qjoin_build_local *bl = NULL;
+    struct basalt_qjoin_probe_local *pl = NULL;
+    basalt_status st = basalt_qjoin_new(&g->spec, &j, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_local_new(j, &bl, err);
+    for (int64_t i = 0; i < block->n && st == BASALT_OK; i++)
+        st = basalt_qjoin_build_consume(bl, &block->arrays[i], i, err);
+    basalt_arrow_batches_reset(block);
+    basalt_arrow_batches_init(block);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_build_finish(j, &bl, 1, NULL, err);
+    if (st == BASALT_OK)
+        st = basalt_qjoin_probe_local_new(j, &pl, err);
+    basalt_qspill_file_rewind(pf);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(pf, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        st = probe_emit(g, pl, &b, block_rows, p, worker, emit, emit_ctx, err);
+        basalt_arrow_array_release(&b);
+    }
+    basalt_qjoin_probe_local_free(pl);
+    basalt_qjoin_build_local_free(bl);
+    basalt_qjoin_free(j);
+    return st;
+}
+
+/* A CROSS join's spilled sides (both freed): a block nested loop over
+ * blocks of the build side, the probe side read again for each. A block
+ * holds up to the split budget (a quarter of the limit) and about
+ * PROBE_OUT_ROWS rows: one probe row meets every row of the block in one
+ * output batch. The probe side is read once per block, which costs less
+ * than the block's output (a block's rows times the probe side's). */
+static basalt_status cross_in_blocks(struct grace *g, struct basalt_qspill_file *bf,
+                                     struct basalt_qspill_file *pf, int64_t p, int worker,
+                                     qemit_fn emit, void *emit_ctx, struct basalt_error *err)
+{
+    struct basalt_arrow_batches block;
+    basalt_arrow_batches_init(&block);
+    int64_t bytes = 0, rows = 0;
+    basalt_status st = BASALT_OK;
+    for (;;) {
+        struct ArrowArray b;
+        st = basalt_qspill_file_next(bf, &b, err);
+        if (st != BASALT_OK)
+            break;
+        bool end = b.release == NULL;
+        if (!end) {
+            bytes += basalt_qspill_array_bytes(&g->build.schema, &b);
+            rows += b.length;
+            st = basalt_arrow_batches_append(&block, &b, err);
+        }
+        if (st == BASALT_OK && block.n > 0 &&
+            (end || bytes >= split_budget(g) || rows >= PROBE_OUT_ROWS)) {
+            atomic_fetch_add(&g->blocks, 1);
+            st = cross_block(g, &block, rows, pf, p, worker, emit, emit_ctx, err);
+            bytes = rows = 0;
+        }
+        if (st != BASALT_OK || end)
+            break;
+    }
+    basalt_arrow_batches_reset(&block);
+    basalt_qspill_file_free(bf);
+    basalt_qspill_file_free(pf);
+    return st;
+}
+
 /* QSRC_FN: morsel p joins build partition p with probe partition p. */
 static basalt_status grace_morsel(void *ctx, int64_t p, int worker, qemit_fn emit,
                                   void *emit_ctx, struct basalt_error *err)
@@ -373,6 +502,9 @@ static basalt_status join_partition(struct grace *g, struct basalt_qspill_file *
     enum basalt_qjoin_type t = g->spec.type;
     bool outer_build = t == BASALT_QJOIN_RIGHT || t == BASALT_QJOIN_FULL;
     bool outer_probe = t == BASALT_QJOIN_LEFT || t == BASALT_QJOIN_ANTI || t == BASALT_QJOIN_FULL;
+    if (t == BASALT_QJOIN_CROSS && bf != NULL && pf != NULL && g->limit > 0 &&
+        basalt_qspill_file_bytes(bf) > split_budget(g))
+        return cross_in_blocks(g, bf, pf, p, worker, emit, emit_ctx, err);
     if (bf != NULL && (pf != NULL || outer_build) && splits < JOIN_SPLITS_MAX && g->limit > 0 &&
         basalt_qspill_file_bytes(bf) > split_budget(g))
         return split_partition(g, bf, pf, used_bits, splits, p, worker, emit, emit_ctx, err);
@@ -388,11 +520,13 @@ static basalt_status join_partition(struct grace *g, struct basalt_qspill_file *
     st = basalt_qjoin_new(&g->spec, &j, err);
     if (st == BASALT_OK)
         st = basalt_qjoin_build_local_new(j, &bl, err);
+    int64_t build_rows = 0;
     for (int64_t seq = 0; st == BASALT_OK && bf != NULL; seq++) {
         struct ArrowArray b;
         st = basalt_qspill_file_next(bf, &b, err);
         if (st != BASALT_OK || b.release == NULL)
             break;
+        build_rows += b.length;
         st = basalt_qjoin_build_consume(bl, &b, seq, err);
     }
     basalt_qspill_file_free(bf);
@@ -413,10 +547,8 @@ static basalt_status join_partition(struct grace *g, struct basalt_qspill_file *
         st = basalt_qspill_file_next(pf, &b, err);
         if (st != BASALT_OK || b.release == NULL)
             break;
-        st = basalt_qjoin_probe(pl, &b, &out, err);
+        st = probe_emit(g, pl, &b, build_rows, p, worker, emit, emit_ctx, err);
         basalt_arrow_array_release(&b);
-        if (st == BASALT_OK)
-            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
     }
     if (st == BASALT_OK && outer_build) {
         st = basalt_qjoin_unmatched(j, &out, err);
@@ -555,8 +687,9 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     bool spilled = false;
-    if (st == BASALT_OK && ctx->o.memory_limit > 0 && node->n_join_keys > 0 &&
-        node->join_type != BASALT_QPLAN_JOIN_CROSS) {
+    bool keyed = node->n_join_keys > 0 && node->join_type != BASALT_QPLAN_JOIN_CROSS;
+    bool cross = node->n_join_keys == 0 && node->join_type == BASALT_QPLAN_JOIN_CROSS;
+    if (st == BASALT_OK && ctx->o.memory_limit > 0 && (keyed || cross)) {
         struct grace *g = basalt_calloc(1, sizeof *g);
         if (g == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");

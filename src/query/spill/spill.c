@@ -300,6 +300,12 @@ basalt_status basalt_qspill_file_next(struct basalt_qspill_file *f, struct Arrow
     return basalt_ipc_reader_next(f->reader, out, err);
 }
 
+void basalt_qspill_file_rewind(struct basalt_qspill_file *f)
+{
+    basalt_ipc_reader_close(f->reader);
+    f->reader = NULL;
+}
+
 int64_t basalt_qspill_file_rows(const struct basalt_qspill_file *f)
 {
     return f->rows;

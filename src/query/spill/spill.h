@@ -40,6 +40,11 @@ basalt_status basalt_qspill_file_seal(struct basalt_qspill_file *f, struct basal
 basalt_status basalt_qspill_file_next(struct basalt_qspill_file *f, struct ArrowArray *out,
                                       struct basalt_error *err);
 
+/* The next basalt_qspill_file_next starts again at the first batch (after
+ * the writing is sealed: a block nested loop reads its probe side once per
+ * block of the build side). */
+void basalt_qspill_file_rewind(struct basalt_qspill_file *f);
+/* Rows written. */
 int64_t basalt_qspill_file_rows(const struct basalt_qspill_file *f);
 /* Bytes written to the file so far. */
 int64_t basalt_qspill_file_bytes(const struct basalt_qspill_file *f);
