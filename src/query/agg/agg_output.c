@@ -247,11 +247,13 @@ static basalt_status put_quantile(const struct qagg_callinfo *ci, struct ocol *o
     }
     union qagg_cell r;
     memset(&r, 0, sizeof r);
-    qi128 res = f == c ? lo : lo + (qi128)((double)(hi - lo) * d);
-    if (op == QP_DEC)
-        r.d = res;
-    else
-        r.i = (int64_t)res;
+    if (op == QP_DEC) {
+        r.d = f == c ? lo : lo + (qi128)((double)(hi - lo) * d); /* toward the lower value */
+    } else {
+        /* A timestamp is rounded to the nearest microsecond, halves away
+         * from zero, as DuckDB rounds lo + (hi - lo) * d. */
+        r.i = f == c ? (int64_t)lo : llround((double)lo + (double)(hi - lo) * d);
+    }
     return ocol_cell(o, op, i, &r, err);
 }
 

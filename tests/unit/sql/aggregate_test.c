@@ -102,3 +102,29 @@ TEST(sql_two_arg_plan_api)
     basalt_sql_session_free(s);
     basalt_qctx_free(ctx);
 }
+
+/* MEDIAN and QUANTILE_CONT of timestamps interpolate to the nearest
+ * microsecond, halves away from zero, as DuckDB 1.5.6 answers the same SQL:
+ * 1 and 2 microseconds past 2000-01-01 give 2 at 0.5 and 0.7 and 1 at 0.3;
+ * before 1970 (negative microseconds) the half goes to the earlier one.
+ * Truncating the step (as DECIMAL does, which DuckDB also truncates) gave
+ * the earlier value every time. */
+TEST(sql_timestamp_quantiles_round_to_the_nearest_microsecond)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+#define TWO_TS(y)                                                                        \
+    "(VALUES (TIMESTAMP '" y "-01-01 00:00:00.000001'), (TIMESTAMP '" y              \
+    "-01-01 00:00:00.000002')) v(t)"
+    EXPECT_SQL_ROWS("SELECT CAST(median(t) AS VARCHAR), CAST(quantile_cont(t, 0.7) AS VARCHAR), "
+                    "CAST(quantile_cont(t, 0.3) AS VARCHAR) FROM " TWO_TS("2000"),
+                    "2000-01-01 00:00:00.000002|2000-01-01 00:00:00.000002|"
+                    "2000-01-01 00:00:00.000001;");
+    EXPECT_SQL_ROWS("SELECT CAST(median(t) AS VARCHAR), CAST(quantile_cont(t, 0.7) AS VARCHAR) "
+                    "FROM " TWO_TS("1960"),
+                    "1960-01-01 00:00:00.000001|1960-01-01 00:00:00.000002;");
+#undef TWO_TS
+    basalt_sql_session_free(s);
+}
