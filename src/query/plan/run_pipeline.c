@@ -330,8 +330,9 @@ static basalt_status push(struct run *r, int k, int worker, int64_t m, struct Ar
         if (probes) /* the hash tables are held while their probes run */
             return basalt_error_set(err, BASALT_LIMIT,
                                     "HASH JOIN: memory limit of %.1f MiB exceeded (%.1f MiB in "
-                                    "use) with its build side in memory (joins do not spill); "
-                                    "raise --memory-limit",
+                                    "use) while it probes its build side held in memory (a "
+                                    "join spills a build side that passes a third of the limit "
+                                    "as it is read); raise --memory-limit",
                                     (double)r->memory_limit / 1048576.0,
                                     (double)basalt_alloc_bytes() / 1048576.0);
         if (r->sink->what != NULL)
