@@ -65,6 +65,18 @@ for ext in csv json; do
     cmp -s "$tmp/remote.out" "$tmp/local.out"
   check "$ext: no temporary file left" test -z "$(ls -A "$tmp/spool")"
 done
+# The CLI's own readers copy the object the same way.
+TMPDIR=$tmp/spool "$basalt" csv cat "s3://$S3_BUCKET/data/big.csv" --limit 5 --format json \
+  >"$tmp/remote.out" 2>"$tmp/remote.err"
+"$basalt" csv cat "$tmp/big.csv" --limit 5 --format json >"$tmp/local.out" 2>&1
+check "csv cat of the s3:// object gives the local file's rows ($(head -c 300 "$tmp/remote.err"))" \
+  cmp -s "$tmp/remote.out" "$tmp/local.out"
+TMPDIR=$tmp/spool "$basalt" json cat "s3://$S3_BUCKET/data/big.json" --limit 5 \
+  >"$tmp/remote.out" 2>"$tmp/remote.err"
+"$basalt" json cat "$tmp/big.json" --limit 5 >"$tmp/local.out" 2>&1
+check "json cat of the s3:// object gives the local file's rows ($(head -c 300 "$tmp/remote.err"))" \
+  cmp -s "$tmp/remote.out" "$tmp/local.out"
+check "csv and json cat: no temporary file left" test -z "$(ls -A "$tmp/spool")"
 rm -f "$tmp/big.csv" "$tmp/big.json"
 
 # ---- a glob over a prefix ----

@@ -179,7 +179,7 @@ basalt_status cli_batch_source_open_as(const char *uri, struct basalt_pool *pool
         basalt_json_read_options_init(&o);
         o.pool = pool;
         struct basalt_input *jin = NULL;
-        basalt_status st = cli_open_input(uri, &jin, err);
+        basalt_status st = cli_open_text_input(uri, &jin, err);
         if (st == BASALT_OK)
             st = basalt_json_reader_open(jin, true, &o, &s->json, err);
         if (st == BASALT_OK)

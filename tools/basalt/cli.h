@@ -68,6 +68,12 @@ basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct b
  * for an object read front to back). */
 basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basalt_input **in,
                                    struct basalt_error *err);
+/* Opens a CSV or JSON lines file for a reader that parses in place: a
+ * local one mapped; a remote one streamed into an unlinked temporary file
+ * in $TMPDIR and mapped (basalt_input_spool), so it too is parsed a window
+ * at a time instead of read whole into memory. */
+basalt_status cli_open_text_input(const char *uri, struct basalt_input **in,
+                                  struct basalt_error *err);
 /* Opens `uri` for writing (flags: BASALT_IO_CREATE_EXCLUSIVE); nothing is
  * visible until basalt_output_commit. */
 basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,

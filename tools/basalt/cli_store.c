@@ -318,6 +318,26 @@ basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basal
     return basalt_io_open_input_flags(store, uri, flags, in, err);
 }
 
+basalt_status cli_open_text_input(const char *uri, struct basalt_input **in,
+                                  struct basalt_error *err)
+{
+    *in = NULL;
+    if (!cli_is_remote(uri)) {
+        const char *path = uri;
+        if (strncmp(path, "file://", 7) == 0)
+            path += 7;
+        else if (strncmp(path, "file:", 5) == 0)
+            path += 5;
+        return basalt_input_open_file(path, true, in, err);
+    }
+    struct basalt_input *remote;
+    basalt_status st = cli_open_input_flags(uri, BASALT_IO_SEQUENTIAL, &remote, err);
+    if (st == BASALT_OK)
+        st = basalt_input_spool(remote, NULL, in, err);
+    basalt_input_close(remote);
+    return st;
+}
+
 basalt_status cli_open_output(const char *uri, unsigned flags, struct basalt_output **out,
                               struct basalt_error *err)
 {

@@ -259,7 +259,7 @@ basalt_status cli_csv_open(const char *uri, const struct basalt_csv_read_options
     } else if (strcmp(uri, "-") == 0) {
         return basalt_error_set(err, BASALT_UNSUPPORTED, "reading CSV from stdin is not supported");
     } else {
-        st = cli_open_input(uri, &in, err);
+        st = cli_open_text_input(uri, &in, err);
     }
     if (st != BASALT_OK)
         return st;

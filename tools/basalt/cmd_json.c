@@ -182,7 +182,7 @@ static basalt_status open_reader(const char *uri, const struct basalt_json_read_
         st = basalt_input_open_file(strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri, true, &in,
                                     err);
     else
-        st = cli_open_input(uri, &in, err);
+        st = cli_open_text_input(uri, &in, err);
     if (st != BASALT_OK)
         return st;
     return basalt_json_reader_open(in, true, o, out, err);
