@@ -295,6 +295,16 @@ bool cli_is_remote(const char *uri)
     return basalt_io_uri_is_remote(uri);
 }
 
+/* The path a local uri names: a plain path, file://PATH or file:PATH. */
+static const char *local_path(const char *uri)
+{
+    if (strncmp(uri, "file://", 7) == 0)
+        return uri + 7;
+    if (strncmp(uri, "file:", 5) == 0)
+        return uri + 5;
+    return uri;
+}
+
 basalt_status cli_open_input(const char *uri, struct basalt_input **in, struct basalt_error *err)
 {
     return cli_open_input_flags(uri, 0, in, err);
@@ -304,14 +314,8 @@ basalt_status cli_open_input_flags(const char *uri, unsigned flags, struct basal
                                    struct basalt_error *err)
 {
     *in = NULL;
-    if (!cli_is_remote(uri)) {
-        const char *path = uri;
-        if (strncmp(path, "file://", 7) == 0)
-            path += 7;
-        else if (strncmp(path, "file:", 5) == 0)
-            path += 5;
-        return basalt_input_open_file(path, false, in, err);
-    }
+    if (!cli_is_remote(uri))
+        return basalt_input_open_file(local_path(uri), false, in, err);
     struct basalt_io_store *store = cli_store(err);
     if (!store)
         return state.failed;
@@ -322,14 +326,8 @@ basalt_status cli_open_text_input(const char *uri, struct basalt_input **in,
                                   struct basalt_error *err)
 {
     *in = NULL;
-    if (!cli_is_remote(uri)) {
-        const char *path = uri;
-        if (strncmp(path, "file://", 7) == 0)
-            path += 7;
-        else if (strncmp(path, "file:", 5) == 0)
-            path += 5;
-        return basalt_input_open_file(path, true, in, err);
-    }
+    if (!cli_is_remote(uri))
+        return basalt_input_open_file(local_path(uri), true, in, err);
     struct basalt_input *remote;
     basalt_status st = cli_open_input_flags(uri, BASALT_IO_SEQUENTIAL, &remote, err);
     if (st == BASALT_OK)
