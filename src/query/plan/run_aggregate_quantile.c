@@ -141,11 +141,9 @@ static int64_t valid_rows(const struct ArrowArray *a, int64_t n, int64_t *idx)
 {
     const uint8_t *bits = a->null_count != 0 && a->n_buffers > 0 ? a->buffers[0] : NULL;
     int64_t m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t b = a->offset + i;
-        if (bits == NULL || (bits[b >> 3] >> (b & 7)) & 1)
+    for (int64_t i = 0; i < n; i++)
+        if (bits == NULL || basalt_bitmap_get(bits, a->offset + i))
             idx[m++] = i;
-    }
     return m;
 }
 

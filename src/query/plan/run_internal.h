@@ -129,6 +129,17 @@ void basalt_qpipeline_init(struct qpipeline *pl);
 void basalt_qpipeline_reset(struct qpipeline *pl);
 basalt_status basalt_qpipeline_add(struct qpipeline *pl, struct qpipe_op **out,
                                    struct basalt_error *err);
+/* A probe makes all of a batch's output at once. Where one probe row may
+ * meet many build rows (`fanout` of them on average; a cross join gives
+ * every build row to each), the batch is probed in slices of about 65536
+ * output rows each, so that memory stays bounded. Calls fn with `batch`
+ * itself when it fits, else with a copy of each slice of its rows. */
+basalt_status basalt_qrun_probe_slices(const struct ArrowSchema *schema,
+                                       const struct ArrowArray *batch, double fanout,
+                                       basalt_status (*fn)(void *ctx,
+                                                           const struct ArrowArray *part,
+                                                           struct basalt_error *err),
+                                       void *ctx, struct basalt_error *err);
 /* Compiles the ops for `workers` workers and runs every morsel into sink. */
 basalt_status basalt_qpipeline_run(struct basalt_qctx *ctx, struct qpipeline *pl,
                                    struct qsink *sink, struct basalt_error *err);

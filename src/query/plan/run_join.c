@@ -358,50 +358,42 @@ static basalt_status split_partition(struct grace *g, struct basalt_qspill_file 
     return st;
 }
 
-/* Output rows one probe call makes at most where a probe row meets many
- * build rows (every build row, in a CROSS join): as the pipeline's probes
- * (run_pipeline.c run_probe), a probe batch goes in slices. */
+/* Output rows a CROSS join's block may give one probe row at most (the
+ * slices of basalt_qrun_probe_slices cannot go below one probe row). */
 #define PROBE_OUT_ROWS 65536
 
-/* Probes with batch `b` (borrowed) and emits what it joins, in slices of
- * rows when the join is a CROSS join over build_rows rows. */
+struct probe_emit_at {
+    struct grace *g;
+    struct basalt_qjoin_probe_local *pl;
+    int64_t p;
+    int worker;
+    qemit_fn emit;
+    void *emit_ctx;
+};
+
+static basalt_status probe_emit_slice(void *ctx, const struct ArrowArray *part,
+                                      struct basalt_error *err)
+{
+    struct probe_emit_at *a = ctx;
+    struct basalt_arrow_batches out;
+    basalt_arrow_batches_init(&out);
+    basalt_status st = basalt_qjoin_probe(a->pl, part, &out, err);
+    if (st == BASALT_OK)
+        st = emit_all(a->g->node, &out, a->p, a->worker, a->emit, a->emit_ctx, err);
+    basalt_arrow_batches_reset(&out);
+    return st;
+}
+
+/* Probes with batch `b` (borrowed) and emits what it joins: a CROSS join
+ * over build_rows rows in slices, as the pipeline's probes. */
 static basalt_status probe_emit(struct grace *g, struct basalt_qjoin_probe_local *pl,
                                 const struct ArrowArray *b, int64_t build_rows, int64_t p,
                                 int worker, qemit_fn emit, void *emit_ctx,
                                 struct basalt_error *err)
 {
-    struct basalt_arrow_batches out;
-    basalt_arrow_batches_init(&out);
-    int64_t step = b->length;
-    if (g->spec.type == BASALT_QJOIN_CROSS && build_rows > 0)
-        step = PROBE_OUT_ROWS / build_rows > 1 ? PROBE_OUT_ROWS / build_rows : 1;
-    basalt_status st = BASALT_OK;
-    if (step >= b->length) {
-        st = basalt_qjoin_probe(pl, b, &out, err);
-        if (st == BASALT_OK)
-            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
-        basalt_arrow_batches_reset(&out);
-        return st;
-    }
-    int64_t *idx = basalt_malloc((size_t)step * sizeof *idx);
-    if (idx == NULL)
-        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int64_t from = 0; st == BASALT_OK && from < b->length; from += step) {
-        int64_t n = b->length - from < step ? b->length - from : step;
-        for (int64_t i = 0; i < n; i++)
-            idx[i] = from + i;
-        struct ArrowArray part;
-        st = basalt_arrow_take(&g->probe.schema, b, idx, n, &part, err);
-        if (st == BASALT_OK) {
-            st = basalt_qjoin_probe(pl, &part, &out, err);
-            basalt_arrow_array_release(&part);
-        }
-        if (st == BASALT_OK)
-            st = emit_all(g->node, &out, p, worker, emit, emit_ctx, err);
-    }
-    basalt_free(idx);
-    basalt_arrow_batches_reset(&out);
-    return st;
+    struct probe_emit_at a = {g, pl, p, worker, emit, emit_ctx};
+    double fanout = g->spec.type == BASALT_QJOIN_CROSS ? (double)build_rows : 1;
+    return basalt_qrun_probe_slices(&g->probe.schema, b, fanout, probe_emit_slice, &a, err);
 }
 
 /* Joins one block of build rows (`block`, moved out) with every batch of

@@ -281,39 +281,60 @@ static basalt_status probe_part(struct run *r, struct qpipe_op *op, int k, int w
     return st;
 }
 
-/* A probe makes all of a batch's output at once; where one probe row may
- * meet many build rows (a cross join gives every build row to each), the
- * batch goes in slices of about 64k output rows each, so memory stays
- * bounded and the limit is checked between them. */
-static basalt_status run_probe(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
-                               struct ArrowArray *batch, struct basalt_error *err)
+basalt_status basalt_qrun_probe_slices(const struct ArrowSchema *schema,
+                                       const struct ArrowArray *batch, double fanout,
+                                       basalt_status (*fn)(void *ctx,
+                                                           const struct ArrowArray *part,
+                                                           struct basalt_error *err),
+                                       void *ctx, struct basalt_error *err)
 {
     int64_t step = batch->length;
-    if (op->fanout > 1) {
-        step = (int64_t)(65536 / op->fanout);
+    if (fanout > 1) {
+        step = (int64_t)(65536 / fanout);
         if (step < 1)
             step = 1;
     }
-    basalt_status st = BASALT_OK;
-    if (step >= batch->length) {
-        st = probe_part(r, op, k, worker, m, batch, err);
-    } else {
-        int64_t *idx = basalt_malloc((size_t)step * sizeof *idx);
-        if (idx == NULL)
-            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int64_t from = 0; st == BASALT_OK && from < batch->length; from += step) {
-            int64_t n = batch->length - from < step ? batch->length - from : step;
-            for (int64_t i = 0; i < n; i++)
-                idx[i] = from + i;
-            struct ArrowArray part;
-            st = basalt_arrow_take(op->in_schema, batch, idx, n, &part, err);
-            if (st == BASALT_OK) {
-                st = probe_part(r, op, k, worker, m, &part, err);
-                basalt_arrow_array_release(&part);
-            }
+    if (step >= batch->length)
+        return fn(ctx, batch, err);
+    int64_t *idx = basalt_malloc((size_t)step * sizeof *idx);
+    basalt_status st = idx ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t from = 0; st == BASALT_OK && from < batch->length; from += step) {
+        int64_t n = batch->length - from < step ? batch->length - from : step;
+        for (int64_t i = 0; i < n; i++)
+            idx[i] = from + i;
+        struct ArrowArray part;
+        st = basalt_arrow_take(schema, batch, idx, n, &part, err);
+        if (st == BASALT_OK) {
+            st = fn(ctx, &part, err);
+            basalt_arrow_array_release(&part);
         }
-        basalt_free(idx);
     }
+    basalt_free(idx);
+    return st;
+}
+
+struct probe_at {
+    struct run *r;
+    struct qpipe_op *op;
+    int k, worker;
+    int64_t m;
+};
+
+static basalt_status probe_slice(void *ctx, const struct ArrowArray *part,
+                                 struct basalt_error *err)
+{
+    struct probe_at *a = ctx;
+    return probe_part(a->r, a->op, a->k, a->worker, a->m, part, err);
+}
+
+/* Probes with `batch` (released), in slices where a probe row meets many
+ * build rows: the limit is checked between them. */
+static basalt_status run_probe(struct run *r, struct qpipe_op *op, int k, int worker, int64_t m,
+                               struct ArrowArray *batch, struct basalt_error *err)
+{
+    struct probe_at a = {r, op, k, worker, m};
+    basalt_status st =
+        basalt_qrun_probe_slices(op->in_schema, batch, op->fanout, probe_slice, &a, err);
     basalt_arrow_array_release(batch);
     return st;
 }
