@@ -8,6 +8,8 @@ install(TARGETS basalt_shared EXPORT basaltTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS basalt_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS basalt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The launcher looks for the CLI at ../libexec/basalt/basalt-cli from bin/.
+install(TARGETS basalt_cli RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/basalt)
 
 # The .pc file finds the prefix relative to itself, so the installed tree can be moved.
 file(RELATIVE_PATH BASALT_PC_PREFIX_FROM_PCDIR

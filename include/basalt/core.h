@@ -124,6 +124,12 @@ BASALT_EXPORT int64_t basalt_alloc_bytes(void);
  * or AddressSanitizer, or when the exec fails. Not for libraries' callers
  * that already run threads or hold resources an exec would lose. */
 BASALT_EXPORT void basalt_exec_with_huge_pages(char **argv);
+/* The same for another program: executes `path` with argv, with the
+ * tunable added where basalt_exec_with_huge_pages would add it and with the
+ * environment as it is where not. Returns only when the exec fails (errno
+ * says why). What the `basalt` launcher does: one cheap start of a program
+ * that loads no libraries, then the CLI's one start with huge pages. */
+BASALT_EXPORT void basalt_exec_path_with_huge_pages(const char *path, char **argv);
 /* One line (NUL-terminated, truncated to cap) saying whether this process's
  * heap gets huge pages: "on (THP madvise, GLIBC_TUNABLES=...)",
  * "on (THP always)", "off", "off (not glibc's malloc)". */

@@ -10,6 +10,10 @@
  * and glibc's malloc asks when its tunable glibc.malloc.hugetlb=1 is set.
  * Tunables are read when the process starts, so the program sets the
  * variable and executes itself again, once, before doing anything else.
+ * Each start costs the dynamic loader's work (the CLI loads 54 libraries:
+ * about 25 ms on these machines), so the `basalt` command is a launcher
+ * that loads none and executes the CLI with the variable already set
+ * (basalt_exec_path_with_huge_pages): one full start instead of two.
  *
  * glibc asks for huge pages only in its main arena (and in chunks it maps
  * apart); the arenas it makes for other threads stay in 4 KiB pages. So
@@ -25,6 +29,7 @@
  * nothing to gain; always: already on), under valgrind (its preload would
  * not follow the exec) and under AddressSanitizer (its allocator is not
  * glibc's). A failed exec leaves the process as it was. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,39 +71,75 @@ static bool under_valgrind(void)
     const char *preload = getenv("LD_PRELOAD");
     return preload != NULL && strstr(preload, "vgpreload") != NULL;
 }
-#endif
 
-void basalt_exec_with_huge_pages(char **argv)
+/* GLIBC_TUNABLES with the huge-page tunables added (malloc'd), or NULL
+ * when they do not apply here. Plain malloc: this runs before anything
+ * else, and the CLI's launcher (tools/basalt/launcher) links this file
+ * alone, without the rest of basalt. */
+static char *huge_page_tunables(void)
 {
-#ifdef HUGE_PAGES_APPLY
     const char *tunables = getenv("GLIBC_TUNABLES");
     const char *opt_out = getenv("BASALT_HUGE_PAGES");
     if ((tunables != NULL && strstr(tunables, HUGETLB_TUNABLE) != NULL) ||
         (opt_out != NULL && strcmp(opt_out, "0") == 0) || !thp_mode_is("madvise") ||
         under_valgrind())
-        return;
+        return NULL;
     size_t old_len = tunables != NULL ? strlen(tunables) : 0;
     bool user_arenas = tunables != NULL && strstr(tunables, ARENA_MAX_TUNABLE) != NULL;
-    char *value = basalt_malloc(old_len + sizeof ":" HUGETLB_TUNABLE "=1:" ARENA_MAX_TUNABLE "=1");
+    char *value = malloc(old_len + sizeof ":" HUGETLB_TUNABLE "=1:" ARENA_MAX_TUNABLE "=1");
     if (value == NULL)
-        return;
+        return NULL;
     sprintf(value, "%s%s%s=1%s", tunables != NULL ? tunables : "",
             tunables != NULL && old_len > 0 ? ":" : "", HUGETLB_TUNABLE,
             user_arenas ? "" : ":" ARENA_MAX_TUNABLE "=1");
-    char *saved = basalt_strdup(tunables);
-    if (setenv("GLIBC_TUNABLES", value, 1) == 0) {
+    return value;
+}
+
+/* Executes `path` with `tunables` as GLIBC_TUNABLES (NULL: the environment
+ * as it is). Returns only when the exec failed, with the environment and
+ * errno as they were after the exec. */
+static void exec_with_tunables(const char *path, char **argv, char *tunables)
+{
+    const char *old = getenv("GLIBC_TUNABLES");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    if (tunables == NULL || setenv("GLIBC_TUNABLES", tunables, 1) == 0) {
         fflush(NULL);
-        execv("/proc/self/exe", argv);
-        /* Still here: the exec failed; carry on with small pages. */
-        if (saved != NULL)
+        execv(path, argv);
+        int failed = errno;
+        if (tunables != NULL && saved != NULL)
             setenv("GLIBC_TUNABLES", saved, 1);
-        else
+        else if (tunables != NULL)
             unsetenv("GLIBC_TUNABLES");
+        errno = failed;
     }
-    basalt_free(saved);
-    basalt_free(value);
+    free(saved);
+}
+#endif
+
+void basalt_exec_with_huge_pages(char **argv)
+{
+#ifdef HUGE_PAGES_APPLY
+    char *tunables = huge_page_tunables();
+    if (tunables == NULL)
+        return;
+    /* Still here: the exec failed; carry on with small pages. */
+    exec_with_tunables("/proc/self/exe", argv, tunables);
+    free(tunables);
 #else
     (void)argv;
+#endif
+}
+
+void basalt_exec_path_with_huge_pages(const char *path, char **argv)
+{
+#ifdef HUGE_PAGES_APPLY
+    char *tunables = huge_page_tunables();
+    exec_with_tunables(path, argv, tunables);
+    int failed = errno;
+    free(tunables);
+    errno = failed;
+#else
+    execv(path, argv);
 #endif
 }
 

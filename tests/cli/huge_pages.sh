@@ -9,6 +9,19 @@
 source "$(dirname "$0")/lib.bash"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 
+# `basalt` is a launcher (tools/basalt/launcher/launcher.c) that loads no
+# library and executes basalt-cli with the tunables set: the CLI, which
+# loads 54, starts once, not twice.
+if command -v strace >/dev/null; then
+  strace -f -qq -e trace=execve -o "$tmp/execs" "$basalt" --version >/dev/null
+  grep ' = 0$' "$tmp/execs" | grep -o 'execve("[^"]*"' >"$tmp/exec_paths" || true
+  check "two execs: the launcher, then basalt-cli ($(tr '\n' ' ' <"$tmp/exec_paths"))" \
+    test "$(wc -l <"$tmp/exec_paths")" -eq 2 -a "$(sed -n 2p "$tmp/exec_paths")" = \
+    "execve(\"$(dirname "$(readlink -f "$basalt")")/basalt-cli\""
+  linked=$(ldd "$basalt" 2>&1 || true)
+  check "the launcher links libc alone" test "$(grep -c '=>' <<<"$linked")" -le 1
+fi
+
 if grep -q __asan_init "$basalt"; then
   # AddressSanitizer's allocator is not glibc's: nothing to ask for.
   expect 0 "$basalt" info

@@ -14,6 +14,15 @@ test -f "$prefix/lib/libbasalt.a"
 test -f "$prefix/lib/pkgconfig/basalt.pc"
 test -f "$prefix/lib/cmake/basalt/basaltConfig.cmake"
 test -x "$prefix/bin/basalt"
+test -x "$prefix/libexec/basalt/basalt-cli"
+# The launcher finds the installed CLI, and says so when it is missing.
+"$prefix/bin/basalt" --version | grep -q '^basalt '
+mv "$prefix/libexec/basalt/basalt-cli" "$tmp/cli-aside"
+if "$prefix/bin/basalt" --version 2>"$tmp/launch.err"; then
+  echo "the launcher ran with no CLI installed" >&2; exit 1
+fi
+grep -q "basalt: the CLI program is not installed beside" "$tmp/launch.err"
+mv "$tmp/cli-aside" "$prefix/libexec/basalt/basalt-cli"
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 cc -std=c11 -Wall -Werror $(pkg-config --cflags basalt) "$src/consumer.c" \
