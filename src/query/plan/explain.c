@@ -111,6 +111,8 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         if (n->has_row_limit)
             put(o, " rows_pruned=%lld rows_cut=%lld prunings=%lld", (long long)n->rows_pruned,
                 (long long)n->rows_cut, (long long)n->prunings);
+        if (n->topk_workers > 0)
+            put(o, " topk_workers=%lld", (long long)n->topk_workers);
         if (n->dict_batches > 0)
             put(o, " dictionary_batches=%lld", (long long)n->dict_batches);
         if (n->dict_map_batches > 0)

@@ -139,14 +139,126 @@ basalt_status basalt_qrun_sort_input(struct basalt_qctx *ctx, struct basalt_qpla
     return st;
 }
 
-/* ORDER BY ... LIMIT: the input read through a cursor, a window of batches
- * at a time in input order, each batch handed to the top-k as it comes
- * (numbered in that order, so ties keep input order), which keeps only the
- * rows that can still be among the first offset + limit: the input is never
- * held whole. */
+/* ORDER BY ... LIMIT over a pipeline with a known number of morsels: each
+ * worker hands the batches it makes to a top-k local of its own, so the
+ * pruning runs where the batch was just decoded, on every worker. The
+ * pipeline numbers a batch (morsel << 24) | index; the sort takes 31 bits,
+ * so the morsel goes in the top bits the morsel count needs and the index in
+ * the rest, which keeps input order for ties. */
+struct topk_sink {
+    struct qsink base; /* first: the pipeline sees a qsink */
+    struct basalt_qsort_local **locals;
+    int index_bits;
+    int64_t memory_limit; /* 0: none */
+};
+
+static basalt_status topk_sink_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
+                                       struct ArrowArray *batch, struct basalt_error *err)
+{
+    struct topk_sink *t = (struct topk_sink *)sink;
+    int64_t index = seq & ((INT64_C(1) << 24) - 1);
+    if (index >> t->index_bits) {
+        basalt_arrow_array_release(batch);
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "ORDER BY ... LIMIT: more than %lld batches from one morsel",
+                                (long long)(INT64_C(1) << t->index_bits));
+    }
+    basalt_status st =
+        basalt_qsort_consume(t->locals[worker], batch, (m << t->index_bits) | index, err);
+    /* Each local holds the batches its candidates are in until it prunes;
+     * under a limit, with every worker holding some, it prunes once a
+     * quarter of the limit is in use. */
+    if (st == BASALT_OK && t->memory_limit > 0 && basalt_alloc_bytes() > t->memory_limit / 4)
+        st = basalt_qsort_local_prune(t->locals[worker], err);
+    return st;
+}
+
+/* Bits that number n morsels (at least 1). */
+static int morsel_bits(int64_t n)
+{
+    int bits = 1;
+    while (bits < 62 && (INT64_C(1) << bits) < n)
+        bits++;
+    return bits;
+}
+
+/* The node the pipeline under `node` starts from: through the operators a
+ * pipeline runs (basalt_qrun_open). */
+static const struct basalt_qplan *pipeline_bottom(const struct basalt_qplan *node)
+{
+    for (;;) {
+        if (node->kind == QPLAN_FILTER || node->kind == QPLAN_PROJECT)
+            node = node->child[0];
+        else if (node->kind == QPLAN_JOIN && node->join_type != BASALT_QPLAN_JOIN_RIGHT &&
+                 node->join_type != BASALT_QPLAN_JOIN_FULL && !node->build_left)
+            node = node->child[0];
+        else
+            return node;
+    }
+}
+
+static basalt_status top_k_parallel(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                    struct basalt_qsort *sort, struct basalt_arrow_batches *out,
+                                    struct basalt_error *err)
+{
+    int workers = basalt_qrun_workers(ctx);
+    struct topk_sink t;
+    memset(&t, 0, sizeof t);
+    t.base.consume = topk_sink_consume;
+    t.base.what = "ORDER BY ... LIMIT";
+    t.memory_limit = ctx->o.memory_limit;
+    t.locals = basalt_calloc((size_t)workers, sizeof *t.locals);
+    basalt_status st = t.locals != NULL ? BASALT_OK
+                                        : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int w = 0; st == BASALT_OK && w < workers; w++)
+        st = basalt_qsort_local_new(sort, &t.locals[w], err);
+    struct qpipeline pl;
+    basalt_qpipeline_init(&pl);
+    if (st == BASALT_OK)
+        st = basalt_qrun_open(ctx, node->child[0], &pl, err);
+    if (st == BASALT_OK) {
+        int bits = morsel_bits(pl.src.n_morsels);
+        t.index_bits = bits < 31 ? 31 - bits : 0;
+        if (t.index_bits == 0)
+            st = basalt_error_set(err, BASALT_LIMIT, "ORDER BY ... LIMIT: %lld morsels",
+                                  (long long)pl.src.n_morsels);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qpipeline_run(ctx, &pl, &t.base, err);
+    basalt_qpipeline_reset(&pl);
+    if (st == BASALT_OK)
+        st = basalt_qsort_finish(sort, t.locals, workers, ctx->o.pool, out, err);
+    node->topk_workers = workers;
+    for (int w = 0; t.locals != NULL && w < workers; w++)
+        basalt_qsort_local_free(t.locals[w]);
+    basalt_free(t.locals);
+    return st;
+}
+
+/* ORDER BY ... LIMIT: each batch handed to the top-k as it comes (numbered
+ * in input order, so ties keep input order), which keeps only the rows that
+ * can still be among the first offset + limit: the input is never held
+ * whole. Over a pipeline of known morsels the workers do it in parallel;
+ * over a breaker a cursor streams (a spilling sort or aggregation, a LIMIT,
+ * a text scan) the input is read through that cursor, a window of batches
+ * at a time in input order, on this thread. */
 static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
                            struct basalt_arrow_batches *out, struct basalt_error *err)
 {
+    if (!basalt_qcursor_streams(ctx, pipeline_bottom(node->child[0]))) {
+        struct basalt_qsort_key *keys = sort_keys(node);
+        if (keys == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        struct basalt_qsort *sort = NULL;
+        basalt_status st = basalt_qsort_new(&node->child[0]->schema, keys, node->n_sort_keys,
+                                            node->limit, node->offset, &sort, err);
+        if (st == BASALT_OK)
+            st = top_k_parallel(ctx, node, sort, out, err);
+        basalt_qsort_free(sort);
+        basalt_free(keys);
+        return st;
+    }
+
     struct basalt_qsort_key *keys = sort_keys(node);
     if (keys == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -172,6 +284,7 @@ static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
             basalt_arrow_array_release(&b);
     }
     basalt_qcursor_free(in);
+    node->topk_workers = 1;
     if (st == BASALT_OK)
         st = basalt_qsort_finish(sort, &local, 1, ctx->o.pool, out, err);
     basalt_qsort_local_free(local);

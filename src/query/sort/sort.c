@@ -338,6 +338,14 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
     return BASALT_OK;
 }
 
+basalt_status basalt_qsort_local_prune(struct basalt_qsort_local *l, struct basalt_error *err)
+{
+    int64_t k = l->s->limit + l->s->offset;
+    if (l->s->limit < 0 || l->n < 2)
+        return BASALT_OK;
+    return prune(l, k, err);
+}
+
 basalt_status basalt_qsort_consume(struct basalt_qsort_local *l, struct ArrowArray *batch,
                                    int64_t seq, struct basalt_error *err)
 {

@@ -49,6 +49,13 @@ void basalt_qsort_local_free(struct basalt_qsort_local *l);
 basalt_status basalt_qsort_consume(struct basalt_qsort_local *l, struct ArrowArray *batch,
                                    int64_t seq, struct basalt_error *err);
 
+/* Top-k only (a no-op otherwise, and for a local holding fewer than two
+ * batches): keeps the local's first offset + limit candidates now, releasing
+ * the batches no candidate refers to, instead of on its own schedule (when
+ * it holds four times the rows needed). For a caller under a memory limit.
+ * OK; NOMEM. */
+basalt_status basalt_qsort_local_prune(struct basalt_qsort_local *l, struct basalt_error *err);
+
 /* Sorts everything the locals hold (they are emptied; the caller still
  * frees them), in parallel on pool (NULL: the caller's thread), and appends
  * the result to `out` in batches of at most 65536 rows (out->schema set to

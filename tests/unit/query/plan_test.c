@@ -233,6 +233,56 @@ TEST(plan_union_all_keeps_order)
     basalt_pool_free(pool);
 }
 
+/* ORDER BY s NULLS FIRST LIMIT 2500 OFFSET 3: every tenth row's s is NULL,
+ * so the answer is NULL rows, all tied, which must come in input order
+ * (x = 9 + 10 * (3 + r)) though they lie in three row groups that different
+ * workers read. Then ORDER BY d DESC LIMIT 7 (x from 99999 down). With 2
+ * and 4 workers each worker prunes its own top-k as it reads
+ * (topk_workers=2 in EXPLAIN ANALYZE); the rows are the same. */
+TEST(plan_top_k_on_every_worker_keeps_ties_in_input_order)
+{
+    const char *path = fixture();
+    CHECK(path[0] != '\0');
+    for (int workers = 1; workers <= 4; workers *= 2) {
+        struct basalt_pool *pool = pool_of(workers);
+        struct basalt_qctx_options o;
+        basalt_qctx_options_init(&o);
+        o.pool = pool;
+        struct basalt_error err;
+        basalt_error_init(&err);
+        for (int q = 0; q < 2; q++) {
+            struct basalt_qctx *ctx;
+            CHECK(basalt_qctx_new(&o, &ctx, &err) == BASALT_OK);
+            struct basalt_qplan *scan, *sort;
+            CHECK_MSG(basalt_qplan_scan_parquet(ctx, &path, 1, &scan, &err) == BASALT_OK, "%s",
+                      err.message);
+            struct basalt_qplan_sort_key key = q == 0 ? (struct basalt_qplan_sort_key){1, false, true}
+                                                      : (struct basalt_qplan_sort_key){2, true, false};
+            int64_t limit = q == 0 ? 2500 : 7, offset = q == 0 ? 3 : 0;
+            CHECK(basalt_qplan_sort(ctx, scan, &key, 1, limit, offset, &sort, &err) == BASALT_OK);
+            struct basalt_arrow_batches res;
+            basalt_arrow_batches_init(&res);
+            CHECK_MSG(basalt_qplan_execute(ctx, sort, &res, &err) == BASALT_OK, "%s", err.message);
+            CHECK_EQ(total_rows(&res), limit);
+            int64_t bad = -1;
+            for (int64_t r = 0; r < total_rows(&res) && bad < 0; r++) {
+                int64_t want = q == 0 ? 9 + 10 * (offset + r) : ROWS - 1 - r;
+                if (cell_i64(&res, 0, r) != want || (q == 0 && !cell_null(&res, 1, r)))
+                    bad = r;
+            }
+            CHECK_MSG(bad < 0, "%d workers, query %d: row %lld is x=%lld", workers, q,
+                      (long long)bad, bad < 0 ? 0ll : (long long)cell_i64(&res, 0, bad));
+            char plan[2048], want[64];
+            basalt_qplan_explain(sort, true, plan, sizeof plan);
+            snprintf(want, sizeof want, "topk_workers=%d ", workers);
+            CHECK_MSG(strstr(plan, want) != NULL, "%s", plan);
+            basalt_arrow_batches_reset(&res);
+            basalt_qctx_free(ctx);
+        }
+        basalt_pool_free(pool);
+    }
+}
+
 /* A scan over a file that is not there names it; a second execute is refused. */
 TEST(plan_errors)
 {
