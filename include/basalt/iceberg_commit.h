@@ -146,6 +146,12 @@ struct basalt_iceberg_append_options {
      * attempts follow commit.retry.min-wait-ms / max-wait-ms (100 / 60000),
      * doubling, with jitter. */
     int retries;
+    /* The table as the caller last loaded it (borrowed; NULL: none): the
+     * first attempt builds on it instead of loading the table again, which
+     * spares a catalog round trip when the caller has just loaded it to
+     * write the files. Stale is safe: the commit then meets CONFLICT and
+     * the retries load the table afresh. */
+    const struct basalt_iceberg_table *base;
 };
 
 BASALT_EXPORT void basalt_iceberg_append_options_init(struct basalt_iceberg_append_options *o);

@@ -77,13 +77,16 @@ basalt_status basalt_iceberg_append(const struct basalt_iceberg_committer *commi
     int64_t id = basalt_iceberg_new_snapshot_id();
     basalt_status st = BASALT_CONFLICT;
     for (int attempt = 0; st == BASALT_CONFLICT; attempt++) {
-        struct basalt_iceberg_table *table = NULL;
+        struct basalt_iceberg_table *loaded = NULL;
         struct basalt_arena arena;
         basalt_arena_init(&arena, 0);
         struct basalt_iceberg_rewrite_state state;
         memset(&state, 0, sizeof state);
         char *reqs = NULL, *ups = NULL;
-        st = committer->load(committer->ctx, identifier, &table, err);
+        const struct basalt_iceberg_table *table = attempt == 0 ? options->base : NULL;
+        st = table ? BASALT_OK : committer->load(committer->ctx, identifier, &loaded, err);
+        if (!table)
+            table = loaded;
         int retries = table && options->retries < 0
                           ? (int)int_property(table->metadata, "commit.retry.num-retries", 4)
                           : options->retries;
@@ -111,7 +114,7 @@ basalt_status basalt_iceberg_append(const struct basalt_iceberg_committer *commi
         basalt_free(reqs);
         basalt_free(ups);
         basalt_arena_reset(&arena);
-        basalt_iceberg_table_free(table);
+        basalt_iceberg_table_free(loaded);
         if (!again && st == BASALT_CONFLICT)
             break;
     }

@@ -517,6 +517,7 @@ static int append_or_overwrite(int argc, char **argv, bool overwrite)
             struct basalt_iceberg_append_options ao;
             basalt_iceberg_append_options_init(&ao);
             ao.branch = a.branch;
+            ao.base = t; /* loaded above: its first attempt loads nothing */
             st = basalt_iceberg_append(&committer, a.name, files, n_files, &ao, NULL,
                                        &snapshot_id, &err);
         }

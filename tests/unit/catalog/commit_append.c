@@ -235,6 +235,86 @@ TEST(append_whose_answer_is_lost_checks_the_table)
     remove_tree(tmp);
 }
 
+/* A committer that counts the catalog calls it passes on. */
+struct counting {
+    struct basalt_iceberg_committer real;
+    int loads, commits, conflicts;
+};
+
+static basalt_status counting_load(void *ctx, const char *identifier,
+                                   struct basalt_iceberg_table **out, struct basalt_error *err)
+{
+    struct counting *k = ctx;
+    k->loads++;
+    return k->real.load(k->real.ctx, identifier, out, err);
+}
+
+static basalt_status counting_commit(void *ctx, const char *identifier, const char *reqs,
+                                     const char *ups, struct basalt_iceberg_table **out,
+                                     struct basalt_error *err)
+{
+    struct counting *k = ctx;
+    k->commits++;
+    basalt_status st = k->real.commit(k->real.ctx, identifier, reqs, ups, out, err);
+    k->conflicts += st == BASALT_CONFLICT;
+    return st;
+}
+
+/* An append given the table its caller just loaded (options.base) commits
+ * without loading it again; given a table another append has since moved
+ * past, its first commit meets CONFLICT and the retry loads the table: both
+ * appends' snapshots are there, one the parent of the other. */
+TEST(append_on_the_callers_table_loads_it_only_to_retry)
+{
+    char tmp[64], uri[128];
+    struct basalt_error err;
+    snprintf(tmp, sizeof tmp, "/tmp/basalt-base-XXXXXX");
+    CHECK(mkdtemp(tmp));
+    snprintf(uri, sizeof uri, "sqlite:%s/catalog.db", tmp);
+    struct basalt_catalog *c = NULL;
+    CHECK_EQ(basalt_catalog_open(uri, NULL, true, &c, &err), BASALT_OK);
+    CHECK_MSG(create(c, "db.t", 2, NULL, &err) == BASALT_OK, "%s", err.message);
+    struct counting k = {0};
+    basalt_catalog_committer(c, &k.real);
+    struct basalt_iceberg_committer committer = {.ctx = &k, .load = counting_load,
+                                                 .commit = counting_commit};
+    struct basalt_iceberg_append_options o;
+    basalt_iceberg_append_options_init(&o);
+    struct basalt_iceberg_table *t = NULL;
+    CHECK_EQ(basalt_catalog_load_table(c, "db.t", &t, &err), BASALT_OK);
+    o.base = t;
+    struct basalt_iceberg_data_file f1, f2, f3;
+    char p1[96], p2[96], p3[96];
+    describe(&f1, NULL, p1, sizeof p1, "base", 0, 10, -1);
+    describe(&f2, NULL, p2, sizeof p2, "base", 1, 10, -1);
+    describe(&f3, NULL, p3, sizeof p3, "base", 2, 10, -1);
+    int64_t id1 = 0, id2 = 0, id3 = 0;
+    CHECK_MSG(basalt_iceberg_append(&committer, "db.t", &f1, 1, &o, NULL, &id1, &err) == BASALT_OK,
+              "%s", err.message);
+    CHECK_EQ(k.loads, 0);
+    CHECK_EQ(k.commits, 1);
+    /* t is now one snapshot behind. */
+    CHECK_MSG(basalt_iceberg_append(&committer, "db.t", &f2, 1, NULL, NULL, &id2, &err) == BASALT_OK,
+              "%s", err.message);
+    CHECK_EQ(k.loads, 1);
+    k.loads = k.commits = k.conflicts = 0;
+    CHECK_MSG(basalt_iceberg_append(&committer, "db.t", &f3, 1, &o, NULL, &id3, &err) == BASALT_OK,
+              "%s", err.message);
+    CHECK_EQ(k.conflicts, 1);
+    CHECK_EQ(k.loads, 1);
+    CHECK_EQ(k.commits, 2);
+    basalt_iceberg_table_free(t);
+    t = NULL;
+    CHECK_EQ(basalt_catalog_load_table(c, "db.t", &t, &err), BASALT_OK);
+    CHECK_EQ(t->metadata->n_snapshots, 3);
+    const struct basalt_iceberg_snapshot *head = basalt_iceberg_metadata_current_snapshot(t->metadata);
+    CHECK(head && head->snapshot_id == id3 && head->has_parent_snapshot_id &&
+          head->parent_snapshot_id == id2);
+    basalt_iceberg_table_free(t);
+    basalt_catalog_close(c);
+    remove_tree(tmp);
+}
+
 static int append_worker(const char *uri, const char *name, int worker, int appends)
 {
     struct basalt_catalog *c = NULL;
