@@ -125,8 +125,10 @@ static basalt_status keep_batch(struct basalt_qsort_local *l, struct ArrowArray 
  * and the others released: LIMIT 100 over 65536-row batches held up to 100
  * of them. A candidate's tag keeps its seq and takes its new row, whose
  * order among the rows of one seq is the old one (they are sorted), so the
- * order of every comparison stays as it was. `refs` is scratch of l->n. */
-static basalt_status compact(struct basalt_qsort_local *l, int64_t *refs, struct basalt_error *err)
+ * order of every comparison stays as it was. `refs` is scratch of l->n.
+ * Done when they sit in more than `max_batches`. */
+static basalt_status compact(struct basalt_qsort_local *l, int64_t *refs, int64_t max_batches,
+                             struct basalt_error *err)
 {
     const int S = l->s->topk_layout.K + 2;
     int64_t distinct = 0, max_seq = 0;
@@ -137,7 +139,7 @@ static basalt_status compact(struct basalt_qsort_local *l, int64_t *refs, struct
         distinct += *ref == 0;
         *ref = 1;
     }
-    if (distinct <= 4)
+    if (distinct <= max_batches)
         return BASALT_OK;
     int32_t *src = basalt_malloc((size_t)l->n_rec * sizeof *src);
     int64_t *idx = basalt_malloc((size_t)l->n_rec * sizeof *idx);
@@ -172,8 +174,10 @@ static basalt_status compact(struct basalt_qsort_local *l, int64_t *refs, struct
 }
 
 /* Keeps the first k candidates (sorted), releases batches none of them
- * refers to and sets the threshold to the k-th. */
-static basalt_status prune(struct basalt_qsort_local *l, int64_t k, struct basalt_error *err)
+ * refers to (copying the candidates into one batch when they sit in more
+ * than `max_batches`) and sets the threshold to the k-th. */
+static basalt_status prune(struct basalt_qsort_local *l, int64_t k, int64_t max_batches,
+                           struct basalt_error *err)
 {
     struct basalt_qsort *s = l->s;
     const struct qs_layout *lay = &s->topk_layout;
@@ -192,7 +196,7 @@ static basalt_status prune(struct basalt_qsort_local *l, int64_t k, struct basal
     basalt_free(tmp);
     if (l->n_rec > k)
         l->n_rec = k;
-    basalt_status st = compact(l, map, err);
+    basalt_status st = compact(l, map, max_batches, err);
     if (st != BASALT_OK) {
         basalt_free(map);
         return st;
@@ -334,7 +338,7 @@ static basalt_status topk_consume(struct basalt_qsort_local *l, struct ArrowArra
         held += l->arr[i].length;
     if (l->n_rec >= bound || (!l->thr && have_thr && l->n_rec >= k) ||
         (l->n > 1 && held > 4 * (k + 1024)))
-        return prune(l, k, err);
+        return prune(l, k, 4, err);
     return BASALT_OK;
 }
 
@@ -343,7 +347,7 @@ basalt_status basalt_qsort_local_prune(struct basalt_qsort_local *l, struct basa
     int64_t k = l->s->limit + l->s->offset;
     if (l->s->limit < 0 || l->n < 2)
         return BASALT_OK;
-    return prune(l, k, err);
+    return prune(l, k, 0, err);
 }
 
 basalt_status basalt_qsort_consume(struct basalt_qsort_local *l, struct ArrowArray *batch,

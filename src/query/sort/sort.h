@@ -50,10 +50,11 @@ basalt_status basalt_qsort_consume(struct basalt_qsort_local *l, struct ArrowArr
                                    int64_t seq, struct basalt_error *err);
 
 /* Top-k only (a no-op otherwise, and for a local holding fewer than two
- * batches): keeps the local's first offset + limit candidates now, releasing
- * the batches no candidate refers to, instead of on its own schedule (when
- * it holds four times the rows needed). For a caller under a memory limit.
- * OK; NOMEM. */
+ * batches): keeps the local's first offset + limit candidates now, copied
+ * into one batch of their own, and releases every batch it held, instead of
+ * on its own schedule (when it holds four times the rows needed, keeping up
+ * to four batches the candidates sit in). For a caller under a memory
+ * limit. OK; NOMEM. */
 basalt_status basalt_qsort_local_prune(struct basalt_qsort_local *l, struct basalt_error *err);
 
 /* Sorts everything the locals hold (they are emptied; the caller still
