@@ -7,11 +7,15 @@
  * with the rows before and after it that its rows read, ends where the
  * order keys change when a call reads peer groups, and hands what the
  * partition's rows so far leave (counts, running sums, a running best) to
- * the next in a carry. The external sort keeps ties in input order as the
- * in-memory sort does, and a partition's values depend on its rows alone,
- * so the rows and their order are the in-memory window's. A partition whose
- * calls do not allow stretches, or a peer group, larger than half the limit
- * fails with LIMIT naming it. */
+ * the next in a carry. NTILE, PERCENT_RANK and CUME_DIST need the
+ * partition's row count before its first row: without PARTITION BY the sort
+ * knows it; with it, a partition about to go in stretches is first read to
+ * its end, its rows past those held going to a spill file that is then read
+ * again (size_partition). The external sort keeps ties in input order as
+ * the in-memory sort does, and a partition's values depend on its rows
+ * alone, so the rows and their order are the in-memory window's. A
+ * partition whose calls do not allow stretches, or a peer group, larger
+ * than half the limit fails with LIMIT naming it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,17 +47,24 @@ struct basalt_qwin_stream {
     struct basalt_qwin_carry *carry;
     bool in_stretch;       /* pending holds the rest of a partition begun in stretches */
     int64_t emit_from;     /* pending's first rows already out (context of the next stretch) */
+    /* partitions sized before their stretches (PARTITION BY with NTILE,
+     * PERCENT_RANK or CUME_DIST) */
+    bool needs_rows;
+    bool sized;                      /* the held partition's count is in the carry */
+    struct basalt_qspill_file *replay; /* its rows past those held, read before next_in */
+    bool sort_done;                  /* the sort gave its last batch */
 };
 
-static bool stretchable(const struct basalt_qplan *node, int64_t *behind, int64_t *ahead,
-                        bool *peers, char *why, size_t why_size)
+/* `sized`: each partition's row count is known before its stretches (the
+ * sort knows the one partition's without PARTITION BY; with it,
+ * size_partition finds it). */
+static bool stretchable(const struct basalt_qplan *node, bool sized, int64_t *behind,
+                        int64_t *ahead, bool *peers, char *why, size_t why_size)
 {
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, node->n_part, NULL,
                                     node->n_sort_keys, node->wcalls, node->n_wcalls,
                                     &node->schema, node->sort_keys};
-    /* Without PARTITION BY the one partition's size is the input's, known
-     * once the sort has it all. */
-    return basalt_qwin_stretchable(&spec, node->n_part == 0, behind, ahead, peers, why, why_size);
+    return basalt_qwin_stretchable(&spec, sized, behind, ahead, peers, why, why_size);
 }
 
 bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basalt_qplan *node)
@@ -66,7 +77,8 @@ bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basal
     int64_t behind, ahead;
     bool peers;
     char why[8];
-    return node->n_sort_keys > 0 && stretchable(node, &behind, &ahead, &peers, why, sizeof why);
+    return node->n_sort_keys > 0 &&
+           stretchable(node, true, &behind, &ahead, &peers, why, sizeof why);
 }
 
 void basalt_qwin_stream_free(struct basalt_qwin_stream *w)
@@ -77,6 +89,7 @@ void basalt_qwin_stream_free(struct basalt_qwin_stream *w)
     basalt_qsort_free(w->part);
     basalt_qsort_free(w->peer);
     basalt_qwin_carry_free(w->carry);
+    basalt_qspill_file_free(w->replay);
     if (w->next_in.release != NULL)
         basalt_arrow_array_release(&w->next_in);
     basalt_arrow_batches_reset(&w->pending);
@@ -121,7 +134,14 @@ basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qpl
                                     node->sort_keys};
     w->spec = spec;
     *out = w;
-    w->stretchable = stretchable(node, &w->behind, &w->ahead, &w->peers, w->why, sizeof w->why);
+    w->stretchable = stretchable(node, np == 0, &w->behind, &w->ahead, &w->peers, w->why,
+                                 sizeof w->why);
+    if (!w->stretchable && np > 0) {
+        /* Stretchable once each partition is sized first? */
+        char why[8];
+        w->needs_rows = stretchable(node, true, &w->behind, &w->ahead, &w->peers, why, sizeof why);
+        w->stretchable = w->needs_rows;
+    }
     basalt_status st = BASALT_OK;
     if (np > 0)
         st = basalt_qsort_new(&node->child[0]->schema, keys, np, -1, 0, &w->part, err);
@@ -307,6 +327,7 @@ static basalt_status compute(struct basalt_qwin_stream *w, int64_t rows, struct 
                                  &w->out, NULL, err);
     basalt_arrow_batches_reset(&whole);
     held_replace(w, &rest);
+    w->sized = false;
     return st;
 }
 
@@ -365,6 +386,7 @@ static basalt_status stretch(struct basalt_qwin_stream *w, bool last, bool *done
     if (last) {
         basalt_qwin_carry_reset(w->carry);
         w->emit_from = 0;
+        w->sized = false;
     }
     return st;
 }
@@ -405,16 +427,97 @@ static basalt_status too_large(struct basalt_qwin_stream *w, struct basalt_error
                             (long long)w->pending_rows, w->why);
 }
 
-/* The next merged batch (or the rows put back before it); b->release NULL
- * at the end. */
+/* The next merged batch: the sized partition's spooled rows, then the rows
+ * put back, then the sort's; b->release NULL at the end. */
 static basalt_status next_merged(struct basalt_qwin_stream *w, struct ArrowArray *b,
                                  struct basalt_error *err)
 {
+    b->release = NULL;
+    if (w->replay != NULL) {
+        basalt_status st = basalt_qspill_file_next(w->replay, b, err);
+        if (st != BASALT_OK || b->release != NULL)
+            return st;
+        basalt_qspill_file_free(w->replay);
+        w->replay = NULL;
+    }
     if (w->next_in.release != NULL) {
         basalt_arrow_array_move(&w->next_in, b);
         return BASALT_OK;
     }
-    return basalt_qsort_ext_next(w->x, b, err);
+    if (w->sort_done)
+        return BASALT_OK;
+    basalt_status st = basalt_qsort_ext_next(w->x, b, err);
+    w->sort_done = st == BASALT_OK && b->release == NULL;
+    return st;
+}
+
+/* The held rows are the start of one partition, past a chunk: reads it to
+ * its end, counting, the rows past those held going to a spill file that
+ * next_merged reads again before anything else (the next partition's first
+ * rows are put back behind it), and gives the carry the count. The held
+ * rows stay in memory: they are at most a chunk and a batch. */
+static basalt_status size_partition(struct basalt_qwin_stream *w, struct basalt_error *err)
+{
+    int64_t rows = w->pending_rows;
+    struct basalt_qspill_file *f = NULL;
+    const struct ArrowArray *tail = &w->pending.arrays[w->pending.n - 1];
+    struct ArrowArray last; /* a copy of the partition's last row read so far */
+    basalt_status st = basalt_qrun_take_rows(w->spec.schema, tail, tail->length - 1, 1, &last,
+                                             err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = next_merged(w, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        if (b.length == 0) {
+            basalt_arrow_array_release(&b);
+            continue;
+        }
+        int64_t end = part_cmp(w, &last, 0, &b, 0) != 0 ? 0 : first_end(w, &b);
+        int64_t in_part = end < 0 ? b.length : end;
+        if (in_part > 0 && f == NULL)
+            st = basalt_qspill_file_new(w->ctx->o.spill_dir, w->spec.schema, &f, err);
+        struct ArrowArray part;
+        part.release = NULL;
+        if (st == BASALT_OK && in_part > 0)
+            st = end < 0 ? BASALT_OK
+                         : basalt_qrun_take_rows(w->spec.schema, &b, 0, in_part, &part, err);
+        if (st == BASALT_OK && in_part > 0)
+            st = basalt_qspill_file_write(f, end < 0 ? &b : &part, err);
+        if (st == BASALT_OK && in_part > 0) {
+            w->node->spill_rows += in_part;
+            rows += in_part;
+            basalt_arrow_array_release(&last);
+            st = basalt_qrun_take_rows(w->spec.schema, &b, in_part - 1, 1, &last, err);
+        }
+        if (part.release != NULL)
+            basalt_arrow_array_release(&part);
+        /* The next partition starts at b's row `end`. */
+        if (st == BASALT_OK && end == 0)
+            basalt_arrow_array_move(&b, &w->next_in);
+        else if (st == BASALT_OK && end > 0)
+            st = basalt_qrun_take_rows(w->spec.schema, &b, end, b.length - end, &w->next_in,
+                                       err);
+        if (b.release != NULL)
+            basalt_arrow_array_release(&b);
+        if (end >= 0)
+            break;
+    }
+    if (last.release != NULL)
+        basalt_arrow_array_release(&last);
+    if (st == BASALT_OK && f != NULL) {
+        w->node->spill_bytes += basalt_qspill_file_bytes(f);
+        st = basalt_qspill_file_seal(f, err);
+    }
+    if (st != BASALT_OK) {
+        basalt_qspill_file_free(f);
+        return st;
+    }
+    w->replay = f;
+    w->node->spill_partitions++;
+    basalt_qwin_carry_set_rows(w->carry, rows);
+    w->sized = true;
+    return BASALT_OK;
 }
 
 /* Past a chunk of held rows of one partition: a stretch when the calls
@@ -433,6 +536,10 @@ static basalt_status past_chunk(struct basalt_qwin_stream *w, bool *done,
             *done = true;
             return compute(w, start, err);
         }
+        if (w->needs_rows && !w->sized)
+            st = size_partition(w, err);
+        if (st != BASALT_OK)
+            return st;
     }
     /* Worth a stretch once most held rows would come out of it. */
     if (w->pending_rows - w->emit_from - w->ahead > w->pending_rows / 2)

@@ -751,6 +751,43 @@ TEST(spill_window_stretches)
     same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
 }
 
+/* NTILE, PERCENT_RANK and CUME_DIST under PARTITION BY need each
+ * partition's row count before its first row. A partition larger than a
+ * chunk is first read to its end, its rows past those held going to a spill
+ * file that is read again, then computed in stretches (before, it failed
+ * with LIMIT: "needs the partition's row count"). Two partitions of
+ * 750,000 rows under two windows, read a batch at a time under 24 MiB:
+ * the rows of the windows computed whole in memory, each partition sized
+ * (spilled_partitions=2); then one partition too large to hold before
+ * 60,000 small ones, which are computed whole as before. */
+TEST(spill_window_sized_partitions)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT id, ntile(7) OVER w AS nt, row_number() OVER w AS rn, lag(s) OVER w AS lg, "
+             "percent_rank() OVER v AS pr, cume_dist() OVER v AS cd, ntile(1000) OVER v AS nv "
+             "FROM '%s' WINDOW w AS (PARTITION BY id %% 2 ORDER BY s, id), v AS (PARTITION BY "
+             "id %% 2 ORDER BY k)",
+             f);
+    same_streamed(sql, ROWS, 24ll << 20, 0, 4, 0);
+    snprintf(sql, sizeof sql,
+             "SELECT id %% 2 AS p, count(*) AS n, sum(nt * id) AS snt, sum(rn * id) AS srn, "
+             "max(lg) AS mlg FROM (SELECT id, ntile(7) OVER w AS nt, row_number() OVER w AS rn, "
+             "lag(s) OVER w AS lg FROM '%s' WINDOW w AS (PARTITION BY id %% 2 ORDER BY s, id)) "
+             "GROUP BY 1",
+             f);
+    same_with_limit(sql, 24ll << 20, "WINDOW:spilled_partitions=", check_nothing);
+    snprintf(sql, sizeof sql,
+             "SELECT p, count(*) AS n, sum(nt) AS snt, sum(pr) AS spr, sum(cd) AS scd FROM "
+             "(SELECT CASE WHEN id < 1200000 THEN 0 ELSE g END AS p, ntile(5) OVER w AS nt, "
+             "percent_rank() OVER w AS pr, cume_dist() OVER w AS cd FROM '%s' WINDOW w AS "
+             "(PARTITION BY CASE WHEN id < 1200000 THEN 0 ELSE g END ORDER BY k)) GROUP BY p",
+             f);
+    same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
+}
+
 /* The fixture's rows as a CSV or JSON lines file (COPY TO): empty when it
  * could not be written. */
 static const char *text_fixture(char *path, size_t cap, const char *ext)
