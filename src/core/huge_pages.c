@@ -96,8 +96,8 @@ static char *huge_page_tunables(void)
 }
 
 /* Executes `path` with `tunables` as GLIBC_TUNABLES (NULL: the environment
- * as it is). Returns only when the exec failed, with the environment and
- * errno as they were after the exec. */
+ * as it is). Returns only when the exec failed: the environment as it was
+ * before, errno the exec's. */
 static void exec_with_tunables(const char *path, char **argv, char *tunables)
 {
     const char *old = getenv("GLIBC_TUNABLES");
@@ -139,6 +139,7 @@ void basalt_exec_path_with_huge_pages(const char *path, char **argv)
     free(tunables);
     errno = failed;
 #else
+    fflush(NULL);
     execv(path, argv);
 #endif
 }

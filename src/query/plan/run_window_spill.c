@@ -462,6 +462,7 @@ static basalt_status size_partition(struct basalt_qwin_stream *w, struct basalt_
     struct basalt_qspill_file *f = NULL;
     const struct ArrowArray *tail = &w->pending.arrays[w->pending.n - 1];
     struct ArrowArray last; /* a copy of the partition's last row read so far */
+    last.release = NULL;
     basalt_status st = basalt_qrun_take_rows(w->spec.schema, tail, tail->length - 1, 1, &last,
                                              err);
     while (st == BASALT_OK) {
