@@ -235,40 +235,15 @@ static basalt_status top_k_parallel(struct basalt_qctx *ctx, struct basalt_qplan
     return st;
 }
 
-/* ORDER BY ... LIMIT: each batch handed to the top-k as it comes (numbered
- * in input order, so ties keep input order), which keeps only the rows that
- * can still be among the first offset + limit: the input is never held
- * whole. Over a pipeline of known morsels the workers do it in parallel;
- * over a breaker a cursor streams (a spilling sort or aggregation, a LIMIT,
- * a text scan) the input is read through that cursor, a window of batches
- * at a time in input order, on this thread. */
-static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
-                           struct basalt_arrow_batches *out, struct basalt_error *err)
+/* The top-k fed on this thread by a cursor over the input, a window of
+ * batches at a time, each numbered in input order. */
+static basalt_status top_k_cursor(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                  struct basalt_qsort *sort, struct basalt_arrow_batches *out,
+                                  struct basalt_error *err)
 {
-    if (!basalt_qcursor_streams(ctx, pipeline_bottom(node->child[0]))) {
-        struct basalt_qsort_key *keys = sort_keys(node);
-        if (keys == NULL)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        struct basalt_qsort *sort = NULL;
-        basalt_status st = basalt_qsort_new(&node->child[0]->schema, keys, node->n_sort_keys,
-                                            node->limit, node->offset, &sort, err);
-        if (st == BASALT_OK)
-            st = top_k_parallel(ctx, node, sort, out, err);
-        basalt_qsort_free(sort);
-        basalt_free(keys);
-        return st;
-    }
-
-    struct basalt_qsort_key *keys = sort_keys(node);
-    if (keys == NULL)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     struct basalt_qcursor *in = NULL;
-    struct basalt_qsort *sort = NULL;
     struct basalt_qsort_local *local = NULL;
     basalt_status st = basalt_qcursor_new_at(ctx, node->child[0], &in, err);
-    if (st == BASALT_OK)
-        st = basalt_qsort_new(&node->child[0]->schema, keys, node->n_sort_keys, node->limit,
-                              node->offset, &sort, err);
     if (st == BASALT_OK)
         st = basalt_qsort_local_new(sort, &local, err);
     for (int64_t seq = 0; st == BASALT_OK; seq++) {
@@ -288,6 +263,29 @@ static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
     if (st == BASALT_OK)
         st = basalt_qsort_finish(sort, &local, 1, ctx->o.pool, out, err);
     basalt_qsort_local_free(local);
+    return st;
+}
+
+/* ORDER BY ... LIMIT: each batch handed to the top-k as it comes (numbered
+ * in input order, so ties keep input order), which keeps only the rows that
+ * can still be among the first offset + limit: the input is never held
+ * whole. Over a pipeline of known morsels the workers do it in parallel;
+ * over a breaker a cursor streams (a spilling sort or aggregation, a LIMIT,
+ * a text scan) the input is read through that cursor, a window of batches
+ * at a time in input order, on this thread. */
+static basalt_status top_k(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                           struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    struct basalt_qsort_key *keys = sort_keys(node);
+    if (keys == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct basalt_qsort *sort = NULL;
+    basalt_status st = basalt_qsort_new(&node->child[0]->schema, keys, node->n_sort_keys,
+                                        node->limit, node->offset, &sort, err);
+    if (st == BASALT_OK)
+        st = basalt_qcursor_streams(ctx, pipeline_bottom(node->child[0]))
+                 ? top_k_cursor(ctx, node, sort, out, err)
+                 : top_k_parallel(ctx, node, sort, out, err);
     basalt_qsort_free(sort);
     basalt_free(keys);
     return st;
