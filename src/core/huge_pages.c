@@ -98,21 +98,24 @@ static char *huge_page_tunables(void)
 /* Executes `path` with `tunables` as GLIBC_TUNABLES (NULL: the environment
  * as it is). Returns only when the exec failed: the environment as it was
  * before, errno the exec's. */
-static void exec_with_tunables(const char *path, char **argv, char *tunables)
+static void exec_with_tunables(const char *path, char **argv, const char *tunables)
 {
-    const char *old = getenv("GLIBC_TUNABLES");
-    char *saved = old != NULL ? strdup(old) : NULL;
-    if (tunables == NULL || setenv("GLIBC_TUNABLES", tunables, 1) == 0) {
-        fflush(NULL);
-        execv(path, argv);
-        int failed = errno;
-        if (tunables != NULL && saved != NULL)
-            setenv("GLIBC_TUNABLES", saved, 1);
-        else if (tunables != NULL)
-            unsetenv("GLIBC_TUNABLES");
-        errno = failed;
+    bool had = getenv("GLIBC_TUNABLES") != NULL;
+    /* The user's value, to put back if the exec fails (only when replaced). */
+    char *saved = tunables != NULL && had ? strdup(getenv("GLIBC_TUNABLES")) : NULL;
+    if (tunables != NULL && setenv("GLIBC_TUNABLES", tunables, 1) != 0) {
+        free(saved);
+        return;
     }
+    fflush(NULL);
+    execv(path, argv);
+    int failed = errno;
+    if (tunables != NULL && !had)
+        unsetenv("GLIBC_TUNABLES");
+    else if (saved != NULL)
+        setenv("GLIBC_TUNABLES", saved, 1);
     free(saved);
+    errno = failed;
 }
 #endif
 
