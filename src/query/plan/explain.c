@@ -109,8 +109,9 @@ static void walk(struct out *o, const struct basalt_qplan *n, int depth, bool an
         if (atomic_load(&n->batches_unfiltered) > 0)
             put(o, " unfiltered=%lld", (long long)atomic_load(&n->batches_unfiltered));
         if (n->has_row_limit)
-            put(o, " rows_pruned=%lld rows_cut=%lld prunings=%lld", (long long)n->rows_pruned,
-                (long long)n->rows_cut, (long long)n->prunings);
+            put(o, " rows_pruned=%lld rows_cut=%lld prunings=%lld pruned_by=%s",
+                (long long)n->rows_pruned, (long long)n->rows_cut, (long long)n->prunings,
+                n->live_pruning ? "table" : "sort");
         if (n->topk_workers > 0)
             put(o, " topk_workers=%lld", (long long)n->topk_workers);
         if (n->dict_batches > 0)

@@ -113,6 +113,7 @@ struct basalt_qplan {
     int64_t rows_pruned; /* the input rows it dropped (EXPLAIN ANALYZE) */
     int64_t rows_cut;    /* of those, dropped before being held (window_cut.c) */
     int64_t prunings;    /* times a worker pruned what it held */
+    bool live_pruning;   /* by the first K rows per partition in a table (window_live.c) */
     int64_t topk_workers; /* SORT with a limit: workers with a top-k of their own */
     struct basalt_qplan_window_call *wcalls; /* WINDOW (names in the context's arena) */
     int n_wcalls;

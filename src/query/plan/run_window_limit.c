@@ -7,12 +7,21 @@
  * whole input too. Ties keep input order as the plain window does: every
  * row carries its place in the input (the pipeline's batch sequence and its
  * row in the batch) as the last two sort keys. What survives the last
- * pruning goes through the plain window computation. */
+ * pruning goes through the plain window computation.
+ *
+ * Where the keys are fixed-width numbers or times and K is small, each
+ * worker keeps instead a table of the first K rows of every partition so
+ * far (plan/window_live.c): a row is held only if it enters its partition's
+ * first K, and the held rows pushed out since are dropped by probing the
+ * table, not by sorting. At the end the workers' tables are merged, the
+ * held rows still in the merged table are exactly the survivors, and only
+ * they are sorted. */
 #include <stdatomic.h>
 #include <string.h>
 
 #include "plan/run_internal.h"
 #include "plan/window_cut.h"
+#include "plan/window_live.h"
 #include "sort/sort.h"
 #include "window/window.h"
 
@@ -38,7 +47,8 @@ struct wl_plan {
     const int *part_cols;
     int n_part;
     int64_t limit;
-    bool cut; /* the keys are of types window_cut.c reads */
+    bool cut;  /* the keys are of types window_cut.c reads */
+    bool live; /* and K is small: a live table per worker (window_live.c) */
 };
 
 struct wl_held {
@@ -47,6 +57,7 @@ struct wl_held {
     int64_t next_prune;
     int64_t survived;            /* rows its last pruning kept */
     struct basalt_qwin_cut *cut; /* from this worker's last pruning; NULL: none */
+    struct basalt_qwin_live *live; /* the first K rows per partition it was given */
     int64_t *keep;               /* scratch for the cut */
     int64_t keep_cap;
 };
@@ -107,15 +118,12 @@ static basalt_status tag(const struct wl_plan *p, struct ArrowArray *batch, int6
     return BASALT_OK;
 }
 
-/* Sorts `in` (moved out) and keeps the rows whose row_number is at most the
- * limit, in sort order, into `out` (appended). */
-static basalt_status prune(const struct wl_plan *p, struct basalt_arrow_batches *in,
-                           struct basalt_pool *pool, int workers, struct basalt_arrow_batches *out,
-                           struct basalt_error *err)
+/* Sorts `in` (moved out) on the window's keys and the positions into
+ * `sorted` (appended). */
+static basalt_status sort_tagged(const struct wl_plan *p, struct basalt_arrow_batches *in,
+                                 struct basalt_pool *pool, struct basalt_arrow_batches *sorted,
+                                 struct basalt_error *err)
 {
-    struct basalt_arrow_batches sorted, ranked;
-    basalt_arrow_batches_init(&sorted);
-    basalt_arrow_batches_init(&ranked);
     struct basalt_qsort *sort = NULL;
     struct basalt_qsort_local *local = NULL;
     basalt_status st = basalt_qsort_new(&p->tagged, p->keys, p->n_keys, -1, 0, &sort, err);
@@ -128,9 +136,22 @@ static basalt_status prune(const struct wl_plan *p, struct basalt_arrow_batches 
             basalt_arrow_array_release(&in->arrays[i]);
     in->n = 0;
     if (st == BASALT_OK)
-        st = basalt_qsort_finish(sort, &local, 1, pool, &sorted, err);
+        st = basalt_qsort_finish(sort, &local, 1, pool, sorted, err);
     basalt_qsort_local_free(local);
     basalt_qsort_free(sort);
+    return st;
+}
+
+/* Sorts `in` (moved out) and keeps the rows whose row_number is at most the
+ * limit, in sort order, into `out` (appended). */
+static basalt_status prune(const struct wl_plan *p, struct basalt_arrow_batches *in,
+                           struct basalt_pool *pool, int workers, struct basalt_arrow_batches *out,
+                           struct basalt_error *err)
+{
+    struct basalt_arrow_batches sorted, ranked;
+    basalt_arrow_batches_init(&sorted);
+    basalt_arrow_batches_init(&ranked);
+    basalt_status st = sort_tagged(p, in, pool, &sorted, err);
     const struct basalt_qplan_window_call rn = {
         .fn = BASALT_QPLAN_WIN_ROW_NUMBER, .arg = -1, .default_arg = -1, .name = "__rn"};
     const struct basalt_qwin_spec spec = {&p->tagged, p->part_cols, p->n_part, NULL, 0,
@@ -188,6 +209,60 @@ static bool prune_due(const struct wl_sink *s, const struct wl_held *h)
            h->rows >= 2 * h->survived && basalt_alloc_bytes() > s->memory_limit / 8;
 }
 
+/* With a live table: once the held rows pushed out of it are as many as
+ * those still in it (under a memory limit, a quarter as many once an
+ * eighth of the limit is in use), each compaction reading at least one
+ * row pushed out per two it keeps. */
+static bool compaction_due(const struct wl_sink *s, const struct wl_held *h)
+{
+    int64_t in = basalt_qwin_live_rows(h->live), out = h->rows - in;
+    if (out < PRUNE_MIN_NEW)
+        return false;
+    return out >= in || (s->memory_limit > 0 && out >= in / 4 &&
+                         basalt_alloc_bytes() > s->memory_limit / 8);
+}
+
+static basalt_status ensure_keep(struct wl_held *h, int64_t n, struct basalt_error *err)
+{
+    if (n <= h->keep_cap)
+        return BASALT_OK;
+    basalt_free(h->keep);
+    h->keep = basalt_malloc((size_t)n * sizeof *h->keep);
+    h->keep_cap = h->keep != NULL ? n : 0;
+    return h->keep != NULL ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+}
+
+/* The tagged rows of `held` (moved out) that `live` still holds, appended
+ * to `out`; h->keep is the scratch. */
+static basalt_status compact(const struct wl_plan *p, struct basalt_qwin_live *live,
+                             struct wl_held *h, struct basalt_arrow_batches *held,
+                             struct basalt_arrow_batches *out, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int64_t b = 0; b < held->n; b++) {
+        struct ArrowArray *batch = &held->arrays[b];
+        if (st == BASALT_OK)
+            st = ensure_keep(h, batch->length, err);
+        int64_t k = 0;
+        if (st == BASALT_OK)
+            st = basalt_qwin_live_holding(live, batch, p->n_in, p->n_in + 1, h->keep, &k, err);
+        if (st == BASALT_OK && k == batch->length) {
+            st = basalt_arrow_batches_append(out, batch, err);
+            continue;
+        }
+        struct ArrowArray kept;
+        if (st == BASALT_OK && k > 0) {
+            st = basalt_arrow_take(&p->tagged, batch, h->keep, k, &kept, err);
+            if (st == BASALT_OK)
+                st = basalt_arrow_batches_append(out, &kept, err);
+        }
+        basalt_arrow_array_release(batch);
+    }
+    held->n = 0;
+    basalt_arrow_batches_reset(held);
+    return st;
+}
+
 static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                 struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -202,22 +277,20 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
     const int64_t *rows = NULL;
     struct ArrowArray taken;
     taken.release = NULL;
-    if (h->cut != NULL && batch->length > 0) {
-        if (batch->length > h->keep_cap) {
-            basalt_free(h->keep);
-            h->keep_cap = batch->length;
-            h->keep = basalt_malloc((size_t)h->keep_cap * sizeof *h->keep);
-            if (h->keep == NULL) {
-                h->keep_cap = 0;
-                basalt_arrow_array_release(batch);
-                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-            }
+    if ((h->cut != NULL || h->live != NULL) && batch->length > 0) {
+        int64_t k = 0;
+        basalt_status st = ensure_keep(h, batch->length, err);
+        if (st == BASALT_OK && h->live != NULL)
+            st = basalt_qwin_live_offer(h->live, batch, seq, h->keep, &k, err);
+        else if (st == BASALT_OK)
+            k = basalt_qwin_cut_keep(h->cut, batch, h->keep);
+        if (st != BASALT_OK) {
+            basalt_arrow_array_release(batch);
+            return st;
         }
-        int64_t k = basalt_qwin_cut_keep(h->cut, batch, h->keep);
         atomic_fetch_add_explicit(&s->cut, batch->length - k, memory_order_relaxed);
         if (k < batch->length) {
-            basalt_status st = k == 0 ? BASALT_OK
-                                      : basalt_arrow_take(s->p->in, batch, h->keep, k, &taken, err);
+            st = k == 0 ? BASALT_OK : basalt_arrow_take(s->p->in, batch, h->keep, k, &taken, err);
             basalt_arrow_array_release(batch);
             if (st != BASALT_OK || k == 0)
                 return st;
@@ -231,11 +304,20 @@ static basalt_status wl_consume(struct qsink *sink, int worker, int64_t m, int64
         h->rows += tagged.length;
         st = basalt_arrow_batches_append(&h->batches, &tagged, err);
     }
+    struct basalt_arrow_batches kept;
+    basalt_arrow_batches_init(&kept);
+    if (h->live != NULL) {
+        if (st != BASALT_OK || !compaction_due(s, h))
+            return st;
+        st = compact(s->p, h->live, h, &h->batches, &kept, err);
+        atomic_fetch_add_explicit(&s->prunings, 1, memory_order_relaxed);
+        h->batches = kept;
+        h->rows = rows_of(&kept);
+        return st;
+    }
     if (st != BASALT_OK || !prune_due(s, h))
         return st;
     /* On this worker's thread: the pool's workers are busy with morsels. */
-    struct basalt_arrow_batches kept;
-    basalt_arrow_batches_init(&kept);
     st = prune(s->p, &h->batches, NULL, 1, &kept, err);
     atomic_fetch_add_explicit(&s->prunings, 1, memory_order_relaxed);
     basalt_arrow_batches_reset(&h->batches);
@@ -274,6 +356,8 @@ static basalt_status plan_init(const struct basalt_qplan *node, struct wl_plan *
         p->keys[p->n_keys - 1].column = p->n_in + 1;
         p->cut = basalt_qwin_cut_applies(in, node->part_cols, node->n_part,
                                          &p->keys[node->n_part], node->n_sort_keys);
+        p->live = basalt_qwin_live_applies(in, node->part_cols, node->n_part,
+                                           &p->keys[node->n_part], node->n_sort_keys, p->limit);
     }
     static const char *const extra[3] = {"__seq", "__row", "__rn"};
     struct ArrowSchema *schemas[2] = {&p->tagged, &p->ranked};
@@ -343,7 +427,10 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     for (int w = 0; st == BASALT_OK && w < workers; w++) {
         basalt_arrow_batches_init(&sink.held[w].batches);
         sink.held[w].next_prune = PRUNE_ROWS;
-        if (p.cut)
+        if (p.live)
+            st = basalt_qwin_live_new(p.in, p.part_cols, p.n_part, &p.keys[p.n_part],
+                                      p.n_keys - p.n_part - 2, p.limit, &sink.held[w].live, err);
+        else if (p.cut)
             st = basalt_qwin_cut_new(p.in, p.part_cols, p.n_part, &p.keys[p.n_part],
                                      p.n_keys - p.n_part - 2, p.limit, &sink.held[w].cut, err);
     }
@@ -354,13 +441,21 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     if (st == BASALT_OK)
         st = basalt_qpipeline_run(ctx, &pl, &sink.base, err);
     basalt_qpipeline_reset(&pl);
-    /* Every worker's survivors together, pruned once more on the pool. */
+    /* Every worker's survivors together: with live tables, the rows the
+     * merged table holds, sorted; otherwise pruned once more on the pool. */
     struct basalt_arrow_batches all, kept, plain;
     basalt_arrow_batches_init(&all);
     basalt_arrow_batches_init(&kept);
     basalt_arrow_batches_init(&plain);
+    bool live = sink.held != NULL && p.live;
+    for (int w = 1; live && st == BASALT_OK && w < workers; w++)
+        st = basalt_qwin_live_merge(sink.held[0].live, sink.held[w].live, err);
     for (int w = 0; sink.held != NULL && w < workers; w++) {
         struct basalt_arrow_batches *h = &sink.held[w].batches;
+        if (live && st == BASALT_OK) {
+            st = compact(&p, sink.held[0].live, &sink.held[0], h, &all, err);
+            continue;
+        }
         for (int64_t i = 0; i < h->n; i++)
             if (st == BASALT_OK)
                 st = basalt_arrow_batches_append(&all, &h->arrays[i], err);
@@ -368,16 +463,23 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
                 basalt_arrow_array_release(&h->arrays[i]);
         h->n = 0;
         basalt_arrow_batches_reset(h);
+    }
+    for (int w = 0; sink.held != NULL && w < workers; w++) {
+        basalt_arrow_batches_reset(&sink.held[w].batches);
         basalt_qwin_cut_free(sink.held[w].cut);
+        basalt_qwin_live_free(sink.held[w].live);
         basalt_free(sink.held[w].keep);
     }
     basalt_free(sink.held);
-    if (st == BASALT_OK)
+    if (st == BASALT_OK && live)
+        st = sort_tagged(&p, &all, ctx->o.pool, &kept, err);
+    else if (st == BASALT_OK)
         st = prune(&p, &all, ctx->o.pool, workers, &kept, err);
     if (st == BASALT_OK) {
         node->rows_pruned = atomic_load(&sink.rows) - rows_of(&kept);
         node->rows_cut = atomic_load(&sink.cut);
         node->prunings = atomic_load(&sink.prunings);
+        node->live_pruning = p.live;
     }
     if (st == BASALT_OK)
         st = untag(&p, &kept, &plain, err);

@@ -13,17 +13,8 @@
 
 #include "plan/window_cut.h"
 
-enum cut_kind { CUT_SIGNED, CUT_UNSIGNED, CUT_FLOAT, CUT_DOUBLE };
-
-struct cut_col {
-    int column;
-    enum cut_kind kind;
-    int width; /* bytes */
-    bool desc; /* order keys */
-};
-
 struct basalt_qwin_cut {
-    struct cut_col part[64], order[64];
+    struct basalt_qwin_keycol part[64], order[64];
     int n_part, n_order;
     int64_t limit;
     /* open addressing: per slot, used, then n_part values, a validity
@@ -34,38 +25,34 @@ struct basalt_qwin_cut {
     int words; /* per slot */
 };
 
-static bool kind_of(const struct ArrowSchema *field, struct cut_col *c)
+static bool kind_of(const struct ArrowSchema *field, struct basalt_qwin_keycol *c)
 {
     struct basalt_arrow_type t;
     if (field->dictionary != NULL || basalt_arrow_type_parse(field->format, &t, NULL) != BASALT_OK)
         return false;
     switch (t.id) {
-    case BASALT_ARROW_TYPE_INT8: c->kind = CUT_SIGNED; c->width = 1; return true;
-    case BASALT_ARROW_TYPE_INT16: c->kind = CUT_SIGNED; c->width = 2; return true;
+    case BASALT_ARROW_TYPE_INT8: c->kind = QWIN_KEY_SIGNED; c->width = 1; return true;
+    case BASALT_ARROW_TYPE_INT16: c->kind = QWIN_KEY_SIGNED; c->width = 2; return true;
     case BASALT_ARROW_TYPE_INT32:
     case BASALT_ARROW_TYPE_DATE32:
-    case BASALT_ARROW_TYPE_TIME32: c->kind = CUT_SIGNED; c->width = 4; return true;
+    case BASALT_ARROW_TYPE_TIME32: c->kind = QWIN_KEY_SIGNED; c->width = 4; return true;
     case BASALT_ARROW_TYPE_INT64:
     case BASALT_ARROW_TYPE_DATE64:
     case BASALT_ARROW_TYPE_TIME64:
     case BASALT_ARROW_TYPE_TIMESTAMP:
-    case BASALT_ARROW_TYPE_DURATION: c->kind = CUT_SIGNED; c->width = 8; return true;
-    case BASALT_ARROW_TYPE_UINT8: c->kind = CUT_UNSIGNED; c->width = 1; return true;
-    case BASALT_ARROW_TYPE_UINT16: c->kind = CUT_UNSIGNED; c->width = 2; return true;
-    case BASALT_ARROW_TYPE_UINT32: c->kind = CUT_UNSIGNED; c->width = 4; return true;
-    case BASALT_ARROW_TYPE_UINT64: c->kind = CUT_UNSIGNED; c->width = 8; return true;
-    case BASALT_ARROW_TYPE_FLOAT: c->kind = CUT_FLOAT; c->width = 4; return true;
-    case BASALT_ARROW_TYPE_DOUBLE: c->kind = CUT_DOUBLE; c->width = 8; return true;
+    case BASALT_ARROW_TYPE_DURATION: c->kind = QWIN_KEY_SIGNED; c->width = 8; return true;
+    case BASALT_ARROW_TYPE_UINT8: c->kind = QWIN_KEY_UNSIGNED; c->width = 1; return true;
+    case BASALT_ARROW_TYPE_UINT16: c->kind = QWIN_KEY_UNSIGNED; c->width = 2; return true;
+    case BASALT_ARROW_TYPE_UINT32: c->kind = QWIN_KEY_UNSIGNED; c->width = 4; return true;
+    case BASALT_ARROW_TYPE_UINT64: c->kind = QWIN_KEY_UNSIGNED; c->width = 8; return true;
+    case BASALT_ARROW_TYPE_FLOAT: c->kind = QWIN_KEY_FLOAT; c->width = 4; return true;
+    case BASALT_ARROW_TYPE_DOUBLE: c->kind = QWIN_KEY_DOUBLE; c->width = 8; return true;
     default: return false;
     }
 }
 
-/* Row i of a column: false when NULL (or NaN: *nan set). Partition values
- * are compared for equality only: floats with -0.0 as 0.0 and one NaN, as
- * the window's partitions are. Order values come out so that unsigned
- * order is the ascending order. */
-static bool value_at(const struct cut_col *c, const struct ArrowArray *a, int64_t i, bool order,
-                     uint64_t *out, bool *nan)
+bool basalt_qwin_key_value(const struct basalt_qwin_keycol *c, const struct ArrowArray *a,
+                           int64_t i, bool order, uint64_t *out, bool *nan)
 {
     int64_t k = a->offset + i;
     const uint8_t *valid = a->buffers[0];
@@ -74,7 +61,7 @@ static bool value_at(const struct cut_col *c, const struct ArrowArray *a, int64_
         return false;
     const uint8_t *p = (const uint8_t *)a->buffers[1] + k * c->width;
     switch (c->kind) {
-    case CUT_SIGNED: {
+    case QWIN_KEY_SIGNED: {
         int64_t v = c->width == 1 ? *(const int8_t *)p
                     : c->width == 2 ? *(const int16_t *)p
                     : c->width == 4 ? *(const int32_t *)p
@@ -82,15 +69,15 @@ static bool value_at(const struct cut_col *c, const struct ArrowArray *a, int64_
         *out = (uint64_t)v ^ (order ? UINT64_C(1) << 63 : 0);
         return true;
     }
-    case CUT_UNSIGNED:
+    case QWIN_KEY_UNSIGNED:
         *out = c->width == 1 ? *p
                : c->width == 2 ? *(const uint16_t *)p
                : c->width == 4 ? *(const uint32_t *)p
                                : *(const uint64_t *)p;
         return true;
-    case CUT_FLOAT:
-    case CUT_DOUBLE: {
-        double d = c->kind == CUT_FLOAT ? *(const float *)p : *(const double *)p;
+    case QWIN_KEY_FLOAT:
+    case QWIN_KEY_DOUBLE: {
+        double d = c->kind == QWIN_KEY_FLOAT ? *(const float *)p : *(const double *)p;
         if (isnan(d)) {
             *nan = true;
             *out = UINT64_C(0x7ff8000000000000);
@@ -115,10 +102,18 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * UINT64_C(0xff51afd7ed558ccd);
 }
 
+bool basalt_qwin_keycol_init(const struct ArrowSchema *schema, int column,
+                             struct basalt_qwin_keycol *out)
+{
+    memset(out, 0, sizeof *out);
+    out->column = column;
+    return kind_of(schema->children[column], out);
+}
+
 bool basalt_qwin_cut_applies(const struct ArrowSchema *schema, const int *part_cols, int n_part,
                              const struct basalt_qsort_key *order, int n_order)
 {
-    struct cut_col c;
+    struct basalt_qwin_keycol c;
     if (n_part > 64 || n_order > 64 || n_order == 0)
         return false;
     for (int i = 0; i < n_part; i++)
@@ -130,24 +125,28 @@ bool basalt_qwin_cut_applies(const struct ArrowSchema *schema, const int *part_c
     return true;
 }
 
-/* The partition tuple of row i into key[0..n_part] (values, then a
- * validity mask) and its hash. */
-static uint64_t part_key(const struct basalt_qwin_cut *c, const struct ArrowArray *batch,
-                         int64_t i, uint64_t *key)
+uint64_t basalt_qwin_part_key(const struct basalt_qwin_keycol *part, int n_part,
+                              const struct ArrowArray *batch, int64_t i, uint64_t *key)
 {
     uint64_t h = UINT64_C(0x243f6a8885a308d3), mask = 0;
-    for (int k = 0; k < c->n_part; k++) {
+    for (int k = 0; k < n_part; k++) {
         bool nan;
         uint64_t v = 0;
-        if (value_at(&c->part[k], batch->children[c->part[k].column], i, false, &v, &nan))
+        if (basalt_qwin_key_value(&part[k], batch->children[part[k].column], i, false, &v, &nan))
             mask |= UINT64_C(1) << k;
         else
             v = 0;
         key[k] = v;
         h = mix(h, v);
     }
-    key[c->n_part] = mask;
+    key[n_part] = mask;
     return mix(h, mask);
+}
+
+static uint64_t part_key(const struct basalt_qwin_cut *c, const struct ArrowArray *batch,
+                         int64_t i, uint64_t *key)
+{
+    return basalt_qwin_part_key(c->part, c->n_part, batch, i, key);
 }
 
 static bool same_part(const struct basalt_qwin_cut *c, const uint64_t *a, const uint64_t *b)
@@ -180,13 +179,12 @@ basalt_status basalt_qwin_cut_new(const struct ArrowSchema *schema, const int *p
     c->limit = limit;
     c->words = n_part + 1 + n_order;
     for (int i = 0; i < n_part; i++) {
-        kind_of(schema->children[part_cols[i]], &c->part[i]);
-        c->part[i].column = part_cols[i];
+        basalt_qwin_keycol_init(schema, part_cols[i], &c->part[i]);
     }
     for (int i = 0; i < n_order; i++) {
-        kind_of(schema->children[order[i].column], &c->order[i]);
-        c->order[i].column = order[i].column;
+        basalt_qwin_keycol_init(schema, order[i].column, &c->order[i]);
         c->order[i].desc = order[i].descending;
+        c->order[i].nulls_first = order[i].nulls_first;
     }
     *out = c;
     return BASALT_OK;
@@ -237,7 +235,7 @@ basalt_status basalt_qwin_cut_set(struct basalt_qwin_cut *c, const struct basalt
             bool usable = true;
             for (int k = 0; k < c->n_order && usable; k++) {
                 bool nan;
-                usable = value_at(&c->order[k], batch->children[c->order[k].column],
+                usable = basalt_qwin_key_value(&c->order[k], batch->children[c->order[k].column],
                                   batch->offset + i, true, &cut[k], &nan);
             }
             if (!usable)
@@ -268,7 +266,7 @@ int64_t basalt_qwin_cut_keep(const struct basalt_qwin_cut *c, const struct Arrow
                 for (int k = 0; k < c->n_order; k++) {
                     bool nan;
                     uint64_t v;
-                    if (!value_at(&c->order[k], batch->children[c->order[k].column],
+                    if (!basalt_qwin_key_value(&c->order[k], batch->children[c->order[k].column],
                                   batch->offset + i, true, &v, &nan))
                         break; /* NULL or NaN: the sort places it; keep */
                     if (v == cut[k])

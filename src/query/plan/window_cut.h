@@ -9,6 +9,33 @@
 
 struct basalt_qwin_cut;
 
+/* ---- reading fixed-width key values (shared with window_live.c) */
+
+enum basalt_qwin_key_kind { QWIN_KEY_SIGNED, QWIN_KEY_UNSIGNED, QWIN_KEY_FLOAT, QWIN_KEY_DOUBLE };
+
+struct basalt_qwin_keycol {
+    int column;
+    enum basalt_qwin_key_kind kind;
+    int width;        /* bytes */
+    bool desc;        /* order keys */
+    bool nulls_first; /* order keys */
+};
+
+/* Column `column` of `schema` as a key; false when its type is not one the
+ * cut reads. */
+bool basalt_qwin_keycol_init(const struct ArrowSchema *schema, int column,
+                             struct basalt_qwin_keycol *out);
+/* Row i (offset included) of column `a`: false when NULL (or NaN: *nan
+ * set). Partition values (order false) are compared for equality only:
+ * -0.0 as 0.0 and one NaN. Order values (order true) come out so that
+ * unsigned order is the ascending order, NaN above every number. */
+bool basalt_qwin_key_value(const struct basalt_qwin_keycol *c, const struct ArrowArray *a,
+                           int64_t i, bool order, uint64_t *out, bool *nan);
+/* The partition tuple of row i into key[0..n_part] (values, then a
+ * validity mask) and its hash. */
+uint64_t basalt_qwin_part_key(const struct basalt_qwin_keycol *part, int n_part,
+                              const struct ArrowArray *batch, int64_t i, uint64_t *key);
+
 /* Whether every partition and order key is of a type the cut reads (fixed
  * width numbers, dates, times, timestamps), and there is an order key. */
 bool basalt_qwin_cut_applies(const struct ArrowSchema *schema, const int *part_cols, int n_part,
