@@ -448,8 +448,11 @@ basalt_status basalt_qrun_window_limited(struct basalt_qctx *ctx, struct basalt_
     basalt_arrow_batches_init(&kept);
     basalt_arrow_batches_init(&plain);
     bool live = sink.held != NULL && p.live;
-    for (int w = 1; live && st == BASALT_OK && w < workers; w++)
+    for (int w = 1; live && st == BASALT_OK && w < workers; w++) {
         st = basalt_qwin_live_merge(sink.held[0].live, sink.held[w].live, err);
+        basalt_qwin_live_free(sink.held[w].live);
+        sink.held[w].live = NULL;
+    }
     for (int w = 0; sink.held != NULL && w < workers; w++) {
         struct basalt_arrow_batches *h = &sink.held[w].batches;
         if (live && st == BASALT_OK) {
