@@ -4,7 +4,7 @@
  * its partition's K entries: it enters only if it comes before the last of
  * them, which it then pushes out. The worker holds the rows that entered;
  * those pushed out since are dropped by probing the table again
- * (basalt_qwin_live_holds), with no sort. Where a sort would hold every row
+ * (basalt_qwin_live_holding), with no sort. Where a sort would hold every row
  * since the last pruning and then copy it twice, this holds the table (one
  * block of K entries per partition) and the rows that entered.
  *
