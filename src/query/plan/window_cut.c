@@ -110,6 +110,19 @@ bool basalt_qwin_keycol_init(const struct ArrowSchema *schema, int column,
     return kind_of(schema->children[column], out);
 }
 
+void basalt_qwin_keycols_init(const struct ArrowSchema *schema, const int *part_cols, int n_part,
+                              const struct basalt_qsort_key *order, int n_order,
+                              struct basalt_qwin_keycol *part, struct basalt_qwin_keycol *order_out)
+{
+    for (int i = 0; i < n_part; i++)
+        basalt_qwin_keycol_init(schema, part_cols[i], &part[i]);
+    for (int i = 0; i < n_order; i++) {
+        basalt_qwin_keycol_init(schema, order[i].column, &order_out[i]);
+        order_out[i].desc = order[i].descending;
+        order_out[i].nulls_first = order[i].nulls_first;
+    }
+}
+
 bool basalt_qwin_cut_applies(const struct ArrowSchema *schema, const int *part_cols, int n_part,
                              const struct basalt_qsort_key *order, int n_order)
 {
@@ -178,14 +191,7 @@ basalt_status basalt_qwin_cut_new(const struct ArrowSchema *schema, const int *p
     c->n_order = n_order;
     c->limit = limit;
     c->words = n_part + 1 + n_order;
-    for (int i = 0; i < n_part; i++) {
-        basalt_qwin_keycol_init(schema, part_cols[i], &c->part[i]);
-    }
-    for (int i = 0; i < n_order; i++) {
-        basalt_qwin_keycol_init(schema, order[i].column, &c->order[i]);
-        c->order[i].desc = order[i].descending;
-        c->order[i].nulls_first = order[i].nulls_first;
-    }
+    basalt_qwin_keycols_init(schema, part_cols, n_part, order, n_order, c->part, c->order);
     *out = c;
     return BASALT_OK;
 }

@@ -25,6 +25,12 @@ struct basalt_qwin_keycol {
  * cut reads. */
 bool basalt_qwin_keycol_init(const struct ArrowSchema *schema, int column,
                              struct basalt_qwin_keycol *out);
+/* The partition keys and the order keys (with their direction and NULL
+ * placement) of a window whose keys the cut reads, into part[0..n_part)
+ * and order_out[0..n_order). */
+void basalt_qwin_keycols_init(const struct ArrowSchema *schema, const int *part_cols, int n_part,
+                              const struct basalt_qsort_key *order, int n_order,
+                              struct basalt_qwin_keycol *part, struct basalt_qwin_keycol *order_out);
 /* Row i (offset included) of column `a`: false when NULL (or NaN: *nan
  * set). Partition values (order false) are compared for equality only:
  * -0.0 as 0.0 and one NaN. Order values (order true) come out so that

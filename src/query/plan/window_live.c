@@ -79,13 +79,7 @@ basalt_status basalt_qwin_live_new(const struct ArrowSchema *schema, const int *
     l->n_part = n_part;
     l->n_order = n_order;
     l->limit = limit;
-    for (int i = 0; i < n_part; i++)
-        basalt_qwin_keycol_init(schema, part_cols[i], &l->part[i]);
-    for (int i = 0; i < n_order; i++) {
-        basalt_qwin_keycol_init(schema, order[i].column, &l->order[i]);
-        l->order[i].desc = order[i].descending;
-        l->order[i].nulls_first = order[i].nulls_first;
-    }
+    basalt_qwin_keycols_init(schema, part_cols, n_part, order, n_order, l->part, l->order);
     l->entry_words = n_order + 3;
     l->block_words = 1 + n_part + 1 + (int)limit * l->entry_words;
     *out = l;

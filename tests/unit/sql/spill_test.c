@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "basalt/parquet_writer.h"
 #include "basalt/sql.h"
+#include "test_fixture.h"
 #include "test.h"
 
 /* The spill module's test hooks (src/query/spill/spill.h). */
@@ -95,23 +95,7 @@ static const char *fixture(void)
         basalt_arrow_builder_append_int(g, g_of(i), NULL);
         basalt_arrow_builder_end_element(root, NULL);
     }
-    struct ArrowSchema schema;
-    struct ArrowArray batch;
-    basalt_arrow_builder_finish(root, &schema, &batch, NULL);
-    basalt_arrow_builder_free(root);
-    struct basalt_parquet_writer_options o;
-    basalt_parquet_writer_options_init(&o);
-    o.row_group_rows = 65536;
-    struct basalt_parquet_writer *w;
-    basalt_status st = basalt_parquet_writer_open_file(path, &schema, &o, &w, NULL);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_write(w, &batch, NULL);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, NULL);
-    basalt_parquet_writer_close(w);
-    basalt_arrow_array_release(&batch);
-    basalt_arrow_schema_release(&schema);
-    if (st != BASALT_OK)
+    if (test_write_fixture(root, path, 65536) != BASALT_OK)
         path[0] = '\0';
     return path;
 }

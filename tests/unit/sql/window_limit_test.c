@@ -20,8 +20,8 @@
 
 #include "basalt/arrow.h"
 #include "basalt/core.h"
-#include "basalt/parquet_writer.h"
 #include "basalt/sql.h"
+#include "test_fixture.h"
 #include "sql_test_rows.h"
 #include "test.h"
 
@@ -83,23 +83,8 @@ static const char *fixture(void)
         basalt_arrow_builder_append_int(o3, (int64_t)(mix(u * 7) % 5), NULL);
         basalt_arrow_builder_end_element(root, NULL);
     }
-    struct ArrowSchema schema;
-    struct ArrowArray batch;
-    basalt_arrow_builder_finish(root, &schema, &batch, NULL);
-    basalt_arrow_builder_free(root);
-    struct basalt_parquet_writer_options o;
-    basalt_parquet_writer_options_init(&o);
-    o.row_group_rows = 32768; /* ten morsels: every worker gets some */
-    struct basalt_parquet_writer *w;
-    basalt_status st = basalt_parquet_writer_open_file(fixture_path, &schema, &o, &w, NULL);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_write(w, &batch, NULL);
-    if (st == BASALT_OK)
-        st = basalt_parquet_writer_finish(w, NULL);
-    basalt_parquet_writer_close(w);
-    basalt_arrow_array_release(&batch);
-    basalt_arrow_schema_release(&schema);
-    if (st != BASALT_OK)
+    /* ten row groups: every worker gets some */
+    if (test_write_fixture(root, fixture_path, 32768) != BASALT_OK)
         fixture_path[0] = '\0';
     return fixture_path;
 }
