@@ -85,6 +85,17 @@ q="SELECT id, k, s, d, row_number() OVER w AS rn, rank() OVER (ORDER BY k) AS rk
      first_value(s) OVER w AS fr, nth_value(d, 300000) OVER w AS nr
    FROM 't.parquet' WHERE id < 400000 WINDOW w AS (ORDER BY k, id)"
 spills "$q" 24MB "WINDOW.*stretches" rows "$q"
+# Frames to the partition's end: the partition is read to its end first (its
+# sums, its best, last and n-th rows), then computed in stretches; without
+# ORDER BY too (the input's order).
+q="SELECT id, d, sum(d) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS sf,
+     count(*) OVER (w ROWS BETWEEN 3 FOLLOWING AND UNBOUNDED FOLLOWING) AS cf,
+     last_value(s) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv,
+     min(d) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS mn,
+     nth_value(s, 123456) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS nv,
+     d / sum(d) OVER () AS share, avg(k) OVER () AS ak, max(s) OVER () AS mx
+   FROM 't.parquet' WHERE id < 400000 WINDOW w AS (ORDER BY k, id)"
+spills "$q" 24MB "WINDOW.*stretches" rows "$q"
 # Results larger than the limit stream out as they are made: the sort's
 # merge (runs merged into longer runs first: more runs than one merge may
 # hold under the limit) to --output, a spilled GROUP BY's result file

@@ -45,11 +45,10 @@ static void window_what(const struct basalt_qctx *ctx, const struct basalt_qwin_
     snprintf(what, size, "WINDOW");
     if (ctx->o.memory_limit <= 0 || spec->n_part > 0)
         return;
-    char why[160] = "without ORDER BY";
+    char why[160] = "";
     int64_t behind, ahead;
-    bool peers;
-    if (spec->n_order > 0)
-        basalt_qwin_stretchable(spec, true, &behind, &ahead, &peers, why, sizeof why);
+    bool peers, whole;
+    basalt_qwin_stretchable(spec, true, &behind, &ahead, &peers, &whole, why, sizeof why);
     snprintf(what, size,
              "WINDOW (without PARTITION BY, one partition, held whole since it cannot be "
              "computed a stretch at a time: %s)",

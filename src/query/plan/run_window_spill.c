@@ -11,9 +11,13 @@
  * partition's row count before its first row: without PARTITION BY the sort
  * knows it; with it, a partition about to go in stretches is first read to
  * its end, its rows past those held going to a spill file that is then read
- * again (size_partition). The external sort keeps ties in input order as
- * the in-memory sort does, and a partition's values depend on its rows
- * alone, so the rows and their order are the in-memory window's. A
+ * again (size_partition). Frames to the partition's end read it to its end
+ * first the same way, with or without PARTITION BY, the carry taking in
+ * their sums and rows on the way. Without PARTITION BY and ORDER BY the
+ * sort has no keys and keeps the input's order. The external sort keeps
+ * ties in input order as the in-memory sort does, and a partition's values
+ * depend on its rows alone, so the rows and their order are the in-memory
+ * window's. A
  * partition whose calls do not allow stretches, or a peer group, larger
  * than half the limit fails with LIMIT naming it. */
 #include <stdio.h>
@@ -47,9 +51,10 @@ struct basalt_qwin_stream {
     struct basalt_qwin_carry *carry;
     bool in_stretch;       /* pending holds the rest of a partition begun in stretches */
     int64_t emit_from;     /* pending's first rows already out (context of the next stretch) */
-    /* partitions sized before their stretches (PARTITION BY with NTILE,
-     * PERCENT_RANK or CUME_DIST) */
+    /* partitions read to their end before their stretches (PARTITION BY
+     * with NTILE, PERCENT_RANK or CUME_DIST; frames to the partition's end) */
     bool needs_rows;
+    bool reads_end;                  /* a call reads the partition's end */
     bool sized;                      /* the held partition's count is in the carry */
     struct basalt_qspill_file *replay; /* its rows past those held, read before next_in */
     bool sort_done;                  /* the sort gave its last batch */
@@ -59,12 +64,12 @@ struct basalt_qwin_stream {
  * sort knows the one partition's without PARTITION BY; with it,
  * size_partition finds it). */
 static bool stretchable(const struct basalt_qplan *node, bool sized, int64_t *behind,
-                        int64_t *ahead, bool *peers, char *why, size_t why_size)
+                        int64_t *ahead, bool *peers, bool *whole, char *why, size_t why_size)
 {
     struct basalt_qwin_spec spec = {&node->child[0]->schema, node->part_cols, node->n_part, NULL,
                                     node->n_sort_keys, node->wcalls, node->n_wcalls,
                                     &node->schema, node->sort_keys};
-    return basalt_qwin_stretchable(&spec, sized, behind, ahead, peers, why, why_size);
+    return basalt_qwin_stretchable(&spec, sized, behind, ahead, peers, whole, why, why_size);
 }
 
 bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basalt_qplan *node)
@@ -73,12 +78,12 @@ bool basalt_qrun_window_spills(const struct basalt_qctx *ctx, const struct basal
         return false;
     if (node->n_part > 0)
         return true;
-    /* One partition: worth sorting apart only in stretches. */
+    /* One partition: worth sorting apart only in stretches. Without ORDER
+     * BY either, the sort keeps the input's order (ties keep it). */
     int64_t behind, ahead;
-    bool peers;
+    bool peers, whole;
     char why[8];
-    return node->n_sort_keys > 0 &&
-           stretchable(node, true, &behind, &ahead, &peers, why, sizeof why);
+    return stretchable(node, true, &behind, &ahead, &peers, &whole, why, sizeof why);
 }
 
 void basalt_qwin_stream_free(struct basalt_qwin_stream *w)
@@ -134,12 +139,15 @@ basalt_status basalt_qwin_stream_open(struct basalt_qctx *ctx, struct basalt_qpl
                                     node->sort_keys};
     w->spec = spec;
     *out = w;
-    w->stretchable = stretchable(node, np == 0, &w->behind, &w->ahead, &w->peers, w->why,
-                                 sizeof w->why);
+    /* Without PARTITION BY the sort counts the one partition's rows. */
+    w->stretchable = stretchable(node, np == 0, &w->behind, &w->ahead, &w->peers, &w->reads_end,
+                                 w->why, sizeof w->why);
+    w->needs_rows = w->stretchable && w->reads_end;
     if (!w->stretchable && np > 0) {
         /* Stretchable once each partition is sized first? */
         char why[8];
-        w->needs_rows = stretchable(node, true, &w->behind, &w->ahead, &w->peers, why, sizeof why);
+        w->needs_rows = stretchable(node, true, &w->behind, &w->ahead, &w->peers, &w->reads_end,
+                                    why, sizeof why);
         w->stretchable = w->needs_rows;
     }
     basalt_status st = BASALT_OK;
@@ -463,8 +471,12 @@ static basalt_status size_partition(struct basalt_qwin_stream *w, struct basalt_
     const struct ArrowArray *tail = &w->pending.arrays[w->pending.n - 1];
     struct ArrowArray last; /* a copy of the partition's last row read so far */
     last.release = NULL;
-    basalt_status st = basalt_qrun_take_rows(w->spec.schema, tail, tail->length - 1, 1, &last,
-                                             err);
+    basalt_status st = BASALT_OK;
+    for (int64_t i = 0; i < w->pending.n && w->reads_end && st == BASALT_OK; i++)
+        st = basalt_qwin_carry_whole_add(&w->spec, w->carry, &w->pending.arrays[i], 0,
+                                         w->pending.arrays[i].length, err);
+    if (st == BASALT_OK)
+        st = basalt_qrun_take_rows(w->spec.schema, tail, tail->length - 1, 1, &last, err);
     while (st == BASALT_OK) {
         struct ArrowArray b;
         st = next_merged(w, &b, err);
@@ -483,6 +495,8 @@ static basalt_status size_partition(struct basalt_qwin_stream *w, struct basalt_
         if (st == BASALT_OK && in_part > 0)
             st = end < 0 ? BASALT_OK
                          : basalt_qrun_take_rows(w->spec.schema, &b, 0, in_part, &part, err);
+        if (st == BASALT_OK && in_part > 0 && w->reads_end)
+            st = basalt_qwin_carry_whole_add(&w->spec, w->carry, &b, 0, in_part, err);
         if (st == BASALT_OK && in_part > 0)
             st = basalt_qspill_file_write(f, end < 0 ? &b : &part, err);
         if (st == BASALT_OK && in_part > 0) {

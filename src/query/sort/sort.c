@@ -22,16 +22,16 @@ basalt_status basalt_qsort_new(const struct ArrowSchema *schema, const struct ba
     if (out)
         *out = NULL;
     if (!schema || !schema->release || !schema->format || strcmp(schema->format, "+s") != 0 ||
-        !keys || !out || n_keys < 1 || n_keys > 64 || offset < 0)
+        !keys || !out || n_keys < 0 || n_keys > 64 || offset < 0)
         return basalt_error_set(err, BASALT_INVALID_ARG,
-                                "sort: needs a struct schema, 1 to 64 keys and offset >= 0");
+                                "sort: needs a struct schema, 0 to 64 keys and offset >= 0");
     struct basalt_qsort *s = basalt_calloc(1, sizeof *s);
     if (!s)
         return nomem(err);
     s->n_keys = n_keys;
     s->limit = limit;
     s->offset = offset;
-    s->keys = basalt_calloc((size_t)n_keys, sizeof *s->keys);
+    s->keys = basalt_calloc((size_t)n_keys + 1, sizeof *s->keys);
     basalt_status st = s->keys ? basalt_arrow_schema_copy(schema, &s->schema, err) : nomem(err);
     bool all[64];
     for (int k = 0; k < n_keys && st == BASALT_OK; k++) {

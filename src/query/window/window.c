@@ -325,10 +325,7 @@ static basalt_status prepare_call(struct qw_run *r, struct qw_call *k,
     }
     if ((c->fn == BASALT_QPLAN_WIN_SUM || c->fn == BASALT_QPLAN_WIN_AVG) &&
         k->arg.kind == QWV_DEC) {
-        struct basalt_query_type t;
-        if (basalt_query_type_from_format(r->in.schema->children[c->arg]->format, &t, NULL) ==
-            BASALT_OK)
-            k->wide = t.precision > 18;
+        k->wide = basalt_qw_sum_wide(r->in.schema->children[c->arg], &k->arg);
         k->scale = (double)basalt_qpow10(k->arg.scale);
     }
     k->vals = basalt_aligned_alloc(64, (size_t)(n + 1) * width);
@@ -510,8 +507,8 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
             continue;
         int ndef = call->default_arg >= 0 &&
                    (call->fn == BASALT_QPLAN_WIN_LAG || call->fn == BASALT_QPLAN_WIN_LEAD);
-        const struct qw_carry_call *cc = carry != NULL ? &carry->calls[c] : NULL;
-        int nbest = cc != NULL && cc->has_row;
+        const struct ArrowArray *carried = carry != NULL ? basalt_qw_carried_row(&r, c) : NULL;
+        int nbest = carried != NULL;
         oj.tabs[c].n = (int32_t)(nb * (1 + ndef) + nbest);
         oj.tabs[c].arrays = basalt_malloc((size_t)oj.tabs[c].n * sizeof *oj.tabs[c].arrays);
         if (oj.tabs[c].arrays == NULL) {
@@ -524,7 +521,7 @@ static basalt_status compute(const struct basalt_qwin_spec *spec,
                 oj.tabs[c].arrays[nb + b] = *r.in.batches[b].children[call->default_arg];
         }
         if (nbest)
-            oj.tabs[c].arrays[oj.tabs[c].n - 1] = *cc->row.children[call->arg];
+            oj.tabs[c].arrays[oj.tabs[c].n - 1] = *carried->children[call->arg];
     }
     if (st == BASALT_OK && nb > 0 && nc > 0) {
         basalt_pool_parallel_for(pool, r.workers, nb, 1, out_range, &oj);

@@ -92,14 +92,20 @@ struct basalt_qwin_carry;
  * and FIRST/LAST/NTH_VALUE over frames bounded by row offsets or the
  * peers, or starting at the partition's start (not RANGE frames with
  * offsets or GROUPS frames with offsets, whose reach in rows depends on
- * the data, nor EXCLUDE over a frame from the partition's start); with
- * `sized` (the caller knows each partition's row count up front:
- * basalt_qwin_carry_set_rows) NTILE, PERCENT_RANK and CUME_DIST too. If so, *behind and *ahead are the
- * rows before and after an output row that its calls read, and *peers says
- * whether a stretch must end where the order keys change; if not, `why`
- * names the call that cannot. */
+ * the data, nor EXCLUDE over a frame from the partition's start or to its
+ * end). With `sized` (the caller reads each partition to its end before
+ * its stretches: basalt_qwin_carry_set_rows, basalt_qwin_carry_whole_add)
+ * also NTILE, PERCENT_RANK and CUME_DIST, and frames to the partition's
+ * end: COUNT, SUM, AVG and LAST_VALUE from any start, MIN, MAX and
+ * NTH_VALUE over the whole partition; *whole then says whether a call
+ * reads the partition's end, so that it must be read first even when its
+ * row count is known. If so, *behind and *ahead are the rows before and
+ * after an output row that its calls read, and *peers says whether a
+ * stretch must end where the order keys change; if not, `why` names the
+ * call that cannot. */
 bool basalt_qwin_stretchable(const struct basalt_qwin_spec *spec, bool sized, int64_t *behind,
-                             int64_t *ahead, bool *peers, char *why, size_t why_size);
+                             int64_t *ahead, bool *peers, bool *whole, char *why,
+                             size_t why_size);
 
 /* A carry for a fresh partition (no rows before). Returns OK or NOMEM. */
 basalt_status basalt_qwin_carry_new(const struct basalt_qwin_spec *spec,
@@ -109,6 +115,14 @@ void basalt_qwin_carry_reset(struct basalt_qwin_carry *c);
 /* The row count of the partition the carry is for. */
 void basalt_qwin_carry_set_rows(struct basalt_qwin_carry *c, int64_t rows);
 void basalt_qwin_carry_free(struct basalt_qwin_carry *c);
+/* Rows [from, from + n) of batch b, the next rows of the partition the
+ * carry is for, in order: the carry takes in what frames to the
+ * partition's end read (sums, the best, the last and the n-th row). Given
+ * all the partition's rows before its first stretch. */
+basalt_status basalt_qwin_carry_whole_add(const struct basalt_qwin_spec *spec,
+                                          struct basalt_qwin_carry *c,
+                                          const struct ArrowArray *b, int64_t from, int64_t n,
+                                          struct basalt_error *err);
 
 /* basalt_qwin_compute over `sorted`, rows of one partition that come right
  * after the rows `carry` sums up. Only rows whose `behind` rows before and

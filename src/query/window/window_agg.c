@@ -23,6 +23,14 @@
 
 #include "window/window_impl.h"
 
+bool basalt_qw_sum_wide(const struct ArrowSchema *field, const struct qw_view *arg)
+{
+    struct basalt_query_type t;
+    return arg->kind == QWV_DEC &&
+           basalt_query_type_from_format(field->format, &t, NULL) == BASALT_OK &&
+           t.precision > 18;
+}
+
 void basalt_qw_acc_add(struct qw_acc *a, const struct qw_call *k, int64_t i)
 {
     const struct qw_view *v = &k->arg;
@@ -159,8 +167,42 @@ static void acc_plus(struct qw_acc *a, const struct qw_acc *b)
     a->dh = s;
 }
 
+/* In a stretch, a frame to the partition's end: the partition's sum (read
+ * before its stretches) less the sum of the rows before the frame's start,
+ * the carried prefix then the held rows, added in the order a run over the
+ * whole partition adds them, so the bits are the same. */
+static int sums_to_end(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
+{
+    const struct basalt_qwin_carry *cy = r->carry;
+    const struct qw_carry_call *cc = &cy->calls[k - r->calls];
+    bool whole = basalt_qw_frame_whole(k->c, r->spec->n_order > 0);
+    struct qw_acc before;
+    memset(&before, 0, sizeof before);
+    if (!whole)
+        before = cc->prefix;
+    struct qw_fcur fc;
+    struct qw_frame f;
+    basalt_qw_fcur_init(&fc, r, k, s, e);
+    for (int64_t i = s, ps = s; i < e; i++) {
+        basalt_qw_fcur_next(&fc, i, &f);
+        if (whole)
+            f.fs = s;
+        if (k->c->fn == BASALT_QPLAN_WIN_COUNT_STAR) {
+            ((int64_t *)k->vals)[i] = cc->whole.cnt - (whole ? 0 : cy->first + (f.fs - s));
+            continue;
+        }
+        for (; ps < f.fs; ps++)
+            basalt_qw_acc_add(&before, k, ps);
+        emit(k, i, &cc->whole, &before);
+    }
+    basalt_qw_fcur_done(&fc);
+    return whole ? 0 : 2;
+}
+
 static int sums(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
 {
+    if (basalt_qw_reads_end(r, k))
+        return sums_to_end(r, k, s, e);
     const struct basalt_qplan_window_call *c = k->c;
     bool has_order = r->spec->n_order > 0;
     bool running = basalt_qw_frame_running(c, has_order);
@@ -312,6 +354,15 @@ static int minmax(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e, int
     bool has_order = r->spec->n_order > 0;
     bool excl = c->has_frame && c->exclude != BASALT_QPLAN_EXCLUDE_NO_OTHERS;
 #define VALID(i) (v->valid == NULL || v->valid[i])
+    if (basalt_qw_reads_end(r, k)) {
+        /* A stretch of a partition whose best row was found before its
+         * stretches (the whole partition is every row's frame). */
+        int64_t t = basalt_qw_carried_row(r, (int)(k - r->calls)) != NULL ? QW_SRC_CARRY
+                                                                           : QW_SRC_NULL;
+        for (int64_t i = s; i < e; i++)
+            src[i] = t;
+        return 0;
+    }
     if (basalt_qw_frame_whole(c, has_order)) {
         int64_t best = QW_SRC_NULL;
         for (int64_t i = s; i < e; i++)

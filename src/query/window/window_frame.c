@@ -300,3 +300,11 @@ bool basalt_qw_frame_running(const struct basalt_qplan_window_call *c, bool has_
     return c->start == BASALT_QPLAN_UNBOUNDED_PRECEDING ||
            (!c->rows && !has_order && c->start == BASALT_QPLAN_CURRENT_ROW);
 }
+
+bool basalt_qw_frame_to_end(const struct basalt_qplan_window_call *c, bool has_order)
+{
+    if (!c->has_frame)
+        return !has_order;
+    return c->end == BASALT_QPLAN_UNBOUNDED_FOLLOWING ||
+           (!c->rows && !has_order && c->end == BASALT_QPLAN_CURRENT_ROW);
+}

@@ -74,6 +74,15 @@ struct qw_carry_call {
     bool has_row;
     struct ArrowArray row;
     struct qw_view row_view;
+    /* Frames to the partition's end, once the partition was read to its
+     * end (basalt_qwin_carry_whole_add): the sum over all its rows of a
+     * COUNT/SUM/AVG; its best row of a MIN/MAX over the whole partition,
+     * its last row of a LAST_VALUE, its n-th of an NTH_VALUE over the whole
+     * partition (none: has_end_row false). */
+    struct qw_acc whole;
+    bool has_end_row;
+    struct ArrowArray end_row;
+    struct qw_view end_view;
 };
 
 struct qw_call {
@@ -168,6 +177,15 @@ void basalt_qw_fcur_done(struct qw_fcur *f);
  * not counted). */
 bool basalt_qw_frame_whole(const struct basalt_qplan_window_call *c, bool has_order);
 bool basalt_qw_frame_running(const struct basalt_qplan_window_call *c, bool has_order);
+/* Whether a frame ends at the partition's end (the whole partition too). */
+bool basalt_qw_frame_to_end(const struct basalt_qplan_window_call *c, bool has_order);
+/* The row a call's QW_SRC_CARRY names in a stretch: its value over the
+ * partition's end when the carry knows it, else the running one; NULL for
+ * none. */
+const struct ArrowArray *basalt_qw_carried_row(const struct qw_run *r, int call);
+/* Whether a call in a stretch takes its value over the partition's end
+ * from the carry (basalt_qwin_carry_whole_add was given the partition). */
+bool basalt_qw_reads_end(const struct qw_run *r, const struct qw_call *k);
 /* Whether the call's frame is RANGE with a PRECEDING or FOLLOWING offset. */
 bool basalt_qw_frame_ranged(const struct basalt_qplan_window_call *c);
 
@@ -196,6 +214,8 @@ struct basalt_qwin_carry {
     int64_t first; /* the partition's rows before the held ones */
     int64_t rows;  /* the partition's rows, 0 when not known */
     int64_t dense; /* DENSE_RANK of the first held row, less one */
+    bool whole;    /* the calls' values over the partition's end are known */
+    int64_t whole_seen; /* rows basalt_qwin_carry_whole_add has taken in */
     int n_calls;
     struct qw_carry_call *calls;
 };
@@ -204,6 +224,9 @@ struct basalt_qwin_carry {
  * first `advance` held rows (the next stretch holds the rows after them). */
 basalt_status basalt_qw_carry_advance(struct qw_run *r, int64_t advance, struct basalt_error *err);
 
+/* window_agg.c: whether a SUM/AVG over `arg` (a view of column `field`)
+ * keeps a DECIMAL's 64-bit halves apart (beyond 18 digits). */
+bool basalt_qw_sum_wide(const struct ArrowSchema *field, const struct qw_view *arg);
 /* window_agg.c: adds row i's argument to a running sum. */
 void basalt_qw_acc_add(struct qw_acc *a, const struct qw_call *k, int64_t i);
 /* < 0 when row a of view va orders before row b of view vb (MIN/MAX). */

@@ -21,6 +21,22 @@ void basalt_qw_value(struct qw_run *r, struct qw_call *k, int64_t s, int64_t e)
         }
         return;
     }
+    if (basalt_qw_reads_end(r, k)) {
+        /* In a stretch, LAST_VALUE over a frame to the partition's end, or
+         * NTH_VALUE over the whole partition: its row was found before the
+         * stretches; an empty frame (starting past the end) has none. */
+        int64_t t = basalt_qw_carried_row(r, (int)(k - r->calls)) != NULL ? QW_SRC_CARRY
+                                                                           : QW_SRC_NULL;
+        struct qw_fcur fc;
+        struct qw_frame f;
+        basalt_qw_fcur_init(&fc, r, k, s, e);
+        for (int64_t i = s; i < e; i++) {
+            basalt_qw_fcur_next(&fc, i, &f);
+            src[i] = f.fe > f.fs ? t : QW_SRC_NULL;
+        }
+        basalt_qw_fcur_done(&fc);
+        return;
+    }
     /* In a stretch whose partition began before it, a frame from the
      * partition's start has its first rows before the held ones: the carry
      * holds the first (n-th) row once the stretches have moved past it. */

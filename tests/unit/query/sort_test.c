@@ -1,7 +1,7 @@
 /* Sort and top-k with hand-written expected orders (DuckDB's rules: NaN
  * after every number, -0.0 == 0.0, strings byte-wise, NULLs per key),
  * stability by input position, strings that tie on their 8-byte prefix,
- * top-k with offset; a random comparison against a merge sort written here,
+ * top-k with offset; no keys (input order); a random comparison against a merge sort written here,
  * the same output for 1, 2 and 4 workers, any batch split and any
  * assignment of batches to locals; counters proving the radix path. */
 #include <math.h>
@@ -253,6 +253,25 @@ TEST(sort_ints_desc_and_topk)
     EXPECT_SORT(&s, &a, &o, "inf|-9223372036854775808|prefix__b|6\n");
     o.offset = 9;
     EXPECT_SORT(&s, &a, &o, "");
+    basalt_arrow_array_release(&a);
+    basalt_arrow_schema_release(&s);
+}
+
+/* No keys: every row ties, so the rows come out in input order (the
+ * window without PARTITION BY or ORDER BY sorts its input so under a memory
+ * limit), whatever the workers, batch splits and consumption order. */
+TEST(sort_without_keys_keeps_input_order)
+{
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    table(&s, &a);
+    struct basalt_qsort_key none[1];
+    struct sopts o = {none, 0, -1, 0, 1, 0, 0, {0}};
+    const char *input =
+        "1.5|3|prefix__b|0\nnan|NULL|prefix__a|1\n-0|3|prefix__|2\nNULL|-7|prefix__a|3\n"
+        "0|3|b|4\n-inf|9223372036854775807|NULL|5\ninf|-9223372036854775808|prefix__b|6\n"
+        "nan|0||7\n-2|NULL|prefix__ab|8\n";
+    EXPECT_SORT(&s, &a, &o, input);
     basalt_arrow_array_release(&a);
     basalt_arrow_schema_release(&s);
 }

@@ -882,10 +882,12 @@ TEST(window_frames_stretchable)
         struct basalt_qwin_spec spec = {&schema, NULL, 0, order_cols, 1, &cases[i].c, 1, NULL,
                                         ord};
         int64_t behind = -1, ahead = -1;
-        bool peers = false;
+        bool peers = false, whole = true;
         char why[200] = "";
-        bool ok = basalt_qwin_stretchable(&spec, true, &behind, &ahead, &peers, why, sizeof why);
+        bool ok = basalt_qwin_stretchable(&spec, true, &behind, &ahead, &peers, &whole, why,
+                                          sizeof why);
         CHECK_MSG(ok == cases[i].ok, "case %zu: %d (%s)", i, ok, why);
+        CHECK_MSG(!ok || !whole, "case %zu reads the partition's end", i);
         if (ok)
             CHECK_MSG(behind == cases[i].behind && ahead == cases[i].ahead &&
                           peers == cases[i].peers,
@@ -894,6 +896,62 @@ TEST(window_frames_stretchable)
         else
             CHECK_MSG(strstr(why, cases[i].why) != NULL, "case %zu: '%s' lacks '%s'", i, why,
                       cases[i].why);
+    }
+    /* Frames to the partition's end: the partition read to its end first
+     * (`sized`) gives COUNT/SUM/AVG and LAST_VALUE from any start, MIN, MAX
+     * and NTH_VALUE over the whole partition; FIRST_VALUE needs no first
+     * read. */
+    struct {
+        struct basalt_qplan_window_call c;
+        bool ok_sized, ok_unsized, whole;
+        int64_t behind, ahead;
+        const char *why;
+    } ends[] = {
+        {frame(call(BASALT_QPLAN_WIN_SUM, 1), 'r', BASALT_QPLAN_PRECEDING, 4,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         true, false, true, 4, 0, "SUM ('c') has a frame to the partition's end"},
+        {frame(call(BASALT_QPLAN_WIN_COUNT_STAR, -1), 'r', BASALT_QPLAN_FOLLOWING, 2,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         true, false, true, 0, 2, "has a frame to the partition's end"},
+        {frame(call(BASALT_QPLAN_WIN_MAX, 1), 'r', BASALT_QPLAN_UNBOUNDED_PRECEDING, 0,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         true, false, true, 0, 0, "has a frame to the partition's end"},
+        {frame(call(BASALT_QPLAN_WIN_MIN, 1), 'r', BASALT_QPLAN_CURRENT_ROW, 0,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         false, false, false, 0, 0, "MIN ('c') has a frame to the partition's end that starts"},
+        {frame(call(BASALT_QPLAN_WIN_LAST_VALUE, 1), 'v', BASALT_QPLAN_CURRENT_ROW, 0,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         true, false, true, 0, 0, "has a frame to the partition's end"},
+        {frame(call(BASALT_QPLAN_WIN_NTH_VALUE, 1), 'r', BASALT_QPLAN_PRECEDING, 1,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         false, false, false, 0, 0, "that starts after its start"},
+        {frame(call(BASALT_QPLAN_WIN_FIRST_VALUE, 1), 'r', BASALT_QPLAN_PRECEDING, 3,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_NO_OTHERS),
+         true, true, false, 3, 0, ""},
+        {frame(call(BASALT_QPLAN_WIN_AVG, 1), 'r', BASALT_QPLAN_UNBOUNDED_PRECEDING, 0,
+               BASALT_QPLAN_UNBOUNDED_FOLLOWING, 0, BASALT_QPLAN_EXCLUDE_CURRENT_ROW),
+         false, false, false, 0, 0, "AVG ('c') has EXCLUDE in a frame to the partition's end"},
+    };
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        ends[i].c.name = "c";
+        struct basalt_qwin_spec spec = {&schema, NULL, 0, order_cols, 1, &ends[i].c, 1, NULL, ord};
+        for (int sized = 0; sized < 2; sized++) {
+            int64_t behind = -1, ahead = -1;
+            bool peers = false, whole = false;
+            char why[200] = "";
+            bool ok = basalt_qwin_stretchable(&spec, sized, &behind, &ahead, &peers, &whole, why,
+                                              sizeof why);
+            bool want = sized ? ends[i].ok_sized : ends[i].ok_unsized;
+            CHECK_MSG(ok == want, "end case %zu sized %d: %d (%s)", i, sized, ok, why);
+            if (ok)
+                CHECK_MSG(behind == ends[i].behind && ahead == ends[i].ahead &&
+                              whole == ends[i].whole,
+                          "end case %zu: behind %lld ahead %lld whole %d", i, (long long)behind,
+                          (long long)ahead, whole);
+            else
+                CHECK_MSG(strstr(why, ends[i].why) != NULL, "end case %zu: '%s' lacks '%s'", i,
+                          why, ends[i].why);
+        }
     }
     basalt_arrow_schema_release(&schema);
 }

@@ -4,7 +4,7 @@
  * partitions were written; the sorted rows are checked against the order's
  * definition (keys, then input order) and the groups' counts and sums
  * against the generator's formula; what cannot fit fails with LIMIT naming
- * the operator (windows, which do not spill, too); spill files live in temp_directory and nothing is left
+ * the operator; spill files live in temp_directory and nothing is left
  * there. The comparison with DuckDB on the same shapes is
  * tests/cli/sql_spill.sh. */
 #include <dirent.h>
@@ -515,15 +515,19 @@ TEST(spill_limit_errors_name_the_operator)
     CHECK_MSG(strstr(err.message, "HASH JOIN") != NULL && strstr(err.message, "spilled partition"),
               "%s", err.message);
     basalt_arrow_batches_reset(&b);
-    /* A window without PARTITION BY is one partition: with a frame to its
-     * end it is not computed in stretches (see spill_window_stretches), and
-     * the error says so. */
+    /* A window without PARTITION BY is one partition: with a MIN over a
+     * frame from each row to its end it is not computed in stretches (see
+     * spill_window_to_the_end), and the error says so. */
     snprintf(sql, sizeof sql,
-             "SELECT id, sum(k) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED "
+             "SELECT id, min(k) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED "
              "FOLLOWING) FROM '%s'",
              f);
     CHECK_STATUS(run(s, sql, &b, &err), BASALT_LIMIT, &err);
-    CHECK_MSG(strstr(err.message, "WINDOW") != NULL, "%s", err.message);
+    CHECK_MSG(strstr(err.message, "WINDOW") != NULL &&
+                  strstr(err.message, "MIN ('min(k) OVER") != NULL &&
+                  strstr(err.message, "has a frame to the partition's end that starts after its "
+                                      "start") != NULL,
+              "%s", err.message);
     basalt_arrow_batches_reset(&b);
     /* A directory that cannot take files is named. */
     snprintf(sql, sizeof sql,
@@ -731,6 +735,55 @@ TEST(spill_window_stretches)
              "< 1179648 THEN -1 ELSE g END AS p, row_number() OVER w AS rn, sum(k) OVER (w ROWS "
              "UNBOUNDED PRECEDING) AS rs FROM '%s' WINDOW w AS (PARTITION BY CASE WHEN id < "
              "1179648 THEN -1 ELSE g END ORDER BY s, id)) GROUP BY p",
+             f);
+    same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
+}
+
+/* Frames to the partition's end in a partition too large to hold: the
+ * partition is first read to its end (its rows past those held spooled to a
+ * file read again), which gives the partition's sums, its best, last and
+ * n-th rows; then its stretches take COUNT, SUM and AVG from the partition's
+ * sum less the rows before each frame, and the rest from those rows. One
+ * partition with ORDER BY, one without (the input's order: the sort has no
+ * keys), and a partition too large to hold among small ones; each read a
+ * batch at a time under 24 MiB gives the rows of the window computed whole
+ * in memory, to the bit (sums of doubles included). Before, each failed
+ * with LIMIT: "has a frame to the partition's end". */
+TEST(spill_window_to_the_end)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[4096];
+    snprintf(sql, sizeof sql,
+             "SELECT id, k, d, sum(d) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) "
+             "AS sf, count(*) OVER (w ROWS BETWEEN 3 FOLLOWING AND UNBOUNDED FOLLOWING) AS cf, "
+             "count(s) OVER (w ROWS BETWEEN 5 PRECEDING AND UNBOUNDED FOLLOWING) AS cs, avg(k) "
+             "OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS aw, min(d) OVER "
+             "(w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS mn, max(s) OVER (w "
+             "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS mx, last_value(s) OVER "
+             "(w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv, last_value(d) OVER (w "
+             "ROWS BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING) AS lf, nth_value(d, 1000000) OVER "
+             "(w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS nw, nth_value(s, "
+             "2000000) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS nn, "
+             "first_value(s) OVER (w ROWS BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING) AS ff, "
+             "sum(k) OVER (w GROUPS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS sg, lag(s, 4) "
+             "OVER w AS lg, row_number() OVER w AS rn FROM '%s' WINDOW w AS (ORDER BY k, id %% "
+             "1000)",
+             f);
+    same_streamed(sql, ROWS, 24ll << 20, 24ll << 20, 4, 0);
+    snprintf(sql, sizeof sql,
+             "SELECT id, d, d / sum(d) OVER () AS share, count(*) OVER () AS n, count(d) OVER () "
+             "AS nd, max(s) OVER () AS mx, min(k) OVER () AS mn, last_value(s) OVER () AS ls, "
+             "row_number() OVER () AS rn, lag(id) OVER () AS lid FROM '%s'",
+             f);
+    same_streamed(sql, ROWS, 24ll << 20, 24ll << 20, 4, 0);
+    snprintf(sql, sizeof sql,
+             "SELECT p, count(*) AS n, sum(share) AS ss, sum(sf) AS ssf, max(lv) AS mlv, min(mx) "
+             "AS mmx FROM (SELECT CASE WHEN id < 1200000 THEN 0 ELSE g END AS p, d / sum(d) OVER "
+             "v AS share, sum(k) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS sf, "
+             "last_value(s) OVER (w ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv, "
+             "max(d) OVER v AS mx FROM '%s' WINDOW v AS (PARTITION BY CASE WHEN id < 1200000 "
+             "THEN 0 ELSE g END), w AS (v ORDER BY s, id)) GROUP BY p",
              f);
     same_with_limit(sql, 24ll << 20, "WINDOW:stretches=", check_nothing);
 }
