@@ -232,37 +232,31 @@ static int by_pos(const void *a, const void *b)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-/* The slots' batches (slot w or all: w < 0) in position order, handed to
- * `s` (augmented or not) with seq 0, 1, ... The slots are emptied. */
-static basalt_status feed(struct basalt_qsort_ext *x, int w, bool aug,
-                          struct basalt_qsort_local *local, struct basalt_error *err)
+/* The slots' batches (slot w or all: w < 0) in position order: *nb
+ * triples (position, slot, batch); NULL when out of memory. */
+static int64_t *slot_order(const struct basalt_qsort_ext *x, int w, int64_t *nb)
 {
-    int64_t nb = 0;
+    *nb = 0;
     for (int i = 0; i < x->workers; i++)
         if (w < 0 || i == w)
-            nb += x->slots[i].n;
-    int64_t *ord = basalt_malloc((size_t)(nb ? nb : 1) * 3 * sizeof *ord);
-    basalt_status st = ord ? BASALT_OK : nomem(err);
+            *nb += x->slots[i].n;
+    int64_t *ord = basalt_malloc((size_t)(*nb ? *nb : 1) * 3 * sizeof *ord);
+    if (ord == NULL)
+        return NULL;
     int64_t k = 0;
-    for (int i = 0; i < x->workers && st == BASALT_OK; i++)
+    for (int i = 0; i < x->workers; i++)
         for (int64_t b = 0; (w < 0 || i == w) && b < x->slots[i].n; b++, k++) {
             ord[3 * k] = x->slots[i].pos[b];
             ord[3 * k + 1] = i;
             ord[3 * k + 2] = b;
         }
-    if (st == BASALT_OK)
-        qsort(ord, (size_t)nb, 3 * sizeof *ord, by_pos);
-    for (int64_t b = 0; b < nb && st == BASALT_OK; b++) {
-        struct ArrowArray *src = &x->slots[ord[3 * b + 1]].arr[ord[3 * b + 2]], a;
-        if (aug) {
-            st = augment(src, ord[3 * b], &a, err);
-            if (st == BASALT_OK)
-                st = basalt_qsort_consume(local, &a, b, err);
-        } else {
-            st = basalt_qsort_consume(local, src, b, err);
-        }
-    }
-    /* What was not handed over is released with the slots. */
+    qsort(ord, (size_t)*nb, 3 * sizeof *ord, by_pos);
+    return ord;
+}
+
+/* Releases what is left in the slots (slot w or all) and empties them. */
+static void slots_clear(struct basalt_qsort_ext *x, int w)
+{
     for (int i = 0; i < x->workers; i++) {
         if (w >= 0 && i != w)
             continue;
@@ -274,6 +268,48 @@ static basalt_status feed(struct basalt_qsort_ext *x, int w, bool aug,
         sl->rows = 0;
         sl->bytes = 0;
     }
+}
+
+/* The slots' batches (slot w or all: w < 0) in position order, handed to
+ * `s` (augmented or not) with seq 0, 1, ... The slots are emptied. */
+static basalt_status feed(struct basalt_qsort_ext *x, int w, bool aug,
+                          struct basalt_qsort_local *local, struct basalt_error *err)
+{
+    int64_t nb;
+    int64_t *ord = slot_order(x, w, &nb);
+    basalt_status st = ord ? BASALT_OK : nomem(err);
+    for (int64_t b = 0; b < nb && st == BASALT_OK; b++) {
+        struct ArrowArray *src = &x->slots[ord[3 * b + 1]].arr[ord[3 * b + 2]], a;
+        if (aug) {
+            st = augment(src, ord[3 * b], &a, err);
+            if (st == BASALT_OK)
+                st = basalt_qsort_consume(local, &a, b, err);
+        } else {
+            st = basalt_qsort_consume(local, src, b, err);
+        }
+    }
+    /* What was not handed over is released with the slots. */
+    slots_clear(x, w);
+    basalt_free(ord);
+    return st;
+}
+
+/* Without keys every row ties, so the batches in position order are the
+ * sorted rows: moved, not sorted and copied. */
+static basalt_status slots_in_order(struct basalt_qsort_ext *x, struct basalt_arrow_batches *sorted,
+                                    struct basalt_error *err)
+{
+    int64_t nb;
+    int64_t *ord = slot_order(x, -1, &nb);
+    basalt_status st = ord ? BASALT_OK : nomem(err);
+    if (st == BASALT_OK && sorted->schema.release == NULL)
+        st = basalt_arrow_schema_copy(&x->schema, &sorted->schema, err);
+    for (int64_t b = 0; b < nb && st == BASALT_OK; b++) {
+        struct ArrowArray *src = &x->slots[ord[3 * b + 1]].arr[ord[3 * b + 2]], a;
+        basalt_arrow_array_move(src, &a);
+        st = basalt_arrow_batches_append(sorted, &a, err);
+    }
+    slots_clear(x, -1);
     basalt_free(ord);
     return st;
 }
@@ -608,6 +644,8 @@ basalt_status basalt_qsort_ext_start(struct basalt_qsort_ext *x, struct basalt_p
     if (x->started)
         return basalt_error_set(err, BASALT_INVALID_ARG, "sort: started twice");
     x->started = true;
+    if (x->n_runs == 0 && x->n_keys == 0)
+        return slots_in_order(x, &x->sorted, err);
     if (x->n_runs == 0)
         return sort_slots(x, -1, false, pool, &x->sorted, err);
     basalt_status st = BASALT_OK;

@@ -777,6 +777,26 @@ TEST(spill_window_to_the_end)
              "row_number() OVER () AS rn, lag(id) OVER () AS lid FROM '%s'",
              f);
     same_streamed(sql, ROWS, 24ll << 20, 24ll << 20, 4, 0);
+    /* Under a limit it stays below, nothing spills: the sort without keys
+     * hands its batches over in input order, unsorted. */
+    struct basalt_arrow_batches got;
+    struct basalt_error err;
+    struct flat plain, roomy;
+    struct basalt_sql_session *ss = session(NULL, 0, NULL);
+    CHECK_OK(run(ss, sql, &got, &err), &err);
+    flatten(&got, &plain);
+    basalt_arrow_batches_reset(&got);
+    basalt_sql_session_free(ss);
+    ss = session(NULL, 4ll << 30, spill_dir());
+    int64_t files = basalt_qspill_files_made();
+    CHECK_OK(run(ss, sql, &got, &err), &err);
+    flatten(&got, &roomy);
+    basalt_arrow_batches_reset(&got);
+    basalt_sql_session_free(ss);
+    CHECK_EQ(basalt_qspill_files_made(), files);
+    CHECK(plain.n == roomy.n && memcmp(plain.p, roomy.p, plain.n) == 0);
+    free(plain.p);
+    free(roomy.p);
     snprintf(sql, sizeof sql,
              "SELECT p, count(*) AS n, sum(share) AS ss, sum(sf) AS ssf, max(lv) AS mlv, min(mx) "
              "AS mmx FROM (SELECT CASE WHEN id < 1200000 THEN 0 ELSE g END AS p, d / sum(d) OVER "
