@@ -25,10 +25,18 @@ check "in order" sort -s -t, -k2,2n -c <(tail -n +2 "$tmp/out")
 expect 0 "$basalt" sql "SELECT id, sum(x) OVER (ORDER BY id) AS rs FROM 't.parquet'" --memory-limit 20MB --format csv
 check "the running sum streams out under the limit" test "$(wc -l <"$tmp/out")" -eq 2000001
 check "its last row is DuckDB's sum" test "[\"$(tail -1 "$tmp/out" | cut -d, -f2)\"]" = "$(duck "SELECT sum(x) FROM '$tmp/t.parquet'")"
-# A frame to the partition's end needs its last rows: such a window is
-# computed whole, and fails naming the call.
-expect 1 "$basalt" sql "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM 't.parquet'" --memory-limit 20MB --format csv
-check "the limit is named, and why" grep -q 'LIMIT: .*WINDOW (.*to the partition.s end): memory limit of 20.0 MiB exceeded' "$tmp/err"
+# A frame to the partition's end: the partition is first read to its end
+# (its rows spooled to a file), its sum kept, and each row's sum is that
+# less the rows before it; the first row's is the column's sum, the last
+# row's its own x.
+expect 0 "$basalt" sql "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS sf FROM 't.parquet'" --memory-limit 20MB --format csv
+check "the sums to the end stream out under the limit" test "$(wc -l <"$tmp/out")" -eq 2000001
+check "its first row is DuckDB's sum" test "[\"$(sed -n 2p "$tmp/out" | cut -d, -f2)\"]" = "$(duck "SELECT sum(x) FROM '$tmp/t.parquet'")"
+check "its last row is the last x" test "[\"$(tail -1 "$tmp/out" | cut -d, -f2)\"]" = "$(duck "SELECT x::VARCHAR FROM '$tmp/t.parquet' ORDER BY id DESC LIMIT 1")"
+# The least x from each row to the end needs the rows after the ones held:
+# such a window is computed whole, and fails naming the call.
+expect 1 "$basalt" sql "SELECT id, min(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM 't.parquet'" --memory-limit 20MB --format csv
+check "the limit is named, and why" grep -q 'LIMIT: .*WINDOW (.*to the partition.s end that starts after its start): memory limit of 20.0 MiB exceeded' "$tmp/err"
 check "one line on stderr" one_line_stderr
 check "nothing on stdout" test ! -s "$tmp/out"
 

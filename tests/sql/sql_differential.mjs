@@ -115,6 +115,13 @@ const fixed = [
   'SELECT s, g FROM $T WHERE id < 400 INTERSECT SELECT s, g FROM $T WHERE id >= 200',
   'SELECT s, g FROM $T WHERE id < 400 EXCEPT SELECT s, g FROM $T WHERE id >= 300 AND id < 700',
   'SELECT CASE WHEN x > 0 THEN NULL ELSE g END AS k FROM $T WHERE id < 50 EXCEPT SELECT g FROM $T WHERE id > 900',
+  // INTERSECT ALL / EXCEPT ALL keep duplicates: min(cl, cr) and cl - cr copies
+  'SELECT uid % 50 FROM $T WHERE id < 300 INTERSECT ALL SELECT uid % 50 FROM $U WHERE uid < 90',
+  'SELECT uid % 50 FROM $T WHERE id < 300 EXCEPT ALL SELECT uid % 50 FROM $U WHERE uid < 90',
+  'SELECT s, g FROM $T WHERE id < 3000 INTERSECT ALL SELECT s, g FROM $T WHERE id >= 2000 AND id < 2600',
+  'SELECT s, g FROM $T WHERE id < 3000 EXCEPT ALL SELECT s, g FROM $T WHERE id >= 2500 AND id < 9000',
+  'SELECT g, x > 0 AS p FROM $T EXCEPT ALL SELECT g, w > 50 FROM $U',
+  'SELECT g FROM $U INTERSECT ALL SELECT g FROM $T WHERE id < 5000 EXCEPT ALL SELECT rank FROM $V',
   'WITH big AS (SELECT uid, count(*) AS n FROM $T GROUP BY uid) SELECT n, count(*) FROM big GROUP BY n',
   // select-list aliases in WHERE, HAVING and QUALIFY; a column of the same
   // name wins over an alias

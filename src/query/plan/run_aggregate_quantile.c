@@ -1,15 +1,19 @@
-/* MEDIAN, QUANTILE_CONT and QUANTILE_DISC without GROUP BY keys under a
- * memory limit. Such an aggregation has one group, so partitioning by key
- * (how GROUP BY spills) cannot split a quantile's values: collected in
- * memory, they pass any limit its input passes. Under a limit each such
- * call's non-NULL argument values go to an external sort of their own
- * (sort/sort.h: sorted runs spilled as memory runs short, then merged),
+/* MEDIAN, QUANTILE_CONT, QUANTILE_DISC and STRING_AGG without GROUP BY
+ * keys under a memory limit. Such an aggregation has one group, so
+ * partitioning by key (how GROUP BY spills) cannot split the values these
+ * collect: in memory, they pass any limit their input passes. Under a limit
+ * each such call's non-NULL argument values go to an external sort of their
+ * own (sort/sort.h: sorted runs spilled as memory runs short, then merged),
  * while the aggregation counts them (the call becomes COUNT of its
- * argument). At the end the merged stream is read up to the one or two
- * ranks the quantile reads (basalt_qagg_call_quantile_ranks), and those
- * values go through the aggregation's own quantile: QUANTILE_CONT of the two
- * at the upper one's weight, or QUANTILE_DISC of the one. The result's type
- * and arithmetic are those of the aggregate computed in memory.
+ * argument). At the end a quantile reads the merged stream up to the one or
+ * two ranks it needs (basalt_qagg_call_quantile_ranks), and those values go
+ * through the aggregation's own quantile: QUANTILE_CONT of the two at the
+ * upper one's weight, or QUANTILE_DISC of the one. STRING_AGG joins the
+ * whole stream, in the byte order the in-memory aggregate joins its values
+ * in, into a result sized up front from the values' bytes counted on the
+ * way in: memory holds the result and a merge's batches, not the values
+ * twice. The result's type and arithmetic are those of the aggregate
+ * computed in memory.
  *
  * The sort orders -0.0 and 0.0 as equal where the in-memory aggregate puts
  * -0.0 first: a quantile that lands between the two may come out as the
@@ -27,6 +31,7 @@ struct qquant_call {
     struct ArrowSchema schema;         /* "+s" of the argument alone */
     struct basalt_qsort_ext *x;
     atomic_llong n;                    /* non-NULL values sorted */
+    atomic_llong bytes;                /* STRING_AGG: their bytes */
 };
 
 struct basalt_qquant {
@@ -38,11 +43,11 @@ struct basalt_qquant {
     atomic_int spilling;   /* workers writing a run now */
 };
 
-static bool is_quantile(const struct basalt_qagg_call *c)
+static bool sorted_apart(const struct basalt_qagg_call *c)
 {
     return !c->distinct &&
            (c->kind == BASALT_QAGG_MEDIAN || c->kind == BASALT_QAGG_QUANTILE_CONT ||
-            c->kind == BASALT_QAGG_QUANTILE_DISC);
+            c->kind == BASALT_QAGG_QUANTILE_DISC || c->kind == BASALT_QAGG_STRING_AGG);
 }
 
 void basalt_qquant_free(struct basalt_qquant *q)
@@ -68,6 +73,7 @@ static basalt_status call_init(struct qquant_call *qc, const struct basalt_qagg_
     qc->call = call;
     qc->original = *c;
     atomic_init(&qc->n, 0);
+    atomic_init(&qc->bytes, 0);
     char fmt[64];
     basalt_status st = basalt_query_type_format(c->input, fmt, sizeof fmt, err);
     if (st == BASALT_OK)
@@ -95,7 +101,7 @@ basalt_status basalt_qquant_new(struct basalt_qagg_call *calls, int n_calls, int
     *out = NULL;
     int picked = 0;
     for (int i = 0; i < n_calls; i++)
-        picked += is_quantile(&calls[i]);
+        picked += sorted_apart(&calls[i]);
     if (picked == 0 || limit <= 0)
         return BASALT_OK;
     struct basalt_qquant *q = basalt_calloc(1, sizeof *q);
@@ -111,7 +117,7 @@ basalt_status basalt_qquant_new(struct basalt_qagg_call *calls, int n_calls, int
     atomic_init(&q->spilling, 0);
     basalt_status st = BASALT_OK;
     for (int i = 0; i < n_calls && st == BASALT_OK; i++) {
-        if (!is_quantile(&calls[i]))
+        if (!sorted_apart(&calls[i]))
             continue;
         bool sortable = false;
         st = call_init(&q->calls[q->n], &calls[i], i, workers, spill_dir, &sortable, err);
@@ -147,6 +153,18 @@ static int64_t valid_rows(const struct ArrowArray *a, int64_t n, int64_t *idx)
     return m;
 }
 
+/* The bytes of rows [lo, hi) of a VARCHAR array ("u" or "U"). */
+static int64_t string_bytes(const char *format, const struct ArrowArray *a, int64_t lo,
+                            int64_t hi)
+{
+    if (format[0] == 'U') {
+        const int64_t *o = (const int64_t *)a->buffers[1] + a->offset;
+        return o[hi] - o[lo];
+    }
+    const int32_t *o = (const int32_t *)a->buffers[1] + a->offset;
+    return (int64_t)o[hi] - o[lo];
+}
+
 /* Hands call qc's values among n rows of `arg` (borrowed) to its sort. */
 static basalt_status consume_call(struct basalt_qquant *q, struct qquant_call *qc, int worker,
                                   const struct ArrowArray *arg, int64_t n, int64_t *idx,
@@ -168,6 +186,9 @@ static basalt_status consume_call(struct basalt_qquant *q, struct qquant_call *q
     view.release = noop_release;
     struct ArrowArray taken;
     basalt_status st = basalt_arrow_take(&qc->schema, &view, idx, m, &taken, err);
+    if (st == BASALT_OK && qc->original.kind == BASALT_QAGG_STRING_AGG)
+        atomic_fetch_add(&qc->bytes, string_bytes(qc->schema.children[0]->format,
+                                                  taken.children[0], 0, m));
     if (st == BASALT_OK)
         st = basalt_qsort_ext_consume(qc->x, worker, atomic_fetch_add(&q->next_pos, 1), &taken,
                                       err);
@@ -202,8 +223,8 @@ basalt_status basalt_qquant_consume(struct basalt_qquant *q, int worker,
     if (st == BASALT_OK && used > q->limit && atomic_load(&q->spilling) == 0)
         st = basalt_error_set(err, BASALT_LIMIT,
                               "aggregate without GROUP BY keys: memory limit of %.1f MiB exceeded "
-                              "(%.1f MiB in use) with its quantiles' values spilled; raise "
-                              "--memory-limit",
+                              "(%.1f MiB in use) with the values of its quantiles and STRING_AGG "
+                              "spilled; raise --memory-limit",
                               (double)q->limit / 1048576.0, (double)used / 1048576.0);
     return st;
 }
@@ -240,6 +261,83 @@ static basalt_status read_ranks(struct qquant_call *qc, int64_t lo, int64_t hi,
         basalt_arrow_array_release(&b);
     }
     return st;
+}
+
+/* STRING_AGG's result (a one-row VARCHAR array): the sorted values joined
+ * by the separator, NULL when there are none. */
+static basalt_status joined_result(struct qquant_call *qc, struct basalt_pool *pool,
+                                   int64_t limit, struct ArrowArray *out,
+                                   struct basalt_error *err)
+{
+    int64_t n = atomic_load(&qc->n);
+    const char *sep = qc->original.separator ? qc->original.separator : ",";
+    int64_t sep_len = (int64_t)strlen(sep);
+    int64_t total = n > 0 ? atomic_load(&qc->bytes) + (n - 1) * sep_len : 0;
+    if (total > INT32_MAX)
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "STRING_AGG: a result of %lld bytes passes VARCHAR's 2 GiB",
+                                (long long)total);
+    basalt_status st = basalt_qsort_ext_start(qc->x, pool, limit, err);
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_init(out, 3, 0, err);
+    if (st != BASALT_OK)
+        return st;
+    out->length = 1;
+    void *mem = NULL;
+    int32_t *offsets = NULL;
+    char *data = NULL;
+    st = basalt_arrow_array_allocate_buffer(out, 1, 2 * sizeof(int32_t), &mem, err);
+    offsets = mem;
+    if (st == BASALT_OK)
+        st = basalt_arrow_array_allocate_buffer(out, 2, (size_t)total + 1, &mem, err);
+    data = mem;
+    if (st == BASALT_OK && n == 0) {
+        st = basalt_arrow_array_allocate_buffer(out, 0, 1, &mem, err);
+        if (st == BASALT_OK)
+            memset(mem, 0, 1);
+        out->null_count = 1;
+    }
+    const char *format = qc->schema.children[0]->format;
+    int64_t at = 0, seen = 0;
+    while (st == BASALT_OK && n > 0) {
+        struct ArrowArray b;
+        st = basalt_qsort_ext_next(qc->x, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        const struct ArrowArray *col = b.children[0];
+        for (int64_t r = 0; r < b.length && st == BASALT_OK; r++, seen++) {
+            int64_t len = string_bytes(format, col, r, r + 1);
+            int64_t start = format[0] == 'U'
+                                ? ((const int64_t *)col->buffers[1])[col->offset + r]
+                                : ((const int32_t *)col->buffers[1])[col->offset + r];
+            int64_t need = len + (seen > 0 ? sep_len : 0);
+            if (at + need > total) {
+                st = basalt_error_set(err, BASALT_INTERNAL,
+                                      "STRING_AGG: the sorted values pass the %lld bytes counted",
+                                      (long long)total);
+                break;
+            }
+            if (seen > 0) {
+                memcpy(data + at, sep, (size_t)sep_len);
+                at += sep_len;
+            }
+            memcpy(data + at, (const char *)col->buffers[2] + start, (size_t)len);
+            at += len;
+        }
+        basalt_arrow_array_release(&b);
+    }
+    if (st == BASALT_OK && (seen != n || at != total))
+        st = basalt_error_set(err, BASALT_INTERNAL,
+                              "STRING_AGG: the sort gave %lld values (%lld bytes) of the %lld "
+                              "(%lld bytes) counted",
+                              (long long)seen, (long long)at, (long long)n, (long long)total);
+    if (st != BASALT_OK) {
+        basalt_arrow_array_release(out);
+        return st;
+    }
+    offsets[0] = 0;
+    offsets[1] = (int32_t)total;
+    return BASALT_OK;
 }
 
 /* Call qc's result (a one-row array) from its sorted values. */
@@ -307,7 +405,9 @@ basalt_status basalt_qquant_finish(struct basalt_qquant *q, struct basalt_pool *
     for (int i = 0; i < q->n && st == BASALT_OK; i++) {
         struct qquant_call *qc = &q->calls[i];
         struct ArrowArray value;
-        st = call_result(qc, pool, q->limit, &value, err);
+        st = qc->original.kind == BASALT_QAGG_STRING_AGG
+                 ? joined_result(qc, pool, q->limit, &value, err)
+                 : call_result(qc, pool, q->limit, &value, err);
         struct basalt_qsort_ext_stats xs;
         basalt_qsort_ext_stats(qc->x, &xs);
         node->spill_runs += xs.runs;

@@ -186,7 +186,7 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
                                        struct basalt_arrow_batches *out,
                                        struct basalt_qspill_file **result,
                                        struct basalt_error *err);
-/* run_aggregate_quantile.c: MEDIAN / QUANTILE_CONT / QUANTILE_DISC of an
+/* run_aggregate_quantile.c: MEDIAN / QUANTILE_CONT / QUANTILE_DISC and STRING_AGG of an
  * aggregation without keys under a memory limit, from external sorts of
  * their values. new picks them among `calls` (which the aggregation is then
  * made with: each picked call becomes COUNT of its argument); *out NULL when

@@ -950,6 +950,32 @@ static basalt_status with_null_safe_keys(struct binder *B, struct basalt_qplan *
     return st;
 }
 
+/* INTERSECT ALL and EXCEPT ALL count duplicates: a row that the left has
+ * cl times and the right cr times comes out min(cl, cr) times under
+ * INTERSECT ALL and max(cl - cr, 0) times under EXCEPT ALL. Each side's rows
+ * are numbered within their group of equal rows (ROW_NUMBER over the
+ * partition of the null-safe keys, a column after them); the semi or anti
+ * join on the keys and that number then keeps the left's first cr
+ * occurrences of a row, or those past them. */
+static basalt_status with_occurrence(struct binder *B, struct basalt_qplan *in, int n,
+                                     struct basalt_qplan **out, struct basalt_error *err)
+{
+    int *part = basalt_calloc((size_t)(2 * n) + 1, sizeof *part);
+    if (part == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < 2 * n; i++)
+        part[i] = n + i;
+    struct basalt_qplan_window_call rn;
+    memset(&rn, 0, sizeof rn);
+    rn.fn = BASALT_QPLAN_WIN_ROW_NUMBER;
+    rn.arg = -1;
+    rn.default_arg = -1;
+    rn.name = "__occurrence";
+    basalt_status st = basalt_qplan_window(B->ctx, in, part, 2 * n, NULL, 0, &rn, 1, out, err);
+    basalt_free(part);
+    return st;
+}
+
 static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query *q,
                                  struct brel *out, const char ***out_names,
                                  struct basalt_error *err)
@@ -973,24 +999,32 @@ static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query
         st = basalt_qplan_union_all(B->ctx, kids, 2, &node, err);
     } else {
         int n = l.n;
-        int *keys = basalt_calloc((size_t)(2 * n) + 1, sizeof *keys);
+        bool all = q->u.set_op.all;
+        /* the null-safe keys, and under ALL the occurrence number after them */
+        int n_keys = 2 * n + all;
+        if (n_keys > 64)
+            return basalt_sql_err(B, BASALT_LIMIT, q->pos, err,
+                                  "set operation over %d columns: at most %d", n,
+                                  all ? 31 : 32);
+        int *keys = basalt_calloc((size_t)n_keys + 1, sizeof *keys);
         if (keys == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int i = 0; i < 2 * n; i++)
+        for (int i = 0; i < n_keys; i++)
             keys[i] = n + i;
         enum basalt_qplan_join_type t = q->u.set_op.op == BASALT_SQL_SET_INTERSECT
                                             ? BASALT_QPLAN_JOIN_SEMI
                                             : BASALT_QPLAN_JOIN_ANTI;
-        if (q->u.set_op.all)
-            st = basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
-                                "INTERSECT ALL and EXCEPT ALL are not supported yet");
         struct basalt_qplan *ls = NULL, *rs = NULL, *joined = NULL;
         if (st == BASALT_OK)
             st = with_null_safe_keys(B, l.node, n, &ls, err);
         if (st == BASALT_OK)
             st = with_null_safe_keys(B, r.node, n, &rs, err);
+        if (st == BASALT_OK && all)
+            st = with_occurrence(B, ls, n, &ls, err);
+        if (st == BASALT_OK && all)
+            st = with_occurrence(B, rs, n, &rs, err);
         if (st == BASALT_OK)
-            st = basalt_qplan_join(B->ctx, t, ls, rs, keys, keys, 2 * n, NULL, &joined, err);
+            st = basalt_qplan_join(B->ctx, t, ls, rs, keys, keys, n_keys, NULL, &joined, err);
         /* back to the n columns (a semi or anti join keeps the left's) */
         struct basalt_qexpr_builder *b = NULL;
         struct basalt_qexpr **cols = basalt_calloc((size_t)n + 1, sizeof *cols);
@@ -1011,7 +1045,7 @@ static basalt_status bind_set_op(struct binder *B, const struct basalt_sql_query
     }
     if (st == BASALT_OK)
         st = basalt_sql_rel_new(B, node, out, err);
-    if (st == BASALT_OK && !(q->u.set_op.op == BASALT_SQL_SET_UNION && q->u.set_op.all))
+    if (st == BASALT_OK && !q->u.set_op.all)
         st = distinct(B, out, ln, out->n, err);
     int *order_cols = basalt_calloc((size_t)q->n_order + 1, sizeof *order_cols);
     for (int i = 0; st == BASALT_OK && i < q->n_order && !q->order_all; i++)

@@ -1044,6 +1044,85 @@ TEST(spill_global_quantiles_sort_their_values)
     CHECK_EQ(dir_entries(spill_dir()), 0);
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The s of every third row (not NULL), in byte order, joined by `sep`,
+ * from s's formula; malloc'd. */
+static char *joined_s(const char *sep)
+{
+    int64_t n = 0;
+    char **v = malloc((size_t)(ROWS / 3 + 1) * sizeof *v);
+    size_t total = 1;
+    for (int64_t i = 0; i < ROWS; i += 3) {
+        if (i % 13 == 5)
+            continue;
+        char buf[32];
+        snprintf(buf, sizeof buf, "s%llu", (unsigned long long)(mix((uint64_t)i * 3) % 50000));
+        v[n++] = strdup(buf);
+        total += strlen(buf) + strlen(sep);
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_cstr);
+    char *out = malloc(total), *at = out;
+    for (int64_t i = 0; i < n; i++) {
+        at += sprintf(at, "%s%s", i ? sep : "", v[i]);
+        free(v[i]);
+    }
+    free(v);
+    return out;
+}
+
+/* string_agg(s, '; ') and string_agg(s) over every third row. */
+static void check_string_agg(const struct basalt_arrow_batches *ref)
+{
+    CHECK_EQ(ref->n, 1);
+    if (ref->n != 1)
+        return;
+    const char *seps[2] = {"; ", ","};
+    for (int c = 0; c < 2; c++) {
+        const char *p;
+        int32_t n;
+        CHECK(col_str(&ref->arrays[0], c == 0 ? 0 : 2, 0, &p, &n));
+        char *want = joined_s(seps[c]);
+        CHECK_MSG((size_t)n == strlen(want) && memcmp(p, want, (size_t)n) == 0,
+                  "string_agg with '%s': %d bytes, the formula's %zu", seps[c], n, strlen(want));
+        free(want);
+    }
+}
+
+/* STRING_AGG without GROUP BY keys is one group too: under the limit its
+ * values go to an external sort, and the merged stream, in the byte order
+ * the in-memory aggregate joins them in, is written into a result sized
+ * from the values' bytes counted on the way in. Two of them (their own
+ * separators and sorts) over 500,000 rows under 24 MiB: the unlimited
+ * run's row, with runs spilled, at 1 and 2 workers, equal to the joins of
+ * s's formula; no rows give NULL as in memory. */
+TEST(spill_global_string_agg_sorts_its_values)
+{
+    const char *f = fixture();
+    CHECK(f[0]);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT string_agg(s, '; '), count(*), string_agg(s), max(k) FROM '%s' WHERE id %% "
+             "3 = 0",
+             f);
+    same_with_limit(sql, 24ll << 20, "spilled_runs=", check_string_agg);
+    snprintf(sql, sizeof sql, "SELECT string_agg(s, '-') IS NULL, count(*) FROM '%s' WHERE id < 0",
+             f);
+    struct basalt_sql_session *limited = session(NULL, 24ll << 20, spill_dir());
+    struct basalt_arrow_batches got;
+    struct basalt_error err;
+    CHECK_OK(run(limited, sql, &got, &err), &err);
+    CHECK(got.n == 1 && got.arrays[0].length == 1);
+    const struct ArrowArray *isnull = got.n == 1 ? got.arrays[0].children[0] : NULL;
+    CHECK(isnull != NULL && bit(isnull->buffers[1], isnull->offset));
+    basalt_arrow_batches_reset(&got);
+    basalt_sql_session_free(limited);
+    CHECK_EQ(dir_entries(spill_dir()), 0);
+}
+
 /* The CROSS join below: count, sum(a.k * b.k) and max(a.id * 10^7 + b.id)
  * over 40 probe rows and 300,000 build rows, from k's formula. */
 static void check_cross(const struct basalt_arrow_batches *ref)
