@@ -21,4 +21,13 @@ status=$?
 check ".timer prints run times" grep -q '^Run Time: ' "$tmp/out"
 check "an unknown dot command is named" grep -q "unknown command '.frobnicate'" "$tmp/out"
 check "end of input (Ctrl-D) leaves the shell with status 0" test "$status" = 0
+# .tables and .schema over a catalog: a table made by CREATE TABLE AS in
+# the shell itself, and a file's columns.
+"$basalt" sql "COPY (SELECT 1::BIGINT AS id, 'x' AS name, 2.5::DOUBLE AS w) TO '$tmp/one.parquet'" >/dev/null
+shelled() { printf '%b' "$1" | script -qec "'$basalt' sql --catalog sqlite:$tmp/cat.db" /dev/null 2>&1 | tr -d '\r'; }
+shelled "CREATE TABLE db.people AS SELECT * FROM '$tmp/one.parquet';\n.tables\n.schema db.people\n.mode csv\n.schema '$tmp/one.parquet'\n.schema\n" >"$tmp/out"
+check ".tables lists the catalog's table" grep -qx 'db.people' "$tmp/out"
+check ".schema NAME shows a table's columns and types" grep -Eq '^name +VARCHAR$' "$tmp/out"
+check ".schema 'file' shows a file's columns" grep -qx 'w,DOUBLE' "$tmp/out"
+check ".schema alone says what it needs" grep -q '.schema needs a table or a file' "$tmp/out"
 finish

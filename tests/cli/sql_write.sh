@@ -39,6 +39,25 @@ expect 0 "$basalt" sql --catalog "$cat" --format csv "SELECT count(*), sum(i), c
 check "the table holds both commits" test "$(tail -1 "$tmp/out")" = '510,134695,459'
 expect 0 "$basalt" iceberg snapshots db.t --catalog "$cat"
 check "two snapshots: create-as and insert each commit once" test "$(grep -c append "$tmp/out")" -eq 2
+# Time travel to the first snapshot (the CTAS's 500 rows): by id, by a time
+# in milliseconds and as a timestamp literal just before the second commit,
+# and through iceberg_scan on the table's directory; before any snapshot,
+# an error.
+expect 0 "$basalt" iceberg snapshots db.t --catalog "$cat" --format json
+snap1=$(head -1 "$tmp/out" | sed 's/.*"snapshot_id":\([0-9]*\).*/\1/')
+ms1=$(head -1 "$tmp/out" | sed 's/.*"timestamp_ms":\([0-9]*\).*/\1/')
+ms2=$(sed -n 2p "$tmp/out" | sed 's/.*"timestamp_ms":\([0-9]*\).*/\1/')
+at=$(date -u -d "@$(((ms2 - 1) / 1000)).$(printf %03d $(((ms2 - 1) % 1000)))" '+%Y-%m-%d %H:%M:%S.%3N')
+for travel in "FOR VERSION AS OF $snap1" "FOR TIMESTAMP AS OF $((ms2 - 1))" "FOR TIMESTAMP AS OF TIMESTAMP '$at'"; do
+  expect 0 "$basalt" sql --catalog "$cat" --format csv "SELECT count(*), sum(i) FROM db.t $travel"
+  check "$travel: the first snapshot's rows" test "$(tail -1 "$tmp/out")" = '500,124750'
+done
+expect 0 "$basalt" sql --format csv "SELECT count(*), sum(i) FROM iceberg_scan('$tmp/db/t', snapshot_from_id => $snap1)"
+check "iceberg_scan(snapshot_from_id =>): the first snapshot's rows" test "$(tail -1 "$tmp/out")" = '500,124750'
+expect 0 "$basalt" sql --format csv "SELECT count(*) FROM iceberg_scan('$tmp/db/t')"
+check "iceberg_scan: the current snapshot's rows" test "$(tail -1 "$tmp/out")" = 510
+expect 1 "$basalt" sql --catalog "$cat" "SELECT count(*) FROM db.t FOR TIMESTAMP AS OF $((ms1 - 1))"
+check "a time before the first snapshot says so" grep -q 'no snapshot at or before timestamp' "$tmp/err"
 expect 0 "$basalt" sql --catalog "$cat" --format csv "SHOW TABLES"
 check "SHOW TABLES lists it" grep -qx 'db.t' "$tmp/out"
 

@@ -87,6 +87,9 @@ static bool dot(struct basalt_sql_session *s, const char *line, int *format, boo
         char sql[1100];
         snprintf(sql, sizeof sql, "DESCRIBE SELECT * FROM %s", arg);
         run(s, sql, *format, *timer);
+    } else if (strcmp(cmd, "schema") == 0) {
+        fprintf(stderr, "Error: .schema needs a table or a file (.schema db.t, .schema "
+                        "'x.parquet')\n");
     } else if (strcmp(cmd, "timer") == 0) {
         *timer = strcmp(arg, "off") != 0;
     } else if (strcmp(cmd, "mode") == 0) {

@@ -17,9 +17,8 @@
  * sort has no keys and keeps the input's order. The external sort keeps
  * ties in input order as the in-memory sort does, and a partition's values
  * depend on its rows alone, so the rows and their order are the in-memory
- * window's. A
- * partition whose calls do not allow stretches, or a peer group, larger
- * than half the limit fails with LIMIT naming it. */
+ * window's. A partition whose calls do not allow stretches, or a peer
+ * group, larger than half the limit fails with LIMIT naming it. */
 #include <stdio.h>
 #include <string.h>
 
