@@ -1,6 +1,6 @@
 /* The DataFrame API over in-memory batches with values written by hand:
- * filter, with_columns, group_by, sort, head, join, unique, concat, a file
- * round trip; expected rows computed by hand. */
+ * filter, with_columns, group_by, sort, head, join, unique, concat, file
+ * round trips through Parquet and CSV; expected rows computed by hand. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,5 +146,48 @@ TEST(dataframe_file_round_trip)
     basalt_df_free(t);
     basalt_df_free(back);
     basalt_df_free(sum);
+    basalt_sql_session_free(s);
+}
+
+/* Written as CSV (by the name's extension) and read back through the CSV
+ * sniffer: the header names, the types (BIGINT, VARCHAR with an empty field
+ * for NULL, DOUBLE) and every value come back. */
+TEST(dataframe_csv_round_trip)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK(basalt_sql_session_new(NULL, &s, &err) == BASALT_OK);
+    struct ArrowArrayStream in = trips_stream();
+    struct basalt_df *t, *back, *sorted;
+    CHECK(basalt_df_from_stream(s, &in, &t, &err) == BASALT_OK);
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/basalt_df_%d.csv", (int)getpid());
+    CHECK_MSG(basalt_df_write(t, path, &err) == BASALT_OK, "%s", err.message);
+    FILE *f = fopen(path, "r");
+    char text[256] = "";
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK_MSG(strcmp(text, "id,zone,fare\n1,a,10.0\n2,b,20.0\n3,a,30.0\n4,,40.0\n5,b,50.0\n") == 0,
+              "%s", text);
+    CHECK_MSG(basalt_df_read_csv(s, path, &back, &err) == BASALT_OK, "%s", err.message);
+    CHECK(basalt_df_sort(back, "id DESC", &sorted, &err) == BASALT_OK);
+    EXPECT_ROWS(sorted, "5|b|50;4|N|40;3|a|30;2|b|20;1|a|10;");
+    /* BIGINT, VARCHAR, DOUBLE */
+    struct ArrowArrayStream rows;
+    CHECK_MSG(basalt_df_collect(back, &rows, &err) == BASALT_OK, "%s", err.message);
+    struct ArrowSchema schema;
+    CHECK(rows.get_schema(&rows, &schema) == 0);
+    CHECK(schema.n_children == 3 && strcmp(schema.children[0]->format, "l") == 0 &&
+          strcmp(schema.children[1]->format, "u") == 0 &&
+          strcmp(schema.children[2]->format, "g") == 0);
+    schema.release(&schema);
+    rows.release(&rows);
+    unlink(path);
+    basalt_df_free(t);
+    basalt_df_free(back);
+    basalt_df_free(sorted);
     basalt_sql_session_free(s);
 }
