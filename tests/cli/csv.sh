@@ -27,6 +27,21 @@ expect 0 "$basalt" csv cat "$tmp/semi.csv" --format csv --threads 2 --chunk-size
   check "--stats counts chunks" grep -qE '^csv: chunks ([2-9]|[1-9][0-9]+), windows' "$tmp/err" &&
   check "csv output" test "$(sed -n 2p "$tmp/out")" = '1,a;b,1.5,2024-01-02'
 
+# The same file through SQL's read_csv with options (DuckDB's names): types
+# by position, names replacing the header's, a line skipped, no header.
+expect 0 "$basalt" sql "DESCRIBE SELECT * FROM read_csv('$tmp/semi.csv', delim = ';', types = ['VARCHAR', 'string', 'DECIMAL(6, 1)', 'DATE'], names = ['k', 'who'])" --format csv &&
+  check "read_csv types and names" test "$(tail -n +2 "$tmp/out" | tr '\n' '/')" = \
+    'k,VARCHAR/who,VARCHAR/price,"DECIMAL(6,1)"/day,DATE/'
+expect 1 "$basalt" sql "SELECT * FROM read_csv('$tmp/semi.csv', types = ['BIGINT', 'VARCHAR', 'DECIMAL(6,1)'])" &&
+  check "read_csv types: a value that does not fit names its place" grep -q "line 4, column 3 ('price'): value '3e2' is not a decimal" "$tmp/err"
+expect 0 "$basalt" sql "SELECT * FROM read_csv('$tmp/semi.csv', skip = 1, header = false, types = ['string', 'string', 'double', 'date'])" --format csv &&
+  check "read_csv skip and header = false: the rows after the header" test "$(tail -n +2 "$tmp/out" | tr '\n' '/')" = \
+    '1,a;b,1.5,2024-01-02/2,"say ""hi""",-2,2024-02-29/3,,300,/'
+expect 1 "$basalt" sql "SELECT * FROM read_csv('$tmp/semi.csv', types = ['BIGINT', 'TINYINTEGER'])" &&
+  check "read_csv types: an unknown type is named with its place" grep -q "unknown CSV column type 'tinyinteger'.*(at position" "$tmp/err"
+expect 1 "$basalt" sql "SELECT * FROM read_csv('$tmp/semi.csv', names = 'k')" &&
+  check "read_csv names must be a list" grep -q "names must be a list of strings" "$tmp/err"
+
 # Errors: one line, naming file, line and column.
 printf 'a,b\n1,2\n3,x"y\n' >"$tmp/badq.csv"
 expect 1 "$basalt" csv cat "$tmp/badq.csv" --quote '"' &&

@@ -267,6 +267,55 @@ static basalt_status string_arg(struct binder *B, const struct basalt_sql_expr *
     return BASALT_OK;
 }
 
+/* A list of strings (`names => ['a', 'b']`) into the binder's arena. */
+static basalt_status strings_arg(struct binder *B, const struct basalt_sql_expr *e,
+                                 const char *fn, const char *what, const char ***out, size_t *n,
+                                 struct basalt_error *err)
+{
+    if (e->kind != BASALT_SQL_EXPR_LIST)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
+                              "%s: %s must be a list of strings ([...])", fn, what);
+    int k = e->u.list.n_items;
+    const char **v = basalt_arena_alloc(&B->arena, (size_t)(k + 1) * sizeof *v, _Alignof(char *));
+    if (v == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < k; i++) {
+        basalt_status st = string_arg(B, e->u.list.items[i], fn, what, &v[i], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    *out = v;
+    *n = (size_t)k;
+    return BASALT_OK;
+}
+
+/* read_csv's `types => ['BIGINT', 'VARCHAR', ...]`: the columns' types by
+ * position, in the CSV reader's names (DuckDB's SQL names among them). */
+static basalt_status csv_types_arg(struct binder *B, const struct basalt_sql_expr *e,
+                                   const char *fn, const char *name, struct scan_args *a,
+                                   struct basalt_error *err)
+{
+    const char **text = NULL;
+    size_t n = 0;
+    basalt_status st = strings_arg(B, e, fn, name, &text, &n, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_csv_column_type *t =
+        basalt_arena_alloc(&B->arena, (n + 1) * sizeof *t, _Alignof(struct basalt_csv_column_type));
+    if (t == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        struct basalt_error why;
+        basalt_error_init(&why);
+        if (basalt_csv_type_parse(text[i], strlen(text[i]), &t[i], &why) != BASALT_OK)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, e->u.list.items[i]->pos, err,
+                                  "%s: %s", fn, why.message);
+    }
+    a->csv.types = t;
+    a->csv.n_types = n;
+    return BASALT_OK;
+}
+
 static basalt_status int_arg(struct binder *B, const struct basalt_sql_expr *e, const char *fn,
                              const char *what, int64_t *out, struct basalt_error *err)
 {
@@ -376,6 +425,16 @@ static basalt_status function_args(struct binder *B, const struct basalt_sql_cal
             a->csv.header = bool_arg(v) ? BASALT_CSV_HEADER_YES : BASALT_CSV_HEADER_NO;
         } else if (a->kind == SCAN_CSV && strcmp(name, "skip") == 0) {
             st = int_arg(B, v, fn, name, &a->csv.skip_rows, err);
+        } else if (a->kind == SCAN_CSV && (strcmp(name, "types") == 0 ||
+                                           strcmp(name, "dtypes") == 0 ||
+                                           strcmp(name, "column_types") == 0)) {
+            st = csv_types_arg(B, v, fn, name, a, err);
+        } else if (a->kind == SCAN_CSV && (strcmp(name, "names") == 0 ||
+                                           strcmp(name, "column_names") == 0)) {
+            const char **names = NULL;
+            st = strings_arg(B, v, fn, name, &names, &a->csv.n_names, err);
+            if (st == BASALT_OK)
+                a->csv.names = names;
         } else if (a->kind == SCAN_JSON) {
             st = json_option(B, fn, name, v, a, err);
         } else if (a->kind == SCAN_ICEBERG && (strcmp(name, "snapshot_from_id") == 0 ||

@@ -167,10 +167,14 @@ struct basalt_sql_window *basalt_sqlp_window_body(struct sql_parser *p)
 
 /* ------------------------------------------------------------------ calls */
 
-static bool at_named_arg(const struct sql_parser *p)
+/* `name => value` or `name := value`; in a table function's arguments also
+ * `name = value`, as DuckDB reads them (`read_csv('f.csv', delim = ';')`):
+ * its arguments are the file and options, never a comparison. */
+static bool at_named_arg(const struct sql_parser *p, bool table_function)
 {
     const struct sql_token *t = sqlp_cur(p), *n = sqlp_peek(p, 1);
-    return (t->kind == TK_WORD || t->kind == TK_QIDENT) && (n->kind == TK_ARROW || n->kind == TK_COLONEQ);
+    return (t->kind == TK_WORD || t->kind == TK_QIDENT) &&
+           (n->kind == TK_ARROW || n->kind == TK_COLONEQ || (table_function && n->kind == TK_EQ));
 }
 
 bool basalt_sqlp_call_args(struct sql_parser *p, struct basalt_sql_call *call, bool table_function)
@@ -195,7 +199,7 @@ bool basalt_sqlp_call_args(struct sql_parser *p, struct basalt_sql_call *call, b
     bool any_named = false;
     for (;;) {
         const char *name = NULL;
-        if (at_named_arg(p)) {
+        if (at_named_arg(p, table_function)) {
             if (!(name = basalt_sqlp_token_text(p, sqlp_cur(p))))
                 return false;
             sqlp_advance(p);
@@ -237,7 +241,7 @@ static bool substring_args(struct sql_parser *p, struct basalt_sql_call *call)
     if (!basalt_sqlp_expect(p, TK_LPAREN))
         return false;
     if (sqlp_is(p, TK_RPAREN) || sqlp_is(p, TK_STAR) || sqlp_kw(p, "distinct") || sqlp_kw(p, "all") ||
-        at_named_arg(p)) {
+        at_named_arg(p, false)) {
         p->at = save; /* nothing read yet */
         return basalt_sqlp_call_args(p, call, false);
     }

@@ -187,8 +187,10 @@ static const struct ok_case ok_cases[] = {
     {"SELECT * FROM 'trips/*.parquet' t", "SELECT * FROM 'trips/*.parquet' AS t"},
     {"SELECT * FROM read_parquet(['a.parquet', 'b.parquet'], hive_partitioning => true)",
      "SELECT * FROM read_parquet(['a.parquet', 'b.parquet'], hive_partitioning => TRUE)"},
+    /* a table function's `name = value` is a named argument, as in DuckDB */
     {"SELECT * FROM read_csv('f.csv', delim => ';', header = true) AS c(a, b)",
-     "SELECT * FROM read_csv('f.csv', delim => ';', (header = TRUE)) AS c(a, b)"},
+     "SELECT * FROM read_csv('f.csv', delim => ';', header => TRUE) AS c(a, b)"},
+    {"SELECT f(a, x = 1) FROM t", "SELECT f(a, (x = 1)) FROM t"},
     {"SELECT * FROM iceberg_scan('p', version => 3)", "SELECT * FROM iceberg_scan('p', version => 3)"},
     {"SELECT * FROM (SELECT 1) s, (SELECT 2) AS u(x)",
      "SELECT * FROM (SELECT 1) AS s CROSS JOIN (SELECT 2) AS u(x)"},
