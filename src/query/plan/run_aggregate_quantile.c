@@ -153,16 +153,12 @@ static int64_t valid_rows(const struct ArrowArray *a, int64_t n, int64_t *idx)
     return m;
 }
 
-/* The bytes of rows [lo, hi) of a VARCHAR array ("u" or "U"). */
-static int64_t string_bytes(const char *format, const struct ArrowArray *a, int64_t lo,
-                            int64_t hi)
+/* Offset i of a VARCHAR array ("u": 32-bit offsets, "U": 64-bit). */
+static int64_t string_offset(const char *format, const struct ArrowArray *a, int64_t i)
 {
-    if (format[0] == 'U') {
-        const int64_t *o = (const int64_t *)a->buffers[1] + a->offset;
-        return o[hi] - o[lo];
-    }
-    const int32_t *o = (const int32_t *)a->buffers[1] + a->offset;
-    return (int64_t)o[hi] - o[lo];
+    if (format[0] == 'U')
+        return ((const int64_t *)a->buffers[1])[a->offset + i];
+    return ((const int32_t *)a->buffers[1])[a->offset + i];
 }
 
 /* Hands call qc's values among n rows of `arg` (borrowed) to its sort. */
@@ -187,8 +183,9 @@ static basalt_status consume_call(struct basalt_qquant *q, struct qquant_call *q
     struct ArrowArray taken;
     basalt_status st = basalt_arrow_take(&qc->schema, &view, idx, m, &taken, err);
     if (st == BASALT_OK && qc->original.kind == BASALT_QAGG_STRING_AGG)
-        atomic_fetch_add(&qc->bytes, string_bytes(qc->schema.children[0]->format,
-                                                  taken.children[0], 0, m));
+        atomic_fetch_add(&qc->bytes,
+                         string_offset(qc->schema.children[0]->format, taken.children[0], m) -
+                             string_offset(qc->schema.children[0]->format, taken.children[0], 0));
     if (st == BASALT_OK)
         st = basalt_qsort_ext_consume(qc->x, worker, atomic_fetch_add(&q->next_pos, 1), &taken,
                                       err);
@@ -306,10 +303,8 @@ static basalt_status joined_result(struct qquant_call *qc, struct basalt_pool *p
             break;
         const struct ArrowArray *col = b.children[0];
         for (int64_t r = 0; r < b.length && st == BASALT_OK; r++, seen++) {
-            int64_t len = string_bytes(format, col, r, r + 1);
-            int64_t start = format[0] == 'U'
-                                ? ((const int64_t *)col->buffers[1])[col->offset + r]
-                                : ((const int32_t *)col->buffers[1])[col->offset + r];
+            int64_t start = string_offset(format, col, r);
+            int64_t len = string_offset(format, col, r + 1) - start;
             int64_t need = len + (seen > 0 ? sep_len : 0);
             if (at + need > total) {
                 st = basalt_error_set(err, BASALT_INTERNAL,

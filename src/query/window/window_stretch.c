@@ -65,6 +65,23 @@ static const char *fn_name(enum basalt_qplan_window_fn f)
     return (size_t)f < sizeof names / sizeof *names ? names[f] : "?";
 }
 
+/* Whether a call with this frame takes its value over the partition's end
+ * from a first read of the partition. */
+static bool end_call(const struct basalt_qplan_window_call *c, bool has_order)
+{
+    switch (c->fn) {
+    case BASALT_QPLAN_WIN_COUNT_STAR:
+    case BASALT_QPLAN_WIN_COUNT:
+    case BASALT_QPLAN_WIN_SUM:
+    case BASALT_QPLAN_WIN_AVG:
+    case BASALT_QPLAN_WIN_MIN:
+    case BASALT_QPLAN_WIN_MAX:
+    case BASALT_QPLAN_WIN_LAST_VALUE:
+    case BASALT_QPLAN_WIN_NTH_VALUE: return basalt_qw_frame_to_end(c, has_order);
+    default: return false;
+    }
+}
+
 /* Whether a call whose frame ends at the partition's end can be computed in
  * stretches: its value over the partition's end comes from a first read of
  * the partition (`sized`), and the frame's start is a bound the held rows
@@ -79,8 +96,8 @@ static const char *to_end(const struct basalt_qplan_window_call *c, bool has_ord
                    c->fn == BASALT_QPLAN_WIN_NTH_VALUE))
         return "has a frame to the partition's end that starts after its start";
     /* FIRST_VALUE reads the frame's first row: held, or carried from the
-     * partition's start. */
-    *needs_end = c->fn != BASALT_QPLAN_WIN_FIRST_VALUE;
+     * partition's start; the others read the partition's end. */
+    *needs_end = end_call(c, has_order);
     if (*needs_end && !sized)
         return "has a frame to the partition's end (the partition is not read to its end "
                "first)";
@@ -279,23 +296,6 @@ static basalt_status keep_row(struct qw_run *r, const struct qw_call *k, struct 
         b++;
     return take_row(in->schema, &in->batches[b], t - in->start[b], view ? k->c->arg : -1,
                     &cc->row, &cc->row_view, &cc->has_row, err);
-}
-
-/* Whether a call with this frame takes its value over the partition's end
- * from a first read of the partition. */
-static bool end_call(const struct basalt_qplan_window_call *c, bool has_order)
-{
-    switch (c->fn) {
-    case BASALT_QPLAN_WIN_COUNT_STAR:
-    case BASALT_QPLAN_WIN_COUNT:
-    case BASALT_QPLAN_WIN_SUM:
-    case BASALT_QPLAN_WIN_AVG:
-    case BASALT_QPLAN_WIN_MIN:
-    case BASALT_QPLAN_WIN_MAX:
-    case BASALT_QPLAN_WIN_LAST_VALUE:
-    case BASALT_QPLAN_WIN_NTH_VALUE: return basalt_qw_frame_to_end(c, has_order);
-    default: return false;
-    }
 }
 
 bool basalt_qw_reads_end(const struct qw_run *r, const struct qw_call *k)

@@ -46,6 +46,11 @@ static int64_t g_of(int64_t i)
 {
     return (int64_t)(mix((uint64_t)i * 7) % GROUPS);
 }
+/* s of row i (not NULL) into buf (at least 32 bytes). */
+static void s_of(int64_t i, char *buf)
+{
+    snprintf(buf, 32, "s%llu", (unsigned long long)(mix((uint64_t)i * 3) % 50000));
+}
 
 static char fixture_path[256];
 
@@ -84,7 +89,7 @@ static const char *fixture(void)
         if (i % 13 == 5) {
             basalt_arrow_builder_append_null(s, NULL);
         } else {
-            snprintf(buf, sizeof buf, "s%llu", (unsigned long long)(mix((uint64_t)i * 3) % 50000));
+            s_of(i, buf);
             basalt_arrow_builder_append_string(s, buf, NULL);
         }
         if (i % 17 == 3)
@@ -1060,7 +1065,7 @@ static char *joined_s(const char *sep)
         if (i % 13 == 5)
             continue;
         char buf[32];
-        snprintf(buf, sizeof buf, "s%llu", (unsigned long long)(mix((uint64_t)i * 3) % 50000));
+        s_of(i, buf);
         v[n++] = strdup(buf);
         total += strlen(buf) + strlen(sep);
     }
