@@ -178,11 +178,14 @@ basalt_status basalt_qcursor_fill(struct basalt_qcursor *feed, struct qsource *s
     return st;
 }
 
-/* Runs the pipeline's next window into c->ready; none left: ready empty. */
-static basalt_status next_window(struct basalt_qcursor *c, struct basalt_error *err)
+/* Runs the pipeline's next window into c->ready; *ran: its morsels, 0 when
+ * none are left. A window can run and leave ready empty (every morsel a row
+ * group the statistics rule out), which is not the end. */
+static basalt_status next_window(struct basalt_qcursor *c, int64_t *ran, struct basalt_error *err)
 {
     basalt_arrow_batches_reset(&c->ready);
     c->next_ready = 0;
+    *ran = 0;
     int64_t first = 0, n = 0;
     basalt_status st = BASALT_OK;
     if (c->feed != NULL) {
@@ -197,6 +200,7 @@ static basalt_status next_window(struct basalt_qcursor *c, struct basalt_error *
     }
     if (st != BASALT_OK || n == 0)
         return st;
+    *ran = n;
     struct qsink sink;
     st = basalt_qsink_collect_init(&sink, n, -1, err);
     if (st != BASALT_OK)
@@ -262,10 +266,11 @@ static basalt_status pipe_next(struct basalt_qcursor *c, struct ArrowArray *out,
     for (;;) {
         if (next_ready(c, out))
             return BASALT_OK;
-        basalt_status st = next_window(c, err);
+        int64_t ran;
+        basalt_status st = next_window(c, &ran, err);
         if (st != BASALT_OK)
             return st;
-        if (c->ready.n == 0)
+        if (ran == 0)
             return BASALT_OK; /* the end */
     }
 }

@@ -267,6 +267,90 @@ TEST(plan_top_k_on_every_worker_keeps_ties_in_input_order)
     }
 }
 
+/* Scan x filtered by `x op k` (pushed to the row groups' statistics). */
+static struct basalt_qplan *scan_where(struct basalt_qctx *ctx, const char *op, int64_t k)
+{
+    const char *path = fixture();
+    struct basalt_qplan *scan = NULL, *filter = NULL;
+    struct basalt_qexpr_builder *b;
+    struct basalt_qexpr *x, *kk, *cmp, *args[2];
+    if (basalt_qplan_scan_parquet(ctx, &path, 1, &scan, NULL) != BASALT_OK ||
+        basalt_qplan_builder(ctx, scan, &b, NULL) != BASALT_OK)
+        return NULL;
+    basalt_qexpr_column(b, 0, &x, NULL);
+    basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64, k, &kk, NULL);
+    args[0] = x, args[1] = kk;
+    if (basalt_qexpr_call(b, op, args, 2, &cmp, NULL) != BASALT_OK ||
+        basalt_qplan_filter(ctx, scan, cmp, &filter, NULL) != BASALT_OK)
+        return NULL;
+    return filter;
+}
+
+/* The rows of a plan through a cursor: their count and the sum of x. */
+static basalt_status cursor_rows(struct basalt_qctx *ctx, struct basalt_qplan *root, int64_t *n,
+                                 int64_t *sum, struct basalt_error *err)
+{
+    struct basalt_qcursor *cur;
+    *n = *sum = 0;
+    basalt_status st = basalt_qplan_open(ctx, root, &cur, err);
+    while (st == BASALT_OK) {
+        struct ArrowArray b;
+        st = basalt_qcursor_next(cur, &b, err);
+        if (st != BASALT_OK || b.release == NULL)
+            break;
+        const int64_t *x = b.children[0]->buffers[1];
+        for (int64_t r = 0; r < b.length; r++)
+            *sum += x[b.children[0]->offset + r];
+        *n += b.length;
+        b.release(&b);
+    }
+    if (cur != NULL)
+        basalt_qcursor_free(cur);
+    return st;
+}
+
+/* A cursor reads on past a window of morsels that gave no rows: x >= 85000
+ * rules out the first 8 of 10 row groups, more than a window of morsels
+ * (two per worker); a UNION ALL whose first input has no rows (every row
+ * group ruled out) under a sort, which reads the union through its cursor.
+ * Both ended at the empty window before (no rows at all). */
+TEST(plan_cursor_reads_past_empty_windows)
+{
+    CHECK(fixture()[0] != '\0');
+    for (int workers = 1; workers <= 4; workers *= 2) {
+        struct basalt_pool *pool = pool_of(workers);
+        struct basalt_qctx_options o;
+        basalt_qctx_options_init(&o);
+        o.pool = pool;
+        struct basalt_error err;
+        basalt_error_init(&err);
+        struct basalt_qctx *ctx;
+        CHECK(basalt_qctx_new(&o, &ctx, &err) == BASALT_OK);
+        struct basalt_qplan *late = scan_where(ctx, ">=", 85000);
+        CHECK(late != NULL);
+        int64_t n, sum;
+        CHECK_MSG(cursor_rows(ctx, late, &n, &sum, &err) == BASALT_OK, "%s", err.message);
+        CHECK_MSG(n == ROWS - 85000, "%d workers: %lld rows", workers, (long long)n);
+        CHECK_EQ(sum, (int64_t)(85000 + ROWS - 1) * (ROWS - 85000) / 2);
+        char plan[2048];
+        basalt_qplan_explain(late, true, plan, sizeof plan);
+        CHECK_MSG(strstr(plan, "pruned=8") != NULL, "%s", plan);
+        basalt_qctx_free(ctx);
+
+        CHECK(basalt_qctx_new(&o, &ctx, &err) == BASALT_OK);
+        struct basalt_qplan *kids[2] = {scan_where(ctx, ">=", ROWS), scan_where(ctx, "<", 10)}, *u, *sort;
+        CHECK(kids[0] != NULL && kids[1] != NULL);
+        CHECK(basalt_qplan_union_all(ctx, kids, 2, &u, &err) == BASALT_OK);
+        struct basalt_qplan_sort_key key = {0, true, false};
+        CHECK(basalt_qplan_sort(ctx, u, &key, 1, -1, 0, &sort, &err) == BASALT_OK);
+        CHECK_MSG(cursor_rows(ctx, sort, &n, &sum, &err) == BASALT_OK, "%s", err.message);
+        CHECK_MSG(n == 10 && sum == 45, "%d workers: %lld rows, sum %lld", workers, (long long)n,
+                  (long long)sum);
+        basalt_qctx_free(ctx);
+        basalt_pool_free(pool);
+    }
+}
+
 /* A scan over a file that is not there names it; a second execute is refused. */
 TEST(plan_errors)
 {
