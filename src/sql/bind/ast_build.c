@@ -49,6 +49,19 @@ struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, 
     return e;
 }
 
+struct basalt_sql_expr *basalt_sql_ast_bool(struct binder *B, bool value, int32_t pos)
+{
+    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
+    if (e == NULL)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = BASALT_SQL_EXPR_BOOL;
+    e->pos = pos;
+    e->height = 1;
+    e->u.lit.b = value;
+    return e;
+}
+
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r)
 {

@@ -267,6 +267,7 @@ basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_e
 struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
                                               const char *name, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, int32_t pos);
+struct basalt_sql_expr *basalt_sql_ast_bool(struct binder *B, bool value, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r);
 
@@ -282,10 +283,6 @@ basalt_status basalt_sql_zero_if_null(struct basalt_qexpr_builder *b, struct bas
 basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, struct brel *rel,
                                  uint64_t rel_mask, const struct basalt_sql_expr *e,
                                  struct basalt_error *err);
-/* Joins what e needs onto rel: EXISTS / NOT EXISTS as a semi / anti join
- * (*done: nothing is left to filter), scalar subqueries as a LEFT join with
- * their aggregate grouped by the correlation keys (their value recorded in
- * B->repl for the filter that follows). */
 /* bind_narrow.c: `inner IN (SELECT outer FROM its table WHERE its own
  * conditions)` for the first correlated equality whose outer side is a
  * column of a filtered table of the outer FROM at most a quarter of the
@@ -295,10 +292,19 @@ struct basalt_sql_expr *basalt_sql_narrowing(struct binder *B, const struct bsco
                                              const struct basalt_sql_expr *const *outer_side,
                                              struct basalt_sql_expr *const *inner_side, int n,
                                              const struct brel *grouped);
+/* Joins what e's correlated subqueries need onto rel: when e is a WHERE
+ * condition (done not NULL), EXISTS / NOT EXISTS as the whole condition is a
+ * semi / anti join (*done: nothing is left to filter); scalar subqueries,
+ * and EXISTS elsewhere, are a LEFT join with their aggregate (TRUE for
+ * EXISTS) grouped by the correlation keys, their value recorded in B->repl
+ * for the expression that reads them. After grouping (keys not NULL: the
+ * group keys' texts, n_keys of them) not those inside aggregate calls nor
+ * those that are group keys: both were joined in before grouping. */
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
                                      const struct bouter *from,
                                      struct brel *rel, const struct basalt_sql_expr *e,
-                                     bool *done, struct basalt_error *err);
+                                     const struct brepl *keys, int n_keys, bool *done,
+                                     struct basalt_error *err);
 
 /* bind_from.c: the relations of a FROM and the conjuncts of its ON
  * clauses (and of WHERE, added by the caller). */

@@ -455,23 +455,44 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         st = basalt_sql_plan_joins(B, &scope, F.rels, F.n, F.conj, F.nc, &rel, err);
     for (int i = 0; i < n_deferred && st == BASALT_OK; i++) {
         bool done = false;
-        st = basalt_sql_decorrelate(B, &scope, &from, &rel, deferred[i], &done, err);
+        st = basalt_sql_decorrelate(B, &scope, &from, &rel, deferred[i], NULL, 0, &done, err);
         if (st == BASALT_OK && !done)
             st = basalt_sql_filter(B, &scope, &rel, &deferred[i], 1, "WHERE", err);
     }
     basalt_free(deferred);
     /* Correlated scalar subqueries of the SELECT list are joined in as
-     * columns, as in WHERE (bind_subquery.c); uncorrelated ones run once. */
+     * columns, as in WHERE (bind_subquery.c); uncorrelated ones run once.
+     * In a grouped query those inside aggregate calls are joined in here,
+     * for every row; the others after grouping, where the columns they read
+     * are the group keys. */
+    bool grouping = s->n_group > 0 || s->group_all || having != NULL;
+    for (int i = 0; i < s->n_items && !grouping; i++)
+        grouping = s->items[i].expr->kind != BASALT_SQL_EXPR_STAR &&
+                   basalt_sql_has_aggregate(B, s->items[i].expr);
     for (int i = 0; i < s->n_items && st == BASALT_OK; i++) {
         const struct basalt_sql_expr *x = s->items[i].expr;
         if (x->kind == BASALT_SQL_EXPR_STAR || x->kind == BASALT_SQL_EXPR_IN_QUERY ||
             !basalt_sql_has_subquery(x))
             continue;
-        bool done = false;
-        st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, &done, err);
+        if (!grouping) {
+            st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, NULL, 0, NULL, err);
+            continue;
+        }
+        struct aggs in_item;
+        memset(&in_item, 0, sizeof in_item);
+        st = collect_aggs(B, x, &in_item, err);
+        for (int k = 0; k < in_item.n && st == BASALT_OK; k++)
+            st = basalt_sql_decorrelate(B, &scope, &from, &rel, in_item.calls[k], NULL, 0, NULL,
+                                        err);
+        basalt_free(in_item.calls);
+        basalt_free(in_item.texts);
     }
-    basalt_free(written);
-    basalt_free(leaves);
+    /* A group key that is a correlated subquery is a column before grouping. */
+    for (int i = 0; i < s->n_group && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *g = group_expr(B, s, &scope, s->group[i]);
+        if (g->kind != BASALT_SQL_EXPR_IN_QUERY && basalt_sql_has_subquery(g))
+            st = basalt_sql_decorrelate(B, &scope, &from, &rel, g, NULL, 0, NULL, err);
+    }
 
     /* The output columns, stars expanded. */
     int n_out = 0, cap_out = 0;
@@ -622,6 +643,13 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         basalt_free(keys);
         basalt_free(knames);
         basalt_free(calls);
+        /* Correlated subqueries outside the aggregates, over the groups
+         * (repl's first nk entries are the group keys). */
+        for (int i = 0; i <= s->n_items && st == BASALT_OK; i++) {
+            const struct basalt_sql_expr *x = i < s->n_items ? s->items[i].expr : having;
+            if (x != NULL && x->kind != BASALT_SQL_EXPR_STAR && x->kind != BASALT_SQL_EXPR_IN_QUERY)
+                st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, repl, nk, NULL, err);
+        }
         if (st == BASALT_OK && having != NULL) {
             struct basalt_qexpr_builder *hb;
             st = basalt_qplan_builder(B->ctx, rel.node, &hb, err);
@@ -769,6 +797,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     basalt_free(repl);
     basalt_free(A.calls);
     basalt_free(A.texts);
+    basalt_free(written);
+    basalt_free(leaves);
     basalt_sql_from_reset(&F);
     basalt_sql_scope_reset(&scope);
     return st;

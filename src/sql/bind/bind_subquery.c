@@ -8,7 +8,10 @@
  *     is its aggregate grouped by the inner sides of the correlated
  *     equalities, LEFT joined on their outer sides; the subquery then reads
  *     that column (B->repl). A group with no rows gives NULL, which is the
- *     subquery's value for every aggregate but COUNT (documented).
+ *     subquery's value for every aggregate but COUNT (documented);
+ *   - an EXISTS that is not a condition of its own (in CASE, under OR, in
+ *     the SELECT list) is TRUE grouped the same way, FALSE where the LEFT
+ *     join finds no group.
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
 #include <stdio.h>
@@ -65,9 +68,26 @@ static void walk(const struct basalt_sql_expr *e, column_fn fn, void *ctx)
     }
 }
 
-/* Whether e holds a subquery node outside nested subqueries; *first gets
- * the subqueries in order (up to cap). */
-static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_expr **out, int cap)
+/* Appends e's subqueries outside nested subqueries (and outside aggregate
+ * calls when `skip_aggregates`) to out (up to cap), in order; returns how
+ * many there are. A correlated one inside CASE, a function call or an IN
+ * list is joined in as the others are: it is then computed for every row,
+ * which is harmless for the aggregates and EXISTS that decorrelate (none of
+ * them fails). */
+static int subqueries(const struct basalt_sql_expr *e, bool skip_aggregates,
+                      const struct basalt_sql_expr **out, int cap);
+
+static int subqueries_of(const struct basalt_sql_expr *const *list, int n, bool skip_aggregates,
+                         const struct basalt_sql_expr **out, int cap)
+{
+    int found = 0;
+    for (int i = 0; i < n; i++)
+        found += subqueries(list[i], skip_aggregates, out + found, cap > found ? cap - found : 0);
+    return found;
+}
+
+static int subqueries(const struct basalt_sql_expr *e, bool skip_aggregates,
+                      const struct basalt_sql_expr **out, int cap)
 {
     if (e == NULL)
         return 0;
@@ -76,18 +96,44 @@ static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_e
             out[0] = e;
         return 1;
     }
-    int n = 0;
     switch (e->kind) {
-    case BASALT_SQL_EXPR_UNARY: return subqueries(e->u.unary.arg, out, cap);
-    case BASALT_SQL_EXPR_BINARY:
-        n = subqueries(e->u.binary.left, out, cap);
-        return n + subqueries(e->u.binary.right, out + n, cap > n ? cap - n : 0);
-    case BASALT_SQL_EXPR_BETWEEN:
-        n = subqueries(e->u.between.arg, out, cap);
-        n += subqueries(e->u.between.low, out + n, cap > n ? cap - n : 0);
-        return n + subqueries(e->u.between.high, out + n, cap > n ? cap - n : 0);
-    case BASALT_SQL_EXPR_CAST: return subqueries(e->u.cast.arg, out, cap);
-    case BASALT_SQL_EXPR_IS: return subqueries(e->u.is.arg, out, cap);
+    case BASALT_SQL_EXPR_UNARY: return subqueries(e->u.unary.arg, skip_aggregates, out, cap);
+    case BASALT_SQL_EXPR_BINARY: {
+        const struct basalt_sql_expr *both[2] = {e->u.binary.left, e->u.binary.right};
+        return subqueries_of(both, 2, skip_aggregates, out, cap);
+    }
+    case BASALT_SQL_EXPR_BETWEEN: {
+        const struct basalt_sql_expr *three[3] = {e->u.between.arg, e->u.between.low, e->u.between.high};
+        return subqueries_of(three, 3, skip_aggregates, out, cap);
+    }
+    case BASALT_SQL_EXPR_LIKE: {
+        const struct basalt_sql_expr *three[3] = {e->u.like.arg, e->u.like.pattern, e->u.like.escape};
+        return subqueries_of(three, 3, skip_aggregates, out, cap);
+    }
+    case BASALT_SQL_EXPR_IN_LIST: {
+        int n = subqueries(e->u.in_list.arg, skip_aggregates, out, cap);
+        return n + subqueries_of((const struct basalt_sql_expr *const *)e->u.in_list.items,
+                                 e->u.in_list.n_items, skip_aggregates, out + n, cap > n ? cap - n : 0);
+    }
+    case BASALT_SQL_EXPR_CASE: {
+        int n = subqueries(e->u.case_.operand, skip_aggregates, out, cap);
+        for (int i = 0; i < e->u.case_.n_when; i++) {
+            const struct basalt_sql_expr *arm[2] = {e->u.case_.when[i], e->u.case_.then[i]};
+            n += subqueries_of(arm, 2, skip_aggregates, out + n, cap > n ? cap - n : 0);
+        }
+        return n + subqueries(e->u.case_.otherwise, skip_aggregates, out + n, cap > n ? cap - n : 0);
+    }
+    case BASALT_SQL_EXPR_FUNCTION:
+    {
+        if (skip_aggregates && e->u.call.over == NULL && basalt_sql_is_aggregate(e->u.call.name.name))
+            return 0;
+        int n = subqueries_of((const struct basalt_sql_expr *const *)e->u.call.args, e->u.call.n_args,
+                              skip_aggregates, out, cap);
+        return n + subqueries(e->u.call.filter, skip_aggregates, out + n, cap > n ? cap - n : 0);
+    }
+    case BASALT_SQL_EXPR_CAST: return subqueries(e->u.cast.arg, skip_aggregates, out, cap);
+    case BASALT_SQL_EXPR_EXTRACT: return subqueries(e->u.extract.arg, skip_aggregates, out, cap);
+    case BASALT_SQL_EXPR_IS: return subqueries(e->u.is.arg, skip_aggregates, out, cap);
     default: return 0;
     }
 }
@@ -95,7 +141,7 @@ static int subqueries(const struct basalt_sql_expr *e, const struct basalt_sql_e
 bool basalt_sql_has_subquery(const struct basalt_sql_expr *e)
 {
     const struct basalt_sql_expr *found[1];
-    return subqueries(e, found, 1) > 0 || (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated);
+    return subqueries(e, false, found, 1) > 0 || (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated);
 }
 
 struct outside {
@@ -245,6 +291,34 @@ static bool correlation_key(struct binder *B, const struct bscope *in, const str
     return false;
 }
 
+/* A correlated scalar subquery, or an EXISTS read as a value (in CASE, an
+ * OR, the SELECT list): the subquery grouped by its correlation keys, LEFT
+ * joined on them; for EXISTS the grouped query's value is TRUE, and FALSE
+ * where no group has the key. */
+/* A column of the outer query that rel lacks: after grouping, one that is
+ * not a group key. */
+struct missing {
+    struct binder *B;
+    const struct bscope *outer;
+    const struct brel *rel;
+    const struct basalt_sql_expr *first;
+};
+
+static void find_missing(void *vctx, const struct basalt_sql_expr *c)
+{
+    struct missing *m = vctx;
+    const struct bcol *col;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (m->first != NULL ||
+        basalt_sql_resolve(m->B, m->outer, &c->u.column, c->pos, &col, &ignore) != BASALT_OK)
+        return;
+    for (int k = 0; k < m->rel->n; k++)
+        if (m->rel->gids[k] == col->gid)
+            return;
+    m->first = c;
+}
+
 static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                                  const struct bouter *from, struct brel *rel,
                                  const struct basalt_sql_expr *sub, struct split *s,
@@ -252,8 +326,13 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
 {
     const struct basalt_sql_query *q = sub->u.subquery;
     const struct basalt_sql_select *sel = &q->u.select;
-    if (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
-        q->n_order > 0 || q->limit != NULL)
+    bool exists = sub->kind == BASALT_SQL_EXPR_EXISTS;
+    if (exists && (sel->n_group > 0 || sel->group_all || sel->having != NULL || q->limit != NULL))
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
+                              "this correlated EXISTS is not supported yet as a value (no GROUP "
+                              "BY, HAVING or LIMIT)");
+    if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
+                    q->n_order > 0 || q->limit != NULL))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated subquery is not supported yet (one aggregate, "
                               "no GROUP BY, HAVING, ORDER BY or LIMIT)");
@@ -273,7 +352,20 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         const struct basalt_sql_expr *o, *i;
         if (!correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
-                                "a correlated scalar subquery must be correlated by equalities");
+                                exists ? "a correlated EXISTS must be correlated by equalities "
+                                         "where it is not a condition of its own"
+                                       : "a correlated scalar subquery must be correlated by "
+                                         "equalities");
+            break;
+        }
+        struct missing m = {B, outer, rel, NULL};
+        walk(o, find_missing, &m);
+        if (m.first != NULL) {
+            const struct basalt_sql_ident *parts = m.first->u.column.parts;
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, m.first->pos, err,
+                                "column \"%s\" must appear in the GROUP BY clause or be used in "
+                                "an aggregate function",
+                                parts[m.first->u.column.n_parts - 1].name);
             break;
         }
         outer_side[k] = o;
@@ -287,8 +379,12 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         basalt_free(outer_side);
         return st;
     }
-    items[n].expr = sel->items[0].expr;
+    items[n].expr = exists ? basalt_sql_ast_bool(B, true, sub->pos) : sel->items[0].expr;
     items[n].alias.name = "__v";
+    if (items[n].expr == NULL) {
+        basalt_free(outer_side);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
     /* SELECT inner keys, value FROM (its FROM) WHERE (its own conditions)
      * GROUP BY inner keys */
     struct basalt_sql_query *g = basalt_arena_alloc(&B->arena, sizeof *g, 8);
@@ -356,14 +452,13 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                                   used, &out, err);
     if (st == BASALT_OK) {
         *rel = out;
-    {
         /* the LEFT join leaves NULL where no row has the key: right for
-         * every aggregate but COUNT, whose value there is 0 */
-        const struct basalt_sql_expr *x = sel->items[0].expr;
+         * every aggregate but COUNT, whose value there is 0, and EXISTS,
+         * FALSE */
+        const struct basalt_sql_expr *x = items[n].expr;
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
                      strcmp(x->u.call.name.name, "count") == 0;
-        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count, err);
-    }
+        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count || exists, err);
     }
     basalt_free(conds);
     basalt_free(used);
@@ -424,13 +519,39 @@ basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, s
     return st;
 }
 
+static bool is_group_key(struct binder *B, const struct basalt_sql_expr *e,
+                         const struct brepl *keys, int n_keys)
+{
+    const char *text = n_keys > 0 ? basalt_sql_text(B, e) : NULL;
+    for (int i = 0; text != NULL && i < n_keys; i++)
+        if (strcmp(keys[i].text, text) == 0)
+            return true;
+    return false;
+}
+
+/* Whether q's SELECT list aggregates without GROUP BY: one row always. */
+static bool aggregates_once(struct binder *B, const struct basalt_sql_query *q)
+{
+    const struct basalt_sql_select *sel = &q->u.select;
+    if (sel->n_group > 0 || sel->group_all)
+        return false;
+    for (int i = 0; i < sel->n_items; i++)
+        if (sel->items[i].expr->kind != BASALT_SQL_EXPR_STAR &&
+            basalt_sql_has_aggregate(B, sel->items[i].expr))
+            return true;
+    return false;
+}
+
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
                                      const struct bouter *from, struct brel *rel,
                                      const struct basalt_sql_expr *e,
-                                     bool *done, struct basalt_error *err)
+                                     const struct brepl *keys, int n_keys, bool *done,
+                                     struct basalt_error *err)
 {
-    *done = false;
-    if (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated) {
+    bool condition = done != NULL;
+    if (condition)
+        *done = false;
+    if (condition && e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated) {
         /* over several relations of the FROM list: onto their join */
         basalt_status st = basalt_sql_in_join(B, outer, rel, ~((uint64_t)1 << 63), e, err);
         *done = st == BASALT_OK;
@@ -445,22 +566,26 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         x = x->u.unary.arg;
     }
     const struct basalt_sql_expr *subs[16];
-    int n = subqueries(e, subs, 16);
+    int n = subqueries(e, keys != NULL, subs, 16);
     if (n > 16)
         return basalt_sql_err(B, BASALT_LIMIT, e->pos, err, "more than 16 subqueries in one condition");
     basalt_status st = BASALT_OK;
     for (int k = 0; k < n && st == BASALT_OK; k++) {
+        if (is_group_key(B, subs[k], keys, n_keys))
+            continue;
         struct split s;
         st = split_subquery(B, outer, subs[k]->u.subquery, &s, err);
+        if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
+            aggregates_once(B, subs[k]->u.subquery))
+            st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
+                                "a correlated EXISTS over an aggregate without GROUP BY is not "
+                                "supported (it is always true: the aggregate makes one row)");
         if (st == BASALT_OK && s.n_corr > 0) {
-            if (subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
+            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
-            } else if (subs[k]->kind == BASALT_SQL_EXPR_SUBQUERY) {
-                st = scalar_join(B, outer, from, rel, subs[k], &s, err);
             } else {
-                st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
-                                    "a correlated EXISTS must be a condition of its own");
+                st = scalar_join(B, outer, from, rel, subs[k], &s, err);
             }
         }
         split_reset(&s);

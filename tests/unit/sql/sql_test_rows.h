@@ -10,8 +10,9 @@
 
 #include "basalt/sql.h"
 
-/* Renders the rows as "a|b;c|d;": NULL as N, integers as such, doubles
- * with %.17g (%g when `short_doubles`), strings as they are. */
+/* Renders the rows as "a|b;c|d;": NULL as N, booleans as t and f,
+ * integers as such, doubles with %.17g (%g when `short_doubles`), strings
+ * as they are. */
 static inline void sql_test_render(const struct basalt_arrow_batches *b, bool short_doubles,
                                    char *out, size_t cap)
 {
@@ -28,6 +29,9 @@ static inline void sql_test_render(const struct basalt_arrow_batches *b, bool sh
                 char cell[64];
                 if (v && !((v[i >> 3] >> (i & 7)) & 1))
                     snprintf(cell, sizeof cell, "N");
+                else if (strcmp(f, "b") == 0)
+                    snprintf(cell, sizeof cell, "%s",
+                             (((const uint8_t *)col->buffers[1])[i >> 3] >> (i & 7)) & 1 ? "t" : "f");
                 else if (strcmp(f, "i") == 0)
                     snprintf(cell, sizeof cell, "%d", ((const int32_t *)col->buffers[1])[i]);
                 else if (strcmp(f, "l") == 0)

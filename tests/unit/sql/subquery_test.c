@@ -1,0 +1,98 @@
+/* Correlated subqueries where they are values, with answers written by
+ * hand over VALUES tables (and equal to DuckDB's): inside CASE, function
+ * calls, IN lists and FILTER; EXISTS in the SELECT list and under OR; in a
+ * grouped query over its group keys, inside its aggregates, in HAVING and
+ * as a group key. The WHERE forms (semi and anti joins, scalar
+ * comparisons) are in tests/sql/sql_differential.mjs. */
+#include "basalt/sql.h"
+#include "sql_test_rows.h"
+#include "test.h"
+
+#define T "(VALUES (1), (2), (3), (NULL)) t(a)"
+#define U "(VALUES (1, 1), (2, 5), (2, 7), (NULL, 9)) u(a2, b)"
+/* max(b), min(b) and count(*) of the u rows whose a2 is t.a */
+#define MAX_B "(SELECT max(b) FROM " U " WHERE u.a2 = t.a)"
+#define MIN_B "(SELECT min(b) FROM " U " WHERE u.a2 = t.a)"
+#define COUNT_B "(SELECT count(*) FROM " U " WHERE u.a2 = t.a)"
+#define HAS_B "EXISTS (SELECT 1 FROM " U " WHERE u.a2 = t.a)"
+
+TEST(sql_correlated_subqueries_inside_expressions)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    /* Under CASE (computed for every row, read where the branch is taken). */
+    EXPECT_SQL_ROWS("SELECT a, CASE WHEN a > 1 THEN " MAX_B " ELSE 0 END FROM " T
+                    " ORDER BY a NULLS LAST",
+                    "1|0;2|7;3|N;N|0;");
+    /* As a function's argument, and in arithmetic inside one. */
+    EXPECT_SQL_ROWS("SELECT a, coalesce(" MAX_B ", -1), abs(" MIN_B " - 10) FROM " T
+                    " ORDER BY a NULLS LAST",
+                    "1|1|9;2|7|5;3|-1|N;N|-1|N;");
+    /* COUNT over no rows is 0, also inside IN. */
+    EXPECT_SQL_ROWS("SELECT a, " COUNT_B " IN (0, 2) FROM " T " ORDER BY a NULLS LAST",
+                    "1|f;2|t;3|t;N|t;");
+    /* In a WHERE that is not the subquery alone. */
+    EXPECT_SQL_ROWS("SELECT a FROM " T " WHERE CASE WHEN a > 1 THEN " COUNT_B
+                    " > 1 ELSE true END ORDER BY a NULLS LAST",
+                    "1;2;N;");
+    basalt_sql_session_free(s);
+}
+
+TEST(sql_correlated_exists_as_a_value)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    /* In the SELECT list it keeps every row (it once filtered them, as a
+     * WHERE condition would): FALSE where no u row matches, NOT over it. */
+    EXPECT_SQL_ROWS("SELECT a, " HAS_B ", NOT EXISTS (SELECT 1 FROM " U
+                    " WHERE u.a2 = t.a AND b > 6) FROM " T " ORDER BY a NULLS LAST",
+                    "1|t|t;2|t|f;3|f|t;N|f|t;");
+    /* Under OR, and in CASE. */
+    EXPECT_SQL_ROWS("SELECT a FROM " T " WHERE a = 3 OR EXISTS (SELECT 1 FROM " U
+                    " WHERE u.a2 = t.a AND b > 2) ORDER BY a",
+                    "2;3;");
+    EXPECT_SQL_ROWS("SELECT a, CASE WHEN " HAS_B " THEN 'y' ELSE 'n' END FROM " T
+                    " ORDER BY a NULLS LAST",
+                    "1|y;2|y;3|n;N|n;");
+    /* Correlated by other than equalities, or over an aggregate (always
+     * true), it says so. */
+    EXPECT_SQL_ERROR("SELECT a, EXISTS (SELECT 1 FROM " U " WHERE u.a2 = t.a AND u.b > t.a) FROM " T,
+                     BASALT_UNSUPPORTED, "correlated by equalities");
+    EXPECT_SQL_ERROR("SELECT a, EXISTS (SELECT max(b) FROM " U " WHERE u.a2 = t.a) FROM " T,
+                     BASALT_UNSUPPORTED, "always true");
+    basalt_sql_session_free(s);
+}
+
+TEST(sql_correlated_subqueries_in_grouped_queries)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    /* Over the group key (it was once bound alone and failed). */
+    EXPECT_SQL_ROWS("SELECT a, " MAX_B ", count(*) FROM " T " GROUP BY a ORDER BY a NULLS LAST",
+                    "1|1|1;2|7|1;3|N|1;N|N|1;");
+    /* Inside an aggregate (for every row before grouping) and outside it
+     * (over the groups), in one item. */
+    EXPECT_SQL_ROWS("SELECT a % 2, sum(" MAX_B ")::BIGINT FROM " T " GROUP BY 1 ORDER BY 1 NULLS LAST",
+                    "0|7;1|1;N|N;");
+    EXPECT_SQL_ROWS("SELECT a, max(" MAX_B ") + " MIN_B " FROM " T " GROUP BY a ORDER BY a NULLS LAST",
+                    "1|2;2|12;3|N;N|N;");
+    /* In FILTER, in HAVING, and as a group key. */
+    EXPECT_SQL_ROWS("SELECT a % 2, count(*) FILTER (WHERE " HAS_B ") FROM " T
+                    " GROUP BY 1 ORDER BY 1 NULLS LAST",
+                    "0|1;1|1;N|0;");
+    EXPECT_SQL_ROWS("SELECT a, sum(a)::BIGINT FROM " T " GROUP BY a HAVING coalesce(sum(a), 0) < coalesce(" MAX_B
+                    ", 0) ORDER BY a",
+                    "2|2;");
+    EXPECT_SQL_ROWS("SELECT " MAX_B " AS m, count(*) FROM " T " GROUP BY m ORDER BY m NULLS LAST",
+                    "1|1;7|1;N|2;");
+    /* Over a column that is not a group key: the error DuckDB gives too. */
+    EXPECT_SQL_ERROR("SELECT a % 2, " MAX_B " FROM " T " GROUP BY 1", BASALT_INVALID_ARG,
+                     "must appear in the GROUP BY clause");
+    basalt_sql_session_free(s);
+}
