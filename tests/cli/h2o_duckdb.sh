@@ -8,7 +8,9 @@
 # tests/sql/h2o_differential.mjs runs the 15 queries of
 # tests/sql/queries/h2o (groupby_q1..q10, join_q1..q5) through
 # `basalt sql -f` (1 and 2 threads, byte-identical), DuckDB and Polars
-# (tests/sql/h2o_polars.mjs) over the same files and compares the rows. One
+# (tests/sql/h2o_polars.mjs) over the same files and compares the rows
+# (as Parquet files, inside DuckDB: tests/sql/parquet_compare.mjs, itself
+# checked first by tests/sql/parquet_compare_check.mjs). One
 # line per query: OK, MISMATCH, ERROR (basalt failed), EMPTY, PEER (DuckDB
 # and Polars disagree), or KNOWN for the queries listed below, failing on the
 # engine's account; a listed query that passes fails the case until it is
@@ -73,6 +75,13 @@ if generate "$tmp/groupby1" 1 --rows "$rows" --k 100 --nas 5 &&
       break
     fi
   done
+fi
+# The file comparison the differential relies on, on files made to agree
+# and to differ.
+checks=$((checks + 1))
+if ! node "$here/sql/parquet_compare_check.mjs" "$tmp/compare" >"$tmp/compare.log" 2>&1; then
+  failures=$((failures + 1))
+  cat "$tmp/compare.log"
 fi
 checks=$((checks + 1))
 if ! node "$here/sql/h2o_differential.mjs" "$basalt" "$tmp/groupby" "$tmp/join" "$tmp/work" >"$tmp/log" 2>&1; then

@@ -6,11 +6,14 @@
 // GROUPBY_DIR holds x.parquet, JOIN_DIR x, small, medium and big (from
 // basalt-h2ogen). Each query of tests/sql/queries/h2o (its tables turned into
 // the files' paths by tpch_queries.mjs' substitution) runs in DuckDB and
-// through `basalt sql -f` at 1 and 2 threads, whose outputs must be
-// byte-identical; rows compare by tests/sql/result_compare.mjs, unordered.
+// through `basalt sql -f` at 1 and 2 threads, whose Parquet outputs must be
+// the same bytes (or, failing that, the same values in the same order).
 // Polars (tests/sql/h2o_polars.mjs: every query, as lazy frames) answers too:
 // its rows must equal DuckDB's (else PEER: the two references disagree) and
-// basalt's. groupby_q9's r^2 of nearly uncorrelated columns is rounding noise
+// basalt's. Every engine writes its rows to a Parquet file in WORK_DIR and
+// tests/sql/parquet_compare.mjs compares the files inside DuckDB, unordered,
+// by tests/sql/result_compare.mjs' rules: node never holds the rows, so the
+// 1e7-row tables' results (up to 1e7 rows) compare as the small ones do. groupby_q9's r^2 of nearly uncorrelated columns is rounding noise
 // near 0 whose digits differ between any two engines: values within 1e-12 of
 // each other are equal there.
 // Prints one line per query: OK, MISMATCH, ERROR (basalt failed), EMPTY or
@@ -24,8 +27,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { h2oPolarsNames, polarsH2O } from './h2o_polars.mjs';
-import { canon, compareRows } from './result_compare.mjs';
+import { h2oPolarsNames, polarsH2OFrame } from './h2o_polars.mjs';
+import { compareParquet, parquetRows } from './parquet_compare.mjs';
 import { substituteTables } from './tpch_queries.mjs';
 
 const [bin, groupbyDir, joinDir, workDir, ...only] = process.argv.slice(2);
@@ -49,21 +52,25 @@ try {
   }
 }
 
-async function duck(q) {
+const quote = s => `'${s.replaceAll("'", "''")}'`;
+const firstLine = e => String(e.message).split('\n')[0];
+
+async function duck(q, out) {
   try {
-    const reader = await conn.runAndReadAll(q);
-    return { rows: reader.getRowsJson().map(row => row.map(canon)) };
+    await conn.run(`COPY (${q.trim().replace(/;\s*$/, '')}) TO ${quote(out)} (FORMAT parquet)`);
+    return { file: out };
   } catch (e) {
-    return { error: String(e.message).split('\n')[0] };
+    return { error: firstLine(e) };
   }
 }
 
-function polars(name, dir) {
+function polars(name, dir, out) {
   if (pl === null || !h2oPolarsNames.includes(name)) return null;
   try {
-    return { rows: polarsH2O(pl, name, dir).map(row => row.map(canon)) };
+    polarsH2OFrame(pl, name, dir).collectSync().writeParquet(out);
+    return { file: out };
   } catch (e) {
-    return { error: String(e.message).split('\n')[0] };
+    return { error: firstLine(e) };
   }
 }
 
@@ -71,16 +78,15 @@ const sanitized = fs.readFileSync(bin).includes('__asan_init');
 const memoryKb = sanitized ? 0 : Number(process.env.BASALT_H2O_MEMORY_KB ?? 3000000);
 const timeoutS = Number(process.env.BASALT_H2O_TIMEOUT ?? 120);
 
-function ours(file, threads) {
-  const args = ['sql', '-f', file, '--format', 'json', '--threads', String(threads)];
+function ours(file, threads, out) {
+  const args = ['sql', '-f', file, '--format', 'parquet', '--output', out, '--threads', String(threads)];
   const p = memoryKb > 0
     ? spawnSync('bash', ['-c', `ulimit -v ${memoryKb} && exec "$0" "$@"`, bin, ...args],
-      { encoding: 'utf8', maxBuffer: 1 << 29, timeout: timeoutS * 1000 })
-    : spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 29, timeout: timeoutS * 1000 });
+      { encoding: 'utf8', timeout: timeoutS * 1000 })
+    : spawnSync(bin, args, { encoding: 'utf8', timeout: timeoutS * 1000 });
   if (p.signal === 'SIGTERM') return { error: `timed out after ${timeoutS} s` };
   if (p.status !== 0) return { error: (p.stderr || `exit ${p.status} ${p.signal ?? ''}`).trim().split('\n')[0] };
-  const rows = p.stdout.split('\n').filter(Boolean).map(line => Object.values(JSON.parse(line)).map(canon));
-  return { rows, raw: p.stdout };
+  return { file: out };
 }
 
 const names = only.length ? only : fs.readdirSync(queryDir).filter(f => f.endsWith('.sql')).map(f => f.slice(0, -4))
@@ -93,39 +99,47 @@ for (const name of names) {
   const file = path.join(workDir, `${name}.sql`);
   fs.writeFileSync(file, text);
   const absTol = name === 'groupby_q9' ? 1e-12 : 0;
-  const d = await duck(text);
-  const p = polars(name, dir);
+  const out = who => path.join(workDir, `${name}.${who}.parquet`);
+  const d = await duck(text, out('duckdb'));
+  const p = polars(name, dir, out('polars'));
+  const shape = d.error ? null : await parquetRows(conn, d.file);
   let verdict, detail = '';
+  const peerBad = p && (p.error ?? await compareParquet(conn, d.file, p.file, { absTol, names: ['duckdb', 'polars'] }));
   if (d.error) {
     verdict = 'ERROR';
     detail = `duckdb: ${d.error}`;
-  } else if (d.rows.length === 0 || d.rows.every(r => r.every(v => v === null))) {
+  } else if (shape.rows === 0 || shape.allNull) {
     verdict = 'EMPTY';
     detail = 'duckdb returns nothing: the data is too thin for this query';
-  } else if (p && (p.error || compareRows(d.rows, p.rows, false, absTol))) {
+  } else if (peerBad) {
     verdict = 'PEER';
-    detail = `polars and duckdb disagree: ${p.error ?? compareRows(d.rows, p.rows, false, absTol).replace('basalt', 'polars')}`;
+    detail = `polars and duckdb disagree: ${peerBad}`;
   } else {
-    const b1 = ours(file, 1);
+    const b1 = ours(file, 1, out('basalt1'));
     if (b1.error) {
       verdict = 'ERROR';
       detail = b1.error;
     } else {
-      const b2 = ours(file, 2);
-      const bad = compareRows(d.rows, b1.rows, false, absTol);
-      const badPolars = p ? compareRows(p.rows, b1.rows, false, absTol) : null;
+      const b2 = ours(file, 2, out('basalt2'));
+      const bad = await compareParquet(conn, d.file, b1.file, { absTol });
+      const badPolars = p && !bad ? await compareParquet(conn, p.file, b1.file, { absTol, names: ['polars', 'basalt'] }) : null;
+      // The two threads' files are the same bytes, or failing that the same
+      // rows in the same order, value for value.
+      const threadsDiffer = b2.error ?? (spawnSync('cmp', ['-s', b1.file, b2.file]).status === 0 ? null
+        : await compareParquet(conn, b1.file, b2.file, { ordered: true, exact: true, names: ['1 thread', '2 threads'] }));
       if (bad || badPolars) {
         verdict = 'MISMATCH';
-        detail = bad ?? `against polars: ${badPolars.replace('duckdb', 'polars')}`;
-      } else if (b2.error || b2.raw !== b1.raw) {
+        detail = bad ?? `against polars: ${badPolars}`;
+      } else if (threadsDiffer) {
         verdict = 'MISMATCH';
-        detail = `2 threads differ from 1 thread${b2.error ? ': ' + b2.error : ''}`;
+        detail = `2 threads differ from 1 thread: ${threadsDiffer}`;
       } else {
         verdict = 'OK';
-        detail = `${d.rows.length} rows${p ? ', duckdb and polars' : ', duckdb'}`;
+        detail = `${shape.rows} rows${p ? ', duckdb and polars' : ', duckdb'}`;
       }
     }
   }
+  for (const who of ['duckdb', 'polars', 'basalt1', 'basalt2']) fs.rmSync(out(who), { force: true });
   if (known.has(name)) {
     if (verdict === 'OK') {
       failures++;

@@ -4,18 +4,14 @@
 // columns in its order). Where Polars' defaults differ from SQL the
 // expression says so: a sum over no non-NULL value is NULL in SQL and 0 in
 // Polars, so sums go through `sqlSum`.
-//   polarsH2O(pl, name, dir) -> array of rows; dir holds x.parquet (group-by)
-//   or x, small, medium, big .parquet (join); h2oPolarsNames lists the queries.
-//   polarsH2OFrame(pl, name, dir) -> the lazy frame (the benchmark collects it).
+//   polarsH2OFrame(pl, name, dir) -> the lazy frame; dir holds x.parquet
+//   (group-by) or x, small, medium, big .parquet (join); h2oPolarsNames lists
+//   the queries.
 import path from 'node:path';
 
 export const h2oPolarsNames = [
   'groupby_q1', 'groupby_q2', 'groupby_q3', 'groupby_q4', 'groupby_q5', 'groupby_q6', 'groupby_q7', 'groupby_q8',
   'groupby_q9', 'groupby_q10', 'join_q1', 'join_q2', 'join_q3', 'join_q4', 'join_q5'];
-
-export function polarsH2O(pl, name, dir) {
-  return polarsH2OFrame(pl, name, dir).collectSync().rows();
-}
 
 export function polarsH2OFrame(pl, name, dir) {
   const scan = t => pl.scanParquet(path.join(dir, `${t}.parquet`));
