@@ -354,17 +354,36 @@ int64_t basalt_qs_prefilter(const struct basalt_qsort *s, const struct ArrowArra
 #undef DBL
     if (!valid)
         return kept;
-    /* NULL slots hold any value: decide them by their placement instead. */
-    int64_t m = 0, j = 0;
+    /* NULL slots hold any value: decide them by their placement instead
+     * (NULLs come before every value or after). Last, NULLs only leave the
+     * selection, which is compacted forwards; first, they only join it, and
+     * it is merged from its end so that no index is overwritten before it is
+     * read. */
+    if (!k->nulls_first) {
+        int64_t m = 0, j = 0;
+        for (int64_t r = 0; r < n; r++) {
+            bool in = j < kept && sel[j] == r;
+            j += in;
+            if (in && basalt_bitmap_get(valid, base + r))
+                sel[m++] = r;
+        }
+        return m;
+    }
+    int64_t total = kept, j = 0;
     for (int64_t r = 0; r < n; r++) {
         bool in = j < kept && sel[j] == r;
         j += in;
-        if (!basalt_bitmap_get(valid, base + r))
-            in = k->nulls_first; /* NULLs come before every value or after */
-        if (in)
-            sel[m++] = r;
+        total += !in && !basalt_bitmap_get(valid, base + r);
     }
-    return m;
+    int64_t w = total;
+    j = kept;
+    for (int64_t r = n - 1; r >= 0; r--) {
+        bool in = j > 0 && sel[j - 1] == r;
+        j -= in;
+        if (in || !basalt_bitmap_get(valid, base + r))
+            sel[--w] = r;
+    }
+    return total;
 }
 
 static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64_t i,

@@ -463,18 +463,25 @@ TEST(sort_random_against_merge_sort)
         {{1, false, true}, {0, false, false}, {0, false, false}},
         {{4, true, false}, {1, false, true}, {0, false, false}},
         {{4, false, true}, {0, false, false}, {0, false, false}},
+        /* NULLs first on a key the top-k's threshold prefilters (an integer
+         * and a double, DESC and ASC): the prefilter adds the NULL rows to
+         * its selection, which lost rows when done in place from the front */
+        {{0, true, true}, {3, false, false}, {0, false, false}},
+        {{1, false, true}, {3, true, false}, {0, false, false}},
     };
-    static const int nks[] = {2, 3, 1, 2, 1};
+    static const int nks[] = {2, 3, 1, 2, 1, 2, 2};
     int32_t *ix = malloc(RN * sizeof *ix), *tmp = malloc(RN * sizeof *tmp);
     bool ok = true;
-    for (int set = 0; set < 5 && ok; set++) {
+    for (int set = 0; set < 7 && ok; set++) {
         rkeys = sets[set];
         rnk = nks[set];
         for (int r = 0; r < RN; r++)
             ix[r] = r;
         msort(ix, tmp, RN);
-        static const int64_t limits[] = {-1, 10, 5000};
-        for (int li = 0; li < 3 && ok; li++) {
+        /* (RN / 8: more rows than the key has NULLs, so that the threshold
+         * is a value, which the prefilter reads) */
+        static const int64_t limits[] = {-1, 10, 5000, RN / 8};
+        for (int li = 0; li < (set < 5 ? 3 : 4) && ok; li++) {
             int64_t limit = limits[li], offset = li == 2 ? 777 : 0;
             /* Expected text from the merge sort. */
             int64_t lo = limit < 0 ? 0 : offset, hi = limit < 0 ? RN : offset + limit;
