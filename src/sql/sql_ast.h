@@ -44,9 +44,12 @@ struct basalt_sql_ident {
     int32_t pos;
 };
 
-/* A dotted name of 1..3 parts, outermost first: `x`, `t.x`, `db.t.x` for a
- * column; `trips`, `db.trips`, `cat.db.trips` for a table. */
-#define BASALT_SQL_NAME_PARTS 3
+/* A dotted name, outermost first: `x`, `t.x`, a struct's leaf `s.b.c` or
+ * `t.s.b.c` for a column (up to BASALT_SQL_NAME_PARTS parts); `trips`,
+ * `db.trips`, `cat.db.trips` for a table (up to
+ * BASALT_SQL_TABLE_NAME_PARTS). */
+#define BASALT_SQL_NAME_PARTS 6
+#define BASALT_SQL_TABLE_NAME_PARTS 3
 struct basalt_sql_name {
     int32_t n_parts;
     struct basalt_sql_ident parts[BASALT_SQL_NAME_PARTS];

@@ -43,6 +43,23 @@ static const char *arg_list(struct basalt_qexpr *const *args, int n, char *buf, 
     return buf;
 }
 
+/* What an Arrow format the expressions do not take holds, in words. */
+static const char *kind_of(const char *format)
+{
+    if (strcmp(format, "+l") == 0 || strcmp(format, "+L") == 0 || strncmp(format, "+w:", 3) == 0 ||
+        strcmp(format, "+vl") == 0 || strcmp(format, "+vL") == 0)
+        return "a list";
+    if (strcmp(format, "+m") == 0)
+        return "a map";
+    if (strcmp(format, "+s") == 0)
+        return "a struct";
+    if (strncmp(format, "+u", 2) == 0)
+        return "a union";
+    if (strcmp(format, "+r") == 0)
+        return "run-end encoded";
+    return format;
+}
+
 basalt_status basalt_qexpr_builder_new(const struct ArrowSchema *input,
                                        struct basalt_qexpr_builder **out, struct basalt_error *err)
 {
@@ -66,13 +83,21 @@ basalt_status basalt_qexpr_builder_new(const struct ArrowSchema *input,
     }
     for (int32_t i = 0; i < b->n_columns; i++) {
         const char *f = input->children[i]->format;
+        /* A column the expressions cannot read keeps its name and kind for
+         * the error that reading it gives. */
+        char what[256];
+        bool known = basalt_query_type_from_format(f, &b->column_types[i], NULL) == BASALT_OK;
+        if (!known) {
+            b->column_types[i].id = BASALT_QUERY_TYPE_COUNT;
+            const char *name = input->children[i]->name ? input->children[i]->name : "";
+            snprintf(what, sizeof what, "\"%s\" (%s)", name, kind_of(f));
+            f = what;
+        }
         b->column_formats[i] = basalt_arena_strndup(&b->arena, f, strlen(f));
         if (!b->column_formats[i]) {
             basalt_qexpr_builder_free(b);
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
         }
-        if (basalt_query_type_from_format(f, &b->column_types[i], NULL) != BASALT_OK)
-            b->column_types[i].id = BASALT_QUERY_TYPE_COUNT;
     }
     *out = b;
     return BASALT_OK;
@@ -144,8 +169,9 @@ basalt_status basalt_qexpr_column(struct basalt_qexpr_builder *b, int32_t index,
                            index, b->n_columns);
     if (b->column_types[index].id == BASALT_QUERY_TYPE_COUNT)
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
-                           "column %d: Arrow type '%s' is not supported in expressions", index,
-                           b->column_formats[index]);
+                                  "column %s is not supported in queries yet: leave it out "
+                                  "(SELECT * EXCLUDE (...) names the columns to drop)",
+                                  b->column_formats[index]);
     struct basalt_qexpr *e = node(b, QN_COLUMN, 0);
     NOMEM_IF(!e);
     e->column = index;

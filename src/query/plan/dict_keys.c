@@ -90,8 +90,11 @@ basalt_status basalt_qrun_dictionary_keys(struct basalt_qctx *ctx, struct basalt
     }
     if (!ok || in->kind != QPLAN_SCAN_PARQUET)
         return BASALT_OK;
-    /* the reader keeps dictionaries of byte-array columns only */
+    /* the reader keeps dictionaries of top-level byte-array columns only */
     for (int i = 0; i < nk; i++) {
+        int full = in->scan.keep != NULL ? in->scan.keep[at[i]] : at[i];
+        if (in->scan.nested != NULL && in->scan.nested[full])
+            return BASALT_OK;
         const char *f = in->schema.children[at[i]]->format;
         if (in->schema.children[at[i]]->dictionary != NULL || strchr("uUzZ", f[0]) == NULL ||
             f[1] != '\0')

@@ -42,6 +42,8 @@ static void node_free(struct basalt_qplan *n)
     basalt_ipc_reader_close(s->ipc_reader);
     basalt_free(s->ref);
     basalt_arrow_schema_release(&s->full);
+    basalt_free(s->nested);
+    basalt_arrow_schema_release(&s->with_structs);
     basalt_free(s->keep);
     basalt_free(s->pushed);
     basalt_arrow_batches_reset(&s->values);

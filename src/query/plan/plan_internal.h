@@ -51,8 +51,14 @@ struct qscan {
     struct basalt_iceberg_scan_options iceberg;
     char *ref;
     /* The file's full schema and the columns the scan keeps (indices into
-     * it, ascending; NULL: every column). */
+     * it, ascending; NULL: every column). A Parquet file's struct columns
+     * are there as their leaves (struct_flatten.c), `nested` saying which
+     * columns are such leaves (NULL: none), named by their dotted paths. */
     struct ArrowSchema full;
+    bool *nested;
+    /* JSON and IPC with struct columns: the reader's schema, whose batches
+     * are flattened as they are read (run_file_scan.c). */
+    struct ArrowSchema with_structs;
     int32_t *keep;
     int32_t n_keep;
     struct qpushed *pushed;
@@ -160,6 +166,16 @@ basalt_status basalt_qplan_node_new(struct basalt_qctx *ctx, enum qplan_kind kin
 basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct ArrowSchema *schema,
                                        struct basalt_qexpr_builder **out,
                                        struct basalt_error *err);
+/* struct_flatten.c: struct columns as their leaf fields, named by their
+ * dotted paths ("s.b.c"). basalt_qflat_schema gives the schema of the
+ * leaves of `in` and, per leaf, whether it is inside a struct;
+ * basalt_qflat_batch turns a batch of `schema` (some of whose columns are
+ * structs) into one of its n_leaves leaves in place (released on error). */
+bool basalt_qflat_has_structs(const struct ArrowSchema *schema);
+basalt_status basalt_qflat_schema(const struct ArrowSchema *in, struct ArrowSchema *out,
+                                  bool **nested, struct basalt_error *err);
+basalt_status basalt_qflat_batch(const struct ArrowSchema *schema, struct ArrowArray *batch,
+                                 int32_t n_leaves, struct basalt_error *err);
 /* A "+s" schema whose children are copies of the given fields, renamed when
  * names[i] is not NULL. */
 basalt_status basalt_qplan_struct_schema(const struct ArrowSchema *const *fields,

@@ -37,6 +37,8 @@ basalt_status basalt_qrun_file_scan_next(struct basalt_qplan *node, struct Arrow
         if (st != BASALT_OK)
             basalt_error_context(err, st, "%s", s->path);
     }
+    if (st == BASALT_OK && out->release != NULL && s->with_structs.release != NULL)
+        st = basalt_qflat_batch(&s->with_structs, out, (int32_t)s->full.n_children, err);
     if (st != BASALT_OK || out->release == NULL)
         close_reader(s);
     return st;

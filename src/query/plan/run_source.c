@@ -190,8 +190,12 @@ static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, 
         return st;
     if (s->keep == NULL)
         basalt_parquet_scan_select_all(scan);
-    for (int32_t i = 0; s->keep != NULL && i < s->n_keep && st == BASALT_OK; i++)
-        st = basalt_parquet_scan_select_column(scan, s->full.children[s->keep[i]]->name, err);
+    for (int32_t i = 0; s->keep != NULL && i < s->n_keep && st == BASALT_OK; i++) {
+        const char *name = s->full.children[s->keep[i]]->name;
+        st = s->nested != NULL && s->nested[s->keep[i]]
+                 ? basalt_parquet_scan_select_path(scan, name, err)
+                 : basalt_parquet_scan_select_column(scan, name, err);
+    }
     int32_t n_out = s->keep != NULL ? s->n_keep : (int32_t)s->full.n_children;
     for (int32_t i = 0; s->dictionary != NULL && i < n_out && st == BASALT_OK; i++)
         if (s->dictionary[i])
@@ -205,6 +209,12 @@ static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, 
         if (basalt_qpushed_parquet(&s->pushed[i], s->full.children[s->pushed[i].column], &lit))
             st = basalt_parquet_scan_filter(scan, leaf, s->pushed[i].op, &lit, err);
     }
+    /* With struct columns, the reader's batches hold the structs (with the
+     * leaves kept): they are flattened to the leaves. */
+    struct ArrowSchema structs;
+    memset(&structs, 0, sizeof structs);
+    if (st == BASALT_OK && s->nested != NULL)
+        st = basalt_parquet_scan_schema(scan, &structs, err);
     int64_t rows = 0;
     while (st == BASALT_OK) {
         struct ArrowArray batch;
@@ -212,8 +222,12 @@ static basalt_status parquet_morsel(struct qsource *src, int64_t m, int worker, 
         if (st != BASALT_OK || batch.release == NULL)
             break;
         rows += batch.length;
-        st = emit(emit_ctx, worker, m, &batch, err);
+        if (structs.release != NULL)
+            st = basalt_qflat_batch(&structs, &batch, n_out, err);
+        if (st == BASALT_OK)
+            st = emit(emit_ctx, worker, m, &batch, err);
     }
+    basalt_arrow_schema_release(&structs);
     if (st == BASALT_OK) {
         struct basalt_parquet_scan_stats stats;
         basalt_parquet_scan_get_stats(scan, &stats);

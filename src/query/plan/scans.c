@@ -39,6 +39,22 @@ static basalt_status open_remote_spooled(struct basalt_qctx *ctx, const char *pa
     return st;
 }
 
+/* The schema of a JSON or IPC scan whose reader's schema is in s->full:
+ * struct columns as their leaves (struct_flatten.c), the reader's schema
+ * kept in s->with_structs to flatten its batches (run_file_scan.c). */
+static basalt_status file_schema(struct basalt_qplan *node, struct basalt_error *err)
+{
+    struct qscan *s = &node->scan;
+    basalt_status st = BASALT_OK;
+    if (basalt_qflat_has_structs(&s->full)) {
+        basalt_arrow_schema_move(&s->full, &s->with_structs);
+        st = basalt_qflat_schema(&s->with_structs, &s->full, &s->nested, err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    return st;
+}
+
 /* Two schemas a union of files accepts as one: same column names and types. */
 static basalt_status same_columns(const struct ArrowSchema *a, const struct ArrowSchema *b,
                                   const char *path, struct basalt_error *err)
@@ -71,36 +87,44 @@ basalt_status basalt_qplan_scan_parquet(struct basalt_qctx *ctx, const char *con
     if (st != BASALT_OK)
         return st;
     struct qscan *s = &node->scan;
+    struct ArrowSchema first;
+    memset(&first, 0, sizeof first);
     s->paths = basalt_calloc(n, sizeof *s->paths);
     s->readers = basalt_calloc(n, sizeof *s->readers);
     if (s->paths == NULL || s->readers == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && st == BASALT_OK; i++) {
         s->paths[i] = basalt_strdup(paths[i]);
         s->n_paths = i + 1;
-        if (s->paths[i] == NULL)
-            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (s->paths[i] == NULL) {
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            break;
+        }
         struct basalt_input *in;
         st = open_remote(ctx, paths[i], 0, &in, err);
         if (st == BASALT_OK)
             st = in != NULL ? basalt_parquet_reader_open(in, true, NULL, &s->readers[i], err)
                             : basalt_parquet_reader_open_file(paths[i], NULL, &s->readers[i], err);
-        if (st != BASALT_OK)
-            return st;
         struct ArrowSchema schema;
-        st = basalt_parquet_reader_schema(s->readers[i], &schema, err);
+        if (st == BASALT_OK)
+            st = basalt_parquet_reader_schema(s->readers[i], &schema, err);
         if (st != BASALT_OK)
-            return st;
+            break;
         if (i == 0) {
-            basalt_arrow_schema_move(&schema, &s->full);
+            basalt_arrow_schema_move(&schema, &first);
             continue;
         }
-        st = same_columns(&s->full, &schema, paths[i], err);
+        st = same_columns(&first, &schema, paths[i], err);
         basalt_arrow_schema_release(&schema);
-        if (st != BASALT_OK)
-            return st;
     }
-    st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+    /* Struct columns are read as their leaves (struct_flatten.c). */
+    if (st == BASALT_OK && basalt_qflat_has_structs(&first))
+        st = basalt_qflat_schema(&first, &s->full, &s->nested, err);
+    else if (st == BASALT_OK)
+        basalt_arrow_schema_move(&first, &s->full);
+    basalt_arrow_schema_release(&first);
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
     if (st == BASALT_OK)
         *out = node;
     return st;
@@ -174,7 +198,7 @@ basalt_status basalt_qplan_scan_json(struct basalt_qctx *ctx, const char *path,
     if (st == BASALT_OK)
         st = basalt_json_reader_schema(s->json_reader, &s->full, err);
     if (st == BASALT_OK)
-        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+        st = file_schema(node, err);
     if (st == BASALT_OK)
         *out = node;
     return st;
@@ -202,7 +226,7 @@ basalt_status basalt_qplan_scan_ipc(struct basalt_qctx *ctx, const char *path,
     if (st == BASALT_OK)
         st = basalt_ipc_reader_schema(s->ipc_reader, &s->full, err);
     if (st == BASALT_OK)
-        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+        st = file_schema(node, err);
     if (st == BASALT_OK)
         *out = node;
     return st;

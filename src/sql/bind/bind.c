@@ -53,6 +53,40 @@ static bool same_name(const char *a, const char *b)
     return a != NULL && b != NULL && strcasecmp(a, b) == 0;
 }
 
+/* The column of scope s named `col` (in `table` when not NULL); NULL when
+ * none. */
+static basalt_status find_column(struct binder *B, const struct bscope *s, const char *table,
+                                 const char *col, int32_t pos, const struct bcol **found,
+                                 struct basalt_error *err)
+{
+    *found = NULL;
+    for (int i = 0; i < s->n; i++) {
+        const struct bcol *c = &s->cols[i];
+        if (!same_name(c->name, col) || (table != NULL && !same_name(c->table, table)) ||
+            (table == NULL && c->hidden))
+            continue;
+        if (*found != NULL && (*found)->gid != c->gid)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,
+                                  "column reference \"%s\" is ambiguous", col);
+        *found = c;
+    }
+    return BASALT_OK;
+}
+
+/* Parts first..n_parts-1 of `name` joined by dots: a struct's leaf as the
+ * scan names it ("s.b.c"). NULL if it does not fit. */
+static const char *dotted(const struct basalt_sql_name *name, int first, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (int i = first; i < name->n_parts; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%s", i > first ? "." : "", name->parts[i].name);
+        if (w < 0 || (size_t)w >= cap - n)
+            return NULL;
+        n += (size_t)w;
+    }
+    return buf;
+}
+
 basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
                                  const struct basalt_sql_name *name, int32_t pos,
                                  const struct bcol **out, struct basalt_error *err)
@@ -61,16 +95,19 @@ basalt_status basalt_sql_resolve(struct binder *B, const struct bscope *s,
     const char *col = name->parts[name->n_parts - 1].name;
     const char *table = name->n_parts >= 2 ? name->parts[name->n_parts - 2].name : NULL;
     const struct bcol *found = NULL;
-    for (int i = 0; i < s->n; i++) {
-        const struct bcol *c = &s->cols[i];
-        if (!same_name(c->name, col) || (table != NULL && !same_name(c->table, table)) ||
-            (table == NULL && c->hidden))
-            continue;
-        if (found != NULL && found->gid != c->gid)
-            return basalt_sql_err(B, BASALT_INVALID_ARG, pos, err,
-                                  "column reference \"%s\" is ambiguous", col);
-        found = c;
-    }
+    basalt_status st = find_column(B, s, table, col, pos, &found, err);
+    /* s.a and t.s.a: the leaf "s.a" of a struct column s (struct_flatten.c
+     * in the query layer), when no table s has a column a. */
+    char buf[512];
+    const char *leaf;
+    if (st == BASALT_OK && found == NULL && name->n_parts >= 2 &&
+        (leaf = dotted(name, 0, buf, sizeof buf)) != NULL)
+        st = find_column(B, s, NULL, leaf, pos, &found, err);
+    if (st == BASALT_OK && found == NULL && name->n_parts >= 3 &&
+        (leaf = dotted(name, 1, buf, sizeof buf)) != NULL)
+        st = find_column(B, s, name->parts[0].name, leaf, pos, &found, err);
+    if (st != BASALT_OK)
+        return st;
     if (found == NULL && s->outer != NULL)
         return basalt_sql_resolve(B, s->outer, name, pos, out, err);
     if (found == NULL) {

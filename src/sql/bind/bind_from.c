@@ -477,6 +477,11 @@ static basalt_status scope_rel(struct binder *B, const struct basalt_sql_from *f
     for (int i = 0; i < rel->n; i++) {
         const char *name = i < f->n_column_aliases ? f->column_aliases[i].name
                                                    : (names ? names[i] : s->children[i]->name);
+        /* A scan's own names are copied: the optimizer replaces its schema
+         * when it prunes columns, and the names outlive that. */
+        if (i >= f->n_column_aliases && names == NULL && name != NULL &&
+            (name = basalt_arena_strndup(&B->arena, name, strlen(name))) == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
         basalt_status st = basalt_sql_scope_add(scope, alias, name, rel->gids[i], rel_index, err);
         if (st != BASALT_OK)
             return st;

@@ -235,9 +235,9 @@ bool basalt_sqlp_name(struct sql_parser *p, struct basalt_sql_name *out)
 {
     memset(out, 0, sizeof(*out));
     for (;;) {
-        if (out->n_parts == BASALT_SQL_NAME_PARTS) {
+        if (out->n_parts == BASALT_SQL_TABLE_NAME_PARTS) {
             basalt_sqlp_fail(p, BASALT_INVALID_ARG, sqlp_cur(p)->pos,
-                             "name has more than %d parts", BASALT_SQL_NAME_PARTS);
+                             "name has more than %d parts", BASALT_SQL_TABLE_NAME_PARTS);
             return false;
         }
         if (!basalt_sqlp_ident(p, &out->parts[out->n_parts]))
