@@ -56,8 +56,9 @@ struct qscan {
      * columns are such leaves (NULL: none), named by their dotted paths. */
     struct ArrowSchema full;
     bool *nested;
-    /* JSON and IPC with struct columns: the reader's schema, whose batches
-     * are flattened as they are read (run_file_scan.c). */
+    /* JSON, IPC and Iceberg with struct columns: the reader's schema (JSON
+     * and IPC batches are flattened by it as they are read,
+     * run_file_scan.c). */
     struct ArrowSchema with_structs;
     int32_t *keep;
     int32_t n_keep;
@@ -172,6 +173,7 @@ basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct Arr
  * basalt_qflat_batch turns a batch of `schema` (some of whose columns are
  * structs) into one of its n_leaves leaves in place (released on error). */
 bool basalt_qflat_has_structs(const struct ArrowSchema *schema);
+int32_t basalt_qflat_leaves(const struct ArrowSchema *schema);
 basalt_status basalt_qflat_schema(const struct ArrowSchema *in, struct ArrowSchema *out,
                                   bool **nested, struct basalt_error *err);
 basalt_status basalt_qflat_batch(const struct ArrowSchema *schema, struct ArrowArray *batch,

@@ -38,6 +38,10 @@ struct qsource {
     bool direct;
     struct basalt_iceberg_scan *iscan_kept;
     const struct basalt_iceberg_plan *plan;
+    /* QSRC_ICEBERG over struct columns: the schemas of iscan's and
+     * iscan_kept's batches, which are flattened to their leaves
+     * (struct_flatten.c); released when there is nothing to flatten. */
+    struct ArrowSchema structs, structs_kept;
     /* QSRC_FN: morsel m is what fn emits (a spilled join's partition m);
      * fn_free(fn_ctx) at reset */
     basalt_status (*fn)(void *fn_ctx, int64_t m, int worker, qemit_fn emit, void *emit_ctx,

@@ -13,6 +13,8 @@ void basalt_qsource_reset(struct qsource *src)
     basalt_free(src->matches_all);
     basalt_iceberg_scan_free(src->iscan_kept);
     basalt_iceberg_scan_free(src->iscan);
+    basalt_arrow_schema_release(&src->structs);
+    basalt_arrow_schema_release(&src->structs_kept);
     if (src->fn_free != NULL)
         src->fn_free(src->fn_ctx);
     memset(src, 0, sizeof *src);
@@ -78,6 +80,8 @@ static basalt_status open_kept(const struct qscan *s, const struct basalt_iceber
     ko.n_columns = (size_t)s->n_keep_above;
     const struct basalt_iceberg_plan *plan = NULL;
     basalt_status st = basalt_iceberg_scan_new(s->table, &ko, &src->iscan_kept, err);
+    if (st == BASALT_OK && s->nested != NULL)
+        st = basalt_iceberg_scan_schema(src->iscan_kept, &src->structs_kept, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_scan_prepare_tasks(src->iscan_kept, &plan, err);
     /* the same snapshot, filter and files: the same tasks, in order */
@@ -135,6 +139,8 @@ static basalt_status open_iceberg(struct basalt_qplan *scan, struct qsource *src
     }
     const struct basalt_iceberg_plan *plan = NULL;
     double t0 = basalt_qrun_now_ms();
+    if (st == BASALT_OK && s->nested != NULL)
+        st = basalt_iceberg_scan_schema(src->iscan, &src->structs, err);
     if (st == BASALT_OK)
         st = basalt_iceberg_scan_prepare_tasks(src->iscan, &plan, err);
     if (st == BASALT_OK) {
@@ -248,10 +254,14 @@ static basalt_status iceberg_read(struct qsource *src, struct basalt_iceberg_sca
     struct basalt_arrow_batches task;
     basalt_arrow_batches_init(&task);
     basalt_status st = basalt_iceberg_scan_read_task(scan, (uint32_t)m, &task, err);
+    const struct ArrowSchema *structs = scan == src->iscan_kept ? &src->structs_kept : &src->structs;
     int64_t rows = 0;
     for (int64_t i = 0; i < task.n && st == BASALT_OK; i++) {
         rows += task.arrays[i].length;
-        st = emit(emit_ctx, worker, m, &task.arrays[i], err);
+        if (structs->release != NULL)
+            st = basalt_qflat_batch(structs, &task.arrays[i], basalt_qflat_leaves(structs), err);
+        if (st == BASALT_OK)
+            st = emit(emit_ctx, worker, m, &task.arrays[i], err);
     }
     basalt_arrow_batches_reset(&task);
     atomic_fetch_add(&src->node->rows_out, rows);

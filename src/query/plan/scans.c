@@ -39,9 +39,11 @@ static basalt_status open_remote_spooled(struct basalt_qctx *ctx, const char *pa
     return st;
 }
 
-/* The schema of a JSON or IPC scan whose reader's schema is in s->full:
- * struct columns as their leaves (struct_flatten.c), the reader's schema
- * kept in s->with_structs to flatten its batches (run_file_scan.c). */
+/* The schema of a JSON, IPC or Iceberg scan whose reader's schema is in
+ * s->full: struct columns as their leaves (struct_flatten.c), the reader's
+ * schema kept in s->with_structs (JSON and IPC batches are flattened by it,
+ * run_file_scan.c; an Iceberg scan's by its scan's own schema,
+ * run_source.c). */
 static basalt_status file_schema(struct basalt_qplan *node, struct basalt_error *err)
 {
     struct qscan *s = &node->scan;
@@ -272,7 +274,7 @@ basalt_status basalt_qplan_scan_iceberg(struct basalt_qctx *ctx,
     st = basalt_iceberg_scan_schema(scan, &s->full, err);
     basalt_iceberg_scan_free(scan);
     if (st == BASALT_OK)
-        st = basalt_arrow_schema_copy(&s->full, &node->schema, err);
+        st = file_schema(node, err);
     if (st == BASALT_OK)
         *out = node;
     return st;

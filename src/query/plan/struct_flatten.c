@@ -30,6 +30,14 @@ static int32_t count_leaves(const struct ArrowSchema *f)
     return n;
 }
 
+int32_t basalt_qflat_leaves(const struct ArrowSchema *schema)
+{
+    int32_t n = 0;
+    for (int64_t i = 0; i < schema->n_children; i++)
+        n += count_leaves(schema->children[i]);
+    return n;
+}
+
 bool basalt_qflat_has_structs(const struct ArrowSchema *schema)
 {
     for (int64_t i = 0; i < schema->n_children; i++)
@@ -68,9 +76,7 @@ basalt_status basalt_qflat_schema(const struct ArrowSchema *in, struct ArrowSche
                                   bool **nested, struct basalt_error *err)
 {
     *nested = NULL;
-    int32_t n = 0;
-    for (int64_t i = 0; i < in->n_children; i++)
-        n += count_leaves(in->children[i]);
+    int32_t n = basalt_qflat_leaves(in);
     basalt_status st = basalt_arrow_schema_init(out, "+s", in->name, in->flags, n, err);
     if (st != BASALT_OK)
         return st;
