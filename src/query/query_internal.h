@@ -112,7 +112,19 @@ struct basalt_qexpr_builder {
     bool fold; /* constant folding enabled */
 };
 
+/* An input column of a type the expressions do not compute with (a list, a
+ * map, a union): it may only pass through (a projection's column, a sort's,
+ * join's or window's payload); `name` describes it for the error that any
+ * other use gives (basalt_qexpr_refuse_opaque). */
+static inline bool basalt_qexpr_opaque(const struct basalt_qexpr *e)
+{
+    return e != NULL && e->type.id == BASALT_QUERY_TYPE_COUNT;
+}
+
 /* bind.c */
+/* UNSUPPORTED naming the first opaque expression of es[0..n), else OK. */
+basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
+                                         struct basalt_error *err);
 basalt_status basalt_qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                          struct basalt_query_type to, bool try_cast, bool implicit,
                          struct basalt_qexpr **out, struct basalt_error *err);

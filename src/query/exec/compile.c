@@ -677,6 +677,11 @@ basalt_status basalt_query_compile(struct basalt_qexpr_builder *b,
     if (!b || !out || n < 1 || !exprs)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     *out = NULL;
+    /* (an opaque column is passed through, never computed: a projection
+     * that names it twice lands here) */
+    basalt_status refused = basalt_qexpr_refuse_opaque(exprs, n, err);
+    if (refused != BASALT_OK)
+        return refused;
     struct basalt_query_program *p = basalt_calloc(1, sizeof *p);
     if (!p)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");

@@ -167,17 +167,34 @@ basalt_status basalt_qexpr_column(struct basalt_qexpr_builder *b, int32_t index,
     if (index < 0 || index >= b->n_columns)
         return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "column %d out of range (%d columns)",
                            index, b->n_columns);
-    if (b->column_types[index].id == BASALT_QUERY_TYPE_COUNT)
-        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
-                                  "column %s is not supported in queries yet: leave it out "
-                                  "(SELECT * EXCLUDE (...) names the columns to drop)",
-                                  b->column_formats[index]);
     struct basalt_qexpr *e = node(b, QN_COLUMN, 0);
     NOMEM_IF(!e);
     e->column = index;
     e->type = b->column_types[index];
     e->nullable = true;
+    if (basalt_qexpr_opaque(e))
+        e->name = b->column_formats[index]; /* "name" (a list) */
     *out = e;
+    return BASALT_OK;
+}
+
+basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
+                                         struct basalt_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        const struct basalt_qexpr *e = es[i];
+        if (!basalt_qexpr_opaque(e))
+            continue;
+        if (e->pos >= 0)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "column %s can only be passed through: expressions, keys and "
+                                    "aggregates do not take it yet (at position %d)",
+                                    e->name, (int)e->pos);
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "column %s can only be passed through: expressions, keys and "
+                                "aggregates do not take it yet",
+                                e->name);
+    }
     return BASALT_OK;
 }
 
@@ -399,6 +416,11 @@ basalt_status basalt_qexpr_cast(struct basalt_qexpr_builder *b, struct basalt_qe
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     return basalt_qbind_cast(b, x, type, try_cast, false, out, err);
 }
 
@@ -1034,6 +1056,11 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
     for (int i = 0; i < n_args; i++)
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument %d of '%s'", i, name);
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(args, n_args, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     const struct qfunc *f = NULL;
     bool known = false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
@@ -1085,6 +1112,11 @@ static basalt_status logic(struct basalt_qexpr_builder *b, enum qnode_kind kind,
     for (int i = 0; i < n; i++)
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(args, n, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     if (n == 1)
         return to_bool(b, args[0], kind == QN_AND ? "AND" : "OR", out, err);
     /* chained in pairs so every node has two arguments */
@@ -1123,6 +1155,11 @@ basalt_status basalt_qexpr_not(struct basalt_qexpr_builder *b, struct basalt_qex
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     struct basalt_qexpr *e = node(b, QN_NOT, 1);
     NOMEM_IF(!e);
     basalt_status st = to_bool(b, x, "NOT", &e->args[0], err);
@@ -1139,6 +1176,11 @@ basalt_status basalt_qexpr_is_null(struct basalt_qexpr_builder *b, struct basalt
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     struct basalt_qexpr *e = node(b, QN_IS_NULL, 1);
     NOMEM_IF(!e);
     e->args[0] = x;
@@ -1153,6 +1195,12 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
 {
     if (!b || !l || !r || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    struct basalt_qexpr *pair[2] = {l, r};
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(pair, 2, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     struct basalt_query_type t;
     if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
         char list[256];
@@ -1203,6 +1251,21 @@ basalt_status basalt_qexpr_case(struct basalt_qexpr_builder *b, struct basalt_qe
 {
     if (!b || !out || n < 1 || !whens || !thens)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(whens, n, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(thens, n, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(&else_, else_ != NULL, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     *out = NULL;
     struct basalt_qexpr *e = node(b, QN_CASE, 2 * n + 1);
     NOMEM_IF(!e);
@@ -1249,6 +1312,11 @@ basalt_status basalt_qexpr_coalesce(struct basalt_qexpr_builder *b,
     if (!b || !out || n < 1 || !args)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     *out = NULL;
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(args, n, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     struct basalt_qexpr *e = node(b, QN_COALESCE, n);
     NOMEM_IF(!e);
     struct basalt_query_type t;
@@ -1289,6 +1357,16 @@ basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexp
 {
     if (!b || !x || !out || n < 1 || !list)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
+    {
+        basalt_status refused = basalt_qexpr_refuse_opaque(list, n, err);
+        if (refused != BASALT_OK)
+            return refused;
+    }
     /* x IN (a, b) is x = a OR x = b under three-valued logic, with every
      * operand cast to the common type of all of them first. */
     struct basalt_qexpr **all = basalt_arena_alloc(&b->arena, sizeof *all * (size_t)(n + 1), 8);

@@ -36,6 +36,13 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
     if (ctx == NULL || child == NULL || n_keys < 0 || n_calls < 0 ||
         (n_keys > 0 && keys == NULL) || (n_calls > 0 && calls == NULL))
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
+    basalt_status refused = basalt_qexpr_refuse_opaque(keys, n_keys, err);
+    for (int i = 0; i < n_calls && refused == BASALT_OK; i++) {
+        struct basalt_qexpr *args[2] = {calls[i].arg, calls[i].arg2};
+        refused = basalt_qexpr_refuse_opaque(args, 2, err);
+    }
+    if (refused != BASALT_OK)
+        return refused;
     struct basalt_qplan *node;
     basalt_status st = basalt_qplan_node_new(ctx, QPLAN_AGGREGATE, &node, err);
     if (st != BASALT_OK)

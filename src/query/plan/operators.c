@@ -28,6 +28,23 @@ static basalt_status check_expr(const struct basalt_qexpr *e, int32_t n_columns,
     return BASALT_OK;
 }
 
+basalt_status basalt_qplan_key_column_ok(const struct ArrowSchema *field, const char *what,
+                                         struct basalt_error *err)
+{
+    struct basalt_query_type t;
+    if (basalt_query_type_from_format(field->format, &t, NULL) == BASALT_OK)
+        return BASALT_OK;
+    if (field->name == NULL || field->name[0] == '\0') /* an expression's hidden column */
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "%s: a key of Arrow type '%s' (lists, maps and unions can only be "
+                                "passed through, not be keys)",
+                                what, field->format);
+    return basalt_error_set(err, BASALT_UNSUPPORTED,
+                            "%s: column \"%s\" (Arrow type '%s') can only be passed through, not "
+                            "be a key",
+                            what, field->name, field->format);
+}
+
 basalt_status basalt_qplan_filter(struct basalt_qctx *ctx, struct basalt_qplan *child,
                                   struct basalt_qexpr *predicate, struct basalt_qplan **out,
                                   struct basalt_error *err)
@@ -173,6 +190,9 @@ basalt_status basalt_qplan_join(struct basalt_qctx *ctx, enum basalt_qplan_join_
     for (int i = 0; i < n_keys; i++) {
         if (left_keys[i] < 0 || left_keys[i] >= nl || right_keys[i] < 0 || right_keys[i] >= nr)
             return basalt_error_set(err, BASALT_INVALID_ARG, "join: key column out of range");
+        basalt_status kst = basalt_qplan_key_column_ok(left->schema.children[left_keys[i]], "join", err);
+        if (kst != BASALT_OK)
+            return kst;
         if (strcmp(left->schema.children[left_keys[i]]->format,
                    right->schema.children[right_keys[i]]->format) != 0)
             return basalt_error_set(err, BASALT_INVALID_ARG,
@@ -219,9 +239,14 @@ basalt_status basalt_qplan_sort(struct basalt_qctx *ctx, struct basalt_qplan *ch
     *out = NULL;
     if (ctx == NULL || child == NULL || n <= 0 || keys == NULL || offset < 0)
         return basalt_error_set(err, BASALT_INVALID_ARG, "sort: bad argument");
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (keys[i].column < 0 || keys[i].column >= child->schema.n_children)
             return basalt_error_set(err, BASALT_INVALID_ARG, "sort: key column out of range");
+        basalt_status kst =
+            basalt_qplan_key_column_ok(child->schema.children[keys[i].column], "ORDER BY", err);
+        if (kst != BASALT_OK)
+            return kst;
+    }
     struct basalt_qplan *node;
     basalt_status st = basalt_qplan_node_new(ctx, QPLAN_SORT, &node, err);
     if (st != BASALT_OK)

@@ -167,6 +167,11 @@ basalt_status basalt_qplan_node_new(struct basalt_qctx *ctx, enum qplan_kind kin
 basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct ArrowSchema *schema,
                                        struct basalt_qexpr_builder **out,
                                        struct basalt_error *err);
+/* operators.c: UNSUPPORTED when column `field` (a sort,
+ * join or window key) has a type the expressions do not take (a list, a
+ * map), naming it; else OK. `what` says which key. */
+basalt_status basalt_qplan_key_column_ok(const struct ArrowSchema *field, const char *what,
+                                         struct basalt_error *err);
 /* struct_flatten.c: struct columns as their leaf fields, named by their
  * dotted paths ("s.b.c"). basalt_qflat_schema gives the schema of the
  * leaves of `in` and, per leaf, whether it is inside a struct;

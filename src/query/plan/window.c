@@ -28,6 +28,10 @@ basalt_status basalt_qplan_window(struct basalt_qctx *ctx, struct basalt_qplan *
         if (c < 0 || c >= nin)
             return basalt_error_set(err, BASALT_INVALID_ARG, "window: %s column %d out of range",
                                     i < n_partition ? "partition" : "order", c);
+        basalt_status kst = basalt_qplan_key_column_ok(
+            in->children[c], i < n_partition ? "PARTITION BY" : "window ORDER BY", err);
+        if (kst != BASALT_OK)
+            return kst;
         basalt_status st = basalt_qwin_check_key(in->children[c], err);
         if (st != BASALT_OK)
             return st;
