@@ -158,6 +158,14 @@ static struct basalt_qexpr *node(struct basalt_qexpr_builder *b, enum qnode_kind
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");                          \
     } while (0)
 
+/* A list, map or union column only passes through (basalt_qexpr_opaque). */
+#define REFUSE_OPAQUE(es, n)                                                                      \
+    do {                                                                                          \
+        basalt_status refused_ = basalt_qexpr_refuse_opaque(es, n, err);                          \
+        if (refused_ != BASALT_OK)                                                                \
+            return refused_;                                                                      \
+    } while (0)
+
 basalt_status basalt_qexpr_column(struct basalt_qexpr_builder *b, int32_t index,
                                   struct basalt_qexpr **out, struct basalt_error *err)
 {
@@ -416,11 +424,7 @@ basalt_status basalt_qexpr_cast(struct basalt_qexpr_builder *b, struct basalt_qe
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(&x, 1);
     return basalt_qbind_cast(b, x, type, try_cast, false, out, err);
 }
 
@@ -1056,11 +1060,7 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
     for (int i = 0; i < n_args; i++)
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument %d of '%s'", i, name);
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(args, n_args, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(args, n_args);
     const struct qfunc *f = NULL;
     bool known = false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
@@ -1112,11 +1112,7 @@ static basalt_status logic(struct basalt_qexpr_builder *b, enum qnode_kind kind,
     for (int i = 0; i < n; i++)
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(args, n, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(args, n);
     if (n == 1)
         return to_bool(b, args[0], kind == QN_AND ? "AND" : "OR", out, err);
     /* chained in pairs so every node has two arguments */
@@ -1155,11 +1151,7 @@ basalt_status basalt_qexpr_not(struct basalt_qexpr_builder *b, struct basalt_qex
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(&x, 1);
     struct basalt_qexpr *e = node(b, QN_NOT, 1);
     NOMEM_IF(!e);
     basalt_status st = to_bool(b, x, "NOT", &e->args[0], err);
@@ -1176,11 +1168,7 @@ basalt_status basalt_qexpr_is_null(struct basalt_qexpr_builder *b, struct basalt
 {
     if (!b || !x || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(&x, 1);
     struct basalt_qexpr *e = node(b, QN_IS_NULL, 1);
     NOMEM_IF(!e);
     e->args[0] = x;
@@ -1196,11 +1184,7 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
     if (!b || !l || !r || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     struct basalt_qexpr *pair[2] = {l, r};
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(pair, 2, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(pair, 2);
     struct basalt_query_type t;
     if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
         char list[256];
@@ -1251,21 +1235,9 @@ basalt_status basalt_qexpr_case(struct basalt_qexpr_builder *b, struct basalt_qe
 {
     if (!b || !out || n < 1 || !whens || !thens)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(whens, n, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(thens, n, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(&else_, else_ != NULL, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(whens, n);
+    REFUSE_OPAQUE(thens, n);
+    REFUSE_OPAQUE(&else_, else_ != NULL);
     *out = NULL;
     struct basalt_qexpr *e = node(b, QN_CASE, 2 * n + 1);
     NOMEM_IF(!e);
@@ -1312,11 +1284,7 @@ basalt_status basalt_qexpr_coalesce(struct basalt_qexpr_builder *b,
     if (!b || !out || n < 1 || !args)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
     *out = NULL;
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(args, n, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(args, n);
     struct basalt_qexpr *e = node(b, QN_COALESCE, n);
     NOMEM_IF(!e);
     struct basalt_query_type t;
@@ -1357,16 +1325,8 @@ basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexp
 {
     if (!b || !x || !out || n < 1 || !list)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(&x, 1, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
-    {
-        basalt_status refused = basalt_qexpr_refuse_opaque(list, n, err);
-        if (refused != BASALT_OK)
-            return refused;
-    }
+    REFUSE_OPAQUE(&x, 1);
+    REFUSE_OPAQUE(list, n);
     /* x IN (a, b) is x = a OR x = b under three-valued logic, with every
      * operand cast to the common type of all of them first. */
     struct basalt_qexpr **all = basalt_arena_alloc(&b->arena, sizeof *all * (size_t)(n + 1), 8);

@@ -51,9 +51,9 @@ struct qscan {
     struct basalt_iceberg_scan_options iceberg;
     char *ref;
     /* The file's full schema and the columns the scan keeps (indices into
-     * it, ascending; NULL: every column). A Parquet file's struct columns
-     * are there as their leaves (struct_flatten.c), `nested` saying which
-     * columns are such leaves (NULL: none), named by their dotted paths. */
+     * it, ascending; NULL: every column). Struct columns are there as
+     * their leaves (struct_flatten.c), named by their dotted paths, `nested`
+     * saying which columns are such leaves (NULL: none). */
     struct ArrowSchema full;
     bool *nested;
     /* JSON, IPC and Iceberg with struct columns: the reader's schema (JSON
@@ -167,9 +167,9 @@ basalt_status basalt_qplan_node_new(struct basalt_qctx *ctx, enum qplan_kind kin
 basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct ArrowSchema *schema,
                                        struct basalt_qexpr_builder **out,
                                        struct basalt_error *err);
-/* operators.c: UNSUPPORTED when column `field` (a sort,
- * join or window key) has a type the expressions do not take (a list, a
- * map), naming it; else OK. `what` says which key. */
+/* operators.c: UNSUPPORTED when column `field` (a sort, join or window
+ * key) has a type the expressions do not take (a list, a map), naming it;
+ * else OK. `what` says which key. */
 basalt_status basalt_qplan_key_column_ok(const struct ArrowSchema *field, const char *what,
                                          struct basalt_error *err);
 /* struct_flatten.c: struct columns as their leaf fields, named by their

@@ -1,15 +1,17 @@
-/* Struct columns of a Parquet file as their leaf fields: `s STRUCT(a INT,
- * b STRUCT(c VARCHAR))` is read as the columns "s.a" and "s.b.c", which SQL
- * names as `s.a` and `s.b.c` (bind.c). The engine's expressions take flat
- * types only; a leaf is a column like any other, and the scan reads only the
- * leaves a query uses (basalt_parquet_scan_select_path).
+/* Struct columns of a Parquet, JSON or IPC file or an Iceberg table as
+ * their leaf fields: `s STRUCT(a INT, b STRUCT(c VARCHAR))` is read as the
+ * columns "s.a" and "s.b.c", which SQL names as `s.a` and `s.b.c`
+ * (sql/bind/bind.c). The engine's expressions take flat types only; a leaf
+ * is a column like any other, and the Parquet and Iceberg scans read only
+ * the leaves a query uses (run_source.c).
  *
- * A leaf is NULL where it or any struct above it is NULL. The batches the
- * reader gives keep those apart (a struct's validity and each child's), so
- * a leaf under a struct with NULLs gets a validity of both; a leaf whose
- * ancestors have none is moved out as it is. Lists and maps are leaves too
- * (their elements are not flattened): the expressions refuse them where a
- * query reads them. */
+ * A leaf is NULL where it or any struct above it is NULL. Arrow keeps those
+ * apart (a struct's validity and each child's; the Parquet reader nulls the
+ * children itself, an IPC file need not), so a leaf under a struct with
+ * NULLs gets a validity of both; a leaf whose ancestors have none is moved
+ * out as it is. Lists and maps are leaves too (their elements are not
+ * flattened): they pass through, and the expressions refuse them
+ * (basalt_qexpr_opaque). */
 #include <stdio.h>
 #include <string.h>
 
