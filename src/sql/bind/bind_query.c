@@ -170,14 +170,21 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
                                       "the quantile must be between 0 and 1");
         }
     }
-    /* string_agg concatenates in byte order (agg/agg.h): ORDER BY its own
-     * argument, ascending, is what it does already. */
-    if (k->n_order > 0 &&
+    /* ORDER BY inside an aggregate changes nothing but ANY_VALUE (DuckDB's
+     * first value in that order; basalt's is the smallest) and STRING_AGG
+     * (the order of the pieces): the others' results do not depend on the
+     * order of their input (a DOUBLE sum is added in double-double, agg/agg.h).
+     * string_agg concatenates in byte order: ORDER BY its own argument,
+     * ascending, is what it does already. */
+    bool order_free = c->kind != BASALT_QPLAN_ANY_VALUE && c->kind != BASALT_QPLAN_STRING_AGG;
+    if (k->n_order > 0 && !order_free &&
         !(c->kind == BASALT_QPLAN_STRING_AGG && k->n_order == 1 &&
           k->order[0].dir != BASALT_SQL_ORDER_DESC &&
           strcmp(basalt_sql_text(B, k->order[0].expr), basalt_sql_text(B, k->args[0])) == 0))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
-                              "ORDER BY inside an aggregate is not supported yet");
+                              "ORDER BY inside %s is not supported yet (only in the aggregates "
+                              "whose result does not depend on it, and string_agg(x ORDER BY x))",
+                              n);
     return BASALT_OK;
 }
 

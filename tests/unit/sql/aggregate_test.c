@@ -128,3 +128,28 @@ TEST(sql_timestamp_quantiles_round_to_the_nearest_microsecond)
 #undef TWO_TS
     basalt_sql_session_free(s);
 }
+
+/* ORDER BY inside an aggregate whose result does not depend on the order is
+ * accepted and changes nothing (DuckDB's answers); inside ANY_VALUE and
+ * STRING_AGG, whose results would, it is refused unless it is what
+ * string_agg does already (its own argument, ascending). */
+TEST(sql_order_by_inside_order_free_aggregates)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+#define T4 "(VALUES (1, 2.5, 'b'), (1, 1.5, 'a'), (2, NULL, 'c'), (2, 4.0, NULL)) t(g, x, s)"
+    EXPECT_SQL_ROWS("SELECT g, sum(x ORDER BY s DESC)::DOUBLE, count(s ORDER BY x), "
+                    "min(x ORDER BY g)::DOUBLE, median(x ORDER BY s)::DOUBLE, "
+                    "string_agg(s, ',' ORDER BY s) FROM " T4 " GROUP BY g ORDER BY g",
+                    "1|4|2|1.5|2|a,b;2|4|1|4|4|c;");
+    EXPECT_SQL_ERROR("SELECT any_value(x ORDER BY s) FROM " T4, BASALT_UNSUPPORTED,
+                     "ORDER BY inside any_value");
+    EXPECT_SQL_ERROR("SELECT string_agg(s, ',' ORDER BY x) FROM " T4, BASALT_UNSUPPORTED,
+                     "ORDER BY inside string_agg");
+    EXPECT_SQL_ERROR("SELECT string_agg(s, ',' ORDER BY s DESC) FROM " T4, BASALT_UNSUPPORTED,
+                     "ORDER BY inside string_agg");
+#undef T4
+    basalt_sql_session_free(s);
+}
