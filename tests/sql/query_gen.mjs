@@ -164,7 +164,7 @@ export function generateQueries(seed, n) {
         () => `CAST(${sub('dec')} AS INTEGER)`,
         () => `CAST(${sub('dbl')} AS BIGINT)`,
         () => `sign(${sub('dbl')})`,
-        () => `${sub('date')} - ${chance(0.5) ? dateLit() : sub('date')}`,
+        () => `(${sub('date')} - ${chance(0.5) ? dateLit() : sub('date')})`,
         () => `(${sub('int')})`,
       ])();
       case 'dec': return pick([
@@ -427,6 +427,9 @@ export function generateQueries(seed, n) {
     const shown = [tab.key, ...pickN(Object.keys(tab.cols).filter(c => c !== tab.key), int(0, 3))];
     const items = [...shown, ...calls.map((c, i) => `${c} AS w${i}`)];
     let q = `SELECT ${items.join(', ')} FROM ${tab.name}${w}`;
+    // the shared window by name, sometimes
+    const plain = over('');
+    if (chance(0.25) && q.includes(`OVER ${plain}`)) q = `${q.replaceAll(`OVER ${plain}`, 'OVER win')} WINDOW win AS ${plain}`;
     let ordered = false;
     if (chance(0.2)) {
       // QUALIFY: filter on a window value
@@ -520,7 +523,10 @@ export function generateQueries(seed, n) {
       // and (t.id, v.vid) are too: each row of the first table meets one row of
       // the second's unique key at most, or none for the NULL side
       ordered = true;
-      if (chance(0.5)) q += ` LIMIT ${int(1, 50)}`;
+      // (not under a RIGHT or FULL join: DuckDB 1.5.6 pushes its top-N's
+      // dynamic filter on t.id below the join, and rows that the join
+      // extends with NULLs come out in the wrong places)
+      if (chance(0.5) && !/RIGHT JOIN|FULL JOIN/.test(from)) q += ` LIMIT ${int(1, 50)}`;
     }
     return { sql: q, ordered };
   }
@@ -543,7 +549,12 @@ export function generateQueries(seed, n) {
         ? `${outer.alias}.g ${pick(['', 'NOT '])}IN (SELECT g FROM ${inner.name} ${ia}${chance(0.5) ? ` WHERE ${expr(iscope, 'bool', 1)}` : ''})`
         : `EXISTS (SELECT 1 FROM ${inner.name} ${ia} WHERE ${ia}.${link[1]} = ${outer.alias}.${link[0]})`),
       () => `${outer.alias}.${link[0]} IN (SELECT ${link[1]} FROM ${inner.name} GROUP BY ${link[1]} HAVING count(*) ${pick(['>', '<'])} ${int(1, 9)})`,
+      () => 'JOIN',
     ])();
+    if (cond === 'JOIN') {
+      const w = ow ? ` WHERE ${ow.replace(/ AND $/, '')}` : '';
+      return { sql: `SELECT ${items.join(', ')} FROM ${outer.name} ${outer.alias} ${pick(['SEMI', 'ANTI'])} JOIN ${inner.name} ${ia} ON ${ia}.${link[1]} = ${outer.alias}.${link[0]}${ipred}${w}`, ordered: false };
+    }
     const extra = chance(0.4) ? ` AND (${expr(oscope, 'bool', 1)})` : '';
     return { sql: `SELECT ${items.join(', ')} FROM ${outer.name} ${outer.alias} WHERE ${ow}${cond}${extra}`, ordered: false };
   }
