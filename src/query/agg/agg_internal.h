@@ -79,9 +79,15 @@ struct qagg_sum_f {
     double hi, lo;
     int64_t n;
 };
+/* VAR and STDDEV: double-double sums of x and x*x; `first` (the first
+ * value seen) and `varied` (a value other than it seen) make a group of
+ * equal values exactly 0, which Q - S*S/n leaves as rounding noise that
+ * depends on the order the sums were added in (and so on the workers). */
 struct qagg_var {
     double s_hi, s_lo, q_hi, q_lo;
     int64_t n;
+    double first;
+    bool varied;
 };
 /* Co-moments of the pairs (y, x) with neither NULL (agg_comoment.c): sums
  * of the values shifted by the state's first pair (kx, ky), each

@@ -388,8 +388,11 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
             const struct qagg_var *x = (const struct qagg_var *)s;
             double r = 0;
             bool ok;
-            st = var_final(k, x->n, var_of(x->s_hi, x->s_lo, x->q_hi, x->q_lo, x->n), &r, &ok,
-                           err);
+            /* (equal infinities are no exception: their variance is out of range) */
+            double m2 = x->varied || !isfinite(x->first)
+                            ? var_of(x->s_hi, x->s_lo, x->q_hi, x->q_lo, x->n)
+                            : 0;
+            st = var_final(k, x->n, m2, &r, &ok, err);
             if (ok)
                 put_double(o, i, r);
             else

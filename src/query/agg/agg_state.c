@@ -409,6 +409,10 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
             basalt_qagg_cell_get(arg, p, i, &v);
             double x = basalt_qagg_cell_double(p, &v, scale), q = x * x;
             struct qagg_var *g = &s[gids[i]];
+            if (g->n == 0)
+                g->first = x;
+            else if (!(x == g->first))
+                g->varied = true;
             basalt_qagg_dd_add(&g->s_hi, &g->s_lo, x);
             basalt_qagg_dd_add(&g->q_hi, &g->q_lo, q);
             g->q_lo += fma(x, x, -q);
@@ -514,6 +518,11 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     case QS_VAR: {
         struct qagg_var *x = (struct qagg_var *)d;
         const struct qagg_var *y = (const struct qagg_var *)s;
+        if (y->n > 0) {
+            x->varied = x->n == 0 ? y->varied : x->varied || y->varied || !(y->first == x->first);
+            if (x->n == 0)
+                x->first = y->first;
+        }
         basalt_qagg_dd_add(&x->s_hi, &x->s_lo, y->s_hi);
         x->s_lo += y->s_lo;
         basalt_qagg_dd_add(&x->q_hi, &x->q_lo, y->q_hi);
