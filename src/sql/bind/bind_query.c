@@ -911,6 +911,20 @@ static basalt_status cast_side(struct binder *B, struct brel *side, const char *
 
 /* Both sides of a set operation in the same column types: the wider of
  * each pair, as DuckDB's implicit casts pick. */
+/* The DECIMAL holding every value of both: the larger integer digits and
+ * the larger scale. False past 38 digits. */
+static bool decimal_holding_both(struct basalt_query_type a, struct basalt_query_type b,
+                                 struct basalt_query_type *out)
+{
+    int scale = a.scale > b.scale ? a.scale : b.scale;
+    int ia = a.precision - a.scale, ib = b.precision - b.scale;
+    int digits = (ia > ib ? ia : ib) + scale;
+    if (digits > 38)
+        return false;
+    *out = basalt_query_type_decimal(digits, scale);
+    return true;
+}
+
 static basalt_status common_types(struct binder *B, const struct basalt_sql_query *q,
                                   struct brel *l, struct brel *r, const char **names,
                                   struct basalt_error *err)
@@ -937,6 +951,10 @@ static basalt_status common_types(struct binder *B, const struct basalt_sql_quer
         } else if (tr.id == BASALT_QUERY_TYPE_NULL || basalt_sql_wider(tl, tr)) {
             t[i] = tl;
             cr[i] = any_r = true;
+        } else if (tl.id == BASALT_QUERY_TYPE_DECIMAL && tr.id == BASALT_QUERY_TYPE_DECIMAL &&
+                   decimal_holding_both(tl, tr, &t[i])) {
+            /* DECIMAL(13,0) beside DECIMAL(13,4): DECIMAL(17,4), as DuckDB */
+            cl[i] = cr[i] = any_l = any_r = true;
         } else {
             char a[64], b[64];
             st = basalt_sql_err(B, BASALT_INVALID_ARG, q->pos, err,

@@ -44,3 +44,23 @@ TEST(sql_set_operations_count_duplicates)
                     "11;");
     basalt_sql_session_free(s);
 }
+
+/* DECIMALs of different scales meet in the DECIMAL holding both (the larger
+ * integer digits and scale), as DuckDB's: DECIMAL(13,0) and DECIMAL(13,4)
+ * are DECIMAL(17,4). Past 38 digits they do not mix. */
+TEST(sql_set_operations_widen_decimals)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    EXPECT_SQL_ROWS("SELECT x::VARCHAR FROM (SELECT CAST(123456789012 AS DECIMAL(13,0)) AS x UNION "
+                    "SELECT CAST(2.5 AS DECIMAL(13,4))) ORDER BY x",
+                    "2.5000;123456789012.0000;");
+    EXPECT_SQL_ROWS("SELECT count(*) FROM (SELECT CAST(2.5 AS DECIMAL(5,1)) INTERSECT "
+                    "SELECT CAST(2.5 AS DECIMAL(9,4)))",
+                    "1;");
+    EXPECT_SQL_ERROR("SELECT CAST(1 AS DECIMAL(30,0)) INTERSECT SELECT CAST(1 AS DECIMAL(30,10))",
+                     BASALT_INVALID_ARG, "do not mix");
+    basalt_sql_session_free(s);
+}
