@@ -909,8 +909,6 @@ static basalt_status cast_side(struct binder *B, struct brel *side, const char *
     return st;
 }
 
-/* Both sides of a set operation in the same column types: the wider of
- * each pair, as DuckDB's implicit casts pick. */
 /* The DECIMAL holding every value of both: the larger integer digits and
  * the larger scale. False past 38 digits. */
 static bool decimal_holding_both(struct basalt_query_type a, struct basalt_query_type b,
@@ -925,6 +923,8 @@ static bool decimal_holding_both(struct basalt_query_type a, struct basalt_query
     return true;
 }
 
+/* Both sides of a set operation in the same column types: the wider of
+ * each pair, as DuckDB's implicit casts pick. */
 static basalt_status common_types(struct binder *B, const struct basalt_sql_query *q,
                                   struct brel *l, struct brel *r, const char **names,
                                   struct basalt_error *err)
