@@ -255,11 +255,12 @@ static basalt_status iceberg_read(struct qsource *src, struct basalt_iceberg_sca
     basalt_arrow_batches_init(&task);
     basalt_status st = basalt_iceberg_scan_read_task(scan, (uint32_t)m, &task, err);
     const struct ArrowSchema *structs = scan == src->iscan_kept ? &src->structs_kept : &src->structs;
+    int32_t leaves = structs->release != NULL ? basalt_qflat_leaves(structs) : 0;
     int64_t rows = 0;
     for (int64_t i = 0; i < task.n && st == BASALT_OK; i++) {
         rows += task.arrays[i].length;
         if (structs->release != NULL)
-            st = basalt_qflat_batch(structs, &task.arrays[i], basalt_qflat_leaves(structs), err);
+            st = basalt_qflat_batch(structs, &task.arrays[i], leaves, err);
         if (st == BASALT_OK)
             st = emit(emit_ctx, worker, m, &task.arrays[i], err);
     }

@@ -98,6 +98,21 @@ basalt_status basalt_qflat_schema(const struct ArrowSchema *in, struct ArrowSche
     return st;
 }
 
+/* bits[at + i] = own[own_at + i] AND valid[i] for the n rows (NULL own or
+ * valid: all valid); returns how many are NULL. */
+static int64_t and_bits(uint8_t *bits, int64_t at, const uint8_t *own, int64_t own_at,
+                        const uint8_t *valid, int64_t n)
+{
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; i++) {
+        bool v = (own == NULL || basalt_bitmap_get(own, own_at + i)) &&
+                 (valid == NULL || basalt_bitmap_get(valid, i));
+        basalt_bitmap_set(bits, at + i, v);
+        nulls += !v;
+    }
+    return nulls;
+}
+
 /* The validity of struct `a`'s rows (row i at a->offset + offset + i) ANDed
  * with `valid`, the rows' validity above it (NULL: all valid), into *out:
  * a fresh bitmap of n bits when a has NULLs, else `valid` itself. */
@@ -110,10 +125,7 @@ static basalt_status and_validity(const struct ArrowArray *a, int64_t offset, in
     uint8_t *bits = basalt_aligned_alloc(64, (size_t)basalt_bitmap_bytes(n) + 64);
     if (bits == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    const uint8_t *own = a->buffers[0];
-    for (int64_t i = 0; i < n; i++)
-        basalt_bitmap_set(bits, i, basalt_bitmap_get(own, a->offset + offset + i) &&
-                                       (valid == NULL || basalt_bitmap_get(valid, i)));
+    and_bits(bits, 0, a->buffers[0], a->offset + offset, valid, n);
     *out = bits;
     return BASALT_OK;
 }
@@ -160,13 +172,7 @@ static basalt_status apply_validity(struct ArrowArray *leaf, int64_t n, const ui
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
     const uint8_t *own = leaf->null_count != 0 ? leaf->buffers[0] : NULL;
-    int64_t nulls = 0;
-    for (int64_t i = 0; i < n; i++) {
-        bool v = basalt_bitmap_get(valid, i) &&
-                 (own == NULL || basalt_bitmap_get(own, leaf->offset + i));
-        basalt_bitmap_set(bits, leaf->offset + i, v);
-        nulls += !v;
-    }
+    int64_t nulls = and_bits(bits, leaf->offset, own, leaf->offset, valid, n);
     for (int64_t i = 1; i < leaf->n_buffers; i++)
         buffers[i] = leaf->buffers[i];
     buffers[0] = bits;
