@@ -14,10 +14,11 @@ export function canon(v) {
   const s = String(v);
   if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
   if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
-  const t = s.replace('T', ' ').replace(/\.0+$/, '').replace(/Z$/, '');
-  // A timestamp's fraction of a second without trailing zeros: basalt
-  // prints microseconds (.250000), DuckDB as few digits as it needs (.25).
-  return /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+$/.test(t) ? t.replace(/0+$/, '') : t;
+  const t = s.replace('T', ' ').replace(/Z$/, '');
+  // A timestamp's or time's fraction of a second without trailing zeros:
+  // basalt prints microseconds (.250000), DuckDB as few digits as it needs
+  // (.25), JavaScript's Date milliseconds (.000Z).
+  return /^(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d+$/.test(t) ? t.replace(/0+$/, '').replace(/\.$/, '') : t;
 }
 
 // absTol: numbers this close are equal too (0 unless given: for results
