@@ -148,6 +148,32 @@ BASALT_EXPORT basalt_status basalt_qplan_values(struct basalt_qctx *ctx,
 BASALT_EXPORT basalt_status basalt_qplan_values_label(struct basalt_qplan *node, const char *label,
                                                       struct basalt_error *err);
 
+/* A series of values generated as the plan runs, DuckDB's range and
+ * generate_series: start, start + step, ... while before stop (or at it,
+ * when `inclusive`), in one non-null column. Of INT64 (`step`) or of
+ * TIMESTAMP (us, with or without zone; `interval` is the step, added as
+ * TIMESTAMP + INTERVAL adds it, so a month step from the 31st stays on
+ * the days the months allow). */
+struct basalt_qplan_series {
+    struct basalt_query_type type; /* INT64 or TIMESTAMP */
+    int64_t start, stop;
+    int64_t step; /* INT64 */
+    struct {
+        int32_t months, days;
+        int64_t nanos;
+    } interval; /* TIMESTAMP */
+    bool inclusive;
+    bool empty; /* no rows at all (an argument was NULL) */
+};
+
+/* A series node with column `name` (copied). Returns OK; INVALID_ARG: a
+ * step of 0, an interval whose parts differ in sign, a type other than
+ * INT64 and TIMESTAMP; NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_series(struct basalt_qctx *ctx,
+                                                const struct basalt_qplan_series *series,
+                                                const char *name, struct basalt_qplan **out,
+                                                struct basalt_error *err);
+
 /* ------------------------------------------------------------------ operators */
 
 /* Rows of `child` where `predicate` (BOOLEAN, built over child's schema) is
@@ -245,7 +271,8 @@ struct basalt_qplan_sort_key {
 };
 
 /* Rows of child ordered by `keys` (stable); limit >= 0 keeps rows [offset,
- * offset + limit) of that order (top-k). */
+ * offset + limit) of that order (top-k); limit < 0 keeps rows from offset
+ * on (*out is then a LIMIT node over the sort when offset > 0). */
 BASALT_EXPORT basalt_status basalt_qplan_sort(struct basalt_qctx *ctx, struct basalt_qplan *child,
                                               const struct basalt_qplan_sort_key *keys, int n,
                                               int64_t limit, int64_t offset,

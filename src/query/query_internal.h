@@ -61,7 +61,8 @@ enum qnode_kind {
     QN_IS_NULL,  /* negate: IS NOT NULL */
     QN_DISTINCT, /* negate: IS NOT DISTINCT FROM */
     QN_CASE,     /* args: when0, then0, when1, then1, ..., else */
-    QN_COALESCE
+    QN_COALESCE,
+    QN_IN_SET    /* args[0] IN (set): constants of args[0]'s type, looked up in a hash set */
 };
 
 /* Resolved operations of QN_CALL. */
@@ -99,6 +100,10 @@ struct basalt_qexpr {
     int32_t aux; /* date part, like escape char (or -1) */
     const char *name; /* function name as called, for messages */
     struct basalt_query_value value; /* QN_CONST */
+    /* QN_IN_SET: the constants (NULLs among them; strings in the builder's
+     * arena) */
+    const struct basalt_query_value *set;
+    int32_t n_set;
     int n_args;
     struct basalt_qexpr **args;
 };
@@ -150,6 +155,11 @@ int64_t basalt_qdays_from_civil(int64_t y, int m, int d);
 bool basalt_qparse_date(const char *s, size_t n, int32_t *out);
 bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out);
 int64_t basalt_qfloordiv(int64_t a, int64_t b);
+/* v + an interval, as TIMESTAMP + INTERVAL computes it (months first, the
+ * day clamped to the month's last, then days, then the rest; us or ns by
+ * `ns`) into *out. False when it overflows. */
+bool basalt_qts_add_interval(int64_t v, int64_t months, int64_t days, int64_t nanos, bool ns,
+                             int64_t *out);
 
 /* ------------------------------------------------------------------ programs */
 
@@ -293,6 +303,12 @@ bool basalt_qk_cast_select(struct qstep *st);
 bool basalt_qk_math_select(struct qstep *st);
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
 bool basalt_qk_time_select(struct qstep *st);
+/* k_in_set.c: the step of a QN_IN_SET node e, its hash set built in arena;
+ * false out of memory or for a type it does not take
+ * (basalt_qk_in_set_type). */
+bool basalt_qk_in_set_select(struct qstep *st, struct basalt_arena *arena,
+                             const struct basalt_qexpr *e);
+bool basalt_qk_in_set_type(enum basalt_query_type_id id);
 basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x);
 basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x);
 

@@ -1,8 +1,8 @@
 // Result comparison for `basalt sql` against DuckDB, by the rules of
 // tests/sql/sql_differential.mjs: values in a canonical form (numbers of
 // any type as numbers, so DuckDB's DECIMAL meets basalt's DECIMAL or
-// DOUBLE; dates and timestamps as text without the 'T' and without a
-// fraction's trailing zeros), numbers equal to
+// DOUBLE; dates and timestamps as text without the 'T', the UTC zone and
+// a fraction's trailing zeros), numbers equal to
 // 1e-9 relative, rows in order when the query orders them completely, else
 // as multisets.
 
@@ -14,7 +14,8 @@ export function canon(v) {
   const s = String(v);
   if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
   if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
-  const t = s.replace('T', ' ').replace(/Z$/, '');
+  // UTC as basalt writes it (Z) and as DuckDB does (+00)
+  const t = s.replace('T', ' ').replace(/(Z|\+00)$/, '');
   // A timestamp's or time's fraction of a second without trailing zeros:
   // basalt prints microseconds (.250000), DuckDB as few digits as it needs
   // (.25), JavaScript's Date milliseconds (.000Z).

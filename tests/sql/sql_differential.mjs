@@ -26,7 +26,8 @@
 //   spilled) against DuckDB's rows; a LIMIT error that names
 //   its operator is listed as SPILL-LIMIT (a known gap), any other error is a
 //   mismatch.
-// Mismatches of the known engine gaps listed in `known` below print as KNOWN.
+// Mismatches of the known engine gaps listed in `known` below (none now)
+// print as KNOWN.
 // BASALT_DIFF_JOBS (default 2) queries run at a time. Exits 1 listing every
 // mismatch. Measured: see docs/QUERY.md ("SQL sessions", Tests).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -244,6 +245,34 @@ const fixed = [
   'SELECT uid, g, avg(w) OVER (PARTITION BY g) AS a, sum(w) OVER (PARTITION BY g ORDER BY uid) AS run FROM $U',
   'SELECT id, g FROM $T WHERE id < 2000 QUALIFY row_number() OVER (PARTITION BY g ORDER BY x DESC NULLS LAST, id) <= 2',
   'SELECT id, ntile(4) OVER (ORDER BY id) AS q, percent_rank() OVER (ORDER BY id) AS pr, cume_dist() OVER (ORDER BY id) AS cd FROM $T WHERE id < 50',
+  // range and generate_series (several morsels of 131072 rows), LIMIT and
+  // OFFSET as constant expressions
+  'SELECT count(*), sum(range), min(range), max(range) FROM range(1000003)',
+  'SELECT count(*), sum(generate_series) FROM generate_series(-7, 700000, 3)',
+  'SELECT * FROM range(10, 0, -3) -- ordered',
+  'SELECT * FROM generate_series(10, 1, -3) -- ordered',
+  'SELECT * FROM range(5, 5)',
+  'SELECT * FROM generate_series(5, 5)',
+  'SELECT * FROM range(9223372036854775800, 9223372036854775807, 3) -- ordered',
+  'SELECT * FROM range(-9223372036854775808, -9223372036854775800, 5) -- ordered',
+  'SELECT * FROM range(2 * 3) t(k) WHERE k % 2 = 1',
+  'SELECT * FROM range(NULL)',
+  'SELECT * FROM range(1, 10, NULL)',
+  'SELECT * FROM range(1, 5, 0)',
+  'SELECT * FROM range(1.5, 3)',
+  'SELECT * FROM generate_series(TIMESTAMP \'2024-01-31\', TIMESTAMP \'2025-03-31\', INTERVAL 1 MONTH) -- ordered',
+  'SELECT * FROM generate_series(DATE \'2024-03-31\', DATE \'2023-01-01\', INTERVAL \'-2 months -3 days\') -- ordered',
+  'SELECT * FROM range(TIMESTAMP \'2024-01-01\', TIMESTAMP \'2024-01-03\', INTERVAL 7 HOUR) -- ordered',
+  'SELECT count(*), min(range), max(range) FROM range(TIMESTAMP \'2000-01-01\', TIMESTAMP \'2024-01-01\', INTERVAL 1 MINUTE)',
+  'SELECT count(*), min(range), max(range) FROM range(TIMESTAMP \'1900-01-31\', TIMESTAMP \'2200-01-01\', INTERVAL \'1 day 1 hour\')',
+  'SELECT * FROM range(TIMESTAMPTZ \'2024-01-01 00:00:00+00\', TIMESTAMPTZ \'2024-01-02 00:00:00+00\', INTERVAL 6 HOUR) -- ordered',
+  'SELECT * FROM range(TIMESTAMP \'2024-01-01\', TIMESTAMP \'2024-01-02\', INTERVAL \'1 day -1 hour\')',
+  'SELECT a.range AS x, b.range AS y FROM range(3) a, range(2) b',
+  'SELECT g, count(*) FROM $T JOIN range(5) r ON g = r.range GROUP BY g',
+  'SELECT id FROM $T ORDER BY id LIMIT 2 * 3 OFFSET (SELECT 4) -- ordered',
+  'SELECT id FROM $T ORDER BY id LIMIT NULL OFFSET 19995 -- ordered',
+  'SELECT id FROM $T ORDER BY id LIMIT \'3\' -- ordered',
+  'SELECT id FROM $T ORDER BY id LIMIT -1',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',
@@ -294,12 +323,7 @@ const spillCounter = /(spilled_[a-z]+|stretches)=[1-9]/;
 // Known engine gaps: a mismatch whose query and message match one is
 // listed as KNOWN in the log (with the reason) and not counted as a
 // failure. Remove an entry once the engine is fixed.
-const known = [
-  { sql: /\bNOT IN \(SELECT/i, msg: /filter: expression built over another input/,
-    why: 'x NOT IN (subquery) is an OR of one equality per value: past about 10000 values the plan check refuses its depth with this message' },
-  { sql: /\bNOT IN \(SELECT/i, msg: /--memory-limit .*memory limit of [^:]* exceeded/,
-    why: 'x NOT IN (subquery), an OR of one equality per value, needs many times a small memory limit, and the error names no operator' },
-];
+const known = [];
 // 4 threads on every query; 2 threads on every THREADS_SAMPLE-th (1: all).
 const threadsSample = Math.max(1, Number(process.env.BASALT_THREADS_SAMPLE ?? 1));
 let threadRuns = 0;

@@ -562,6 +562,16 @@ static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t
         st->fn = k_and_or;
         st->kname = e->kind == QN_AND ? "and" : "or";
         return st->out;
+    case QN_IN_SET:
+        a = lower(L, e->args[0], mask);
+        if (a < 0)
+            return -1;
+        st = new_step(L, e->type, mask, e->pos);
+        NEED(st);
+        st->n_args = 1;
+        st->args[0] = a;
+        NEED(basalt_qk_in_set_select(st, &L->p->arena, e));
+        return st->out;
     case QN_NOT:
     case QN_IS_NULL:
         a = lower(L, e->args[0], mask);

@@ -199,12 +199,31 @@ static int month_days(int64_t y, int m)
     return m == 2 && leap ? 29 : md[m - 1];
 }
 
+bool basalt_qts_add_interval(int64_t v, int64_t months, int64_t days, int64_t nanos, bool ns,
+                             int64_t *out)
+{
+    int64_t per_sec = ns ? 1000000000 : 1000000, per_day = 86400 * per_sec;
+    if (months) {
+        struct civil c = split(v, per_day);
+        int64_t mm = c.y * 12 + (c.m - 1) + months;
+        int64_t y = basalt_qfloordiv(mm, 12);
+        int m = (int)(mm - y * 12) + 1;
+        int d = c.d > month_days(y, m) ? month_days(y, m) : c.d;
+        v = basalt_qdays_from_civil(y, m, d) * per_day + c.sub;
+    }
+    int64_t day_units;
+    bool ovf = __builtin_mul_overflow(days, per_day, &day_units);
+    ovf |= __builtin_add_overflow(v, day_units, &v);
+    ovf |= __builtin_add_overflow(v, ns ? nanos : nanos / 1000, &v);
+    *out = v;
+    return !ovf;
+}
+
 static basalt_status k_ts_interval(const struct qstep *st, struct qexec *x)
 {
     const int64_t *a = A(0).data;
     const struct qinterval *b = A(1).data;
     bool ns = st->type.nanos, sub = st->op == QOP_TS_SUB_INTERVAL;
-    int64_t per_sec = ns ? 1000000000 : 1000000, per_day = 86400 * per_sec;
     int64_t *o = OUT.dbuf;
     basalt_qvalid_and(x, &OUT, &A(0), &A(1));
     OUT.data = o;
@@ -212,20 +231,9 @@ static basalt_status k_ts_interval(const struct qstep *st, struct qexec *x)
         int64_t months = sub ? -(int64_t)b[i].months : b[i].months;
         int64_t days = sub ? -(int64_t)b[i].days : b[i].days;
         int64_t nanos = sub ? -b[i].nanos : b[i].nanos;
-        int64_t v = a[i];
-        if (months) {
-            struct civil c = split(v, per_day);
-            int64_t mm = c.y * 12 + (c.m - 1) + months;
-            int64_t y = basalt_qfloordiv(mm, 12);
-            int m = (int)(mm - y * 12) + 1;
-            int d = c.d > month_days(y, m) ? month_days(y, m) : c.d;
-            v = basalt_qdays_from_civil(y, m, d) * per_day + c.sub;
-        }
-        bool ovf = __builtin_add_overflow(v, days * per_day, &v);
-        ovf |= __builtin_add_overflow(v, ns ? nanos : nanos / 1000, &v);
-        if (ovf && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
+        bool ok = basalt_qts_add_interval(a[i], months, days, nanos, ns, &o[i]);
+        if (!ok && qrow_valid(OUT.valid, i) && qcounts(x, st, i))
             return basalt_qexec_error(x, st, BASALT_LIMIT, "Timestamp out of range");
-        o[i] = v;
     }
     return BASALT_OK;
 }

@@ -1319,6 +1319,31 @@ basalt_status basalt_qexpr_nullif(struct basalt_qexpr_builder *b, struct basalt_
     return basalt_qexpr_case(b, &eq, &nul, 1, a, out, err);
 }
 
+/* From this many constants on, IN looks x up in a hash set (k_in_set.c)
+ * rather than comparing it with each: fewer stay an OR of equalities, which
+ * the scans' pruning reads. */
+enum { IN_SET_MIN = 8 };
+
+static basalt_status in_set(struct basalt_qexpr_builder *b, struct basalt_qexpr *cx,
+                            struct basalt_qexpr *const *items, int n, struct basalt_qexpr **out,
+                            struct basalt_error *err)
+{
+    struct basalt_query_value *set = basalt_arena_alloc(&b->arena, sizeof *set * (size_t)n, 8);
+    struct basalt_qexpr *e = node(b, QN_IN_SET, 1);
+    NOMEM_IF(!set || !e);
+    bool has_null = false;
+    for (int i = 0; i < n; i++) {
+        set[i] = items[i]->value; /* strings: already in this builder's arena */
+        has_null |= items[i]->value.is_null;
+    }
+    e->args[0] = cx;
+    e->set = set;
+    e->n_set = n;
+    e->type = T(BOOL);
+    e->nullable = cx->nullable || has_null;
+    return finish(b, e, out, err);
+}
+
 basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                               struct basalt_qexpr *const *list, int n, bool negate,
                               struct basalt_qexpr **out, struct basalt_error *err)
@@ -1341,14 +1366,23 @@ basalt_status basalt_qexpr_in(struct basalt_qexpr_builder *b, struct basalt_qexp
         return st;
     struct basalt_qexpr *cx;
     st = basalt_qbind_cast(b, x, t, false, true, &cx, err);
+    struct basalt_qexpr **items = basalt_arena_alloc(&b->arena, sizeof *items * (size_t)n, 8);
+    NOMEM_IF(!items);
+    bool constants = true;
     for (int i = 0; i < n && st == BASALT_OK; i++) {
-        struct basalt_qexpr *pair[2] = {cx, NULL};
-        st = basalt_qbind_cast(b, list[i], t, false, true, &pair[1], err);
-        if (st == BASALT_OK)
-            st = basalt_qexpr_call(b, "=", pair, 2, &eqs[i], err);
+        st = basalt_qbind_cast(b, list[i], t, false, true, &items[i], err);
+        constants &= st == BASALT_OK && items[i]->kind == QN_CONST;
     }
+    if (st != BASALT_OK)
+        return st;
     struct basalt_qexpr *any = NULL;
-    if (st == BASALT_OK)
+    if (constants && n >= IN_SET_MIN && basalt_qk_in_set_type(t.id))
+        st = in_set(b, cx, items, n, &any, err);
+    for (int i = 0; any == NULL && i < n && st == BASALT_OK; i++) {
+        struct basalt_qexpr *pair[2] = {cx, items[i]};
+        st = basalt_qexpr_call(b, "=", pair, 2, &eqs[i], err);
+    }
+    if (st == BASALT_OK && any == NULL)
         st = basalt_qexpr_or(b, eqs, n, &any, err);
     if (st != BASALT_OK)
         return st;

@@ -62,6 +62,10 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
         if (n->scan.label != NULL)
             put(o, " (%s)", n->scan.label);
         break;
+    case QPLAN_SERIES:
+        put(o, "SERIES");
+        columns(o, &n->schema);
+        break;
     case QPLAN_FILTER: put(o, "FILTER"); break;
     case QPLAN_PROJECT: put(o, "PROJECTION"); columns(o, &n->schema); break;
     case QPLAN_AGGREGATE:

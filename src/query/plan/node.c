@@ -201,6 +201,8 @@ int64_t basalt_qplan_estimated_rows(const struct basalt_qplan *node)
         for (int64_t i = 0; i < node->scan.values.n; i++)
             n += node->scan.values.arrays[i].length;
         return n;
+    case QPLAN_SERIES:
+        return basalt_qseries_rows(node);
     case QPLAN_WINDOW: /* one row out per row in */
         return basalt_qplan_estimated_rows(node->child[0]);
     default:

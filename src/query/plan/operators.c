@@ -258,8 +258,12 @@ basalt_status basalt_qplan_sort(struct basalt_qctx *ctx, struct basalt_qplan *ch
     memcpy(node->sort_keys, keys, (size_t)n * sizeof *keys);
     node->n_sort_keys = n;
     node->limit = limit < 0 ? -1 : limit;
-    node->offset = offset;
+    node->offset = limit < 0 ? 0 : offset;
     st = basalt_arrow_schema_copy(&child->schema, &node->schema, err);
+    /* The sort skips `offset` rows only as a top-k; an OFFSET without a
+     * LIMIT is a cut of the whole order. */
+    if (st == BASALT_OK && limit < 0 && offset > 0)
+        return basalt_qplan_limit(ctx, node, -1, offset, out, err);
     if (st == BASALT_OK)
         *out = node;
     return st;

@@ -18,6 +18,7 @@ enum qplan_kind {
     QPLAN_SCAN_IPC,
     QPLAN_SCAN_ICEBERG,
     QPLAN_VALUES,
+    QPLAN_SERIES,
     QPLAN_FILTER,
     QPLAN_PROJECT,
     QPLAN_AGGREGATE,
@@ -73,6 +74,8 @@ struct qscan {
      * nothing said). */
     struct basalt_arrow_batches values;
     char *label;
+    /* SERIES (series.c) */
+    struct basalt_qplan_series series;
     /* Parquet: per output column, read as a dictionary array (the
      * aggregate right above groups such keys by their indices; in the
      * context's arena); NULL: none. */
@@ -221,6 +224,9 @@ struct basalt_iceberg_expr;
 basalt_status basalt_qpushed_iceberg(const struct qpushed *p, const char *column,
                                      struct basalt_arena *arena, struct basalt_iceberg_expr **out,
                                      struct basalt_error *err);
+
+/* series.c: how many rows a series node gives (month steps: an estimate). */
+int64_t basalt_qseries_rows(const struct basalt_qplan *node);
 
 /* optimize.c: column pruning and predicate pushdown, before a run; then
  * the window row limits. */

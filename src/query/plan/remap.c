@@ -8,6 +8,31 @@
 
 #include "plan/plan_internal.h"
 
+/* An IN set's constants into dst's arena, with their strings. */
+static basalt_status copy_set(struct basalt_qexpr_builder *dst, const struct basalt_qexpr *e,
+                              struct basalt_qexpr *c, struct basalt_error *err)
+{
+    struct basalt_query_value *set =
+        basalt_arena_alloc(&dst->arena, sizeof *set * ((size_t)e->n_set + 1), 8);
+    if (set == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int32_t i = 0; i < e->n_set; i++) {
+        set[i] = e->set[i];
+        enum basalt_query_type_id id = set[i].type.id;
+        if (set[i].is_null || (id != BASALT_QUERY_TYPE_STRING && id != BASALT_QUERY_TYPE_BINARY))
+            continue;
+        char *p = basalt_arena_alloc(&dst->arena, set[i].v.str.len + 1, 1);
+        if (p == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (set[i].v.str.len > 0)
+            memcpy(p, set[i].v.str.ptr, set[i].v.str.len);
+        p[set[i].v.str.len] = '\0';
+        set[i].v.str.ptr = p;
+    }
+    c->set = set;
+    return BASALT_OK;
+}
+
 static basalt_status copy_node(struct basalt_qexpr_builder *dst, const struct basalt_qexpr *e,
                                const int32_t *map, struct qnode_map *done, int depth,
                                struct basalt_qexpr **out, struct basalt_error *err)
@@ -45,6 +70,11 @@ static basalt_status copy_node(struct basalt_qexpr_builder *dst, const struct ba
             memcpy(p, e->value.v.str.ptr, e->value.v.str.len);
         p[e->value.v.str.len] = '\0';
         c->value.v.str.ptr = p;
+    }
+    if (e->kind == QN_IN_SET) {
+        basalt_status st = copy_set(dst, e, c, err);
+        if (st != BASALT_OK)
+            return st;
     }
     if (e->n_args > 0) {
         c->args = basalt_arena_alloc(&dst->arena, (size_t)e->n_args * sizeof *c->args,

@@ -129,6 +129,10 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
         st = basalt_qsource_open(ctx, node, &pl->src, err);
         pl->schema = &node->schema;
         return st;
+    case QPLAN_SERIES:
+        st = basalt_qseries_open(node, &pl->src, err);
+        pl->schema = &node->schema;
+        return st;
     case QPLAN_FILTER:
     case QPLAN_PROJECT:
         st = basalt_qrun_open(ctx, node->child[0], pl, err);

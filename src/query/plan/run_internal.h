@@ -50,6 +50,10 @@ struct qsource {
     void (*fn_free)(void *fn_ctx);
 };
 
+/* series.c: a series node's morsels, made as they are taken. */
+basalt_status basalt_qseries_open(struct basalt_qplan *node, struct qsource *src,
+                                  struct basalt_error *err);
+
 enum qpipe_op_kind { QPIPE_FILTER, QPIPE_PROJECT, QPIPE_PROBE };
 
 struct qpipe_op {

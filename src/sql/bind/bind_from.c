@@ -610,6 +610,12 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
             st = open_scan(B, &a, f->pos, &node, err);
         break;
     case BASALT_SQL_FROM_FUNCTION:
+        if (basalt_sql_is_series(f->u.call.name.name)) {
+            if (alias == NULL)
+                alias = f->u.call.name.name;
+            st = basalt_sql_bind_series(B, &f->u.call, f->pos, &node, err);
+            break;
+        }
         st = function_args(B, &f->u.call, f->pos, &a, err);
         if (alias == NULL)
             alias = a.n_paths > 0 ? stem(B, a.paths[0]) : f->u.call.name.name;

@@ -202,6 +202,18 @@ basalt_status basalt_sql_in_rows(struct blower *L, const struct basalt_sql_expr 
                                  const struct basalt_arrow_batches *rows,
                                  struct basalt_qexpr **out, struct basalt_error *err);
 
+/* bind_constant.c: the value of an expression without columns, cast to
+ * `to` (NULL: its own type; a NULL stays NULL); `what` names it in errors
+ * ("LIMIT"). INVALID_ARG when it is not constant or does not cast. */
+basalt_status basalt_sql_constant(struct binder *B, const struct basalt_sql_expr *e,
+                                  const struct basalt_query_type *to, const char *what,
+                                  struct basalt_query_value *out, struct basalt_error *err);
+/* bind_series.c: range(...) and generate_series(...) in FROM. */
+bool basalt_sql_is_series(const char *function);
+basalt_status basalt_sql_bind_series(struct binder *B, const struct basalt_sql_call *c,
+                                     int32_t pos, struct basalt_qplan **out,
+                                     struct basalt_error *err);
+
 /* bind_query.c */
 /* Binds a query into a relation; names[i] (arena) are its output names. */
 basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_query *q,

@@ -217,13 +217,24 @@ const char *basalt_sql_item_name(struct binder *B, const struct basalt_sql_selec
     return basalt_sql_text(B, it->expr);
 }
 
+/* LIMIT and OFFSET: a constant BIGINT (`10`, `2 * 5`, `'3'`, a scalar
+ * subquery; 2.5 rounds), not negative; NULL leaves *out as it was (no
+ * limit, no offset), as DuckDB. */
 static basalt_status const_int(struct binder *B, const struct basalt_sql_expr *e, const char *what,
                                int64_t *out, struct basalt_error *err)
 {
-    if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
-        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                              "%s must be a non-negative integer constant", what);
-    *out = e->u.lit.i64;
+    if (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.fits && e->u.lit.i64 >= 0) {
+        *out = e->u.lit.i64;
+        return BASALT_OK;
+    }
+    struct basalt_query_type bigint = basalt_query_type_make(BASALT_QUERY_TYPE_INT64);
+    struct basalt_query_value v;
+    basalt_status st = basalt_sql_constant(B, e, &bigint, what, &v, err);
+    if (st != BASALT_OK || v.is_null || v.type.id == BASALT_QUERY_TYPE_NULL)
+        return st;
+    if (v.v.i < 0)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err, "%s cannot be negative", what);
+    *out = v.v.i;
     return BASALT_OK;
 }
 
