@@ -406,6 +406,8 @@ struct basalt_sql_named_window {
 
 struct basalt_sql_select {
     bool distinct;                   /* SELECT DISTINCT (SELECT ALL is the default) */
+    int32_t n_distinct_on;           /* SELECT DISTINCT ON (a, b): distinct is false */
+    struct basalt_sql_expr **distinct_on;
     int32_t n_items;
     struct basalt_sql_select_item *items;
     struct basalt_sql_from *from;    /* NULL without FROM; `a, b` is a CROSS join */

@@ -273,7 +273,14 @@ const fixed = [
   'SELECT id FROM $T ORDER BY id LIMIT NULL OFFSET 19995 -- ordered',
   'SELECT id FROM $T ORDER BY id LIMIT \'3\' -- ordered',
   'SELECT id FROM $T ORDER BY id LIMIT -1',
-  'SELECT nosuchcolumn FROM $T',
+  // DISTINCT ON: the first row per key in the ORDER BY's order (id breaks
+  // ties), by expression, alias and ordinal, over a group-by; FILTER (cond)
+  'SELECT DISTINCT ON (g) g, id, x FROM $T ORDER BY g, x DESC NULLS LAST, id -- ordered',
+  'SELECT DISTINCT ON (g % 5, s) g % 5 AS k, s, id FROM $T ORDER BY k, s, id DESC',
+  'SELECT DISTINCT ON (k) s AS k, dt, id FROM $T ORDER BY 1 NULLS FIRST, dt NULLS LAST, id -- ordered',
+  'SELECT DISTINCT ON (g) g, s, count(*) AS c FROM $T GROUP BY g, s ORDER BY g, c DESC, s NULLS LAST',
+  'SELECT DISTINCT ON (uid) uid, name FROM $U ORDER BY uid, w, name',
+  'SELECT g, count(*) FILTER (x > 0), sum(d) FILTER (s = \'red\') FROM $T GROUP BY g',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',
 ];

@@ -202,6 +202,10 @@ basalt_status basalt_sql_in_rows(struct blower *L, const struct basalt_sql_expr 
                                  const struct basalt_arrow_batches *rows,
                                  struct basalt_qexpr **out, struct basalt_error *err);
 
+/* bind_distinct_on.c: q (a SELECT with DISTINCT ON) as the query with a
+ * QUALIFY row_number() = 1 over the ON keys in its ORDER BY's order. */
+basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_query *q,
+                                     const struct basalt_sql_query **out, struct basalt_error *err);
 /* bind_constant.c: the value of an expression without columns, cast to
  * `to` (NULL: its own type; a NULL stays NULL); `what` names it in errors
  * ("LIMIT"). INVALID_ARG when it is not constant or does not cast. */

@@ -212,9 +212,19 @@ const char *basalt_sql_item_name(struct binder *B, const struct basalt_sql_selec
         return it->alias.name;
     if (it->expr->kind == BASALT_SQL_EXPR_COLUMN)
         return it->expr->u.column.parts[it->expr->u.column.n_parts - 1].name;
-    if (it->expr->kind == BASALT_SQL_EXPR_FUNCTION && it->expr->u.call.star)
-        return "count_star()";
-    return basalt_sql_text(B, it->expr);
+    const char *text = basalt_sql_text(B, it->expr);
+    /* DuckDB names count(*) count_star(), FILTER and OVER included */
+    if (it->expr->kind == BASALT_SQL_EXPR_FUNCTION && it->expr->u.call.star && text != NULL &&
+        strncmp(text, "count(*)", 8) == 0) {
+        size_t n = strlen(text + 8);
+        char *named = basalt_arena_alloc(&B->arena, n + 13, 1);
+        if (named != NULL) {
+            memcpy(named, "count_star()", 12);
+            memcpy(named + 12, text + 8, n + 1);
+            return named;
+        }
+    }
+    return text;
 }
 
 /* LIMIT and OFFSET: a constant BIGINT (`10`, `2 * 5`, `'3'`, a scalar
@@ -387,6 +397,11 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
      * aggregates without GROUP BY in two grouped steps (bind_distinct.c), a
      * FROM and WHERE that a scalar subquery repeats computed once
      * (bind_share.c). */
+    if (q->u.select.n_distinct_on > 0) {
+        const struct basalt_sql_query *r;
+        basalt_status st = basalt_sql_distinct_on(B, q, &r, err);
+        return st == BASALT_OK ? bind_select(B, r, out, out_names, err) : st;
+    }
     if (bound_instead(B, basalt_sql_split_distinct(B, q), out, out_names) ||
         bound_instead(B, basalt_sql_share_from(B, q), out, out_names))
         return BASALT_OK;

@@ -79,6 +79,15 @@ void basalt_sqlf_from(struct sql_out *o, const struct basalt_sql_from *f)
 static void select_body(struct sql_out *o, const struct basalt_sql_select *s)
 {
     basalt_sqlf_put(o, s->distinct ? "SELECT DISTINCT " : "SELECT ");
+    if (s->n_distinct_on > 0) {
+        basalt_sqlf_put(o, "DISTINCT ON (");
+        for (int32_t i = 0; i < s->n_distinct_on; i++) {
+            if (i)
+                basalt_sqlf_put(o, ", ");
+            basalt_sqlf_expr(o, s->distinct_on[i]);
+        }
+        basalt_sqlf_put(o, ") ");
+    }
     for (int32_t i = 0; i < s->n_items; i++) {
         if (i)
             basalt_sqlf_put(o, ", ");

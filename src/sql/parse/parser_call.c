@@ -284,7 +284,8 @@ struct basalt_sql_expr *basalt_sqlp_function_call(struct sql_parser *p, struct b
     if (sqlp_kw(p, "filter") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
         sqlp_advance(p);
         sqlp_advance(p);
-        if (!basalt_sqlp_expect_kw(p, "where") || !(c->filter = basalt_sqlp_expr(p)) ||
+        basalt_sqlp_accept_kw(p, "where"); /* DuckDB's FILTER (cond) leaves it out */
+        if (!(c->filter = basalt_sqlp_expr(p)) ||
             !basalt_sqlp_expect(p, TK_RPAREN))
             return NULL;
     }

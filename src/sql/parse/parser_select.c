@@ -151,11 +151,14 @@ static struct basalt_sql_query *select_core(struct sql_parser *p)
     struct basalt_sql_select *s = &q->u.select;
     sqlp_advance(p); /* SELECT */
     if (basalt_sqlp_accept_kw(p, "distinct")) {
-        if (sqlp_kw(p, "on")) {
-            basalt_sqlp_fail(p, BASALT_UNSUPPORTED, sqlp_cur(p)->pos, "DISTINCT ON is not supported");
-            return NULL;
+        if (basalt_sqlp_accept_kw(p, "on")) {
+            if (!basalt_sqlp_expect(p, TK_LPAREN) ||
+                !basalt_sqlp_expr_list(p, &s->n_distinct_on, &s->distinct_on) ||
+                !basalt_sqlp_expect(p, TK_RPAREN))
+                return NULL;
+        } else {
+            s->distinct = true;
         }
-        s->distinct = true;
     } else {
         basalt_sqlp_accept_kw(p, "all");
     }

@@ -1,0 +1,104 @@
+/* SELECT DISTINCT ON (k1, k2) ... ORDER BY o1, o2: the first row of each
+ * distinct (k1, k2) in the ORDER BY's order, as DuckDB keeps it. Bound as
+ * the same query with DISTINCT ON replaced by
+ *   QUALIFY row_number() OVER (PARTITION BY k1, k2 ORDER BY o1, o2) = 1
+ * (ANDed with a QUALIFY of its own), so the window operator does the
+ * work and the ORDER BY still orders the rows kept. An ordinal in ORDER BY
+ * or in the ON list names a select item, as it does in ORDER BY. */
+#include <string.h>
+#include <strings.h>
+
+#include "bind/bind_internal.h"
+
+static void *node(struct binder *B, size_t size)
+{
+    void *p = basalt_arena_alloc(&B->arena, size, 8);
+    if (p != NULL)
+        memset(p, 0, size);
+    return p;
+}
+
+/* e, or the select item that e names: by its alias (as ORDER BY takes
+ * them, before the columns), or by its ordinal. */
+static basalt_status item_of(struct binder *B, const struct basalt_sql_select *s,
+                             struct basalt_sql_expr *e, struct basalt_sql_expr **out,
+                             struct basalt_error *err)
+{
+    *out = e;
+    if (e->kind == BASALT_SQL_EXPR_COLUMN && e->u.column.n_parts == 1) {
+        for (int i = 0; i < s->n_items; i++)
+            if (s->items[i].alias.name != NULL &&
+                strcasecmp(s->items[i].alias.name, e->u.column.parts[0].name) == 0)
+                *out = s->items[i].expr;
+        return BASALT_OK;
+    }
+    if (e->kind != BASALT_SQL_EXPR_INTEGER)
+        return BASALT_OK;
+    int64_t k = e->u.lit.fits ? e->u.lit.i64 : 0;
+    if (k < 1 || k > s->n_items)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
+                              "ORDER BY term out of range: %s (1 to %d)",
+                              basalt_sql_text(B, e), (int)s->n_items);
+    struct basalt_sql_expr *item = s->items[k - 1].expr;
+    if (item == NULL || item->kind == BASALT_SQL_EXPR_STAR)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
+                              "DISTINCT ON: an ordinal naming * is not supported");
+    *out = item;
+    return BASALT_OK;
+}
+
+basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_query *q,
+                                     const struct basalt_sql_query **out, struct basalt_error *err)
+{
+    const struct basalt_sql_select *s = &q->u.select;
+    struct basalt_sql_query *r = node(B, sizeof *r);
+    struct basalt_sql_window *w = node(B, sizeof *w);
+    struct basalt_sql_expr *rn = node(B, sizeof *rn);
+    struct basalt_sql_expr **part = node(B, sizeof *part * (size_t)s->n_distinct_on);
+    struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)q->n_order + 1));
+    if (r == NULL || w == NULL || rn == NULL || part == NULL || order == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (q->order_all)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
+                              "DISTINCT ON with ORDER BY ALL is not supported");
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < s->n_distinct_on && st == BASALT_OK; i++)
+        st = item_of(B, s, s->distinct_on[i], &part[i], err);
+    for (int i = 0; i < q->n_order && st == BASALT_OK; i++) {
+        order[i] = q->order[i];
+        st = item_of(B, s, q->order[i].expr, &order[i].expr, err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    w->parenthesised = true;
+    w->n_partition = s->n_distinct_on;
+    w->partition = part;
+    w->n_order = q->n_order;
+    w->order = order;
+    w->pos = q->pos;
+    rn->kind = BASALT_SQL_EXPR_FUNCTION;
+    rn->pos = q->pos;
+    rn->height = 2;
+    rn->u.call.name.name = "row_number";
+    rn->u.call.over = w;
+    for (int i = 0; i < s->n_distinct_on; i++)
+        if (part[i]->height + 1 > rn->height)
+            rn->height = part[i]->height + 1;
+    for (int i = 0; i < q->n_order; i++)
+        if (order[i].expr->height + 1 > rn->height)
+            rn->height = order[i].expr->height + 1;
+    struct basalt_sql_expr *first =
+        basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, rn, basalt_sql_ast_integer(B, 1, q->pos));
+    struct basalt_sql_expr *qualify =
+        s->qualify == NULL ? first : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, first, s->qualify);
+    if (qualify == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    *r = *q;
+    r->n_ctes = 0; /* pushed already, by the query being rewritten */
+    r->ctes = NULL;
+    r->u.select.n_distinct_on = 0;
+    r->u.select.distinct_on = NULL;
+    r->u.select.qualify = qualify;
+    *out = r;
+    return BASALT_OK;
+}
