@@ -383,6 +383,7 @@ struct basalt_sql_from {
             struct basalt_sql_expr *on;      /* NULL with USING or CROSS */
             int32_t n_using;
             struct basalt_sql_ident *using_; /* USING (a, b) */
+            bool natural; /* NATURAL: USING the names both sides have */
         } join;
     } u;
     /* [AS] alias [(c1, c2)]; alias.name NULL when none (never on a JOIN). */

@@ -281,6 +281,15 @@ const fixed = [
   'SELECT DISTINCT ON (g) g, s, count(*) AS c FROM $T GROUP BY g, s ORDER BY g, c DESC, s NULLS LAST',
   'SELECT DISTINCT ON (uid) uid, name FROM $U ORDER BY uid, w, name',
   'SELECT g, count(*) FILTER (x > 0), sum(d) FILTER (s = \'red\') FROM $T GROUP BY g',
+  // NATURAL joins (u and v share vid; t and u share uid and g); a RIGHT or
+  // FULL join's USING column is the COALESCE of both sides
+  'SELECT * FROM $U NATURAL JOIN $V',
+  'SELECT vid, count(*), min(region) FROM $U u NATURAL LEFT JOIN (SELECT * FROM $V WHERE rank < 5) v GROUP BY vid',
+  'SELECT id, uid, g, name FROM $T NATURAL JOIN $U WHERE id < 3000',
+  'SELECT vid, u.vid AS uv, v.vid AS vv, rank FROM (SELECT * FROM $U WHERE uid < 300) u FULL JOIN (SELECT * FROM $V WHERE rank > 8) v USING (vid)',
+  'SELECT * FROM (SELECT vid, name FROM $U WHERE uid < 100) NATURAL RIGHT JOIN (SELECT vid, region FROM $V WHERE vid < 50)',
+  'SELECT * FROM $U NATURAL JOIN (SELECT 1 AS nothing_shared)',
+  'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',
 ];

@@ -623,6 +623,15 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
             st = open_scan(B, &a, f->pos, &node, err);
         break;
     case BASALT_SQL_FROM_SUBQUERY:
+        /* an unnamed subquery gets a name of its own, so that USING and
+         * NATURAL can write `a.k = b.k` between two of them */
+        if (alias == NULL) {
+            char name[32];
+            snprintf(name, sizeof name, "unnamed_subquery%d", B->n_unnamed++);
+            alias = basalt_arena_strndup(&B->arena, name, strlen(name));
+            if (alias == NULL)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
         st = basalt_sql_bind_query(B, f->u.subquery, &rel, &names, err);
         if (st == BASALT_OK)
             goto scoped;
@@ -660,27 +669,54 @@ static enum basalt_qplan_join_type join_type(enum basalt_sql_join_kind k)
 }
 
 /* USING (a, b): left.a = right.a ...; afterwards the name means the left
- * side's column. */
+ * side's column. NATURAL: USING every name the two sides have in common
+ * (visible ones, in the left side's order); none makes a cross join. */
+/* The pairs of columns USING joined: scope entries of the left and the
+ * right side's column of each name. */
+struct using_pairs {
+    int *left, *right;
+    int n;
+};
+
 static basalt_status using_conj(struct binder *B, const struct basalt_sql_from *f,
                                 struct bscope *scope, int left_from, int right_from,
-                                struct bfrom *F, struct basalt_error *err)
+                                struct bfrom *F, struct using_pairs *pairs,
+                                struct basalt_error *err)
 {
-    for (int u = 0; u < f->u.join.n_using; u++) {
-        const char *name = f->u.join.using_[u].name;
+    int n = f->u.join.natural ? scope->n : f->u.join.n_using;
+    pairs->left = basalt_arena_alloc(&B->arena, sizeof *pairs->left * (size_t)(n + 1), 8);
+    pairs->right = basalt_arena_alloc(&B->arena, sizeof *pairs->right * (size_t)(n + 1), 8);
+    pairs->n = 0;
+    if (pairs->left == NULL || pairs->right == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int u = 0; u < n; u++) {
+        const char *name;
+        int32_t pos;
+        if (f->u.join.natural) {
+            const struct bcol *c = &scope->cols[u];
+            if (c->hidden || c->rel < left_from || c->rel >= right_from)
+                continue;
+            name = c->name;
+            pos = f->pos;
+        } else {
+            name = f->u.join.using_[u].name;
+            pos = f->u.join.using_[u].pos;
+        }
         int li = -1, ri = -1;
         for (int i = 0; i < scope->n; i++) {
-            if (strcasecmp(scope->cols[i].name, name) != 0)
+            if (strcasecmp(scope->cols[i].name, name) != 0 || scope->cols[i].hidden)
                 continue;
             if (scope->cols[i].rel >= left_from && scope->cols[i].rel < right_from && li < 0)
                 li = i;
             else if (scope->cols[i].rel >= right_from && ri < 0)
                 ri = i;
         }
+        if (f->u.join.natural && ri < 0)
+            continue; /* on the left only */
         if (li < 0 || ri < 0)
-            return basalt_sql_err(B, BASALT_NOT_FOUND, f->u.join.using_[u].pos, err,
+            return basalt_sql_err(B, BASALT_NOT_FOUND, pos, err,
                                   "column \"%s\" of USING is not on both sides", name);
         /* A synthetic `l.name = r.name` over the two columns' tables. */
-        int32_t pos = f->u.join.using_[u].pos;
         struct basalt_sql_expr *eq = basalt_sql_ast_binary(
             B, BASALT_SQL_BINARY_EQ,
             basalt_sql_ast_column(B, scope->cols[li].table, scope->cols[li].name, pos),
@@ -692,8 +728,86 @@ static basalt_status using_conj(struct binder *B, const struct basalt_sql_from *
             return st;
         /* unqualified, the name means the left side's column */
         scope->cols[ri].hidden = true;
+        pairs->left[pairs->n] = li;
+        pairs->right[pairs->n++] = ri;
     }
+    if (f->u.join.natural && pairs->n == 0)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, f->pos, err,
+                              "NATURAL JOIN: no columns found to join on (CROSS JOIN makes a "
+                              "cross product)");
     return BASALT_OK;
+}
+
+/* After a RIGHT or FULL join USING (x), an unqualified x is COALESCE(l.x,
+ * r.x), as in DuckDB: a row only the right side has keeps its key. The
+ * join's relation gains those columns; each name's left scope entry stays
+ * for `l.x` and `l.*` (qualified only), and an entry without a table in
+ * front of it takes the unqualified name and the place in `*`. */
+static basalt_status merged_using(struct binder *B, struct bscope *scope,
+                                  const struct using_pairs *pairs, struct brel *rel,
+                                  struct basalt_error *err)
+{
+    int n = rel->n, m = pairs->n;
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)(n + m), sizeof *exprs);
+    const char **names = basalt_calloc((size_t)(n + m), sizeof *names);
+    int32_t *gids = basalt_arena_alloc(&B->arena, sizeof *gids * (size_t)(n + m), 8);
+    if (st == BASALT_OK && (exprs == NULL || names == NULL || gids == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        st = basalt_qexpr_column(b, i, &exprs[i], err);
+        names[i] = "";
+        gids[i] = rel->gids[i];
+    }
+    for (int k = 0; k < m && st == BASALT_OK; k++) {
+        struct basalt_qexpr *both[2] = {NULL, NULL};
+        for (int i = 0; i < n; i++) {
+            if (rel->gids[i] == scope->cols[pairs->left[k]].gid)
+                both[0] = exprs[i];
+            if (rel->gids[i] == scope->cols[pairs->right[k]].gid)
+                both[1] = exprs[i];
+        }
+        if (both[0] == NULL || both[1] == NULL)
+            st = basalt_error_set(err, BASALT_INTERNAL, "USING column not in the join");
+        else
+            st = basalt_qexpr_coalesce(b, both, 2, &exprs[n + k], err);
+        names[n + k] = scope->cols[pairs->left[k]].name;
+        gids[n + k] = basalt_sql_gid(B);
+    }
+    struct basalt_qplan *p = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, rel->node, exprs, names, n + m, &p, err);
+    basalt_free(exprs);
+    basalt_free(names);
+    if (st != BASALT_OK)
+        return st;
+    rel->node = p;
+    rel->gids = gids;
+    rel->n = n + m;
+    /* the new entries, each in front of its left column, the furthest
+     * first so that the positions still to come hold */
+    bool *done = basalt_calloc((size_t)m, sizeof *done);
+    if (done == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int left = 0; left < m && st == BASALT_OK; left++) {
+        int k = -1;
+        for (int j = 0; j < m; j++)
+            if (!done[j] && (k < 0 || pairs->left[j] > pairs->left[k]))
+                k = j;
+        done[k] = true;
+        int at = pairs->left[k];
+        struct bcol merged = scope->cols[at];
+        st = basalt_sql_scope_add(scope, NULL, merged.name, gids[n + k], merged.rel, err);
+        if (st != BASALT_OK)
+            break;
+        struct bcol added = scope->cols[scope->n - 1];
+        memmove(&scope->cols[at + 1], &scope->cols[at], sizeof *scope->cols * (size_t)(scope->n - 1 - at));
+        scope->cols[at] = added;
+        scope->cols[at + 1].hidden = true;
+    }
+    basalt_free(done);
+    return st;
 }
 
 basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_from *f,
@@ -710,8 +824,9 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
             st = basalt_sql_bind_from(B, f->u.join.right, scope, F, err);
         if (st == BASALT_OK)
             st = add_conj(F, f->u.join.on, err);
-        if (st == BASALT_OK && f->u.join.n_using > 0)
-            st = using_conj(B, f, scope, left_from, right_from, F, err);
+        struct using_pairs pairs;
+        if (st == BASALT_OK && (f->u.join.n_using > 0 || f->u.join.natural))
+            st = using_conj(B, f, scope, left_from, right_from, F, &pairs, err);
         return st;
     }
     /* Outer, semi and anti joins: each side planned on its own. */
@@ -755,8 +870,9 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
     struct bfrom on;
     memset(&on, 0, sizeof on);
     st = add_conj(&on, f->u.join.on, err);
-    if (st == BASALT_OK && f->u.join.n_using > 0)
-        st = using_conj(B, f, scope, first, first + 1, &on, err);
+    struct using_pairs pairs = {NULL, NULL, 0};
+    if (st == BASALT_OK && (f->u.join.n_using > 0 || f->u.join.natural))
+        st = using_conj(B, f, scope, first, first + 1, &on, &pairs, err);
     bool *used = basalt_calloc((size_t)on.nc + 1, sizeof *used);
     if (st == BASALT_OK && used == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -768,6 +884,10 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
                                   (uint64_t)1 << (first + 1), on.conj, on.nc, used, &out, err);
     basalt_free(used);
     basalt_sql_from_reset(&on);
+    if (st != BASALT_OK)
+        return st;
+    if (pairs.n > 0 && (k == BASALT_SQL_JOIN_RIGHT || k == BASALT_SQL_JOIN_FULL))
+        st = merged_using(B, scope, &pairs, &out, err);
     if (st != BASALT_OK)
         return st;
     /* The join is one relation of the FROM from now on. */

@@ -107,6 +107,7 @@ struct binder {
      * that holds their value (consulted by every lowering). */
     struct brepl *repl;
     int n_repl, cap_repl;
+    int n_unnamed; /* subqueries in FROM given a name (bind_from.c) */
     /* Distinct-value bounds of base columns by gid (-1 unknown), for join
      * ordering. */
     int64_t *ndv;

@@ -52,6 +52,7 @@ void basalt_sqlf_from(struct sql_out *o, const struct basalt_sql_from *f)
     case BASALT_SQL_FROM_JOIN: {
         const struct basalt_sql_from *r = f->u.join.right;
         basalt_sqlf_from(o, f->u.join.left);
+        basalt_sqlf_put(o, f->u.join.natural ? " NATURAL" : "");
         basalt_sqlf_put(o, join_words[f->u.join.kind]);
         if (r->kind == BASALT_SQL_FROM_JOIN)
             basalt_sqlf_put(o, "(");

@@ -176,15 +176,20 @@ static struct basalt_sql_from *joins(struct sql_parser *p, struct basalt_sql_fro
 {
     while (left) {
         int32_t pos = sqlp_cur(p)->pos;
-        if (sqlp_kw(p, "natural") || sqlp_kw(p, "asof") || sqlp_kw(p, "positional")) {
-            if (sqlp_kw_at(p, 1, "join") || sqlp_kw_at(p, 1, "inner") || sqlp_kw_at(p, 1, "left") ||
-                sqlp_kw_at(p, 1, "right") || sqlp_kw_at(p, 1, "full")) {
+        bool join_next = sqlp_kw_at(p, 1, "join") || sqlp_kw_at(p, 1, "inner") ||
+                         sqlp_kw_at(p, 1, "left") || sqlp_kw_at(p, 1, "right") ||
+                         sqlp_kw_at(p, 1, "full");
+        if (sqlp_kw(p, "asof") || sqlp_kw(p, "positional")) {
+            if (join_next) {
                 basalt_sqlp_fail(p, BASALT_UNSUPPORTED, pos, "%s JOIN is not supported",
-                                 sqlp_kw(p, "natural") ? "NATURAL" : sqlp_kw(p, "asof") ? "ASOF" : "POSITIONAL");
+                                 sqlp_kw(p, "asof") ? "ASOF" : "POSITIONAL");
                 return NULL;
             }
             break;
         }
+        bool natural = sqlp_kw(p, "natural") && join_next;
+        if (natural)
+            sqlp_advance(p);
         int kind = join_kind(p);
         if (kind < 0)
             break;
@@ -203,7 +208,8 @@ static struct basalt_sql_from *joins(struct sql_parser *p, struct basalt_sql_fro
         j->u.join.left = left;
         if (!(j->u.join.right = item(p)))
             return NULL;
-        if (kind != BASALT_SQL_JOIN_CROSS) {
+        j->u.join.natural = natural;
+        if (kind != BASALT_SQL_JOIN_CROSS && !natural) {
             if (basalt_sqlp_accept_kw(p, "on")) {
                 if (!(j->u.join.on = basalt_sqlp_expr(p)))
                     return NULL;
