@@ -448,6 +448,7 @@ struct basalt_sql_cte {
     struct basalt_sql_ident *columns; /* WITH t(a, b) AS (...) */
     struct basalt_sql_query *query;
     enum basalt_sql_cte_materialize materialize;
+    bool recursive; /* WITH RECURSIVE: its query may read its own name */
 };
 
 /* A query: a SELECT, a set operation or VALUES, with the WITH, ORDER BY and

@@ -289,6 +289,11 @@ const fixed = [
   'SELECT vid, u.vid AS uv, v.vid AS vv, rank FROM (SELECT * FROM $U WHERE uid < 300) u FULL JOIN (SELECT * FROM $V WHERE rank > 8) v USING (vid)',
   'SELECT * FROM (SELECT vid, name FROM $U WHERE uid < 100) NATURAL RIGHT JOIN (SELECT vid, region FROM $V WHERE vid < 50)',
   'SELECT * FROM $U NATURAL JOIN (SELECT 1 AS nothing_shared)',
+  // WITH RECURSIVE: walks over u's uid -> vid links (UNION ALL bounded by a
+  // depth, UNION ending at rows already held), a running total per step
+  'WITH RECURSIVE chain(start, cur, depth) AS (SELECT uid, vid, 0 FROM $U WHERE uid < 20 UNION ALL SELECT c.start, u.vid, c.depth + 1 FROM chain c JOIN $U u ON u.uid = c.cur WHERE c.depth < 6) SELECT * FROM chain',
+  'WITH RECURSIVE reach(x) AS (SELECT 7::BIGINT UNION SELECT u.vid FROM reach JOIN $U u ON u.uid = reach.x) SELECT count(*), min(x), max(x) FROM reach',
+  'WITH RECURSIVE s(n, total) AS (SELECT 1, 0::DOUBLE UNION ALL SELECT n + 1, total + (SELECT sum(w) FROM $U WHERE g = n) FROM s WHERE n < 19) SELECT n, round(total, 6) FROM s',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',

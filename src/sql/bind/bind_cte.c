@@ -134,6 +134,16 @@ static int uses_in_query(const struct basalt_sql_query *q, const char *name)
 }
 
 /* References to q's CTE k: in the CTEs after it and in q's body. */
+int basalt_sql_query_uses(const struct basalt_sql_query *q, const char *name)
+{
+    return uses_in_query(q, name);
+}
+
+static bool reads_itself(const struct basalt_sql_cte *c)
+{
+    return c->recursive && uses_in_query(c->query, c->name.name) > 0;
+}
+
 static int cte_uses(const struct basalt_sql_query *q, int k)
 {
     const char *name = q->ctes[k].name.name;
@@ -163,6 +173,8 @@ static bool aggregates(struct binder *B, const struct basalt_sql_query *q)
 static bool computed_once(struct binder *B, const struct basalt_sql_query *q, int k)
 {
     const struct basalt_sql_cte *c = &q->ctes[k];
+    if (reads_itself(c))
+        return true; /* its rows come from running it step by step */
     switch (c->materialize) {
     case BASALT_SQL_CTE_MATERIALIZED: return true;
     case BASALT_SQL_CTE_NOT_MATERIALIZED: return false;
@@ -184,7 +196,7 @@ basalt_status basalt_sql_ctes_push(struct binder *B, const struct basalt_sql_que
             B->ctes = c;
             B->cap_ctes = cap;
         }
-        B->ctes[B->n_ctes++] = (struct bcte_scope){&q->ctes[i], computed_once(B, q, i)};
+        B->ctes[B->n_ctes++] = (struct bcte_scope){&q->ctes[i], computed_once(B, q, i), NULL, NULL};
     }
     return BASALT_OK;
 }
@@ -230,9 +242,14 @@ static basalt_status compute(struct binder *B, const struct basalt_sql_cte *cte,
     struct brel rel;
     struct basalt_arrow_batches rows;
     basalt_arrow_batches_init(&rows);
-    basalt_status st = basalt_sql_bind_query(B, cte->query, &rel, &r->names, err);
-    if (st == BASALT_OK)
-        st = basalt_qplan_execute(B->ctx, rel.node, &rows, err);
+    basalt_status st;
+    if (reads_itself(cte)) {
+        st = basalt_sql_recursive_rows(B, cte, &rows, &r->names, err);
+    } else {
+        st = basalt_sql_bind_query(B, cte->query, &rel, &r->names, err);
+        if (st == BASALT_OK)
+            st = basalt_qplan_execute(B->ctx, rel.node, &rows, err);
+    }
     if (st == BASALT_OK && rows.n > 0) {
         r->batches = basalt_calloc((size_t)rows.n, sizeof *r->batches);
         if (r->batches == NULL)
@@ -281,6 +298,29 @@ static basalt_status computed(struct binder *B, const struct basalt_sql_cte *cte
     return BASALT_OK;
 }
 
+/* A VALUES node over views of a recursive CTE's rows of the step being
+ * computed (they outlive the step's run). */
+static basalt_status read_step_rows(struct binder *B, const struct bcte_scope *c, struct brel *rel,
+                                    struct basalt_error *err)
+{
+    struct basalt_arrow_batches views;
+    basalt_arrow_batches_init(&views);
+    basalt_status st = basalt_arrow_schema_copy(&c->rows->schema, &views.schema, err);
+    for (int64_t i = 0; st == BASALT_OK && i < c->rows->n; i++) {
+        struct ArrowArray v;
+        st = basalt_arrow_array_view(&c->rows->arrays[i], &v, err);
+        if (st == BASALT_OK)
+            st = basalt_arrow_batches_append(&views, &v, err);
+    }
+    struct basalt_qplan *node = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_values(B->ctx, &views, &node, err);
+    basalt_arrow_batches_reset(&views);
+    if (st == BASALT_OK)
+        st = basalt_sql_rel_new(B, node, rel, err);
+    return st;
+}
+
 /* A VALUES node over views of the computed rows. */
 static basalt_status read_rows(struct binder *B, const struct bcte_rows *r, struct brel *rel,
                                struct basalt_error *err)
@@ -315,6 +355,10 @@ basalt_status basalt_sql_cte_bind(struct binder *B, int k, struct brel *rel, con
                                   struct basalt_error *err)
 {
     const struct basalt_sql_cte *cte = B->ctes[k].cte;
+    if (B->ctes[k].rows != NULL) {
+        *names = B->ctes[k].names;
+        return read_step_rows(B, &B->ctes[k], rel, err);
+    }
     if (!B->ctes[k].once) {
         basalt_status st = basalt_sql_bind_query(B, cte->query, rel, names, err);
         for (int i = 0; st == BASALT_OK && i < cte->n_columns && i < rel->n; i++)

@@ -96,6 +96,10 @@ struct binder {
     struct bcte_scope {
         const struct basalt_sql_cte *cte;
         bool once;
+        /* A recursive CTE's rows of the step being computed
+         * (bind_recursive.c): the name reads these, named `names`. */
+        const struct basalt_arrow_batches *rows;
+        const char **names;
     } *ctes;
     int n_ctes, cap_ctes;
     struct bcte_rows *cte_rows; /* the ones computed so far */
@@ -207,6 +211,14 @@ basalt_status basalt_sql_in_rows(struct blower *L, const struct basalt_sql_expr 
  * QUALIFY row_number() = 1 over the ON keys in its ORDER BY's order. */
 basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_query *q,
                                      const struct basalt_sql_query **out, struct basalt_error *err);
+/* bind_cte.c: how many times q reads the table `name`. */
+int basalt_sql_query_uses(const struct basalt_sql_query *q, const char *name);
+/* bind_recursive.c: the rows of a recursive CTE (anchor UNION [ALL] step,
+ * the step run on the rows the last step gave until it gives none) into
+ * *rows, its column names into *names. */
+basalt_status basalt_sql_recursive_rows(struct binder *B, const struct basalt_sql_cte *cte,
+                                        struct basalt_arrow_batches *rows, const char ***names,
+                                        struct basalt_error *err);
 /* bind_constant.c: the value of an expression without columns, cast to
  * `to` (NULL: its own type; a NULL stays NULL); `what` names it in errors
  * ("LIMIT"). INVALID_ARG when it is not constant or does not cast. */

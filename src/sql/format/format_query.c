@@ -138,7 +138,7 @@ void basalt_sqlf_query(struct sql_out *o, const struct basalt_sql_query *q)
 {
     for (int32_t i = 0; i < q->n_ctes; i++) {
         const struct basalt_sql_cte *c = &q->ctes[i];
-        basalt_sqlf_put(o, i ? ", " : "WITH ");
+        basalt_sqlf_put(o, i ? ", " : c->recursive ? "WITH RECURSIVE " : "WITH ");
         basalt_sqlf_ident(o, &c->name);
         if (c->n_columns)
             idents(o, c->columns, c->n_columns);

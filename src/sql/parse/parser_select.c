@@ -321,15 +321,13 @@ static bool modifiers(struct sql_parser *p, struct basalt_sql_query *q)
 
 static bool ctes(struct sql_parser *p, int32_t *n, struct basalt_sql_cte **out)
 {
-    if (sqlp_kw(p, "recursive")) {
-        basalt_sqlp_fail(p, BASALT_UNSUPPORTED, sqlp_cur(p)->pos, "WITH RECURSIVE is not supported");
-        return false;
-    }
+    bool recursive = basalt_sqlp_accept_kw(p, "recursive");
     struct sqlp_list l = {0};
     do {
         struct basalt_sql_cte *c = basalt_sqlp_alloc(p, sizeof(*c));
         if (!c || !basalt_sqlp_ident(p, &c->name))
             return false;
+        c->recursive = recursive;
         if (sqlp_is(p, TK_LPAREN) && !basalt_sqlp_ident_list(p, &c->n_columns, &c->columns))
             return false;
         if (!basalt_sqlp_expect_kw(p, "as"))
