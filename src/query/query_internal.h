@@ -74,10 +74,21 @@ enum qop {
     QOP_LENGTH, QOP_LOWER, QOP_UPPER, QOP_SUBSTRING, QOP_CONCAT, QOP_TRIM, QOP_LTRIM,
     QOP_RTRIM, QOP_REPLACE, QOP_STARTS_WITH, QOP_ENDS_WITH, QOP_CONTAINS, QOP_LIKE,
     QOP_ILIKE, QOP_REGEXP,
+    /* k_string_more.c, with QOP_LOWER and QOP_UPPER */
+    QOP_LEFT, QOP_RIGHT, QOP_LPAD, QOP_RPAD, QOP_STRPOS, QOP_REVERSE, QOP_REPEAT,
+    QOP_SPLIT_PART, QOP_CONCAT_WS, QOP_ASCII, QOP_CHR, QOP_TRANSLATE, QOP_REGEXP_REPLACE,
+    QOP_REGEXP_EXTRACT,
     QOP_DATE_PART, QOP_DATE_TRUNC, QOP_STRFTIME,
     QOP_TS_ADD_INTERVAL, QOP_TS_SUB_INTERVAL, QOP_TS_SUB_TS, QOP_DATE_SUB_DATE,
     QOP_DATE_ADD_DAYS, QOP_DATE_SUB_DAYS,
     QOP_INTERVAL_ADD, QOP_INTERVAL_SUB,
+    /* k_time_more.c */
+    QOP_DATE_DIFF, QOP_DATE_SUB_PART, QOP_MAKE_DATE, QOP_MAKE_TIMESTAMP, QOP_LAST_DAY,
+    QOP_EPOCH_MS, QOP_FROM_EPOCH, QOP_STRPTIME,
+    /* k_math_more.c */
+    QOP_LOG2, QOP_CBRT, QOP_DEGREES, QOP_RADIANS, QOP_SIN, QOP_COS, QOP_TAN, QOP_ASIN,
+    QOP_ACOS, QOP_ATAN, QOP_ATAN2, QOP_LOG_BASE, QOP_EVEN, QOP_ISNAN, QOP_ISINF, QOP_ISFINITE,
+    QOP_GCD, QOP_LCM, QOP_BIT_COUNT, QOP_XOR, QOP_GREATEST, QOP_LEAST,
     QOP_COUNT
 };
 
@@ -302,7 +313,26 @@ bool basalt_qk_compare_select(struct qstep *st);
 bool basalt_qk_cast_select(struct qstep *st);
 bool basalt_qk_math_select(struct qstep *st);
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
+/* k_string_more.c: QOP_LEFT to QOP_REGEXP_EXTRACT, QOP_LOWER and QOP_UPPER,
+ * hooked into basalt_qk_string_select; false for others. The call's aux of
+ * regexp_replace and regexp_extract holds DuckDB's options and
+ * regexp_extract's group (QRE_GROUP_NULL: a NULL group, always ''). */
+bool basalt_qk_string_more_select(struct qstep *st, struct basalt_arena *arena,
+                                  const struct qslot *slots);
+enum { QRE_GROUP = 15, QRE_GROUP_NULL = 15, QRE_ICASE = 16, QRE_DOT_NL = 32, QRE_LITERAL = 64,
+       QRE_GLOBAL = 128 };
+/* Whether the RE2 pattern p[0..n) compiles under those options; else the
+ * reason in msg. */
+bool basalt_qregex_check(const char *p, size_t n, int32_t flags, char *msg, size_t cap);
 bool basalt_qk_time_select(struct qstep *st);
+/* k_time_more.c, k_math_more.c: the operations after QOP_INTERVAL_SUB, hooked
+ * into basalt_qk_time_select and basalt_qk_math_select; false for others. */
+bool basalt_qk_time_more_select(struct qstep *st);
+bool basalt_qk_math_more_select(struct qstep *st);
+/* k_time_more.c: whether strptime takes format f[0..n), and the result's
+ * kind (nanoseconds for %n, WITH TIME ZONE for %z); false with *bad the
+ * specifier it does not take, '\0' for an empty format or a trailing '%'. */
+bool basalt_qstrptime_format(const char *f, size_t n, bool *nanos, bool *tz, char *bad);
 /* k_in_set.c: the step of a QN_IN_SET node e, its hash set built in arena;
  * false out of memory or for a type it does not take
  * (basalt_qk_in_set_type). */

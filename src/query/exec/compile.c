@@ -461,12 +461,18 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
         break;
     case QOP_ABS: case QOP_ROUND: case QOP_FLOOR: case QOP_CEIL: case QOP_TRUNC: case QOP_SQRT:
     case QOP_LN: case QOP_LOG10: case QOP_EXP: case QOP_POW: case QOP_SIGN:
+    case QOP_LOG2: case QOP_CBRT: case QOP_DEGREES: case QOP_RADIANS: case QOP_SIN: case QOP_COS:
+    case QOP_TAN: case QOP_ASIN: case QOP_ACOS: case QOP_ATAN: case QOP_ATAN2: case QOP_LOG_BASE:
+    case QOP_EVEN: case QOP_ISNAN: case QOP_ISINF: case QOP_ISFINITE: case QOP_GCD: case QOP_LCM:
+    case QOP_BIT_COUNT: case QOP_XOR: case QOP_GREATEST: case QOP_LEAST:
         ok = basalt_qk_math_select(st);
         break;
     case QOP_DATE_PART: case QOP_DATE_TRUNC: case QOP_STRFTIME: case QOP_TS_ADD_INTERVAL:
     case QOP_TS_SUB_INTERVAL: case QOP_TS_SUB_TS: case QOP_DATE_SUB_DATE: case QOP_DATE_ADD_DAYS:
     case QOP_DATE_SUB_DAYS: case QOP_INTERVAL_ADD:
-    case QOP_INTERVAL_SUB:
+    case QOP_INTERVAL_SUB: case QOP_DATE_DIFF: case QOP_DATE_SUB_PART: case QOP_MAKE_DATE:
+    case QOP_MAKE_TIMESTAMP: case QOP_LAST_DAY: case QOP_EPOCH_MS: case QOP_FROM_EPOCH:
+    case QOP_STRPTIME:
         ok = basalt_qk_time_select(st);
         break;
     default:

@@ -826,6 +826,8 @@ bool basalt_qk_math_select(struct qstep *st)
 {
     enum basalt_query_type_id id = st->in_type.id;
     st->kname = "math";
+    if (basalt_qk_math_more_select(st))
+        return true;
     if (st->op == QOP_SIGN) {
         st->fn = sign_kernel;
         return true;

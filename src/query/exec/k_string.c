@@ -100,23 +100,6 @@ static basalt_status k_strfn(const struct qstep *st, struct qexec *x)
         }
         const struct qstr s = a[i];
         switch (st->op) {
-        case QOP_LOWER:
-        case QOP_UPPER: {
-            char *p = basalt_qstr_alloc(x, (size_t)s.len);
-            if (!p)
-                return BASALT_NOMEM;
-            for (int64_t k = 0; k < s.len; k++) {
-                char c = s.ptr[k];
-                if (st->op == QOP_LOWER && c >= 'A' && c <= 'Z')
-                    c = (char)(c + 32);
-                else if (st->op == QOP_UPPER && c >= 'a' && c <= 'z')
-                    c = (char)(c - 32);
-                p[k] = c;
-            }
-            o[i].ptr = p;
-            o[i].len = s.len;
-            break;
-        }
         case QOP_SUBSTRING: {
             int64_t start = ((const int64_t *)A(1).data)[i];
             if (start > 0 && st->n_args == 3 && ((const int64_t *)A(2).data)[i] >= 0) {
@@ -457,6 +440,9 @@ static basalt_status k_regexp(const struct qstep *st, struct qexec *x)
 
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots)
 {
+    if ((st->op >= QOP_LEFT && st->op <= QOP_REGEXP_EXTRACT) || st->op == QOP_LOWER ||
+        st->op == QOP_UPPER)
+        return basalt_qk_string_more_select(st, arena, slots);
     switch (st->op) {
     case QOP_CONCAT:
         st->fn = k_concat;

@@ -830,11 +830,14 @@ static basalt_status r_math(struct basalt_qexpr_builder *b, const struct qfunc *
         return make_call(b, f, f->op, args, n, types, types[0], false, out, err);
     }
     case QOP_POW:
-        if (n != 2 || !basalt_qtype_is_numeric(args[1]->type.id))
+    case QOP_ATAN2:
+    case QOP_LOG_BASE:
+        if (n != 2 || (!basalt_qtype_is_numeric(args[1]->type.id) &&
+                       args[1]->type.id != BASALT_QUERY_TYPE_NULL))
             return no_overload(b, f, args, n, err);
         types[0] = types[1] = dbl();
         return make_call(b, f, f->op, args, 2, types, dbl(), false, out, err);
-    default: /* sqrt ln log10 exp */
+    default: /* sqrt ln log10 exp log2 cbrt degrees radians even, the trigonometric ones */
         if (n != 1)
             return no_overload(b, f, args, n, err);
         types[0] = dbl();
@@ -955,6 +958,165 @@ static basalt_status r_like(struct basalt_qexpr_builder *b, const struct qfunc *
     return BASALT_OK;
 }
 
+/* ------------------------------------------------------------------ more string functions */
+
+/* DuckDB's signatures of the functions of k_string_more.c: S VARCHAR, I
+ * INTEGER, B BIGINT. An integer argument takes the integer types DuckDB
+ * casts to it implicitly and nothing else (left('abc', 2.0) and chr(BIGINT)
+ * have no overload there either). */
+static const struct {
+    enum qop op;
+    const char *args;
+    enum basalt_query_type_id result;
+} str_sigs[] = {
+    {QOP_LEFT, "SB", BASALT_QUERY_TYPE_STRING},
+    {QOP_RIGHT, "SB", BASALT_QUERY_TYPE_STRING},
+    {QOP_LPAD, "SIS", BASALT_QUERY_TYPE_STRING},
+    {QOP_RPAD, "SIS", BASALT_QUERY_TYPE_STRING},
+    {QOP_STRPOS, "SS", BASALT_QUERY_TYPE_INT64},
+    {QOP_REVERSE, "S", BASALT_QUERY_TYPE_STRING},
+    {QOP_REPEAT, "SB", BASALT_QUERY_TYPE_STRING},
+    {QOP_SPLIT_PART, "SSB", BASALT_QUERY_TYPE_STRING},
+    {QOP_ASCII, "S", BASALT_QUERY_TYPE_INT32},
+    {QOP_CHR, "I", BASALT_QUERY_TYPE_STRING},
+    {QOP_TRANSLATE, "SSS", BASALT_QUERY_TYPE_STRING},
+    {QOP_REGEXP_REPLACE, "SSSS", BASALT_QUERY_TYPE_STRING},
+    {QOP_REGEXP_EXTRACT, "SSIS", BASALT_QUERY_TYPE_STRING},
+};
+
+static bool takes(char want, enum basalt_query_type_id id)
+{
+    if (id == BASALT_QUERY_TYPE_NULL)
+        return true;
+    if (want == 'S')
+        return id == BASALT_QUERY_TYPE_STRING;
+    if (id == BASALT_QUERY_TYPE_UINT8 || id == BASALT_QUERY_TYPE_UINT16)
+        return true;
+    if (want == 'I')
+        return int_rank(id) >= 1 && int_rank(id) <= 3;
+    return int_rank(id) >= 1 || id == BASALT_QUERY_TYPE_UINT32;
+}
+
+/* regexp_replace and regexp_extract: the pattern a constant that compiles
+ * (checked here, as DuckDB checks it when it binds); the options and group
+ * constants too, which ride in the call's aux (QRE_*). */
+static basalt_status r_regexp(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                              struct basalt_qexpr **args, int n,
+                              const struct basalt_query_type *types, struct basalt_qexpr **out,
+                              struct basalt_error *err)
+{
+    bool extract = f->op == QOP_REGEXP_EXTRACT;
+    const struct basalt_qexpr *opt = n == 4 ? args[3] : NULL, *grp = extract && n >= 3 ? args[2] : NULL;
+    int32_t aux = 0;
+    if (opt && opt->kind != QN_CONST)
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "Regex options field must be a constant");
+    if (opt && opt->value.is_null) {
+        if (extract)
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "Regex options field must not be NULL");
+        return basalt_qexpr_null(b, vc(), out, err); /* DuckDB's answer, whatever the string */
+    }
+    for (size_t i = 0; opt && i < opt->value.v.str.len; i++) {
+        char c = opt->value.v.str.ptr[i];
+        if (c == 'c' || c == 'i')
+            aux = c == 'i' ? aux | QRE_ICASE : aux & ~QRE_ICASE;
+        else if (c == 's' || c == 'm' || c == 'n' || c == 'p')
+            aux = c == 's' ? aux | QRE_DOT_NL : aux & ~QRE_DOT_NL;
+        else if (c == 'l')
+            aux |= QRE_LITERAL;
+        else if (c == 'g' && !extract)
+            aux |= QRE_GLOBAL;
+        else if (c == 'g')
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err,
+                                      "Option 'g' (global replace) is only valid for regexp_replace");
+        else if (c != ' ' && c != '\t' && c != '\n')
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "Unrecognized Regex option %c", c);
+    }
+    if (grp && grp->kind != QN_CONST)
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "Group specification field must be a constant!");
+    if (grp && grp->value.is_null) {
+        aux |= QRE_GROUP_NULL;
+    } else if (grp) {
+        int64_t g = basalt_qtype_is_unsigned(grp->type.id) ? (int64_t)grp->value.v.u : grp->value.v.i;
+        if (g < 0 || g > 9)
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "Group index must be between 0 and 9!");
+        aux |= (int32_t)g;
+    }
+    const struct basalt_qexpr *pat = args[1];
+    char msg[256];
+    if (pat->kind != QN_CONST)
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant pattern", f->name);
+    if (!pat->value.is_null &&
+        !basalt_qregex_check(pat->value.v.str.ptr, pat->value.v.str.len, aux, msg, sizeof msg))
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "%s: invalid pattern '%.*s': %s", f->name,
+                                  (int)pat->value.v.str.len, pat->value.v.str.ptr, msg);
+    bool fold = b->fold;
+    struct basalt_qexpr *e;
+    b->fold = false; /* fold once the options are set */
+    basalt_status st = make_call(b, f, f->op, args, extract ? 2 : 3, types, vc(), false, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind == QN_CALL) {
+        e->aux = aux;
+        return finish(b, e, out, err);
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
+static basalt_status r_strfn(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                             struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                             struct basalt_error *err)
+{
+    size_t k = 0;
+    while (str_sigs[k].op != f->op)
+        k++;
+    struct basalt_query_type types[4];
+    for (int i = 0; i < n; i++) {
+        char want = str_sigs[k].args[i];
+        if (!takes(want, args[i]->type.id))
+            return no_overload(b, f, args, n, err);
+        types[i] = want == 'S' ? vc() : want == 'I' ? T(INT32) : T(INT64);
+    }
+    if (f->op == QOP_REGEXP_REPLACE || f->op == QOP_REGEXP_EXTRACT)
+        return r_regexp(b, f, args, n, types, out, err);
+    return make_call(b, f, f->op, args, n, types, basalt_query_type_make(str_sigs[k].result), false,
+                     out, err);
+}
+
+/* concat_ws(sep, ...): the others cast to VARCHAR. NULLs are skipped, so a
+ * constant NULL is left out, and the call is NULL only when sep is. */
+static basalt_status r_concat_ws(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    if (!takes('S', args[0]->type.id))
+        return no_overload(b, f, args, n, err);
+    if (args[0]->kind == QN_CONST && args[0]->value.is_null)
+        return basalt_qexpr_null(b, vc(), out, err);
+    struct basalt_qexpr *kept[QMAX_ARGS];
+    struct basalt_query_type types[QMAX_ARGS];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (i == 0 || args[i]->kind != QN_CONST || !args[i]->value.is_null) {
+            kept[k] = args[i];
+            types[k++] = vc();
+        }
+    bool fold = b->fold;
+    struct basalt_qexpr *e;
+    b->fold = false; /* fold once nullable is set */
+    basalt_status st = make_call(b, f, QOP_CONCAT_WS, kept, k, types, vc(), false, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind == QN_CALL) {
+        e->nullable = e->args[0]->nullable;
+        return finish(b, e, out, err);
+    }
+    *out = e;
+    return BASALT_OK;
+}
+
 static const struct {
     const char *name;
     enum qpart part;
@@ -967,7 +1129,18 @@ static const struct {
     {"microseconds", QP_MICROSECOND}, {"dow", QP_DOW}, {"dayofweek", QP_DOW},
     {"isodow", QP_ISODOW}, {"doy", QP_DOY}, {"dayofyear", QP_DOY}, {"epoch", QP_EPOCH},
     {"decade", QP_DECADE}, {"century", QP_CENTURY}, {"millennium", QP_MILLENNIUM},
+    {"weekofyear", QP_WEEK},
 };
+
+/* The part a constant string names, or -1. */
+static int find_part(const struct basalt_qexpr *name)
+{
+    for (size_t i = 0; i < sizeof part_names / sizeof part_names[0]; i++)
+        if (strlen(part_names[i].name) == name->value.v.str.len &&
+            strncasecmp(part_names[i].name, name->value.v.str.ptr, name->value.v.str.len) == 0)
+            return (int)part_names[i].part;
+    return -1;
+}
 
 static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *f,
                             struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
@@ -989,11 +1162,7 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
     enum basalt_query_type_id id = args[1]->type.id;
     if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
         return no_overload(b, f, args, n, err);
-    int part = -1;
-    for (size_t i = 0; i < sizeof part_names / sizeof part_names[0]; i++)
-        if (strlen(part_names[i].name) == args[0]->value.v.str.len &&
-            strncasecmp(part_names[i].name, args[0]->value.v.str.ptr, args[0]->value.v.str.len) == 0)
-            part = (int)part_names[i].part;
+    int part = find_part(args[0]);
     if (part < 0)
         return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
                            (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
@@ -1016,6 +1185,249 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
         e->type = in;
     }
     return finish(b, e, out, err);
+}
+
+/* ------------------------------------------------------------------ more dates, times, math */
+
+/* make_call with e->aux set before the call folds (a date part, a unit,
+ * try_strptime's flag). */
+static basalt_status make_call_aux(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                   enum qop op, struct basalt_qexpr **args, int n,
+                                   const struct basalt_query_type *types,
+                                   struct basalt_query_type result, bool nullable, int32_t aux,
+                                   struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_qexpr *cast[QMAX_ARGS], *e;
+    for (int i = 0; i < n; i++) {
+        basalt_status st = basalt_qbind_cast(b, args[i], types[i], false, true, &cast[i], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    bool fold = b->fold;
+    b->fold = false;
+    basalt_status st = make_call(b, f, op, cast, n, NULL, result, nullable, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind != QN_CALL) { /* NULL */
+        *out = e;
+        return BASALT_OK;
+    }
+    e->aux = aux;
+    return finish(b, e, out, err);
+}
+
+/* year(x), dayofweek(x), epoch(x) ...: date_part with the function's name
+ * as the part; dayname(x) and monthname(x): strftime's %A and %B. */
+static basalt_status r_part_fn(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                               struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                               struct basalt_error *err)
+{
+    enum basalt_query_type_id id = args[0]->type.id;
+    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
+        return no_overload(b, f, args, n, err);
+    bool part = f->op == QOP_DATE_PART;
+    const char *s = part ? f->name : strcmp(f->name, "dayname") == 0 ? "%A" : "%B";
+    struct basalt_qexpr *lit, *pair[2];
+    basalt_status st = basalt_qexpr_string(b, s, strlen(s), &lit, err);
+    if (st != BASALT_OK)
+        return st;
+    pair[part ? 0 : 1] = lit;
+    pair[part ? 1 : 0] = args[0];
+    return basalt_qexpr_call(b, part ? "date_part" : "strftime", pair, 2, out, err);
+}
+
+/* An argument DuckDB takes as BIGINT: a signed integer, an unsigned one
+ * narrower than 64 bits, or NULL. */
+static bool bigint_arg(const struct basalt_qexpr *e)
+{
+    enum basalt_query_type_id id = e->type.id;
+    return id == BASALT_QUERY_TYPE_NULL ||
+           (basalt_qtype_is_int(id) && id != BASALT_QUERY_TYPE_UINT64);
+}
+
+static bool double_arg(const struct basalt_qexpr *e)
+{
+    return basalt_qtype_is_numeric(e->type.id) || e->type.id == BASALT_QUERY_TYPE_NULL;
+}
+
+/* make_date(y, m, d), make_timestamp(y, mo, d, h, mi, seconds),
+ * make_timestamp(micros), last_day(d), to_timestamp(seconds) and epoch_ms
+ * both ways: epoch_ms(ts) in milliseconds, epoch_ms(ms) a TIMESTAMP. */
+static basalt_status r_time_more(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    struct basalt_query_type types[6];
+    enum basalt_query_type_id id = args[0]->type.id;
+    bool temporal = id == BASALT_QUERY_TYPE_DATE || id == BASALT_QUERY_TYPE_TIMESTAMP;
+    for (int i = 0; i < 6; i++)
+        types[i] = T(INT64);
+    switch (f->op) {
+    case QOP_LAST_DAY:
+        if (!temporal && id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+        types[0] = T(DATE);
+        return make_call(b, f, f->op, args, 1, types, T(DATE), false, out, err);
+    case QOP_EPOCH_MS:
+        if (temporal) {
+            types[0] = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[0]->type;
+            return make_call(b, f, f->op, args, 1, types, T(INT64), false, out, err);
+        }
+        if (!bigint_arg(args[0]))
+            return no_overload(b, f, args, n, err);
+        return make_call_aux(b, f, QOP_FROM_EPOCH, args, 1, types, T(TIMESTAMP), false, 1000, out,
+                             err);
+    case QOP_FROM_EPOCH: /* to_timestamp */
+        if (!double_arg(args[0]))
+            return no_overload(b, f, args, n, err);
+        types[0] = dbl();
+        return make_call(b, f, f->op, args, 1, types, basalt_query_type_timestamp(false, true),
+                         false, out, err);
+    case QOP_MAKE_TIMESTAMP:
+        if (n == 1 && bigint_arg(args[0]))
+            return make_call_aux(b, f, QOP_FROM_EPOCH, args, 1, types, T(TIMESTAMP), false, 1, out,
+                                 err);
+        types[5] = dbl();
+        for (int i = 0; i < n; i++)
+            if (n != 6 || !(i == 5 ? double_arg(args[i]) : bigint_arg(args[i])))
+                return no_overload(b, f, args, n, err);
+        return make_call(b, f, f->op, args, 6, types, T(TIMESTAMP), false, out, err);
+    default: /* make_date */
+        for (int i = 0; i < n; i++)
+            if (!bigint_arg(args[i]))
+                return no_overload(b, f, args, n, err);
+        return make_call(b, f, f->op, args, 3, types, T(DATE), false, out, err);
+    }
+}
+
+/* date_diff / date_sub (part, start, end) over DATEs and TIMESTAMPs, both
+ * taken in microseconds; a NULL part makes NULL, as in DuckDB. */
+static basalt_status r_date_diff(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    const struct basalt_qexpr *name = args[0];
+    if (name->kind != QN_CONST ||
+        (name->type.id != BASALT_QUERY_TYPE_STRING && name->type.id != BASALT_QUERY_TYPE_NULL))
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
+    bool tz = false;
+    for (int i = 1; i < 3; i++) {
+        enum basalt_query_type_id id = args[i]->type.id;
+        if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP &&
+            id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+        tz |= id == BASALT_QUERY_TYPE_TIMESTAMP && args[i]->type.tz;
+    }
+    if (name->value.is_null)
+        return basalt_qexpr_null(b, T(INT64), out, err);
+    int part = find_part(name);
+    if (part < 0)
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
+                                  (int)name->value.v.str.len, name->value.v.str.ptr);
+    struct basalt_query_type types[2];
+    types[0] = types[1] = basalt_query_type_timestamp(false, tz);
+    return make_call_aux(b, f, f->op, args + 1, 2, types, T(INT64), false, part, out, err);
+}
+
+/* strptime(s, format) and try_strptime, whose failures are NULL: a constant
+ * format, checked here; TIMESTAMP, _NS for %n, WITH TIME ZONE for %z. */
+static basalt_status r_strptime(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                struct basalt_error *err)
+{
+    const struct basalt_qexpr *fmt = args[1];
+    bool ns = false, tz = false, try_ = strncmp(f->name, "try_", 4) == 0;
+    if (fmt->kind != QN_CONST)
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant format", f->name);
+    for (int i = 0; i < 2; i++)
+        if (args[i]->type.id != BASALT_QUERY_TYPE_STRING && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
+            return no_overload(b, f, args, n, err);
+    char bad;
+    if (!fmt->value.is_null && fmt->type.id == BASALT_QUERY_TYPE_STRING &&
+        !basalt_qstrptime_format(fmt->value.v.str.ptr, fmt->value.v.str.len, &ns, &tz, &bad)) {
+        if (bad)
+            return basalt_qnode_error(b, BASALT_INVALID_ARG, err,
+                                      "'%s': unsupported format specifier '%%%c'", f->name, bad);
+        return basalt_qnode_error(b, BASALT_INVALID_ARG, err,
+                                  "'%s': empty format or a trailing '%%'", f->name);
+    }
+    struct basalt_query_type types[2] = {vc(), vc()};
+    return make_call_aux(b, f, f->op, args, 2, types, basalt_query_type_timestamp(ns, tz), try_,
+                         try_, out, err);
+}
+
+static basalt_status unify(struct basalt_qexpr_builder *b, struct basalt_qexpr *const *vals, int n,
+                           const char *what, struct basalt_query_type *out,
+                           struct basalt_error *err);
+
+/* greatest / least: the arguments cast to their common type; constant
+ * NULLs dropped, as DuckDB skips NULLs (NULL only when all are). */
+static basalt_status r_extreme(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                               struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                               struct basalt_error *err)
+{
+    struct basalt_query_type t, types[QMAX_ARGS];
+    basalt_status st = unify(b, args, n, f->name, &t, err);
+    if (st != BASALT_OK)
+        return st;
+    if (t.id == BASALT_QUERY_TYPE_INTERVAL)
+        return no_overload(b, f, args, n, err);
+    if (t.id == BASALT_QUERY_TYPE_NULL)
+        t = T(INT32);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (args[i]->kind != QN_CONST || !args[i]->value.is_null) {
+            args[k] = args[i];
+            types[k++] = t;
+        }
+    if (k == 0)
+        return basalt_qexpr_null(b, t, out, err);
+    return make_call(b, f, f->op, args, k, types, t, false, out, err);
+}
+
+static basalt_status r_pi(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                          struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                          struct basalt_error *err)
+{
+    (void)f, (void)args, (void)n;
+    return basalt_qexpr_double(b, 3.141592653589793, out, err);
+}
+
+/* isnan, isinf, isfinite of a number; gcd and lcm of BIGINTs; bit_count of
+ * an integer in its own width; xor of two integers in their common type. */
+static basalt_status r_math_more(struct basalt_qexpr_builder *b, const struct qfunc *f,
+                                 struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    struct basalt_query_type t = args[0]->type, types[2];
+    switch (f->op) {
+    case QOP_ISNAN: case QOP_ISINF: case QOP_ISFINITE:
+        if (!double_arg(args[0]))
+            return no_overload(b, f, args, n, err);
+        types[0] = dbl();
+        return make_call(b, f, f->op, args, 1, types, T(BOOL), false, out, err);
+    case QOP_GCD: case QOP_LCM:
+        if (!bigint_arg(args[0]) || !bigint_arg(args[1]))
+            return no_overload(b, f, args, n, err);
+        types[0] = types[1] = T(INT64);
+        return make_call(b, f, f->op, args, 2, types, T(INT64), false, out, err);
+    case QOP_BIT_COUNT:
+        if (t.id == BASALT_QUERY_TYPE_NULL)
+            t = T(INT32);
+        if (!basalt_qtype_is_int(t.id))
+            return no_overload(b, f, args, n, err);
+        return make_call(b, f, f->op, args, 1, &t, T(INT8), false, out, err);
+    default: /* xor */
+        if (!operand_type(args[0], args[0]->type, args[1], args[1]->type, &t))
+            return no_overload(b, f, args, n, err);
+        if (t.id == BASALT_QUERY_TYPE_NULL)
+            t = T(INT32);
+        if (!basalt_qtype_is_int(t.id))
+            return no_overload(b, f, args, n, err);
+        types[0] = types[1] = t;
+        return make_call(b, f, f->op, args, 2, types, t, false, out, err);
+    }
 }
 
 static const struct qfunc functions[] = {
@@ -1043,11 +1455,50 @@ static const struct qfunc functions[] = {
     {"ends_with", QOP_ENDS_WITH, r_string, 2, 2}, {"suffix", QOP_ENDS_WITH, r_string, 2, 2},
     {"contains", QOP_CONTAINS, r_string, 2, 2},
     {"regexp_matches", QOP_REGEXP, r_string, 2, 2},
+    {"left", QOP_LEFT, r_strfn, 2, 2}, {"right", QOP_RIGHT, r_strfn, 2, 2},
+    {"lpad", QOP_LPAD, r_strfn, 3, 3}, {"rpad", QOP_RPAD, r_strfn, 3, 3},
+    {"strpos", QOP_STRPOS, r_strfn, 2, 2}, {"instr", QOP_STRPOS, r_strfn, 2, 2},
+    {"reverse", QOP_REVERSE, r_strfn, 1, 1}, {"repeat", QOP_REPEAT, r_strfn, 2, 2},
+    {"split_part", QOP_SPLIT_PART, r_strfn, 3, 3}, {"ascii", QOP_ASCII, r_strfn, 1, 1},
+    {"chr", QOP_CHR, r_strfn, 1, 1}, {"translate", QOP_TRANSLATE, r_strfn, 3, 3},
+    {"concat_ws", QOP_CONCAT_WS, r_concat_ws, 2, QMAX_ARGS},
+    {"regexp_replace", QOP_REGEXP_REPLACE, r_strfn, 3, 4},
+    {"regexp_extract", QOP_REGEXP_EXTRACT, r_strfn, 2, 4},
     {"like", QOP_LIKE, r_like, 2, 3}, {"not_like", QOP_LIKE, r_like, 2, 3},
     {"ilike", QOP_ILIKE, r_like, 2, 3}, {"not_ilike", QOP_ILIKE, r_like, 2, 3},
     {"date_part", QOP_DATE_PART, r_date, 2, 2}, {"extract", QOP_DATE_PART, r_date, 2, 2},
     {"datepart", QOP_DATE_PART, r_date, 2, 2}, {"date_trunc", QOP_DATE_TRUNC, r_date, 2, 2},
     {"datetrunc", QOP_DATE_TRUNC, r_date, 2, 2}, {"strftime", QOP_STRFTIME, r_date, 2, 2},
+    {"year", QOP_DATE_PART, r_part_fn, 1, 1}, {"quarter", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"month", QOP_DATE_PART, r_part_fn, 1, 1}, {"day", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"hour", QOP_DATE_PART, r_part_fn, 1, 1}, {"minute", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"second", QOP_DATE_PART, r_part_fn, 1, 1}, {"week", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"weekofyear", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"dayofweek", QOP_DATE_PART, r_part_fn, 1, 1}, {"isodow", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"dayofyear", QOP_DATE_PART, r_part_fn, 1, 1}, {"epoch", QOP_DATE_PART, r_part_fn, 1, 1},
+    {"dayname", QOP_STRFTIME, r_part_fn, 1, 1}, {"monthname", QOP_STRFTIME, r_part_fn, 1, 1},
+    {"epoch_ms", QOP_EPOCH_MS, r_time_more, 1, 1}, {"to_timestamp", QOP_FROM_EPOCH, r_time_more, 1, 1},
+    {"make_date", QOP_MAKE_DATE, r_time_more, 3, 3},
+    {"make_timestamp", QOP_MAKE_TIMESTAMP, r_time_more, 1, 6},
+    {"last_day", QOP_LAST_DAY, r_time_more, 1, 1},
+    {"date_diff", QOP_DATE_DIFF, r_date_diff, 3, 3}, {"datediff", QOP_DATE_DIFF, r_date_diff, 3, 3},
+    {"date_sub", QOP_DATE_SUB_PART, r_date_diff, 3, 3},
+    {"datesub", QOP_DATE_SUB_PART, r_date_diff, 3, 3},
+    {"date_add", QOP_ADD, r_arith, 2, 2}, /* DuckDB's alias of + */
+    {"strptime", QOP_STRPTIME, r_strptime, 2, 2}, {"try_strptime", QOP_STRPTIME, r_strptime, 2, 2},
+    {"greatest", QOP_GREATEST, r_extreme, 1, QMAX_ARGS}, {"least", QOP_LEAST, r_extreme, 1, QMAX_ARGS},
+    {"pi", QOP_COUNT, r_pi, 0, 0}, /* a constant */
+    {"log", QOP_LOG10, r_math, 1, 1}, {"log", QOP_LOG_BASE, r_math, 2, 2},
+    {"log2", QOP_LOG2, r_math, 1, 1}, {"cbrt", QOP_CBRT, r_math, 1, 1},
+    {"degrees", QOP_DEGREES, r_math, 1, 1}, {"radians", QOP_RADIANS, r_math, 1, 1},
+    {"sin", QOP_SIN, r_math, 1, 1}, {"cos", QOP_COS, r_math, 1, 1}, {"tan", QOP_TAN, r_math, 1, 1},
+    {"asin", QOP_ASIN, r_math, 1, 1}, {"acos", QOP_ACOS, r_math, 1, 1},
+    {"atan", QOP_ATAN, r_math, 1, 1}, {"atan2", QOP_ATAN2, r_math, 2, 2},
+    {"even", QOP_EVEN, r_math, 1, 1},
+    {"isnan", QOP_ISNAN, r_math_more, 1, 1}, {"isinf", QOP_ISINF, r_math_more, 1, 1},
+    {"isfinite", QOP_ISFINITE, r_math_more, 1, 1}, {"gcd", QOP_GCD, r_math_more, 2, 2},
+    {"lcm", QOP_LCM, r_math_more, 2, 2}, {"bit_count", QOP_BIT_COUNT, r_math_more, 1, 1},
+    {"xor", QOP_XOR, r_math_more, 2, 2},
 };
 
 basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name,
