@@ -1458,6 +1458,7 @@ static const struct qfunc functions[] = {
     {"left", QOP_LEFT, r_strfn, 2, 2}, {"right", QOP_RIGHT, r_strfn, 2, 2},
     {"lpad", QOP_LPAD, r_strfn, 3, 3}, {"rpad", QOP_RPAD, r_strfn, 3, 3},
     {"strpos", QOP_STRPOS, r_strfn, 2, 2}, {"instr", QOP_STRPOS, r_strfn, 2, 2},
+    {"position", QOP_STRPOS, r_strfn, 2, 2},
     {"reverse", QOP_REVERSE, r_strfn, 1, 1}, {"repeat", QOP_REPEAT, r_strfn, 2, 2},
     {"split_part", QOP_SPLIT_PART, r_strfn, 3, 3}, {"ascii", QOP_ASCII, r_strfn, 1, 1},
     {"chr", QOP_CHR, r_strfn, 1, 1}, {"translate", QOP_TRANSLATE, r_strfn, 3, 3},

@@ -1,6 +1,8 @@
 /* Canonical text of expressions: every operator application in
  * parentheses, keywords upper-case, identifiers as stored. The parser reads
  * it back to the same tree. */
+#include <string.h>
+
 #include "sql_internal.h"
 
 static const char *const binary_ops[] = {
@@ -124,6 +126,16 @@ void basalt_sqlf_window(struct sql_out *o, const struct basalt_sql_window *w)
 
 void basalt_sqlf_call(struct sql_out *o, const struct basalt_sql_call *c)
 {
+    /* position(haystack, needle) as DuckDB writes (and alone parses) it */
+    if (!c->name.quoted && strcmp(c->name.name, "position") == 0 && c->n_args == 2 &&
+        c->arg_names == NULL && c->filter == NULL && c->over == NULL) {
+        basalt_sqlf_put(o, "position(");
+        basalt_sqlf_expr(o, c->args[1]);
+        basalt_sqlf_put(o, " IN ");
+        basalt_sqlf_expr(o, c->args[0]);
+        basalt_sqlf_put(o, ")");
+        return;
+    }
     basalt_sqlf_ident(o, &c->name);
     basalt_sqlf_put(o, "(");
     if (c->star)

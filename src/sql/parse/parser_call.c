@@ -235,6 +235,33 @@ bool basalt_sqlp_call_args(struct sql_parser *p, struct basalt_sql_call *call, b
 /* SUBSTRING(x FROM a [FOR b]) as substring(x, a[, b]); plain positional
  * arguments otherwise. The first argument is read once either way (reading
  * it again would cost 2^depth on nested calls). */
+/* position(needle IN haystack): the call position(haystack, needle), as
+ * DuckDB's two-argument position takes them (strpos). Without IN, plain
+ * arguments. */
+static bool position_args(struct sql_parser *p, struct basalt_sql_call *call)
+{
+    size_t save = p->at;
+    if (!basalt_sqlp_expect(p, TK_LPAREN))
+        return false;
+    struct basalt_sql_expr *needle = NULL, *haystack = NULL;
+    if (!sqlp_is(p, TK_RPAREN) && !at_named_arg(p, false))
+        needle = basalt_sqlp_operand(p);
+    if (needle == NULL || !basalt_sqlp_accept_kw(p, "in")) {
+        if (p->status != BASALT_OK)
+            return false;
+        p->at = save;
+        return basalt_sqlp_call_args(p, call, false);
+    }
+    struct basalt_sql_expr **args = basalt_sqlp_alloc(p, 2 * sizeof *args);
+    if (!args || !(haystack = basalt_sqlp_expr(p)) || !basalt_sqlp_expect(p, TK_RPAREN))
+        return false;
+    args[0] = haystack;
+    args[1] = needle;
+    call->n_args = 2;
+    call->args = args;
+    return true;
+}
+
 static bool substring_args(struct sql_parser *p, struct basalt_sql_call *call)
 {
     size_t save = p->at;
@@ -277,8 +304,9 @@ struct basalt_sql_expr *basalt_sqlp_function_call(struct sql_parser *p, struct b
         return NULL;
     struct basalt_sql_call *c = &e->u.call;
     c->name = name;
-    bool ok = !name.quoted && strcmp(name.name, "substring") == 0 ? substring_args(p, c)
-                                                                  : basalt_sqlp_call_args(p, c, false);
+    bool ok = !name.quoted && strcmp(name.name, "substring") == 0  ? substring_args(p, c)
+              : !name.quoted && strcmp(name.name, "position") == 0 ? position_args(p, c)
+                                                                   : basalt_sqlp_call_args(p, c, false);
     if (!ok)
         return NULL;
     if (sqlp_kw(p, "filter") && sqlp_peek(p, 1)->kind == TK_LPAREN) {

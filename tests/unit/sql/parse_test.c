@@ -109,6 +109,8 @@ static const struct ok_case ok_cases[] = {
     {"SELECT string_agg(x, ',' ORDER BY y DESC, z)", "SELECT string_agg(x, ',' ORDER BY y DESC, z)"},
     {"SELECT count(*) FILTER (WHERE x > 1)", "SELECT count(*) FILTER (WHERE (x > 1))"},
     {"SELECT count(*) FILTER (x > 1)", "SELECT count(*) FILTER (WHERE (x > 1))"},
+    {"SELECT position('b' IN s || 'x'), position(s, 'b')",
+     "SELECT position('b' IN (s || 'x')), position('b' IN s)"},
     {"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r",
      "WITH RECURSIVE r(n) AS ((SELECT 1) UNION ALL (SELECT (n + 1) FROM r WHERE (n < 3))) SELECT n FROM r"},
     {"SELECT * FROM a NATURAL JOIN b NATURAL FULL OUTER JOIN c",
