@@ -700,7 +700,23 @@ bool basalt_qregex_check(const char *p, size_t n, int32_t flags, char *msg, size
     return true;
 }
 
-/* The first match of re in s at or after byte from, groups into m[0..nm). */
+/* s copied with a NUL after it, into the vector's strings: glibc's
+ * regexec honours REG_STARTEND's end, but the sanitizers' interceptor of
+ * regexec reads the subject up to a NUL. */
+static bool terminated(struct qexec *x, const struct qstr *s, struct qstr *out)
+{
+    char *z = basalt_qstr_alloc(x, (size_t)s->len + 1);
+    if (z == NULL)
+        return false;
+    if (s->len > 0)
+        memcpy(z, s->ptr, (size_t)s->len);
+    z[s->len] = '\0';
+    *out = (struct qstr){z, s->len};
+    return true;
+}
+
+/* The first match of re in s (NUL-terminated: terminated()) at or after
+ * byte from, groups into m[0..nm). */
 static bool search(const regex_t *re, const struct qstr *s, int64_t from, regmatch_t *m, size_t nm)
 {
     m[0].rm_so = (regoff_t)from;
@@ -827,9 +843,13 @@ static basalt_status k_regexp_replace(const struct qstep *st, struct qexec *x)
     struct matches ms = {0};
     basalt_status rs = BASALT_OK;
     locale_t old = enter_utf8();
-    for (int i = 0; i < x->n && rs == BASALT_OK; i++)
-        if (qrow_valid(OUT.valid, i))
-            rs = replace_row(x, st->data, &a[i], &rw[i], &ms, &o[i]);
+    for (int i = 0; i < x->n && rs == BASALT_OK; i++) {
+        struct qstr s;
+        if (!qrow_valid(OUT.valid, i))
+            continue;
+        rs = terminated(x, &a[i], &s) ? replace_row(x, st->data, &s, &rw[i], &ms, &o[i])
+                                       : basalt_error_set(x->err, BASALT_NOMEM, "out of memory");
+    }
     leave_utf8(old);
     basalt_free(ms.m);
     return rs;
@@ -847,11 +867,18 @@ static basalt_status k_regexp_extract(const struct qstep *st, struct qexec *x)
         return BASALT_OK;
     regmatch_t m[10];
     locale_t old = enter_utf8();
-    for (int i = 0; i < x->n; i++)
-        if (qrow_valid(OUT.valid, i) && search(&r->re, &a[i], 0, m, g + 1) && m[g].rm_so >= 0)
-            o[i] = (struct qstr){a[i].ptr + m[g].rm_so, m[g].rm_eo - m[g].rm_so};
+    basalt_status rs = BASALT_OK;
+    for (int i = 0; i < x->n && rs == BASALT_OK; i++) {
+        struct qstr s;
+        if (!qrow_valid(OUT.valid, i))
+            continue;
+        if (!terminated(x, &a[i], &s))
+            rs = basalt_error_set(x->err, BASALT_NOMEM, "out of memory");
+        else if (search(&r->re, &s, 0, m, g + 1) && m[g].rm_so >= 0)
+            o[i] = (struct qstr){s.ptr + m[g].rm_so, m[g].rm_eo - m[g].rm_so};
+    }
     leave_utf8(old);
-    return BASALT_OK;
+    return rs;
 }
 
 /* ---------------------------------------------------------------- selection */
