@@ -755,9 +755,10 @@ static basalt_status merged_using(struct binder *B, struct bscope *scope,
     int32_t *gids = basalt_arena_alloc(&B->arena, sizeof *gids * (size_t)(n + m), 8);
     if (st == BASALT_OK && (exprs == NULL || names == NULL || gids == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    const struct ArrowSchema *in = basalt_qplan_schema(rel->node);
     for (int i = 0; i < n && st == BASALT_OK; i++) {
         st = basalt_qexpr_column(b, i, &exprs[i], err);
-        names[i] = "";
+        names[i] = in->children[i]->name; /* the join's columns pass through as they are */
         gids[i] = rel->gids[i];
     }
     for (int k = 0; k < m && st == BASALT_OK; k++) {
