@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expr_fixture.h"
 #include "query_internal.h"
-#include "query_test_util.h"
-#include "test.h"
 
 #define N 8
 enum { C_DT, C_TS, C_X, C_I, C_S, C_COUNT };
@@ -65,87 +64,11 @@ static basalt_status make_batch(struct ArrowSchema *schema, struct ArrowArray *a
     return st;
 }
 
-struct fx {
-    struct ArrowSchema schema;
-    struct ArrowArray batch;
-    struct basalt_qexpr_builder *b;
-    struct basalt_error err;
-    bool failed;
-};
-
-static struct fx F;
-
 static bool fx_open(void)
 {
-    memset(&F, 0, sizeof F);
-    basalt_error_init(&F.err);
-    return make_batch(&F.schema, &F.batch) == BASALT_OK &&
-           basalt_qexpr_builder_new(&F.schema, &F.b, &F.err) == BASALT_OK;
+    return fx_open_with(make_batch);
 }
 
-static void fx_close(void)
-{
-    basalt_qexpr_builder_free(F.b);
-    basalt_arrow_array_release(&F.batch);
-    basalt_arrow_schema_release(&F.schema);
-}
-
-/* Expression shorthands: a failure sets F.failed and returns NULL, and every
- * constructor passes NULL through. */
-static struct basalt_qexpr *chk(basalt_status st, struct basalt_qexpr *e)
-{
-    if (st != BASALT_OK) {
-        if (!F.failed)
-            fprintf(stderr, "  build failed: %s\n", F.err.message);
-        F.failed = true;
-        return NULL;
-    }
-    return e;
-}
-static struct basalt_qexpr *col(int i)
-{
-    struct basalt_qexpr *e = NULL;
-    basalt_status st_ = basalt_qexpr_column(F.b, i, &e, &F.err);
-    return chk(st_, e);
-}
-static struct basalt_qexpr *i64(int64_t v)
-{
-    struct basalt_qexpr *e = NULL;
-    basalt_status st_ = basalt_qexpr_int(F.b, BASALT_QUERY_TYPE_INT64, v, &e, &F.err);
-    return chk(st_, e);
-}
-static struct basalt_qexpr *f64(double v)
-{
-    struct basalt_qexpr *e = NULL;
-    basalt_status st_ = basalt_qexpr_double(F.b, v, &e, &F.err);
-    return chk(st_, e);
-}
-static struct basalt_qexpr *str(const char *s)
-{
-    struct basalt_qexpr *e = NULL;
-    basalt_status st_ = basalt_qexpr_string(F.b, s, strlen(s), &e, &F.err);
-    return chk(st_, e);
-}
-static struct basalt_qexpr *null(void)
-{
-    struct basalt_qexpr *e = NULL;
-    struct basalt_query_type t = basalt_query_type_make(BASALT_QUERY_TYPE_NULL);
-    basalt_status st_ = basalt_qexpr_null(F.b, t, &e, &F.err);
-    return chk(st_, e);
-}
-/* name(args[0..n)); CALL(name, a, b, ...) counts them. */
-static struct basalt_qexpr *callv(const char *name, int n, struct basalt_qexpr *const *args)
-{
-    struct basalt_qexpr *e = NULL;
-    for (int i = 0; i < n; i++)
-        if (!args[i])
-            return NULL;
-    basalt_status st_ = basalt_qexpr_call(F.b, name, args, n, &e, &F.err);
-    return chk(st_, e);
-}
-#define CALL(name, ...)                                                                           \
-    callv(name, (int)(sizeof((struct basalt_qexpr *[]){__VA_ARGS__}) / sizeof(struct basalt_qexpr *)), \
-          (struct basalt_qexpr *[]){__VA_ARGS__})
 static struct basalt_qexpr *text(struct basalt_qexpr *a)
 {
     struct basalt_qexpr *e = NULL;
@@ -155,52 +78,6 @@ static struct basalt_qexpr *text(struct basalt_qexpr *a)
     basalt_status st_ = basalt_qexpr_cast(F.b, a, t, false, &e, &F.err);
     return chk(st_, e);
 }
-
-/* Evaluates e over the batch into cells "v0|v1|...". */
-static basalt_status run(struct basalt_qexpr *e, char *out, size_t cap)
-{
-    struct basalt_query_program *p = NULL;
-    struct basalt_query_state *s = NULL;
-    struct ArrowArray res;
-    if (!e)
-        return BASALT_INVALID_ARG;
-    basalt_status st = basalt_query_compile(F.b, &e, 1, NULL, &p, &F.err);
-    if (st == BASALT_OK)
-        st = basalt_query_state_new(p, &s, &F.err);
-    if (st == BASALT_OK)
-        st = basalt_query_eval(p, s, &F.batch, &res, &F.err);
-    if (st == BASALT_OK) {
-        size_t k = 0;
-        out[0] = 0;
-        for (int64_t r = 0; r < res.length; r++) {
-            char cell[128];
-            qt_cell(&res, e->type, r, cell, sizeof cell);
-            k += (size_t)snprintf(out + k, cap - k, "%s%s", r ? "|" : "", cell);
-        }
-        basalt_arrow_array_release(&res);
-    }
-    basalt_query_state_free(s);
-    basalt_query_program_free(p);
-    return st;
-}
-
-#define EXPECT(expr, want)                                                                        \
-    do {                                                                                          \
-        char got_[2048];                                                                          \
-        struct basalt_qexpr *e_ = (expr);                                                         \
-        CHECK_MSG(!F.failed && e_, "build failed: %s", F.err.message);                            \
-        CHECK_OK(run(e_, got_, sizeof got_), &F.err);                                             \
-        CHECK_MSG(strcmp(got_, want) == 0, "%s:\n  got  %s\n  want %s", #expr, got_, want);     \
-    } while (0)
-
-#define EXPECT_ERROR(expr, status, text_)                                                         \
-    do {                                                                                          \
-        char got_[2048];                                                                          \
-        struct basalt_qexpr *e_ = (expr);                                                         \
-        CHECK_MSG(!F.failed && e_, "build failed: %s", F.err.message);                            \
-        CHECK_STATUS(run(e_, got_, sizeof got_), status, &F.err);                                 \
-        CHECK_MSG(strstr(F.err.message, text_), "message '%s' lacks '%s'", F.err.message, text_); \
-    } while (0)
 
 /* The builder refuses name(args) with status and a message holding text_. */
 #define EXPECT_REFUSED(name, status, text_, ...)                                                  \
