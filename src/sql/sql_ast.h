@@ -194,6 +194,10 @@ struct basalt_sql_order_item {
     enum basalt_sql_nulls_order nulls;
 };
 
+/* Whether a function name is one of the aggregates (bind/bind.c); the
+ * parser asks too, for the rewrite of ANY and ALL. */
+bool basalt_sql_is_aggregate(const char *name);
+
 /* A function call, in an expression or as a table function in FROM.
  * arg_names[i] is NULL for a positional argument and the (lower-cased)
  * name for `name => value` (also `name := value`); arg_names itself is NULL
@@ -256,10 +260,20 @@ struct basalt_sql_window {
     int32_t pos;
 };
 
+/* `x op ANY (query)` as written, kept on the expression that means it
+ * (parse/parser_quantified.c) so that it prints, and is named, as written.
+ * ALL is NOT over the negated ANY, as DuckDB prints it. */
+struct basalt_sql_quantified {
+    enum basalt_sql_binary_op op;
+    struct basalt_sql_expr *arg;
+    struct basalt_sql_query *query;
+};
+
 struct basalt_sql_expr {
     enum basalt_sql_expr_kind kind;
     int32_t pos;
     int32_t height;
+    const struct basalt_sql_quantified *written; /* NULL but for ANY / ALL */
     union {
         struct {
             const char *text;  /* INTEGER, NUMBER, STRING */
@@ -390,6 +404,9 @@ struct basalt_sql_from {
     struct basalt_sql_ident alias;
     int32_t n_column_aliases;
     struct basalt_sql_ident *column_aliases;
+    /* The aliases must name every column (the rewrite of ANY and ALL reads
+     * a query's one column this way, parse/parser_quantified.c). */
+    bool exact_column_aliases;
 };
 
 /* ------------------------------------------------------------------ queries */

@@ -193,6 +193,10 @@ struct basalt_sql_expr *basalt_sqlp_new_expr(struct sql_parser *p, enum basalt_s
 /* Sets e->height from its children (and checks the limit). */
 bool basalt_sqlp_expr_height(struct sql_parser *p, struct basalt_sql_expr *e);
 int32_t basalt_sqlp_query_height(const struct basalt_sql_query *q);
+/* `x op ANY|SOME|ALL (query)` at the quantifier, `op` and x read, as the
+ * expression it means (parser_quantified.c). */
+struct basalt_sql_expr *basalt_sqlp_quantified(struct sql_parser *p, enum basalt_sql_binary_op op,
+                                               struct basalt_sql_expr *x, int32_t pos);
 
 /* ------------------------------------------------------------------ format */
 

@@ -294,6 +294,21 @@ const fixed = [
   'WITH RECURSIVE chain(start, cur, depth) AS (SELECT uid, vid, 0 FROM $U WHERE uid < 20 UNION ALL SELECT c.start, u.vid, c.depth + 1 FROM chain c JOIN $U u ON u.uid = c.cur WHERE c.depth < 6) SELECT * FROM chain',
   'WITH RECURSIVE reach(x) AS (SELECT 7::BIGINT UNION SELECT u.vid FROM reach JOIN $U u ON u.uid = reach.x) SELECT count(*), min(x), max(x) FROM reach',
   'WITH RECURSIVE s(n, total) AS (SELECT 1, 0::DOUBLE UNION ALL SELECT n + 1, total + (SELECT sum(w) FROM $U WHERE g = n) FROM s WHERE n < 19) SELECT n, round(total, 6) FROM s',
+  // Quantified comparisons (parse/parser_quantified.c): every operator with
+  // ANY, SOME and ALL; NULLs on either side; empty subqueries; correlated
+  // ones (decorrelated like scalar subqueries); set operations and GROUP BY
+  // inside (read through FROM); a two-column subquery is an error
+  'SELECT uid, w > ANY (SELECT x FROM $T WHERE g = 3), w < ALL (SELECT x / 5 FROM $T WHERE g = 4), w >= SOME (SELECT w FROM $U WHERE uid < 10) FROM $U WHERE uid < 400',
+  'SELECT uid, g <= ANY (SELECT g FROM $T WHERE id < 40), g <> ANY (SELECT g FROM $T WHERE id < 3), g = ALL (SELECT g FROM $T WHERE id BETWEEN 7 AND 7), g <> ALL (SELECT g FROM $T WHERE id < 30) FROM $U WHERE uid < 300',
+  'SELECT uid, w > ANY (SELECT x FROM $T WHERE false), w > ALL (SELECT x FROM $T WHERE false), NULL > ANY (SELECT x FROM $T WHERE x IS NOT NULL), w = ANY (SELECT w FROM $U WHERE uid < 20) FROM $U WHERE uid < 100',
+  'SELECT count(*) FROM $T WHERE x > ALL (SELECT w FROM $U WHERE g = 2)',
+  'SELECT id, s FROM $T WHERE s < ANY (SELECT name FROM $U WHERE uid < 5) AND id < 2000',
+  'SELECT id, dt FROM $T WHERE dt >= ALL (SELECT dt FROM $T WHERE g = 1 AND dt IS NOT NULL) AND id < 5000',
+  'SELECT uid, w > ALL (SELECT x FROM $T t WHERE t.uid = u.uid), w <= ANY (SELECT x FROM $T t WHERE t.uid = u.uid AND t.g = 1) FROM $U u WHERE uid < 500',
+  'SELECT uid FROM $U u WHERE w < ANY (SELECT x FROM $T t WHERE t.uid = u.uid) ORDER BY uid -- ordered',
+  'SELECT uid, g > ANY (SELECT g FROM $T WHERE id < 5 UNION SELECT 15), vid < ALL (SELECT max(vid) FROM $U GROUP BY g) FROM $U WHERE uid < 200',
+  'SELECT uid, w > ANY (SELECT x FROM $T ORDER BY x LIMIT 3) FROM $U WHERE uid < 100',
+  'SELECT 1 > ANY (SELECT uid, g FROM $U)',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',

@@ -473,6 +473,10 @@ static basalt_status scope_rel(struct binder *B, const struct basalt_sql_from *f
     if (f->n_column_aliases > rel->n)
         return basalt_sql_err(B, BASALT_INVALID_ARG, f->pos, err,
                               "%d column aliases for %d columns", (int)f->n_column_aliases, rel->n);
+    if (f->exact_column_aliases && f->n_column_aliases != rel->n)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, f->pos, err,
+                              "the subquery returns %d columns, expected %d", rel->n,
+                              (int)f->n_column_aliases);
     const struct ArrowSchema *s = basalt_qplan_schema(rel->node);
     for (int i = 0; i < rel->n; i++) {
         const char *name = i < f->n_column_aliases ? f->column_aliases[i].name

@@ -148,7 +148,6 @@ void basalt_sql_note_ndv(struct binder *B, const struct brel *rel);
 int64_t basalt_sql_ndv(const struct binder *B, int32_t gid);
 /* The canonical text of an expression in B's arena. */
 const char *basalt_sql_text(struct binder *B, const struct basalt_sql_expr *e);
-bool basalt_sql_is_aggregate(const char *name);
 /* Whether e calls an aggregate (not as a window function). */
 bool basalt_sql_has_aggregate(struct binder *B, const struct basalt_sql_expr *e);
 

@@ -175,6 +175,16 @@ static bool is_literal(const struct basalt_sql_expr *e)
 
 void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
 {
+    if (e->written != NULL) {
+        basalt_sqlf_put(o, "(");
+        basalt_sqlf_expr(o, e->written->arg);
+        basalt_sqlf_put(o, " ");
+        basalt_sqlf_put(o, binary_ops[e->written->op]);
+        basalt_sqlf_put(o, " ANY(");
+        basalt_sqlf_query(o, e->written->query);
+        basalt_sqlf_put(o, "))");
+        return;
+    }
     switch (e->kind) {
     case BASALT_SQL_EXPR_INTEGER:
     case BASALT_SQL_EXPR_NUMBER: basalt_sqlf_put(o, e->u.lit.text); break;

@@ -430,7 +430,12 @@ static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec, 
                 left = NULL;
                 break;
             }
-            left = binary_node(p, op->op, left, parse_binary(p, prec + 1, NULL, restricted), pos);
+            if (prec == PREC_CMP &&
+                (sqlp_kw(p, "any") || sqlp_kw(p, "some") || sqlp_kw(p, "all")) &&
+                sqlp_peek(p, 1)->kind == TK_LPAREN)
+                left = basalt_sqlp_quantified(p, op->op, left, pos);
+            else
+                left = binary_node(p, op->op, left, parse_binary(p, prec + 1, NULL, restricted), pos);
         }
         if (!infix)
             left = postfix(p, left);

@@ -76,6 +76,11 @@ static const struct ok_case ok_cases[] = {
     {"SELECT a IN (1, 2, 3), a NOT IN ('x')", "SELECT (a IN (1, 2, 3)), (a NOT IN ('x'))"},
     {"SELECT a IN (SELECT b FROM t), a NOT IN (SELECT 1)",
      "SELECT (a IN (SELECT b FROM t)), (a NOT IN (SELECT 1))"},
+    /* ANY, SOME and ALL print as DuckDB prints them (ALL as NOT over the
+     * negated ANY) */
+    {"SELECT a > ANY (SELECT b FROM t), a = some(SELECT 1), a <> ALL (SELECT b FROM t), x <= all (SELECT 1)",
+     "SELECT (a > ANY(SELECT b FROM t)), (a = ANY(SELECT 1)), (NOT (a = ANY(SELECT b FROM t))), "
+     "(NOT (x > ANY(SELECT 1)))"},
     {"SELECT a IN ((SELECT 1) UNION (SELECT 2))", "SELECT (a IN ((SELECT 1) UNION (SELECT 2)))"},
     {"SELECT a LIKE 'x%', a NOT LIKE 'y', a ILIKE 'z' ESCAPE '!', a NOT ILIKE b",
      "SELECT (a LIKE 'x%'), (a NOT LIKE 'y'), (a ILIKE 'z' ESCAPE '!'), (a NOT ILIKE b)"},

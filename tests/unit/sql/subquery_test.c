@@ -96,3 +96,34 @@ TEST(sql_correlated_subqueries_in_grouped_queries)
                      "must appear in the GROUP BY clause");
     basalt_sql_session_free(s);
 }
+
+/* x op ANY / SOME / ALL (query), answers by hand over the tables above. */
+TEST(sql_quantified_comparisons)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    /* Over {1, 2, 2, NULL}: 1 > ANY is NULL (no value below 1, one NULL);
+     * a < ALL is FALSE once some value is at most a; NULL stays NULL. */
+    EXPECT_SQL_ROWS("SELECT a, a > ANY (SELECT a2 FROM " U "), a < ALL (SELECT a2 FROM " U ") FROM " T
+                    " ORDER BY a NULLS LAST",
+                    "1|N|f;2|t|f;3|t|f;N|N|N;");
+    /* Correlated: {1}, {5, 7}, nothing, nothing. Over no rows ANY is FALSE
+     * and ALL TRUE. */
+    EXPECT_SQL_ROWS("SELECT a, a < SOME (SELECT b FROM " U " WHERE u.a2 = t.a), a >= ALL (SELECT b FROM " U
+                    " WHERE u.a2 = t.a) FROM " T " ORDER BY a NULLS LAST",
+                    "1|f|t;2|t|f;3|f|t;N|f|t;");
+    /* <> ANY over {1, 5} (some value differs); = ALL over {2, 2}. */
+    EXPECT_SQL_ROWS("SELECT a, a <> ANY (SELECT b FROM " U " WHERE b < 6), a = ALL (SELECT a2 FROM " U
+                    " WHERE a2 = 2) FROM " T " ORDER BY a NULLS LAST",
+                    "1|t|f;2|t|t;3|t|f;N|N|N;");
+    /* In WHERE, over a set operation (read through FROM). */
+    EXPECT_SQL_ROWS("SELECT a FROM " T " WHERE a >= ALL (SELECT 2 UNION ALL SELECT a2 FROM " U
+                    " WHERE a2 > 1) ORDER BY a",
+                    "2;3;");
+    EXPECT_SQL_ERROR("SELECT 1 > ANY (SELECT a2, b FROM " U ")", BASALT_INVALID_ARG,
+                     "the subquery returns 2 columns, expected 1");
+    EXPECT_SQL_ERROR("SELECT 1 > ANY (1, 2)", BASALT_UNSUPPORTED, "ANY takes a subquery here");
+    basalt_sql_session_free(s);
+}
