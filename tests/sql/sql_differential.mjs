@@ -309,6 +309,13 @@ const fixed = [
   'SELECT uid, g > ANY (SELECT g FROM $T WHERE id < 5 UNION SELECT 15), vid < ALL (SELECT max(vid) FROM $U GROUP BY g) FROM $U WHERE uid < 200',
   'SELECT uid, w > ANY (SELECT x FROM $T ORDER BY x LIMIT 3) FROM $U WHERE uid < 100',
   'SELECT 1 > ANY (SELECT uid, g FROM $U)',
+  // correlated scalar subqueries that pick one row by ORDER BY ... LIMIT 1
+  // [OFFSET m] (ties broken by id, which is unique), and an aggregate's
+  // LIMIT, which changes nothing
+  'SELECT uid, (SELECT x FROM $T t WHERE t.uid = u.uid ORDER BY id DESC LIMIT 1) AS last_x, (SELECT s FROM $T t WHERE t.uid = u.uid AND t.g = u.g ORDER BY x NULLS LAST, id LIMIT 1 OFFSET 1) FROM $U u WHERE uid < 700',
+  'SELECT uid, w FROM $U u WHERE w > (SELECT x / 10 AS v FROM $T t WHERE t.uid = u.uid ORDER BY v DESC NULLS LAST, id LIMIT 1) ORDER BY uid -- ordered',
+  'SELECT uid, (SELECT count(*) FROM $T t WHERE t.uid = u.uid LIMIT 1), (SELECT dt FROM $T t WHERE t.uid = u.uid ORDER BY 1 NULLS FIRST, id LIMIT 1 OFFSET 0) FROM $U u WHERE uid < 300',
+  'SELECT uid, (SELECT x FROM $T t WHERE t.uid = u.uid LIMIT 2) FROM $U u',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',

@@ -9,6 +9,10 @@
  *     equalities, LEFT joined on their outer sides; the subquery then reads
  *     that column (B->repl). A group with no rows gives NULL, which is the
  *     subquery's value for every aggregate but COUNT (documented);
+ *   - `(SELECT v FROM ... WHERE inner = outer ORDER BY o LIMIT 1 OFFSET m)`
+ *     is the (m+1)-th row of each key's rows in that order (QUALIFY
+ *     row_number() OVER (PARTITION BY inner keys ORDER BY o)), LEFT joined
+ *     the same way;
  *   - an EXISTS that is not a condition of its own (in CASE, under OR, in
  *     the SELECT list) is TRUE grouped the same way, FALSE where the LEFT
  *     join finds no group.
@@ -291,6 +295,81 @@ static bool correlation_key(struct binder *B, const struct bscope *in, const str
     return false;
 }
 
+static bool literal_int(const struct basalt_sql_expr *e, int64_t *out)
+{
+    if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
+        return false;
+    *out = e->u.lit.i64;
+    return true;
+}
+
+/* For a correlated scalar subquery with LIMIT: *nth = m + 1 when it picks
+ * one value row, `ORDER BY ... LIMIT 1 OFFSET m` (the (m+1)-th row of each
+ * key's rows); 0 when the LIMIT changes nothing (an aggregate without
+ * GROUP BY makes one row, LIMIT 1 or more keeps it). Other limits would
+ * leave several rows, which DuckDB fails on when they occur: UNSUPPORTED. */
+static basalt_status limited_row(struct binder *B, const struct basalt_sql_query *q, int64_t *nth,
+                                 struct basalt_error *err)
+{
+    *nth = 0;
+    const struct basalt_sql_select *sel = &q->u.select;
+    if (q->limit == NULL || sel->n_items != 1 || sel->n_group > 0 || sel->group_all)
+        return BASALT_OK;
+    int64_t limit = -1, offset = 0;
+    bool constant = literal_int(q->limit, &limit) && (q->offset == NULL || literal_int(q->offset, &offset));
+    if (basalt_sql_has_aggregate(B, sel->items[0].expr)) {
+        if (constant && limit >= 1 && offset == 0)
+            return BASALT_OK;
+    } else if (constant && limit == 1 && !q->order_all) {
+        *nth = offset + 1;
+        return BASALT_OK;
+    }
+    return basalt_sql_err(B, BASALT_UNSUPPORTED, q->limit->pos, err,
+                          "a correlated subquery takes LIMIT 1 (with a constant OFFSET) here");
+}
+
+/* row_number() OVER (PARTITION BY the inner keys ORDER BY the subquery's
+ * order) = nth. An ordinal or the value's alias in ORDER BY is the value. */
+static struct basalt_sql_expr *nth_of_key(struct binder *B, const struct basalt_sql_query *q,
+                                          struct basalt_sql_expr **keys, int n_keys, int64_t nth)
+{
+    const struct basalt_sql_select_item *item = &q->u.select.items[0];
+    struct basalt_sql_window *w = basalt_arena_alloc(&B->arena, sizeof *w, 8);
+    struct basalt_sql_expr *rn = basalt_arena_alloc(&B->arena, sizeof *rn, 8);
+    struct basalt_sql_order_item *order =
+        basalt_arena_alloc(&B->arena, sizeof *order * ((size_t)q->n_order + 1), 8);
+    if (w == NULL || rn == NULL || order == NULL)
+        return NULL;
+    memset(w, 0, sizeof *w);
+    memset(rn, 0, sizeof *rn);
+    rn->height = 2;
+    for (int i = 0; i < q->n_order; i++) {
+        order[i] = q->order[i];
+        const struct basalt_sql_expr *o = order[i].expr;
+        bool ordinal = o->kind == BASALT_SQL_EXPR_INTEGER && o->u.lit.fits && o->u.lit.i64 == 1;
+        bool alias = o->kind == BASALT_SQL_EXPR_COLUMN && o->u.column.n_parts == 1 &&
+                     item->alias.name != NULL && strcmp(o->u.column.parts[0].name, item->alias.name) == 0;
+        if (ordinal || alias)
+            order[i].expr = item->expr;
+        if (order[i].expr->height + 1 > rn->height)
+            rn->height = order[i].expr->height + 1;
+    }
+    for (int i = 0; i < n_keys; i++)
+        if (keys[i]->height + 1 > rn->height)
+            rn->height = keys[i]->height + 1;
+    w->parenthesised = true;
+    w->n_partition = n_keys;
+    w->partition = keys;
+    w->n_order = q->n_order;
+    w->order = order;
+    w->pos = q->pos;
+    rn->kind = BASALT_SQL_EXPR_FUNCTION;
+    rn->pos = q->pos;
+    rn->u.call.name.name = "row_number";
+    rn->u.call.over = w;
+    return basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, rn, basalt_sql_ast_integer(B, nth, q->pos));
+}
+
 /* A correlated scalar subquery, or an EXISTS read as a value (in CASE, an
  * OR, the SELECT list): the subquery grouped by its correlation keys, LEFT
  * joined on them; for EXISTS the grouped query's value is TRUE, and FALSE
@@ -331,11 +410,17 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated EXISTS is not supported yet as a value (no GROUP "
                               "BY, HAVING or LIMIT)");
+    int64_t nth = 0;
+    basalt_status st = exists ? BASALT_OK : limited_row(B, q, &nth, err);
+    if (st != BASALT_OK)
+        return st;
+    bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
     if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
-                    q->n_order > 0 || q->limit != NULL))
+                    (q->n_order > 0 && !ordered && q->limit == NULL) ||
+                    (!ordered && !basalt_sql_has_aggregate(B, sel->items[0].expr))))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated subquery is not supported yet (one aggregate, "
-                              "no GROUP BY, HAVING, ORDER BY or LIMIT)");
+                              "or one value ORDER BY ... LIMIT 1; no GROUP BY or HAVING)");
     int n = s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
     struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 1), 8);
@@ -344,7 +429,6 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         basalt_free(outer_side);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
-    basalt_status st = BASALT_OK;
     char alias[32];
     snprintf(alias, sizeof alias, "__sq%d", (int)B->next_gid);
     const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
@@ -405,8 +489,16 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                               : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
                                                       basalt_sql_ast_shared(s->inner[k]));
     g->u.select.where = where;
-    g->u.select.n_group = n;
-    g->u.select.group = group;
+    if (ordered) {
+        g->u.select.qualify = nth_of_key(B, q, group, n, nth);
+        if (g->u.select.qualify == NULL) {
+            basalt_free(outer_side);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+    } else {
+        g->u.select.n_group = n;
+        g->u.select.group = group;
+    }
     struct brel grouped;
     const char **names;
     st = basalt_sql_bind_query(B, g, &grouped, &names, err);

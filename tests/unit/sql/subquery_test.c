@@ -127,3 +127,24 @@ TEST(sql_quantified_comparisons)
     EXPECT_SQL_ERROR("SELECT 1 > ANY (1, 2)", BASALT_UNSUPPORTED, "ANY takes a subquery here");
     basalt_sql_session_free(s);
 }
+
+/* A correlated subquery that picks one row: ORDER BY ... LIMIT 1 [OFFSET m]
+ * per key ({1} and {5, 7} here). */
+TEST(sql_correlated_subquery_picks_the_nth_row)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    EXPECT_SQL_ROWS("SELECT a, (SELECT b FROM " U " WHERE u.a2 = t.a ORDER BY b DESC LIMIT 1), (SELECT b FROM " U
+                    " WHERE u.a2 = t.a ORDER BY b LIMIT 1 OFFSET 1) FROM " T " ORDER BY a NULLS LAST",
+                    "1|1|N;2|7|7;3|N|N;N|N|N;");
+    /* In WHERE, ordered by the value's alias. */
+    EXPECT_SQL_ROWS("SELECT a FROM " T " WHERE a * 2 < (SELECT b + 1 AS c FROM " U
+                    " WHERE u.a2 = t.a ORDER BY c LIMIT 1) ORDER BY a",
+                    "2;");
+    /* Two rows could come back: DuckDB fails when they do; refused here. */
+    EXPECT_SQL_ERROR("SELECT a, (SELECT b FROM " U " WHERE u.a2 = t.a LIMIT 2) FROM " T, BASALT_UNSUPPORTED,
+                     "takes LIMIT 1");
+    basalt_sql_session_free(s);
+}
