@@ -407,6 +407,7 @@ struct basalt_sql_from {
     /* The aliases must name every column (the rewrite of ANY and ALL reads
      * a query's one column this way, parse/parser_quantified.c). */
     bool exact_column_aliases;
+    bool lateral; /* LATERAL (query): it may read the FROM items before it */
 };
 
 /* ------------------------------------------------------------------ queries */

@@ -316,6 +316,19 @@ const fixed = [
   'SELECT uid, w FROM $U u WHERE w > (SELECT x / 10 AS v FROM $T t WHERE t.uid = u.uid ORDER BY v DESC NULLS LAST, id LIMIT 1) ORDER BY uid -- ordered',
   'SELECT uid, (SELECT count(*) FROM $T t WHERE t.uid = u.uid LIMIT 1), (SELECT dt FROM $T t WHERE t.uid = u.uid ORDER BY 1 NULLS FIRST, id LIMIT 1 OFFSET 0) FROM $U u WHERE uid < 300',
   'SELECT uid, (SELECT x FROM $T t WHERE t.uid = u.uid LIMIT 2) FROM $U u',
+  // LATERAL (bind_lateral.c): keyed by its correlation equalities; per-key
+  // LIMIT/OFFSET (ties broken by unique columns), GROUP BY with HAVING and
+  // ORDER BY an aggregate, DISTINCT, *, LEFT JOIN LATERAL with and without
+  // an ON condition, two keys, after a join
+  'SELECT u.uid, l.id, l.x FROM $U u, LATERAL (SELECT id, x FROM $T t WHERE t.uid = u.uid ORDER BY x DESC NULLS LAST, id LIMIT 2) l WHERE u.uid < 500',
+  'SELECT v.vid, l.* FROM $V v LEFT JOIN LATERAL (SELECT uid, w FROM $U u WHERE u.vid = v.vid AND w > 50 ORDER BY uid LIMIT 1 OFFSET 1) l ON true',
+  'SELECT v.vid, l.g, l.n, l.sw FROM $V v CROSS JOIN LATERAL (SELECT g, count(*) AS n, sum(w) AS sw FROM $U u WHERE u.vid = v.vid GROUP BY g HAVING count(*) > 1) l',
+  'SELECT v.vid, l.g FROM $V v, LATERAL (SELECT DISTINCT g FROM $U u WHERE u.vid = v.vid) l',
+  'SELECT v.region, l.* FROM $V v, LATERAL (SELECT g, count(*) AS n FROM $U u WHERE u.vid = v.vid GROUP BY g ORDER BY n DESC, g NULLS LAST LIMIT 1) l WHERE v.vid < 100',
+  'SELECT v.vid, l.uid FROM $V v LEFT JOIN LATERAL (SELECT uid, w FROM $U u WHERE u.vid = v.vid) l ON l.w > 90',
+  'SELECT v.region, v.rank, l.* FROM $V v, LATERAL (SELECT * FROM $U u WHERE u.vid = v.vid AND u.uid < 100) l',
+  'SELECT t.id, l.w FROM $T t, LATERAL (SELECT w FROM $U u WHERE u.uid = t.uid AND u.g = t.g) l WHERE t.id < 3000',
+  'SELECT u.uid, v.region, l.id FROM $U u JOIN $V v ON u.vid = v.vid, LATERAL (SELECT id FROM $T t WHERE t.uid = u.uid AND t.g = v.rank ORDER BY id LIMIT 1) l',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',

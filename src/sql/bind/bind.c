@@ -35,7 +35,7 @@ basalt_status basalt_sql_scope_add(struct bscope *s, const char *table, const ch
         s->cols = c;
         s->cap = cap;
     }
-    s->cols[s->n++] = (struct bcol){table, name, gid, rel, false};
+    s->cols[s->n++] = (struct bcol){table, name, gid, rel, false, false};
     return BASALT_OK;
 }
 

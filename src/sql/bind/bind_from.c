@@ -636,6 +636,12 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
             if (alias == NULL)
                 return basalt_error_set(err, BASALT_NOMEM, "out of memory");
         }
+        if (f->lateral) {
+            bool done;
+            st = basalt_sql_bind_lateral(B, f, alias, scope, F, &done, err);
+            if (st != BASALT_OK || done)
+                return st;
+        }
         st = basalt_sql_bind_query(B, f->u.subquery, &rel, &names, err);
         if (st == BASALT_OK)
             goto scoped;
@@ -835,6 +841,15 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
         return st;
     }
     /* Outer, semi and anti joins: each side planned on its own. */
+    const struct basalt_sql_from *r = f->u.join.right;
+    if (r->kind == BASALT_SQL_FROM_SUBQUERY && r->lateral && k != BASALT_SQL_JOIN_LEFT)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, r->pos, err,
+                              "LATERAL is supported in inner, cross and LEFT joins only");
+    /* The conditions of a side that read outside it (a LATERAL's
+     * equalities with the items before it): the left side's go to the
+     * enclosing FROM, the right side's into the ON. */
+    struct bfrom across[2];
+    memset(across, 0, sizeof across);
     struct bfrom sides[2];
     memset(sides, 0, sizeof sides);
     struct brel rel[2];
@@ -860,21 +875,42 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
             /* plan this side alone: its own relations and ON conditions */
             struct brel *own = tmp.rels + from;
             int n_own = tmp.n - from;
+            uint64_t side_mask = 0; /* relations as basalt_sql_refs numbers them */
+            for (int i = from; i < tmp.n; i++)
+                side_mask |= (uint64_t)1 << (i & 63);
+            int kept = 0;
+            for (int c = 0; c < tmp.nc && st == BASALT_OK; c++) {
+                if ((basalt_sql_refs(B, scope, tmp.conj[c]) & ~side_mask) != 0)
+                    st = add_conj(&across[s], tmp.conj[c], err);
+                else
+                    tmp.conj[kept++] = tmp.conj[c];
+            }
+            tmp.nc = kept;
             /* relabel the side's relations 0..n_own-1 for the planner */
             for (int i = scope_mark[s]; i < scope->n; i++)
                 scope->cols[i].rel -= from;
-            st = basalt_sql_plan_joins(B, scope, own, n_own, tmp.conj, tmp.nc, &rel[s], err);
+            if (st == BASALT_OK)
+                st = basalt_sql_plan_joins(B, scope, own, n_own, tmp.conj, tmp.nc, &rel[s], err);
             for (int i = scope_mark[s]; i < scope->n; i++)
                 scope->cols[i].rel = first + s;
             sides[s].n = n_own;
         }
         basalt_sql_from_reset(&tmp);
     }
-    if (st != BASALT_OK)
-        return st;
     struct bfrom on;
     memset(&on, 0, sizeof on);
-    st = add_conj(&on, f->u.join.on, err);
+    if (st == BASALT_OK)
+        st = add_conj(&on, f->u.join.on, err);
+    for (int c = 0; c < across[1].nc && st == BASALT_OK; c++)
+        st = add_conj(&on, across[1].conj[c], err);
+    for (int c = 0; c < across[0].nc && st == BASALT_OK; c++)
+        st = add_conj(F, across[0].conj[c], err);
+    basalt_sql_from_reset(&across[0]);
+    basalt_sql_from_reset(&across[1]);
+    if (st != BASALT_OK) {
+        basalt_sql_from_reset(&on);
+        return st;
+    }
     struct using_pairs pairs = {NULL, NULL, 0};
     if (st == BASALT_OK && (f->u.join.n_using > 0 || f->u.join.natural))
         st = using_conj(B, f, scope, first, first + 1, &on, &pairs, err);

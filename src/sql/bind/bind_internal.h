@@ -23,6 +23,7 @@ struct bcol {
     int32_t gid;
     int32_t rel;       /* the FROM relation it belongs to */
     bool hidden;       /* the right side of USING: only qualified names reach it */
+    bool internal;     /* a key a rewrite joins on (LATERAL): no `*` reaches it */
 };
 
 struct bscope {
@@ -260,6 +261,8 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
                                     const struct basalt_sql_expr *const *conj, int n_conj,
                                     struct brel *out, struct basalt_error *err);
 
+/* bind_window.c: whether e calls a window function (outside subqueries). */
+bool basalt_sql_has_window(struct binder *B, const struct basalt_sql_expr *e);
 /* bind_window.c: the window calls of exprs (select list, ORDER BY,
  * QUALIFY), each window as a projection and a window node on rel; the calls'
  * text mapped to their columns in *repl. */
@@ -347,8 +350,45 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
 /* Adds the AND-separated parts of e to F's conjuncts. */
 basalt_status basalt_sql_conjuncts(struct bfrom *F, const struct basalt_sql_expr *e,
                                    struct basalt_error *err);
+
 void basalt_sql_from_reset(struct bfrom *F);
 basalt_status basalt_sql_from_add(struct bfrom *F, struct brel *rel, struct basalt_error *err);
+
+/* bind_subquery.c, for bind_lateral.c too */
+/* A subquery's FROM bound on its own, and its WHERE split into the
+ * conjuncts over its own tables and those reading the outer query. */
+struct bsplit {
+    struct bscope in;
+    struct bfrom F;
+    struct bfrom where;
+    const struct basalt_sql_expr **inner, **corr;
+    int n_inner, n_corr;
+};
+/* Splits q (a SELECT with a FROM and no WITH; otherwise s is left empty). */
+basalt_status basalt_sql_split_subquery(struct binder *B, const struct bscope *outer,
+                                        const struct basalt_sql_query *q, struct bsplit *s,
+                                        struct basalt_error *err);
+void basalt_sql_split_reset(struct bsplit *s);
+/* Whether e is `a = b` with one side (*o) over the outer query's columns
+ * only and the other (*i) over the subquery's (`in`) only. */
+bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
+                                const struct bscope *outer, const struct basalt_sql_expr *e,
+                                const struct basalt_sql_expr **o, const struct basalt_sql_expr **i);
+/* Whether e names a column of `outer` that `in` does not have (not
+ * looking into e's own subqueries). */
+bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const struct bscope *outer,
+                            const struct basalt_sql_expr *e);
+/* Whether q's SELECT list aggregates without GROUP BY: one row always. */
+bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q);
+/* Whether e is an integer literal >= 0 (into *out). */
+bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
+/* bind_lateral.c: LATERAL (query) f named `alias`, correlated with the
+ * columns in scope: its relation (keys hidden) and the join equalities put
+ * into F, *done set; *done false when it reads no outer column (bind it as
+ * a subquery). */
+basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
+                                      const char *alias, struct bscope *scope, struct bfrom *F,
+                                      bool *done, struct basalt_error *err);
 /* A relation of one row and no columns (SELECT without FROM, VALUES). */
 basalt_status basalt_sql_one_row(struct binder *B, struct basalt_qplan **out,
                                  struct basalt_error *err);

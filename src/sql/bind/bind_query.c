@@ -551,7 +551,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         int before = n_out;
         for (int c = 0; c < scope.n && st == BASALT_OK; c++) {
             const struct bcol *bc = &scope.cols[c];
-            if (bc->name == NULL || bc->name[0] == '\0' || (bc->hidden && qual->n_parts == 0))
+            if (bc->name == NULL || bc->name[0] == '\0' || bc->internal ||
+                (bc->hidden && qual->n_parts == 0))
                 continue;
             if (qual->n_parts > 0 &&
                 (bc->table == NULL || strcasecmp(bc->table, qual->parts[qual->n_parts - 1].name) != 0))

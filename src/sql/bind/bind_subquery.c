@@ -166,17 +166,15 @@ static void check_outside(void *vctx, const struct basalt_sql_expr *c)
         o->any = true;
 }
 
-/* A subquery's FROM bound on its own, and its WHERE split into the
- * conjuncts over its own tables and those reading the outer query. */
-struct split {
-    struct bscope in;
-    struct bfrom F;
-    struct bfrom where;
-    const struct basalt_sql_expr **inner, **corr;
-    int n_inner, n_corr;
-};
+bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const struct bscope *outer,
+                            const struct basalt_sql_expr *e)
+{
+    struct outside o = {B, in, outer, false};
+    walk(e, check_outside, &o);
+    return o.any;
+}
 
-static void split_reset(struct split *s)
+void basalt_sql_split_reset(struct bsplit *s)
 {
     basalt_sql_scope_reset(&s->in);
     basalt_sql_from_reset(&s->F);
@@ -185,8 +183,8 @@ static void split_reset(struct split *s)
     basalt_free(s->corr);
 }
 
-static basalt_status split_subquery(struct binder *B, const struct bscope *outer,
-                                    const struct basalt_sql_query *q, struct split *s,
+basalt_status basalt_sql_split_subquery(struct binder *B, const struct bscope *outer,
+                                        const struct basalt_sql_query *q, struct bsplit *s,
                                     struct basalt_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -244,7 +242,7 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
 }
 
 static basalt_status exists_join(struct binder *B, const struct bscope *outer, struct brel *rel,
-                                 struct split *s, bool negated, struct basalt_error *err)
+                                 struct bsplit *s, bool negated, struct basalt_error *err)
 {
     struct brel inner;
     basalt_status st = basalt_sql_plan_joins(B, &s->in, s->F.rels, s->F.n, s->inner, s->n_inner,
@@ -269,9 +267,9 @@ static basalt_status exists_join(struct binder *B, const struct bscope *outer, s
 
 /* Whether e is `a = b` with one side over the subquery's tables only and
  * the other over the outer query's only. */
-static bool correlation_key(struct binder *B, const struct bscope *in, const struct bscope *outer,
-                            const struct basalt_sql_expr *e, const struct basalt_sql_expr **o,
-                            const struct basalt_sql_expr **i)
+bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
+                                const struct bscope *outer, const struct basalt_sql_expr *e,
+                                const struct basalt_sql_expr **o, const struct basalt_sql_expr **i)
 {
     if (e->kind != BASALT_SQL_EXPR_BINARY || e->u.binary.op != BASALT_SQL_BINARY_EQ)
         return false;
@@ -295,7 +293,7 @@ static bool correlation_key(struct binder *B, const struct bscope *in, const str
     return false;
 }
 
-static bool literal_int(const struct basalt_sql_expr *e, int64_t *out)
+bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out)
 {
     if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
         return false;
@@ -316,7 +314,7 @@ static basalt_status limited_row(struct binder *B, const struct basalt_sql_query
     if (q->limit == NULL || sel->n_items != 1 || sel->n_group > 0 || sel->group_all)
         return BASALT_OK;
     int64_t limit = -1, offset = 0;
-    bool constant = literal_int(q->limit, &limit) && (q->offset == NULL || literal_int(q->offset, &offset));
+    bool constant = basalt_sql_literal_int(q->limit, &limit) && (q->offset == NULL || basalt_sql_literal_int(q->offset, &offset));
     if (basalt_sql_has_aggregate(B, sel->items[0].expr)) {
         if (constant && limit >= 1 && offset == 0)
             return BASALT_OK;
@@ -400,7 +398,7 @@ static void find_missing(void *vctx, const struct basalt_sql_expr *c)
 
 static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                                  const struct bouter *from, struct brel *rel,
-                                 const struct basalt_sql_expr *sub, struct split *s,
+                                 const struct basalt_sql_expr *sub, struct bsplit *s,
                                  struct basalt_error *err)
 {
     const struct basalt_sql_query *q = sub->u.subquery;
@@ -434,7 +432,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
-        if (!correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
+        if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
                                 exists ? "a correlated EXISTS must be correlated by equalities "
                                          "where it is not a condition of its own"
@@ -622,7 +620,7 @@ static bool is_group_key(struct binder *B, const struct basalt_sql_expr *e,
 }
 
 /* Whether q's SELECT list aggregates without GROUP BY: one row always. */
-static bool aggregates_once(struct binder *B, const struct basalt_sql_query *q)
+bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q)
 {
     const struct basalt_sql_select *sel = &q->u.select;
     if (sel->n_group > 0 || sel->group_all)
@@ -665,10 +663,10 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         if (is_group_key(B, subs[k], keys, n_keys))
             continue;
-        struct split s;
-        st = split_subquery(B, outer, subs[k]->u.subquery, &s, err);
+        struct bsplit s;
+        st = basalt_sql_split_subquery(B, outer, subs[k]->u.subquery, &s, err);
         if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
-            aggregates_once(B, subs[k]->u.subquery))
+            basalt_sql_aggregates_once(B, subs[k]->u.subquery))
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
                                 "a correlated EXISTS over an aggregate without GROUP BY is not "
                                 "supported (it is always true: the aggregate makes one row)");
@@ -680,7 +678,7 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
                 st = scalar_join(B, outer, from, rel, subs[k], &s, err);
             }
         }
-        split_reset(&s);
+        basalt_sql_split_reset(&s);
     }
     return st;
 }

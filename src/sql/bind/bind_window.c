@@ -24,6 +24,17 @@ struct wcalls {
 static basalt_status collect(struct binder *B, const struct basalt_sql_expr *e, struct wcalls *W,
                              struct basalt_error *err);
 
+bool basalt_sql_has_window(struct binder *B, const struct basalt_sql_expr *e)
+{
+    struct wcalls W = {NULL, 0, 0};
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    /* a failure to collect (no memory) answers yes: the caller refuses */
+    bool any = collect(B, e, &W, &ignore) != BASALT_OK || W.n > 0;
+    basalt_free(W.items);
+    return any;
+}
+
 static basalt_status collect_all(struct binder *B, struct basalt_sql_expr *const *es, int n,
                                  struct wcalls *W, struct basalt_error *err)
 {

@@ -45,7 +45,7 @@ void basalt_sqlf_from(struct sql_out *o, const struct basalt_sql_from *f)
     case BASALT_SQL_FROM_FILE: basalt_sqlf_string(o, f->u.file); break;
     case BASALT_SQL_FROM_FUNCTION: basalt_sqlf_call(o, &f->u.call); break;
     case BASALT_SQL_FROM_SUBQUERY:
-        basalt_sqlf_put(o, "(");
+        basalt_sqlf_put(o, f->lateral ? "LATERAL (" : "(");
         basalt_sqlf_query(o, f->u.subquery);
         basalt_sqlf_put(o, ")");
         break;

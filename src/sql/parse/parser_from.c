@@ -149,8 +149,23 @@ static struct basalt_sql_from *item(struct sql_parser *p)
         return table_alias(p, f) && from_height(p, f) ? f : NULL;
     }
     if (sqlp_kw(p, "lateral")) {
-        basalt_sqlp_fail(p, BASALT_UNSUPPORTED, t->pos, "LATERAL is not supported");
-        return NULL;
+        /* LATERAL (query): the binder lets it read the items before it */
+        if (sqlp_peek(p, 1)->kind != TK_LPAREN) {
+            basalt_sqlp_fail(p, BASALT_UNSUPPORTED, t->pos, "LATERAL takes a subquery here");
+            return NULL;
+        }
+        sqlp_advance(p);
+        int32_t pos = sqlp_cur(p)->pos;
+        struct basalt_sql_query *q;
+        struct basalt_sql_from *f = paren(p, &q);
+        if (f != NULL) {
+            basalt_sqlp_fail(p, BASALT_UNSUPPORTED, pos, "LATERAL takes a subquery here");
+            return NULL;
+        }
+        if (q == NULL || (f = subquery_item(p, q, pos)) == NULL)
+            return NULL;
+        f->lateral = true;
+        return f;
     }
     return named_item(p);
 }

@@ -76,6 +76,9 @@ static const struct ok_case ok_cases[] = {
     {"SELECT a IN (1, 2, 3), a NOT IN ('x')", "SELECT (a IN (1, 2, 3)), (a NOT IN ('x'))"},
     {"SELECT a IN (SELECT b FROM t), a NOT IN (SELECT 1)",
      "SELECT (a IN (SELECT b FROM t)), (a NOT IN (SELECT 1))"},
+    {"SELECT * FROM t, LATERAL (SELECT b FROM u WHERE u.a = t.a) AS l(x) LEFT JOIN lateral (SELECT 1) ON true",
+     "SELECT * FROM t CROSS JOIN (LATERAL (SELECT b FROM u WHERE (u.a = t.a)) AS l(x) LEFT JOIN LATERAL (SELECT 1) ON "
+     "TRUE)"},
     /* ANY, SOME and ALL print as DuckDB prints them (ALL as NOT over the
      * negated ANY) */
     {"SELECT a > ANY (SELECT b FROM t), a = some(SELECT 1), a <> ALL (SELECT b FROM t), x <= all (SELECT 1)",
@@ -288,6 +291,7 @@ static const struct bad_case bad_cases[] = {
      "syntax error at or near \"ROWS\" (at position 59)"},
     {"SELECT * FROM a JOIN b", BASALT_INVALID_ARG, "unexpected end of query (at position 22)"},
     {"SELECT * FROM a AS x ASOF JOIN b ON x.t >= b.t", BASALT_UNSUPPORTED, "ASOF JOIN is not supported (at position 21)"},
+    {"SELECT * FROM t, LATERAL read_parquet('x')", BASALT_UNSUPPORTED, "LATERAL takes a subquery here (at position 17)"},
     {"VALUES (1, 2), (3)", BASALT_INVALID_ARG, "VALUES lists must all be the same length (at position 15)"},
     {"SELECT 1 ORDER BY 1 LIMIT 1 LIMIT 2", BASALT_INVALID_ARG, "multiple LIMIT clauses not allowed (at position 28)"},
     {"(SELECT 1 LIMIT 1) LIMIT 2", BASALT_INVALID_ARG, "multiple LIMIT clauses not allowed (at position 19)"},

@@ -148,3 +148,43 @@ TEST(sql_correlated_subquery_picks_the_nth_row)
                      "takes LIMIT 1");
     basalt_sql_session_free(s);
 }
+
+/* LATERAL, answers by hand over the tables above. */
+TEST(sql_lateral_joins)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    /* Inner: the outer rows with inner rows, each with all of them. */
+    EXPECT_SQL_ROWS("SELECT * FROM " T ", LATERAL (SELECT b FROM " U " WHERE u.a2 = t.a) l ORDER BY a, b",
+                    "1|1;2|5;2|7;");
+    /* LEFT JOIN LATERAL: the largest b per a, every outer row kept. */
+    EXPECT_SQL_ROWS("SELECT a, l.* FROM " T " LEFT JOIN LATERAL (SELECT b, b * 10 AS c FROM " U
+                    " WHERE u.a2 = t.a ORDER BY b DESC LIMIT 1) l ON true ORDER BY a NULLS LAST",
+                    "1|1|10;2|7|70;3|N|N;N|N|N;");
+    /* The ON condition filters the lateral rows, not the outer ones. */
+    EXPECT_SQL_ROWS("SELECT * FROM " T " LEFT JOIN LATERAL (SELECT b FROM " U
+                    " WHERE u.a2 = t.a) l ON l.b > 5 ORDER BY a NULLS LAST",
+                    "1|N;2|7;3|N;N|N;");
+    /* Grouped per outer row. */
+    /* A LATERAL that is the left side of a LEFT JOIN (`,` binds looser than
+     * JOIN): its equalities join the items before the outer join. */
+    EXPECT_SQL_ROWS("SELECT a, b, x FROM " T ", LATERAL (SELECT b FROM " U " WHERE u.a2 = t.a) l LEFT JOIN "
+                    "(VALUES (5, 'five')) v(n, x) ON l.b = v.n ORDER BY a, b",
+                    "1|1|N;2|5|five;2|7|N;");
+    EXPECT_SQL_ROWS("SELECT a, n, s FROM " T " CROSS JOIN LATERAL (SELECT count(*) AS n, sum(b)::BIGINT AS s FROM " U
+                    " WHERE u.a2 = t.a GROUP BY u.a2) ORDER BY a",
+                    "1|1|1;2|2|12;");
+    /* An aggregate without GROUP BY has a row for every outer row (count
+     * 0 where no inner row matches): refused rather than wrong. */
+    EXPECT_SQL_ERROR("SELECT * FROM " T ", LATERAL (SELECT count(*) FROM " U " WHERE u.a2 = t.a)",
+                     BASALT_UNSUPPORTED, "an aggregate without GROUP BY");
+    EXPECT_SQL_ERROR("SELECT * FROM " T ", LATERAL (SELECT b FROM " U " WHERE u.a2 < t.a)",
+                     BASALT_UNSUPPORTED, "correlated by equalities");
+    EXPECT_SQL_ERROR("SELECT * FROM " T ", LATERAL (SELECT b + t.a FROM " U " WHERE u.a2 = t.a)",
+                     BASALT_UNSUPPORTED, "its select list reads a column");
+    EXPECT_SQL_ERROR("SELECT * FROM " T " RIGHT JOIN LATERAL (SELECT b FROM " U " WHERE u.a2 = t.a) l ON true",
+                     BASALT_UNSUPPORTED, "inner, cross and LEFT joins only");
+    basalt_sql_session_free(s);
+}

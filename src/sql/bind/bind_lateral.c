@@ -1,0 +1,263 @@
+/* LATERAL (query) in FROM: a subquery that reads the FROM items before it.
+ * Correlated by equalities in its WHERE (inner side = outer side), it is
+ * planned once for all outer rows, keyed by the inner sides:
+ *
+ *   FROM t, LATERAL (SELECT b FROM u WHERE u.k = t.k AND u.x > 0
+ *                    ORDER BY b DESC LIMIT 2) AS l
+ *
+ * binds as
+ *
+ *   FROM t, (SELECT u.k AS __lateral0, b FROM u WHERE u.x > 0
+ *            QUALIFY row_number() OVER (PARTITION BY u.k ORDER BY b DESC) <= 2) AS l
+ *   WHERE t.k = l.__lateral0
+ *
+ * the key columns kept out of `*` and unqualified names. GROUP BY takes the
+ * keys in front, DISTINCT is per key (the keys are columns of it), LIMIT
+ * and OFFSET count each key's rows. In `LEFT JOIN LATERAL (...) ON c` the
+ * equalities join the ON (bind_from.c). The rows of an outer row whose key
+ * is NULL meet no inner row, as `inner = NULL` holds for none.
+ *
+ * Refused (UNSUPPORTED): correlation by other than equalities; an outer
+ * column anywhere but the WHERE; an aggregate without GROUP BY (one row for
+ * every outer row, also those no inner row has the key of); window
+ * functions, QUALIFY, DISTINCT ON, GROUP BY ALL; DISTINCT with LIMIT; a
+ * LIMIT or OFFSET that is not an integer. A LATERAL that reads no outer
+ * column is an ordinary subquery. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bind/bind_internal.h"
+
+static void *node(struct binder *B, size_t size)
+{
+    void *p = basalt_arena_alloc(&B->arena, size, 8);
+    if (p != NULL)
+        memset(p, 0, size);
+    return p;
+}
+
+static basalt_status refuse(struct binder *B, int32_t pos, const char *what,
+                            struct basalt_error *err)
+{
+    return basalt_sql_err(B, BASALT_UNSUPPORTED, pos, err, "LATERAL with %s is not supported", what);
+}
+
+/* Every clause but WHERE must read the subquery's own tables only. */
+static basalt_status inner_only(struct binder *B, const struct bsplit *s, const struct bscope *outer,
+                                const struct basalt_sql_expr *e, const char *clause,
+                                struct basalt_error *err)
+{
+    if (e == NULL || !basalt_sql_reads_outer(B, &s->in, outer, e))
+        return BASALT_OK;
+    return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
+                          "LATERAL: its %s reads a column of the FROM items before it, which "
+                          "only its WHERE may (in equalities)",
+                          clause);
+}
+
+static basalt_status check(struct binder *B, const struct basalt_sql_query *q, const struct bsplit *s,
+                           const struct bscope *outer, struct basalt_error *err)
+{
+    const struct basalt_sql_select *sel = &q->u.select;
+    if (sel->group_all)
+        return refuse(B, q->pos, "GROUP BY ALL", err);
+    if (sel->qualify != NULL || sel->n_windows > 0)
+        return refuse(B, q->pos, "QUALIFY or WINDOW", err);
+    if (sel->n_distinct_on > 0)
+        return refuse(B, q->pos, "DISTINCT ON", err);
+    if (sel->distinct && q->limit != NULL)
+        return refuse(B, q->pos, "DISTINCT and LIMIT", err);
+    if (q->order_all)
+        return refuse(B, q->pos, "ORDER BY ALL", err);
+    if (basalt_sql_aggregates_once(B, q) || (sel->having != NULL && sel->n_group == 0))
+        return refuse(B, q->pos, "an aggregate without GROUP BY", err);
+    int64_t v;
+    if ((q->limit != NULL && !basalt_sql_literal_int(q->limit, &v)) ||
+        (q->offset != NULL && !basalt_sql_literal_int(q->offset, &v)))
+        return refuse(B, q->pos, "a LIMIT or OFFSET that is not an integer", err);
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < sel->n_items && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *e = sel->items[i].expr;
+        if (e->kind == BASALT_SQL_EXPR_STAR)
+            continue;
+        if (basalt_sql_has_window(B, e))
+            return refuse(B, e->pos, "window functions", err);
+        st = inner_only(B, s, outer, e, "select list", err);
+    }
+    for (int i = 0; i < sel->n_group && st == BASALT_OK; i++)
+        st = inner_only(B, s, outer, sel->group[i], "GROUP BY", err);
+    if (st == BASALT_OK)
+        st = inner_only(B, s, outer, sel->having, "HAVING", err);
+    for (int i = 0; i < q->n_order && st == BASALT_OK; i++)
+        st = inner_only(B, s, outer, q->order[i].expr, "ORDER BY", err);
+    return st;
+}
+
+/* An ORDER BY item as the window's ORDER BY reads it: an ordinal or a
+ * select item's alias is that item's expression. */
+static struct basalt_sql_expr *order_expr(const struct basalt_sql_select *sel, struct basalt_sql_expr *o)
+{
+    if (o->kind == BASALT_SQL_EXPR_INTEGER && o->u.lit.fits && o->u.lit.i64 >= 1 &&
+        o->u.lit.i64 <= sel->n_items && sel->items[o->u.lit.i64 - 1].expr->kind != BASALT_SQL_EXPR_STAR)
+        return sel->items[o->u.lit.i64 - 1].expr;
+    if (o->kind == BASALT_SQL_EXPR_COLUMN && o->u.column.n_parts == 1)
+        for (int i = 0; i < sel->n_items; i++)
+            if (sel->items[i].alias.name != NULL &&
+                strcmp(sel->items[i].alias.name, o->u.column.parts[0].name) == 0)
+                return sel->items[i].expr;
+    return o;
+}
+
+/* offset < row_number() OVER (PARTITION BY keys ORDER BY q's order) <=
+ * offset + limit. */
+static struct basalt_sql_expr *per_key_limit(struct binder *B, const struct basalt_sql_query *q,
+                                             struct basalt_sql_expr **keys, int n_keys)
+{
+    int64_t limit = 0, offset = 0;
+    basalt_sql_literal_int(q->limit, &limit);
+    if (q->offset != NULL)
+        basalt_sql_literal_int(q->offset, &offset);
+    struct basalt_sql_window *w = node(B, sizeof *w);
+    struct basalt_sql_expr *rn = node(B, sizeof *rn);
+    struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)q->n_order + 1));
+    if (w == NULL || rn == NULL || order == NULL)
+        return NULL;
+    rn->height = 2;
+    for (int i = 0; i < q->n_order; i++) {
+        order[i] = q->order[i];
+        order[i].expr = order_expr(&q->u.select, q->order[i].expr);
+        if (order[i].expr->height + 1 > rn->height)
+            rn->height = order[i].expr->height + 1;
+    }
+    for (int i = 0; i < n_keys; i++)
+        if (keys[i]->height + 1 > rn->height)
+            rn->height = keys[i]->height + 1;
+    w->parenthesised = true;
+    w->n_partition = n_keys;
+    w->partition = keys;
+    w->n_order = q->n_order;
+    w->order = order;
+    w->pos = q->pos;
+    rn->kind = BASALT_SQL_EXPR_FUNCTION;
+    rn->pos = q->pos;
+    rn->u.call.name.name = "row_number";
+    rn->u.call.over = w;
+    struct basalt_sql_expr *upto = basalt_sql_ast_binary(
+        B, BASALT_SQL_BINARY_LE, rn, basalt_sql_ast_integer(B, offset + limit, q->pos));
+    if (offset == 0 || upto == NULL)
+        return upto;
+    return basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND,
+                                 basalt_sql_ast_binary(B, BASALT_SQL_BINARY_GT, rn,
+                                                       basalt_sql_ast_integer(B, offset, q->pos)),
+                                 upto);
+}
+
+/* The query keyed by the inner sides `inner` (n of them), as above. */
+static struct basalt_sql_query *keyed(struct binder *B, const struct basalt_sql_query *q,
+                                      const struct bsplit *s, struct basalt_sql_expr **inner, int n)
+{
+    const struct basalt_sql_select *sel = &q->u.select;
+    struct basalt_sql_query *g = node(B, sizeof *g);
+    struct basalt_sql_select_item *items = node(B, sizeof *items * (size_t)(n + sel->n_items));
+    struct basalt_sql_expr **group = node(B, sizeof *group * (size_t)(n + sel->n_group + 1));
+    if (g == NULL || items == NULL || group == NULL)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "__lateral%d", k);
+        items[k].expr = inner[k];
+        items[k].alias.name = basalt_arena_strndup(&B->arena, name, strlen(name));
+        if (items[k].alias.name == NULL)
+            return NULL;
+        group[k] = inner[k];
+    }
+    memcpy(items + n, sel->items, sizeof *items * (size_t)sel->n_items);
+    for (int i = 0; i < sel->n_group; i++)
+        group[n + i] = sel->group[i];
+    struct basalt_sql_expr *where = NULL;
+    for (int k = 0; k < s->n_inner; k++) {
+        struct basalt_sql_expr *c = basalt_sql_ast_shared(s->inner[k]);
+        where = where == NULL ? c : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where, c);
+        if (where == NULL)
+            return NULL;
+    }
+    g->kind = BASALT_SQL_QUERY_SELECT;
+    g->pos = q->pos;
+    g->height = q->height + 2;
+    g->u.select = *sel;
+    g->u.select.n_items = n + sel->n_items;
+    g->u.select.items = items;
+    g->u.select.where = where;
+    if (sel->n_group > 0) {
+        g->u.select.n_group = n + sel->n_group;
+        g->u.select.group = group;
+    }
+    if (q->limit != NULL && (g->u.select.qualify = per_key_limit(B, q, inner, n)) == NULL)
+        return NULL;
+    return g;
+}
+
+basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
+                                      const char *alias, struct bscope *scope, struct bfrom *F,
+                                      bool *done, struct basalt_error *err)
+{
+    *done = false;
+    const struct basalt_sql_query *q = f->u.subquery;
+    struct bsplit s;
+    basalt_status st = basalt_sql_split_subquery(B, scope, q, &s, err);
+    int n = s.n_corr;
+    struct basalt_sql_expr **inner = NULL;
+    const struct basalt_sql_expr **outer_side = NULL;
+    if (st == BASALT_OK && n > 0) {
+        st = check(B, q, &s, scope, err);
+        inner = node(B, sizeof *inner * (size_t)n);
+        outer_side = node(B, sizeof *outer_side * (size_t)n);
+        if (st == BASALT_OK && (inner == NULL || outer_side == NULL))
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        const struct basalt_sql_expr *o, *i;
+        if (!basalt_sql_correlation_key(B, &s.in, scope, s.corr[k], &o, &i))
+            st = basalt_sql_err(B, BASALT_UNSUPPORTED, s.corr[k]->pos, err,
+                                "LATERAL must be correlated by equalities (inner = outer)");
+        else {
+            inner[k] = basalt_sql_ast_shared(i);
+            outer_side[k] = o;
+        }
+    }
+    struct basalt_sql_query *g = NULL;
+    if (st == BASALT_OK && n > 0 && (g = keyed(B, q, &s, inner, n)) == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_sql_split_reset(&s);
+    if (st != BASALT_OK || n == 0)
+        return st; /* no outer column: the caller binds an ordinary subquery */
+    struct brel rel;
+    const char **names;
+    st = basalt_sql_bind_query(B, g, &rel, &names, err);
+    if (st != BASALT_OK)
+        return st;
+    if (f->n_column_aliases > rel.n - n)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, f->pos, err, "%d column aliases for %d columns",
+                              (int)f->n_column_aliases, rel.n - n);
+    int index = F->n;
+    for (int c = 0; c < rel.n && st == BASALT_OK; c++) {
+        int a = c - n; /* the item's position among those written */
+        const char *name = a >= 0 && a < f->n_column_aliases ? f->column_aliases[a].name : names[c];
+        st = basalt_sql_scope_add(scope, alias, name, rel.gids[c], index, err);
+        if (st == BASALT_OK && c < n)
+            scope->cols[scope->n - 1].hidden = scope->cols[scope->n - 1].internal = true;
+    }
+    rel.leaf = NULL;
+    if (st == BASALT_OK)
+        st = basalt_sql_from_add(F, &rel, err);
+    /* outer side = l.__lateralk, a condition of the FROM */
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        struct basalt_sql_expr *c = basalt_sql_ast_binary(
+            B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_shared(outer_side[k]),
+            basalt_sql_ast_column(B, alias, names[k], outer_side[k]->pos));
+        st = c == NULL ? basalt_error_set(err, BASALT_NOMEM, "out of memory")
+                       : basalt_sql_conjuncts(F, c, err);
+    }
+    *done = st == BASALT_OK;
+    return st;
+}
