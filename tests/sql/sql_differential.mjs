@@ -328,6 +328,7 @@ const fixed = [
   'SELECT v.vid, l.uid FROM $V v LEFT JOIN LATERAL (SELECT uid, w FROM $U u WHERE u.vid = v.vid) l ON l.w > 90',
   'SELECT v.region, v.rank, l.* FROM $V v, LATERAL (SELECT * FROM $U u WHERE u.vid = v.vid AND u.uid < 100) l',
   'SELECT t.id, l.w FROM $T t, LATERAL (SELECT w FROM $U u WHERE u.uid = t.uid AND u.g = t.g) l WHERE t.id < 3000',
+  'SELECT t.id, l.w FROM $T t, (SELECT w FROM $U u WHERE u.uid = t.uid AND u.w > 80) l WHERE t.id < 3000',
   'SELECT u.uid, v.region, l.id FROM $U u JOIN $V v ON u.vid = v.vid, LATERAL (SELECT id FROM $T t WHERE t.uid = u.uid AND t.g = v.rank ORDER BY id LIMIT 1) l',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',

@@ -643,6 +643,16 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
                 return st;
         }
         st = basalt_sql_bind_query(B, f->u.subquery, &rel, &names, err);
+        if (st == BASALT_NOT_FOUND && !f->lateral && scope->n > 0) {
+            /* DuckDB reads a subquery that names the FROM items before it
+             * as LATERAL without the word; its own error stands if that
+             * fails too */
+            struct basalt_error again;
+            basalt_error_init(&again);
+            bool done;
+            if (basalt_sql_bind_lateral(B, f, alias, scope, F, &done, &again) == BASALT_OK && done)
+                return BASALT_OK;
+        }
         if (st == BASALT_OK)
             goto scoped;
         return st;

@@ -167,6 +167,9 @@ TEST(sql_lateral_joins)
     EXPECT_SQL_ROWS("SELECT * FROM " T " LEFT JOIN LATERAL (SELECT b FROM " U
                     " WHERE u.a2 = t.a) l ON l.b > 5 ORDER BY a NULLS LAST",
                     "1|N;2|7;3|N;N|N;");
+    /* Without the word, as DuckDB reads a subquery naming t. */
+    EXPECT_SQL_ROWS("SELECT * FROM " T ", (SELECT b FROM " U " WHERE u.a2 = t.a AND b > 1) l ORDER BY a, b",
+                    "2|5;2|7;");
     /* Grouped per outer row. */
     /* A LATERAL that is the left side of a LEFT JOIN (`,` binds looser than
      * JOIN): its equalities join the items before the outer join. */
