@@ -233,6 +233,14 @@ BASALT_EXPORT basalt_status basalt_qexpr_nullif(struct basalt_qexpr_builder *b,
                                                 struct basalt_qexpr *a, struct basalt_qexpr *c,
                                                 struct basalt_qexpr **out,
                                                 struct basalt_error *err);
+/* A value of `type` that fails the evaluation with INVALID_ARG and
+ * `message` (copied) at the first row that reaches it: a row of a CASE
+ * branch or COALESCE argument that does not run it does not. It is never
+ * folded into a constant. */
+BASALT_EXPORT basalt_status basalt_qexpr_error(struct basalt_qexpr_builder *b, const char *message,
+                                               struct basalt_query_type type,
+                                               struct basalt_qexpr **out,
+                                               struct basalt_error *err);
 
 /* A node's result type, whether it can be NULL, its source position, and
  * whether it is a constant (then *value views it; strings valid as long as

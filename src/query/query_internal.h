@@ -89,6 +89,8 @@ enum qop {
     QOP_LOG2, QOP_CBRT, QOP_DEGREES, QOP_RADIANS, QOP_SIN, QOP_COS, QOP_TAN, QOP_ASIN,
     QOP_ACOS, QOP_ATAN, QOP_ATAN2, QOP_LOG_BASE, QOP_EVEN, QOP_ISNAN, QOP_ISINF, QOP_ISFINITE,
     QOP_GCD, QOP_LCM, QOP_BIT_COUNT, QOP_XOR, QOP_GREATEST, QOP_LEAST,
+    /* k_error.c */
+    QOP_ERROR,
     QOP_COUNT
 };
 
@@ -328,6 +330,8 @@ bool basalt_qk_time_select(struct qstep *st);
 /* k_time_more.c, k_math_more.c: the operations after QOP_INTERVAL_SUB, hooked
  * into basalt_qk_time_select and basalt_qk_math_select; false for others. */
 bool basalt_qk_time_more_select(struct qstep *st);
+/* k_error.c: QOP_ERROR (basalt_qexpr_error). */
+bool basalt_qk_error_select(struct qstep *st);
 bool basalt_qk_math_more_select(struct qstep *st);
 /* k_time_more.c: whether strptime takes format f[0..n), and the result's
  * kind (nanoseconds for %n, WITH TIME ZONE for %z); false with *bad the

@@ -167,6 +167,7 @@ static void binder_reset(struct binder *B)
     basalt_free(B->tables);
     basalt_sql_ctes_reset(B);
     basalt_free(B->repl);
+    basalt_free(B->many);
     basalt_free(B->ndv);
     basalt_arena_reset(&B->arena);
 }

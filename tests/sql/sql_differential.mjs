@@ -316,6 +316,11 @@ const fixed = [
   'SELECT uid, w FROM $U u WHERE w > (SELECT x / 10 AS v FROM $T t WHERE t.uid = u.uid ORDER BY v DESC NULLS LAST, id LIMIT 1) ORDER BY uid -- ordered',
   'SELECT uid, (SELECT count(*) FROM $T t WHERE t.uid = u.uid LIMIT 1), (SELECT dt FROM $T t WHERE t.uid = u.uid ORDER BY 1 NULLS FIRST, id LIMIT 1 OFFSET 0) FROM $U u WHERE uid < 300',
   'SELECT uid, (SELECT x FROM $T t WHERE t.uid = u.uid LIMIT 2) FROM $U u',
+  // one value a row without LIMIT: a lookup (uid is unique in u), and the
+  // error where a key has several rows
+  'SELECT id, (SELECT name FROM $U u WHERE u.uid = t.uid) AS name, (SELECT w FROM $U u WHERE u.uid = t.uid AND u.g = t.g) FROM $T t WHERE id < 4000',
+  'SELECT id FROM $T t WHERE (SELECT vid FROM $U u WHERE u.uid = t.uid) < 20',
+  'SELECT uid, (SELECT x FROM $T t WHERE t.uid = u.uid) FROM $U u',
   // LATERAL (bind_lateral.c): keyed by its correlation equalities; per-key
   // LIMIT/OFFSET (ties broken by unique columns), GROUP BY with HAVING and
   // ORDER BY an aggregate, DISTINCT, *, LEFT JOIN LATERAL with and without

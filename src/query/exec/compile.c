@@ -475,6 +475,9 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     case QOP_STRPTIME:
         ok = basalt_qk_time_select(st);
         break;
+    case QOP_ERROR:
+        ok = basalt_qk_error_select(st);
+        break;
     default:
         ok = basalt_qk_string_select(st, &L->p->arena, L->p->slots);
     }

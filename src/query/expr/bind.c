@@ -1756,6 +1756,24 @@ basalt_status basalt_qexpr_coalesce(struct basalt_qexpr_builder *b,
     return finish(b, e, out, err);
 }
 
+basalt_status basalt_qexpr_error(struct basalt_qexpr_builder *b, const char *message,
+                                 struct basalt_query_type type, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
+{
+    struct basalt_qexpr *text, *e = node(b, QN_CALL, 1);
+    NOMEM_IF(!e);
+    basalt_status st = basalt_qexpr_string(b, message, strlen(message), &text, err);
+    if (st != BASALT_OK)
+        return st;
+    e->args[0] = text;
+    e->op = QOP_ERROR;
+    e->name = "error";
+    e->type = type;
+    e->nullable = true;
+    *out = e; /* not through finish(): folding would run it */
+    return BASALT_OK;
+}
+
 basalt_status basalt_qexpr_nullif(struct basalt_qexpr_builder *b, struct basalt_qexpr *a,
                                   struct basalt_qexpr *c, struct basalt_qexpr **out,
                                   struct basalt_error *err)

@@ -456,13 +456,45 @@ basalt_status basalt_sql_zero_if_null(struct basalt_qexpr_builder *b, struct bas
     return st;
 }
 
-/* Column k standing for a correlated subquery; a COUNT's NULL (no row with
- * the key) is 0. */
-static basalt_status repl_column(struct blower *L, int k, bool zero_if_null,
+/* A correlated subquery of one value a row, read as `value`: CASE WHEN
+ * its key's row count > 1 THEN DuckDB's error ELSE the value END, so that
+ * only an outer row that meets several rows fails. */
+static basalt_status at_most_one(struct blower *L, const struct basalt_sql_expr *e,
+                                 int32_t rows_gid, struct basalt_qexpr *value,
                                  struct basalt_qexpr **out, struct basalt_error *err)
+{
+    int r = 0;
+    while (r < L->target->n && L->target->gids[r] != rows_gid)
+        r++;
+    if (r == L->target->n)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "this correlated subquery (one value, no aggregate) is not "
+                              "supported here: only where its rows are read before grouping");
+    struct basalt_qexpr *rows, *one, *many, *fail;
+    basalt_status st = basalt_qexpr_column(L->b, r, &rows, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_int(L->b, BASALT_QUERY_TYPE_INT64, 1, &one, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_call(L->b, ">", (struct basalt_qexpr *[]){rows, one}, 2, &many, err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_error(L->b,
+                                "More than one row returned by a subquery used as an expression - "
+                                "scalar subqueries can only return a single row.",
+                                basalt_qexpr_type(value), &fail, err);
+    return st == BASALT_OK ? basalt_qexpr_case(L->b, &many, &fail, 1, value, out, err) : st;
+}
+
+/* Column k standing for a correlated subquery; a COUNT's NULL (no row with
+ * the key) is 0; one value a row is checked to be one. */
+static basalt_status repl_column(struct blower *L, const struct basalt_sql_expr *e, int k,
+                                 bool zero_if_null, struct basalt_qexpr **out,
+                                 struct basalt_error *err)
 {
     struct basalt_qexpr *c;
     basalt_status st = basalt_qexpr_column(L->b, k, &c, err);
+    for (int i = 0; st == BASALT_OK && i < L->B->n_many; i++)
+        if (L->B->many[i].value_gid == L->target->gids[k])
+            return at_most_one(L, e, L->B->many[i].rows_gid, c, out, err);
     if (st != BASALT_OK || !zero_if_null) {
         *out = c;
         return st;
@@ -481,7 +513,7 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
             if (strcmp(L->B->repl[i].text, text) == 0)
                 for (int k = 0; k < L->target->n; k++)
                     if (L->target->gids[k] == L->B->repl[i].gid)
-                        return repl_column(L, k, L->B->repl[i].zero_if_null, out, err);
+                        return repl_column(L, e, k, L->B->repl[i].zero_if_null, out, err);
     }
     /* After aggregation, group keys and aggregates are columns. */
     if (L->n_repl > 0 && e->kind != BASALT_SQL_EXPR_INTEGER && e->kind != BASALT_SQL_EXPR_STRING &&

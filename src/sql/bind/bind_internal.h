@@ -112,6 +112,12 @@ struct binder {
      * that holds their value (consulted by every lowering). */
     struct brepl *repl;
     int n_repl, cap_repl;
+    /* Those of them that are one value a row (no aggregate): the column
+     * counting the rows of its key, which must be at most 1 where read. */
+    struct bmany {
+        int32_t value_gid, rows_gid;
+    } *many;
+    int n_many, cap_many;
     int n_unnamed; /* subqueries in FROM given a name (bind_from.c) */
     /* Distinct-value bounds of base columns by gid (-1 unknown), for join
      * ordering. */

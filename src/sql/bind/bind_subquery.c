@@ -9,6 +9,10 @@
  *     equalities, LEFT joined on their outer sides; the subquery then reads
  *     that column (B->repl). A group with no rows gives NULL, which is the
  *     subquery's value for every aggregate but COUNT (documented);
+ *   - `(SELECT v FROM ... WHERE inner = outer)`, one value a row, is
+ *     any_value(v) and count(*) grouped the same way, and fails where it
+ *     is read for an outer row whose key has more than one row (DuckDB's
+ *     error);
  *   - `(SELECT v FROM ... WHERE inner = outer ORDER BY o LIMIT 1 OFFSET m)`
  *     is the (m+1)-th row of each key's rows in that order (QUALIFY
  *     row_number() OVER (PARTITION BY inner keys ORDER BY o)), LEFT joined
@@ -241,6 +245,44 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
     return BASALT_OK;
 }
 
+static basalt_status add_many(struct binder *B, int32_t value_gid, int32_t rows_gid,
+                              struct basalt_error *err)
+{
+    if (B->n_many == B->cap_many) {
+        int cap = B->cap_many ? B->cap_many * 2 : 4;
+        struct bmany *m = basalt_realloc(B->many, (size_t)cap * sizeof *m);
+        if (m == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        B->many = m;
+        B->cap_many = cap;
+    }
+    B->many[B->n_many++] = (struct bmany){value_gid, rows_gid};
+    return BASALT_OK;
+}
+
+/* name(arg), or count(*) when arg is NULL, in the binder's arena. */
+static struct basalt_sql_expr *call_of(struct binder *B, const char *name,
+                                       const struct basalt_sql_expr *arg)
+{
+    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
+    struct basalt_sql_expr **args = basalt_arena_alloc(&B->arena, sizeof *args, 8);
+    if (e == NULL || args == NULL)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = BASALT_SQL_EXPR_FUNCTION;
+    e->pos = arg != NULL ? arg->pos : 0;
+    e->height = (arg != NULL ? arg->height : 0) + 1;
+    e->u.call.name.name = name;
+    if (arg == NULL) {
+        e->u.call.star = true;
+    } else {
+        args[0] = basalt_sql_ast_shared(arg);
+        e->u.call.args = args;
+        e->u.call.n_args = 1;
+    }
+    return e;
+}
+
 static basalt_status exists_join(struct binder *B, const struct bscope *outer, struct brel *rel,
                                  struct bsplit *s, bool negated, struct basalt_error *err)
 {
@@ -414,14 +456,16 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         return st;
     bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
     if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
-                    (q->n_order > 0 && !ordered && q->limit == NULL) ||
-                    (!ordered && !basalt_sql_has_aggregate(B, sel->items[0].expr))))
+                    (q->n_order > 0 && !ordered && q->limit == NULL)))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
-                              "this correlated subquery is not supported yet (one aggregate, "
-                              "or one value ORDER BY ... LIMIT 1; no GROUP BY or HAVING)");
+                              "this correlated subquery is not supported yet (one value or "
+                              "aggregate; no GROUP BY or HAVING)");
+    /* one value a row without LIMIT: any of its key's rows, and how many
+     * there are (more than one fails where it is read: bind_expr.c) */
+    bool single = !exists && !ordered && !basalt_sql_has_aggregate(B, sel->items[0].expr);
     int n = s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
-    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 1), 8);
+    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
     struct basalt_sql_expr **group = basalt_arena_alloc(&B->arena, sizeof *group * (size_t)(n + 1), 8);
     if (outer_side == NULL || items == NULL || group == NULL) {
         basalt_free(outer_side);
@@ -463,7 +507,12 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     }
     items[n].expr = exists ? basalt_sql_ast_bool(B, true, sub->pos) : sel->items[0].expr;
     items[n].alias.name = "__v";
-    if (items[n].expr == NULL) {
+    if (single) {
+        items[n].expr = call_of(B, "any_value", sel->items[0].expr);
+        items[n + 1].expr = call_of(B, "count", NULL);
+        items[n + 1].alias.name = "__rows";
+    }
+    if (items[n].expr == NULL || (single && items[n + 1].expr == NULL)) {
         basalt_free(outer_side);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
@@ -478,7 +527,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     g->kind = BASALT_SQL_QUERY_SELECT;
     g->pos = q->pos;
     g->height = q->height;
-    g->u.select.n_items = n + 1;
+    g->u.select.n_items = n + 1 + single;
     g->u.select.items = items;
     g->u.select.from = sel->from;
     struct basalt_sql_expr *where = NULL;
@@ -549,6 +598,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
                      strcmp(x->u.call.name.name, "count") == 0;
         st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count || exists, err);
+        if (st == BASALT_OK && single)
+            st = add_many(B, grouped.gids[n], grouped.gids[n + 1], err);
     }
     basalt_free(conds);
     basalt_free(used);
