@@ -395,6 +395,8 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
 static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_expr *e,
                                     struct basalt_qexpr **out, struct basalt_error *err)
 {
+    if (basalt_sql_exists_always(L->B, e))
+        return basalt_qexpr_bool(L->b, true, out, err);
     struct basalt_arrow_batches rows;
     basalt_arrow_batches_init(&rows);
     basalt_status st = basalt_sql_run_now(L->B, e->u.subquery, &rows, err);

@@ -386,6 +386,9 @@ bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const str
                             const struct basalt_sql_expr *e);
 /* Whether q's SELECT list aggregates without GROUP BY: one row always. */
 bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q);
+/* Whether e is an EXISTS that is TRUE whatever it reads: over an aggregate
+ * without GROUP BY (one row), no HAVING, QUALIFY, OFFSET or LIMIT 0. */
+bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e);
 /* Whether e is an integer literal >= 0 (into *out). */
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
 /* bind_lateral.c: LATERAL (query) f named `alias`, correlated with the

@@ -683,6 +683,17 @@ bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query 
     return false;
 }
 
+bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e)
+{
+    if (e->kind != BASALT_SQL_EXPR_EXISTS || e->u.subquery->kind != BASALT_SQL_QUERY_SELECT)
+        return false;
+    const struct basalt_sql_query *q = e->u.subquery;
+    int64_t limit = 1;
+    return basalt_sql_aggregates_once(B, q) && q->u.select.having == NULL &&
+           q->u.select.qualify == NULL && q->offset == NULL &&
+           (q->limit == NULL || (basalt_sql_literal_int(q->limit, &limit) && limit > 0));
+}
+
 basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *outer,
                                      const struct bouter *from, struct brel *rel,
                                      const struct basalt_sql_expr *e,
@@ -715,12 +726,14 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         if (is_group_key(B, subs[k], keys, n_keys))
             continue;
         struct bsplit s;
+        if (basalt_sql_exists_always(B, subs[k]))
+            continue; /* TRUE, whatever it reads (bind_expr.c) */
         st = basalt_sql_split_subquery(B, outer, subs[k]->u.subquery, &s, err);
         if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
             basalt_sql_aggregates_once(B, subs[k]->u.subquery))
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
-                                "a correlated EXISTS over an aggregate without GROUP BY is not "
-                                "supported (it is always true: the aggregate makes one row)");
+                                "a correlated EXISTS over an aggregate without GROUP BY, with "
+                                "HAVING, LIMIT or OFFSET, is not supported");
         if (st == BASALT_OK && s.n_corr > 0) {
             if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
                 st = exists_join(B, outer, rel, &s, negated, err);

@@ -58,6 +58,10 @@ TEST(sql_correlated_exists_as_a_value)
     EXPECT_SQL_ROWS("SELECT a, CASE WHEN " HAS_B " THEN 'y' ELSE 'n' END FROM " T
                     " ORDER BY a NULLS LAST",
                     "1|y;2|y;3|n;N|n;");
+    /* Over an aggregate without GROUP BY: one row always, so TRUE. */
+    EXPECT_SQL_ROWS("SELECT a, EXISTS (SELECT count(*) FROM " U " WHERE u.a2 = t.a) FROM " T
+                    " WHERE EXISTS (SELECT max(b) FROM " U " WHERE u.a2 = t.a) ORDER BY a NULLS LAST",
+                    "1|t;2|t;3|t;N|t;");
     /* Correlated by other than equalities, or over an aggregate (always
      * true), it says so. */
     EXPECT_SQL_ERROR("SELECT a, EXISTS (SELECT 1 FROM " U " WHERE u.a2 = t.a AND u.b > t.a) FROM " T,
