@@ -1,0 +1,585 @@
+/* GROUPING SETS, ROLLUP, CUBE and GROUPING(): one aggregation for every
+ * grouping set, the input read once.
+ *
+ * The GROUP BY's elements expand into grouping sets (sql_ast.h says how),
+ * each a bit mask over the distinct keys. The input rows, projected to the
+ * keys and the aggregates' arguments, are crossed with a row per set (its
+ * number, whether each key is in it, the value of each GROUPING() call in
+ * it), a key not in the set replaced by a NULL of its type, and one
+ * aggregation groups them by the keys and the set's number:
+ *
+ *   SELECT a, b, sum(c), GROUPING(a, b) FROM t GROUP BY ROLLUP (a, b)
+ *
+ * aggregates
+ *
+ *   SELECT CASE WHEN in_a THEN a END, CASE WHEN in_b THEN b END, set, g, c
+ *   FROM (SELECT a, b, c FROM t) CROSS JOIN (VALUES (0, true, true, 0),
+ *        (1, true, false, 1), (2, false, false, 3)) s(set, in_a, in_b, g)
+ *
+ * grouped by its first four columns. A NULL of the data and a NULL of an
+ * absent key stay apart (the set's number is a key), equal sets written
+ * twice give their rows twice (as DuckDB), every aggregate works as it does
+ * under GROUP BY (DISTINCT, FILTER, median, string_agg...), and the one
+ * aggregation spills as any other. A set without keys gives its row even
+ * on an empty input, as an ungrouped aggregate does: a row of NULLs joins
+ * the input for it, which every aggregate skips (count(*) counts a column
+ * that is TRUE in the input's rows instead).
+ *
+ * GROUPING(a, b) (also grouping_id) is a column of the result as an
+ * aggregate is: its value in each set is a bit per argument, the first the
+ * most significant, 1 when that key is not in the set. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bind/bind_internal.h"
+
+enum {
+    MAX_SETS = 4096, /* a CUBE of 12 keys */
+    MAX_KEYS = 64,   /* a set is a 64-bit mask */
+    MAX_GROUPING_ARGS = 63,
+};
+
+/* ------------------------------------------------------------ the sets */
+
+struct masks {
+    uint64_t *m;
+    int n, cap;
+};
+
+static basalt_status push(struct masks *M, uint64_t m, int32_t pos, struct binder *B,
+                          struct basalt_error *err)
+{
+    if (M->n == MAX_SETS)
+        return basalt_sql_err(B, BASALT_LIMIT, pos, err, "more than %d grouping sets", MAX_SETS);
+    if (M->n == M->cap) {
+        int cap = M->cap ? M->cap * 2 : 8;
+        uint64_t *p = basalt_realloc(M->m, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        M->m = p;
+        M->cap = cap;
+    }
+    M->m[M->n++] = m;
+    return BASALT_OK;
+}
+
+/* The keys of a KEY or a LIST as a mask (map: group index -> key bit). */
+static uint64_t item_mask(const struct basalt_sql_grouping *g, const int *map)
+{
+    if (g->kind == BASALT_SQL_GROUPING_KEY)
+        return (uint64_t)1 << map[g->key];
+    uint64_t m = 0;
+    for (int32_t i = 0; i < g->n_items; i++)
+        m |= item_mask(&g->items[i], map);
+    return m;
+}
+
+/* The sets of one element, appended to out. */
+static basalt_status expand(struct binder *B, const struct basalt_sql_grouping *g, const int *map,
+                            struct masks *out, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    switch (g->kind) {
+    case BASALT_SQL_GROUPING_KEY:
+    case BASALT_SQL_GROUPING_LIST: return push(out, item_mask(g, map), g->pos, B, err);
+    case BASALT_SQL_GROUPING_ROLLUP: {
+        /* every prefix of the items, the longest first */
+        for (int32_t n = g->n_items; n >= 0 && st == BASALT_OK; n--) {
+            uint64_t m = 0;
+            for (int32_t i = 0; i < n; i++)
+                m |= item_mask(&g->items[i], map);
+            st = push(out, m, g->pos, B, err);
+        }
+        return st;
+    }
+    case BASALT_SQL_GROUPING_CUBE: {
+        if (g->n_items > 12)
+            return basalt_sql_err(B, BASALT_LIMIT, g->pos, err,
+                                  "CUBE of %d elements: at most 12 (%d grouping sets)",
+                                  (int)g->n_items, MAX_SETS);
+        uint32_t all = ((uint32_t)1 << g->n_items) - 1;
+        /* every subset, the whole first */
+        for (uint32_t sub = all + 1; sub-- > 0 && st == BASALT_OK;) {
+            uint64_t m = 0;
+            for (int32_t i = 0; i < g->n_items; i++)
+                if (sub >> (g->n_items - 1 - i) & 1)
+                    m |= item_mask(&g->items[i], map);
+            st = push(out, m, g->pos, B, err);
+        }
+        return st;
+    }
+    case BASALT_SQL_GROUPING_SETS:
+        for (int32_t i = 0; i < g->n_items && st == BASALT_OK; i++)
+            st = expand(B, &g->items[i], map, out, err);
+        return st;
+    }
+    return st;
+}
+
+/* The GROUP BY's sets: the cross product of its elements' sets. */
+static basalt_status all_sets(struct binder *B, const struct basalt_sql_select *s, const int *map,
+                              struct masks *out, struct basalt_error *err)
+{
+    basalt_status st = push(out, 0, s->grouping[0].pos, B, err);
+    for (int32_t e = 0; e < s->n_grouping && st == BASALT_OK; e++) {
+        struct masks mine = {0}, product = {0};
+        st = expand(B, &s->grouping[e], map, &mine, err);
+        for (int i = 0; i < out->n && st == BASALT_OK; i++)
+            for (int k = 0; k < mine.n && st == BASALT_OK; k++)
+                st = push(&product, out->m[i] | mine.m[k], s->grouping[e].pos, B, err);
+        basalt_free(mine.m);
+        basalt_free(out->m);
+        *out = product;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------ keys and calls */
+
+/* Whether two key expressions are the same key: the same text, or names of
+ * the same column (`a` and `t.a`). */
+static bool same_key(struct binder *B, const struct bscope *scope, const struct basalt_sql_expr *a,
+                     const struct basalt_sql_expr *b)
+{
+    const char *ta = basalt_sql_text(B, a), *tb = basalt_sql_text(B, b);
+    if (ta != NULL && tb != NULL && strcmp(ta, tb) == 0)
+        return true;
+    if (a->kind != BASALT_SQL_EXPR_COLUMN || b->kind != BASALT_SQL_EXPR_COLUMN)
+        return false;
+    const struct bcol *ca, *cb;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    return basalt_sql_resolve(B, scope, &a->u.column, a->pos, &ca, &ignore) == BASALT_OK &&
+           basalt_sql_resolve(B, scope, &b->u.column, b->pos, &cb, &ignore) == BASALT_OK &&
+           ca->gid == cb->gid;
+}
+
+bool basalt_sql_is_grouping_call(const struct basalt_sql_expr *e)
+{
+    return e->kind == BASALT_SQL_EXPR_FUNCTION && e->u.call.over == NULL &&
+           !e->u.call.name.quoted &&
+           (strcmp(e->u.call.name.name, "grouping") == 0 ||
+            strcmp(e->u.call.name.name, "grouping_id") == 0);
+}
+
+struct collect {
+    struct binder *B;
+    struct bgrouping *G;
+    int cap;
+    bool nomem;
+};
+
+static enum basalt_sql_replace collect_call(void *ctx, const struct basalt_sql_expr *e,
+                                            struct basalt_sql_expr **out)
+{
+    struct collect *C = ctx;
+    struct bgrouping *G = C->G;
+    (void)out;
+    if (!basalt_sql_is_grouping_call(e))
+        return BASALT_SQL_DESCEND;
+    const char *text = basalt_sql_text(C->B, e);
+    if (text == NULL) {
+        C->nomem = true;
+        return BASALT_SQL_KEEP;
+    }
+    for (int i = 0; i < G->n_calls; i++)
+        if (strcmp(G->texts[i], text) == 0)
+            return BASALT_SQL_KEEP;
+    if (G->n_calls == C->cap) {
+        int cap = C->cap ? C->cap * 2 : 4;
+        const struct basalt_sql_expr **c = basalt_realloc(G->calls, (size_t)cap * sizeof *c);
+        if (c != NULL)
+            G->calls = c;
+        const char **t = basalt_realloc(G->texts, (size_t)cap * sizeof *t);
+        if (t != NULL)
+            G->texts = t;
+        if (c == NULL || t == NULL) {
+            C->nomem = true;
+            return BASALT_SQL_KEEP;
+        }
+        C->cap = cap;
+    }
+    G->calls[G->n_calls] = e;
+    G->texts[G->n_calls++] = text;
+    return BASALT_SQL_KEEP;
+}
+
+/* The key a GROUPING() argument names: the same expression, the same
+ * column, or a select alias of one; -1 when none (an ordinal is none). */
+static int key_of(struct binder *B, const struct basalt_sql_select *s, const struct bscope *scope,
+                  const struct basalt_sql_expr *const *keys, int nk, const struct basalt_sql_expr *a)
+{
+    if (a->kind == BASALT_SQL_EXPR_INTEGER)
+        return -1;
+    for (int k = 0; k < nk; k++)
+        if (same_key(B, scope, keys[k], a))
+            return k;
+    if (a->kind != BASALT_SQL_EXPR_COLUMN || a->u.column.n_parts != 1)
+        return -1;
+    const struct bcol *c;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (basalt_sql_resolve(B, scope, &a->u.column, a->pos, &c, &ignore) == BASALT_OK)
+        return -1;
+    for (int i = 0; i < s->n_items; i++)
+        if (s->items[i].alias.name != NULL &&
+            strcasecmp(s->items[i].alias.name, a->u.column.parts[0].name) == 0)
+            for (int k = 0; k < nk; k++)
+                if (same_key(B, scope, keys[k], s->items[i].expr))
+                    return k;
+    return -1;
+}
+
+basalt_status basalt_sql_grouping_prepare(struct binder *B, const struct basalt_sql_select *s,
+                                          const struct bscope *scope,
+                                          const struct basalt_sql_expr **keys, int *nk,
+                                          const struct basalt_sql_expr *const *uses, int n_uses,
+                                          struct bgrouping *G, struct basalt_error *err)
+{
+    memset(G, 0, sizeof *G);
+    struct collect C = {B, G, 0, false};
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < n_uses && st == BASALT_OK && !C.nomem; i++) {
+        const struct basalt_sql_expr *same;
+        if (uses[i] != NULL)
+            st = basalt_sql_ast_replace(B, uses[i], collect_call, &C, &same, err);
+    }
+    if (st == BASALT_OK && C.nomem)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    G->active = st == BASALT_OK && (s->n_grouping > 0 || G->n_calls > 0);
+    if (!G->active)
+        return st;
+    if (s->n_group == 0 && s->n_grouping == 0)
+        return basalt_sql_err(B, BASALT_INVALID_ARG, G->calls[0]->pos, err,
+                              "GROUPING statement cannot be used without groups");
+
+    /* The distinct keys (grouping sets name a key in several places). */
+    int n = *nk;
+    int *map = basalt_calloc((size_t)n + 1, sizeof *map);
+    if (map == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (s->n_grouping > 0) {
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            int k = 0;
+            while (k < distinct && !same_key(B, scope, keys[k], keys[i]))
+                k++;
+            if (k == distinct)
+                keys[distinct++] = keys[i];
+            map[i] = k;
+        }
+        n = *nk = distinct;
+    }
+    if (n > MAX_KEYS)
+        st = basalt_sql_err(B, BASALT_LIMIT, keys[MAX_KEYS]->pos, err,
+                            "more than %d keys with grouping sets or GROUPING()", MAX_KEYS);
+    struct masks M = {0};
+    if (st == BASALT_OK && s->n_grouping > 0)
+        st = all_sets(B, s, map, &M, err);
+    else if (st == BASALT_OK)
+        st = push(&M, n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1, 0, B, err);
+    basalt_free(map);
+    G->sets = M.m;
+    G->n_sets = M.n;
+
+    /* Each call's value in each set. */
+    if (st == BASALT_OK && G->n_calls > 0 &&
+        (G->values = basalt_calloc((size_t)G->n_sets * (size_t)G->n_calls, sizeof *G->values)) ==
+            NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int c = 0; c < G->n_calls && st == BASALT_OK; c++) {
+        const struct basalt_sql_call *call = &G->calls[c]->u.call;
+        if (call->n_args == 0 || call->n_args > MAX_GROUPING_ARGS || call->star ||
+            call->distinct || call->filter != NULL || call->n_order > 0) {
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, G->calls[c]->pos, err,
+                                "GROUPING takes 1 to %d grouping columns", MAX_GROUPING_ARGS);
+            break;
+        }
+        for (int32_t a = 0; a < call->n_args && st == BASALT_OK; a++) {
+            int k = key_of(B, s, scope, keys, n, call->args[a]);
+            if (k < 0) {
+                const char *text = basalt_sql_text(B, call->args[a]);
+                st = basalt_sql_err(B, BASALT_INVALID_ARG, call->args[a]->pos, err,
+                                    "GROUPING child \"%s\" must be a grouping column",
+                                    text ? text : "?");
+                break;
+            }
+            for (int set = 0; set < G->n_sets; set++) {
+                int64_t *v = &G->values[(size_t)set * (size_t)G->n_calls + (size_t)c];
+                *v = (int64_t)(((uint64_t)*v << 1) | (~G->sets[set] >> k & 1));
+            }
+        }
+    }
+    return st;
+}
+
+void basalt_sql_grouping_reset(struct bgrouping *G)
+{
+    basalt_free(G->sets);
+    basalt_free(G->calls);
+    basalt_free(G->texts);
+    basalt_free(G->values);
+    memset(G, 0, sizeof *G);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+static const char *numbered(struct binder *B, const char *prefix, int k)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%d", prefix, k);
+    return basalt_arena_strndup(&B->arena, buf, strlen(buf));
+}
+
+/* Columns [from, from + n) of b's node into exprs. */
+static basalt_status columns(struct basalt_qexpr_builder *b, int from, int n,
+                             struct basalt_qexpr **exprs, struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < n && st == BASALT_OK; i++)
+        st = basalt_qexpr_column(b, from + i, &exprs[i], err);
+    return st;
+}
+
+/* One row: the set's number, whether each key is in it and its GROUPING()
+ * values; with `dummy`, first NULLs of types[0, n_nulls) (its keys), and
+ * after the values NULLs of types[n_nulls, n_types) (arguments and the
+ * count(*) column): the row that makes a set without keys give its row. */
+static basalt_status set_row(struct binder *B, const struct bgrouping *G, int set, int nk,
+                             const struct basalt_query_type *types, int n_types, bool dummy,
+                             struct basalt_qplan **out, struct basalt_error *err)
+{
+    struct basalt_qplan *one;
+    struct basalt_qexpr_builder *b = NULL;
+    basalt_status st = basalt_sql_one_row(B, &one, err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, one, &b, err);
+    int n = dummy ? n_types + 1 + G->n_calls : 1 + nk + G->n_calls;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)n + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)n + 1, sizeof *names);
+    if (st == BASALT_OK && (exprs == NULL || names == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int k = 0;
+    for (int i = 0; dummy && i < nk && st == BASALT_OK; i++, k++)
+        st = basalt_qexpr_null(b, types[i], &exprs[k], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT32, set, &exprs[k++], err);
+    for (int i = 0; !dummy && i < nk && st == BASALT_OK; i++)
+        st = basalt_qexpr_bool(b, G->sets[set] >> i & 1, &exprs[k++], err);
+    for (int c = 0; c < G->n_calls && st == BASALT_OK; c++)
+        st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64,
+                              G->values[(size_t)set * (size_t)G->n_calls + (size_t)c], &exprs[k++],
+                              err);
+    for (int i = nk; dummy && i < n_types && st == BASALT_OK; i++)
+        st = basalt_qexpr_null(b, types[i], &exprs[k++], err);
+    for (int i = 0; i < n && st == BASALT_OK; i++)
+        if ((names[i] = numbered(B, "__set", i)) == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, one, exprs, names, n, out, err);
+    basalt_free(exprs);
+    basalt_free(names);
+    return st;
+}
+
+/* Every set's row, as one relation (the right side of the cross join). */
+static basalt_status set_rows(struct binder *B, const struct bgrouping *G, int nk,
+                              struct basalt_qplan **out, struct basalt_error *err)
+{
+    struct basalt_qplan **rows = basalt_calloc((size_t)G->n_sets, sizeof *rows);
+    if (rows == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    for (int s = 0; s < G->n_sets && st == BASALT_OK; s++)
+        st = set_row(B, G, s, nk, NULL, 0, false, &rows[s], err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_union_all(B->ctx, rows, G->n_sets, out, err);
+    basalt_free(rows);
+    return st;
+}
+
+/* The keys present in one set, the aggregation's output with the
+ * GROUPING() values after the aggregates. */
+static basalt_status one_set(struct binder *B, const struct bgrouping *G, struct basalt_qplan *in,
+                             struct basalt_qexpr *const *keys, const char *const *knames, int nk,
+                             const struct basalt_qplan_agg_call *calls, int nc,
+                             struct basalt_qplan **out, struct basalt_error *err)
+{
+    struct basalt_qplan *agg;
+    basalt_status st = basalt_qplan_aggregate(B->ctx, in, keys, knames, nk, calls, nc, &agg, err);
+    if (st != BASALT_OK || G->n_calls == 0) {
+        *out = agg;
+        return st;
+    }
+    int n = nk + nc + G->n_calls;
+    struct basalt_qexpr_builder *b;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)n, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)n, sizeof *names);
+    st = basalt_qplan_builder(B->ctx, agg, &b, err);
+    if (st == BASALT_OK && (exprs == NULL || names == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = columns(b, 0, nk + nc, exprs, err);
+    for (int i = 0; i < nk + nc && st == BASALT_OK; i++)
+        names[i] = basalt_qplan_schema(agg)->children[i]->name;
+    for (int c = 0; c < G->n_calls && st == BASALT_OK; c++) {
+        names[nk + nc + c] = G->texts[c];
+        st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64, G->values[c], &exprs[nk + nc + c], err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, agg, exprs, names, n, out, err);
+    basalt_free(exprs);
+    basalt_free(names);
+    return st;
+}
+
+basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrouping *G,
+                                            struct basalt_qplan *in,
+                                            struct basalt_qexpr *const *keys,
+                                            const char *const *knames, int nk,
+                                            const struct basalt_qplan_agg_call *calls, int nc,
+                                            struct basalt_qplan **out, struct basalt_error *err)
+{
+    if (G->n_sets == 1)
+        return one_set(B, G, in, keys, knames, nk, calls, nc, out, err);
+    int m = G->n_calls;
+    bool empty_set = false;
+    for (int s = 0; s < G->n_sets; s++)
+        empty_set |= G->sets[s] == 0;
+
+    /* P: the keys, the aggregates' arguments and TRUE (for count(*)). */
+    int na = 0;
+    for (int c = 0; c < nc; c++)
+        na += (calls[c].arg != NULL) + (calls[c].arg2 != NULL);
+    int np = nk + na + 1;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)(np + nk + 1 + m + nc) + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)(np + nk + 1 + m + nc) + 1, sizeof *names);
+    struct basalt_query_type *types = basalt_calloc((size_t)np + 1, sizeof *types);
+    struct basalt_qplan_agg_call *acalls = basalt_calloc((size_t)nc + 1, sizeof *acalls);
+    struct basalt_qplan **parts = basalt_calloc((size_t)G->n_sets + 1, sizeof *parts);
+    struct basalt_qexpr_builder *b = NULL;
+    basalt_status st = exprs && names && types && acalls && parts
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, in, &b, err);
+    int k = 0;
+    for (int i = 0; i < nk && st == BASALT_OK; i++, k++) {
+        exprs[k] = keys[i];
+        names[k] = knames[i];
+    }
+    for (int c = 0; c < nc && st == BASALT_OK; c++) {
+        struct basalt_qexpr *args[2] = {calls[c].arg, calls[c].arg2};
+        for (int j = 0; j < 2; j++)
+            if (args[j] != NULL) {
+                exprs[k] = args[j];
+                names[k] = numbered(B, "__arg", k);
+                k++;
+            }
+    }
+    if (st == BASALT_OK) {
+        names[k] = "__row";
+        st = basalt_qexpr_bool(b, true, &exprs[k++], err);
+    }
+    for (int i = 0; i < np && st == BASALT_OK; i++) {
+        types[i] = basalt_qexpr_type(exprs[i]);
+        if (names[i] == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    struct basalt_qplan *p = NULL, *sets = NULL, *crossed = NULL, *x = NULL, *u = NULL, *agg = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, in, exprs, names, np, &p, err);
+    if (st == BASALT_OK)
+        st = set_rows(B, G, nk, &sets, err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_join(B->ctx, BASALT_QPLAN_JOIN_CROSS, p, sets, NULL, NULL, 0, NULL,
+                               &crossed, err);
+
+    /* X: the keys (NULL where the set has not got them), the set's number
+     * and GROUPING() values, the arguments and TRUE. */
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, crossed, &b, err);
+    k = 0;
+    for (int i = 0; i < nk && st == BASALT_OK; i++, k++) {
+        struct basalt_qexpr *in_set, *key;
+        st = basalt_qexpr_column(b, np + 1 + i, &in_set, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_column(b, i, &key, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_case(b, &in_set, &key, 1, NULL, &exprs[k], err);
+        names[k] = knames[i];
+    }
+    if (st == BASALT_OK) {
+        names[k] = "__set";
+        st = basalt_qexpr_column(b, np, &exprs[k++], err);
+    }
+    for (int c = 0; c < m && st == BASALT_OK; c++, k++) {
+        names[k] = G->texts[c];
+        st = basalt_qexpr_column(b, np + 1 + nk + c, &exprs[k], err);
+    }
+    for (int i = nk; i < np && st == BASALT_OK; i++, k++) {
+        names[k] = basalt_qplan_schema(p)->children[i]->name;
+        st = basalt_qexpr_column(b, i, &exprs[k], err);
+    }
+    int nx = k;
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, crossed, exprs, names, nx, &x, err);
+
+    /* A row of NULLs for each set without keys. */
+    int n_parts = 0;
+    if (st == BASALT_OK)
+        parts[n_parts++] = x;
+    for (int s = 0; s < G->n_sets && st == BASALT_OK && empty_set; s++)
+        if (G->sets[s] == 0)
+            st = set_row(B, G, s, nk, types, np, true, &parts[n_parts++], err);
+    u = x;
+    if (st == BASALT_OK && n_parts > 1)
+        st = basalt_qplan_union_all(B->ctx, parts, n_parts, &u, err);
+
+    /* The aggregation, by the keys, the set and its GROUPING() values. */
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, u, &b, err);
+    if (st == BASALT_OK)
+        st = columns(b, 0, nk + 1 + m, exprs, err);
+    for (int i = 0; i < nk + 1 + m && st == BASALT_OK; i++)
+        names[i] = basalt_qplan_schema(u)->children[i]->name;
+    k = nk + 1 + m; /* the first argument's column */
+    for (int c = 0; c < nc && st == BASALT_OK; c++) {
+        acalls[c] = calls[c];
+        if (calls[c].arg != NULL)
+            st = basalt_qexpr_column(b, k++, &acalls[c].arg, err);
+        if (st == BASALT_OK && calls[c].arg2 != NULL)
+            st = basalt_qexpr_column(b, k++, &acalls[c].arg2, err);
+        if (st == BASALT_OK && calls[c].kind == BASALT_QPLAN_COUNT_STAR && empty_set) {
+            acalls[c].kind = BASALT_QPLAN_COUNT;
+            st = basalt_qexpr_column(b, nx - 1, &acalls[c].arg, err);
+        }
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_aggregate(B->ctx, u, exprs, names, nk + 1 + m, acalls, nc, &agg, err);
+
+    /* The keys, the aggregates, the GROUPING() values. */
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, agg, &b, err);
+    if (st == BASALT_OK)
+        st = columns(b, 0, nk, exprs, err);
+    if (st == BASALT_OK)
+        st = columns(b, nk + 1 + m, nc, exprs + nk, err);
+    if (st == BASALT_OK)
+        st = columns(b, nk + 1, m, exprs + nk + nc, err);
+    for (int i = 0; i < nk && st == BASALT_OK; i++)
+        names[i] = knames[i];
+    for (int c = 0; c < nc && st == BASALT_OK; c++)
+        names[nk + c] = calls[c].name;
+    for (int c = 0; c < m && st == BASALT_OK; c++)
+        names[nk + nc + c] = G->texts[c];
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, agg, exprs, names, nk + nc + m, out, err);
+    basalt_free(exprs);
+    basalt_free(names);
+    basalt_free(types);
+    basalt_free(acalls);
+    basalt_free(parts);
+    return st;
+}
