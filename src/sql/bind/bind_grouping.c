@@ -176,6 +176,20 @@ static enum basalt_sql_replace collect_call(void *ctx, const struct basalt_sql_e
     struct collect *C = ctx;
     struct bgrouping *G = C->G;
     (void)out;
+    if (e->kind == BASALT_SQL_EXPR_FUNCTION && e->u.call.over != NULL) {
+        /* a window's PARTITION BY and ORDER BY, which the walk skips */
+        const struct basalt_sql_window *w = e->u.call.over;
+        const struct basalt_sql_expr *same;
+        struct basalt_error ignore;
+        basalt_error_init(&ignore);
+        for (int32_t i = 0; i < w->n_partition; i++)
+            if (basalt_sql_ast_replace(C->B, w->partition[i], collect_call, C, &same, &ignore) != BASALT_OK)
+                C->nomem = true;
+        for (int32_t i = 0; i < w->n_order; i++)
+            if (basalt_sql_ast_replace(C->B, w->order[i].expr, collect_call, C, &same, &ignore) != BASALT_OK)
+                C->nomem = true;
+        return BASALT_SQL_DESCEND;
+    }
     if (!basalt_sql_is_grouping_call(e))
         return BASALT_SQL_DESCEND;
     const char *text = basalt_sql_text(C->B, e);
@@ -253,6 +267,17 @@ basalt_status basalt_sql_grouping_prepare(struct binder *B, const struct basalt_
     if (s->n_group == 0 && s->n_grouping == 0)
         return basalt_sql_err(B, BASALT_INVALID_ARG, G->calls[0]->pos, err,
                               "GROUPING statement cannot be used without groups");
+
+    /* An integer key is an ordinal of the select list (a plain GROUP BY
+     * takes other integers as constants). */
+    for (int32_t i = 0; i < s->n_group && s->n_grouping > 0; i++) {
+        const struct basalt_sql_expr *g = s->group[i];
+        if (g->kind == BASALT_SQL_EXPR_INTEGER &&
+            (!g->u.lit.fits || g->u.lit.i64 < 1 || g->u.lit.i64 > s->n_items))
+            return basalt_sql_err(B, BASALT_INVALID_ARG, g->pos, err,
+                                  "GROUP BY term out of range: %s (1 to %d)", g->u.lit.text,
+                                  (int)s->n_items);
+    }
 
     /* The distinct keys (grouping sets name a key in several places). */
     int n = *nk;

@@ -600,7 +600,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 gk[nk++] = cols[i].expr;
         /* Grouping sets and GROUPING() calls (bind_grouping.c) */
         const struct basalt_sql_expr **uses =
-            basalt_calloc((size_t)(n_out + 1 + q->n_order) + 1, sizeof *uses);
+            basalt_calloc((size_t)(n_out + 2 + q->n_order) + 1, sizeof *uses);
         int n_uses = 0;
         if (st == BASALT_OK && uses == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -610,6 +610,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             uses[n_uses++] = q->order[i].expr;
         if (st == BASALT_OK) {
             uses[n_uses++] = having;
+            uses[n_uses++] = qualify;
             st = basalt_sql_grouping_prepare(B, s, &scope, gk, &nk, uses, n_uses, &G, err);
         }
         basalt_free(uses);
