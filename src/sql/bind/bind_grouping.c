@@ -367,12 +367,9 @@ static basalt_status columns(struct basalt_qexpr_builder *b, int from, int n,
     return st;
 }
 
-/* One row: the set's number, whether each key is in it and its GROUPING()
- * values; with `dummy`, first NULLs of types[0, n_nulls) (its keys), and
- * after the values NULLs of types[n_nulls, n_types) (arguments and the
- * count(*) column): the row that makes a set without keys give its row. */
+/* The row of one set: its number, whether each key is in it, its
+ * GROUPING() values and whether it has no keys. */
 static basalt_status set_row(struct binder *B, const struct bgrouping *G, int set, int nk,
-                             const struct basalt_query_type *types, int n_types, bool dummy,
                              struct basalt_qplan **out, struct basalt_error *err)
 {
     struct basalt_qplan *one;
@@ -380,24 +377,22 @@ static basalt_status set_row(struct binder *B, const struct bgrouping *G, int se
     basalt_status st = basalt_sql_one_row(B, &one, err);
     if (st == BASALT_OK)
         st = basalt_qplan_builder(B->ctx, one, &b, err);
-    int n = dummy ? n_types + 1 + G->n_calls : 1 + nk + G->n_calls;
-    struct basalt_qexpr **exprs = basalt_calloc((size_t)n + 1, sizeof *exprs);
-    const char **names = basalt_calloc((size_t)n + 1, sizeof *names);
+    int n = 1 + nk + G->n_calls + 1;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)n, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)n, sizeof *names);
     if (st == BASALT_OK && (exprs == NULL || names == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     int k = 0;
-    for (int i = 0; dummy && i < nk && st == BASALT_OK; i++, k++)
-        st = basalt_qexpr_null(b, types[i], &exprs[k], err);
     if (st == BASALT_OK)
         st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT32, set, &exprs[k++], err);
-    for (int i = 0; !dummy && i < nk && st == BASALT_OK; i++)
+    for (int i = 0; i < nk && st == BASALT_OK; i++)
         st = basalt_qexpr_bool(b, G->sets[set] >> i & 1, &exprs[k++], err);
     for (int c = 0; c < G->n_calls && st == BASALT_OK; c++)
         st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64,
                               G->values[(size_t)set * (size_t)G->n_calls + (size_t)c], &exprs[k++],
                               err);
-    for (int i = nk; dummy && i < n_types && st == BASALT_OK; i++)
-        st = basalt_qexpr_null(b, types[i], &exprs[k++], err);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_bool(b, G->sets[set] == 0, &exprs[k++], err);
     for (int i = 0; i < n && st == BASALT_OK; i++)
         if ((names[i] = numbered(B, "__set", i)) == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -408,7 +403,7 @@ static basalt_status set_row(struct binder *B, const struct bgrouping *G, int se
     return st;
 }
 
-/* Every set's row, as one relation (the right side of the cross join). */
+/* Every set's row, as one relation (the build side of the cross join). */
 static basalt_status set_rows(struct binder *B, const struct bgrouping *G, int nk,
                               struct basalt_qplan **out, struct basalt_error *err)
 {
@@ -417,10 +412,42 @@ static basalt_status set_rows(struct binder *B, const struct bgrouping *G, int n
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_status st = BASALT_OK;
     for (int s = 0; s < G->n_sets && st == BASALT_OK; s++)
-        st = set_row(B, G, s, nk, NULL, 0, false, &rows[s], err);
+        st = set_row(B, G, s, nk, &rows[s], err);
     if (st == BASALT_OK)
         st = basalt_qplan_union_all(B->ctx, rows, G->n_sets, out, err);
     basalt_free(rows);
+    return st;
+}
+
+/* `in` and a row of NULLs of its column types. */
+static basalt_status with_null_row(struct binder *B, struct basalt_qplan *in,
+                                   struct basalt_qplan **out, struct basalt_error *err)
+{
+    const struct ArrowSchema *schema = basalt_qplan_schema(in);
+    int n = (int)schema->n_children;
+    struct basalt_qplan *one, *kids[2] = {in, NULL};
+    struct basalt_qexpr_builder *b = NULL;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)n + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)n + 1, sizeof *names);
+    basalt_status st = exprs && names ? BASALT_OK
+                                      : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK)
+        st = basalt_sql_one_row(B, &one, err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, one, &b, err);
+    for (int i = 0; i < n && st == BASALT_OK; i++) {
+        struct basalt_query_type t;
+        names[i] = schema->children[i]->name;
+        st = basalt_query_type_from_format(schema->children[i]->format, &t, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_null(b, t, &exprs[i], err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, one, exprs, names, n, &kids[1], err);
+    if (st == BASALT_OK)
+        st = basalt_qplan_union_all(B->ctx, kids, 2, out, err);
+    basalt_free(exprs);
+    basalt_free(names);
     return st;
 }
 
@@ -459,32 +486,33 @@ static basalt_status one_set(struct binder *B, const struct bgrouping *G, struct
     return st;
 }
 
-basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrouping *G,
-                                            struct basalt_qplan *in,
-                                            struct basalt_qexpr *const *keys,
-                                            const char *const *knames, int nk,
-                                            const struct basalt_qplan_agg_call *calls, int nc,
-                                            struct basalt_qplan **out, struct basalt_error *err)
+/* Every set's aggregation in one, over the input crossed with the sets. */
+static basalt_status crossed(struct binder *B, const struct bgrouping *G, struct basalt_qplan *in,
+                             struct basalt_qexpr *const *keys, const char *const *knames, int nk,
+                             const struct basalt_qplan_agg_call *calls, int nc,
+                             struct basalt_qplan **out, struct basalt_error *err)
 {
-    if (G->n_sets == 1)
-        return one_set(B, G, in, keys, knames, nk, calls, nc, out, err);
     int m = G->n_calls;
-    bool empty_set = false;
+    /* A set without keys gives its row on an empty input too: a row of
+     * NULLs goes with the input, which the aggregates skip (count(*)
+     * counts the input's 1s instead); the groups it makes in the sets with
+     * keys are dropped after the aggregation. The UNION is below the join,
+     * where its inputs stream into the aggregation one after the other. */
+    int ne = 0;
     for (int s = 0; s < G->n_sets; s++)
-        empty_set |= G->sets[s] == 0;
+        ne |= G->sets[s] == 0;
 
-    /* P: the keys, the aggregates' arguments and TRUE (for count(*)). */
+    /* P: the keys, the aggregates' arguments and 1 (what count(*) counts). */
     int na = 0;
     for (int c = 0; c < nc; c++)
         na += (calls[c].arg != NULL) + (calls[c].arg2 != NULL);
-    int np = nk + na + 1;
-    struct basalt_qexpr **exprs = basalt_calloc((size_t)(np + nk + 1 + m + nc) + 1, sizeof *exprs);
-    const char **names = basalt_calloc((size_t)(np + nk + 1 + m + nc) + 1, sizeof *names);
-    struct basalt_query_type *types = basalt_calloc((size_t)np + 1, sizeof *types);
+    int np = nk + na + 1, nv = 1 + nk + m + 1;
+    int cap = np + nv + nk + m + nc + 4;
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)cap, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)cap, sizeof *names);
     struct basalt_qplan_agg_call *acalls = basalt_calloc((size_t)nc + 1, sizeof *acalls);
-    struct basalt_qplan **parts = basalt_calloc((size_t)G->n_sets + 1, sizeof *parts);
     struct basalt_qexpr_builder *b = NULL;
-    basalt_status st = exprs && names && types && acalls && parts
+    basalt_status st = exprs && names && acalls
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (st == BASALT_OK)
@@ -505,26 +533,26 @@ basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrou
     }
     if (st == BASALT_OK) {
         names[k] = "__row";
-        st = basalt_qexpr_bool(b, true, &exprs[k++], err);
+        st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT32, 1, &exprs[k++], err);
     }
-    for (int i = 0; i < np && st == BASALT_OK; i++) {
-        types[i] = basalt_qexpr_type(exprs[i]);
+    for (int i = 0; i < np && st == BASALT_OK; i++)
         if (names[i] == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    }
-    struct basalt_qplan *p = NULL, *sets = NULL, *crossed = NULL, *x = NULL, *u = NULL, *agg = NULL;
+    struct basalt_qplan *p = NULL, *sets = NULL, *joined = NULL, *x = NULL, *agg = NULL;
     if (st == BASALT_OK)
         st = basalt_qplan_project(B->ctx, in, exprs, names, np, &p, err);
+    if (st == BASALT_OK && ne)
+        st = with_null_row(B, p, &p, err);
     if (st == BASALT_OK)
         st = set_rows(B, G, nk, &sets, err);
     if (st == BASALT_OK)
         st = basalt_qplan_join(B->ctx, BASALT_QPLAN_JOIN_CROSS, p, sets, NULL, NULL, 0, NULL,
-                               &crossed, err);
+                               &joined, err);
 
-    /* X: the keys (NULL where the set has not got them), the set's number
-     * and GROUPING() values, the arguments and TRUE. */
+    /* X: the keys (NULL where the set has not got them), the set's number,
+     * GROUPING() values and whether it has no keys, the arguments and 1. */
     if (st == BASALT_OK)
-        st = basalt_qplan_builder(B->ctx, crossed, &b, err);
+        st = basalt_qplan_builder(B->ctx, joined, &b, err);
     k = 0;
     for (int i = 0; i < nk && st == BASALT_OK; i++, k++) {
         struct basalt_qexpr *in_set, *key;
@@ -543,46 +571,66 @@ basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrou
         names[k] = G->texts[c];
         st = basalt_qexpr_column(b, np + 1 + nk + c, &exprs[k], err);
     }
+    if (st == BASALT_OK && ne) {
+        names[k] = "__empty";
+        st = basalt_qexpr_column(b, np + nv - 1, &exprs[k++], err);
+    }
     for (int i = nk; i < np && st == BASALT_OK; i++, k++) {
         names[k] = basalt_qplan_schema(p)->children[i]->name;
         st = basalt_qexpr_column(b, i, &exprs[k], err);
     }
-    int nx = k;
+    int nx = k, ng = nk + 1 + m + ne; /* the aggregation's keys */
     if (st == BASALT_OK)
-        st = basalt_qplan_project(B->ctx, crossed, exprs, names, nx, &x, err);
+        st = basalt_qplan_project(B->ctx, joined, exprs, names, nx, &x, err);
 
-    /* A row of NULLs for each set without keys. */
-    int n_parts = 0;
+    /* The aggregation, by the keys, the set and what depends on it. */
     if (st == BASALT_OK)
-        parts[n_parts++] = x;
-    for (int s = 0; s < G->n_sets && st == BASALT_OK && empty_set; s++)
-        if (G->sets[s] == 0)
-            st = set_row(B, G, s, nk, types, np, true, &parts[n_parts++], err);
-    u = x;
-    if (st == BASALT_OK && n_parts > 1)
-        st = basalt_qplan_union_all(B->ctx, parts, n_parts, &u, err);
-
-    /* The aggregation, by the keys, the set and its GROUPING() values. */
+        st = basalt_qplan_builder(B->ctx, x, &b, err);
     if (st == BASALT_OK)
-        st = basalt_qplan_builder(B->ctx, u, &b, err);
-    if (st == BASALT_OK)
-        st = columns(b, 0, nk + 1 + m, exprs, err);
-    for (int i = 0; i < nk + 1 + m && st == BASALT_OK; i++)
-        names[i] = basalt_qplan_schema(u)->children[i]->name;
-    k = nk + 1 + m; /* the first argument's column */
+        st = columns(b, 0, ng, exprs, err);
+    for (int i = 0; i < ng && st == BASALT_OK; i++)
+        names[i] = basalt_qplan_schema(x)->children[i]->name;
+    k = ng; /* the first argument's column */
     for (int c = 0; c < nc && st == BASALT_OK; c++) {
         acalls[c] = calls[c];
         if (calls[c].arg != NULL)
             st = basalt_qexpr_column(b, k++, &acalls[c].arg, err);
         if (st == BASALT_OK && calls[c].arg2 != NULL)
             st = basalt_qexpr_column(b, k++, &acalls[c].arg2, err);
-        if (st == BASALT_OK && calls[c].kind == BASALT_QPLAN_COUNT_STAR && empty_set) {
-            acalls[c].kind = BASALT_QPLAN_COUNT;
+        if (st == BASALT_OK && calls[c].kind == BASALT_QPLAN_COUNT_STAR && ne) {
+            acalls[c].kind = BASALT_QPLAN_COUNT; /* the row of NULLs is no row */
             st = basalt_qexpr_column(b, nx - 1, &acalls[c].arg, err);
         }
     }
+    if (st == BASALT_OK && ne) { /* the input's rows in the group */
+        memset(&acalls[nc], 0, sizeof acalls[nc]);
+        acalls[nc].kind = BASALT_QPLAN_COUNT;
+        acalls[nc].name = "__rows";
+        st = basalt_qexpr_column(b, nx - 1, &acalls[nc].arg, err);
+    }
     if (st == BASALT_OK)
-        st = basalt_qplan_aggregate(B->ctx, u, exprs, names, nk + 1 + m, acalls, nc, &agg, err);
+        st = basalt_qplan_aggregate(B->ctx, x, exprs, names, ng, acalls, nc + ne, &agg, err);
+
+    /* Only the rows of sets without keys when the input is empty. */
+    if (st == BASALT_OK && ne) {
+        struct basalt_qexpr *rows, *zero, *cond[2], *keep;
+        st = basalt_qplan_builder(B->ctx, agg, &b, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_column(b, ng + nc, &rows, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64, 0, &zero, err);
+        struct basalt_qexpr *gt[2] = {rows, zero};
+        if (st == BASALT_OK)
+            st = basalt_qexpr_call(b, ">", gt, 2, &cond[0], err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_column(b, ng - 1, &cond[1], err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_or(b, cond, 2, &keep, err);
+        struct basalt_qplan *kept = NULL;
+        if (st == BASALT_OK)
+            st = basalt_qplan_filter(B->ctx, agg, keep, &kept, err);
+        agg = kept;
+    }
 
     /* The keys, the aggregates, the GROUPING() values. */
     if (st == BASALT_OK)
@@ -590,7 +638,7 @@ basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrou
     if (st == BASALT_OK)
         st = columns(b, 0, nk, exprs, err);
     if (st == BASALT_OK)
-        st = columns(b, nk + 1 + m, nc, exprs + nk, err);
+        st = columns(b, ng, nc, exprs + nk, err);
     if (st == BASALT_OK)
         st = columns(b, nk + 1, m, exprs + nk + nc, err);
     for (int i = 0; i < nk && st == BASALT_OK; i++)
@@ -603,8 +651,167 @@ basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrou
         st = basalt_qplan_project(B->ctx, agg, exprs, names, nk + nc + m, out, err);
     basalt_free(exprs);
     basalt_free(names);
-    basalt_free(types);
     basalt_free(acalls);
-    basalt_free(parts);
     return st;
+}
+
+/* ------------------------------------------------------------ rolled up */
+
+static bool numeric(struct basalt_query_type t)
+{
+    return t.id >= BASALT_QUERY_TYPE_INT8 && t.id <= BASALT_QUERY_TYPE_DECIMAL;
+}
+
+/* How many partial aggregates a call rolls up from (avg: a sum and a
+ * count); 0 when it does not (DISTINCT, median, string_agg...). */
+static int parts_of(const struct basalt_qplan_agg_call *c)
+{
+    if (c->distinct)
+        return 0;
+    switch (c->kind) {
+    case BASALT_QPLAN_COUNT_STAR:
+    case BASALT_QPLAN_COUNT:
+    case BASALT_QPLAN_MIN:
+    case BASALT_QPLAN_MAX:
+    case BASALT_QPLAN_ANY_VALUE:
+    case BASALT_QPLAN_BOOL_AND:
+    case BASALT_QPLAN_BOOL_OR: return 1;
+    case BASALT_QPLAN_SUM: return numeric(basalt_qexpr_type(c->arg)) ? 1 : 0;
+    case BASALT_QPLAN_AVG: return numeric(basalt_qexpr_type(c->arg)) ? 2 : 0;
+    default: return 0;
+    }
+}
+
+/* The aggregate that combines partial results of `kind`. */
+static enum basalt_qplan_agg combining(enum basalt_qplan_agg kind)
+{
+    switch (kind) {
+    case BASALT_QPLAN_COUNT_STAR:
+    case BASALT_QPLAN_COUNT:
+    case BASALT_QPLAN_AVG: return BASALT_QPLAN_SUM;
+    default: return kind;
+    }
+}
+
+/* When every aggregate rolls up, the input is aggregated once by all the
+ * keys, as a plain GROUP BY would, and the sets are aggregated from those
+ * groups, far fewer rows than the input: count and sum are sums of the
+ * partial counts and sums, min, max, any_value (the smallest), bool_and and
+ * bool_or the same of theirs, avg the partial sums' sum over their counts'. */
+static basalt_status rolled_up(struct binder *B, const struct bgrouping *G,
+                               struct basalt_qplan *in, struct basalt_qexpr *const *keys,
+                               const char *const *knames, int nk,
+                               const struct basalt_qplan_agg_call *calls, int nc, int n_parts,
+                               struct basalt_qplan **out, struct basalt_error *err)
+{
+    int m = G->n_calls;
+    struct basalt_qplan_agg_call *parts = basalt_calloc((size_t)n_parts + 1, sizeof *parts);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)(nk + n_parts + nc + m) + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)(nk + n_parts + nc + m) + 1, sizeof *names);
+    basalt_status st = parts && exprs && names
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    /* the partial aggregates by all the keys */
+    int k = 0;
+    for (int c = 0; c < nc && st == BASALT_OK; c++) {
+        parts[k] = calls[c];
+        if (calls[c].kind == BASALT_QPLAN_AVG) {
+            parts[k].kind = BASALT_QPLAN_SUM;
+            parts[k + 1] = calls[c];
+            parts[k + 1].kind = BASALT_QPLAN_COUNT;
+            /* the argument is one node, read by both */
+        }
+        for (int j = 0; j < parts_of(&calls[c]); j++, k++)
+            if ((parts[k].name = numbered(B, "__part", k)) == NULL)
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    struct basalt_qplan *partial = NULL, *sets = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_aggregate(B->ctx, in, keys, knames, nk, parts, n_parts, &partial, err);
+    /* the sets over the partial groups */
+    struct basalt_qexpr_builder *b = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, partial, &b, err);
+    if (st == BASALT_OK)
+        st = columns(b, 0, nk, exprs, err);
+    for (int p = 0; p < n_parts && st == BASALT_OK; p++) {
+        enum basalt_qplan_agg kind = parts[p].kind;
+        memset(&parts[p], 0, sizeof parts[p]);
+        parts[p].kind = combining(kind);
+        parts[p].name = basalt_qplan_schema(partial)->children[nk + p]->name;
+        st = basalt_qexpr_column(b, nk + p, &parts[p].arg, err);
+    }
+    if (st == BASALT_OK)
+        st = crossed(B, G, partial, exprs, knames, nk, parts, n_parts, &sets, err);
+
+    /* the calls from their combined parts, in the partial results' types */
+    if (st == BASALT_OK)
+        st = basalt_qplan_builder(B->ctx, sets, &b, err);
+    if (st == BASALT_OK)
+        st = columns(b, 0, nk, exprs, err);
+    k = nk;
+    for (int c = 0; c < nc && st == BASALT_OK; c++) {
+        struct basalt_qexpr *x = NULL, *y = NULL;
+        struct basalt_query_type want;
+        st = basalt_query_type_from_format(basalt_qplan_schema(partial)->children[k]->format,
+                                           &want, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_column(b, k, &x, err);
+        if (st == BASALT_OK && calls[c].kind == BASALT_QPLAN_AVG) {
+            struct basalt_query_type dbl = basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE);
+            struct basalt_qexpr *ratio[2];
+            st = basalt_qexpr_column(b, k + 1, &y, err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_cast(b, x, dbl, false, &ratio[0], err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_cast(b, y, dbl, false, &ratio[1], err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_call(b, "/", ratio, 2, &x, err);
+            want = dbl;
+        } else if (st == BASALT_OK && (calls[c].kind == BASALT_QPLAN_COUNT ||
+                                       calls[c].kind == BASALT_QPLAN_COUNT_STAR)) {
+            struct basalt_qexpr *either[2] = {x, NULL}; /* a set's row of an empty input: 0 */
+            st = basalt_qexpr_int(b, BASALT_QUERY_TYPE_INT64, 0, &either[1], err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_coalesce(b, either, 2, &x, err);
+        }
+        if (st == BASALT_OK && !basalt_query_type_equal(basalt_qexpr_type(x), want))
+            st = basalt_qexpr_cast(b, x, want, false, &x, err);
+        exprs[nk + c] = x;
+        names[nk + c] = calls[c].name;
+        k += parts_of(&calls[c]);
+    }
+    for (int i = 0; i < nk && st == BASALT_OK; i++)
+        names[i] = knames[i];
+    for (int c = 0; c < m && st == BASALT_OK; c++) {
+        names[nk + nc + c] = G->texts[c];
+        st = basalt_qexpr_column(b, nk + n_parts + c, &exprs[nk + nc + c], err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, sets, exprs, names, nk + nc + m, out, err);
+    basalt_free(parts);
+    basalt_free(exprs);
+    basalt_free(names);
+    return st;
+}
+
+basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrouping *G,
+                                            struct basalt_qplan *in,
+                                            struct basalt_qexpr *const *keys,
+                                            const char *const *knames, int nk,
+                                            const struct basalt_qplan_agg_call *calls, int nc,
+                                            struct basalt_qplan **out, struct basalt_error *err)
+{
+    if (G->n_sets == 1)
+        return one_set(B, G, in, keys, knames, nk, calls, nc, out, err);
+    int n_parts = 0;
+    bool rolls_up = true;
+    for (int c = 0; c < nc; c++) {
+        int p = parts_of(&calls[c]);
+        rolls_up &= p > 0;
+        n_parts += p;
+    }
+    if (rolls_up)
+        return rolled_up(B, G, in, keys, knames, nk, calls, nc, n_parts, out, err);
+    return crossed(B, G, in, keys, knames, nk, calls, nc, out, err);
 }
