@@ -498,7 +498,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
      * In a grouped query those inside aggregate calls are joined in here,
      * for every row; the others after grouping, where the columns they read
      * are the group keys. */
-    bool grouping = s->n_group > 0 || s->group_all || having != NULL;
+    bool grouping = s->n_group > 0 || s->n_grouping > 0 || s->group_all || having != NULL;
     for (int i = 0; i < s->n_items && !grouping; i++)
         grouping = s->items[i].expr->kind != BASALT_SQL_EXPR_STAR &&
                    basalt_sql_has_aggregate(B, s->items[i].expr);
