@@ -20,10 +20,14 @@
  * absent key stay apart (the set's number is a key), equal sets written
  * twice give their rows twice (as DuckDB), every aggregate works as it does
  * under GROUP BY (DISTINCT, FILTER, median, string_agg...), and the one
- * aggregation spills as any other. A set without keys gives its row even
- * on an empty input, as an ungrouped aggregate does: a row of NULLs joins
- * the input for it, which every aggregate skips (count(*) counts a column
- * that is TRUE in the input's rows instead).
+ * aggregation spills as any other. When every aggregate rolls up (count,
+ * sum, avg, min, max...), the input is first aggregated by all the keys and
+ * the groups, not the rows, are crossed with the sets (rolled_up).
+ *
+ * A set without keys gives its row even on an empty input, as an ungrouped
+ * aggregate does: a row of NULLs goes with the input, which every aggregate
+ * skips (count(*) counts a column that is 1 in the input's rows instead),
+ * and the groups it makes in the sets with keys are dropped afterwards.
  *
  * GROUPING(a, b) (also grouping_id) is a column of the result as an
  * aggregate is: its value in each set is a bit per argument, the first the
@@ -458,7 +462,7 @@ static basalt_status one_set(struct binder *B, const struct bgrouping *G, struct
                              const struct basalt_qplan_agg_call *calls, int nc,
                              struct basalt_qplan **out, struct basalt_error *err)
 {
-    struct basalt_qplan *agg;
+    struct basalt_qplan *agg = NULL;
     basalt_status st = basalt_qplan_aggregate(B->ctx, in, keys, knames, nk, calls, nc, &agg, err);
     if (st != BASALT_OK || G->n_calls == 0) {
         *out = agg;
