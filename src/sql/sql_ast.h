@@ -423,6 +423,28 @@ struct basalt_sql_named_window {
     struct basalt_sql_window *window;
 };
 
+/* An element of a GROUP BY written with grouping sets. The binder expands
+ * the elements into the grouping sets: a KEY is the one set {key}, a LIST
+ * the one set of its keys (`()` the empty set), ROLLUP (e1, .., en) the n +
+ * 1 sets {e1..en}, {e1..en-1}, .., {}, CUBE every subset of its items,
+ * GROUPING SETS the sets of its items one after another (duplicates kept);
+ * the GROUP BY's elements combine as the cross product of their sets. */
+enum basalt_sql_grouping_kind {
+    BASALT_SQL_GROUPING_KEY,    /* the select's group[key] */
+    BASALT_SQL_GROUPING_LIST,   /* (a, b) or (): items are KEYs */
+    BASALT_SQL_GROUPING_ROLLUP, /* ROLLUP (a, (b, c)): items are KEYs or LISTs */
+    BASALT_SQL_GROUPING_CUBE,   /* CUBE (...): as ROLLUP */
+    BASALT_SQL_GROUPING_SETS,   /* GROUPING SETS (...): items of any kind */
+};
+
+struct basalt_sql_grouping {
+    enum basalt_sql_grouping_kind kind;
+    int32_t pos;
+    int32_t key; /* KEY: an index into group */
+    int32_t n_items;
+    struct basalt_sql_grouping *items;
+};
+
 struct basalt_sql_select {
     bool distinct;                   /* SELECT DISTINCT (SELECT ALL is the default) */
     int32_t n_distinct_on;           /* SELECT DISTINCT ON (a, b): distinct is false */
@@ -433,7 +455,11 @@ struct basalt_sql_select {
     struct basalt_sql_expr *where;
     bool group_all;                  /* GROUP BY ALL: n_group is 0 */
     int32_t n_group;
-    struct basalt_sql_expr **group;
+    struct basalt_sql_expr **group;  /* every key as written, also those of grouping sets */
+    /* GROUP BY with grouping sets (ROLLUP, CUBE, GROUPING SETS, `()`, a
+     * parenthesised list): its elements; 0 and NULL for plain keys. */
+    int32_t n_grouping;
+    struct basalt_sql_grouping *grouping;
     struct basalt_sql_expr *having;
     int32_t n_windows;
     struct basalt_sql_named_window *windows;

@@ -181,6 +181,8 @@ struct basalt_sql_query *basalt_sqlp_query(struct sql_parser *p);
 struct basalt_sql_query *basalt_sqlp_query_rest(struct sql_parser *p, struct basalt_sql_query *first);
 /* True when the current token starts a query (SELECT, WITH, VALUES). */
 bool basalt_sqlp_at_query(const struct sql_parser *p);
+/* GROUP BY's list after GROUP BY (parser_group.c): keys and grouping sets. */
+bool basalt_sqlp_group_by(struct sql_parser *p, struct basalt_sql_select *s);
 /* True when the current token continues a query after an operand (UNION,
  * INTERSECT, EXCEPT, ORDER, LIMIT, OFFSET). */
 bool basalt_sqlp_at_query_rest(const struct sql_parser *p);

@@ -162,7 +162,7 @@ static bool aggregates(struct binder *B, const struct basalt_sql_query *q)
     if (q->kind != BASALT_SQL_QUERY_SELECT)
         return false;
     const struct basalt_sql_select *s = &q->u.select;
-    if (s->distinct || s->n_distinct_on > 0 || s->group_all || s->n_group > 0)
+    if (s->distinct || s->n_distinct_on > 0 || s->group_all || s->n_group > 0 || s->n_grouping > 0)
         return true;
     for (int i = 0; i < s->n_items; i++)
         if (basalt_sql_has_aggregate(B, s->items[i].expr))

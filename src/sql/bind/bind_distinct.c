@@ -190,7 +190,7 @@ const struct basalt_sql_query *basalt_sql_split_distinct(struct binder *B,
     if (q->kind != BASALT_SQL_QUERY_SELECT)
         return NULL;
     const struct basalt_sql_select *s = &q->u.select;
-    if (s->from == NULL || s->n_group > 0 || s->group_all || s->qualify != NULL ||
+    if (s->from == NULL || s->n_group > 0 || s->n_grouping > 0 || s->group_all || s->qualify != NULL ||
         s->n_windows > 0)
         return NULL;
     struct calls C;

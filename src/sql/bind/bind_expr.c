@@ -369,6 +369,11 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
     if (basalt_sql_is_aggregate(name))
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
                               "aggregate function calls are not allowed in %s", L->clause);
+    if (basalt_sql_is_grouping_call(e)) /* a column of a grouped result alone */
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "GROUPING() is allowed only in the select list, HAVING, "
+                              "QUALIFY and ORDER BY of a query with GROUP BY (not in %s)",
+                              L->clause);
     int n = c->n_args;
     struct basalt_qexpr **args = basalt_calloc((size_t)n + 1, sizeof *args);
     if (args == NULL)

@@ -172,6 +172,36 @@ basalt_status basalt_sql_with_lateral_aliases(struct binder *B, const struct bsc
                                               const struct basalt_sql_expr **out,
                                               struct basalt_error *err);
 
+/* bind_grouping.c: GROUPING SETS, ROLLUP, CUBE and GROUPING() calls. */
+struct bgrouping {
+    bool active;        /* grouping sets, or GROUPING() calls: the aggregation is the one below */
+    int n_sets;
+    uint64_t *sets;     /* a bit per distinct key */
+    int n_calls;        /* the GROUPING() calls, one per text */
+    const struct basalt_sql_expr **calls;
+    const char **texts;
+    int64_t *values;    /* values[set * n_calls + call] */
+};
+bool basalt_sql_is_grouping_call(const struct basalt_sql_expr *e);
+/* The sets of s's GROUP BY over its keys keys[0, *nk) (the select's group
+ * as the binder resolved them; those of grouping sets made distinct in
+ * place, *nk lowered) and the GROUPING() calls in uses[0, n_uses) (select
+ * list, HAVING, ORDER BY), with their values. */
+basalt_status basalt_sql_grouping_prepare(struct binder *B, const struct basalt_sql_select *s,
+                                          const struct bscope *scope,
+                                          const struct basalt_sql_expr **keys, int *nk,
+                                          const struct basalt_sql_expr *const *uses, int n_uses,
+                                          struct bgrouping *G, struct basalt_error *err);
+/* The aggregation of `in` by G's sets: the keys (NULL in a set without
+ * them), the aggregates, then each GROUPING() call's value. */
+basalt_status basalt_sql_grouping_aggregate(struct binder *B, const struct bgrouping *G,
+                                            struct basalt_qplan *in,
+                                            struct basalt_qexpr *const *keys,
+                                            const char *const *knames, int nk,
+                                            const struct basalt_qplan_agg_call *calls, int nc,
+                                            struct basalt_qplan **out, struct basalt_error *err);
+void basalt_sql_grouping_reset(struct bgrouping *G);
+
 /* bind_distinct.c: q with its DISTINCT aggregates (no GROUP BY) over a
  * query grouped by their argument; NULL when q is not one to split. */
 const struct basalt_sql_query *basalt_sql_split_distinct(struct binder *B,

@@ -20,9 +20,9 @@
  * Refused (UNSUPPORTED): correlation by other than equalities; an outer
  * column anywhere but the WHERE; an aggregate without GROUP BY (one row for
  * every outer row, also those no inner row has the key of); window
- * functions, QUALIFY, DISTINCT ON, GROUP BY ALL; DISTINCT with LIMIT; a
- * LIMIT or OFFSET that is not an integer. A LATERAL that reads no outer
- * column is an ordinary subquery. */
+ * functions, QUALIFY, DISTINCT ON, GROUP BY ALL, grouping sets; DISTINCT
+ * with LIMIT; a LIMIT or OFFSET that is not an integer. A LATERAL that
+ * reads no outer column is an ordinary subquery. */
 #include <stdio.h>
 #include <string.h>
 
@@ -59,8 +59,8 @@ static basalt_status check(struct binder *B, const struct basalt_sql_query *q, c
                            const struct bscope *outer, struct basalt_error *err)
 {
     const struct basalt_sql_select *sel = &q->u.select;
-    if (sel->group_all)
-        return refuse(B, q->pos, "GROUP BY ALL", err);
+    if (sel->group_all || sel->n_grouping > 0)
+        return refuse(B, q->pos, "GROUP BY ALL or grouping sets", err);
     if (sel->qualify != NULL || sel->n_windows > 0)
         return refuse(B, q->pos, "QUALIFY or WINDOW", err);
     if (sel->n_distinct_on > 0)

@@ -498,7 +498,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
      * In a grouped query those inside aggregate calls are joined in here,
      * for every row; the others after grouping, where the columns they read
      * are the group keys. */
-    bool grouping = s->n_group > 0 || s->group_all || having != NULL;
+    bool grouping = s->n_group > 0 || s->n_grouping > 0 || s->group_all || having != NULL;
     for (int i = 0; i < s->n_items && !grouping; i++)
         grouping = s->items[i].expr->kind != BASALT_SQL_EXPR_STAR &&
                    basalt_sql_has_aggregate(B, s->items[i].expr);
@@ -586,7 +586,9 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     for (int i = 0; i < q->n_order && st == BASALT_OK; i++)
         if (q->order[i].expr)
             st = collect_aggs(B, q->order[i].expr, &A, err);
-    bool grouped = s->n_group > 0 || s->group_all || A.n > 0;
+    bool grouped = s->n_group > 0 || s->group_all || s->n_grouping > 0 || A.n > 0;
+    struct bgrouping G;
+    memset(&G, 0, sizeof G);
     if (st == BASALT_OK && grouped) {
         int nk = 0;
         const struct basalt_sql_expr **gk = basalt_calloc((size_t)(s->n_group + n_out) + 1, sizeof *gk);
@@ -597,6 +599,22 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         for (int i = 0; st == BASALT_OK && s->group_all && i < n_out; i++)
             if (cols[i].expr && !basalt_sql_has_aggregate(B, cols[i].expr))
                 gk[nk++] = cols[i].expr;
+        /* Grouping sets and GROUPING() calls (bind_grouping.c) */
+        const struct basalt_sql_expr **uses =
+            basalt_calloc((size_t)(n_out + 2 + q->n_order) + 1, sizeof *uses);
+        int n_uses = 0;
+        if (st == BASALT_OK && uses == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; st == BASALT_OK && i < n_out; i++)
+            uses[n_uses++] = cols[i].expr;
+        for (int i = 0; st == BASALT_OK && i < q->n_order; i++)
+            uses[n_uses++] = q->order[i].expr;
+        if (st == BASALT_OK) {
+            uses[n_uses++] = having;
+            uses[n_uses++] = qualify;
+            st = basalt_sql_grouping_prepare(B, s, &scope, gk, &nk, uses, n_uses, &G, err);
+        }
+        basalt_free(uses);
         struct basalt_qexpr_builder *b = NULL;
         if (st == BASALT_OK)
             st = basalt_qplan_builder(B->ctx, rel.node, &b, err);
@@ -604,8 +622,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         struct basalt_qexpr **keys = basalt_calloc((size_t)nk + 1, sizeof *keys);
         const char **knames = basalt_calloc((size_t)nk + 1, sizeof *knames);
         struct basalt_qplan_agg_call *calls = basalt_calloc((size_t)A.n + 1, sizeof *calls);
-        repl = basalt_calloc((size_t)(nk + A.n) + 1, sizeof *repl);
-        int32_t *agids = basalt_arena_alloc(&B->arena, sizeof(int32_t) * (size_t)(nk + A.n + 1), 8);
+        repl = basalt_calloc((size_t)(nk + A.n + G.n_calls) + 1, sizeof *repl);
+        int32_t *agids = basalt_arena_alloc(&B->arena, sizeof(int32_t) * (size_t)(nk + A.n + G.n_calls + 1), 8);
         if (st == BASALT_OK && (!keys || !knames || !calls || !repl || !agids))
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         for (int i = 0; i < nk && st == BASALT_OK; i++) {
@@ -665,12 +683,19 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                     scope.cols[k].gid = agids[i];
         }
         struct basalt_qplan *agg = NULL;
-        if (st == BASALT_OK)
+        if (st == BASALT_OK && G.active)
+            st = basalt_sql_grouping_aggregate(B, &G, rel.node, keys, knames, nk, calls, A.n, &agg,
+                                               err);
+        else if (st == BASALT_OK)
             st = basalt_qplan_aggregate(B->ctx, rel.node, keys, knames, nk, calls, A.n, &agg, err);
+        for (int c = 0; c < G.n_calls && st == BASALT_OK; c++) {
+            agids[nk + A.n + c] = basalt_sql_gid(B);
+            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false};
+        }
         if (st == BASALT_OK) {
             rel.node = agg;
             rel.gids = agids;
-            rel.n = nk + A.n;
+            rel.n = nk + A.n + G.n_calls;
             rel.table_rows = false; /* its groups are a guess */
         }
         basalt_free(gk);
@@ -829,6 +854,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     basalt_free(exprs);
     basalt_free(cols);
     basalt_free(repl);
+    basalt_sql_grouping_reset(&G);
     basalt_free(A.calls);
     basalt_free(A.texts);
     basalt_free(written);

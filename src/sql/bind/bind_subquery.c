@@ -446,7 +446,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     const struct basalt_sql_query *q = sub->u.subquery;
     const struct basalt_sql_select *sel = &q->u.select;
     bool exists = sub->kind == BASALT_SQL_EXPR_EXISTS;
-    if (exists && (sel->n_group > 0 || sel->group_all || sel->having != NULL || q->limit != NULL))
+    if (exists && (sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all || sel->having != NULL || q->limit != NULL))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated EXISTS is not supported yet as a value (no GROUP "
                               "BY, HAVING or LIMIT)");
@@ -455,8 +455,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     if (st != BASALT_OK)
         return st;
     bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
-    if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->group_all || sel->having != NULL ||
-                    (q->n_order > 0 && !ordered && q->limit == NULL)))
+    if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all ||
+                    sel->having != NULL || (q->n_order > 0 && !ordered && q->limit == NULL)))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated subquery is not supported yet (one value or "
                               "aggregate; no GROUP BY or HAVING)");
@@ -674,7 +674,7 @@ static bool is_group_key(struct binder *B, const struct basalt_sql_expr *e,
 bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q)
 {
     const struct basalt_sql_select *sel = &q->u.select;
-    if (sel->n_group > 0 || sel->group_all)
+    if (sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all)
         return false;
     for (int i = 0; i < sel->n_items; i++)
         if (sel->items[i].expr->kind != BASALT_SQL_EXPR_STAR &&

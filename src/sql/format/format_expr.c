@@ -136,7 +136,13 @@ void basalt_sqlf_call(struct sql_out *o, const struct basalt_sql_call *c)
         basalt_sqlf_put(o, ")");
         return;
     }
-    basalt_sqlf_ident(o, &c->name);
+    /* grouping(a) and grouping_id(a) are GROUPING(a) to DuckDB, which
+     * names their columns so */
+    if (!c->name.quoted &&
+        (strcmp(c->name.name, "grouping") == 0 || strcmp(c->name.name, "grouping_id") == 0))
+        basalt_sqlf_put(o, "GROUPING");
+    else
+        basalt_sqlf_ident(o, &c->name);
     basalt_sqlf_put(o, "(");
     if (c->star)
         basalt_sqlf_put(o, "*");

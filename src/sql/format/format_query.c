@@ -24,6 +24,28 @@ static void exprs(struct sql_out *o, struct basalt_sql_expr *const *items, int32
     }
 }
 
+/* A GROUP BY element with grouping sets, as the parser reads it back. */
+static void grouping(struct sql_out *o, const struct basalt_sql_select *s,
+                     const struct basalt_sql_grouping *g)
+{
+    static const char *const opening[] = {
+        [BASALT_SQL_GROUPING_KEY] = "", [BASALT_SQL_GROUPING_LIST] = "(",
+        [BASALT_SQL_GROUPING_ROLLUP] = "ROLLUP (", [BASALT_SQL_GROUPING_CUBE] = "CUBE (",
+        [BASALT_SQL_GROUPING_SETS] = "GROUPING SETS (",
+    };
+    if (g->kind == BASALT_SQL_GROUPING_KEY) {
+        basalt_sqlf_expr(o, s->group[g->key]);
+        return;
+    }
+    basalt_sqlf_put(o, opening[g->kind]);
+    for (int32_t i = 0; i < g->n_items; i++) {
+        if (i)
+            basalt_sqlf_put(o, ", ");
+        grouping(o, s, &g->items[i]);
+    }
+    basalt_sqlf_put(o, ")");
+}
+
 static const char *const join_words[] = {
     [BASALT_SQL_JOIN_CROSS] = " CROSS JOIN ", [BASALT_SQL_JOIN_INNER] = " JOIN ",
     [BASALT_SQL_JOIN_LEFT] = " LEFT JOIN ",   [BASALT_SQL_JOIN_RIGHT] = " RIGHT JOIN ",
@@ -108,6 +130,13 @@ static void select_body(struct sql_out *o, const struct basalt_sql_select *s)
     }
     if (s->group_all) {
         basalt_sqlf_put(o, " GROUP BY ALL");
+    } else if (s->n_grouping) {
+        basalt_sqlf_put(o, " GROUP BY ");
+        for (int32_t i = 0; i < s->n_grouping; i++) {
+            if (i)
+                basalt_sqlf_put(o, ", ");
+            grouping(o, s, &s->grouping[i]);
+        }
     } else if (s->n_group) {
         basalt_sqlf_put(o, " GROUP BY ");
         exprs(o, s->group, s->n_group);

@@ -140,7 +140,7 @@ static bool plain_query(const struct basalt_sql_query *q)
         return false;
     const struct basalt_sql_select *s = &q->u.select;
     return !s->distinct && s->n_distinct_on == 0 && s->n_items == 1 && !s->group_all &&
-           s->n_group == 0 && s->having == NULL && s->n_windows == 0 && s->qualify == NULL &&
+           s->n_group == 0 && s->n_grouping == 0 && s->having == NULL && s->n_windows == 0 && s->qualify == NULL &&
            plain_item(s->items[0].expr);
 }
 

@@ -173,7 +173,7 @@ static struct basalt_sql_query *select_core(struct sql_parser *p)
             return NULL;
         if (basalt_sqlp_accept_kw(p, "all"))
             s->group_all = true;
-        else if (!basalt_sqlp_expr_list(p, &s->n_group, &s->group))
+        else if (!basalt_sqlp_group_by(p, s))
             return NULL;
     }
     if (basalt_sqlp_accept_kw(p, "having") && !(s->having = basalt_sqlp_expr(p)))

@@ -221,6 +221,46 @@ static basalt_status parse_status(const char *sql, char *msg, size_t cap)
     return st;
 }
 
+/* GROUP BY with grouping sets: every key in `group` as written, the
+ * elements pointing at them. */
+TEST(sql_ast_grouping_sets)
+{
+    struct basalt_sql_script *s;
+    const struct basalt_sql_statement *st =
+        parse1("SELECT 1 FROM t GROUP BY a, ROLLUP (b, (c, a + 1)), GROUPING SETS (CUBE (d), ())", &s);
+    CHECK(st);
+    const struct basalt_sql_select *q = &st->query->u.select;
+    CHECK_EQ(q->n_group, 5);
+    CHECK_EQ(q->group[3]->kind, BASALT_SQL_EXPR_BINARY);
+    CHECK_EQ(q->n_grouping, 3);
+    CHECK_EQ(q->grouping[0].kind, BASALT_SQL_GROUPING_KEY);
+    CHECK_EQ(q->grouping[0].key, 0);
+    const struct basalt_sql_grouping *r = &q->grouping[1];
+    CHECK_EQ(r->kind, BASALT_SQL_GROUPING_ROLLUP);
+    CHECK_EQ(r->pos, 28);
+    CHECK_EQ(r->n_items, 2);
+    CHECK_EQ(r->items[0].key, 1);
+    CHECK_EQ(r->items[1].kind, BASALT_SQL_GROUPING_LIST);
+    CHECK_EQ(r->items[1].n_items, 2);
+    CHECK_EQ(r->items[1].items[1].key, 3);
+    CHECK_EQ(r->items[1].items[1].pos, 45); /* a key's: its expression's, the + */
+    const struct basalt_sql_grouping *g = &q->grouping[2];
+    CHECK_EQ(g->kind, BASALT_SQL_GROUPING_SETS);
+    CHECK_EQ(g->n_items, 2);
+    CHECK_EQ(g->items[0].kind, BASALT_SQL_GROUPING_CUBE);
+    CHECK_EQ(g->items[0].items[0].key, 4);
+    CHECK_EQ(g->items[1].kind, BASALT_SQL_GROUPING_LIST);
+    CHECK_EQ(g->items[1].n_items, 0);
+    basalt_sql_script_free(s);
+    /* plain keys, parenthesised or not: no elements */
+    st = parse1("SELECT 1 FROM t GROUP BY a, (b), (c + 1) * 2", &s);
+    CHECK(st);
+    CHECK_EQ(st->query->u.select.n_group, 3);
+    CHECK_EQ(st->query->u.select.n_grouping, 0);
+    CHECK(st->query->u.select.grouping == NULL);
+    basalt_sql_script_free(s);
+}
+
 TEST(sql_nesting_limits)
 {
     char msg[BASALT_ERROR_MESSAGE_MAX];
@@ -242,6 +282,7 @@ TEST(sql_nesting_limits)
         {"SELECT * FROM ", "(", "t", 200, 100000},
         {"SELECT ", "CASE WHEN x THEN ", "1", 200, 100000},
         {"SELECT ", "[", "1", 200, 100000},
+        {"SELECT 1 FROM t GROUP BY ", "GROUPING SETS (", "a", 200, 100000},
     };
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         char *bad = repeat(shapes[i].head, shapes[i].unit, shapes[i].bad, shapes[i].tail);
@@ -251,7 +292,7 @@ TEST(sql_nesting_limits)
         CHECK_MSG(strstr(msg, "nested deeper than 1000 levels"), "shape %zu: %s", i, msg);
     }
     /* The same shapes, balanced and within the limit, parse. */
-    const char *closers[] = {")", "", "", "", "", "", "", "", "", ")", ")", ")", " END", "]"};
+    const char *closers[] = {")", "", "", "", "", "", "", "", "", ")", ")", ")", " END", "]", ")"};
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         char *tail = repeat(shapes[i].tail, closers[i], shapes[i].ok, "");
         char *good = repeat(shapes[i].head, shapes[i].unit, shapes[i].ok, tail);
