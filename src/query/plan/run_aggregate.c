@@ -26,13 +26,30 @@ struct agg_spill {
     atomic_llong rows;
 };
 
+/* A call with ORDER BY: its order key (the call's second argument, as
+ * consume and the spill files take it) is made from its order columns,
+ * which follow the keys and arguments among the sink's inputs. */
+struct agg_ordered {
+    int call;
+    int first;  /* its first order column among the sink's inputs */
+    int n;      /* order columns */
+    int when;   /* its FILTER's input, or -1 */
+    struct basalt_query_type *types;
+    bool *desc, *nulls_first;
+};
+
 struct agg_sink {
     struct qsink base; /* first: the pipeline sees a qsink */
     struct basalt_qplan *node;
     struct basalt_query_program *prog; /* the keys and arguments that are not plain columns */
-    int *col;    /* per key, per call, then per call's second argument: input column, or -1 */
+    /* per key, per call, per call's second argument, then the ordered
+     * calls' order columns and FILTERs: input column, or -1 */
+    int *col;
     int *slot;   /* the same: program output, or -1 */
-    int n_inputs, n_prog;
+    int n_inputs, n_prog; /* n_inputs: the keys and arguments consume takes */
+    int n_all;            /* with the order columns */
+    struct agg_ordered *ordered;
+    int n_ordered;
     struct basalt_query_state **states;
     struct basalt_qagg_local **locals;
     struct basalt_qagg *agg;
@@ -237,7 +254,7 @@ static basalt_status agg_spill_init(struct agg_sink *s, const struct basalt_quer
             used = calls[i - nk].kind != BASALT_QAGG_COUNT_STAR;
             types[sp->n_cols] = calls[i - nk].input;
         } else {
-            used = basalt_qagg_kind_binary(calls[i - nk - nc].kind);
+            used = basalt_qagg_call_two_args(&calls[i - nk - nc]);
             types[sp->n_cols] = calls[i - nk - nc].input2;
         }
         if (used) {
@@ -288,10 +305,21 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
         st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
     if (st != BASALT_OK)
         return st;
-    for (int i = 0; i < s->n_inputs; i++)
+    for (int i = 0; i < s->n_all; i++)
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
     int nk = s->node->n_exprs, nc = s->node->n_calls;
+    /* The ordered calls' order keys, their second arguments. */
+    struct ArrowArray okeys[128];
+    int n_okeys = 0;
+    for (int o = 0; o < s->n_ordered && st == BASALT_OK; o++) {
+        const struct agg_ordered *oc = &s->ordered[o];
+        st = basalt_qagg_order_key(inputs + oc->first, oc->types, oc->desc, oc->nulls_first,
+                                   oc->n, oc->when >= 0 ? inputs[oc->when] : NULL,
+                                   batch->length, &okeys[o], err);
+        if (st == BASALT_OK)
+            inputs[nk + nc + oc->call] = &okeys[n_okeys++];
+    }
     if (s->quant != NULL)
         st = basalt_qquant_consume(s->quant, worker, inputs + nk, batch->length, err);
     /* A batch grouped by its dictionary codes adds few groups (a quarter of
@@ -331,6 +359,8 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     }
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
+    for (int i = 0; i < n_okeys; i++)
+        basalt_arrow_array_release(&okeys[i]);
     basalt_arrow_array_release(batch);
     int64_t used = basalt_alloc_bytes();
     if (st == BASALT_OK && s->limit > 0 && used > s->limit)
@@ -371,23 +401,61 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     memset(&s, 0, sizeof s);
     s.node = node;
     s.n_inputs = nk + 2 * nc;
+    s.n_all = s.n_inputs + node->n_agg_order;
+    for (int i = 0; i < nc; i++) {
+        s.n_ordered += node->calls[i].call.n_order > 0;
+        s.n_all += node->calls[i].call.filter != NULL;
+    }
+    if (s.n_all > 256)
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "more than 256 group keys, aggregate arguments and ORDER BY keys");
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct basalt_qagg *agg = NULL;
     struct basalt_query_type *key_types = basalt_calloc((size_t)nk + 1, sizeof *key_types);
     struct basalt_qagg_call *calls = basalt_calloc((size_t)nc + 1, sizeof *calls);
-    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_inputs + 1, sizeof *computed);
-    s.col = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.col);
-    s.slot = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.slot);
+    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_all + 1, sizeof *computed);
+    struct basalt_qexpr **extra = basalt_calloc((size_t)s.n_all + 1, sizeof *extra);
+    s.col = basalt_calloc((size_t)s.n_all + 1, sizeof *s.col);
+    s.slot = basalt_calloc((size_t)s.n_all + 1, sizeof *s.slot);
+    s.ordered = basalt_calloc((size_t)s.n_ordered + 1, sizeof *s.ordered);
     s.states = basalt_calloc((size_t)workers, sizeof *s.states);
     s.locals = basalt_calloc((size_t)workers, sizeof *s.locals);
-    basalt_status st = key_types && calls && computed && s.col && s.slot && s.states && s.locals
+    basalt_status st = key_types && calls && computed && extra && s.col && s.slot && s.ordered &&
+                               s.states && s.locals
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int i = 0; i < s.n_inputs && st == BASALT_OK; i++) {
-        struct basalt_qexpr *e = i < nk        ? node->exprs[i]
-                                 : i < nk + nc ? node->calls[i - nk].call.arg
-                                               : node->calls[i - nk - nc].call.arg2;
+    /* The order columns and FILTERs after the keys and arguments. */
+    for (int i = 0, at = s.n_inputs, o = 0; i < nc && st == BASALT_OK; i++) {
+        const struct basalt_qplan_agg_call *c = &node->calls[i].call;
+        if (c->n_order == 0)
+            continue;
+        struct agg_ordered *oc = &s.ordered[o++];
+        oc->call = i;
+        oc->first = at;
+        oc->n = c->n_order;
+        oc->types = basalt_calloc((size_t)c->n_order, sizeof *oc->types);
+        oc->desc = basalt_calloc((size_t)c->n_order, sizeof *oc->desc);
+        oc->nulls_first = basalt_calloc((size_t)c->n_order, sizeof *oc->nulls_first);
+        if (!oc->types || !oc->desc || !oc->nulls_first) {
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            break;
+        }
+        for (int k = 0; k < c->n_order; k++) {
+            extra[at++] = c->order[k].expr;
+            oc->types[k] = basalt_qexpr_type(c->order[k].expr);
+            oc->desc[k] = c->order[k].desc;
+            oc->nulls_first[k] = c->order[k].nulls_first;
+        }
+        oc->when = c->filter != NULL ? at : -1;
+        if (c->filter != NULL)
+            extra[at++] = c->filter;
+    }
+    for (int i = 0; i < s.n_all && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = i < nk            ? node->exprs[i]
+                                 : i < nk + nc     ? node->calls[i - nk].call.arg
+                                 : i < s.n_inputs  ? node->calls[i - nk - nc].call.arg2
+                                                   : extra[i];
         s.col[i] = -1;
         s.slot[i] = -1;
         if (e == NULL)
@@ -417,7 +485,7 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     if (st == BASALT_OK)
         st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
     if (st == BASALT_OK)
-        st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_inputs, computed, s.n_prog, err);
+        st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_all, computed, s.n_prog, err);
     pl.defer_breakers = true; /* every aggregate is order-free */
     if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
@@ -514,6 +582,13 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     basalt_free(s.locals);
     basalt_free(s.col);
     basalt_free(s.slot);
+    for (int o = 0; s.ordered != NULL && o < s.n_ordered; o++) {
+        basalt_free(s.ordered[o].types);
+        basalt_free(s.ordered[o].desc);
+        basalt_free(s.ordered[o].nulls_first);
+    }
+    basalt_free(s.ordered);
+    basalt_free(extra);
     basalt_free(key_types);
     basalt_free(calls);
     basalt_free(computed);
