@@ -292,6 +292,49 @@ static void agg_spill_reset(struct agg_spill *sp)
     basalt_free(sp->pos);
 }
 
+/* Rows [from, from + n) of the inputs into the worker's table, or to the
+ * spill files once the tables are frozen (`whole`: into the table all the
+ * same). The ordered calls' order keys, their second arguments, are made
+ * for those rows alone: a slice's keys, not a whole batch's, are in
+ * memory at a time. */
+static basalt_status agg_take(struct agg_sink *s, int worker,
+                              const struct ArrowArray *const *inputs, int64_t from, int64_t n,
+                              bool whole, struct basalt_error *err)
+{
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    struct ArrowArray view[256], okeys[128];
+    const struct ArrowArray *in[256];
+    for (int i = 0; i < s->n_all; i++) {
+        in[i] = NULL;
+        if (inputs[i] == NULL)
+            continue;
+        view[i] = *inputs[i];
+        view[i].offset += from;
+        view[i].length = n;
+        in[i] = &view[i];
+    }
+    basalt_status st = BASALT_OK;
+    int n_okeys = 0;
+    for (int o = 0; o < s->n_ordered && st == BASALT_OK; o++) {
+        const struct agg_ordered *oc = &s->ordered[o];
+        st = basalt_qagg_order_key(in + oc->first, oc->types, oc->desc, oc->nulls_first, oc->n,
+                                   oc->when >= 0 ? in[oc->when] : NULL, n, &okeys[n_okeys],
+                                   err);
+        if (st == BASALT_OK)
+            in[nk + nc + oc->call] = &okeys[n_okeys++];
+    }
+    if (st == BASALT_OK && !whole && atomic_load(&s->frozen)) {
+        st = spill_plain(s, in, n, err);
+    } else if (st == BASALT_OK) {
+        st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
+        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
+            atomic_store(&s->frozen, true);
+    }
+    for (int i = 0; i < n_okeys; i++)
+        basalt_arrow_array_release(&okeys[i]);
+    return st;
+}
+
 static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                  struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -299,7 +342,8 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     (void)seq;
     struct agg_sink *s = (struct agg_sink *)sink;
     struct ArrowArray vals[64];
-    const struct ArrowArray *inputs[256]; /* keys + 2 * calls, at most 128 + 128 */
+    /* keys + 2 * calls (at most 128 + 128), then ORDER BY keys: 256 in all */
+    const struct ArrowArray *inputs[256];
     basalt_status st = BASALT_OK;
     if (s->n_prog > 0)
         st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
@@ -308,59 +352,24 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     for (int i = 0; i < s->n_all; i++)
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
-    int nk = s->node->n_exprs, nc = s->node->n_calls;
-    /* The ordered calls' order keys, their second arguments. */
-    struct ArrowArray okeys[128];
-    int n_okeys = 0;
-    for (int o = 0; o < s->n_ordered && st == BASALT_OK; o++) {
-        const struct agg_ordered *oc = &s->ordered[o];
-        st = basalt_qagg_order_key(inputs + oc->first, oc->types, oc->desc, oc->nulls_first,
-                                   oc->n, oc->when >= 0 ? inputs[oc->when] : NULL,
-                                   batch->length, &okeys[o], err);
-        if (st == BASALT_OK)
-            inputs[nk + nc + oc->call] = &okeys[n_okeys++];
-    }
+    int nk = s->node->n_exprs;
     if (s->quant != NULL)
         st = basalt_qquant_consume(s->quant, worker, inputs + nk, batch->length, err);
     /* A batch grouped by its dictionary codes adds few groups (a quarter of
      * its rows at most) and is consumed whole: the map of the codes is made
-     * once per consume. */
-    if (st == BASALT_OK &&
-        (s->limit == 0 || (!atomic_load(&s->frozen) &&
-                           basalt_qagg_dictionary_batch(s->agg, inputs, batch->length)))) {
-        st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
-                                 batch->length, err);
-        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
-            atomic_store(&s->frozen, true);
-    } else if (st == BASALT_OK) {
-        /* In slices, so that the tables freeze close to their share (a
-         * slice of new groups with many aggregates is megabytes). */
-        struct ArrowArray view[256];
-        const struct ArrowArray *in[256];
-        for (int64_t from = 0; from < batch->length && st == BASALT_OK; from += AGG_SLICE) {
-            int64_t n = batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE;
-            for (int i = 0; i < s->n_inputs; i++) {
-                in[i] = NULL;
-                if (inputs[i] == NULL)
-                    continue;
-                view[i] = *inputs[i];
-                view[i].offset += from;
-                view[i].length = n;
-                in[i] = &view[i];
-            }
-            if (atomic_load(&s->frozen)) {
-                st = spill_plain(s, in, n, err);
-            } else {
-                st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
-                if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
-                    atomic_store(&s->frozen, true);
-            }
-        }
-    }
+     * once per consume. Otherwise, under a limit, in slices, so that the
+     * tables freeze close to their share (a slice of new groups with many
+     * aggregates is megabytes). */
+    bool whole = s->limit == 0 || (!atomic_load(&s->frozen) &&
+                                   basalt_qagg_dictionary_batch(s->agg, inputs, batch->length));
+    if (st == BASALT_OK && whole)
+        st = agg_take(s, worker, inputs, 0, batch->length, true, err);
+    for (int64_t from = 0; !whole && from < batch->length && st == BASALT_OK; from += AGG_SLICE)
+        st = agg_take(s, worker, inputs, from,
+                      batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE, false,
+                      err);
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
-    for (int i = 0; i < n_okeys; i++)
-        basalt_arrow_array_release(&okeys[i]);
     basalt_arrow_array_release(batch);
     int64_t used = basalt_alloc_bytes();
     if (st == BASALT_OK && s->limit > 0 && used > s->limit)

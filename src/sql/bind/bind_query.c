@@ -103,9 +103,10 @@ static bool agg_second_value(const struct basalt_qplan_agg_call *c)
 }
 
 /* The ORDER BY keys of aggregate call k into c (c->n_order of them). */
-static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_call *k,
+static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_expr *e,
                                      struct basalt_qplan_agg_call *c, struct basalt_error *err)
 {
+    const struct basalt_sql_call *k = &e->u.call;
     struct basalt_qplan_agg_order *o =
         basalt_arena_alloc(&L->B->arena, sizeof *o * (size_t)c->n_order, 8);
     if (o == NULL)
@@ -114,7 +115,7 @@ static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_c
     for (int i = 0; i < c->n_order && st == BASALT_OK; i++) {
         memset(&o[i], 0, sizeof o[i]);
         if (k->order[i].expr == NULL)
-            return basalt_sql_err(L->B, BASALT_UNSUPPORTED, -1, err,
+            return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
                                   "ORDER BY ALL inside an aggregate is not supported");
         st = basalt_sql_lower(L, k->order[i].expr, &o[i].expr, err);
         o[i].desc = k->order[i].dir == BASALT_SQL_ORDER_DESC;
@@ -705,7 +706,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                     st = basalt_sql_lower(&L, ac->args[1], &calls[i].arg2, err);
             }
             if (st == BASALT_OK && calls[i].n_order > 0)
-                st = lower_agg_order(&L, ac, &calls[i], err);
+                st = lower_agg_order(&L, A.calls[i], &calls[i], err);
             /* count_if(b) is the sum of the BOOLEAN b, as DuckDB's (HUGEINT,
              * NULL over no value) */
             if (st == BASALT_OK && calls[i].kind == BASALT_QPLAN_SUM &&
