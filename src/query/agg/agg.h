@@ -19,9 +19,12 @@
  * a big mean costs no precision and, the sums being exact for values with a
  * fixed grain, the results are the same in any order (agg_comoment.c);
  * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
- * values in byte order; the quantiles and DISTINCT aggregates sort the
- * collected values. docs/QUERY.md ("Aggregation") lists the differences from
- * DuckDB this makes. */
+ * values in byte order, or with an order key in its order, equal keys in
+ * byte order; the ARG_MIN family takes the smallest x among rows tied on
+ * the order value; MODE the smallest of the most frequent values; PRODUCT
+ * multiplies in double-double; the quantiles and DISTINCT aggregates sort
+ * the collected values. docs/QUERY.md ("Aggregation") lists the differences
+ * from DuckDB this makes. */
 #ifndef BASALT_QUERY_AGG_H
 #define BASALT_QUERY_AGG_H
 
