@@ -234,7 +234,8 @@ struct basalt_qplan_agg_call {
     const struct basalt_qplan_agg_order *order;
     int n_order;
     /* With `order`: rows where this BOOLEAN is not TRUE are left out
-     * (FILTER (WHERE ...)); NULL: none. */
+     * (FILTER (WHERE ...)); NULL: none. Ignored without `order`, where a
+     * FILTER is the argument's CASE WHEN. */
     struct basalt_qexpr *filter;
 };
 

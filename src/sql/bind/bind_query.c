@@ -102,7 +102,7 @@ static bool agg_second_value(const struct basalt_qplan_agg_call *c)
            (arg && c->n_order == 0);
 }
 
-/* The ORDER BY keys of aggregate call k into c (c->n_order of them). */
+/* The ORDER BY keys of aggregate call e into c (c->n_order of them). */
 static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_expr *e,
                                      struct basalt_qplan_agg_call *c, struct basalt_error *err)
 {
