@@ -201,7 +201,22 @@ enum basalt_qplan_agg {
     BASALT_QPLAN_CORR, BASALT_QPLAN_COVAR_POP, BASALT_QPLAN_COVAR_SAMP,
     BASALT_QPLAN_REGR_SLOPE, BASALT_QPLAN_REGR_INTERCEPT, BASALT_QPLAN_REGR_R2,
     BASALT_QPLAN_REGR_COUNT, BASALT_QPLAN_REGR_AVGX, BASALT_QPLAN_REGR_AVGY,
-    BASALT_QPLAN_REGR_SXX, BASALT_QPLAN_REGR_SYY, BASALT_QPLAN_REGR_SXY
+    BASALT_QPLAN_REGR_SXX, BASALT_QPLAN_REGR_SYY, BASALT_QPLAN_REGR_SXY,
+    /* arg_min(x, y) (arg is x, arg2 y): x of the row with the smallest y,
+     * over rows with neither NULL (_NULL: a NULL x counts); ties go to the
+     * smallest x. With `order` instead of arg2: the first (MIN) or last
+     * (MAX) row in that order. */
+    BASALT_QPLAN_ARG_MIN, BASALT_QPLAN_ARG_MAX, BASALT_QPLAN_ARG_MIN_NULL,
+    BASALT_QPLAN_ARG_MAX_NULL,
+    BASALT_QPLAN_PRODUCT, BASALT_QPLAN_BIT_AND, BASALT_QPLAN_BIT_OR, BASALT_QPLAN_BIT_XOR,
+    BASALT_QPLAN_MODE /* the most frequent value; ties: the smallest */
+};
+
+/* An ORDER BY key inside an aggregate call. */
+struct basalt_qplan_agg_order {
+    struct basalt_qexpr *expr; /* over child's schema */
+    bool desc;
+    bool nulls_first;          /* DuckDB's default: false in either direction */
 };
 
 struct basalt_qplan_agg_call {
@@ -212,6 +227,16 @@ struct basalt_qplan_agg_call {
     const char *separator;     /* STRING_AGG; NULL: "," */
     const char *name;          /* output column name */
     struct basalt_qexpr *arg2; /* CORR .. REGR_SXY: the second argument (x); else NULL */
+    /* ORDER BY inside the call, for the ARG_MIN family (instead of arg2:
+     * first(x ORDER BY k) is ARG_MIN_NULL over the order of k, last ARG_MAX_NULL,
+     * any_value ARG_MIN) and STRING_AGG (the pieces joined in that order,
+     * equal keys by the pieces' bytes); n_order 0 for the others. Copied. */
+    const struct basalt_qplan_agg_order *order;
+    int n_order;
+    /* With `order`: rows where this BOOLEAN is not TRUE are left out
+     * (FILTER (WHERE ...)); NULL: none. Ignored without `order`, where a
+     * FILTER is the argument's CASE WHEN. */
+    struct basalt_qexpr *filter;
 };
 
 /* GROUP BY keys (expressions over child's schema, named key_names[i]) with

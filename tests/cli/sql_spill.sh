@@ -60,6 +60,20 @@ spills "$q" 24MB spilled_partitions rows "$q"
 q="SELECT count(DISTINCT id) AS did, sum(DISTINCT id) AS sid, max(DISTINCT id) AS mid
    FROM 't.parquet' WHERE id % 7 <> 3"
 spills "$q" 16MB spilled_partitions rows "$q"
+# The aggregates that pick a row or keep an order (arg_min, first/last/
+# any_value and string_agg with ORDER BY: the order key is a spilled column)
+# and count_if, bit_xor, product, mode; order keys free of ties (id).
+# The same bytes at 1 and 4 threads too.
+q="SELECT g, arg_min(s, id) AS ams, arg_max(s, id) AS axs, first(s ORDER BY id DESC) AS fs,
+     last(d ORDER BY k, id) AS ld, any_value(s ORDER BY d NULLS FIRST, id) AS avs,
+     string_agg(s, ',' ORDER BY id) AS sa, count_if(k < 500) AS ck, bit_xor(k) AS bx,
+     product(k % 3 + 1) AS pk, mode(g % 10) AS mg
+   FROM 't.parquet' GROUP BY g"
+spills "$q" 40MB spilled_partitions rows "$q"
+for threads in 1 4; do
+  expect 0 "$basalt" sql "$q" --format json --threads $threads &&
+    check "ordered aggregates: the same bytes at $threads threads" cmp -s "$tmp/out" "$tmp/plain.json"
+done
 # Joins: the build side spills past a third of the limit (grace hash join).
 for kind in "LEFT JOIN" "SEMI JOIN"; do
   cols="sum(b.id) AS sb, min(b.s) AS ms"

@@ -202,7 +202,7 @@ static basalt_status key_col_init(const struct basalt_qagg *a, int k, const stru
 static const struct qagg_col *arg2_of(const struct basalt_qagg *a, const struct qagg_col *acols,
                                       int c)
 {
-    return basalt_qagg_kind_binary(a->calls[c].call.kind) ? &acols[a->n_calls + c] : NULL;
+    return basalt_qagg_call_two_args(&a->calls[c].call) ? &acols[a->n_calls + c] : NULL;
 }
 
 basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
@@ -216,7 +216,7 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
     struct basalt_qagg *a = l->agg;
     bool binary = false;
     for (int c = 0; c < a->n_calls; c++)
-        binary |= basalt_qagg_kind_binary(a->calls[c].call.kind);
+        binary |= basalt_qagg_call_two_args(&a->calls[c].call);
     if (n_rows < 0 || (a->n_keys && !keys) || (a->n_calls && !args) || (binary && !args2))
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: bad arguments");
     if (n_rows == 0)
@@ -243,7 +243,7 @@ basalt_status basalt_qagg_consume(struct basalt_qagg_local *l,
         else
             st = basalt_qagg_col_init(args[c], ci->in_phys, ci->call.input.large, n_rows,
                                       &acols[c], err);
-        if (st == BASALT_OK && basalt_qagg_kind_binary(ci->call.kind))
+        if (st == BASALT_OK && basalt_qagg_call_two_args(&ci->call))
             st = basalt_qagg_col_init(args2[c], ci->in2_phys, ci->call.input2.large, n_rows,
                                       &acols[a->n_calls + c], err);
     }

@@ -19,9 +19,12 @@
  * a big mean costs no precision and, the sums being exact for values with a
  * fixed grain, the results are the same in any order (agg_comoment.c);
  * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
- * values in byte order; the quantiles and DISTINCT aggregates sort the
- * collected values. docs/QUERY.md ("Aggregation") lists the differences from
- * DuckDB this makes. */
+ * values in byte order, or with an order key in its order, equal keys in
+ * byte order; the ARG_MIN family takes the smallest x among rows tied on
+ * the order value; MODE the smallest of the most frequent values; PRODUCT
+ * multiplies in double-double; the quantiles and DISTINCT aggregates sort
+ * the collected values. docs/QUERY.md ("Aggregation") lists the differences
+ * from DuckDB this makes. */
 #ifndef BASALT_QUERY_AGG_H
 #define BASALT_QUERY_AGG_H
 
@@ -37,13 +40,28 @@ enum basalt_qagg_kind {
     /* Two arguments, f(y, x) in DuckDB's order: input is y's type, input2 x's. */
     BASALT_QAGG_CORR, BASALT_QAGG_COVAR_POP, BASALT_QAGG_COVAR_SAMP, BASALT_QAGG_REGR_SLOPE,
     BASALT_QAGG_REGR_INTERCEPT, BASALT_QAGG_REGR_R2, BASALT_QAGG_REGR_COUNT, BASALT_QAGG_REGR_AVGX,
-    BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY, BASALT_QAGG_REGR_SXY
+    BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY, BASALT_QAGG_REGR_SXY,
+    /* arg_min(x, y): x of the row with the smallest y (input is x's type,
+     * input2 y's); rows with a NULL y are skipped, and with a NULL x too
+     * except in the _NULL kinds (DuckDB's arg_min_null). Ties on y go to the
+     * smallest x (a NULL x after every value): the result does not depend
+     * on the order rows arrive in. */
+    BASALT_QAGG_ARG_MIN, BASALT_QAGG_ARG_MAX, BASALT_QAGG_ARG_MIN_NULL, BASALT_QAGG_ARG_MAX_NULL,
+    BASALT_QAGG_PRODUCT, BASALT_QAGG_BIT_AND, BASALT_QAGG_BIT_OR, BASALT_QAGG_BIT_XOR,
+    BASALT_QAGG_MODE
 };
+#define BASALT_QAGG_KIND_LAST BASALT_QAGG_MODE
 
 /* The kinds that take two arguments (CORR .. REGR_SXY). */
 static inline bool basalt_qagg_kind_binary(enum basalt_qagg_kind k)
 {
     return k >= BASALT_QAGG_CORR && k <= BASALT_QAGG_REGR_SXY;
+}
+
+/* The ARG_MIN family. */
+static inline bool basalt_qagg_kind_arg(enum basalt_qagg_kind k)
+{
+    return k >= BASALT_QAGG_ARG_MIN && k <= BASALT_QAGG_ARG_MAX_NULL;
 }
 
 struct basalt_qagg_call {
@@ -53,7 +71,18 @@ struct basalt_qagg_call {
     double quantile;                /* QUANTILE_*: 0..1 */
     const char *separator;          /* STRING_AGG (copied); NULL means "," */
     struct basalt_query_type input2; /* the two-argument kinds: x's type; else ignored */
+    /* The second argument is an order key (basalt_qagg_order_key: BLOB,
+     * NULL for a row to skip): FIRST/LAST/ANY_VALUE(x ORDER BY ...) as the
+     * ARG_MIN family over it, and STRING_AGG(x ORDER BY ...), which joins
+     * its pieces in the key's order (equal keys: the pieces' byte order). */
+    bool ordered;
 };
+
+/* Whether the call reads a second argument (args2 of basalt_qagg_consume). */
+static inline bool basalt_qagg_call_two_args(const struct basalt_qagg_call *c)
+{
+    return basalt_qagg_kind_binary(c->kind) || basalt_qagg_kind_arg(c->kind) || c->ordered;
+}
 
 /* The result type of a call, with DuckDB's rules: COUNT(*) and COUNT BIGINT;
  * SUM of BOOLEAN and integers DECIMAL(38,0) (DuckDB's HUGEINT), of DECIMAL(p,s)
@@ -63,7 +92,9 @@ struct basalt_qagg_call {
  * input, of DATE and TIMESTAMP TIMESTAMP (interpolated); QUANTILE_DISC, and
  * MEDIAN of BOOLEAN, INTERVAL, VARCHAR and BLOB, the input; STRING_AGG of
  * VARCHAR VARCHAR; BOOL_AND/BOOL_OR of BOOLEAN BOOLEAN; the two-argument
- * kinds of two numbers DOUBLE, REGR_COUNT UINTEGER (UINT32). Returns OK;
+ * kinds of two numbers DOUBLE, REGR_COUNT UINTEGER (UINT32); the ARG_MIN
+ * family the input (x) for any orderable input2 (y); PRODUCT of numbers
+ * DOUBLE; BIT_AND/OR/XOR of integers the input; MODE the input. Returns OK;
  * UNSUPPORTED ("no aggregate sum(VARCHAR)", DISTINCT with two arguments);
  * INVALID_ARG (NULL arguments, a quantile outside 0..1). Thread-safe. */
 basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
@@ -149,6 +180,28 @@ bool basalt_qagg_dictionary_batch(const struct basalt_qagg *agg,
 basalt_status basalt_qagg_finish(struct basalt_qagg *agg, struct basalt_qagg_local **locals,
                                  int n_locals, struct basalt_pool *pool,
                                  struct basalt_arrow_batches *out, struct basalt_error *err);
+
+/* The order key of `ORDER BY` inside an aggregate, as one BLOB per row
+ * whose bytes, compared as unsigned bytes (a shorter key that is a prefix
+ * of a longer one first), order the rows as the n_cols columns `cols` (of
+ * `types`) do with their directions and NULL placements (DuckDB's
+ * default: ASC, NULLS LAST, in either direction). Each column is a byte
+ * for NULL (0 first, 2 last; 1 a value) then the value: integers, DATE and
+ * TIMESTAMP big-endian with the sign bit flipped; floats as their
+ * order-preserving bits (-0.0 before 0.0, every NaN one value above
+ * +inf, as basalt_qagg's comparator); DECIMAL the same over 128 bits;
+ * INTERVAL normalised (months, days, nanoseconds); strings and blobs
+ * with each 0x00 written 0x00 0xff, ended by 0x00 0x00, so that no key is
+ * a prefix of another's column; DESC inverts a value's bytes. `when`
+ * (NULL: none) is a BOOLEAN array: rows where it is not TRUE get a NULL
+ * key (FILTER). `out` (caller storage, owned on OK) is a BLOB array ("z")
+ * of n_rows rows. Returns OK; UNSUPPORTED (a column type without an
+ * order: nested types); INVALID_ARG; NOMEM. */
+basalt_status basalt_qagg_order_key(const struct ArrowArray *const *cols,
+                                    const struct basalt_query_type *types, const bool *desc,
+                                    const bool *nulls_first, int n_cols,
+                                    const struct ArrowArray *when, int64_t n_rows,
+                                    struct ArrowArray *out, struct basalt_error *err);
 
 /* ------------------------------------------------------------ spilling
  *

@@ -189,12 +189,13 @@ static void bucket_task(void *ctx, int64_t begin, int64_t end, int worker)
 struct sort_ctx {
     const struct basalt_qagg_local *t;
     enum qagg_phys phys;
+    bool keyed; /* an ordered STRING_AGG's (order key, piece) values */
 };
 
 static int cmp_cells(const void *x, const void *y, void *ctx)
 {
     const struct sort_ctx *s = ctx;
-    return basalt_qagg_cell_cmp(s->phys, x, y);
+    return s->keyed ? basalt_qagg_keyed_cmp(x, y) : basalt_qagg_cell_cmp(s->phys, x, y);
 }
 
 /* Partition p's collected values of call c, grouped by their group in the
@@ -256,7 +257,7 @@ static basalt_status group_collected(struct fin *f, int p, int c, struct basalt_
         basalt_free(scratch);
     } else {
         /* (without room for the keys, sorting gives the same answer) */
-        struct sort_ctx sc = {t, ci->in_phys};
+        struct sort_ctx sc = {t, ci->in_phys, ci->call.ordered};
         for (int64_t g = 0; g < t->n_groups; g++)
             if (start[g + 1] - start[g] > 1)
                 qsort_r(v + start[g], (size_t)(start[g + 1] - start[g]), sizeof *v, cmp_cells,

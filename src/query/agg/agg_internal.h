@@ -4,6 +4,7 @@
 #define BASALT_QUERY_AGG_INTERNAL_H
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "agg/agg.h"
 #include "query_internal.h"
@@ -41,7 +42,10 @@ enum qagg_state {
     QS_MINMAX,  /* struct qagg_minmax */
     QS_BOOL,    /* uint8: bit 0 seen, bit 1 the deciding value seen */
     QS_COLLECT, /* nothing per group: (group, value) pairs in a qagg_coll */
-    QS_COMOM    /* struct qagg_comom: the two-argument kinds (agg_comoment.c) */
+    QS_COMOM,   /* struct qagg_comom: the two-argument kinds (agg_comoment.c) */
+    QS_ARG,     /* struct qagg_arg: the ARG_MIN family (agg_arg.c) */
+    QS_PROD,    /* struct qagg_prod */
+    QS_BITS     /* struct qagg_bits */
 };
 
 /* A key string in a row (and a string value in a cell): up to 12 bytes
@@ -125,6 +129,29 @@ struct qagg_minmax {
 enum { QAGG_MM_NONE = 0, QAGG_MM_SET = 1, QAGG_MM_INLINE = 2 };
 #define QAGG_MM_INLINE_BYTES (sizeof(union qagg_cell) + 8)
 
+/* The ARG_MIN family: the order value (y, or an order key) and x of the
+ * row chosen so far, each held as a MIN/MAX state holds its value.
+ * key.has is QAGG_MM_NONE until a row is seen; x_null: that row's x is
+ * NULL (val then holds nothing, or an old buffer kept for later values). */
+struct qagg_arg {
+    struct qagg_minmax key, val;
+    bool x_null;
+};
+
+/* PRODUCT: a double-double product (hi + lo), so that the rounded result
+ * is the same in any order, as the sums'; n values seen. */
+struct qagg_prod {
+    double hi, lo;
+    int64_t n;
+};
+
+/* BIT_AND, BIT_OR, BIT_XOR: the bits so far (sign-extended) and the values
+ * seen. */
+struct qagg_bits {
+    uint64_t v;
+    int64_t n;
+};
+
 struct qagg_callinfo {
     struct basalt_qagg_call call;
     char *separator;
@@ -133,9 +160,10 @@ struct qagg_callinfo {
     enum qagg_phys in_phys;
     enum qagg_phys in2_phys; /* QS_COMOM: the second argument's */
     bool comom_int;          /* QS_COMOM over two small integers: struct qagg_comom_i */
+    bool arg_keeps_null;     /* QS_ARG: a NULL x is a value (ARG_MIN_NULL, ARG_MAX_NULL) */
     enum qagg_state state;
     size_t state_size;
-    bool is_max;
+    bool is_max;             /* MAX; QS_ARG: ARG_MAX, ARG_MAX_NULL */
 };
 
 struct qagg_keyinfo {
@@ -382,6 +410,32 @@ bool basalt_qagg_cell_eq(enum qagg_phys p, const union qagg_cell *a, const union
 /* The value of a MIN/MAX state that has one; a string points into the state
  * or its buffer, valid while the state is neither changed nor moved. */
 union qagg_cell basalt_qagg_minmax_value(const struct qagg_minmax *m);
+/* Sets state m's value to v (of physical type p; a string copied into
+ * the state or its buffer). OK; LIMIT (a string over 4 GiB); NOMEM. */
+basalt_status basalt_qagg_minmax_set(struct qagg_minmax *m, enum qagg_phys p,
+                                     const union qagg_cell *v, struct basalt_error *err);
+/* Frees the buffer a MIN/MAX state may own, leaving it empty. */
+void basalt_qagg_minmax_clear(struct qagg_minmax *m);
+
+/* agg_arg.c: the QS_ARG states. arg is x, key y or the order key. */
+basalt_status basalt_qagg_arg_update(const struct qagg_callinfo *ci, struct qagg_arg *states,
+                                     const struct qagg_col *arg, const struct qagg_col *key,
+                                     const uint32_t *gids, int64_t n, struct basalt_error *err);
+basalt_status basalt_qagg_arg_combine(const struct qagg_callinfo *ci, struct qagg_arg *d,
+                                      const struct qagg_arg *s, struct basalt_error *err);
+void basalt_qagg_arg_free(struct qagg_arg *s);
+
+/* Collected values of an ordered STRING_AGG: each a string of the order
+ * key's length (4 bytes, host order), the key, then the piece. */
+int basalt_qagg_keyed_cmp(const union qagg_cell *a, const union qagg_cell *b);
+/* The piece of such a value. */
+static inline void basalt_qagg_keyed_piece(const union qagg_cell *v, const char **p, int64_t *n)
+{
+    uint32_t klen;
+    memcpy(&klen, v->s.p, 4);
+    *p = v->s.p + 4 + klen;
+    *n = v->s.n - 4 - (int64_t)klen;
+}
 void basalt_qagg_dd_add(double *hi, double *lo, double x);
 
 /* agg_comoment.c: the QS_COMOM states of the two-argument kinds. */

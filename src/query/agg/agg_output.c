@@ -257,6 +257,22 @@ static basalt_status put_quantile(const struct qagg_callinfo *ci, struct ocol *o
     return ocol_cell(o, op, i, &r, err);
 }
 
+/* hi + lo *= x, the product's error kept by an FMA (agg_state.c's
+ * PRODUCT, for the collected values of DISTINCT). */
+static void dd_mul(double *hi, double *lo, double x)
+{
+    double p = *hi * x;
+    if (!isfinite(p) || p == 0) {
+        *hi = p;
+        *lo = 0;
+        return;
+    }
+    double e = fma(*hi, x, -p) + *lo * x;
+    double t = p + e;
+    *lo = e - (t - p);
+    *hi = t;
+}
+
 static basalt_status write_collected(const struct qagg_callinfo *ci, struct ocol *o, int64_t i,
                                      const union qagg_cell *v, int64_t n,
                                      struct basalt_error *err)
@@ -326,14 +342,61 @@ static basalt_status write_collected(const struct qagg_callinfo *ci, struct ocol
             break;
         }
         for (int64_t k = 0; k < n && st == BASALT_OK; k++) {
+            union qagg_cell piece = v[k];
+            if (ci->call.ordered)
+                basalt_qagg_keyed_piece(&v[k], &piece.s.p, &piece.s.n);
             if (k > 0 && ci->sep_len)
                 st = basalt_buffer_append(&o->sbuf, ci->separator, ci->sep_len, err);
-            if (st == BASALT_OK && v[k].s.n)
-                st = basalt_buffer_append(&o->sbuf, v[k].s.p, (size_t)v[k].s.n, err);
+            if (st == BASALT_OK && piece.s.n)
+                st = basalt_buffer_append(&o->sbuf, piece.s.p, (size_t)piece.s.n, err);
         }
         if (st == BASALT_OK)
             st = ocol_str(o, i, NULL, 0, err);
         break;
+    case BASALT_QAGG_PRODUCT: {
+        /* DISTINCT: the values in their sorted order, in double-double */
+        if (n == 0) {
+            ocol_null(o, i);
+            break;
+        }
+        double hi = basalt_qagg_cell_double(p, &v[0], scale), lo = 0;
+        for (int64_t k = 1; k < n; k++)
+            dd_mul(&hi, &lo, basalt_qagg_cell_double(p, &v[k], scale));
+        put_double(o, i, isfinite(hi) ? hi + lo : hi);
+        break;
+    }
+    case BASALT_QAGG_BIT_XOR: { /* DISTINCT */
+        union qagg_cell r;
+        memset(&r, 0, sizeof r);
+        for (int64_t k = 0; k < n; k++)
+            r.u ^= v[k].u;
+        if (n == 0)
+            ocol_null(o, i);
+        else
+            st = ocol_cell(o, p, i, &r, err);
+        break;
+    }
+    case BASALT_QAGG_MODE: {
+        /* the longest run of equal values; among runs as long, the first
+         * (the smallest value) */
+        if (n == 0) {
+            ocol_null(o, i);
+            break;
+        }
+        int64_t best = 0, best_len = 0;
+        for (int64_t k = 0; k < n;) {
+            int64_t e = k + 1;
+            while (e < n && basalt_qagg_cell_eq(p, &v[k], &v[e]))
+                e++;
+            if (e - k > best_len) {
+                best = k;
+                best_len = e - k;
+            }
+            k = e;
+        }
+        st = ocol_cell(o, p, i, &v[best], err);
+        break;
+    }
     default: /* MEDIAN, QUANTILE_* */
         if (n == 0)
             ocol_null(o, i);
@@ -419,6 +482,35 @@ static basalt_status write_call(const struct basalt_qagg *a, int c,
         case QS_COLLECT: {
             const int64_t *start = coll_start[(size_t)rp[i] * (size_t)a->n_calls + (size_t)c];
             st = write_collected(ci, o, i, t->coll[c].v + start[g], start[g + 1] - start[g], err);
+            break;
+        }
+        case QS_ARG: {
+            const struct qagg_arg *x = (const struct qagg_arg *)s;
+            if (x->key.has == QAGG_MM_NONE || x->x_null) {
+                ocol_null(o, i);
+            } else {
+                union qagg_cell v = basalt_qagg_minmax_value(&x->val);
+                st = ocol_cell(o, ci->in_phys, i, &v, err);
+            }
+            break;
+        }
+        case QS_PROD: {
+            const struct qagg_prod *x = (const struct qagg_prod *)s;
+            if (x->n == 0)
+                ocol_null(o, i);
+            else
+                put_double(o, i, isfinite(x->hi) ? x->hi + x->lo : x->hi);
+            break;
+        }
+        case QS_BITS: {
+            const struct qagg_bits *x = (const struct qagg_bits *)s;
+            union qagg_cell v;
+            memset(&v, 0, sizeof v);
+            v.u = x->v;
+            if (x->n == 0)
+                ocol_null(o, i);
+            else
+                st = ocol_cell(o, ci->in_phys, i, &v, err);
             break;
         }
         case QS_COMOM: {

@@ -26,18 +26,32 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci)
     case BASALT_QAGG_ANY_VALUE: ci->state = QS_MINMAX; break;
     case BASALT_QAGG_BOOL_AND:
     case BASALT_QAGG_BOOL_OR: ci->state = QS_BOOL; break;
-    default: ci->state = QS_COLLECT; break;
+    case BASALT_QAGG_ARG_MIN:
+    case BASALT_QAGG_ARG_MAX:
+    case BASALT_QAGG_ARG_MIN_NULL:
+    case BASALT_QAGG_ARG_MAX_NULL: ci->state = QS_ARG; break; /* DISTINCT changes nothing */
+    case BASALT_QAGG_PRODUCT: ci->state = c->distinct ? QS_COLLECT : QS_PROD; break;
+    case BASALT_QAGG_BIT_AND:
+    case BASALT_QAGG_BIT_OR: ci->state = QS_BITS; break; /* nor here */
+    case BASALT_QAGG_BIT_XOR: ci->state = c->distinct ? QS_COLLECT : QS_BITS; break;
+    default: ci->state = QS_COLLECT; break; /* MEDIAN, QUANTILE_*, STRING_AGG, MODE */
     }
+    if (basalt_qagg_call_two_args(c))
+        ci->in2_phys = basalt_qagg_phys(c->input2);
     if (basalt_qagg_kind_binary(c->kind)) {
         ci->state = QS_COMOM; /* DISTINCT is refused by basalt_qagg_result_type */
         ci->in2_phys = basalt_qagg_phys(c->input2);
         ci->comom_int = basalt_qagg_comom_int(ci);
     }
-    ci->is_max = c->kind == BASALT_QAGG_MAX;
+    ci->is_max = c->kind == BASALT_QAGG_MAX || c->kind == BASALT_QAGG_ARG_MAX ||
+                 c->kind == BASALT_QAGG_ARG_MAX_NULL;
+    ci->arg_keeps_null = c->kind == BASALT_QAGG_ARG_MIN_NULL || c->kind == BASALT_QAGG_ARG_MAX_NULL;
     static const size_t sizes[] = {sizeof(int64_t), sizeof(struct qagg_sum_i),
                                    sizeof(struct qagg_sum_f), sizeof(struct qagg_var),
                                    sizeof(struct qagg_minmax), 1, 0,
-                                   sizeof(struct qagg_comom)};
+                                   sizeof(struct qagg_comom), sizeof(struct qagg_arg),
+                                   sizeof(struct qagg_prod), sizeof(struct qagg_bits)};
+    _Static_assert(sizeof sizes / sizeof sizes[0] == QS_BITS + 1, "a size per state");
     ci->state_size = ci->comom_int ? sizeof(struct qagg_comom_i) : sizes[ci->state];
 }
 
@@ -144,6 +158,24 @@ static basalt_status set_str(struct qagg_minmax *m, const union qagg_cell *v,
     return BASALT_OK;
 }
 
+basalt_status basalt_qagg_minmax_set(struct qagg_minmax *m, enum qagg_phys p,
+                                     const union qagg_cell *v, struct basalt_error *err)
+{
+    if (p == QP_STR)
+        return set_str(m, v, err);
+    m->has = QAGG_MM_SET;
+    m->v = *v;
+    return BASALT_OK;
+}
+
+void basalt_qagg_minmax_clear(struct qagg_minmax *m)
+{
+    if (m->has == QAGG_MM_SET && m->cap > 0)
+        basalt_free((void *)(uintptr_t)m->v.s.p);
+    m->has = QAGG_MM_NONE;
+    m->cap = 0;
+}
+
 /* Folds value v into min/max state m. */
 static basalt_status minmax_put(struct qagg_minmax *m, enum qagg_phys p, bool is_max,
                                 const union qagg_cell *v, struct basalt_error *err)
@@ -164,6 +196,52 @@ static basalt_status minmax_put(struct qagg_minmax *m, enum qagg_phys p, bool is
 /* Appends (gid, v) to the call's collection; a string is copied into the
  * local's arena, since the batch it points into goes away. */
 static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
+                               const union qagg_cell *v, struct basalt_error *err);
+
+/* An ordered STRING_AGG's value: the order key and the piece in one string
+ * of the local's arena (basalt_qagg_keyed_cmp). */
+static basalt_status coll_push_keyed(struct basalt_qagg_local *l, int call, uint32_t gid,
+                                     const union qagg_cell *key, const union qagg_cell *piece,
+                                     struct basalt_error *err)
+{
+    if ((uint64_t)key->s.n > UINT32_MAX - 4)
+        return basalt_error_set(err, BASALT_LIMIT, "aggregate: order key over 4 GiB");
+    size_t n = 4 + (size_t)key->s.n + (size_t)piece->s.n;
+    char *p = basalt_arena_alloc(&l->arena, n, 1);
+    if (!p)
+        return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
+    uint32_t klen = (uint32_t)key->s.n;
+    memcpy(p, &klen, 4);
+    if (key->s.n)
+        memcpy(p + 4, key->s.p, (size_t)key->s.n);
+    if (piece->s.n)
+        memcpy(p + 4 + klen, piece->s.p, (size_t)piece->s.n);
+    union qagg_cell v;
+    memset(&v, 0, sizeof v);
+    v.s.p = p;
+    v.s.n = (int64_t)n;
+    return coll_push(l, call, gid, &v, err);
+}
+
+int basalt_qagg_keyed_cmp(const union qagg_cell *a, const union qagg_cell *b)
+{
+    uint32_t ka, kb;
+    memcpy(&ka, a->s.p, 4);
+    memcpy(&kb, b->s.p, 4);
+    union qagg_cell x, y;
+    x.s.p = a->s.p + 4;
+    x.s.n = ka;
+    y.s.p = b->s.p + 4;
+    y.s.n = kb;
+    int c = basalt_qagg_cell_cmp(QP_STR, &x, &y);
+    if (c)
+        return c;
+    basalt_qagg_keyed_piece(a, &x.s.p, &x.s.n);
+    basalt_qagg_keyed_piece(b, &y.s.p, &y.s.n);
+    return basalt_qagg_cell_cmp(QP_STR, &x, &y);
+}
+
+static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t gid,
                                const union qagg_cell *v, struct basalt_error *err)
 {
     struct qagg_coll *c = &l->coll[call];
@@ -180,7 +258,7 @@ static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t g
         c->cap = cap;
     }
     union qagg_cell x = *v;
-    if (l->agg->calls[call].in_phys == QP_STR && x.s.n > 0) {
+    if (l->agg->calls[call].in_phys == QP_STR && x.s.n > 0 && !l->agg->calls[call].call.ordered) {
         char *p = basalt_arena_alloc(&l->arena, (size_t)x.s.n, 1);
         if (!p)
             return basalt_error_set(err, BASALT_NOMEM, "aggregate: out of memory");
@@ -193,6 +271,52 @@ static basalt_status coll_push(struct basalt_qagg_local *l, int call, uint32_t g
 }
 
 /* ------------------------------------------------------------ updates */
+
+/* Multiplies product state s by hi + lo (1 value, or the n of another
+ * state when merging): the error of each product kept by an FMA. */
+static void prod_mul_n(struct qagg_prod *s, double hi, double lo, int64_t n)
+{
+    if (n == 0)
+        return;
+    if (s->n == 0) {
+        s->hi = hi;
+        s->lo = lo;
+        s->n = n;
+        return;
+    }
+    double p = s->hi * hi;
+    s->n += n;
+    if (!isfinite(p) || p == 0) {
+        s->hi = p; /* an infinity, a NaN or a zero is the answer from here */
+        s->lo = 0;
+        return;
+    }
+    double e = fma(s->hi, hi, -p) + (s->hi * lo + s->lo * hi);
+    double t = p + e;
+    s->lo = e - (t - p);
+    s->hi = t;
+}
+
+static inline void prod_mul(struct qagg_prod *s, double x, double lo)
+{
+    prod_mul_n(s, x, lo, 1);
+}
+
+/* Folds n values' bits v into s (n 0: nothing). */
+static inline void bits_fold(struct qagg_bits *s, enum basalt_qagg_kind k, uint64_t v, int64_t n)
+{
+    if (n == 0)
+        return;
+    if (s->n == 0)
+        s->v = v;
+    else if (k == BASALT_QAGG_BIT_AND)
+        s->v &= v;
+    else if (k == BASALT_QAGG_BIT_OR)
+        s->v |= v;
+    else
+        s->v ^= v;
+    s->n += n;
+}
 
 #define VALID(i) (!arg->valid || basalt_bitmap_get(arg->valid, arg->off + (i)))
 
@@ -452,6 +576,19 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
         return BASALT_OK;
     }
     case QS_COLLECT:
+        if (ci->call.ordered) {
+            /* STRING_AGG(x ORDER BY ...): rows with a piece and a key */
+            union qagg_cell k;
+            for (int64_t i = 0; i < n; i++) {
+                if (!VALID(i) || !basalt_qagg_valid(arg2, i))
+                    continue;
+                basalt_qagg_cell_get(arg, p, i, &v);
+                basalt_qagg_cell_get(arg2, QP_STR, i, &k);
+                if ((rc = coll_push_keyed(l, call, gids[i], &k, &v, err)) != BASALT_OK)
+                    return rc;
+            }
+            return BASALT_OK;
+        }
         for (int64_t i = 0; i < n; i++) {
             if (ci->call.kind != BASALT_QAGG_COUNT_STAR && !VALID(i))
                 continue;
@@ -463,6 +600,30 @@ static basalt_status update_chunk(struct basalt_qagg_local *l, int call,
     case QS_COMOM:
         basalt_qagg_comom_update(ci, st, arg, arg2, gids, n);
         return BASALT_OK;
+    case QS_ARG:
+        return basalt_qagg_arg_update(ci, (struct qagg_arg *)st, arg, arg2, gids, n, err);
+    case QS_PROD: {
+        struct qagg_prod *s = (struct qagg_prod *)st;
+        int scale = ci->call.input.scale;
+        for (int64_t i = 0; i < n; i++) {
+            if (!VALID(i))
+                continue;
+            basalt_qagg_cell_get(arg, p, i, &v);
+            prod_mul(&s[gids[i]], basalt_qagg_cell_double(p, &v, scale), 0);
+        }
+        return BASALT_OK;
+    }
+    case QS_BITS: {
+        struct qagg_bits *s = (struct qagg_bits *)st;
+        enum basalt_qagg_kind k = ci->call.kind;
+        for (int64_t i = 0; i < n; i++) {
+            if (!VALID(i))
+                continue;
+            basalt_qagg_cell_get(arg, p, i, &v);
+            bits_fold(&s[gids[i]], k, v.u, 1);
+        }
+        return BASALT_OK;
+    }
     }
     return BASALT_OK;
 }
@@ -543,6 +704,18 @@ static inline basalt_status combine_one(const struct qagg_callinfo *ci, uint8_t 
     case QS_COMOM:
         basalt_qagg_comom_combine(ci, d, s);
         break;
+    case QS_ARG:
+        return basalt_qagg_arg_combine(ci, (struct qagg_arg *)d, (const struct qagg_arg *)s, err);
+    case QS_PROD: {
+        const struct qagg_prod *y = (const struct qagg_prod *)s;
+        prod_mul_n((struct qagg_prod *)d, y->hi, y->lo, y->n);
+        break;
+    }
+    case QS_BITS: {
+        const struct qagg_bits *y = (const struct qagg_bits *)s;
+        bits_fold((struct qagg_bits *)d, ci->call.kind, y->v, y->n);
+        break;
+    }
     }
     return BASALT_OK;
 }
@@ -573,6 +746,12 @@ void basalt_qagg_states_free(struct basalt_qagg_local *l, int64_t from)
 {
     const struct basalt_qagg *a = l->agg;
     for (int c = 0; c < a->n_calls; c++) {
+        if (a->calls[c].state == QS_ARG && l->states[c]) {
+            struct qagg_arg *s = (struct qagg_arg *)l->states[c];
+            for (int64_t g = from; g < l->n_groups; g++)
+                basalt_qagg_arg_free(&s[g]);
+            continue;
+        }
         if (a->calls[c].state != QS_MINMAX || a->calls[c].in_phys != QP_STR || !l->states[c])
             continue;
         struct qagg_minmax *s = (struct qagg_minmax *)l->states[c];

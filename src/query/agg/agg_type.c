@@ -9,7 +9,10 @@ static const char *const kind_names[] = {
     "stddev_pop", "var_samp", "var_pop", "median", "quantile_cont", "quantile_disc",
     "string_agg", "bool_and", "bool_or", "corr", "covar_pop", "covar_samp", "regr_slope",
     "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy", "regr_sxx",
-    "regr_syy", "regr_sxy"};
+    "regr_syy", "regr_sxy", "arg_min", "arg_max", "arg_min_null", "arg_max_null", "product",
+    "bit_and", "bit_or", "bit_xor", "mode"};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == BASALT_QAGG_KIND_LAST + 1,
+               "a name per kind");
 
 void basalt_qagg_options_init(struct basalt_qagg_options *o)
 {
@@ -66,7 +69,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
 {
     if (!call || !out)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
-    if ((unsigned)call->kind > BASALT_QAGG_REGR_SXY)
+    if ((unsigned)call->kind > BASALT_QAGG_KIND_LAST)
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: unknown kind %d",
                                 (int)call->kind);
     struct basalt_query_type in = call->input;
@@ -101,6 +104,25 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
             strcpy(tn2, "?");
         return basalt_error_set(err, BASALT_UNSUPPORTED, "no aggregate %s(%s, %s)",
                                 kind_names[call->kind], tn, tn2);
+    }
+    bool typed = id > BASALT_QUERY_TYPE_NULL && id < BASALT_QUERY_TYPE_COUNT;
+    if (call->ordered) {
+        /* The order key basalt_qagg_order_key writes. */
+        if (call->input2.id != BASALT_QUERY_TYPE_BINARY ||
+            !(basalt_qagg_kind_arg(call->kind) || call->kind == BASALT_QAGG_STRING_AGG))
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "aggregate: an order key needs a BLOB and a kind that "
+                                    "takes one");
+    }
+    if (basalt_qagg_kind_arg(call->kind)) {
+        /* Every type has an order (agg_state.c's comparator). */
+        enum basalt_query_type_id id2 = call->input2.id;
+        if (typed && id2 > BASALT_QUERY_TYPE_NULL && id2 < BASALT_QUERY_TYPE_COUNT) {
+            *out = in;
+            return BASALT_OK;
+        }
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "no aggregate %s without typed arguments",
+                                kind_names[call->kind]);
     }
     switch (call->kind) {
     case BASALT_QAGG_COUNT_STAR:
@@ -166,6 +188,26 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
     case BASALT_QAGG_BOOL_AND:
     case BASALT_QAGG_BOOL_OR:
         if (id == BASALT_QUERY_TYPE_BOOL) {
+            *out = in;
+            ok = true;
+        }
+        break;
+    case BASALT_QAGG_PRODUCT:
+        if (num) {
+            *out = basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE);
+            ok = true;
+        }
+        break;
+    case BASALT_QAGG_BIT_AND:
+    case BASALT_QAGG_BIT_OR:
+    case BASALT_QAGG_BIT_XOR:
+        if (basalt_qtype_is_int(id)) {
+            *out = in;
+            ok = true;
+        }
+        break;
+    case BASALT_QAGG_MODE:
+        if (typed) {
             *out = in;
             ok = true;
         }

@@ -19,7 +19,10 @@ basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_
     out->distinct = c->call.distinct;
     if (c->call.arg != NULL)
         out->input = basalt_qexpr_type(c->call.arg);
-    if (c->call.arg2 != NULL && basalt_qagg_kind_binary(out->kind))
+    out->ordered = c->call.n_order > 0;
+    if (out->ordered)
+        out->input2 = basalt_query_type_make(BASALT_QUERY_TYPE_BINARY); /* the order key */
+    else if (c->call.arg2 != NULL && basalt_qagg_call_two_args(out))
         out->input2 = basalt_qexpr_type(c->call.arg2);
     out->quantile = c->call.quantile;
     out->separator = c->call.separator;
@@ -37,9 +40,15 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         (n_keys > 0 && keys == NULL) || (n_calls > 0 && calls == NULL))
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
     basalt_status refused = basalt_qexpr_refuse_opaque(keys, n_keys, err);
+    int n_order = 0;
     for (int i = 0; i < n_calls && refused == BASALT_OK; i++) {
-        struct basalt_qexpr *args[2] = {calls[i].arg, calls[i].arg2};
-        refused = basalt_qexpr_refuse_opaque(args, 2, err);
+        struct basalt_qexpr *args[3] = {calls[i].arg, calls[i].arg2, calls[i].filter};
+        refused = basalt_qexpr_refuse_opaque(args, 3, err);
+        if (calls[i].n_order < 0 || (calls[i].n_order > 0 && calls[i].order == NULL))
+            return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: bad ORDER BY", i);
+        for (int k = 0; k < calls[i].n_order && refused == BASALT_OK; k++)
+            refused = basalt_qexpr_refuse_opaque(&calls[i].order[k].expr, 1, err);
+        n_order += calls[i].n_order;
     }
     if (refused != BASALT_OK)
         return refused;
@@ -50,7 +59,8 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
     node->child[0] = child;
     node->exprs = basalt_calloc((size_t)n_keys + 1, sizeof *node->exprs);
     node->calls = basalt_calloc((size_t)n_calls + 1, sizeof *node->calls);
-    if (node->exprs == NULL || node->calls == NULL)
+    node->agg_order = basalt_calloc((size_t)n_order + 1, sizeof *node->agg_order);
+    if (node->exprs == NULL || node->calls == NULL || node->agg_order == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < n_keys; i++) {
         if (keys[i] == NULL)
@@ -70,13 +80,32 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
     for (int i = 0; i < n_calls && st == BASALT_OK; i++) {
         struct qagg_call *c = &node->calls[i];
         c->call = calls[i];
+        enum basalt_qagg_kind k = kind_of(c->call.kind);
+        bool ordered = c->call.n_order > 0;
         if (c->call.kind != BASALT_QPLAN_COUNT_STAR && c->call.arg == NULL)
             return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no argument", i);
-        if (basalt_qagg_kind_binary(kind_of(c->call.kind)) && c->call.arg2 == NULL)
+        if (ordered && !basalt_qagg_kind_arg(k) && k != BASALT_QAGG_STRING_AGG)
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "aggregate %d: ORDER BY only in the ARG_MIN family and "
+                                    "STRING_AGG",
+                                    i);
+        if (!ordered)
+            c->call.filter = NULL; /* the argument carries it (CASE) */
+        if ((basalt_qagg_kind_binary(k) || (basalt_qagg_kind_arg(k) && !ordered)) &&
+            c->call.arg2 == NULL)
             return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no second argument",
                                     i);
-        if (!basalt_qagg_kind_binary(kind_of(c->call.kind)))
+        if (!basalt_qagg_kind_binary(k) && !(basalt_qagg_kind_arg(k) && !ordered))
             c->call.arg2 = NULL;
+        struct basalt_qplan_agg_order *mine = node->agg_order + node->n_agg_order;
+        for (int j = 0; j < c->call.n_order; j++) {
+            if (c->call.order[j].expr == NULL)
+                return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no ORDER BY key",
+                                        i);
+            mine[j] = c->call.order[j];
+        }
+        node->n_agg_order += c->call.n_order;
+        c->call.order = ordered ? mine : NULL;
         struct basalt_qagg_call q;
         basalt_qplan_agg_call_of(c, &q);
         st = basalt_qagg_result_type(&q, &c->result, err);

@@ -51,6 +51,7 @@ static void node_free(struct basalt_qplan *n)
     basalt_free(n->children);
     basalt_free(n->exprs);
     basalt_free(n->calls);
+    basalt_free(n->agg_order);
     basalt_free(n->left_keys);
     basalt_free(n->right_keys);
     basalt_free(n->sort_keys);

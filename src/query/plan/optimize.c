@@ -217,7 +217,11 @@ static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
             basalt_qexpr_columns(node->calls[i].call.arg, cneed);
         if (node->calls[i].call.arg2 != NULL)
             basalt_qexpr_columns(node->calls[i].call.arg2, cneed);
+        if (node->calls[i].call.filter != NULL)
+            basalt_qexpr_columns(node->calls[i].call.filter, cneed);
     }
+    for (int k = 0; k < node->n_agg_order; k++)
+        basalt_qexpr_columns(node->agg_order[k].expr, cneed);
     int32_t *cmap = NULL;
     basalt_status st = prune_child(ctx, child, cneed, &cmap, err);
     struct basalt_qexpr_builder *nb = NULL;
@@ -229,7 +233,11 @@ static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         st = remap_expr(nb, &node->calls[i].call.arg, cmap, err);
         if (st == BASALT_OK && node->calls[i].call.arg2 != NULL)
             st = remap_expr(nb, &node->calls[i].call.arg2, cmap, err);
+        if (st == BASALT_OK && node->calls[i].call.filter != NULL)
+            st = remap_expr(nb, &node->calls[i].call.filter, cmap, err);
     }
+    for (int k = 0; k < node->n_agg_order && st == BASALT_OK; k++)
+        st = remap_expr(nb, &node->agg_order[k].expr, cmap, err);
     for (int64_t i = 0; i < node->schema.n_children; i++)
         map[i] = (int32_t)i;
     basalt_free(cneed);

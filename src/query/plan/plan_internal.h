@@ -106,6 +106,8 @@ struct basalt_qplan {
     int n_exprs;
     struct qagg_call *calls;          /* AGGREGATE */
     int n_calls;
+    struct basalt_qplan_agg_order *agg_order; /* AGGREGATE: every call's ORDER BY keys */
+    int n_agg_order;
     enum basalt_qplan_join_type join_type;
     int *left_keys, *right_keys;
     int n_join_keys;

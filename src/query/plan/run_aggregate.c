@@ -26,13 +26,30 @@ struct agg_spill {
     atomic_llong rows;
 };
 
+/* A call with ORDER BY: its order key (the call's second argument, as
+ * consume and the spill files take it) is made from its order columns,
+ * which follow the keys and arguments among the sink's inputs. */
+struct agg_ordered {
+    int call;
+    int first;  /* its first order column among the sink's inputs */
+    int n;      /* order columns */
+    int when;   /* its FILTER's input, or -1 */
+    struct basalt_query_type *types;
+    bool *desc, *nulls_first;
+};
+
 struct agg_sink {
     struct qsink base; /* first: the pipeline sees a qsink */
     struct basalt_qplan *node;
     struct basalt_query_program *prog; /* the keys and arguments that are not plain columns */
-    int *col;    /* per key, per call, then per call's second argument: input column, or -1 */
+    /* per key, per call, per call's second argument, then the ordered
+     * calls' order columns and FILTERs: input column, or -1 */
+    int *col;
     int *slot;   /* the same: program output, or -1 */
-    int n_inputs, n_prog;
+    int n_inputs, n_prog; /* n_inputs: the keys and arguments consume takes */
+    int n_all;            /* with the order columns */
+    struct agg_ordered *ordered;
+    int n_ordered;
     struct basalt_query_state **states;
     struct basalt_qagg_local **locals;
     struct basalt_qagg *agg;
@@ -237,7 +254,7 @@ static basalt_status agg_spill_init(struct agg_sink *s, const struct basalt_quer
             used = calls[i - nk].kind != BASALT_QAGG_COUNT_STAR;
             types[sp->n_cols] = calls[i - nk].input;
         } else {
-            used = basalt_qagg_kind_binary(calls[i - nk - nc].kind);
+            used = basalt_qagg_call_two_args(&calls[i - nk - nc]);
             types[sp->n_cols] = calls[i - nk - nc].input2;
         }
         if (used) {
@@ -275,6 +292,49 @@ static void agg_spill_reset(struct agg_spill *sp)
     basalt_free(sp->pos);
 }
 
+/* Rows [from, from + n) of the inputs into the worker's table, or to the
+ * spill files once the tables are frozen (`whole`: into the table all the
+ * same). The ordered calls' order keys, their second arguments, are made
+ * for those rows alone: a slice's keys, not a whole batch's, are in
+ * memory at a time. */
+static basalt_status agg_take(struct agg_sink *s, int worker,
+                              const struct ArrowArray *const *inputs, int64_t from, int64_t n,
+                              bool whole, struct basalt_error *err)
+{
+    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    struct ArrowArray view[256], okeys[128];
+    const struct ArrowArray *in[256];
+    for (int i = 0; i < s->n_all; i++) {
+        in[i] = NULL;
+        if (inputs[i] == NULL)
+            continue;
+        view[i] = *inputs[i];
+        view[i].offset += from;
+        view[i].length = n;
+        in[i] = &view[i];
+    }
+    basalt_status st = BASALT_OK;
+    int n_okeys = 0;
+    for (int o = 0; o < s->n_ordered && st == BASALT_OK; o++) {
+        const struct agg_ordered *oc = &s->ordered[o];
+        st = basalt_qagg_order_key(in + oc->first, oc->types, oc->desc, oc->nulls_first, oc->n,
+                                   oc->when >= 0 ? in[oc->when] : NULL, n, &okeys[n_okeys],
+                                   err);
+        if (st == BASALT_OK)
+            in[nk + nc + oc->call] = &okeys[n_okeys++];
+    }
+    if (st == BASALT_OK && !whole && atomic_load(&s->frozen)) {
+        st = spill_plain(s, in, n, err);
+    } else if (st == BASALT_OK) {
+        st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
+        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
+            atomic_store(&s->frozen, true);
+    }
+    for (int i = 0; i < n_okeys; i++)
+        basalt_arrow_array_release(&okeys[i]);
+    return st;
+}
+
 static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int64_t seq,
                                  struct ArrowArray *batch, struct basalt_error *err)
 {
@@ -282,53 +342,32 @@ static basalt_status agg_consume(struct qsink *sink, int worker, int64_t m, int6
     (void)seq;
     struct agg_sink *s = (struct agg_sink *)sink;
     struct ArrowArray vals[64];
-    const struct ArrowArray *inputs[256]; /* keys + 2 * calls, at most 128 + 128 */
+    /* keys + 2 * calls (at most 128 + 128), then ORDER BY keys: 256 in all */
+    const struct ArrowArray *inputs[256];
     basalt_status st = BASALT_OK;
     if (s->n_prog > 0)
         st = basalt_query_eval(s->prog, s->states[worker], batch, vals, err);
     if (st != BASALT_OK)
         return st;
-    for (int i = 0; i < s->n_inputs; i++)
+    for (int i = 0; i < s->n_all; i++)
         inputs[i] = s->col[i] >= 0 ? batch->children[s->col[i]]
                                    : (s->slot[i] >= 0 ? &vals[s->slot[i]] : NULL);
-    int nk = s->node->n_exprs, nc = s->node->n_calls;
+    int nk = s->node->n_exprs;
     if (s->quant != NULL)
         st = basalt_qquant_consume(s->quant, worker, inputs + nk, batch->length, err);
     /* A batch grouped by its dictionary codes adds few groups (a quarter of
      * its rows at most) and is consumed whole: the map of the codes is made
-     * once per consume. */
-    if (st == BASALT_OK &&
-        (s->limit == 0 || (!atomic_load(&s->frozen) &&
-                           basalt_qagg_dictionary_batch(s->agg, inputs, batch->length)))) {
-        st = basalt_qagg_consume(s->locals[worker], inputs, inputs + nk, inputs + nk + nc,
-                                 batch->length, err);
-        if (st == BASALT_OK && s->limit > 0 && basalt_alloc_bytes() > s->limit / 3)
-            atomic_store(&s->frozen, true);
-    } else if (st == BASALT_OK) {
-        /* In slices, so that the tables freeze close to their share (a
-         * slice of new groups with many aggregates is megabytes). */
-        struct ArrowArray view[256];
-        const struct ArrowArray *in[256];
-        for (int64_t from = 0; from < batch->length && st == BASALT_OK; from += AGG_SLICE) {
-            int64_t n = batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE;
-            for (int i = 0; i < s->n_inputs; i++) {
-                in[i] = NULL;
-                if (inputs[i] == NULL)
-                    continue;
-                view[i] = *inputs[i];
-                view[i].offset += from;
-                view[i].length = n;
-                in[i] = &view[i];
-            }
-            if (atomic_load(&s->frozen)) {
-                st = spill_plain(s, in, n, err);
-            } else {
-                st = basalt_qagg_consume(s->locals[worker], in, in + nk, in + nk + nc, n, err);
-                if (st == BASALT_OK && basalt_alloc_bytes() > s->limit / 3)
-                    atomic_store(&s->frozen, true);
-            }
-        }
-    }
+     * once per consume. Otherwise, under a limit, in slices, so that the
+     * tables freeze close to their share (a slice of new groups with many
+     * aggregates is megabytes). */
+    bool whole = s->limit == 0 || (!atomic_load(&s->frozen) &&
+                                   basalt_qagg_dictionary_batch(s->agg, inputs, batch->length));
+    if (st == BASALT_OK && whole)
+        st = agg_take(s, worker, inputs, 0, batch->length, true, err);
+    for (int64_t from = 0; !whole && from < batch->length && st == BASALT_OK; from += AGG_SLICE)
+        st = agg_take(s, worker, inputs, from,
+                      batch->length - from < AGG_SLICE ? batch->length - from : AGG_SLICE, false,
+                      err);
     for (int i = 0; i < s->n_prog; i++)
         basalt_arrow_array_release(&vals[i]);
     basalt_arrow_array_release(batch);
@@ -371,23 +410,61 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     memset(&s, 0, sizeof s);
     s.node = node;
     s.n_inputs = nk + 2 * nc;
+    s.n_all = s.n_inputs + node->n_agg_order;
+    for (int i = 0; i < nc; i++) {
+        s.n_ordered += node->calls[i].call.n_order > 0;
+        s.n_all += node->calls[i].call.filter != NULL;
+    }
+    if (s.n_all > 256)
+        return basalt_error_set(err, BASALT_LIMIT,
+                                "more than 256 group keys, aggregate arguments and ORDER BY keys");
     struct qpipeline pl;
     basalt_qpipeline_init(&pl);
     struct basalt_qagg *agg = NULL;
     struct basalt_query_type *key_types = basalt_calloc((size_t)nk + 1, sizeof *key_types);
     struct basalt_qagg_call *calls = basalt_calloc((size_t)nc + 1, sizeof *calls);
-    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_inputs + 1, sizeof *computed);
-    s.col = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.col);
-    s.slot = basalt_calloc((size_t)s.n_inputs + 1, sizeof *s.slot);
+    struct basalt_qexpr **computed = basalt_calloc((size_t)s.n_all + 1, sizeof *computed);
+    struct basalt_qexpr **extra = basalt_calloc((size_t)s.n_all + 1, sizeof *extra);
+    s.col = basalt_calloc((size_t)s.n_all + 1, sizeof *s.col);
+    s.slot = basalt_calloc((size_t)s.n_all + 1, sizeof *s.slot);
+    s.ordered = basalt_calloc((size_t)s.n_ordered + 1, sizeof *s.ordered);
     s.states = basalt_calloc((size_t)workers, sizeof *s.states);
     s.locals = basalt_calloc((size_t)workers, sizeof *s.locals);
-    basalt_status st = key_types && calls && computed && s.col && s.slot && s.states && s.locals
+    basalt_status st = key_types && calls && computed && extra && s.col && s.slot && s.ordered &&
+                               s.states && s.locals
                            ? BASALT_OK
                            : basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    for (int i = 0; i < s.n_inputs && st == BASALT_OK; i++) {
-        struct basalt_qexpr *e = i < nk        ? node->exprs[i]
-                                 : i < nk + nc ? node->calls[i - nk].call.arg
-                                               : node->calls[i - nk - nc].call.arg2;
+    /* The order columns and FILTERs after the keys and arguments. */
+    for (int i = 0, at = s.n_inputs, o = 0; i < nc && st == BASALT_OK; i++) {
+        const struct basalt_qplan_agg_call *c = &node->calls[i].call;
+        if (c->n_order == 0)
+            continue;
+        struct agg_ordered *oc = &s.ordered[o++];
+        oc->call = i;
+        oc->first = at;
+        oc->n = c->n_order;
+        oc->types = basalt_calloc((size_t)c->n_order, sizeof *oc->types);
+        oc->desc = basalt_calloc((size_t)c->n_order, sizeof *oc->desc);
+        oc->nulls_first = basalt_calloc((size_t)c->n_order, sizeof *oc->nulls_first);
+        if (!oc->types || !oc->desc || !oc->nulls_first) {
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            break;
+        }
+        for (int k = 0; k < c->n_order; k++) {
+            extra[at++] = c->order[k].expr;
+            oc->types[k] = basalt_qexpr_type(c->order[k].expr);
+            oc->desc[k] = c->order[k].desc;
+            oc->nulls_first[k] = c->order[k].nulls_first;
+        }
+        oc->when = c->filter != NULL ? at : -1;
+        if (c->filter != NULL)
+            extra[at++] = c->filter;
+    }
+    for (int i = 0; i < s.n_all && st == BASALT_OK; i++) {
+        struct basalt_qexpr *e = i < nk            ? node->exprs[i]
+                                 : i < nk + nc     ? node->calls[i - nk].call.arg
+                                 : i < s.n_inputs  ? node->calls[i - nk - nc].call.arg2
+                                                   : extra[i];
         s.col[i] = -1;
         s.slot[i] = -1;
         if (e == NULL)
@@ -417,7 +494,7 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     if (st == BASALT_OK)
         st = basalt_qagg_new(key_types, nk, calls, nc, &ao, &agg, err);
     if (st == BASALT_OK)
-        st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_inputs, computed, s.n_prog, err);
+        st = basalt_qrun_dictionary_keys(ctx, node, s.col, s.n_all, computed, s.n_prog, err);
     pl.defer_breakers = true; /* every aggregate is order-free */
     if (st == BASALT_OK)
         st = basalt_qrun_open(ctx, node->child[0], &pl, err);
@@ -514,6 +591,13 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     basalt_free(s.locals);
     basalt_free(s.col);
     basalt_free(s.slot);
+    for (int o = 0; s.ordered != NULL && o < s.n_ordered; o++) {
+        basalt_free(s.ordered[o].types);
+        basalt_free(s.ordered[o].desc);
+        basalt_free(s.ordered[o].nulls_first);
+    }
+    basalt_free(s.ordered);
+    basalt_free(extra);
     basalt_free(key_types);
     basalt_free(calls);
     basalt_free(computed);

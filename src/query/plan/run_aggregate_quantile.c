@@ -45,7 +45,9 @@ struct basalt_qquant {
 
 static bool sorted_apart(const struct basalt_qagg_call *c)
 {
-    return !c->distinct &&
+    /* (an ordered STRING_AGG's pieces go in their order key's order: it
+     * collects in memory) */
+    return !c->distinct && !c->ordered &&
            (c->kind == BASALT_QAGG_MEDIAN || c->kind == BASALT_QAGG_QUANTILE_CONT ||
             c->kind == BASALT_QAGG_QUANTILE_DISC || c->kind == BASALT_QAGG_STRING_AGG);
 }

@@ -92,6 +92,42 @@ static basalt_status collect_aggs(struct binder *B, const struct basalt_sql_expr
     }
 }
 
+/* Whether call c (as agg_kind made it) reads its second SQL argument as a
+ * value: the two-argument aggregates, and arg_min(x, y) and the rest of
+ * its family when no ORDER BY stands in for y. */
+static bool agg_second_value(const struct basalt_qplan_agg_call *c)
+{
+    bool arg = c->kind >= BASALT_QPLAN_ARG_MIN && c->kind <= BASALT_QPLAN_ARG_MAX_NULL;
+    return (c->kind >= BASALT_QPLAN_CORR && c->kind <= BASALT_QPLAN_REGR_SXY) ||
+           (arg && c->n_order == 0);
+}
+
+/* The ORDER BY keys of aggregate call e into c (c->n_order of them). */
+static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_expr *e,
+                                     struct basalt_qplan_agg_call *c, struct basalt_error *err)
+{
+    const struct basalt_sql_call *k = &e->u.call;
+    struct basalt_qplan_agg_order *o =
+        basalt_arena_alloc(&L->B->arena, sizeof *o * (size_t)c->n_order, 8);
+    if (o == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < c->n_order && st == BASALT_OK; i++) {
+        memset(&o[i], 0, sizeof o[i]);
+        if (k->order[i].expr == NULL)
+            return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                                  "ORDER BY ALL inside an aggregate is not supported");
+        st = basalt_sql_lower(L, k->order[i].expr, &o[i].expr, err);
+        o[i].desc = k->order[i].dir == BASALT_SQL_ORDER_DESC;
+        o[i].nulls_first = k->order[i].nulls == BASALT_SQL_NULLS_FIRST;
+    }
+    c->order = o;
+    return st;
+}
+
+/* The kind of aggregate call e, its constant arguments (separator,
+ * quantile) and how many ORDER BY keys it keeps (c->n_order; the caller
+ * lowers them). */
 static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
                               struct basalt_qplan_agg_call *c, struct basalt_error *err)
 {
@@ -100,15 +136,31 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     memset(c, 0, sizeof *c);
     c->distinct = k->distinct;
     int want = 1;
+    /* first, last and any_value with ORDER BY: the first or last row in
+     * that order (first and last take its x even when NULL, any_value the
+     * first non-NULL x); without, basalt's order-free rules: the smallest
+     * and the largest non-NULL value. */
+    bool by_order = false;
     if ((strcmp(n, "count") == 0 && k->star) || strcmp(n, "count_star") == 0) {
         c->kind = BASALT_QPLAN_COUNT_STAR;
         want = 0;
     } else if (strcmp(n, "count") == 0) c->kind = BASALT_QPLAN_COUNT;
     else if (strcmp(n, "sum") == 0) c->kind = BASALT_QPLAN_SUM;
+    else if (strcmp(n, "count_if") == 0 || strcmp(n, "countif") == 0)
+        c->kind = BASALT_QPLAN_SUM; /* of a BOOLEAN (the caller checks): DuckDB's HUGEINT */
     else if (strcmp(n, "avg") == 0 || strcmp(n, "mean") == 0) c->kind = BASALT_QPLAN_AVG;
     else if (strcmp(n, "min") == 0) c->kind = BASALT_QPLAN_MIN;
     else if (strcmp(n, "max") == 0) c->kind = BASALT_QPLAN_MAX;
-    else if (strcmp(n, "any_value") == 0 || strcmp(n, "first") == 0) c->kind = BASALT_QPLAN_ANY_VALUE;
+    else if (strcmp(n, "any_value") == 0) {
+        c->kind = k->n_order > 0 ? BASALT_QPLAN_ARG_MIN : BASALT_QPLAN_ANY_VALUE;
+        by_order = true;
+    } else if (strcmp(n, "first") == 0) {
+        c->kind = k->n_order > 0 ? BASALT_QPLAN_ARG_MIN_NULL : BASALT_QPLAN_ANY_VALUE;
+        by_order = true;
+    } else if (strcmp(n, "last") == 0) {
+        c->kind = k->n_order > 0 ? BASALT_QPLAN_ARG_MAX_NULL : BASALT_QPLAN_MAX;
+        by_order = true;
+    }
     else if (strcmp(n, "stddev") == 0 || strcmp(n, "stddev_samp") == 0) c->kind = BASALT_QPLAN_STDDEV_SAMP;
     else if (strcmp(n, "stddev_pop") == 0) c->kind = BASALT_QPLAN_STDDEV_POP;
     else if (strcmp(n, "variance") == 0 || strcmp(n, "var_samp") == 0) c->kind = BASALT_QPLAN_VAR_SAMP;
@@ -126,8 +178,13 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
         want = k->n_args >= 2 ? 2 : 1;
     } else if (strcmp(n, "bool_and") == 0 || strcmp(n, "every") == 0) c->kind = BASALT_QPLAN_BOOL_AND;
     else if (strcmp(n, "bool_or") == 0) c->kind = BASALT_QPLAN_BOOL_OR;
+    else if (strcmp(n, "product") == 0) c->kind = BASALT_QPLAN_PRODUCT;
+    else if (strcmp(n, "bit_and") == 0) c->kind = BASALT_QPLAN_BIT_AND;
+    else if (strcmp(n, "bit_or") == 0) c->kind = BASALT_QPLAN_BIT_OR;
+    else if (strcmp(n, "bit_xor") == 0) c->kind = BASALT_QPLAN_BIT_XOR;
+    else if (strcmp(n, "mode") == 0) c->kind = BASALT_QPLAN_MODE;
     else {
-        /* The two-argument aggregates, f(y, x) */
+        /* The two-argument aggregates, f(y, x) and arg_min(x, y) */
         static const struct {
             const char *name;
             enum basalt_qplan_agg kind;
@@ -138,6 +195,11 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
             {"regr_count", BASALT_QPLAN_REGR_COUNT}, {"regr_avgx", BASALT_QPLAN_REGR_AVGX},
             {"regr_avgy", BASALT_QPLAN_REGR_AVGY}, {"regr_sxx", BASALT_QPLAN_REGR_SXX},
             {"regr_syy", BASALT_QPLAN_REGR_SYY}, {"regr_sxy", BASALT_QPLAN_REGR_SXY},
+            {"arg_min", BASALT_QPLAN_ARG_MIN}, {"argmin", BASALT_QPLAN_ARG_MIN},
+            {"min_by", BASALT_QPLAN_ARG_MIN}, {"arg_max", BASALT_QPLAN_ARG_MAX},
+            {"argmax", BASALT_QPLAN_ARG_MAX}, {"max_by", BASALT_QPLAN_ARG_MAX},
+            {"arg_min_null", BASALT_QPLAN_ARG_MIN_NULL},
+            {"arg_max_null", BASALT_QPLAN_ARG_MAX_NULL},
         };
         size_t i = 0;
         while (i < sizeof two / sizeof two[0] && strcmp(n, two[i].name) != 0)
@@ -146,14 +208,15 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
             return basalt_sql_err(B, BASALT_INTERNAL, e->pos, err, "%s is not an aggregate", n);
         c->kind = two[i].kind;
         want = 2; /* both are values, lowered by the caller */
-        if (k->distinct)
+        if (k->distinct && c->kind < BASALT_QPLAN_ARG_MIN)
             return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
                                   "%s(DISTINCT ...) is not supported", n);
     }
     if (k->n_args != want)
         return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
                               "%s takes %d argument%s", n, want, want == 1 ? "" : "s");
-    if (want == 2 && c->kind < BASALT_QPLAN_CORR) {
+    if (want == 2 && (c->kind == BASALT_QPLAN_STRING_AGG || c->kind == BASALT_QPLAN_QUANTILE_CONT ||
+                      c->kind == BASALT_QPLAN_QUANTILE_DISC)) {
         const struct basalt_sql_expr *p = k->args[1];
         if (c->kind == BASALT_QPLAN_STRING_AGG) {
             if (p->kind != BASALT_SQL_EXPR_STRING)
@@ -170,21 +233,28 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
                                       "the quantile must be between 0 and 1");
         }
     }
-    /* ORDER BY inside an aggregate changes nothing but ANY_VALUE (DuckDB's
-     * first value in that order; basalt's is the smallest) and STRING_AGG
-     * (the order of the pieces): the others' results do not depend on the
-     * order of their input (a DOUBLE sum is added in double-double, agg/agg.h).
-     * string_agg concatenates in byte order: ORDER BY its own argument,
-     * ascending, is what it does already. */
-    bool order_free = c->kind != BASALT_QPLAN_ANY_VALUE && c->kind != BASALT_QPLAN_STRING_AGG;
-    if (k->n_order > 0 && !order_free &&
-        !(c->kind == BASALT_QPLAN_STRING_AGG && k->n_order == 1 &&
-          k->order[0].dir != BASALT_SQL_ORDER_DESC &&
-          strcmp(basalt_sql_text(B, k->order[0].expr), basalt_sql_text(B, k->args[0])) == 0))
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
-                              "ORDER BY inside %s is not supported yet (only in the aggregates "
-                              "whose result does not depend on it, and string_agg(x ORDER BY x))",
-                              n);
+    /* DuckDB: with DISTINCT, the ORDER BY may only name the arguments. */
+    for (int i = 0; k->distinct && i < k->n_order; i++) {
+        const char *o = basalt_sql_text(B, k->order[i].expr);
+        bool named = false;
+        for (int a = 0; a < k->n_args && !named; a++)
+            named = o != NULL && strcmp(o, basalt_sql_text(B, k->args[a])) == 0;
+        if (!named)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, k->order[i].expr->pos, err,
+                                  "In a DISTINCT aggregate, ORDER BY expressions must appear in "
+                                  "the argument list");
+    }
+    /* ORDER BY decides first/last/any_value and STRING_AGG (the order of
+     * its pieces); the others' results do not depend on the order of their
+     * input (a DOUBLE sum is added in double-double, agg/agg.h). */
+    if (by_order || c->kind == BASALT_QPLAN_STRING_AGG)
+        c->n_order = k->n_order;
+    /* string_agg(x ORDER BY x) is its order already (byte order; a NULL
+     * piece is skipped) */
+    if (c->kind == BASALT_QPLAN_STRING_AGG && k->n_order == 1 &&
+        k->order[0].dir != BASALT_SQL_ORDER_DESC &&
+        strcmp(basalt_sql_text(B, k->order[0].expr), basalt_sql_text(B, k->args[0])) == 0)
+        c->n_order = 0;
     return BASALT_OK;
 }
 
@@ -639,16 +709,32 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
             st = agg_kind(B, A.calls[i], &calls[i], err);
-            bool two = calls[i].kind >= BASALT_QPLAN_CORR;
+            bool two = agg_second_value(&calls[i]);
+            const struct basalt_sql_call *ac = &A.calls[i]->u.call;
             if (st == BASALT_OK && calls[i].kind != BASALT_QPLAN_COUNT_STAR) {
-                if (basalt_sql_has_aggregate(B, A.calls[i]->u.call.args[0]) ||
-                    (two && basalt_sql_has_aggregate(B, A.calls[i]->u.call.args[1])))
+                bool nested = basalt_sql_has_aggregate(B, ac->args[0]) ||
+                              (two && basalt_sql_has_aggregate(B, ac->args[1]));
+                for (int k = 0; k < calls[i].n_order; k++)
+                    nested |= basalt_sql_has_aggregate(B, ac->order[k].expr);
+                if (nested)
                     st = basalt_sql_err(B, BASALT_INVALID_ARG, A.calls[i]->pos, err,
                                         "aggregate function calls cannot be nested");
                 if (st == BASALT_OK)
-                    st = basalt_sql_lower(&L, A.calls[i]->u.call.args[0], &calls[i].arg, err);
+                    st = basalt_sql_lower(&L, ac->args[0], &calls[i].arg, err);
                 if (st == BASALT_OK && two)
-                    st = basalt_sql_lower(&L, A.calls[i]->u.call.args[1], &calls[i].arg2, err);
+                    st = basalt_sql_lower(&L, ac->args[1], &calls[i].arg2, err);
+            }
+            if (st == BASALT_OK && calls[i].n_order > 0)
+                st = lower_agg_order(&L, A.calls[i], &calls[i], err);
+            /* count_if(b) is the sum of the BOOLEAN b, as DuckDB's (HUGEINT,
+             * NULL over no value) */
+            if (st == BASALT_OK && calls[i].kind == BASALT_QPLAN_SUM &&
+                strcmp(ac->name.name, "sum") != 0 &&
+                basalt_qexpr_type(calls[i].arg).id != BASALT_QUERY_TYPE_BOOL) {
+                char tn[64];
+                basalt_query_type_name(basalt_qexpr_type(calls[i].arg), tn, sizeof tn);
+                st = basalt_sql_err(B, BASALT_INVALID_ARG, A.calls[i]->pos, err,
+                                    "%s takes a BOOLEAN, not %s", ac->name.name, tn);
             }
             /* agg(x) FILTER (WHERE p) is agg(CASE WHEN p THEN x END); with two
              * arguments the first alone is enough, a pair with a NULL being
@@ -663,6 +749,10 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 }
                 if (st == BASALT_OK)
                     st = basalt_qexpr_case(b, &p, &x, 1, NULL, &calls[i].arg, err);
+                /* an ordered call takes rows by its order key: the FILTER
+                 * leaves rows out there (a NULL x is a value to first) */
+                if (st == BASALT_OK && calls[i].n_order > 0)
+                    calls[i].filter = p;
                 L.clause = "an aggregate";
             }
             calls[i].name = A.texts[i];

@@ -90,9 +90,9 @@ static int word_case(const char *fmt, struct basalt_query_type kt, int64_t range
     if (at_array(fmt, (const char *const *)kc, ROWS, &key) != BASALT_OK ||
         at_array("l", (const char *const *)vc, ROWS, &arg) != BASALT_OK)
         return printf("bad column\n"), 1;
-    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, T(NULL)},
-                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, T(NULL)},
-                                       {BASALT_QAGG_MIN, false, T(INT64), 0, NULL, T(NULL)}};
+    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, T(NULL), false},
+                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, T(NULL), false},
+                                       {BASALT_QAGG_MIN, false, T(INT64), 0, NULL, T(NULL), false}};
     struct ArrowArray args[3] = {arg, arg, arg};
     char **first = NULL;
     int64_t n_first = 0;
@@ -335,8 +335,8 @@ static char **run_modes(const struct basalt_query_type *kt, int nk, const struct
                         const struct ArrowArray *arg, int64_t n, int64_t *n_rows,
                         int64_t *dict_batches, struct basalt_error *err)
 {
-    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}},
-                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, {0}}};
+    struct basalt_qagg_call calls[] = {{BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}, false},
+                                       {BASALT_QAGG_SUM, false, T(INT64), 0, NULL, {0}, false}};
     struct ArrowArray args[2] = {*arg, *arg};
     char **first = NULL;
     for (int mode = 0; mode < 3; mode++) {
@@ -460,7 +460,7 @@ TEST(agg_dictionary_keys_match_plain)
     int32_t bad = 3;
     memcpy((char *)(uintptr_t)d2.buffers[1] + 4 * (N / 2), &bad, 4);
     struct basalt_query_type kt[] = {T(STRING)};
-    struct basalt_qagg_call call = {BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}};
+    struct basalt_qagg_call call = {BASALT_QAGG_COUNT_STAR, false, T(INT64), 0, NULL, {0}, false};
     struct basalt_qagg *agg;
     struct basalt_qagg_local *l;
     CHECK_OK(basalt_qagg_new(kt, 1, &call, 1, NULL, &agg, &err), &err);
@@ -509,8 +509,8 @@ TEST(agg_large_string_columns)
     for (int w = 0; w < 2; w++) {
         const char *fmt = w ? "U" : "u";
         struct basalt_query_type t = w ? large : T(STRING);
-        struct basalt_qagg_call calls[] = {{BASALT_QAGG_MIN, false, t, 0, NULL, {0}},
-                                           {BASALT_QAGG_MAX, false, t, 0, NULL, {0}}};
+        struct basalt_qagg_call calls[] = {{BASALT_QAGG_MIN, false, t, 0, NULL, {0}, false},
+                                           {BASALT_QAGG_MAX, false, t, 0, NULL, {0}, false}};
         struct ArrowArray key, arg;
         CHECK_OK(at_array(fmt, cells, N, &key), NULL);
         CHECK_OK(at_array(fmt, vals, N, &arg), NULL);

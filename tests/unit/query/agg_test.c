@@ -14,7 +14,7 @@
 #include "test.h"
 
 #define T(id) basalt_query_type_make(BASALT_QUERY_TYPE_##id)
-#define CALL(k, t) {BASALT_QAGG_##k, false, t, 0, NULL, T(NULL)}
+#define CALL(k, t) {BASALT_QAGG_##k, false, t, 0, NULL, T(NULL), false}
 #define NA (sizeof(char *))
 
 /* Runs keys/args given as text columns, sorted rows, and compares with the
@@ -155,17 +155,17 @@ TEST(agg_result_types)
         {BASALT_QAGG_BOOL_AND, T(BOOL), "BOOLEAN"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct basalt_qagg_call c = {cases[i].k, false, cases[i].in, 0.5, NULL, T(NULL)};
+        struct basalt_qagg_call c = {cases[i].k, false, cases[i].in, 0.5, NULL, T(NULL), false};
         CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
         CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), cases[i].want);
     }
-    struct basalt_qagg_call bad = {BASALT_QAGG_SUM, false, T(STRING), 0, NULL, T(NULL)};
+    struct basalt_qagg_call bad = {BASALT_QAGG_SUM, false, T(STRING), 0, NULL, T(NULL), false};
     CHECK_STATUS(basalt_qagg_result_type(&bad, &t, &err), BASALT_UNSUPPORTED, &err);
     CHECK_STR(err.message, "no aggregate sum(VARCHAR)");
-    struct basalt_qagg_call bad2 = {BASALT_QAGG_BOOL_OR, false, T(INT32), 0, NULL, T(NULL)};
+    struct basalt_qagg_call bad2 = {BASALT_QAGG_BOOL_OR, false, T(INT32), 0, NULL, T(NULL), false};
     CHECK_STATUS(basalt_qagg_result_type(&bad2, &t, &err), BASALT_UNSUPPORTED, &err);
     CHECK_STR(err.message, "no aggregate bool_or(INTEGER)");
-    struct basalt_qagg_call bad3 = {BASALT_QAGG_QUANTILE_CONT, false, T(INT32), 1.5, NULL, T(NULL)};
+    struct basalt_qagg_call bad3 = {BASALT_QAGG_QUANTILE_CONT, false, T(INT32), 1.5, NULL, T(NULL), false};
     CHECK_STATUS(basalt_qagg_result_type(&bad3, &t, &err), BASALT_INVALID_ARG, &err);
     struct basalt_qagg *agg;
     CHECK_STATUS(basalt_qagg_new(NULL, 0, &bad, 1, NULL, &agg, &err), BASALT_UNSUPPORTED, &err);
@@ -202,7 +202,7 @@ TEST(agg_string_keys)
     const char *s[] = {"x", "yy", "zzz", "N", "b", "a", "the longest string of them all", "q", "r"};
     struct basalt_qagg_call calls[] = {CALL(COUNT_STAR, T(INT64)), CALL(SUM, T(INT32)),
                                        CALL(MIN, T(STRING)), CALL(MAX, T(STRING)),
-                                       {BASALT_QAGG_STRING_AGG, false, T(STRING), 0, "-", T(NULL)}};
+                                       {BASALT_QAGG_STRING_AGG, false, T(STRING), 0, "-", T(NULL), false}};
     const char *af[] = {NULL, "i", "u", "u", "u"};
     const char *const *ac[] = {NULL, v, s, s, s};
     const char *expect[] = {"NULL|2|4|r|r|r",
@@ -255,12 +255,12 @@ TEST(agg_distinct_and_quantiles)
     const char *const *kc[] = {k0};
     const char *v[] = {"3", "1", "3", "N", "10", "7", "7"};
     struct basalt_qagg_call calls[] = {
-        {BASALT_QAGG_COUNT, true, T(INT64), 0, NULL, T(NULL)},
-        {BASALT_QAGG_SUM, true, T(INT64), 0, NULL, T(NULL)},
+        {BASALT_QAGG_COUNT, true, T(INT64), 0, NULL, T(NULL), false},
+        {BASALT_QAGG_SUM, true, T(INT64), 0, NULL, T(NULL), false},
         CALL(MEDIAN, T(INT64)),
-        {BASALT_QAGG_QUANTILE_DISC, false, T(INT64), 0.25, NULL, T(NULL)},
-        {BASALT_QAGG_QUANTILE_CONT, false, T(INT64), 0.9, NULL, T(NULL)},
-        {BASALT_QAGG_AVG, true, T(INT64), 0, NULL, T(NULL)}};
+        {BASALT_QAGG_QUANTILE_DISC, false, T(INT64), 0.25, NULL, T(NULL), false},
+        {BASALT_QAGG_QUANTILE_CONT, false, T(INT64), 0.9, NULL, T(NULL), false},
+        {BASALT_QAGG_AVG, true, T(INT64), 0, NULL, T(NULL), false}};
     const char *af[] = {"l", "l", "l", "l", "l", "l"};
     const char *const *ac[] = {v, v, v, v, v, v};
     /* group 1: values 1 3 3 10; quantile_cont 0.9: rn = 3 * 0.9 (2.7000000000000002 in
@@ -679,7 +679,7 @@ TEST(agg_dense_window_slides)
 
 /* ------------------------------------------------------------ f(y, x) */
 
-#define PAIR(k) {BASALT_QAGG_##k, false, T(DOUBLE), 0, NULL, T(DOUBLE)}
+#define PAIR(k) {BASALT_QAGG_##k, false, T(DOUBLE), 0, NULL, T(DOUBLE), false}
 
 /* Same text, or both numbers within rel (NaN equal to NaN). */
 static bool cell_close(const char *a, const char *b, double rel)
@@ -819,7 +819,7 @@ static void pair_calls(struct basalt_qagg_call *calls, struct basalt_query_type 
         BASALT_QAGG_REGR_AVGX, BASALT_QAGG_REGR_AVGY, BASALT_QAGG_REGR_SXX, BASALT_QAGG_REGR_SYY,
         BASALT_QAGG_REGR_SXY};
     for (int c = 0; c < 12; c++)
-        calls[c] = (struct basalt_qagg_call){kinds[c], false, t, 0, NULL, t};
+        calls[c] = (struct basalt_qagg_call){kinds[c], false, t, 0, NULL, t, false};
 }
 
 /* The expected row of group g (rows i with i % groups == g) of the twelve
@@ -921,7 +921,7 @@ TEST(agg_two_arg_types_and_errors)
     struct basalt_query_type t;
     char buf[64];
     struct basalt_qagg_call c = {BASALT_QAGG_CORR, false, T(INT32), 0, NULL,
-                                 basalt_query_type_decimal(18, 3)};
+                                 basalt_query_type_decimal(18, 3), false};
     CHECK_OK(basalt_qagg_result_type(&c, &t, &err), &err);
     CHECK_STR(basalt_query_type_name(t, buf, sizeof buf), "DOUBLE");
     c.kind = BASALT_QAGG_REGR_COUNT;
@@ -960,7 +960,7 @@ TEST(agg_two_arg_types_and_errors)
     CHECK_OK(at_array("g", y, 3, &ya), NULL);
     CHECK_OK(at_array("g", x, 3, &xa), NULL);
     for (size_t i = 0; i < sizeof nan_cases / sizeof nan_cases[0]; i++) {
-        struct basalt_qagg_call call = {nan_cases[i].kind, false, T(DOUBLE), 0, NULL, T(DOUBLE)};
+        struct basalt_qagg_call call = {nan_cases[i].kind, false, T(DOUBLE), 0, NULL, T(DOUBLE), false};
         struct basalt_qagg *agg;
         CHECK_OK(basalt_qagg_new(NULL, 0, &call, 1, NULL, &agg, &err), &err);
         struct at_opts o = {2, 0, NULL, false, &xa};

@@ -96,7 +96,7 @@ basalt_status at_run(struct basalt_qagg *agg, const struct basalt_query_type *kt
                 ap[c] = &av[c];
             }
             ap2[c] = NULL;
-            if (o->args2 && basalt_qagg_kind_binary(calls[c].kind)) {
+            if (o->args2 && basalt_qagg_call_two_args(&calls[c])) {
                 av2[c] = view(&o->args2[c], pos, len);
                 ap2[c] = &av2[c];
             }

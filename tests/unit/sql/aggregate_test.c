@@ -130,10 +130,12 @@ TEST(sql_timestamp_quantiles_round_to_the_nearest_microsecond)
 }
 
 /* ORDER BY inside an aggregate whose result does not depend on the order is
- * accepted and changes nothing (DuckDB's answers); inside ANY_VALUE and
- * STRING_AGG, whose results would, it is refused unless it is what
- * string_agg does already (its own argument, ascending). */
-TEST(sql_order_by_inside_order_free_aggregates)
+ * accepted and changes nothing; inside first, last, any_value and
+ * string_agg it decides the answer (DuckDB 1.5.6's answers to the same SQL:
+ * NULLS LAST in either direction, first and last keep a NULL x, any_value
+ * and string_agg skip it). Not as window functions, nor ORDER BY ALL (a
+ * syntax error). */
+TEST(sql_order_by_inside_aggregates)
 {
     struct basalt_sql_session *s;
     struct basalt_error err;
@@ -144,12 +146,25 @@ TEST(sql_order_by_inside_order_free_aggregates)
                     "min(x ORDER BY g)::DOUBLE, median(x ORDER BY s)::DOUBLE, "
                     "string_agg(s, ',' ORDER BY s) FROM " T4 " GROUP BY g ORDER BY g",
                     "1|4|2|1.5|2|a,b;2|4|1|4|4|c;");
-    EXPECT_SQL_ERROR("SELECT any_value(x ORDER BY s) FROM " T4, BASALT_UNSUPPORTED,
-                     "ORDER BY inside any_value");
-    EXPECT_SQL_ERROR("SELECT string_agg(s, ',' ORDER BY x) FROM " T4, BASALT_UNSUPPORTED,
-                     "ORDER BY inside string_agg");
-    EXPECT_SQL_ERROR("SELECT string_agg(s, ',' ORDER BY s DESC) FROM " T4, BASALT_UNSUPPORTED,
-                     "ORDER BY inside string_agg");
+    EXPECT_SQL_ROWS("SELECT g, any_value(x ORDER BY s)::DOUBLE, string_agg(s, ',' ORDER BY x), "
+                    "string_agg(s, ',' ORDER BY s DESC), first(x ORDER BY s)::DOUBLE, "
+                    "last(s ORDER BY x DESC), arg_max(s, x) FROM " T4 " GROUP BY g ORDER BY g",
+                    "1|1.5|a,b|b,a|1.5|a|b;2|4|c|c|N|c|N;");
+    /* FILTER leaves rows out of the order (not as NULL values to first) */
+    EXPECT_SQL_ROWS("SELECT first(s ORDER BY x NULLS FIRST) FILTER (WHERE x IS NOT NULL), "
+                    "first(s ORDER BY x NULLS FIRST) FROM " T4,
+                    "a|c;");
+    EXPECT_SQL_ERROR("SELECT arg_max(s, x) OVER (PARTITION BY g) FROM " T4, BASALT_UNSUPPORTED,
+                     "arg_max is not supported as a window function");
+    EXPECT_SQL_ERROR("SELECT first(s ORDER BY x) OVER () FROM " T4, BASALT_UNSUPPORTED,
+                     "first is not supported as a window function");
+    EXPECT_SQL_ERROR("SELECT first(x ORDER BY ALL) FROM " T4, BASALT_INVALID_ARG,
+                     "syntax error at or near \"ALL\"");
+    EXPECT_SQL_ERROR("SELECT first(DISTINCT s ORDER BY x) FROM " T4, BASALT_INVALID_ARG,
+                     "ORDER BY expressions must appear in the argument list");
+    EXPECT_SQL_ERROR("SELECT count_if(x) FROM " T4, BASALT_INVALID_ARG,
+                     "count_if takes a BOOLEAN, not DECIMAL(2,1)");
+    EXPECT_SQL_ERROR("SELECT arg_min(x) FROM " T4, BASALT_INVALID_ARG, "arg_min takes 2 arguments");
 #undef T4
     basalt_sql_session_free(s);
 }
