@@ -706,6 +706,32 @@ bool basalt_qregex_check(const char *p, size_t n, int32_t flags, char *msg, size
     return true;
 }
 
+basalt_status basalt_query_regex_search(const char *pattern, size_t pattern_len,
+                                       const char *subject, size_t subject_len, bool *matched,
+                                       struct basalt_error *err)
+{
+    regex_t re;
+    char msg[256];
+    if (!pattern || !subject || !matched)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    if (!regex_compile(&re, pattern, pattern_len, 0, msg, sizeof msg))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "Failed to compile regex \"%.*s\": %s",
+                                (int)pattern_len, pattern, msg);
+    char *z = basalt_malloc(subject_len + 1);
+    if (!z) {
+        regfree(&re);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    memcpy(z, subject, subject_len);
+    z[subject_len] = '\0';
+    locale_t old = enter_utf8();
+    *matched = regexec(&re, z, 0, NULL, 0) == 0;
+    leave_utf8(old);
+    basalt_free(z);
+    regfree(&re);
+    return BASALT_OK;
+}
+
 /* s copied with a NUL after it, into the vector's strings: glibc's
  * regexec honours REG_STARTEND's end, but the sanitizers' interceptor of
  * regexec reads the subject up to a NUL. */
