@@ -224,6 +224,61 @@ static basalt_status call2(struct blower *L, const char *name, const struct basa
     return basalt_qexpr_call(L->b, name, args, 2, out, err);
 }
 
+/* Whether v fits integer type t. */
+static bool int_fits(int64_t v, enum basalt_query_type_id t)
+{
+    switch (t) {
+    case BASALT_QUERY_TYPE_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case BASALT_QUERY_TYPE_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case BASALT_QUERY_TYPE_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case BASALT_QUERY_TYPE_INT64: return true;
+    case BASALT_QUERY_TYPE_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case BASALT_QUERY_TYPE_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case BASALT_QUERY_TYPE_UINT32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+    case BASALT_QUERY_TYPE_UINT64: return v >= 0;
+    default: return false;
+    }
+}
+
+/* & | << >>: DuckDB defines them for pairs of one integer type, and an
+ * integer literal that the other operand's type holds takes that type
+ * (`3::TINYINT << 6` is TINYINT and overflows; `n << 27` stays INTEGER). */
+static basalt_status bitwise_call(struct blower *L, const char *name, const struct basalt_sql_expr *l,
+                                  const struct basalt_sql_expr *r, struct basalt_qexpr **out,
+                                  struct basalt_error *err)
+{
+    struct basalt_qexpr *a, *b;
+    basalt_status st = lower(L, l, &a, err);
+    if (st == BASALT_OK)
+        st = lower(L, r, &b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, l, &a, b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, r, &b, a, err);
+    const struct basalt_sql_expr *side[2] = {l, r};
+    struct basalt_qexpr **val[2] = {&a, &b};
+    for (int k = 0; k < 2 && st == BASALT_OK; k++) {
+        const struct basalt_sql_expr *lit = side[k];
+        bool neg = lit->kind == BASALT_SQL_EXPR_UNARY && lit->u.unary.op == BASALT_SQL_UNARY_MINUS;
+        if (neg)
+            lit = lit->u.unary.arg;
+        const struct basalt_sql_expr *other = side[1 - k];
+        bool other_literal = other->kind == BASALT_SQL_EXPR_INTEGER ||
+                             (other->kind == BASALT_SQL_EXPR_UNARY &&
+                              other->u.unary.arg->kind == BASALT_SQL_EXPR_INTEGER);
+        if (lit->kind != BASALT_SQL_EXPR_INTEGER || !lit->u.lit.fits || other_literal)
+            continue;
+        enum basalt_query_type_id t = basalt_qexpr_type(*val[1 - k]).id;
+        if (int_fits(neg ? -lit->u.lit.i64 : lit->u.lit.i64, t))
+            st = basalt_qexpr_cast(L->b, *val[k], basalt_qexpr_type(*val[1 - k]), false, val[k], err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qexpr *args[2] = {a, b};
+    basalt_qexpr_builder_set_position(L->b, l->pos);
+    return basalt_qexpr_call(L->b, name, args, 2, out, err);
+}
+
 /* DuckDB's other operators, each a function: ** and ^ are pow (DOUBLE),
  * & | << >> the bitwise functions, ^@ starts_with, ~ regexp_full_match
  * (!~ its negation), ~~ !~~ ~~* !~~* LIKE, NOT LIKE, ILIKE, NOT ILIKE. */
@@ -253,7 +308,11 @@ static basalt_status lower_operator(struct blower *L, const struct basalt_sql_ex
     while (k + 1 < sizeof ops / sizeof ops[0] && ops[k].op != e->u.binary.op)
         k++;
     struct basalt_qexpr *x;
-    basalt_status st = call2(L, ops[k].function, e->u.binary.left, e->u.binary.right, &x, err);
+    basalt_status st;
+    if (e->u.binary.op >= BASALT_SQL_BINARY_BIT_AND && e->u.binary.op <= BASALT_SQL_BINARY_SHIFT_RIGHT)
+        st = bitwise_call(L, ops[k].function, e->u.binary.left, e->u.binary.right, &x, err);
+    else
+        st = call2(L, ops[k].function, e->u.binary.left, e->u.binary.right, &x, err);
     if (st == BASALT_OK && ops[k].negated)
         return basalt_qexpr_not(L->b, x, out, err);
     *out = x;

@@ -137,19 +137,24 @@ static basalt_status columns_of(struct binder *B, const struct bscope *scope,
     int n = 0;
     basalt_status st = BASALT_OK;
     if (list) {
-        /* the named columns, in the list's order */
+        /* the named columns, in the FROM's order (DuckDB's) */
         for (int32_t i = 0; i < arg->u.list.n_items && st == BASALT_OK; i++) {
             const char *name = arg->u.list.items[i]->u.lit.text;
-            const struct bcol *found = NULL;
-            for (int k = 0; k < scope->n && found == NULL; k++)
-                if (!scope->cols[k].hidden && scope->cols[k].name != NULL &&
-                    strcasecmp(scope->cols[k].name, name) == 0)
-                    found = &scope->cols[k];
-            if (found == NULL)
+            bool found = false;
+            for (int k = 0; k < scope->n && !found; k++)
+                found = !scope->cols[k].hidden && scope->cols[k].name != NULL &&
+                        strcasecmp(scope->cols[k].name, name) == 0;
+            if (!found)
                 st = basalt_sql_err(B, BASALT_NOT_FOUND, arg->u.list.items[i]->pos, err,
                                     "column \"%s\" not found", name);
-            else if (n < scope->n)
-                cols[n++] = found;
+        }
+        for (int k = 0; k < scope->n && st == BASALT_OK; k++) {
+            const struct bcol *bc = &scope->cols[k];
+            bool named = false;
+            for (int32_t i = 0; i < arg->u.list.n_items && !named && !bc->hidden && bc->name; i++)
+                named = strcasecmp(bc->name, arg->u.list.items[i]->u.lit.text) == 0;
+            if (named)
+                cols[n++] = bc;
         }
     } else {
         for (int k = 0; k < scope->n && st == BASALT_OK; k++) {
