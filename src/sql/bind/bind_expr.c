@@ -501,6 +501,10 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
     if (basalt_sql_is_aggregate(name))
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
                               "aggregate function calls are not allowed in %s", L->clause);
+    /* bind_star.c expands COLUMNS(...) in the select list and WHERE */
+    if (strcmp(name, "columns") == 0 && !c->name.quoted)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "COLUMNS(...) is supported in the select list and WHERE only");
     int n = c->n_args;
     struct basalt_qexpr **args = basalt_calloc((size_t)n + 1, sizeof *args);
     if (args == NULL)
