@@ -11,6 +11,13 @@ static basalt_status r_bitwise(struct basalt_qexpr_builder *b, const char *name,
     struct basalt_query_type t = args[0]->type, types[2];
     if (n == 2 && !basalt_qbind_operand_type(args[0], args[1], &t))
         return basalt_qbind_no_overload(b, name, args, n, err);
+    /* DuckDB's overload for an unsigned and a signed integer of one width
+     * below 64 bits is BIGINT's (UTINYINT & TINYINT), not the next wider */
+    enum basalt_query_type_id x = args[0]->type.id, y = n == 2 ? args[1]->type.id : x;
+    if (n == 2 && basalt_qtype_is_unsigned(x) != basalt_qtype_is_unsigned(y) && basalt_qtype_is_int(x) &&
+        basalt_qtype_is_int(y) && basalt_qtype_width(args[0]->type) == basalt_qtype_width(args[1]->type) &&
+        basalt_qtype_width(args[0]->type) < 4)
+        t = basalt_query_type_make(BASALT_QUERY_TYPE_INT64);
     if (t.id == BASALT_QUERY_TYPE_NULL) /* DuckDB: INTEGER for two NULLs, BIGINT for ~NULL */
         t = basalt_query_type_make(n == 2 ? BASALT_QUERY_TYPE_INT32 : BASALT_QUERY_TYPE_INT64);
     if (!basalt_qtype_is_int(t.id))
