@@ -82,11 +82,11 @@ static bool shift_left(uint64_t a, uint64_t k, int bits, bool is_signed, uint64_
         snprintf(msg, cap, "Cannot left-shift by negative number %s", word_text(k, true, tk, sizeof tk));
         return false;
     }
+    if (a == 0) { /* 0 << k is 0 for any k the checks above let through */
+        *out = 0;
+        return true;
+    }
     if (k >= (uint64_t)max_shift) {
-        if (a == 0) {
-            *out = 0;
-            return true;
-        }
         snprintf(msg, cap, "Left-shift value %s is out of range", word_text(k, is_signed, tk, sizeof tk));
         return false;
     }
