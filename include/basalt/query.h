@@ -170,13 +170,21 @@ BASALT_EXPORT basalt_status basalt_qexpr_null(struct basalt_qexpr_builder *b,
  * "floor", "ceil", "trunc", "sqrt", "ln", "log10", "exp", "pow", "sign";
  * strings "length", "lower", "upper", "substring", "concat", "trim",
  * "ltrim", "rtrim", "replace", "starts_with", "ends_with", "contains",
- * "regexp_matches"; dates "date_part"/"extract" (constant part name first),
+ * "regexp_matches", "regexp_full_match" (2 or 3 arguments, the third the
+ * options); bitwise "&", "|", "<<", ">>", "~" (one argument) over integers;
+ * dates "date_part"/"extract" (constant part name first),
  * "date_trunc", "strftime". Arguments are cast implicitly as DuckDB does
  * (integers widen, integers to DOUBLE or DECIMAL, DATE to TIMESTAMP...). */
 BASALT_EXPORT basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name,
                                               struct basalt_qexpr *const *args, int n_args,
                                               struct basalt_qexpr **out,
                                               struct basalt_error *err);
+/* Whether `pattern` (RE2 syntax, as regexp_matches reads it) matches
+ * somewhere in `subject` (the SQL binder's COLUMNS('regex')). INVALID_ARG
+ * with the reason when the pattern does not compile. */
+BASALT_EXPORT basalt_status basalt_query_regex_search(const char *pattern, size_t pattern_len,
+                                                      const char *subject, size_t subject_len,
+                                                      bool *matched, struct basalt_error *err);
 /* CAST(x AS type); with `try_cast`, values that do not convert become NULL. */
 BASALT_EXPORT basalt_status basalt_qexpr_cast(struct basalt_qexpr_builder *b,
                                               struct basalt_qexpr *x,

@@ -91,6 +91,10 @@ enum qop {
     QOP_GCD, QOP_LCM, QOP_BIT_COUNT, QOP_XOR, QOP_GREATEST, QOP_LEAST,
     /* k_error.c */
     QOP_ERROR,
+    /* k_bitwise.c */
+    QOP_BIT_AND, QOP_BIT_OR, QOP_SHIFT_LEFT, QOP_SHIFT_RIGHT, QOP_BIT_NOT,
+    /* k_string_more.c: regexp_full_match (QOP_REGEXP is regexp_matches) */
+    QOP_REGEXP_FULL,
     QOP_COUNT
 };
 
@@ -322,11 +326,13 @@ bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const
 bool basalt_qk_string_more_select(struct qstep *st, struct basalt_arena *arena,
                                   const struct qslot *slots);
 enum { QRE_GROUP = 15, QRE_GROUP_NULL = 15, QRE_ICASE = 16, QRE_DOT_NL = 32, QRE_LITERAL = 64,
-       QRE_GLOBAL = 128 };
+       QRE_GLOBAL = 128, QRE_FULL = 256 /* the whole string must match */ };
 /* Whether the RE2 pattern p[0..n) compiles under those options; else the
  * reason in msg. */
 bool basalt_qregex_check(const char *p, size_t n, int32_t flags, char *msg, size_t cap);
 bool basalt_qk_time_select(struct qstep *st);
+/* k_bitwise.c: QOP_BIT_AND to QOP_BIT_NOT. */
+bool basalt_qk_bitwise_select(struct qstep *st);
 /* k_time_more.c, k_math_more.c: the operations after QOP_INTERVAL_SUB, hooked
  * into basalt_qk_time_select and basalt_qk_math_select; false for others. */
 bool basalt_qk_time_more_select(struct qstep *st);
@@ -350,6 +356,41 @@ basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x);
 bool basalt_qparse_int(const char *s, size_t n, int64_t *out);
 bool basalt_qparse_double(const char *s, size_t n, double *out);
 bool basalt_qparse_decimal(const char *s, size_t n, int precision, int scale, qi128 *out);
+
+/* Function resolution beyond bind.c's table (bind_bitwise.c, bind_regex.c):
+ * each table lists names with their argument counts and resolvers, which
+ * build their calls with bind.c's helpers below. */
+typedef basalt_status (*qext_resolve_fn)(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                         struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                         struct basalt_error *err);
+struct qfunc_ext {
+    const char *name;
+    enum qop op;
+    qext_resolve_fn resolve;
+    int min_args, max_args;
+};
+extern const struct qfunc_ext basalt_qfuncs_bitwise[];
+extern const size_t basalt_qfuncs_bitwise_n;
+extern const struct qfunc_ext basalt_qfuncs_regex[];
+extern const size_t basalt_qfuncs_regex_n;
+/* bind.c's make_call: casts args to types and makes (or folds) the call. */
+basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                struct basalt_qexpr **args, int n, const struct basalt_query_type *types,
+                                struct basalt_query_type result, bool nullable,
+                                struct basalt_qexpr **out, struct basalt_error *err);
+/* The same, the call's aux and negate set before it folds. */
+basalt_status basalt_qbind_call_aux(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                    struct basalt_qexpr **args, int n,
+                                    const struct basalt_query_type *types,
+                                    struct basalt_query_type result, int32_t aux, bool negate,
+                                    struct basalt_qexpr **out, struct basalt_error *err);
+/* "no overload of 'name' for (T1, T2)" */
+basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const char *name,
+                                       struct basalt_qexpr *const *args, int n, struct basalt_error *err);
+/* The common type of two operands (DuckDB's, with its integer-literal rule
+ * for UBIGINT); false when there is none. */
+bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt_qexpr *y,
+                               struct basalt_query_type *out);
 
 /* Folding: evaluates a constant node into *out (program built over no columns). */
 basalt_status basalt_qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,

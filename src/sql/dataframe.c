@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bind/bind_internal.h"
 
@@ -190,23 +191,69 @@ basalt_status basalt_df_select(const struct basalt_df *df, const char *const *ex
     return st;
 }
 
+/* Whether the frame has a column `name` (case-insensitive, as SQL names
+ * are): DESCRIBE's first column lists them. */
+static bool has_column(const struct basalt_arrow_batches *cols, const char *name)
+{
+    size_t n = strlen(name);
+    for (int64_t b = 0; b < cols->n; b++) {
+        const struct ArrowArray *a = cols->arrays[b].children[0];
+        const char *fmt = cols->schema.children[0]->format;
+        for (int64_t r = 0; r < a->length; r++) {
+            int64_t k = a->offset + r, lo, hi;
+            if (strcmp(fmt, "U") == 0) {
+                lo = ((const int64_t *)a->buffers[1])[k];
+                hi = ((const int64_t *)a->buffers[1])[k + 1];
+            } else {
+                lo = ((const int32_t *)a->buffers[1])[k];
+                hi = ((const int32_t *)a->buffers[1])[k + 1];
+            }
+            if ((size_t)(hi - lo) == n && strncasecmp((const char *)a->buffers[2] + lo, name, n) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Columns the frame has are replaced where they stand (* REPLACE); new
+ * ones come after the others, in the order given. */
 basalt_status basalt_df_with_columns(const struct basalt_df *df, const char *const *exprs,
                                      const char *const *names, size_t n, struct basalt_df **out,
                                      struct basalt_error *err)
 {
     if (n == 0 || exprs == NULL || names == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "dataframe: no columns");
-    struct basalt_buffer h;
+    struct basalt_buffer d, h;
+    struct basalt_arrow_batches cols;
+    basalt_buffer_init(&d);
     basalt_buffer_init(&h);
-    basalt_status st = put(&h, err, "* EXCLUDE (");
-    for (size_t i = 0; i < n && st == BASALT_OK; i++)
-        st = put(&h, err, "%s\"%s\"", i ? ", " : "", names[i]);
+    basalt_arrow_batches_init(&cols);
+    basalt_status st = put(&d, err, "DESCRIBE %s", df->sql);
     if (st == BASALT_OK)
-        st = put(&h, err, ")");
+        st = basalt_sql_session_run(df->s, (const char *)d.data, d.size, &cols, err);
+    bool *old = st == BASALT_OK ? basalt_calloc(n, sizeof *old) : NULL;
+    if (st == BASALT_OK && old == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    size_t n_old = 0;
     for (size_t i = 0; i < n && st == BASALT_OK; i++)
-        st = put(&h, err, ", %s AS \"%s\"", exprs[i], names[i]);
+        n_old += old[i] = has_column(&cols, names[i]);
+    if (st == BASALT_OK)
+        st = put(&h, err, n_old ? "* REPLACE (" : "*");
+    for (size_t i = 0, k = 0; i < n && st == BASALT_OK; i++) {
+        if (!old[i])
+            continue;
+        k++;
+        st = put(&h, err, "%s%s AS \"%s\"%s", k > 1 ? ", " : "", exprs[i], names[i],
+                 k == n_old ? ")" : "");
+    }
+    for (size_t i = 0; i < n && st == BASALT_OK; i++)
+        if (!old[i])
+            st = put(&h, err, ", %s AS \"%s\"", exprs[i], names[i]);
     if (st == BASALT_OK)
         st = wrap(df, (const char *)h.data, "", out, err);
+    basalt_free(old);
+    basalt_arrow_batches_reset(&cols);
+    basalt_buffer_reset(&d);
     basalt_buffer_reset(&h);
     return st;
 }

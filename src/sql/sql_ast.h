@@ -102,6 +102,12 @@ struct basalt_sql_type {
 
 /* ------------------------------------------------------------------ expressions */
 
+/* A select-list item, and an entry of * REPLACE (expr AS alias). */
+struct basalt_sql_select_item {
+    struct basalt_sql_expr *expr;
+    struct basalt_sql_ident alias; /* name NULL when none */
+};
+
 enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_INTEGER,       /* lit.text: the digits; lit.fits: lit.i64 holds the value */
     BASALT_SQL_EXPR_NUMBER,        /* lit.text: `1.5`, `.5`, `1e10` (a '.' and no exponent is DECIMAL in DuckDB) */
@@ -111,14 +117,14 @@ enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_TYPED_LITERAL, /* DATE '2024-01-01': typed.type, typed.text */
     BASALT_SQL_EXPR_INTERVAL,      /* INTERVAL '1 day' | INTERVAL 3 DAY | INTERVAL '3' MONTH */
     BASALT_SQL_EXPR_COLUMN,        /* column: 1..3 parts */
-    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) */
+    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) REPLACE (x AS a) */
     BASALT_SQL_EXPR_UNARY,         /* - + NOT */
     BASALT_SQL_EXPR_BINARY,        /* arithmetic, ||, comparisons, AND, OR, IS [NOT] DISTINCT FROM */
     BASALT_SQL_EXPR_IS,            /* IS [NOT] NULL | TRUE | FALSE, ISNULL, NOTNULL */
     BASALT_SQL_EXPR_BETWEEN,       /* x [NOT] BETWEEN lo AND hi */
     BASALT_SQL_EXPR_IN_LIST,       /* x [NOT] IN (a, b, ...) */
     BASALT_SQL_EXPR_IN_QUERY,      /* x [NOT] IN (SELECT ...) */
-    BASALT_SQL_EXPR_LIKE,          /* x [NOT] LIKE | ILIKE pattern [ESCAPE e] */
+    BASALT_SQL_EXPR_LIKE,          /* x [NOT] LIKE | ILIKE | SIMILAR TO pattern [ESCAPE e] */
     BASALT_SQL_EXPR_CASE,          /* CASE [operand] WHEN .. THEN .. [ELSE ..] END */
     BASALT_SQL_EXPR_CAST,          /* CAST(x AS t), TRY_CAST(x AS t), x::t */
     BASALT_SQL_EXPR_EXTRACT,       /* EXTRACT(part FROM x) */
@@ -132,6 +138,7 @@ enum basalt_sql_unary_op {
     BASALT_SQL_UNARY_MINUS,
     BASALT_SQL_UNARY_PLUS,
     BASALT_SQL_UNARY_NOT,
+    BASALT_SQL_UNARY_BIT_NOT, /* ~x */
 };
 
 enum basalt_sql_binary_op {
@@ -152,7 +159,25 @@ enum basalt_sql_binary_op {
     BASALT_SQL_BINARY_OR,
     BASALT_SQL_BINARY_IS_DISTINCT,     /* IS DISTINCT FROM */
     BASALT_SQL_BINARY_IS_NOT_DISTINCT, /* IS NOT DISTINCT FROM */
+    /* DuckDB's other operators, kept as written (its column names spell them) */
+    BASALT_SQL_BINARY_POW,         /* ** */
+    BASALT_SQL_BINARY_CARET,       /* ^, also power */
+    BASALT_SQL_BINARY_BIT_AND,     /* & */
+    BASALT_SQL_BINARY_BIT_OR,      /* | */
+    BASALT_SQL_BINARY_SHIFT_LEFT,  /* << */
+    BASALT_SQL_BINARY_SHIFT_RIGHT, /* >> */
+    BASALT_SQL_BINARY_STARTS_WITH, /* ^@ */
+    BASALT_SQL_BINARY_REGEX,       /* ~: regexp_full_match */
+    BASALT_SQL_BINARY_NOT_REGEX,   /* !~ */
+    BASALT_SQL_BINARY_LIKE,        /* ~~ */
+    BASALT_SQL_BINARY_NOT_LIKE,    /* !~~ */
+    BASALT_SQL_BINARY_ILIKE,       /* ~~* */
+    BASALT_SQL_BINARY_NOT_ILIKE,   /* !~~* */
 };
+
+/* The text of a binary operator of BASALT_SQL_BINARY_POW and after ("**",
+ * "~~*"); NULL for the others. */
+const char *basalt_sql_operator_text(enum basalt_sql_binary_op op);
 
 enum basalt_sql_is_what {
     BASALT_SQL_IS_NULL,
@@ -294,6 +319,8 @@ struct basalt_sql_expr {
             struct basalt_sql_name qualifier; /* n_parts 0 for a bare * */
             int32_t n_exclude;
             struct basalt_sql_ident *exclude;
+            int32_t n_replace;                       /* * REPLACE (expr AS name, ...) */
+            struct basalt_sql_select_item *replace;  /* alias: the column replaced */
         } star;
         struct {
             enum basalt_sql_unary_op op;
@@ -327,6 +354,7 @@ struct basalt_sql_expr {
             struct basalt_sql_expr *arg, *pattern, *escape; /* escape may be NULL */
             bool negated;
             bool ilike;
+            bool similar; /* [NOT] SIMILAR TO: a regular expression matching all of arg */
         } like;
         struct {
             struct basalt_sql_expr *operand; /* NULL for the searched form */
@@ -412,10 +440,6 @@ struct basalt_sql_from {
 
 /* ------------------------------------------------------------------ queries */
 
-struct basalt_sql_select_item {
-    struct basalt_sql_expr *expr;
-    struct basalt_sql_ident alias; /* name NULL when none */
-};
 
 /* WINDOW name AS (...) */
 struct basalt_sql_named_window {

@@ -4,7 +4,8 @@
 //
 // Generates COUNT random expressions (seeded) over columns a..e with every
 // operator the precedence table has, written with as few parentheses as
-// possible, and asks DuckDB's own parser (json_serialize_sql) for each
+// possible (DuckDB's generic operators ** ^ & | << >> ^@ ~ !~ ~~ !~~ ~~* !~~*
+// and SIMILAR TO included), and asks DuckDB's own parser (json_serialize_sql) for each
 // one's tree. OUT.txt gets `expr<TAB>tree` per expression, the tree in a
 // neutral prefix form (`+(a, *(b, c))`), or `expr<TAB>ERROR` where DuckDB
 // reports a syntax error. The neutral form keeps what DuckDB's transformer
@@ -31,19 +32,20 @@ const r = rng(Number(seedArg));
 const pick = a => a[Math.floor(r() * a.length)];
 
 const binops = ['+', '-', '*', '/', '//', '%', '||', '=', '==', '<>', '!=', '<', '<=', '>', '>=',
-                'AND', 'OR', 'and', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM'];
+                'AND', 'OR', 'and', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
+                '**', '^', '&', '|', '<<', '>>', '^@', '~', '!~', '~~', '!~~', '~~*', '!~~*'];
 function gen(depth) {
   if (depth <= 0 || r() < 0.15)
     return pick(['a', 'b', 'c', 'd', 'e', 't.a', 'B']);
   const x = () => gen(depth - 1);
   switch (Math.floor(r() * 12)) {
     case 0: case 1: case 2: case 3: return `${x()} ${pick(binops)} ${x()}`;
-    case 4: return `${pick(['NOT', 'not', '-', '+', '- -'])} ${x()}`;
+    case 4: return `${pick(['NOT', 'not', '-', '+', '- -', '~', '- ~'])} ${x()}`;
     case 5: return `${x()} ${pick(['IS NULL', 'IS NOT NULL', 'ISNULL', 'NOTNULL'])}`;
     case 6: return `${x()}::${pick(['int', 'varchar', 'double'])}`;
     case 7: return `${x()} ${pick(['', 'NOT '])}BETWEEN ${x()} AND ${x()}`;
     case 8: return `${x()} ${pick(['', 'NOT '])}IN (${x()}, ${x()})`;
-    case 9: return `${x()} ${pick(['LIKE', 'NOT LIKE', 'ILIKE', 'NOT ILIKE'])} ${x()}`;
+    case 9: return `${x()} ${pick(['LIKE', 'NOT LIKE', 'ILIKE', 'NOT ILIKE', 'SIMILAR TO', 'NOT SIMILAR TO'])} ${x()}`;
     default: return `(${x()})`;
   }
 }

@@ -467,6 +467,9 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     case QOP_BIT_COUNT: case QOP_XOR: case QOP_GREATEST: case QOP_LEAST:
         ok = basalt_qk_math_select(st);
         break;
+    case QOP_BIT_AND: case QOP_BIT_OR: case QOP_SHIFT_LEFT: case QOP_SHIFT_RIGHT: case QOP_BIT_NOT:
+        ok = basalt_qk_bitwise_select(st);
+        break;
     case QOP_DATE_PART: case QOP_DATE_TRUNC: case QOP_STRFTIME: case QOP_TS_ADD_INTERVAL:
     case QOP_TS_SUB_INTERVAL: case QOP_TS_SUB_TS: case QOP_DATE_SUB_DATE: case QOP_DATE_ADD_DAYS:
     case QOP_DATE_SUB_DAYS: case QOP_INTERVAL_ADD:

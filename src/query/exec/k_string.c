@@ -1,8 +1,7 @@
 /* String kernels over views: results that are slices of an input stay
  * views, new strings go to the state's per-vector arena. LIKE patterns that
  * are constants compile once into an exact, prefix, suffix or contains test,
- * or the general matcher; regexp_matches compiles its POSIX pattern once. */
-#include <regex.h>
+ * or the general matcher. */
 #include <stdio.h>
 #include <string.h>
 
@@ -414,34 +413,10 @@ static struct like_pat *like_compile(struct basalt_arena *arena, const char *p, 
     return lp;
 }
 
-/* ---------------------------------------------------------------- regexp */
-
-static basalt_status k_regexp(const struct qstep *st, struct qexec *x)
-{
-    const struct qstr *a = A(0).data;
-    const regex_t *re = st->data;
-    uint64_t *d = OUT.dbuf;
-    valid_all(x, st);
-    OUT.data = d;
-    memset(d, 0, QWORDS * 8);
-    for (int i = 0; i < x->n; i++) {
-        if (!qrow_valid(OUT.valid, i))
-            continue;
-        char *z = basalt_qstr_alloc(x, (size_t)a[i].len + 1);
-        if (!z)
-            return BASALT_NOMEM;
-        memcpy(z, a[i].ptr, (size_t)a[i].len);
-        z[a[i].len] = 0;
-        if (regexec(re, z, 0, NULL, 0) == 0)
-            qbit_set(d, i, true);
-    }
-    return BASALT_OK;
-}
-
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots)
 {
     if ((st->op >= QOP_LEFT && st->op <= QOP_REGEXP_EXTRACT) || st->op == QOP_LOWER ||
-        st->op == QOP_UPPER)
+        st->op == QOP_UPPER || st->op == QOP_REGEXP || st->op == QOP_REGEXP_FULL)
         return basalt_qk_string_more_select(st, arena, slots);
     switch (st->op) {
     case QOP_CONCAT:
@@ -461,19 +436,6 @@ bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const
                                                 "like_contains", "like_segments", "like_general"};
             st->kname = names[((struct like_pat *)st->data)->kind];
         }
-        return true;
-    }
-    case QOP_REGEXP: {
-        const struct qslot *ps = &slots[st->args[1]];
-        if (!ps->is_const || ps->const_null)
-            return false;
-        regex_t *re = basalt_arena_alloc(arena, sizeof *re, 16);
-        if (!re || regcomp(re, ps->value.v.str.ptr, REG_EXTENDED | REG_NOSUB) != 0)
-            return false;
-        st->data = re;
-        st->regex = true; /* regfree'd by basalt_query_program_free */
-        st->fn = k_regexp;
-        st->kname = "regexp";
         return true;
     }
     default:

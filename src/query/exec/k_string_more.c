@@ -674,10 +674,16 @@ static bool re2_to_ere(const char *p, size_t n, int32_t *flags, char *o, char *m
 static bool regex_compile(regex_t *re, const char *p, size_t n, int32_t flags, char *msg,
                           size_t cap)
 {
-    char *ere = basalt_malloc(8 * n + 1);
+    char *ere = basalt_malloc(8 * n + 8);
     if (!ere)
         return refuse(msg, cap, "out of memory");
-    bool ok = re2_to_ere(p, n, &flags, ere, msg, cap);
+    /* QRE_FULL: ^(pattern)$, so that the whole subject must match */
+    size_t at = flags & QRE_FULL ? 2 : 0;
+    bool ok = re2_to_ere(p, n, &flags, ere + at, msg, cap);
+    if (ok && (flags & QRE_FULL)) {
+        memcpy(ere, "^(", 2);
+        memcpy(ere + strlen(ere), ")$", 3);
+    }
     if (ok) {
         locale_t old = enter_utf8();
         int rc = regcomp(re, ere, REG_EXTENDED | (flags & QRE_ICASE ? REG_ICASE : 0));
@@ -698,6 +704,32 @@ bool basalt_qregex_check(const char *p, size_t n, int32_t flags, char *msg, size
         return false;
     regfree(&re);
     return true;
+}
+
+basalt_status basalt_query_regex_search(const char *pattern, size_t pattern_len,
+                                       const char *subject, size_t subject_len, bool *matched,
+                                       struct basalt_error *err)
+{
+    regex_t re;
+    char msg[256];
+    if (!pattern || !subject || !matched)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument");
+    if (!regex_compile(&re, pattern, pattern_len, 0, msg, sizeof msg))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "Failed to compile regex \"%.*s\": %s",
+                                (int)pattern_len, pattern, msg);
+    char *z = basalt_malloc(subject_len + 1);
+    if (!z) {
+        regfree(&re);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    memcpy(z, subject, subject_len);
+    z[subject_len] = '\0';
+    locale_t old = enter_utf8();
+    *matched = regexec(&re, z, 0, NULL, 0) == 0;
+    leave_utf8(old);
+    basalt_free(z);
+    regfree(&re);
+    return BASALT_OK;
 }
 
 /* s copied with a NUL after it, into the vector's strings: glibc's
@@ -881,6 +913,77 @@ static basalt_status k_regexp_extract(const struct qstep *st, struct qexec *x)
     return rs;
 }
 
+/* Patterns compiled for a column of patterns: the last few distinct ones
+ * of the vector, replaced round-robin. */
+#define PATTERN_CACHE 8
+struct pattern_cache {
+    struct qstr text[PATTERN_CACHE];
+    regex_t re[PATTERN_CACHE];
+    bool used[PATTERN_CACHE];
+    int next;
+};
+
+static const regex_t *cached_pattern(struct pattern_cache *c, const struct qstr *p, int32_t flags,
+                                     char *msg, size_t cap)
+{
+    for (int k = 0; k < PATTERN_CACHE; k++)
+        if (c->used[k] && c->text[k].len == p->len &&
+            (p->len == 0 || memcmp(c->text[k].ptr, p->ptr, (size_t)p->len) == 0))
+            return &c->re[k];
+    int k = c->next;
+    c->next = (c->next + 1) % PATTERN_CACHE;
+    if (c->used[k])
+        regfree(&c->re[k]);
+    c->used[k] = regex_compile(&c->re[k], p->ptr ? p->ptr : "", (size_t)p->len, flags, msg, cap);
+    c->text[k] = *p;
+    return c->used[k] ? &c->re[k] : NULL;
+}
+
+static void cache_free(struct pattern_cache *c)
+{
+    for (int k = 0; k < PATTERN_CACHE; k++)
+        if (c->used[k])
+            regfree(&c->re[k]);
+}
+
+/* regexp_matches / regexp_full_match: a match anywhere, or of the whole
+ * string (the pattern compiled as ^(...)$, QRE_FULL); st->data is the
+ * compiled constant pattern, or NULL for a column of patterns. */
+static basalt_status k_regexp_match(const struct qstep *st, struct qexec *x)
+{
+    const struct qstr *a = A(0).data, *pats = A(1).data;
+    const struct qregex *r = st->data;
+    uint64_t *d = OUT.dbuf;
+    basalt_qvalid_and(x, &OUT, &A(0), &A(1));
+    OUT.data = d;
+    memset(d, 0, QWORDS * 8);
+    struct pattern_cache cache;
+    memset(&cache, 0, sizeof cache);
+    basalt_status rs = BASALT_OK;
+    locale_t old = enter_utf8();
+    for (int i = 0; i < x->n && rs == BASALT_OK; i++) {
+        if (!qrow_valid(OUT.valid, i))
+            continue;
+        const regex_t *re = r ? &r->re : NULL;
+        char msg[256];
+        if (!re && !(re = cached_pattern(&cache, &pats[i], st->aux, msg, sizeof msg))) {
+            if (qcounts(x, st, i))
+                rs = basalt_qexec_error(x, st, BASALT_INVALID_ARG, "invalid pattern '%.*s': %s",
+                                        (int)pats[i].len, pats[i].ptr ? pats[i].ptr : "", msg);
+            continue;
+        }
+        struct qstr s;
+        regmatch_t m[1];
+        if (!terminated(x, &a[i], &s))
+            rs = basalt_error_set(x->err, BASALT_NOMEM, "out of memory");
+        else if (search(re, &s, 0, m, 1))
+            qbit_set(d, i, true);
+    }
+    leave_utf8(old);
+    cache_free(&cache);
+    return rs;
+}
+
 /* ---------------------------------------------------------------- selection */
 
 static const struct {
@@ -904,6 +1007,8 @@ static const struct {
     {QOP_TRANSLATE, k_translate, "translate"},
     {QOP_REGEXP_REPLACE, k_regexp_replace, "regexp_replace"},
     {QOP_REGEXP_EXTRACT, k_regexp_extract, "regexp_extract"},
+    {QOP_REGEXP, k_regexp_match, "regexp_matches"},
+    {QOP_REGEXP_FULL, k_regexp_match, "regexp_full_match"},
 };
 
 bool basalt_qk_string_more_select(struct qstep *st, struct basalt_arena *arena,
@@ -916,10 +1021,14 @@ bool basalt_qk_string_more_select(struct qstep *st, struct basalt_arena *arena,
         return false;
     st->fn = kernels[k].fn;
     st->kname = kernels[k].name;
-    if (st->op != QOP_REGEXP_REPLACE && st->op != QOP_REGEXP_EXTRACT)
+    if (st->op != QOP_REGEXP_REPLACE && st->op != QOP_REGEXP_EXTRACT && st->op != QOP_REGEXP &&
+        st->op != QOP_REGEXP_FULL)
         return true;
-    /* the binder made the pattern a constant and checked that it compiles */
+    /* the binder checked that a constant pattern compiles; the matching
+     * functions also take a column of patterns (st->data NULL) */
     const struct qslot *ps = &slots[st->args[1]];
+    if ((st->op == QOP_REGEXP || st->op == QOP_REGEXP_FULL) && !ps->is_const)
+        return true;
     if (!ps->is_const || ps->const_null)
         return false;
     struct qregex *r = basalt_arena_alloc(arena, sizeof *r, 16);

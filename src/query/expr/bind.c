@@ -1451,10 +1451,9 @@ static const struct qfunc functions[] = {
     {"concat", QOP_CONCAT, r_concat, 1, QMAX_ARGS}, {"||", QOP_CONCAT, r_concat, 2, 2},
     {"trim", QOP_TRIM, r_string, 1, 2}, {"ltrim", QOP_LTRIM, r_string, 1, 2},
     {"rtrim", QOP_RTRIM, r_string, 1, 2}, {"replace", QOP_REPLACE, r_string, 3, 3},
-    {"starts_with", QOP_STARTS_WITH, r_string, 2, 2},
+    {"starts_with", QOP_STARTS_WITH, r_string, 2, 2}, {"prefix", QOP_STARTS_WITH, r_string, 2, 2},
     {"ends_with", QOP_ENDS_WITH, r_string, 2, 2}, {"suffix", QOP_ENDS_WITH, r_string, 2, 2},
     {"contains", QOP_CONTAINS, r_string, 2, 2},
-    {"regexp_matches", QOP_REGEXP, r_string, 2, 2},
     {"left", QOP_LEFT, r_strfn, 2, 2}, {"right", QOP_RIGHT, r_strfn, 2, 2},
     {"lpad", QOP_LPAD, r_strfn, 3, 3}, {"rpad", QOP_RPAD, r_strfn, 3, 3},
     {"strpos", QOP_STRPOS, r_strfn, 2, 2}, {"instr", QOP_STRPOS, r_strfn, 2, 2},
@@ -1502,6 +1501,82 @@ static const struct qfunc functions[] = {
     {"xor", QOP_XOR, r_math_more, 2, 2},
 };
 
+/* ------------------------------------------------------------------ other files' resolvers */
+
+basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                struct basalt_qexpr **args, int n, const struct basalt_query_type *types,
+                                struct basalt_query_type result, bool nullable,
+                                struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct qfunc f = {name, op, NULL, n, n};
+    return make_call(b, &f, op, args, n, types, result, nullable, out, err);
+}
+
+basalt_status basalt_qbind_call_aux(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                    struct basalt_qexpr **args, int n,
+                                    const struct basalt_query_type *types,
+                                    struct basalt_query_type result, int32_t aux, bool negate,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct qfunc f = {name, op, NULL, n, n};
+    struct basalt_qexpr *e;
+    bool fold = b->fold;
+    b->fold = false; /* fold once aux and negate are set */
+    basalt_status st = make_call(b, &f, op, args, n, types, result, false, &e, err);
+    b->fold = fold;
+    if (st != BASALT_OK)
+        return st;
+    if (e->kind != QN_CALL) {
+        *out = e;
+        return BASALT_OK;
+    }
+    e->aux = aux;
+    e->negate = negate;
+    return finish(b, e, out, err);
+}
+
+basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const char *name,
+                                       struct basalt_qexpr *const *args, int n, struct basalt_error *err)
+{
+    struct qfunc f = {name, QOP_COUNT, NULL, n, n};
+    return no_overload(b, &f, args, n, err);
+}
+
+bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt_qexpr *y,
+                               struct basalt_query_type *out)
+{
+    return operand_type(x, x->type, y, y->type, out);
+}
+
+/* A name of bind_bitwise.c's or bind_regex.c's tables. */
+static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
+                              struct basalt_qexpr *const *args, int n, struct basalt_qexpr **out,
+                              struct basalt_error *err)
+{
+    const struct {
+        const struct qfunc_ext *fs;
+        size_t n;
+    } tables[] = {{basalt_qfuncs_bitwise, basalt_qfuncs_bitwise_n},
+                  {basalt_qfuncs_regex, basalt_qfuncs_regex_n}};
+    bool known = false;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        for (size_t i = 0; i < tables[t].n; i++) {
+            const struct qfunc_ext *f = &tables[t].fs[i];
+            if (strcasecmp(f->name, name) != 0)
+                continue;
+            known = true;
+            if (n < f->min_args || n > f->max_args)
+                continue;
+            struct basalt_qexpr *copy[QMAX_ARGS];
+            for (int k = 0; k < n; k++)
+                copy[k] = args[k];
+            return f->resolve(b, f->name, f->op, copy, n, out, err);
+        }
+    if (known)
+        return basalt_qbind_no_overload(b, name, args, n, err);
+    return basalt_qnode_error(b, BASALT_NOT_FOUND, err, "unknown function '%s'", name);
+}
+
 basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name,
                                 struct basalt_qexpr *const *args, int n_args,
                                 struct basalt_qexpr **out, struct basalt_error *err)
@@ -1524,12 +1599,12 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
             break;
         }
     }
-    if (!f && known) {
+    if (!f && !known)
+        return call_ext(b, name, args, n_args, out, err);
+    if (!f) {
         struct qfunc tmp = {name, QOP_COUNT, NULL, 0, 0};
         return no_overload(b, &tmp, args, n_args, err);
     }
-    if (!f)
-        return basalt_qnode_error(b, BASALT_NOT_FOUND, err, "unknown function '%s'", name);
     struct basalt_qexpr *copy[QMAX_ARGS];
     if (n_args > QMAX_ARGS)
         return basalt_qnode_error(b, BASALT_LIMIT, err, "too many arguments to '%s'", name);

@@ -224,6 +224,101 @@ static basalt_status call2(struct blower *L, const char *name, const struct basa
     return basalt_qexpr_call(L->b, name, args, 2, out, err);
 }
 
+/* Whether v fits integer type t. */
+static bool int_fits(int64_t v, enum basalt_query_type_id t)
+{
+    switch (t) {
+    case BASALT_QUERY_TYPE_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case BASALT_QUERY_TYPE_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case BASALT_QUERY_TYPE_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case BASALT_QUERY_TYPE_INT64: return true;
+    case BASALT_QUERY_TYPE_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case BASALT_QUERY_TYPE_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case BASALT_QUERY_TYPE_UINT32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+    case BASALT_QUERY_TYPE_UINT64: return v >= 0;
+    default: return false;
+    }
+}
+
+/* & | << >>: DuckDB defines them for pairs of one integer type, and an
+ * integer literal that the other operand's type holds takes that type
+ * (`3::TINYINT << 6` is TINYINT and overflows; `n << 27` stays INTEGER). */
+static basalt_status bitwise_call(struct blower *L, const char *name, const struct basalt_sql_expr *l,
+                                  const struct basalt_sql_expr *r, struct basalt_qexpr **out,
+                                  struct basalt_error *err)
+{
+    struct basalt_qexpr *a, *b;
+    basalt_status st = lower(L, l, &a, err);
+    if (st == BASALT_OK)
+        st = lower(L, r, &b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, l, &a, b, err);
+    if (st == BASALT_OK)
+        st = adapt_literal(L, r, &b, a, err);
+    const struct basalt_sql_expr *side[2] = {l, r};
+    struct basalt_qexpr **val[2] = {&a, &b};
+    for (int k = 0; k < 2 && st == BASALT_OK; k++) {
+        const struct basalt_sql_expr *lit = side[k];
+        bool neg = lit->kind == BASALT_SQL_EXPR_UNARY && lit->u.unary.op == BASALT_SQL_UNARY_MINUS;
+        if (neg)
+            lit = lit->u.unary.arg;
+        const struct basalt_sql_expr *other = side[1 - k];
+        bool other_literal = other->kind == BASALT_SQL_EXPR_INTEGER ||
+                             (other->kind == BASALT_SQL_EXPR_UNARY &&
+                              other->u.unary.arg->kind == BASALT_SQL_EXPR_INTEGER);
+        if (lit->kind != BASALT_SQL_EXPR_INTEGER || !lit->u.lit.fits || other_literal)
+            continue;
+        enum basalt_query_type_id t = basalt_qexpr_type(*val[1 - k]).id;
+        if (int_fits(neg ? -lit->u.lit.i64 : lit->u.lit.i64, t))
+            st = basalt_qexpr_cast(L->b, *val[k], basalt_qexpr_type(*val[1 - k]), false, val[k], err);
+    }
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_qexpr *args[2] = {a, b};
+    basalt_qexpr_builder_set_position(L->b, l->pos);
+    return basalt_qexpr_call(L->b, name, args, 2, out, err);
+}
+
+/* DuckDB's other operators, each a function: ** and ^ are pow (DOUBLE),
+ * & | << >> the bitwise functions, ^@ starts_with, ~ regexp_full_match
+ * (!~ its negation), ~~ !~~ ~~* !~~* LIKE, NOT LIKE, ILIKE, NOT ILIKE. */
+static basalt_status lower_operator(struct blower *L, const struct basalt_sql_expr *e,
+                                    struct basalt_qexpr **out, struct basalt_error *err)
+{
+    static const struct {
+        enum basalt_sql_binary_op op;
+        const char *function;
+        bool negated;
+    } ops[] = {
+        {BASALT_SQL_BINARY_POW, "pow", false},
+        {BASALT_SQL_BINARY_CARET, "pow", false},
+        {BASALT_SQL_BINARY_BIT_AND, "&", false},
+        {BASALT_SQL_BINARY_BIT_OR, "|", false},
+        {BASALT_SQL_BINARY_SHIFT_LEFT, "<<", false},
+        {BASALT_SQL_BINARY_SHIFT_RIGHT, ">>", false},
+        {BASALT_SQL_BINARY_STARTS_WITH, "starts_with", false},
+        {BASALT_SQL_BINARY_REGEX, "regexp_full_match", false},
+        {BASALT_SQL_BINARY_NOT_REGEX, "regexp_full_match", true},
+        {BASALT_SQL_BINARY_LIKE, "like", false},
+        {BASALT_SQL_BINARY_NOT_LIKE, "not_like", false},
+        {BASALT_SQL_BINARY_ILIKE, "ilike", false},
+        {BASALT_SQL_BINARY_NOT_ILIKE, "not_ilike", false},
+    };
+    size_t k = 0;
+    while (k + 1 < sizeof ops / sizeof ops[0] && ops[k].op != e->u.binary.op)
+        k++;
+    struct basalt_qexpr *x;
+    basalt_status st;
+    if (e->u.binary.op >= BASALT_SQL_BINARY_BIT_AND && e->u.binary.op <= BASALT_SQL_BINARY_SHIFT_RIGHT)
+        st = bitwise_call(L, ops[k].function, e->u.binary.left, e->u.binary.right, &x, err);
+    else
+        st = call2(L, ops[k].function, e->u.binary.left, e->u.binary.right, &x, err);
+    if (st == BASALT_OK && ops[k].negated)
+        return basalt_qexpr_not(L->b, x, out, err);
+    *out = x;
+    return st;
+}
+
 static basalt_status lower_binary(struct blower *L, const struct basalt_sql_expr *e,
                                   struct basalt_qexpr **out, struct basalt_error *err)
 {
@@ -232,6 +327,8 @@ static basalt_status lower_binary(struct blower *L, const struct basalt_sql_expr
     enum basalt_sql_binary_op op = e->u.binary.op;
     if (op <= BASALT_SQL_BINARY_GE)
         return call2(L, names[op], e->u.binary.left, e->u.binary.right, out, err);
+    if (op >= BASALT_SQL_BINARY_POW)
+        return lower_operator(L, e, out, err);
     struct basalt_qexpr *a, *b;
     basalt_status st = lower(L, e->u.binary.left, &a, err);
     if (st == BASALT_OK)
@@ -328,9 +425,42 @@ static basalt_status lower_like(struct blower *L, const struct basalt_sql_expr *
     }
     if (st != BASALT_OK)
         return st;
+    if (e->u.like.similar) {
+        /* DuckDB's SIMILAR TO is regexp_full_match over the pattern as written */
+        struct basalt_qexpr *m;
+        if (n == 3)
+            return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                                  "Custom escape in SIMILAR TO is not supported");
+        st = basalt_qexpr_call(L->b, "regexp_full_match", args, 2, &m, err);
+        if (st == BASALT_OK && e->u.like.negated)
+            return basalt_qexpr_not(L->b, m, out, err);
+        *out = m;
+        return st;
+    }
     const char *name = e->u.like.ilike ? (e->u.like.negated ? "not_ilike" : "ilike")
                                        : (e->u.like.negated ? "not_like" : "like");
     return basalt_qexpr_call(L->b, name, args, n, out, err);
+}
+
+/* A WHEN condition that is not BOOLEAN is cast to it, as DuckDB does: an
+ * integer or a number is true when not 0, a string by the cast's rules
+ * ('true', 't', '1' ...; others fail). */
+static basalt_status when_condition(struct blower *L, const struct basalt_sql_expr *w,
+                                    struct basalt_qexpr **x, struct basalt_error *err)
+{
+    struct basalt_query_type t = basalt_qexpr_type(*x);
+    if (t.id == BASALT_QUERY_TYPE_BOOL || t.id == BASALT_QUERY_TYPE_NULL)
+        return BASALT_OK;
+    basalt_qexpr_builder_set_position(L->b, w->pos);
+    if (t.id == BASALT_QUERY_TYPE_FLOAT || t.id == BASALT_QUERY_TYPE_DOUBLE ||
+        t.id == BASALT_QUERY_TYPE_DECIMAL) {
+        struct basalt_qexpr *zero, *pair[2];
+        basalt_status st = basalt_qexpr_int(L->b, BASALT_QUERY_TYPE_INT32, 0, &zero, err);
+        pair[0] = *x;
+        pair[1] = zero;
+        return st == BASALT_OK ? basalt_qexpr_call(L->b, "<>", pair, 2, x, err) : st;
+    }
+    return basalt_qexpr_cast(L->b, *x, basalt_query_type_make(BASALT_QUERY_TYPE_BOOL), false, x, err);
 }
 
 static basalt_status lower_case(struct blower *L, const struct basalt_sql_expr *e,
@@ -345,6 +475,8 @@ static basalt_status lower_case(struct blower *L, const struct basalt_sql_expr *
             st = call2(L, "=", e->u.case_.operand, e->u.case_.when[i], &whens[i], err);
         else
             st = lower(L, e->u.case_.when[i], &whens[i], err);
+        if (st == BASALT_OK)
+            st = when_condition(L, e->u.case_.when[i], &whens[i], err);
         if (st == BASALT_OK)
             st = lower(L, e->u.case_.then[i], &thens[i], err);
     }
@@ -374,6 +506,10 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
                               "GROUPING() is allowed only in the select list, HAVING, "
                               "QUALIFY and ORDER BY of a query with GROUP BY (not in %s)",
                               L->clause);
+    /* bind_star.c expands COLUMNS(...) in the select list and WHERE */
+    if (strcmp(name, "columns") == 0 && !c->name.quoted)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "COLUMNS(...) is supported in the select list and WHERE only");
     int n = c->n_args;
     struct basalt_qexpr **args = basalt_calloc((size_t)n + 1, sizeof *args);
     if (args == NULL)
@@ -581,7 +717,9 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
         }
         if (e->u.unary.op == BASALT_SQL_UNARY_NOT)
             return basalt_qexpr_not(L->b, x, out, err);
-        return basalt_qexpr_call(L->b, "-", &x, 1, out, err);
+        basalt_qexpr_builder_set_position(L->b, e->pos);
+        return basalt_qexpr_call(L->b, e->u.unary.op == BASALT_SQL_UNARY_BIT_NOT ? "~" : "-", &x, 1,
+                                 out, err);
     }
     case BASALT_SQL_EXPR_BINARY: return lower_binary(L, e, out, err);
     case BASALT_SQL_EXPR_IS: return lower_is(L, e, out, err);

@@ -316,6 +316,12 @@ struct bfrom;
 basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope, struct bfrom *F,
                                     struct basalt_error *err);
 
+/* bind_star.c: * EXCLUDE names checked, * REPLACE and COLUMNS(...) in the
+ * select list (and COLUMNS in WHERE) expanded over the FROM's columns;
+ * *s becomes the rewritten select when there was anything to expand. */
+basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
+                                      const struct basalt_sql_select **s, struct basalt_error *err);
+
 /* ast_build.c: trees the binder writes (in B's arena, NULL when out of
  * memory or given a NULL operand); shared() views a script node as the
  * non-const pointer the tree types hold. */

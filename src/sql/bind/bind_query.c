@@ -505,6 +505,9 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (st == BASALT_OK)
             st = basalt_sql_from_add(&F, &r1, err);
     }
+    /* * REPLACE and COLUMNS(...) over the FROM's columns (bind_star.c) */
+    if (st == BASALT_OK)
+        st = basalt_sql_expand_stars(B, &scope, &s, err);
     /* Aliases of the select list that name no column (bind_alias.c). */
     const struct basalt_sql_expr *where = NULL, *having = NULL, *qualify = NULL;
     if (st == BASALT_OK && s->where != NULL)

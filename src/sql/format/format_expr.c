@@ -23,7 +23,25 @@ static const char *const binary_ops[] = {
     [BASALT_SQL_BINARY_OR] = "OR",
     [BASALT_SQL_BINARY_IS_DISTINCT] = "IS DISTINCT FROM",
     [BASALT_SQL_BINARY_IS_NOT_DISTINCT] = "IS NOT DISTINCT FROM",
+    [BASALT_SQL_BINARY_POW] = "**",
+    [BASALT_SQL_BINARY_CARET] = "^",
+    [BASALT_SQL_BINARY_BIT_AND] = "&",
+    [BASALT_SQL_BINARY_BIT_OR] = "|",
+    [BASALT_SQL_BINARY_SHIFT_LEFT] = "<<",
+    [BASALT_SQL_BINARY_SHIFT_RIGHT] = ">>",
+    [BASALT_SQL_BINARY_STARTS_WITH] = "^@",
+    [BASALT_SQL_BINARY_REGEX] = "~",
+    [BASALT_SQL_BINARY_NOT_REGEX] = "!~",
+    [BASALT_SQL_BINARY_LIKE] = "~~",
+    [BASALT_SQL_BINARY_NOT_LIKE] = "!~~",
+    [BASALT_SQL_BINARY_ILIKE] = "~~*",
+    [BASALT_SQL_BINARY_NOT_ILIKE] = "!~~*",
 };
+
+const char *basalt_sql_operator_text(enum basalt_sql_binary_op op)
+{
+    return op >= BASALT_SQL_BINARY_POW && op <= BASALT_SQL_BINARY_NOT_ILIKE ? binary_ops[op] : NULL;
+}
 
 static const char *const units[] = {
     [BASALT_SQL_UNIT_NONE] = "",
@@ -232,11 +250,24 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
             }
             basalt_sqlf_put(o, ")");
         }
+        if (e->u.star.n_replace) {
+            basalt_sqlf_put(o, " REPLACE (");
+            for (int32_t i = 0; i < e->u.star.n_replace; i++) {
+                if (i)
+                    basalt_sqlf_put(o, ", ");
+                basalt_sqlf_expr(o, e->u.star.replace[i].expr);
+                basalt_sqlf_put(o, " AS ");
+                basalt_sqlf_ident(o, &e->u.star.replace[i].alias);
+            }
+            basalt_sqlf_put(o, ")");
+        }
         break;
     case BASALT_SQL_EXPR_UNARY:
-        basalt_sqlf_put(o, e->u.unary.op == BASALT_SQL_UNARY_MINUS  ? "(-"
-                           : e->u.unary.op == BASALT_SQL_UNARY_PLUS ? "(+"
-                                                                    : "(NOT ");
+        /* `(~ x)`: a space, since `~-1` would lex as the operator `~-` */
+        basalt_sqlf_put(o, e->u.unary.op == BASALT_SQL_UNARY_MINUS     ? "(-"
+                           : e->u.unary.op == BASALT_SQL_UNARY_PLUS    ? "(+"
+                           : e->u.unary.op == BASALT_SQL_UNARY_BIT_NOT ? "(~ "
+                                                                       : "(NOT ");
         basalt_sqlf_expr(o, e->u.unary.arg);
         basalt_sqlf_put(o, ")");
         break;
@@ -284,7 +315,7 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
         basalt_sqlf_put(o, "(");
         basalt_sqlf_expr(o, e->u.like.arg);
         basalt_sqlf_put(o, e->u.like.negated ? " NOT " : " ");
-        basalt_sqlf_put(o, e->u.like.ilike ? "ILIKE " : "LIKE ");
+        basalt_sqlf_put(o, e->u.like.similar ? "SIMILAR TO " : e->u.like.ilike ? "ILIKE " : "LIKE ");
         basalt_sqlf_expr(o, e->u.like.pattern);
         if (e->u.like.escape) {
             basalt_sqlf_put(o, " ESCAPE ");

@@ -128,6 +128,54 @@ static size_t number_end(const char *s, size_t n, size_t at, bool *is_integer)
     return at;
 }
 
+/* PostgreSQL's (and so DuckDB's) operator characters: a run of them is one
+ * operator token, so `1|-1` is the operator `|-` (an error), not `|` and
+ * `-1`. */
+static bool is_op_char(unsigned char c) { return c && strchr("~!@#^&|`?+-*/%<>=", c) != NULL; }
+
+/* The end of the operator starting at `at`, by PostgreSQL's rules: the run
+ * stops before a comment start (`--`, `/ *`), and a run of two or more that
+ * ends in + or - loses those trailing signs unless it holds one of
+ * ~ ! @ # ^ & | ` ? %, so that `a<-1` is `a < -1` and `2**-1` is `2 ** -1`
+ * while `2^-1` is the operator `^-`. */
+static size_t operator_end(const char *s, size_t n, size_t at)
+{
+    size_t end = at;
+    while (end < n && is_op_char((unsigned char)s[end])) {
+        if (end > at && end + 1 < n &&
+            ((s[end] == '-' && s[end + 1] == '-') || (s[end] == '/' && s[end + 1] == '*')))
+            break;
+        end++;
+    }
+    size_t len = end - at;
+    if (len > 1 && (s[end - 1] == '+' || s[end - 1] == '-')) {
+        bool keep = false;
+        for (size_t k = at; k < end && !keep; k++)
+            keep = strchr("~!@#^&|`?%", s[k]) != NULL;
+        while (!keep && len > 1 && (s[at + len - 1] == '+' || s[at + len - 1] == '-'))
+            len--;
+    }
+    return at + len;
+}
+
+/* The token of an operator's text: the ones the grammar names, else TK_OP. */
+static enum sql_tok operator_kind(const char *t, size_t len)
+{
+    static const struct {
+        const char *text;
+        enum sql_tok kind;
+    } named[] = {
+        {"+", TK_PLUS},       {"-", TK_MINUS},   {"*", TK_STAR},   {"/", TK_SLASH},
+        {"%", TK_PERCENT},    {"<", TK_LT},      {">", TK_GT},     {"=", TK_EQ},
+        {"//", TK_SLASHSLASH}, {"||", TK_CONCAT}, {"==", TK_EQEQ},  {"=>", TK_ARROW},
+        {"!=", TK_BANGEQ},    {"<=", TK_LE},     {"<>", TK_NE},    {">=", TK_GE},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strlen(named[i].text) == len && memcmp(named[i].text, t, len) == 0)
+            return named[i].kind;
+    return TK_OP;
+}
+
 static basalt_status lex_one(struct lexer *lx, size_t *i)
 {
     const char *s = lx->text;
@@ -178,32 +226,6 @@ static basalt_status lex_one(struct lexer *lx, size_t *i)
         case ',': kind = TK_COMMA; break;
         case '.': kind = TK_DOT; break;
         case ';': kind = TK_SEMI; break;
-        case '+': kind = TK_PLUS; break;
-        case '-': kind = TK_MINUS; break;
-        case '*': kind = TK_STAR; break;
-        case '%': kind = TK_PERCENT; break;
-        case '/':
-            kind = d == '/' ? TK_SLASHSLASH : TK_SLASH;
-            break;
-        case '|':
-            if (d != '|')
-                goto bad;
-            kind = TK_CONCAT;
-            break;
-        case '=':
-            kind = d == '=' ? TK_EQEQ : d == '>' ? TK_ARROW : TK_EQ;
-            break;
-        case '!':
-            if (d != '=')
-                goto bad;
-            kind = TK_BANGEQ;
-            break;
-        case '<':
-            kind = d == '=' ? TK_LE : d == '>' ? TK_NE : TK_LT;
-            break;
-        case '>':
-            kind = d == '=' ? TK_GE : TK_GT;
-            break;
         case ':':
             if (d == ':')
                 kind = TK_CAST;
@@ -211,14 +233,14 @@ static basalt_status lex_one(struct lexer *lx, size_t *i)
                 kind = TK_COLONEQ;
             else
                 goto bad;
+            end = at + 2;
             break;
         default:
-            goto bad;
+            if (!is_op_char(c))
+                goto bad;
+            end = operator_end(s, n, at);
+            kind = operator_kind(s + at, end - at);
         }
-        if (kind == TK_SLASHSLASH || kind == TK_CONCAT || kind == TK_EQEQ || kind == TK_ARROW ||
-            kind == TK_BANGEQ || kind == TK_LE || kind == TK_NE || kind == TK_GE ||
-            kind == TK_CAST || kind == TK_COLONEQ)
-            end = at + 2;
     }
     *i = end;
     return push(lx, kind, at, end - at);

@@ -3,9 +3,16 @@
  *
  *   1 OR   2 AND   3 NOT (prefix)   4 IS, ISNULL, NOTNULL
  *   5 = <> != < <= > >=  (non-associative)
- *   6 [NOT] BETWEEN, IN, LIKE, ILIKE  (non-associative)
- *   7 || ==   8 + -   9 * / // %   10 unary - +   11 ::
+ *   6 [NOT] BETWEEN, IN, LIKE, ILIKE, SIMILAR TO  (non-associative)
+ *   7 || == and the other operators DuckDB's grammar calls generic:
+ *     & | << >> ^@ ~ !~ ~~ !~~ ~~* !~~* (left-associative, one level, so
+ *     `1 | 2 & 3` is `(1 | 2) & 3`)
+ *   8 + -   9 * / // %   10 ** ^ (power, left-associative)
+ *   11 unary - +   12 ::
  *
+ * Prefix `~` (bitwise NOT) is a generic operator too: its operand binds
+ * tighter than level 7, so `~ 1 + 1` is `~(1 + 1)` and `~1 || 'a'` is
+ * `(~1) || 'a'`.
  * `==` is not SQL's `=` to the grammar: DuckDB reads it as a generic
  * operator, which binds like `||` (`a == b LIKE c` is `(a == b) LIKE c`);
  * it means equality. The primaries are in parser_primary.c, calls and
@@ -24,6 +31,7 @@ enum {
     PREC_OTHER,
     PREC_ADD,
     PREC_MUL,
+    PREC_POW,
 };
 
 static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec,
@@ -108,6 +116,10 @@ bool basalt_sqlp_expr_height(struct sql_parser *p, struct basalt_sql_expr *e)
     case BASALT_SQL_EXPR_SUBQUERY:
     case BASALT_SQL_EXPR_EXISTS: h = basalt_sqlp_query_height(e->u.subquery); break;
     case BASALT_SQL_EXPR_LIST: h = list_h(e->u.list.items, e->u.list.n_items); break;
+    case BASALT_SQL_EXPR_STAR:
+        for (int32_t i = 0; i < e->u.star.n_replace; i++)
+            h = hmax(h, eh(e->u.star.replace[i].expr));
+        break;
     default: break;
     }
     e->height = h + 1;
@@ -154,12 +166,34 @@ static struct basalt_sql_expr *postfix(struct sql_parser *p, struct basalt_sql_e
 
 static struct basalt_sql_expr *prefix(struct sql_parser *p, bool restricted);
 
+/* Whether token t is the operator `text`. */
+static bool op_is(const struct sql_parser *p, const struct sql_token *t, const char *text)
+{
+    size_t n = strlen(text);
+    return (size_t)t->len == n && memcmp(p->text + t->pos, text, n) == 0;
+}
+
+/* Prefix ~: a generic operator in DuckDB's grammar, so its operand takes
+ * everything that binds tighter than `||` (`~ 1 + 1` is `~(1 + 1)`). */
+static struct basalt_sql_expr *bit_not(struct sql_parser *p, bool restricted)
+{
+    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_UNARY, sqlp_cur(p)->pos);
+    sqlp_advance(p);
+    if (!e)
+        return NULL;
+    e->u.unary.op = BASALT_SQL_UNARY_BIT_NOT;
+    e->u.unary.arg = parse_binary(p, PREC_ADD, NULL, restricted);
+    return e->u.unary.arg ? done(p, e) : NULL;
+}
+
 /* Unary - and +. Their operand may start with NOT (`- NOT a = b` is
  * `-(NOT (a = b))`, as PostgreSQL's grammar has it), except in a restricted
  * expression. */
 static struct basalt_sql_expr *unary(struct sql_parser *p, bool restricted)
 {
     const struct sql_token *t = sqlp_cur(p);
+    if (t->kind == TK_OP && op_is(p, t, "~"))
+        return bit_not(p, restricted);
     if (t->kind != TK_MINUS && t->kind != TK_PLUS)
         return postfix(p, basalt_sqlp_primary(p));
     if (!basalt_sqlp_enter(p))
@@ -181,6 +215,17 @@ struct binop {
     enum basalt_sql_binary_op op;
 };
 
+/* The TK_OP operators the grammar knows, by their text. */
+static const struct binop generic_ops[] = {
+    {TK_OP, PREC_POW, BASALT_SQL_BINARY_POW},          {TK_OP, PREC_POW, BASALT_SQL_BINARY_CARET},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_BIT_AND},     {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_BIT_OR},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_SHIFT_LEFT},  {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_SHIFT_RIGHT},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_STARTS_WITH}, {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_REGEX},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_NOT_REGEX},   {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_LIKE},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_NOT_LIKE},    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_ILIKE},
+    {TK_OP, PREC_OTHER, BASALT_SQL_BINARY_NOT_ILIKE},
+};
+
 static const struct binop binops[] = {
     {TK_CONCAT, PREC_OTHER, BASALT_SQL_BINARY_CONCAT}, {TK_PLUS, PREC_ADD, BASALT_SQL_BINARY_ADD},
     {TK_MINUS, PREC_ADD, BASALT_SQL_BINARY_SUB},       {TK_STAR, PREC_MUL, BASALT_SQL_BINARY_MUL},
@@ -199,6 +244,16 @@ static int peek_prec(const struct sql_parser *p, const struct binop **op, bool r
 {
     *op = NULL;
     const struct sql_token *t = sqlp_cur(p);
+    if (t->kind == TK_OP) {
+        /* An operator DuckDB's grammar reads but no function serves
+         * (`|-`, `@`) fails where it is applied (parse_binary). */
+        for (size_t i = 0; i < sizeof generic_ops / sizeof generic_ops[0]; i++)
+            if (op_is(p, t, basalt_sql_operator_text(generic_ops[i].op))) {
+                *op = &generic_ops[i];
+                return generic_ops[i].prec;
+            }
+        return PREC_OTHER;
+    }
     for (size_t i = 0; i < sizeof(binops) / sizeof(binops[0]); i++)
         if (binops[i].tok == t->kind) {
             *op = &binops[i];
@@ -218,7 +273,7 @@ static int peek_prec(const struct sql_parser *p, const struct binop **op, bool r
         return PREC_IS;
     size_t k = sqlp_kw(p, "not") ? 1 : 0;
     if (sqlp_kw_at(p, k, "between") || sqlp_kw_at(p, k, "in") || sqlp_kw_at(p, k, "like") ||
-        sqlp_kw_at(p, k, "ilike"))
+        sqlp_kw_at(p, k, "ilike") || (sqlp_kw_at(p, k, "similar") && sqlp_kw_at(p, k + 1, "to")))
         return PREC_PRED;
     return 0;
 }
@@ -330,7 +385,7 @@ static struct basalt_sql_expr *in_expr(struct sql_parser *p, struct basalt_sql_e
     return done(p, e);
 }
 
-/* [NOT] BETWEEN | IN | LIKE | ILIKE after `left`. *infix as for is_expr:
+/* [NOT] BETWEEN | IN | LIKE | ILIKE | SIMILAR TO after `left`. *infix as for is_expr:
  * IN has no right operand. */
 static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql_expr *left, bool *infix)
 {
@@ -358,7 +413,10 @@ static struct basalt_sql_expr *predicate(struct sql_parser *p, struct basalt_sql
     if (!(e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_LIKE, pos)))
         return NULL;
     e->u.like.ilike = sqlp_kw(p, "ilike");
-    sqlp_advance(p); /* LIKE or ILIKE, as peek_prec saw */
+    e->u.like.similar = sqlp_kw(p, "similar");
+    sqlp_advance(p); /* LIKE, ILIKE or SIMILAR, as peek_prec saw */
+    if (e->u.like.similar)
+        sqlp_advance(p); /* TO */
     e->u.like.arg = left;
     e->u.like.negated = negated;
     if (!(e->u.like.pattern = parse_binary(p, PREC_OTHER, NULL, false)))
@@ -419,6 +477,12 @@ static struct basalt_sql_expr *parse_binary(struct sql_parser *p, int min_prec, 
             sqlp_advance(p);
             left = binary_node(p, prec == PREC_OR ? BASALT_SQL_BINARY_OR : BASALT_SQL_BINARY_AND,
                                left, parse_binary(p, prec + 1, NULL, false), pos);
+        } else if (op == NULL) {
+            const struct sql_token *t = sqlp_cur(p);
+            basalt_sqlp_fail(p, BASALT_INVALID_ARG, t->pos, "operator %.*s does not exist",
+                             (int)t->len, p->text + t->pos);
+            left = NULL;
+            break;
         } else {
             sqlp_advance(p);
             /* DuckDB's grammar still has postfix operators, so a generic

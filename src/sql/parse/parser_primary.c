@@ -1,6 +1,7 @@
 /* Primaries: literals, typed literals, INTERVAL, names and stars, CASE,
  * CAST, EXTRACT, EXISTS, lists, subqueries and parenthesised expressions. */
 #include <string.h>
+#include <strings.h>
 
 #include "sql_internal.h"
 
@@ -193,7 +194,49 @@ static struct basalt_sql_expr *list_literal(struct sql_parser *p)
     return done(p, e);
 }
 
-/* * [EXCLUDE (a, b) | EXCLUDE a] after the qualifier, if any. */
+/* A name twice in an EXCLUDE or REPLACE list is an error, as in DuckDB
+ * (names compare case-insensitively). */
+static bool no_duplicate(struct sql_parser *p, const struct basalt_sql_ident *id,
+                         const struct basalt_sql_ident *before, int32_t n, const char *list)
+{
+    for (int32_t i = 0; i < n; i++)
+        if (strcasecmp(before[i].name, id->name) == 0) {
+            basalt_sqlp_fail(p, BASALT_INVALID_ARG, id->pos, "Duplicate entry \"%s\" in %s list",
+                             id->name, list);
+            return false;
+        }
+    return true;
+}
+
+/* REPLACE (expr AS name, ...) after a star. */
+static bool star_replace(struct sql_parser *p, struct basalt_sql_expr *e)
+{
+    if (!basalt_sqlp_expect(p, TK_LPAREN))
+        return false;
+    struct sqlp_list l = {0};
+    do {
+        struct basalt_sql_select_item *it = basalt_sqlp_alloc(p, sizeof(*it));
+        if (!it || !(it->expr = basalt_sqlp_expr(p)) || !basalt_sqlp_expect_kw(p, "as") ||
+            !basalt_sqlp_ident(p, &it->alias) || !basalt_sqlp_list_push(p, &l, it))
+            return false;
+        for (int32_t i = 0; i + 1 < l.n; i++)
+            if (!no_duplicate(p, &it->alias, &((struct basalt_sql_select_item *)l.items[i])->alias, 1,
+                              "REPLACE"))
+                return false;
+    } while (basalt_sqlp_accept(p, TK_COMMA));
+    if (!basalt_sqlp_expect(p, TK_RPAREN))
+        return false;
+    e->u.star.replace = basalt_sqlp_alloc(p, (size_t)l.n * sizeof(*e->u.star.replace));
+    if (!e->u.star.replace)
+        return false;
+    for (int32_t i = 0; i < l.n; i++)
+        e->u.star.replace[i] = *(struct basalt_sql_select_item *)l.items[i];
+    e->u.star.n_replace = l.n;
+    return true;
+}
+
+/* * [EXCLUDE (a, b) | EXCLUDE a] [REPLACE (x AS a, ...)] after the
+ * qualifier, if any. */
 static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, const struct basalt_sql_name *q)
 {
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_STAR, pos);
@@ -213,8 +256,16 @@ static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, cons
                 !basalt_sqlp_ident(p, e->u.star.exclude))
                 return NULL;
         }
+        for (int32_t i = 1; i < e->u.star.n_exclude; i++)
+            if (!no_duplicate(p, &e->u.star.exclude[i], e->u.star.exclude, i, "EXCLUDE"))
+                return NULL;
     }
-    return e;
+    if (sqlp_kw(p, "replace") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
+        sqlp_advance(p);
+        if (!star_replace(p, e))
+            return NULL;
+    }
+    return done(p, e);
 }
 
 /* A column reference, t.*, or a call. */

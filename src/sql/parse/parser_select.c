@@ -6,7 +6,7 @@
 
 bool basalt_sqlp_at_query(const struct sql_parser *p)
 {
-    return sqlp_kw(p, "select") || sqlp_kw(p, "with") || sqlp_kw(p, "values");
+    return sqlp_kw(p, "select") || sqlp_kw(p, "with") || sqlp_kw(p, "values") || sqlp_kw(p, "from");
 }
 
 bool basalt_sqlp_at_query_rest(const struct sql_parser *p)
@@ -143,6 +143,46 @@ static bool window_clause(struct sql_parser *p, struct basalt_sql_select *s)
     return true;
 }
 
+/* [DISTINCT [ON (...)] | ALL] items, after SELECT. */
+static bool select_head(struct sql_parser *p, struct basalt_sql_select *s)
+{
+    if (basalt_sqlp_accept_kw(p, "distinct")) {
+        if (basalt_sqlp_accept_kw(p, "on")) {
+            if (!basalt_sqlp_expect(p, TK_LPAREN) ||
+                !basalt_sqlp_expr_list(p, &s->n_distinct_on, &s->distinct_on) ||
+                !basalt_sqlp_expect(p, TK_RPAREN))
+                return false;
+        } else {
+            s->distinct = true;
+        }
+    } else {
+        basalt_sqlp_accept_kw(p, "all");
+    }
+    return select_items(p, s);
+}
+
+/* WHERE, GROUP BY, HAVING, WINDOW, QUALIFY. */
+static bool select_tail(struct sql_parser *p, struct basalt_sql_select *s)
+{
+    if (basalt_sqlp_accept_kw(p, "where") && !(s->where = basalt_sqlp_expr(p)))
+        return false;
+    if (basalt_sqlp_accept_kw(p, "group")) {
+        if (!basalt_sqlp_expect_kw(p, "by"))
+            return false;
+        if (basalt_sqlp_accept_kw(p, "all"))
+            s->group_all = true;
+        else if (!basalt_sqlp_group_by(p, s))
+            return false;
+    }
+    if (basalt_sqlp_accept_kw(p, "having") && !(s->having = basalt_sqlp_expr(p)))
+        return false;
+    if (basalt_sqlp_accept_kw(p, "window") && !window_clause(p, s))
+        return false;
+    if (basalt_sqlp_accept_kw(p, "qualify") && !(s->qualify = basalt_sqlp_expr(p)))
+        return false;
+    return true;
+}
+
 static struct basalt_sql_query *select_core(struct sql_parser *p)
 {
     struct basalt_sql_query *q = new_query(p, BASALT_SQL_QUERY_SELECT, sqlp_cur(p)->pos);
@@ -150,37 +190,37 @@ static struct basalt_sql_query *select_core(struct sql_parser *p)
         return NULL;
     struct basalt_sql_select *s = &q->u.select;
     sqlp_advance(p); /* SELECT */
-    if (basalt_sqlp_accept_kw(p, "distinct")) {
-        if (basalt_sqlp_accept_kw(p, "on")) {
-            if (!basalt_sqlp_expect(p, TK_LPAREN) ||
-                !basalt_sqlp_expr_list(p, &s->n_distinct_on, &s->distinct_on) ||
-                !basalt_sqlp_expect(p, TK_RPAREN))
-                return NULL;
-        } else {
-            s->distinct = true;
-        }
-    } else {
-        basalt_sqlp_accept_kw(p, "all");
-    }
-    if (!select_items(p, s))
+    if (!select_head(p, s))
         return NULL;
     if (basalt_sqlp_accept_kw(p, "from") && !(s->from = basalt_sqlp_from(p)))
         return NULL;
-    if (basalt_sqlp_accept_kw(p, "where") && !(s->where = basalt_sqlp_expr(p)))
+    if (!select_tail(p, s))
         return NULL;
-    if (basalt_sqlp_accept_kw(p, "group")) {
-        if (!basalt_sqlp_expect_kw(p, "by"))
+    return query_height(p, q) ? q : NULL;
+}
+
+/* DuckDB's FROM-first form: FROM t [SELECT items] [WHERE ...]; without
+ * SELECT the items are `*`. The tree is the SELECT it stands for. */
+static struct basalt_sql_query *from_first_core(struct sql_parser *p)
+{
+    struct basalt_sql_query *q = new_query(p, BASALT_SQL_QUERY_SELECT, sqlp_cur(p)->pos);
+    if (!q)
+        return NULL;
+    struct basalt_sql_select *s = &q->u.select;
+    sqlp_advance(p); /* FROM */
+    if (!(s->from = basalt_sqlp_from(p)))
+        return NULL;
+    if (basalt_sqlp_accept_kw(p, "select")) {
+        if (!select_head(p, s))
             return NULL;
-        if (basalt_sqlp_accept_kw(p, "all"))
-            s->group_all = true;
-        else if (!basalt_sqlp_group_by(p, s))
+    } else {
+        struct basalt_sql_expr *star = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_STAR, q->pos);
+        if (!star || !(s->items = basalt_sqlp_alloc(p, sizeof(*s->items))))
             return NULL;
+        s->n_items = 1;
+        s->items[0].expr = star;
     }
-    if (basalt_sqlp_accept_kw(p, "having") && !(s->having = basalt_sqlp_expr(p)))
-        return NULL;
-    if (basalt_sqlp_accept_kw(p, "window") && !window_clause(p, s))
-        return NULL;
-    if (basalt_sqlp_accept_kw(p, "qualify") && !(s->qualify = basalt_sqlp_expr(p)))
+    if (!select_tail(p, s))
         return NULL;
     return query_height(p, q) ? q : NULL;
 }
@@ -219,6 +259,8 @@ static struct basalt_sql_query *query_primary(struct sql_parser *p)
 {
     if (sqlp_kw(p, "select"))
         return select_core(p);
+    if (sqlp_kw(p, "from"))
+        return from_first_core(p);
     if (sqlp_kw(p, "values"))
         return values_core(p);
     if (sqlp_is(p, TK_LPAREN)) {

@@ -455,3 +455,48 @@ TEST(sql_h2o_queries)
         free(text);
     }
 }
+
+/* DuckDB's operators and select-list forms in the tree: operator nodes at
+ * their operator, SIMILAR TO as a LIKE node with `similar`, prefix ~, the
+ * star's REPLACE items with their heights, FROM-first as its SELECT. */
+TEST(sql_ast_duckdb_forms)
+{
+    struct basalt_sql_script *s;
+    /* offsets: ** 9, ~ 15, SIMILAR 22, ~~ 40 */
+    const struct basalt_sql_statement *st =
+        parse1("SELECT a ** b, ~ c, d SIMILAR TO 'x', e ~~ f, * EXCLUDE (g) REPLACE ((h + 1) * 2 AS h)", &s);
+    CHECK(st);
+    const struct basalt_sql_expr *e = item(st, 0);
+    CHECK_EQ(e->kind, BASALT_SQL_EXPR_BINARY);
+    CHECK_EQ(e->u.binary.op, BASALT_SQL_BINARY_POW);
+    CHECK_EQ(e->pos, 9);
+    CHECK_STR(basalt_sql_operator_text(e->u.binary.op), "**");
+    e = item(st, 1);
+    CHECK_EQ(e->kind, BASALT_SQL_EXPR_UNARY);
+    CHECK_EQ(e->u.unary.op, BASALT_SQL_UNARY_BIT_NOT);
+    CHECK_EQ(e->pos, 15);
+    e = item(st, 2);
+    CHECK_EQ(e->kind, BASALT_SQL_EXPR_LIKE);
+    CHECK(e->u.like.similar && !e->u.like.ilike && !e->u.like.negated);
+    CHECK_EQ(e->pos, 22);
+    e = item(st, 3);
+    CHECK_EQ(e->u.binary.op, BASALT_SQL_BINARY_LIKE);
+    CHECK_EQ(e->pos, 40);
+    e = item(st, 4);
+    CHECK_EQ(e->kind, BASALT_SQL_EXPR_STAR);
+    CHECK_EQ(e->u.star.n_exclude, 1);
+    CHECK_EQ(e->u.star.n_replace, 1);
+    CHECK_STR(e->u.star.replace[0].alias.name, "h");
+    CHECK_EQ(e->u.star.replace[0].expr->height, 3);
+    CHECK_EQ(e->height, 4);
+    CHECK(basalt_sql_operator_text(BASALT_SQL_BINARY_ADD) == NULL);
+    basalt_sql_script_free(s);
+
+    st = parse1("FROM t WHERE x", &s);
+    CHECK(st);
+    CHECK_EQ(st->query->kind, BASALT_SQL_QUERY_SELECT);
+    CHECK_EQ(st->query->u.select.n_items, 1);
+    CHECK_EQ(item(st, 0)->kind, BASALT_SQL_EXPR_STAR);
+    CHECK(st->query->u.select.from && st->query->u.select.where);
+    basalt_sql_script_free(s);
+}

@@ -84,6 +84,12 @@ TEST(dataframe_steps)
     const char *exprs[] = {"fare * 2", "upper(zone)"}, *names[] = {"fare", "z"};
     CHECK(basalt_df_with_columns(f, exprs, names, 2, &w, &err) == BASALT_OK);
     EXPECT_ROWS(w, "2|b|40|B;3|a|60|A;5|b|100|B;");
+    /* a column the frame has is replaced where it stands */
+    struct basalt_df *w2;
+    const char *e2[] = {"upper(zone)"}, *n2[] = {"ZONE"};
+    CHECK(basalt_df_with_columns(f, e2, n2, 1, &w2, &err) == BASALT_OK);
+    EXPECT_ROWS(w2, "2|B|20;3|A|30;5|B|50;");
+    basalt_df_free(w2);
 
     const char *keys[] = {"zone"}, *aggs[] = {"count(*) AS n", "sum(fare) AS total"};
     CHECK(basalt_df_group_by(t, keys, 1, aggs, 2, &g, &err) == BASALT_OK);

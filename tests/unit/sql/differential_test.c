@@ -87,6 +87,13 @@ static const char *const binop_names[] = {
     [BASALT_SQL_BINARY_LT] = "<",       [BASALT_SQL_BINARY_LE] = "<=",   [BASALT_SQL_BINARY_GT] = ">",
     [BASALT_SQL_BINARY_GE] = ">=",      [BASALT_SQL_BINARY_AND] = "and", [BASALT_SQL_BINARY_OR] = "or",
     [BASALT_SQL_BINARY_IS_DISTINCT] = "distinct", [BASALT_SQL_BINARY_IS_NOT_DISTINCT] = "notdistinct",
+    [BASALT_SQL_BINARY_POW] = "**",     [BASALT_SQL_BINARY_CARET] = "^", [BASALT_SQL_BINARY_BIT_AND] = "&",
+    [BASALT_SQL_BINARY_BIT_OR] = "|",   [BASALT_SQL_BINARY_SHIFT_LEFT] = "<<",
+    [BASALT_SQL_BINARY_SHIFT_RIGHT] = ">>", [BASALT_SQL_BINARY_STARTS_WITH] = "^@",
+    /* DuckDB's transformer: ~ is regexp_full_match, !~ NOT over it */
+    [BASALT_SQL_BINARY_REGEX] = "regexp_full_match", [BASALT_SQL_BINARY_NOT_REGEX] = "regexp_full_match",
+    [BASALT_SQL_BINARY_LIKE] = "like",  [BASALT_SQL_BINARY_NOT_LIKE] = "notlike",
+    [BASALT_SQL_BINARY_ILIKE] = "ilike", [BASALT_SQL_BINARY_NOT_ILIKE] = "notilike",
 };
 
 static char *norm(const struct basalt_sql_expr *e)
@@ -105,12 +112,16 @@ static char *norm(const struct basalt_sql_expr *e)
     case BASALT_SQL_EXPR_UNARY:
         if (e->u.unary.op == BASALT_SQL_UNARY_NOT)
             return negate(norm(e->u.unary.arg));
-        return node1(e->u.unary.op == BASALT_SQL_UNARY_MINUS ? "-" : "+", e->u.unary.arg);
+        return node1(e->u.unary.op == BASALT_SQL_UNARY_MINUS     ? "-"
+                     : e->u.unary.op == BASALT_SQL_UNARY_BIT_NOT ? "~"
+                                                                 : "+",
+                     e->u.unary.arg);
     case BASALT_SQL_EXPR_BINARY: {
         k[0] = norm(e->u.binary.left);
         k[1] = norm(e->u.binary.right);
         bool conj = e->u.binary.op == BASALT_SQL_BINARY_AND || e->u.binary.op == BASALT_SQL_BINARY_OR;
-        return node(binop_names[e->u.binary.op], k, 2, conj);
+        char *b = node(binop_names[e->u.binary.op], k, 2, conj);
+        return e->u.binary.op == BASALT_SQL_BINARY_NOT_REGEX ? negate(b) : b;
     }
     case BASALT_SQL_EXPR_IS:
         return node1(e->u.is.negated ? "isnotnull" : "isnull", e->u.is.arg);
@@ -132,6 +143,10 @@ static char *norm(const struct basalt_sql_expr *e)
     case BASALT_SQL_EXPR_LIKE: {
         k[0] = norm(e->u.like.arg);
         k[1] = norm(e->u.like.pattern);
+        if (e->u.like.similar) {
+            char *m = node("regexp_full_match", k, 2, false);
+            return e->u.like.negated ? negate(m) : m;
+        }
         const char *op = e->u.like.ilike ? (e->u.like.negated ? "notilike" : "ilike")
                                          : (e->u.like.negated ? "notlike" : "like");
         return node(op, k, 2, false);

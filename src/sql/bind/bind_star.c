@@ -1,0 +1,347 @@
+/* DuckDB's select-list forms over the FROM's columns, rewritten into plain
+ * items before the select list binds:
+ *
+ *   * EXCLUDE (a, b)       a name the star does not cover is an error (the
+ *                          star itself expands in bind_query.c)
+ *   * REPLACE (x AS a)     one item per column, a replaced by x and named a
+ *   COLUMNS('regex')       one item per column whose name the regex (RE2,
+ *   COLUMNS(*)             case-sensitive) matches, or every column; inside
+ *   COLUMNS(['a', 'b'])    an expression (max(COLUMNS('^x'))) one copy of it
+ *                          per column, named by the column (or the item's
+ *                          alias); in WHERE the copies are ANDed.
+ *
+ * The copies reference their columns by `table.name` where the column has
+ * a table, so the rest of binding sees ordinary column references. */
+#include <string.h>
+#include <strings.h>
+
+#include "basalt/query.h"
+#include "bind/bind_internal.h"
+
+/* Whether the star `st` (STAR node) covers scope column c, as bind_query.c
+ * expands it: named, not a hidden USING column unless qualified, of the
+ * star's table if qualified. */
+static bool star_covers(const struct basalt_sql_expr *st, const struct bcol *c)
+{
+    const struct basalt_sql_name *q = &st->u.star.qualifier;
+    if (c->name == NULL || c->name[0] == '\0' || (c->hidden && q->n_parts == 0))
+        return false;
+    return q->n_parts == 0 ||
+           (c->table != NULL && strcasecmp(c->table, q->parts[q->n_parts - 1].name) == 0);
+}
+
+static bool excluded(const struct basalt_sql_expr *st, const struct bcol *c)
+{
+    for (int32_t x = 0; x < st->u.star.n_exclude; x++)
+        if (strcasecmp(st->u.star.exclude[x].name, c->name) == 0)
+            return true;
+    return false;
+}
+
+/* Every EXCLUDE and REPLACE name must be a column the star covers. */
+static basalt_status check_names(struct binder *B, const struct bscope *scope,
+                                 const struct basalt_sql_expr *st, struct basalt_error *err)
+{
+    int32_t n = st->u.star.n_exclude + st->u.star.n_replace;
+    for (int32_t k = 0; k < n; k++) {
+        bool is_exclude = k < st->u.star.n_exclude;
+        const struct basalt_sql_ident *id =
+            is_exclude ? &st->u.star.exclude[k] : &st->u.star.replace[k - st->u.star.n_exclude].alias;
+        bool found = false;
+        for (int c = 0; c < scope->n && !found; c++)
+            found = star_covers(st, &scope->cols[c]) && strcasecmp(scope->cols[c].name, id->name) == 0;
+        if (!found)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, id->pos, err,
+                                  "Column \"%s\" in %s list not found in FROM clause", id->name,
+                                  is_exclude ? "EXCLUDE" : "REPLACE");
+    }
+    return BASALT_OK;
+}
+
+static bool is_columns(const struct basalt_sql_expr *e)
+{
+    return e->kind == BASALT_SQL_EXPR_FUNCTION && strcmp(e->u.call.name.name, "columns") == 0 &&
+           !e->u.call.name.quoted && e->u.call.over == NULL;
+}
+
+/* The first COLUMNS call in e (subqueries not entered), or NULL. */
+static const struct basalt_sql_expr *find_columns(const struct basalt_sql_expr *e);
+
+static const struct basalt_sql_expr *first_of(struct basalt_sql_expr *const *es, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        const struct basalt_sql_expr *c = es[i] ? find_columns(es[i]) : NULL;
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
+static const struct basalt_sql_expr *find_columns(const struct basalt_sql_expr *e)
+{
+    if (is_columns(e))
+        return e;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_UNARY: return find_columns(e->u.unary.arg);
+    case BASALT_SQL_EXPR_BINARY: {
+        struct basalt_sql_expr *lr[2] = {e->u.binary.left, e->u.binary.right};
+        return first_of(lr, 2);
+    }
+    case BASALT_SQL_EXPR_IS: return find_columns(e->u.is.arg);
+    case BASALT_SQL_EXPR_BETWEEN: {
+        struct basalt_sql_expr *x[3] = {e->u.between.arg, e->u.between.low, e->u.between.high};
+        return first_of(x, 3);
+    }
+    case BASALT_SQL_EXPR_IN_LIST: {
+        const struct basalt_sql_expr *c = find_columns(e->u.in_list.arg);
+        return c ? c : first_of(e->u.in_list.items, e->u.in_list.n_items);
+    }
+    case BASALT_SQL_EXPR_IN_QUERY: return find_columns(e->u.in_query.arg);
+    case BASALT_SQL_EXPR_LIKE: {
+        struct basalt_sql_expr *x[3] = {e->u.like.arg, e->u.like.pattern, e->u.like.escape};
+        return first_of(x, 3);
+    }
+    case BASALT_SQL_EXPR_CASE: {
+        struct basalt_sql_expr *x[2] = {e->u.case_.operand, e->u.case_.otherwise};
+        const struct basalt_sql_expr *c = first_of(x, 2);
+        if (!c)
+            c = first_of(e->u.case_.when, e->u.case_.n_when);
+        return c ? c : first_of(e->u.case_.then, e->u.case_.n_when);
+    }
+    case BASALT_SQL_EXPR_CAST: return find_columns(e->u.cast.arg);
+    case BASALT_SQL_EXPR_EXTRACT: return find_columns(e->u.extract.arg);
+    case BASALT_SQL_EXPR_FUNCTION: return first_of(e->u.call.args, e->u.call.n_args);
+    default: return NULL;
+    }
+}
+
+/* The scope columns a COLUMNS call selects, in order; an error when it
+ * selects none or its argument is not a pattern or a list of names. */
+static basalt_status columns_of(struct binder *B, const struct bscope *scope,
+                                const struct basalt_sql_expr *call, const struct bcol ***out, int *n_out,
+                                struct basalt_error *err)
+{
+    const struct basalt_sql_call *c = &call->u.call;
+    const struct basalt_sql_expr *arg = c->n_args == 1 ? c->args[0] : NULL;
+    bool all = c->star && c->n_args == 0;
+    bool list = arg && arg->kind == BASALT_SQL_EXPR_LIST;
+    for (int32_t i = 0; list && i < arg->u.list.n_items; i++)
+        list = arg->u.list.items[i]->kind == BASALT_SQL_EXPR_STRING;
+    if (!all && !list && (arg == NULL || arg->kind != BASALT_SQL_EXPR_STRING))
+        return basalt_sql_err(B, BASALT_INVALID_ARG, call->pos, err,
+                              "COLUMNS expects either a VARCHAR argument (regex) or a LIST of "
+                              "VARCHAR (list of columns)");
+    const struct bcol **cols = basalt_arena_alloc(&B->arena, sizeof *cols * (size_t)(scope->n + 1), 8);
+    if (cols == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int n = 0;
+    basalt_status st = BASALT_OK;
+    if (list) {
+        /* the named columns, in the FROM's order (DuckDB's) */
+        for (int32_t i = 0; i < arg->u.list.n_items && st == BASALT_OK; i++) {
+            const char *name = arg->u.list.items[i]->u.lit.text;
+            bool found = false;
+            for (int k = 0; k < scope->n && !found; k++)
+                found = !scope->cols[k].hidden && scope->cols[k].name != NULL &&
+                        strcasecmp(scope->cols[k].name, name) == 0;
+            if (!found)
+                st = basalt_sql_err(B, BASALT_NOT_FOUND, arg->u.list.items[i]->pos, err,
+                                    "column \"%s\" not found", name);
+        }
+        for (int k = 0; k < scope->n && st == BASALT_OK; k++) {
+            const struct bcol *bc = &scope->cols[k];
+            bool named = false;
+            for (int32_t i = 0; i < arg->u.list.n_items && !named && !bc->hidden && bc->name; i++)
+                named = strcasecmp(bc->name, arg->u.list.items[i]->u.lit.text) == 0;
+            if (named)
+                cols[n++] = bc;
+        }
+    } else {
+        for (int k = 0; k < scope->n && st == BASALT_OK; k++) {
+            const struct bcol *bc = &scope->cols[k];
+            if (bc->name == NULL || bc->name[0] == '\0' || bc->hidden)
+                continue;
+            bool match = all;
+            if (!all) {
+                const char *re = arg->u.lit.text;
+                struct basalt_error rerr;
+                basalt_error_init(&rerr);
+                st = basalt_query_regex_search(re, strlen(re), bc->name, strlen(bc->name), &match, &rerr);
+                if (st != BASALT_OK)
+                    return basalt_sql_err(B, st, arg->pos, err, "%s", rerr.message);
+            }
+            if (match)
+                cols[n++] = bc;
+        }
+        if (st == BASALT_OK && n == 0)
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, call->pos, err,
+                                "No matching columns found that match regex \"%s\"",
+                                all ? "*" : arg->u.lit.text);
+    }
+    *out = cols;
+    *n_out = n;
+    return st;
+}
+
+/* Replaces the COLUMNS calls whose text is `text` by a column. */
+struct subst {
+    struct binder *B;
+    const char *text;
+    struct basalt_sql_expr *column;
+    bool other; /* a COLUMNS call of another text was seen */
+};
+
+static enum basalt_sql_replace substitute(void *ctx, const struct basalt_sql_expr *e,
+                                          struct basalt_sql_expr **out)
+{
+    struct subst *S = ctx;
+    if (!is_columns(e))
+        return BASALT_SQL_DESCEND;
+    const char *t = basalt_sql_text(S->B, e);
+    if (t == NULL || strcmp(t, S->text) != 0) {
+        S->other = true;
+        return BASALT_SQL_KEEP;
+    }
+    *out = S->column;
+    return BASALT_SQL_REPLACE;
+}
+
+static struct basalt_sql_expr *column_ref(struct binder *B, const struct bcol *c, int32_t pos)
+{
+    return basalt_sql_ast_column(B, c->table, c->name, pos);
+}
+
+/* e with its COLUMNS call (`call`) expanded: copies[i] for column i. */
+static basalt_status expand_expr(struct binder *B, const struct bscope *scope,
+                                 const struct basalt_sql_expr *e, const struct basalt_sql_expr *call,
+                                 const struct basalt_sql_expr ***copies, const struct bcol ***cols,
+                                 int *n, struct basalt_error *err)
+{
+    basalt_status st = columns_of(B, scope, call, cols, n, err);
+    if (st != BASALT_OK)
+        return st;
+    *copies = basalt_arena_alloc(&B->arena, sizeof **copies * (size_t)(*n + 1), 8);
+    const char *text = basalt_sql_text(B, call);
+    if (*copies == NULL || text == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < *n && st == BASALT_OK; i++) {
+        struct subst S = {B, text, column_ref(B, (*cols)[i], call->pos), false};
+        if (S.column == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        st = basalt_sql_ast_replace(B, e, substitute, &S, &(*copies)[i], err);
+        if (st == BASALT_OK && S.other)
+            st = basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
+                                "Multiple different STAR/COLUMNS in the same expression are not "
+                                "supported");
+    }
+    return st;
+}
+
+struct items {
+    struct basalt_sql_select_item *v;
+    int n, cap;
+};
+
+static basalt_status push(struct binder *B, struct items *l, const struct basalt_sql_expr *e,
+                          const char *alias, int32_t pos, struct basalt_error *err)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        struct basalt_sql_select_item *v = basalt_arena_alloc(&B->arena, sizeof *v * (size_t)cap, 8);
+        if (v == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        if (l->n)
+            memcpy(v, l->v, sizeof *v * (size_t)l->n);
+        l->v = v;
+        l->cap = cap;
+    }
+    struct basalt_sql_select_item *it = &l->v[l->n++];
+    memset(it, 0, sizeof *it);
+    it->expr = basalt_sql_ast_shared(e);
+    it->alias.name = alias;
+    it->alias.pos = pos;
+    return BASALT_OK;
+}
+
+/* * REPLACE (...): one item per covered column. */
+static basalt_status expand_replace(struct binder *B, const struct bscope *scope,
+                                    const struct basalt_sql_expr *star, struct items *l,
+                                    struct basalt_error *err)
+{
+    basalt_status st = BASALT_OK;
+    for (int c = 0; c < scope->n && st == BASALT_OK; c++) {
+        const struct bcol *bc = &scope->cols[c];
+        if (!star_covers(star, bc) || excluded(star, bc))
+            continue;
+        const struct basalt_sql_expr *x = NULL;
+        for (int32_t r = 0; r < star->u.star.n_replace && x == NULL; r++)
+            if (strcasecmp(star->u.star.replace[r].alias.name, bc->name) == 0)
+                x = star->u.star.replace[r].expr;
+        if (x == NULL && (x = column_ref(B, bc, star->pos)) == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        st = push(B, l, x, bc->name, star->pos, err);
+    }
+    return st;
+}
+
+basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
+                                      const struct basalt_sql_select **s, struct basalt_error *err)
+{
+    const struct basalt_sql_select *in = *s;
+    bool rewrite = in->where != NULL && find_columns(in->where) != NULL;
+    basalt_status st = BASALT_OK;
+    for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *x = in->items[i].expr;
+        if (x->kind == BASALT_SQL_EXPR_STAR) {
+            st = check_names(B, scope, x, err);
+            rewrite |= x->u.star.n_replace > 0;
+        } else {
+            rewrite |= find_columns(x) != NULL;
+        }
+    }
+    if (st != BASALT_OK || !rewrite)
+        return st;
+    struct basalt_sql_select *out = basalt_arena_alloc(&B->arena, sizeof *out, 8);
+    if (out == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    *out = *in;
+    struct items l = {0};
+    for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
+        const struct basalt_sql_select_item *it = &in->items[i];
+        const struct basalt_sql_expr *x = it->expr, *call;
+        if (x->kind == BASALT_SQL_EXPR_STAR && x->u.star.n_replace > 0) {
+            st = expand_replace(B, scope, x, &l, err);
+        } else if (x->kind != BASALT_SQL_EXPR_STAR && (call = find_columns(x)) != NULL) {
+            const struct basalt_sql_expr **copies;
+            const struct bcol **cols;
+            int n = 0;
+            st = expand_expr(B, scope, x, call, &copies, &cols, &n, err);
+            for (int k = 0; k < n && st == BASALT_OK; k++)
+                st = push(B, &l, copies[k], it->alias.name ? it->alias.name : cols[k]->name,
+                          it->alias.name ? it->alias.pos : x->pos, err);
+        } else {
+            st = push(B, &l, x, it->alias.name, it->alias.pos, err);
+            if (st == BASALT_OK)
+                l.v[l.n - 1].alias = it->alias;
+        }
+    }
+    const struct basalt_sql_expr *call;
+    if (st == BASALT_OK && in->where != NULL && (call = find_columns(in->where)) != NULL) {
+        const struct basalt_sql_expr **copies;
+        const struct bcol **cols;
+        int n = 0;
+        st = expand_expr(B, scope, in->where, call, &copies, &cols, &n, err);
+        struct basalt_sql_expr *all = n > 0 ? basalt_sql_ast_shared(copies[0]) : NULL;
+        for (int k = 1; k < n && st == BASALT_OK && all != NULL; k++)
+            all = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, all, basalt_sql_ast_shared(copies[k]));
+        if (st == BASALT_OK && all == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        out->where = all;
+    }
+    if (st != BASALT_OK)
+        return st;
+    out->items = l.v;
+    out->n_items = l.n;
+    *s = out;
+    return BASALT_OK;
+}
