@@ -335,6 +335,10 @@ const fixed = [
   'SELECT t.id, l.w FROM $T t, LATERAL (SELECT w FROM $U u WHERE u.uid = t.uid AND u.g = t.g) l WHERE t.id < 3000',
   'SELECT t.id, l.w FROM $T t, (SELECT w FROM $U u WHERE u.uid = t.uid AND u.w > 80) l WHERE t.id < 3000',
   'SELECT u.uid, v.region, l.id FROM $U u JOIN $V v ON u.vid = v.vid, LATERAL (SELECT id FROM $T t WHERE t.uid = u.uid AND t.g = v.rank ORDER BY id LIMIT 1) l',
+  // a column of type NULL cast where a set operation meets another type;
+  // GROUP BY a number that names no select item
+  "SELECT g, s FROM $T WHERE id < 50 UNION ALL SELECT NULL, NULL UNION ALL (SELECT NULL, 'x' UNION ALL SELECT 7, NULL)",
+  'SELECT count(*) FROM $T GROUP BY 5',
   'SELECT nosuchcolumn FROM $T',
   'SELECT * FROM $T WHERE',
   'SELECT sum(s) FROM $T',

@@ -312,12 +312,25 @@ static basalt_status cast_temporal(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
+/* A column of type NULL (`SELECT NULL` under a set operation, say) as any
+ * type: every row NULL. A constant NULL is folded by the builder. */
+static basalt_status cast_from_null(const struct qstep *st, struct qexec *x)
+{
+    memset(OUT.vbuf, 0, QWORDS * 8);
+    OUT.valid = OUT.vbuf;
+    OUT.data = OUT.dbuf;
+    return BASALT_OK;
+}
+
 bool basalt_qk_cast_select(struct qstep *st)
 {
     enum basalt_query_type_id s = st->in_type.id, d = st->type.id;
     st->kname = "cast";
-    if (s == BASALT_QUERY_TYPE_NULL)
-        return false; /* folded by the builder */
+    if (s == BASALT_QUERY_TYPE_NULL) {
+        st->fn = cast_from_null;
+        st->kname = "cast_from_null";
+        return true;
+    }
     if (d == BASALT_QUERY_TYPE_STRING) {
         st->fn = cast_to_string;
         st->kname = "cast_to_varchar";

@@ -593,6 +593,16 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         basalt_free(in_item.calls);
         basalt_free(in_item.texts);
     }
+    /* GROUP BY n names the n-th select item: another number is an error,
+     * as DuckDB's (not a constant key). */
+    for (int i = 0; i < s->n_group && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *g = s->group[i];
+        if (g->kind == BASALT_SQL_EXPR_INTEGER && (!g->u.lit.fits || g->u.lit.i64 < 1 ||
+                                                   g->u.lit.i64 > s->n_items))
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, g->pos, err,
+                                "GROUP BY term out of range - should be between 1 and %d",
+                                (int)s->n_items);
+    }
     /* A group key that is a correlated subquery is a column before grouping. */
     for (int i = 0; i < s->n_group && st == BASALT_OK; i++) {
         const struct basalt_sql_expr *g = group_expr(B, s, &scope, s->group[i]);
