@@ -363,6 +363,9 @@ basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
     basalt_arrow_batches_reset(&sorted);
     if (st == BASALT_OK)
         st = basalt_qspill_file_seal(f, err);
+    /* Read before the run is handed over: once the lock is released, other
+     * workers append to x->runs and may move it (realloc). */
+    int64_t bytes = st == BASALT_OK ? basalt_qspill_file_bytes(f) : 0;
     if (st == BASALT_OK) {
         pthread_mutex_lock(&x->lock);
         if (x->n_runs == x->cap_runs) {
@@ -384,7 +387,7 @@ basalt_status basalt_qsort_ext_spill(struct basalt_qsort_ext *x, int worker,
     if (st == BASALT_OK) {
         atomic_fetch_add(&x->runs_made, 1);
         atomic_fetch_add(&x->rows_spilled, rows);
-        atomic_fetch_add(&x->bytes_spilled, basalt_qspill_file_bytes(x->runs[x->n_runs - 1]));
+        atomic_fetch_add(&x->bytes_spilled, bytes);
     }
     basalt_qspill_file_free(f);
     if (st != BASALT_OK)
