@@ -617,7 +617,7 @@ static basalt_status crossed(struct binder *B, const struct bgrouping *G, struct
 
     /* Only the rows of sets without keys when the input is empty. */
     if (st == BASALT_OK && ne) {
-        struct basalt_qexpr *rows, *zero, *cond[2], *keep;
+        struct basalt_qexpr *rows = NULL, *zero = NULL, *cond[2], *keep;
         st = basalt_qplan_builder(B->ctx, agg, &b, err);
         if (st == BASALT_OK)
             st = basalt_qexpr_column(b, ng + nc, &rows, err);
