@@ -195,3 +195,64 @@ basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_e
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     return BASALT_OK;
 }
+
+struct basalt_sql_expr *basalt_sql_ast_row_number(struct binder *B, struct basalt_sql_expr **partition,
+                                                  int n_partition,
+                                                  struct basalt_sql_order_item *order, int n_order,
+                                                  int32_t pos)
+{
+    struct basalt_sql_window *w = basalt_arena_alloc(&B->arena, sizeof *w, 8);
+    struct basalt_sql_expr *rn = basalt_arena_alloc(&B->arena, sizeof *rn, 8);
+    if (w == NULL || rn == NULL || (n_order > 0 && order == NULL) ||
+        (n_partition > 0 && partition == NULL))
+        return NULL;
+    memset(w, 0, sizeof *w);
+    memset(rn, 0, sizeof *rn);
+    w->parenthesised = true;
+    w->n_partition = n_partition;
+    w->partition = partition;
+    w->n_order = n_order;
+    w->order = order;
+    w->pos = pos;
+    rn->kind = BASALT_SQL_EXPR_FUNCTION;
+    rn->pos = pos;
+    rn->height = 2;
+    rn->u.call.name.name = "row_number";
+    rn->u.call.over = w;
+    for (int i = 0; i < n_partition; i++)
+        if (partition[i]->height + 1 > rn->height)
+            rn->height = partition[i]->height + 1;
+    for (int i = 0; i < n_order; i++)
+        if (order[i].expr->height + 1 > rn->height)
+            rn->height = order[i].expr->height + 1;
+    return rn;
+}
+
+struct basalt_sql_order_item *basalt_sql_ast_item_order(struct binder *B,
+                                                        const struct basalt_sql_query *q)
+{
+    const struct basalt_sql_select *sel = &q->u.select;
+    struct basalt_sql_order_item *order =
+        basalt_arena_alloc(&B->arena, sizeof *order * ((size_t)q->n_order + 1), 8);
+    if (order == NULL)
+        return NULL;
+    for (int i = 0; i < q->n_order; i++) {
+        order[i] = q->order[i];
+        const struct basalt_sql_expr *o = q->order[i].expr;
+        if (o->kind == BASALT_SQL_EXPR_INTEGER && o->u.lit.fits && o->u.lit.i64 >= 1 &&
+            o->u.lit.i64 <= sel->n_items &&
+            sel->items[o->u.lit.i64 - 1].expr->kind != BASALT_SQL_EXPR_STAR) {
+            order[i].expr = sel->items[o->u.lit.i64 - 1].expr;
+            continue;
+        }
+        for (int k = 0; o->kind == BASALT_SQL_EXPR_COLUMN && o->u.column.n_parts == 1 &&
+                        k < sel->n_items;
+             k++)
+            if (sel->items[k].alias.name != NULL &&
+                strcmp(sel->items[k].alias.name, o->u.column.parts[0].name) == 0) {
+                order[i].expr = sel->items[k].expr;
+                break;
+            }
+    }
+    return order;
+}

@@ -52,11 +52,9 @@ basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_q
 {
     const struct basalt_sql_select *s = &q->u.select;
     struct basalt_sql_query *r = node(B, sizeof *r);
-    struct basalt_sql_window *w = node(B, sizeof *w);
-    struct basalt_sql_expr *rn = node(B, sizeof *rn);
     struct basalt_sql_expr **part = node(B, sizeof *part * (size_t)s->n_distinct_on);
     struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)q->n_order + 1));
-    if (r == NULL || w == NULL || rn == NULL || part == NULL || order == NULL)
+    if (r == NULL || part == NULL || order == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     if (q->order_all)
         return basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
@@ -70,23 +68,8 @@ basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_q
     }
     if (st != BASALT_OK)
         return st;
-    w->parenthesised = true;
-    w->n_partition = s->n_distinct_on;
-    w->partition = part;
-    w->n_order = q->n_order;
-    w->order = order;
-    w->pos = q->pos;
-    rn->kind = BASALT_SQL_EXPR_FUNCTION;
-    rn->pos = q->pos;
-    rn->height = 2;
-    rn->u.call.name.name = "row_number";
-    rn->u.call.over = w;
-    for (int i = 0; i < s->n_distinct_on; i++)
-        if (part[i]->height + 1 > rn->height)
-            rn->height = part[i]->height + 1;
-    for (int i = 0; i < q->n_order; i++)
-        if (order[i].expr->height + 1 > rn->height)
-            rn->height = order[i].expr->height + 1;
+    struct basalt_sql_expr *rn =
+        basalt_sql_ast_row_number(B, part, s->n_distinct_on, order, q->n_order, q->pos);
     struct basalt_sql_expr *first =
         basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, rn, basalt_sql_ast_integer(B, 1, q->pos));
     struct basalt_sql_expr *qualify =

@@ -203,21 +203,31 @@ static basalt_status adapt_literal(struct blower *L, const struct basalt_sql_exp
     return basalt_qexpr_cast(L->b, *a, t, false, a, err);
 }
 
+/* Both operands lowered; with `adapt`, a string literal takes the other
+ * side's type. */
+static basalt_status lower_operands(struct blower *L, const struct basalt_sql_expr *l,
+                                    const struct basalt_sql_expr *r, bool adapt,
+                                    struct basalt_qexpr **a, struct basalt_qexpr **b,
+                                    struct basalt_error *err)
+{
+    basalt_status st = lower(L, l, a, err);
+    if (st == BASALT_OK)
+        st = lower(L, r, b, err);
+    if (st == BASALT_OK && adapt)
+        st = adapt_literal(L, l, a, *b, err);
+    if (st == BASALT_OK && adapt)
+        st = adapt_literal(L, r, b, *a, err);
+    return st;
+}
+
 static basalt_status call2(struct blower *L, const char *name, const struct basalt_sql_expr *l,
                            const struct basalt_sql_expr *r, struct basalt_qexpr **out,
                            struct basalt_error *err)
 {
     struct basalt_qexpr *a, *b;
-    basalt_status st = lower(L, l, &a, err);
-    if (st == BASALT_OK)
-        st = lower(L, r, &b, err);
     /* 'x' || 10 is 'x10': concatenation turns the other side into text,
      * never the literal into a number. */
-    bool concat = strcmp(name, "||") == 0;
-    if (st == BASALT_OK && !concat)
-        st = adapt_literal(L, l, &a, b, err);
-    if (st == BASALT_OK && !concat)
-        st = adapt_literal(L, r, &b, a, err);
+    basalt_status st = lower_operands(L, l, r, strcmp(name, "||") != 0, &a, &b, err);
     if (st != BASALT_OK)
         return st;
     struct basalt_qexpr *args[2] = {a, b};
@@ -248,13 +258,7 @@ static basalt_status bitwise_call(struct blower *L, const char *name, const stru
                                   struct basalt_error *err)
 {
     struct basalt_qexpr *a, *b;
-    basalt_status st = lower(L, l, &a, err);
-    if (st == BASALT_OK)
-        st = lower(L, r, &b, err);
-    if (st == BASALT_OK)
-        st = adapt_literal(L, l, &a, b, err);
-    if (st == BASALT_OK)
-        st = adapt_literal(L, r, &b, a, err);
+    basalt_status st = lower_operands(L, l, r, true, &a, &b, err);
     const struct basalt_sql_expr *side[2] = {l, r};
     struct basalt_qexpr **val[2] = {&a, &b};
     for (int k = 0; k < 2 && st == BASALT_OK; k++) {

@@ -343,6 +343,17 @@ struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, 
 struct basalt_sql_expr *basalt_sql_ast_bool(struct binder *B, bool value, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r);
+/* row_number() OVER (PARTITION BY partition ORDER BY order): the rank a
+ * QUALIFY keeps rows by (DISTINCT ON, a correlated subquery's LIMIT 1, a
+ * LATERAL's LIMIT per key). */
+struct basalt_sql_expr *basalt_sql_ast_row_number(struct binder *B, struct basalt_sql_expr **partition,
+                                                  int n_partition,
+                                                  struct basalt_sql_order_item *order, int n_order,
+                                                  int32_t pos);
+/* q's ORDER BY as a window over q's FROM reads it: an ordinal or a select
+ * item's alias is that item's expression. */
+struct basalt_sql_order_item *basalt_sql_ast_item_order(struct binder *B,
+                                                        const struct basalt_sql_query *q);
 
 /* bind_subquery.c: correlated subqueries in WHERE conjuncts become joins.
  * Whether conjunct e holds a subquery (outside nested ones): such conditions

@@ -93,21 +93,6 @@ static basalt_status check(struct binder *B, const struct basalt_sql_query *q, c
     return st;
 }
 
-/* An ORDER BY item as the window's ORDER BY reads it: an ordinal or a
- * select item's alias is that item's expression. */
-static struct basalt_sql_expr *order_expr(const struct basalt_sql_select *sel, struct basalt_sql_expr *o)
-{
-    if (o->kind == BASALT_SQL_EXPR_INTEGER && o->u.lit.fits && o->u.lit.i64 >= 1 &&
-        o->u.lit.i64 <= sel->n_items && sel->items[o->u.lit.i64 - 1].expr->kind != BASALT_SQL_EXPR_STAR)
-        return sel->items[o->u.lit.i64 - 1].expr;
-    if (o->kind == BASALT_SQL_EXPR_COLUMN && o->u.column.n_parts == 1)
-        for (int i = 0; i < sel->n_items; i++)
-            if (sel->items[i].alias.name != NULL &&
-                strcmp(sel->items[i].alias.name, o->u.column.parts[0].name) == 0)
-                return sel->items[i].expr;
-    return o;
-}
-
 /* offset < row_number() OVER (PARTITION BY keys ORDER BY q's order) <=
  * offset + limit. */
 static struct basalt_sql_expr *per_key_limit(struct binder *B, const struct basalt_sql_query *q,
@@ -117,31 +102,8 @@ static struct basalt_sql_expr *per_key_limit(struct binder *B, const struct basa
     basalt_sql_literal_int(q->limit, &limit);
     if (q->offset != NULL)
         basalt_sql_literal_int(q->offset, &offset);
-    struct basalt_sql_window *w = node(B, sizeof *w);
-    struct basalt_sql_expr *rn = node(B, sizeof *rn);
-    struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)q->n_order + 1));
-    if (w == NULL || rn == NULL || order == NULL)
-        return NULL;
-    rn->height = 2;
-    for (int i = 0; i < q->n_order; i++) {
-        order[i] = q->order[i];
-        order[i].expr = order_expr(&q->u.select, q->order[i].expr);
-        if (order[i].expr->height + 1 > rn->height)
-            rn->height = order[i].expr->height + 1;
-    }
-    for (int i = 0; i < n_keys; i++)
-        if (keys[i]->height + 1 > rn->height)
-            rn->height = keys[i]->height + 1;
-    w->parenthesised = true;
-    w->n_partition = n_keys;
-    w->partition = keys;
-    w->n_order = q->n_order;
-    w->order = order;
-    w->pos = q->pos;
-    rn->kind = BASALT_SQL_EXPR_FUNCTION;
-    rn->pos = q->pos;
-    rn->u.call.name.name = "row_number";
-    rn->u.call.over = w;
+    struct basalt_sql_expr *rn = basalt_sql_ast_row_number(
+        B, keys, n_keys, basalt_sql_ast_item_order(B, q), q->n_order, q->pos);
     struct basalt_sql_expr *upto = basalt_sql_ast_binary(
         B, BASALT_SQL_BINARY_LE, rn, basalt_sql_ast_integer(B, offset + limit, q->pos));
     if (offset == 0 || upto == NULL)

@@ -369,44 +369,12 @@ static basalt_status limited_row(struct binder *B, const struct basalt_sql_query
 }
 
 /* row_number() OVER (PARTITION BY the inner keys ORDER BY the subquery's
- * order) = nth. An ordinal or the value's alias in ORDER BY is the value. */
+ * order) = nth. */
 static struct basalt_sql_expr *nth_of_key(struct binder *B, const struct basalt_sql_query *q,
                                           struct basalt_sql_expr **keys, int n_keys, int64_t nth)
 {
-    const struct basalt_sql_select_item *item = &q->u.select.items[0];
-    struct basalt_sql_window *w = basalt_arena_alloc(&B->arena, sizeof *w, 8);
-    struct basalt_sql_expr *rn = basalt_arena_alloc(&B->arena, sizeof *rn, 8);
-    struct basalt_sql_order_item *order =
-        basalt_arena_alloc(&B->arena, sizeof *order * ((size_t)q->n_order + 1), 8);
-    if (w == NULL || rn == NULL || order == NULL)
-        return NULL;
-    memset(w, 0, sizeof *w);
-    memset(rn, 0, sizeof *rn);
-    rn->height = 2;
-    for (int i = 0; i < q->n_order; i++) {
-        order[i] = q->order[i];
-        const struct basalt_sql_expr *o = order[i].expr;
-        bool ordinal = o->kind == BASALT_SQL_EXPR_INTEGER && o->u.lit.fits && o->u.lit.i64 == 1;
-        bool alias = o->kind == BASALT_SQL_EXPR_COLUMN && o->u.column.n_parts == 1 &&
-                     item->alias.name != NULL && strcmp(o->u.column.parts[0].name, item->alias.name) == 0;
-        if (ordinal || alias)
-            order[i].expr = item->expr;
-        if (order[i].expr->height + 1 > rn->height)
-            rn->height = order[i].expr->height + 1;
-    }
-    for (int i = 0; i < n_keys; i++)
-        if (keys[i]->height + 1 > rn->height)
-            rn->height = keys[i]->height + 1;
-    w->parenthesised = true;
-    w->n_partition = n_keys;
-    w->partition = keys;
-    w->n_order = q->n_order;
-    w->order = order;
-    w->pos = q->pos;
-    rn->kind = BASALT_SQL_EXPR_FUNCTION;
-    rn->pos = q->pos;
-    rn->u.call.name.name = "row_number";
-    rn->u.call.over = w;
+    struct basalt_sql_expr *rn = basalt_sql_ast_row_number(
+        B, keys, n_keys, basalt_sql_ast_item_order(B, q), q->n_order, q->pos);
     return basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, rn, basalt_sql_ast_integer(B, nth, q->pos));
 }
 
