@@ -327,6 +327,27 @@ BASALT_EXPORT basalt_status basalt_arrow_schema_validate(const struct ArrowSchem
 BASALT_EXPORT basalt_status basalt_arrow_array_init(struct ArrowArray *array, int64_t n_buffers,
                                                     int64_t n_children, struct basalt_error *err);
 
+/* Memory of the caller's for the buffers of arrays a reader fills (a
+ * shared-memory segment the values are decoded straight into).
+ * `allocate` returns `size` bytes (a multiple of 64), 64-byte aligned, or
+ * NULL when it has none (the heap is used then: never a failure);
+ * `release` takes back what `allocate` gave, on whichever thread releases
+ * the array. Both are called with `ctx`, which must stay valid as long as
+ * any buffer from it is alive. */
+struct basalt_arrow_allocator {
+    void *(*allocate)(void *ctx, size_t size);
+    void (*release)(void *ctx, void *buffer);
+    void *ctx;
+};
+
+/* As basalt_arrow_array_init, with basalt_arrow_array_allocate_buffer
+ * taking its buffers from `allocator` (copied; NULL: the heap). Buffers
+ * given with set_buffer are the heap's as before. INVALID_ARG for an
+ * allocator without both functions. */
+BASALT_EXPORT basalt_status basalt_arrow_array_init_with(
+    struct ArrowArray *array, int64_t n_buffers, int64_t n_children,
+    const struct basalt_arrow_allocator *allocator, struct basalt_error *err);
+
 /* Makes `buffer` (from basalt_aligned_alloc / basalt_malloc, or NULL) buffer
  * `i` of an array made by basalt_arrow_array_init; the array takes ownership
  * in every case (on INVALID_ARG the buffer is freed). A buffer already there

@@ -42,6 +42,7 @@
 #include "basalt/arrow.h"
 #include "basalt/codec.h"
 #include "basalt/core.h"
+#include "basalt/flight_shm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,10 @@ BASALT_EXPORT basalt_status basalt_flight_server_start(
 
 /* The port the server listens on. */
 BASALT_EXPORT int basalt_flight_server_port(const struct basalt_flight_server *server);
+
+/* The shared-memory socket's counters (zeros without shm_socket). */
+BASALT_EXPORT void basalt_flight_server_shm_stats(const struct basalt_flight_server *server,
+                                                  struct basalt_flight_shm_server_stats *out);
 
 /* Stops: no new connections, open ones closed, threads joined. NULL: no-op. */
 BASALT_EXPORT void basalt_flight_server_stop(struct basalt_flight_server *server);

@@ -6,11 +6,13 @@
  * resolves the ticket through a caller callback into an ArrowArrayStream,
  * creates an anonymous memory file (memfd_create; it has no name in
  * /dev/shm or anywhere else) and passes it to the consumer over the socket
- * (SCM_RIGHTS). It then writes the stream into the file as Arrow IPC
- * messages (the schema at offset 0, then each batch with the dictionaries
- * it needs, bodies 64-byte aligned), and as each batch lands it sends a
- * small manifest record over the socket: the offset and length of its bytes
- * in the file. The end of the stream and errors are records too.
+ * (SCM_RIGHTS). The stream's buffers live in the file (decoded there, or
+ * copied in), 64-byte aligned; as each batch is ready the producer writes
+ * its Arrow IPC metadata (the dictionaries it needs, then the record batch,
+ * each with the offset of its body in the file) and sends a small manifest
+ * record over the socket: the offset and length of that metadata. The
+ * schema message is at the start of the file; the end of the stream and
+ * errors are records too.
  *
  * The consumer maps the file read-only once, over a fixed span of address
  * space (max_segment_size), so the mapping never moves while the file
@@ -18,8 +20,8 @@
  * mapping (zero copy, basalt_ipc_reader_push_message), and the arrays hold
  * a reference on it, so it stays mapped until the stream and every array
  * from it are released, on any thread. When the last array of a range is
- * released, the range goes back to the producer, which writes later
- * batches there.
+ * released, the batch goes back to the producer, which writes later
+ * batches (and decodes later row groups) over its memory.
  *
  * Crashes: the memory belongs to the file, and the file to the open
  * descriptors and mappings of the two processes, so it is freed when the
@@ -45,9 +47,11 @@
  * are done with it. The producer allocates them as the file grows (in
  * grow_step steps, with MADV_POPULATE_WRITE where the kernel has it, else
  * fallocate), so running out of memory is NOMEM, never SIGBUS; the consumer
- * maps each published range with MADV_POPULATE_READ. The producer decodes the source stream's batches in its
- * own memory and serialises them into the file (one copy of the bytes); the
- * consumer copies nothing.
+ * maps each published range with MADV_POPULATE_READ. A source stream that
+ * allocates through the allocator handed to `open` (an Iceberg or Parquet
+ * scan does, for its columns' values, validity and offsets) decodes
+ * straight into the file, and those buffers are published where they lie;
+ * any other buffer is copied in once. The consumer copies nothing.
  *
  * Linux only (memfd_create, SOCK_SEQPACKET, SCM_RIGHTS); elsewhere every
  * function returns UNSUPPORTED. */
@@ -69,10 +73,16 @@ extern "C" {
 /* Resolves `ticket` (borrowed for the call) into a stream: fills `out`
  * (caller storage) and returns OK, or returns a status with `err` set
  * (NOT_FOUND for an unknown ticket, say); the status and message are sent
- * to the consumer. Called on a connection's thread: with
+ * to the consumer. A stream whose arrays take their buffers from
+ * `allocator` (basalt_arrow_array_init_with, or a reader's allocator
+ * option) has them decoded straight into the shared memory: they are
+ * published where they lie, not copied. The allocator may be used until
+ * the last of those arrays is released, on any thread; it falls back to
+ * the heap when the file is full. Called on a connection's thread: with
  * basalt_flight_shm_server_start, several calls may run at once. */
 typedef basalt_status (*basalt_flight_shm_open_fn)(void *ctx, const void *ticket,
                                                    size_t ticket_len,
+                                                   const struct basalt_arrow_allocator *allocator,
                                                    struct ArrowArrayStream *out,
                                                    struct basalt_error *err);
 
@@ -119,7 +129,13 @@ struct basalt_flight_shm_server_stats {
     int64_t streams_ok;     /* ended with the end record */
     int64_t failures;       /* ended otherwise (each one also logged) */
     int64_t batches;        /* record batches published */
-    int64_t bytes;          /* bytes written into files */
+    int64_t bytes;          /* bytes published (buffers and metadata) */
+    /* Of the published buffers' bytes: those the source stream decoded
+     * into the file through the allocator given to `open`, published where
+     * they lay, and those copied in. */
+    int64_t decoded_bytes;  /* allocated in files by the source streams */
+    int64_t in_place_bytes;
+    int64_t copied_bytes;
 };
 
 struct basalt_flight_shm_server;

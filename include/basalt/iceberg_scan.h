@@ -201,6 +201,16 @@ BASALT_EXPORT basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceber
                                                             struct ArrowArrayStream *out,
                                                             struct basalt_error *err);
 
+/* As basalt_iceberg_scan_task_stream, with the Parquet columns' decoded
+ * values, validity and offsets in memory from `allocator` (borrowed: it
+ * must outlive every batch; NULL: the heap): a shared-memory producer
+ * decodes straight into its segment. Columns the scan computes (deleted
+ * rows taken out, the residual applied, promoted types, metadata columns)
+ * are built on the heap as before. */
+BASALT_EXPORT basalt_status basalt_iceberg_scan_task_stream_into(
+    struct basalt_iceberg_scan *scan, uint32_t task, const struct basalt_arrow_allocator *allocator,
+    struct ArrowArrayStream *out, struct basalt_error *err);
+
 /* The number of rows the scan yields: summed from the manifests' record
  * counts when no residual and no delete applies to a task, otherwise by
  * reading only the columns the residual and the deletes need.

@@ -260,6 +260,10 @@ struct basalt_ipc_message {
     const struct basalt_ipc_piece *body;  /* concatenated in order: the message body */
     size_t n_body;
     int64_t body_len;         /* the sum of the pieces' lengths */
+    /* basalt_ipc_encoder_batch_placed: no pieces; the body is
+     * [body_offset, body_offset + body_len) of the memory the place
+     * function put the buffers in. */
+    uint64_t body_offset;
 };
 
 struct basalt_ipc_encoder;
@@ -284,6 +288,24 @@ BASALT_EXPORT basalt_status basalt_ipc_encoder_batch(struct basalt_ipc_encoder *
                                                      const struct ArrowArray *batch,
                                                      const struct basalt_ipc_message **msgs,
                                                      size_t *n, struct basalt_error *err);
+
+/* Puts one buffer of a placed batch: `len` (> 0) bytes at `data` (NULL:
+ * zeros), the batch's own memory when `stable`, else a temporary of the
+ * encoder's valid during the call. The function copies them into its
+ * memory, or finds them there already (a batch decoded into it), and gives
+ * their offset there in *offset, 8-byte aligned. A status other than OK
+ * fails the batch with `err`. */
+typedef basalt_status (*basalt_ipc_place_fn)(void *ctx, const void *data, size_t len, bool stable,
+                                             uint64_t *offset, struct basalt_error *err);
+
+/* As basalt_ipc_encoder_batch, for memory a consumer reads where it lies
+ * (a shared-memory segment): every buffer goes through `place` (with `ctx`)
+ * instead of being listed as a piece, and each message has no pieces: its
+ * Buffer offsets count from body_offset, the lowest placed byte, and
+ * body_len reaches its last. The encoder must not compress (INVALID_ARG). */
+BASALT_EXPORT basalt_status basalt_ipc_encoder_batch_placed(
+    struct basalt_ipc_encoder *encoder, const struct ArrowArray *batch, basalt_ipc_place_fn place,
+    void *ctx, const struct basalt_ipc_message **msgs, size_t *n, struct basalt_error *err);
 
 /* NULL is a no-op. */
 BASALT_EXPORT void basalt_ipc_encoder_free(struct basalt_ipc_encoder *encoder);

@@ -403,6 +403,10 @@ struct basalt_parquet_read_options {
      * `num_workers` of its workers (0: all). */
     struct basalt_pool *pool;
     int num_workers;
+    /* Where decoded fixed-width values, validity bitmaps and offsets are
+     * allocated (borrowed, must outlive the scan; NULL, the default: the
+     * heap). A producer that decodes straight into shared memory. */
+    const struct basalt_arrow_allocator *allocator;
 };
 
 /* Fills `options` with the defaults above. */

@@ -1,6 +1,7 @@
 /* ArrowArray structs owning basalt-allocated buffers: one block holds the
- * private data, the owned and public buffer pointer arrays and the children's
- * structs; the dictionary struct is allocated when set. */
+ * private data, the owned and public buffer pointer arrays, which buffers
+ * came from the array's allocator, and the children's structs; the
+ * dictionary struct is allocated when set. */
 #include <string.h>
 
 #include "arrow_internal.h"
@@ -8,12 +9,24 @@
 struct array_private {
     int64_t n_buffers;
     int64_t n_children;
+    struct basalt_arrow_allocator allocator; /* allocate NULL: the heap only */
     void **owned;
+    bool *from_allocator; /* owned[i] goes back to `allocator`, not basalt_free */
     const void **buffers;
     struct ArrowArray **child_ptrs;
     struct ArrowArray *children;
     struct ArrowArray *dictionary;
 };
+
+static void free_owned(struct array_private *p, int64_t i)
+{
+    if (p->from_allocator[i])
+        p->allocator.release(p->allocator.ctx, p->owned[i]);
+    else
+        basalt_free(p->owned[i]);
+    p->owned[i] = NULL;
+    p->from_allocator[i] = false;
+}
 
 void basalt_arrow_array_release_owned(struct ArrowArray *array)
 {
@@ -25,7 +38,7 @@ void basalt_arrow_array_release_owned(struct ArrowArray *array)
         basalt_free(p->dictionary);
     }
     for (int64_t i = 0; i < p->n_buffers; i++)
-        basalt_free(p->owned[i]);
+        free_owned(p, i);
     basalt_free(p);
     array->release = NULL;
     array->private_data = NULL;
@@ -46,6 +59,14 @@ void basalt_arrow_array_move(struct ArrowArray *src, struct ArrowArray *dst)
 basalt_status basalt_arrow_array_init(struct ArrowArray *array, int64_t n_buffers,
                                       int64_t n_children, struct basalt_error *err)
 {
+    return basalt_arrow_array_init_with(array, n_buffers, n_children, NULL, err);
+}
+
+basalt_status basalt_arrow_array_init_with(struct ArrowArray *array, int64_t n_buffers,
+                                           int64_t n_children,
+                                           const struct basalt_arrow_allocator *allocator,
+                                           struct basalt_error *err)
+{
     if (!array)
         return basalt_error_set(err, BASALT_INVALID_ARG, "array_init: NULL array");
     array->release = NULL;
@@ -54,8 +75,11 @@ basalt_status basalt_arrow_array_init(struct ArrowArray *array, int64_t n_buffer
     if (n_buffers > INT32_MAX || n_children > INT32_MAX)
         return basalt_error_set(err, BASALT_LIMIT, "array_init: too many buffers or children");
     size_t nb = (size_t)n_buffers, nc = (size_t)n_children;
+    if (allocator && (!allocator->allocate || !allocator->release))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "array_init: allocator without both "
+                                                         "functions");
     size_t size = sizeof(struct array_private) + 2 * nb * sizeof(void *) +
-                  nc * (sizeof(struct ArrowArray *) + sizeof(struct ArrowArray));
+                  nc * (sizeof(struct ArrowArray *) + sizeof(struct ArrowArray)) + nb;
     struct array_private *p = basalt_malloc(size);
     if (!p)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for an array");
@@ -69,10 +93,17 @@ basalt_status basalt_arrow_array_init(struct ArrowArray *array, int64_t n_buffer
     p->child_ptrs = (struct ArrowArray **)(void *)cursor;
     cursor += nc * sizeof(struct ArrowArray *);
     p->children = (struct ArrowArray *)(void *)cursor;
+    cursor += nc * sizeof(struct ArrowArray);
+    p->from_allocator = (bool *)(void *)cursor;
     p->dictionary = NULL;
+    if (allocator)
+        p->allocator = *allocator;
+    else
+        memset(&p->allocator, 0, sizeof p->allocator);
     for (size_t i = 0; i < nb; i++) {
         p->owned[i] = NULL;
         p->buffers[i] = NULL;
+        p->from_allocator[i] = false;
     }
     for (size_t i = 0; i < nc; i++) {
         memset(&p->children[i], 0, sizeof p->children[i]);
@@ -114,7 +145,7 @@ basalt_status basalt_arrow_array_set_buffer(struct ArrowArray *array, int64_t i,
     }
     struct array_private *p = array->private_data;
     if (p->owned[i] != buffer)
-        basalt_free(p->owned[i]);
+        free_owned(p, i);
     p->owned[i] = buffer;
     p->buffers[i] = buffer;
     return BASALT_OK;
@@ -134,11 +165,18 @@ basalt_status basalt_arrow_array_allocate_buffer(struct ArrowArray *array, int64
     size_t rounded = (size + 63) & ~(size_t)63;
     if (rounded == 0)
         rounded = 64;
-    uint8_t *buffer = basalt_aligned_alloc(64, rounded);
+    struct array_private *p = array->private_data;
+    /* The allocator's memory when it has some, else the heap's. */
+    uint8_t *buffer = p->allocator.allocate ? p->allocator.allocate(p->allocator.ctx, rounded)
+                                            : NULL;
+    bool from_allocator = buffer != NULL;
+    if (!buffer)
+        buffer = basalt_aligned_alloc(64, rounded);
     if (!buffer)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for a %zu-byte buffer", size);
     memset(buffer + size, 0, rounded - size);
     basalt_arrow_array_set_buffer(array, i, buffer, NULL);
+    p->from_allocator[i] = from_allocator;
     *out = buffer;
     return BASALT_OK;
 }

@@ -43,7 +43,8 @@ static basalt_status get_finish(void *vcall, struct basalt_error *err)
     struct get_call *c = vcall;
     if (!c->ticket)
         return basalt_error_set(err, BASALT_INVALID_ARG, "DoGet without a ticket");
-    basalt_status st = basalt_flight_ticket_stream(c->srv, c->ticket, c->ticket_len, &c->stream, err);
+    basalt_status st =
+        basalt_flight_ticket_stream(c->srv, c->ticket, c->ticket_len, NULL, &c->stream, err);
     struct ArrowSchema schema = {0};
     if (st == BASALT_OK && c->stream.get_schema(&c->stream, &schema) != 0)
         st = basalt_error_set(err, BASALT_INTERNAL, "%s", c->stream.get_last_error(&c->stream));

@@ -114,12 +114,13 @@ basalt_status basalt_flight_data_pack(const struct basalt_ipc_message *msg,
 void basalt_flight_frame_reset(struct flight_frame *f);
 
 /* A ticket's rows (its task, or every task of the table in order) as a
- * stream that holds the shared plan until released. Statuses of the
- * ticket's parsing and of basalt_flight_scan_acquire; NOT_FOUND when the
- * task is not in the plan. */
+ * stream that holds the shared plan until released, the Parquet values
+ * decoded into memory from `allocator` (borrowed; NULL: the heap).
+ * Statuses of the ticket's parsing and of basalt_flight_scan_acquire;
+ * NOT_FOUND when the task is not in the plan. */
 basalt_status basalt_flight_ticket_stream(struct basalt_flight_server *srv, const uint8_t *ticket,
-                                          size_t len, struct ArrowArrayStream *out,
-                                          struct basalt_error *err);
+                                          size_t len, const struct basalt_arrow_allocator *allocator,
+                                          struct ArrowArrayStream *out, struct basalt_error *err);
 
 /* The calls, one per method. */
 basalt_status basalt_flight_get_begin(struct basalt_flight_server *srv, void **call,

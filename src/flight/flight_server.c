@@ -514,11 +514,13 @@ static char *dup_str(const char *s)
     return d;
 }
 
-/* The shared-memory producer's tickets are Flight tickets. */
+/* The shared-memory producer's tickets are Flight tickets, their Parquet
+ * columns decoded straight into the producer's memory file. */
 static basalt_status shm_open(void *ctx, const void *ticket, size_t len,
+                              const struct basalt_arrow_allocator *allocator,
                               struct ArrowArrayStream *out, struct basalt_error *err)
 {
-    return basalt_flight_ticket_stream(ctx, ticket, len, out, err);
+    return basalt_flight_ticket_stream(ctx, ticket, len, allocator, out, err);
 }
 
 static void shm_log(void *ctx, basalt_status st, const char *message)
@@ -581,6 +583,14 @@ basalt_status basalt_flight_server_start(struct basalt_catalog *catalog,
 int basalt_flight_server_port(const struct basalt_flight_server *srv)
 {
     return srv && srv->grpc ? basalt_grpc_server_port(srv->grpc) : -1;
+}
+
+void basalt_flight_server_shm_stats(const struct basalt_flight_server *srv,
+                                    struct basalt_flight_shm_server_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (srv && srv->shm)
+        basalt_flight_shm_server_stats(srv->shm, out);
 }
 
 void basalt_flight_server_stop(struct basalt_flight_server *srv)

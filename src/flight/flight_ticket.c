@@ -16,6 +16,7 @@ struct ticket_stream {
     struct ArrowArrayStream task;   /* the task being read */
     bool whole;                     /* every task in turn */
     uint32_t next_task;
+    const struct basalt_arrow_allocator *allocator; /* decoded values' memory; NULL: heap */
     char message[BASALT_ERROR_MESSAGE_MAX + 32];
 };
 
@@ -67,7 +68,8 @@ static int ts_next(struct ArrowArrayStream *s, struct ArrowArray *out)
             return fail(t, st, err.message);
         if (!t->whole || t->next_task >= plan->n_tasks)
             return 0;
-        st = basalt_iceberg_scan_task_stream(t->scan->scan, t->next_task++, &t->task, &err);
+        st = basalt_iceberg_scan_task_stream_into(t->scan->scan, t->next_task++, t->allocator,
+                                                  &t->task, &err);
         if (st != BASALT_OK)
             return fail(t, st, err.message);
     }
@@ -103,14 +105,15 @@ static void ts_release(struct ArrowArrayStream *s)
 }
 
 basalt_status basalt_flight_ticket_stream(struct basalt_flight_server *srv, const uint8_t *ticket,
-                                          size_t len, struct ArrowArrayStream *out,
-                                          struct basalt_error *err)
+                                          size_t len, const struct basalt_arrow_allocator *allocator,
+                                          struct ArrowArrayStream *out, struct basalt_error *err)
 {
     out->release = NULL;
     struct ticket_stream *t = basalt_calloc(1, sizeof *t);
     if (!t)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     t->srv = srv;
+    t->allocator = allocator;
     basalt_status st = basalt_flight_request_from_ticket(ticket, len, &t->req, err);
     if (st == BASALT_OK)
         st = basalt_flight_scan_acquire(srv, &t->req, &t->cached, err);
@@ -120,7 +123,8 @@ basalt_status basalt_flight_ticket_stream(struct basalt_flight_server *srv, cons
             uint32_t task = 0;
             st = find_task(t, &task, err);
             if (st == BASALT_OK)
-                st = basalt_iceberg_scan_task_stream(t->scan->scan, task, &t->task, err);
+                st = basalt_iceberg_scan_task_stream_into(t->scan->scan, task, allocator,
+                                                          &t->task, err);
         } else {
             t->whole = true;
         }

@@ -183,6 +183,49 @@ static basalt_status next_record(struct shm_client *c, struct shm_record *r, int
     return st;
 }
 
+/* Checks that [offset, offset + length) lies inside the file (refreshing
+ * its size, which only grows) and the mapping. */
+static basalt_status check_inside(struct shm_client *c, uint64_t offset, uint64_t length,
+                                  const char *what)
+{
+    uint64_t end = offset + length;
+    if (end < offset)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "%s of %llu bytes at %llu", what,
+                                (unsigned long long)length, (unsigned long long)offset);
+    if (end > c->file_size) {
+        struct stat sb;
+        if (fstat(c->memfd, &sb) != 0)
+            return basalt_error_set(&c->err, BASALT_IO, "fstat: %s", strerror(errno));
+        c->file_size = (uint64_t)sb.st_size;
+        if (end > c->file_size)
+            return basalt_error_set(&c->err, BASALT_CORRUPT,
+                                    "%s [%llu, %llu) passes the end of the memory file (%llu "
+                                    "bytes)",
+                                    what, (unsigned long long)offset, (unsigned long long)end,
+                                    (unsigned long long)c->file_size);
+    }
+    if (end > c->map_size)
+        return basalt_error_set(&c->err, BASALT_LIMIT, "%s [%llu, %llu) passes max_segment_size "
+                                "(%llu)", what, (unsigned long long)offset,
+                                (unsigned long long)end, (unsigned long long)c->map_size);
+    return BASALT_OK;
+}
+
+/* Maps [offset, offset + length) of the file in one call rather than a
+ * fault per page (Linux 5.14; elsewhere the faults happen as the consumer
+ * reads). The range is inside the file, so this cannot fail for want of
+ * pages. */
+static void populate(struct shm_client *c, uint64_t offset, uint64_t length)
+{
+    if (c->no_populate || length == 0)
+        return;
+    uint64_t lo = offset & ~(uint64_t)4095;
+    if (madvise((void *)(uintptr_t)(c->map + lo), (size_t)(offset + length - lo),
+                MADV_POPULATE_READ) != 0 &&
+        errno == EINVAL)
+        c->no_populate = true;
+}
+
 /* Checks that [offset, offset + length) is published memory: after the
  * previous range, inside the file (whose size only grows) and the mapping. */
 static basalt_status check_range(struct shm_client *c, const struct shm_record *r)
@@ -205,29 +248,13 @@ static basalt_status check_range(struct shm_client *c, const struct shm_record *
                                     "manifest range at %llu overlaps a range still in use",
                                     (unsigned long long)r->offset);
     }
-    if (end > c->file_size) {
-        struct stat sb;
-        if (fstat(c->memfd, &sb) != 0)
-            return basalt_error_set(&c->err, BASALT_IO, "fstat: %s", strerror(errno));
-        c->file_size = (uint64_t)sb.st_size;
-        if (end > c->file_size)
-            return basalt_error_set(&c->err, BASALT_CORRUPT,
-                                    "manifest range [%llu, %llu) passes the end of the memory "
-                                    "file (%llu bytes)",
-                                    (unsigned long long)r->offset, (unsigned long long)end,
-                                    (unsigned long long)c->file_size);
-    }
-    if (end > c->map_size)
-        return basalt_error_set(&c->err, BASALT_LIMIT,
-                                "manifest range [%llu, %llu) passes max_segment_size (%llu)",
-                                (unsigned long long)r->offset, (unsigned long long)end,
-                                (unsigned long long)c->map_size);
-    return BASALT_OK;
+    return check_inside(c, r->offset, r->length, "manifest range");
 }
 
-/* The message framed at `pos` inside [pos, end): its flatbuffer and body. */
-static basalt_status frame_at(struct shm_client *c, uint64_t pos, uint64_t end,
-                              const uint8_t **meta, uint32_t *meta_len, uint64_t *body_len)
+/* The message framed at `pos` inside [pos, end): its flatbuffer and its
+ * bodyLength, unchecked. */
+static basalt_status message_at(struct shm_client *c, uint64_t pos, uint64_t end,
+                                const uint8_t **meta, uint32_t *meta_len, int64_t *body_len)
 {
     if (end - pos < 8)
         return basalt_error_set(&c->err, BASALT_CORRUPT, "no message at %llu",
@@ -250,31 +277,66 @@ static basalt_status frame_at(struct shm_client *c, uint64_t pos, uint64_t end,
         st = basalt_arrow_fb_i64(&msg, 3, 0, &body, &c->err);
     if (st != BASALT_OK)
         return basalt_error_context(&c->err, st, "message at %llu", (unsigned long long)pos);
-    if (body < 0 || (uint64_t)body > end - pos - 8 - len)
-        return basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu: a body of %lld bytes "
-                                "passes its range", (unsigned long long)pos, (long long)body);
     *meta = p + 8;
     *meta_len = len;
+    *body_len = body;
+    return BASALT_OK;
+}
+
+/* The message framed at `pos` inside [pos, end) with its body after it. */
+static basalt_status frame_at(struct shm_client *c, uint64_t pos, uint64_t end,
+                              const uint8_t **meta, uint32_t *meta_len, uint64_t *body_len)
+{
+    int64_t body = 0;
+    basalt_status st = message_at(c, pos, end, meta, meta_len, &body);
+    if (st != BASALT_OK)
+        return st;
+    if (body < 0 || (uint64_t)body > end - pos - 8 - *meta_len)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu: a body of %lld bytes "
+                                "passes its range", (unsigned long long)pos, (long long)body);
     *body_len = (uint64_t)body;
     return BASALT_OK;
 }
 
-/* Decodes the messages of one BATCH range in place; a record batch (it
- * must come last) lands in `out`. The range is live until the last array
- * pointing into it is released. */
+/* The message of a PLACED range at `pos`: its body's offset in the file,
+ * then the message framed without its body, which is checked to lie in the
+ * file and mapped in. */
+static basalt_status placed_message_at(struct shm_client *c, uint64_t pos, uint64_t end,
+                                       const uint8_t **meta, uint32_t *meta_len,
+                                       const uint8_t **body, uint64_t *body_len)
+{
+    if (end - pos < 8)
+        return basalt_error_set(&c->err, BASALT_CORRUPT, "no message at %llu",
+                                (unsigned long long)pos);
+    uint64_t at = 0;
+    for (int i = 0; i < 8; i++)
+        at |= (uint64_t)c->map[pos + (uint64_t)i] << (8 * i);
+    int64_t len = 0;
+    basalt_status st = message_at(c, pos + 8, end, meta, meta_len, &len);
+    if (st == BASALT_OK && len < 0)
+        st = basalt_error_set(&c->err, BASALT_CORRUPT, "message at %llu: a body of %lld bytes",
+                              (unsigned long long)pos, (long long)len);
+    if (st == BASALT_OK)
+        st = check_inside(c, at, (uint64_t)len, "message body");
+    if (st != BASALT_OK)
+        return st;
+    populate(c, at, (uint64_t)len);
+    *body = c->map + at;
+    *body_len = (uint64_t)len;
+    return BASALT_OK;
+}
+
+/* Decodes the messages of one BATCH or PLACED range in place; a record
+ * batch (it must come last) lands in `out`. The range, and the bodies of a
+ * PLACED one, are live until the last array pointing into them is
+ * released. */
 static basalt_status decode_range(struct shm_client *c, const struct shm_record *r,
                                   struct ArrowArray *out)
 {
     uint64_t pos = r->offset, end = r->offset + r->length;
-    /* Maps the range's pages in one call rather than a fault per page
-     * (Linux 5.14; elsewhere the faults happen as the consumer reads). The
-     * range is inside the file, so this cannot fail for want of pages. */
-    if (!c->no_populate) {
-        uint64_t lo = pos & ~(uint64_t)4095;
-        if (madvise((void *)(uintptr_t)(c->map + lo), (size_t)(end - lo), MADV_POPULATE_READ) != 0 &&
-            errno == EINVAL)
-            c->no_populate = true;
-    }
+    bool placed = r->type == SHM_RECORD_PLACED;
+    if (!placed)
+        populate(c, pos, end - pos);
     struct shm_range *range = basalt_calloc(1, sizeof *range);
     if (!range)
         return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
@@ -313,16 +375,22 @@ static basalt_status decode_range(struct shm_client *c, const struct shm_record 
                                   (unsigned long long)(end - pos), (unsigned long long)r->offset);
             break;
         }
-        const uint8_t *meta;
-        uint32_t meta_len;
-        uint64_t body_len;
-        st = frame_at(c, pos, end, &meta, &meta_len, &body_len);
+        const uint8_t *meta = NULL, *body = NULL;
+        uint32_t meta_len = 0;
+        uint64_t body_len = 0;
+        if (placed) {
+            st = placed_message_at(c, pos, end, &meta, &meta_len, &body, &body_len);
+            pos += 8 + 8 + meta_len;
+        } else {
+            st = frame_at(c, pos, end, &meta, &meta_len, &body_len);
+            body = meta + meta_len;
+            pos += 8 + meta_len + body_len;
+        }
         if (st != BASALT_OK)
             break;
         atomic_fetch_add(&range->refs, 1); /* the body's, dropped by the reader */
-        st = basalt_ipc_reader_push_message(c->reader, meta, meta_len, meta + meta_len,
-                                            (size_t)body_len, range_unref, range, out, &c->err);
-        pos += 8 + meta_len + body_len;
+        st = basalt_ipc_reader_push_message(c->reader, meta, meta_len, body, (size_t)body_len,
+                                            range_unref, range, out, &c->err);
     }
     range_unref(range);
     if (st == BASALT_OK)
@@ -354,6 +422,7 @@ static basalt_status client_next(struct shm_client *c, struct ArrowArray *out)
             return client_fail(c, st);
         switch (r.type) {
         case SHM_RECORD_BATCH:
+        case SHM_RECORD_PLACED:
             st = check_range(c, &r);
             if (st == BASALT_OK)
                 st = decode_range(c, &r, out);
@@ -514,9 +583,9 @@ static basalt_status client_start(struct shm_client *c, const void *ticket, size
     if (st != BASALT_OK)
         return st;
     /* The schema message: no body. */
-    const uint8_t *meta;
-    uint32_t meta_len;
-    uint64_t body_len;
+    const uint8_t *meta = NULL;
+    uint32_t meta_len = 0;
+    uint64_t body_len = 0;
     char name[160];
     snprintf(name, sizeof name, "flight shm %s", c->path);
     struct ArrowArray none;

@@ -8,19 +8,28 @@
  *   consumer -> producer, once:
  *     request   "BSHMREQ1" | u32 ticket_len | ticket bytes
  *   producer -> consumer:
- *     record    u32 magic "BSHM" | u16 version (1) | u16 type |
+ *     record    u32 magic "BSHM" | u16 version (2) | u16 type |
  *               u64 offset | u64 length | u32 status | u32 text_len | text
  *     SEGMENT   first, with the memory file's descriptor (SCM_RIGHTS):
  *               [offset, offset + length) holds the schema message
  *     BATCH     [offset, offset + length) holds the dictionary batches a
- *               record batch needs, then the record batch, contiguous
+ *               record batch needs, then the record batch, contiguous, as
+ *               in an IPC stream (bodies after their metadata): what a
+ *               producer that writes a plain stream into the file sends
+ *     PLACED    [offset, offset + length) holds, for the dictionary batches
+ *               and then the record batch, each message's body offset in
+ *               the file (u64), then the message framed without its body
+ *               (continuation, length, metadata); the body is
+ *               [body offset, + the message's bodyLength) of the file,
+ *               wherever its buffers were decoded or copied
  *     END       the end of the stream: offset = bytes written, length =
  *               record batches sent
  *     ERROR     status (a basalt_status) and text (the producer's message);
  *               may come first, instead of SEGMENT
  *   consumer -> producer, any time after the segment:
- *     release   "BSHMREL1" | u64 offset | u64 length: a BATCH range whose
- *               arrays were all released; the producer may write there again
+ *     release   "BSHMREL1" | u64 offset | u64 length: a BATCH or PLACED
+ *               range whose arrays were all released; the producer may
+ *               write there again, and over the bodies it names
  * Closing its end is how the consumer says it is gone. */
 #ifndef BASALT_FLIGHT_SHM_INTERNAL_H
 #define BASALT_FLIGHT_SHM_INTERNAL_H
@@ -35,10 +44,11 @@ enum {
     SHM_RECORD_BATCH = 2,
     SHM_RECORD_END = 3,
     SHM_RECORD_ERROR = 4,
+    SHM_RECORD_PLACED = 5,
 };
 
 #define SHM_MAGIC 0x4D485342u /* "BSHM" little-endian */
-#define SHM_VERSION 1
+#define SHM_VERSION 2
 #define SHM_REQUEST_MAGIC "BSHMREQ1"
 #define SHM_REQUEST_HEAD 12
 #define SHM_RELEASE_MAGIC "BSHMREL1"
@@ -75,5 +85,57 @@ basalt_status basalt_flight_shm_send(int sock, const void *data, size_t len, int
  * socket failures and the timeout. */
 basalt_status basalt_flight_shm_recv(int sock, void *buf, size_t cap, size_t *len, int *fd,
                                      uint32_t timeout_ms, struct basalt_error *err);
+
+/* ------------------------------------------------------------ the segment
+ * (shm_segment.c): the producer's memory file and the allocator over it. */
+
+struct shm_segment;
+
+struct shm_segment_stats {
+    uint64_t decoded_bytes;  /* allocated in the file by the source's decoder */
+    uint64_t in_place_bytes; /* of published buffers, already in the file */
+    uint64_t copied_bytes;   /* of published buffers, copied into the file */
+};
+
+/* What basalt_flight_shm_segment_publish wrote: the PLACED range and the
+ * bytes the batch holds (its buffers and the range). */
+struct shm_published {
+    uint64_t offset, length;
+    uint64_t bytes;
+};
+
+/* A new memory file for one stream, reading RELEASE packets from `sock`
+ * (borrowed). IO, LIMIT (no address space), NOMEM. */
+basalt_status basalt_flight_shm_segment_new(const struct basalt_flight_shm_server_options *o,
+                                            int sock, struct shm_segment **out,
+                                            struct basalt_error *err);
+/* The connection is done: the consumer's holds are dropped and the segment
+ * goes with the last of the producer's. NULL is a no-op. */
+void basalt_flight_shm_segment_close(struct shm_segment *segment);
+/* The allocator that puts buffers in the file (valid until the segment goes). */
+const struct basalt_arrow_allocator *basalt_flight_shm_segment_allocator(
+    struct shm_segment *segment);
+int basalt_flight_shm_segment_fd(const struct shm_segment *segment);
+/* The end of what was ever allocated in the file. */
+uint64_t basalt_flight_shm_segment_end(struct shm_segment *segment);
+void basalt_flight_shm_segment_stats(struct shm_segment *segment, struct shm_segment_stats *out);
+/* Copies `len` bytes to the end of the file, for as long as the file lives
+ * (the schema message). */
+basalt_status basalt_flight_shm_segment_write(struct shm_segment *segment, const void *data,
+                                              size_t len, uint64_t *offset,
+                                              struct basalt_error *err);
+/* Reads the RELEASE packets waiting, without blocking. IO when the consumer
+ * went away, CORRUPT when it sent something else. */
+basalt_status basalt_flight_shm_segment_take_releases(struct shm_segment *segment,
+                                                      struct basalt_error *err);
+/* Encodes `batch` (its buffers placed: left where they are when the
+ * decoder put them in the file, else copied) and writes its PLACED range;
+ * the batch holds what it points into until the consumer releases the
+ * range. */
+basalt_status basalt_flight_shm_segment_publish(struct shm_segment *segment,
+                                                struct basalt_ipc_encoder *enc,
+                                                const struct ArrowArray *batch,
+                                                struct shm_published *out,
+                                                struct basalt_error *err);
 
 #endif

@@ -71,7 +71,7 @@ basalt_status basalt_flight_shm_record_decode(const uint8_t *buf, size_t len,
     r->length = get64(buf + 16);
     r->status = get32(buf + 24);
     r->text_len = get32(buf + 28);
-    if (r->type < SHM_RECORD_SEGMENT || r->type > SHM_RECORD_ERROR)
+    if (r->type < SHM_RECORD_SEGMENT || r->type > SHM_RECORD_PLACED)
         return basalt_error_set(err, BASALT_CORRUPT, "manifest record type %u",
                                 (unsigned)r->type);
     if (r->text_len > SHM_TEXT_MAX || r->text_len != len - SHM_RECORD_HEAD)

@@ -40,171 +40,6 @@ static basalt_status check_options(const struct basalt_flight_shm_server_options
     return BASALT_OK;
 }
 
-/* ------------------------------------------------------------ the segment */
-
-/* The memory file as a basalt_output the IPC writer writes into. The file is
- * mapped once over max_segment_size bytes of address space and grown in
- * steps underneath the mapping, so the mapping never moves. */
-struct shm_segment {
-    struct basalt_output out; /* first: the writer sees this */
-    int fd;
-    uint8_t *map;
-    uint64_t map_size;
-    uint64_t file_size;
-    uint64_t grow_step;
-    bool no_populate; /* MADV_POPULATE_WRITE is not there: fallocate */
-};
-
-static basalt_status seg_grow(struct shm_segment *s, uint64_t need, struct basalt_error *err)
-{
-    if (need > s->map_size)
-        return basalt_error_set(err, BASALT_LIMIT,
-                                "the stream needs more than max_segment_size (%llu bytes)",
-                                (unsigned long long)s->map_size);
-    /* Doubling from 1 MiB up to steps of grow_step: a small split does not
-     * pay for pages it never fills (each one is zeroed on allocation). */
-    uint64_t step = s->file_size < s->grow_step ? s->file_size : s->grow_step;
-    if (step < ((uint64_t)1 << 20))
-        step = (uint64_t)1 << 20;
-    uint64_t size = s->file_size + step;
-    if (size < need)
-        size = need;
-    size = (size + 4095) & ~(uint64_t)4095;
-    if (size > s->map_size)
-        size = s->map_size;
-    /* The pages are allocated here, where running out of memory is an
-     * error, not at the first write into the mapping, where it would be
-     * SIGBUS. MADV_POPULATE_WRITE (Linux 5.14) allocates and maps them in
-     * one call, sparing a page fault per page (costly on virtual machines);
-     * older kernels get fallocate. */
-    uint64_t old = s->file_size;
-    int rc = ftruncate(s->fd, (off_t)size);
-    if (rc == 0 && !s->no_populate) {
-        do
-            rc = madvise(s->map + old, (size_t)(size - old), MADV_POPULATE_WRITE);
-        while (rc != 0 && errno == EINTR);
-        if (rc != 0 && errno == EINVAL) {
-            s->no_populate = true;
-            rc = 0;
-        }
-    }
-    if (rc == 0 && s->no_populate) {
-        do
-            rc = fallocate(s->fd, 0, (off_t)old, (off_t)(size - old));
-        while (rc != 0 && errno == EINTR);
-        if (rc != 0 && (errno == EOPNOTSUPP || errno == ENOSYS))
-            rc = 0;
-    }
-    if (rc != 0)
-        return basalt_error_set(err,
-                                errno == ENOSPC || errno == ENOMEM || errno == EFAULT
-                                    ? BASALT_NOMEM
-                                    : BASALT_IO,
-                                "growing the memory file to %llu bytes: %s",
-                                (unsigned long long)size, strerror(errno));
-    s->file_size = size;
-    return BASALT_OK;
-}
-
-static basalt_status seg_write(struct basalt_output *out, const void *data, size_t len,
-                               struct basalt_error *err)
-{
-    struct shm_segment *s = (struct shm_segment *)out;
-    uint64_t end = out->written + len;
-    if (end < out->written)
-        return basalt_error_set(err, BASALT_LIMIT, "memory file offset overflows");
-    if (end > s->file_size) {
-        basalt_status st = seg_grow(s, end, err);
-        if (st != BASALT_OK)
-            return st;
-    }
-    memcpy(s->map + out->written, data, len);
-    return BASALT_OK;
-}
-
-static basalt_status seg_commit(struct basalt_output *out, struct basalt_error *err)
-{
-    (void)out;
-    (void)err;
-    return BASALT_OK;
-}
-
-static void seg_close(struct basalt_output *out)
-{
-    (void)out; /* the segment is torn down by seg_reset */
-}
-
-static const struct basalt_output_ops seg_ops = {seg_write, seg_commit, seg_close};
-
-/* Appends one message framed as the stream format frames it: continuation
- * marker, metadata length padded so that the body starts `align`-aligned,
- * the metadata, zeros, then the body's pieces. */
-static basalt_status seg_put_message(struct shm_segment *seg, const struct basalt_ipc_message *m,
-                                     int align, struct basalt_error *err)
-{
-    static const uint8_t zeros[64];
-    uint64_t pos = seg->out.written;
-    size_t a = (size_t)align;
-    size_t padded = m->metadata_len + (a - (size_t)((pos + 8 + m->metadata_len) % a)) % a;
-    uint8_t head[8] = {0xFF, 0xFF, 0xFF, 0xFF, (uint8_t)padded, (uint8_t)(padded >> 8),
-                       (uint8_t)(padded >> 16), (uint8_t)(padded >> 24)};
-    struct basalt_ipc_piece parts[3] = {{head, 8},
-                                        {m->metadata, m->metadata_len},
-                                        {zeros, padded - m->metadata_len}};
-    basalt_status st = BASALT_OK;
-    for (int i = 0; st == BASALT_OK && i < 3; i++)
-        if (parts[i].len) {
-            st = seg_write(&seg->out, parts[i].data, parts[i].len, err);
-            seg->out.written += parts[i].len;
-        }
-    for (size_t i = 0; st == BASALT_OK && i < m->n_body; i++)
-        if (m->body[i].len) {
-            st = seg_write(&seg->out, m->body[i].data, m->body[i].len, err);
-            seg->out.written += m->body[i].len;
-        }
-    return st;
-}
-
-static void seg_init(struct shm_segment *s)
-{
-    memset(s, 0, sizeof *s);
-    s->fd = -1;
-    s->map = MAP_FAILED;
-}
-
-static basalt_status seg_open(struct shm_segment *s,
-                              const struct basalt_flight_shm_server_options *o,
-                              struct basalt_error *err)
-{
-    s->out.ops = &seg_ops;
-    s->out.name = "memory file";
-    s->map_size = o->max_segment_size;
-    s->grow_step = o->grow_step ? o->grow_step : ((uint64_t)64 << 20);
-    s->fd = memfd_create("basalt-flight-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (s->fd < 0)
-        return basalt_error_set(err, BASALT_IO, "memfd_create: %s", strerror(errno));
-    /* Never shrinks, so a consumer's view of what was published cannot
-     * fault; and no further seals, so a consumer cannot stop it growing. */
-    if (fcntl(s->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
-        return basalt_error_set(err, BASALT_IO, "sealing the memory file: %s", strerror(errno));
-    void *map = mmap(NULL, (size_t)s->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
-    if (map == MAP_FAILED)
-        return basalt_error_set(err, errno == ENOMEM ? BASALT_LIMIT : BASALT_IO,
-                                "mapping %llu bytes of memory file: %s",
-                                (unsigned long long)s->map_size, strerror(errno));
-    s->map = map;
-    return BASALT_OK;
-}
-
-static void seg_reset(struct shm_segment *s)
-{
-    if (s->map != MAP_FAILED)
-        munmap(s->map, (size_t)s->map_size);
-    if (s->fd >= 0)
-        close(s->fd);
-    seg_init(s);
-}
-
 /* A read-only descriptor of the same file for the consumer, so that its
  * mapping cannot be made writable; the read-write one when /proc is not
  * there (the consumer maps read-only either way). */
@@ -216,138 +51,24 @@ static int read_only_fd(int fd)
     return ro >= 0 ? ro : -1;
 }
 
-/* ------------------------------------------------------------ reuse */
-
-/* Ranges the consumer handed back (RELEASE packets), sorted by offset and
- * merged when adjacent: later batches go to the first that fits, so that a
- * consumer releasing batches as it goes keeps the file at a few batches'
- * size and its pages, once allocated, are written again and again. */
-struct free_ranges {
-    struct { uint64_t offset, length; } *r;
-    size_t n, cap;
-};
-
-static void free_add(struct free_ranges *f, uint64_t offset, uint64_t length)
+/* The schema message, framed as a stream frames it: continuation marker,
+ * metadata length padded to 8, the metadata, zeros. */
+static basalt_status put_schema(struct shm_segment *seg, const struct basalt_ipc_message *m,
+                                uint64_t *offset, uint64_t *length, struct basalt_error *err)
 {
-    size_t i = 0;
-    while (i < f->n && f->r[i].offset < offset)
-        i++;
-    if (i > 0 && f->r[i - 1].offset + f->r[i - 1].length == offset) {
-        f->r[i - 1].length += length;
-        if (i < f->n && f->r[i - 1].offset + f->r[i - 1].length == f->r[i].offset) {
-            f->r[i - 1].length += f->r[i].length;
-            memmove(&f->r[i], &f->r[i + 1], (f->n - i - 1) * sizeof *f->r);
-            f->n--;
-        }
-        return;
-    }
-    if (i < f->n && offset + length == f->r[i].offset) {
-        f->r[i].offset = offset;
-        f->r[i].length += length;
-        return;
-    }
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 16;
-        void *r = basalt_realloc(f->r, cap * sizeof *f->r);
-        if (!r)
-            return; /* not reused then: the file grows instead */
-        f->r = r;
-        f->cap = cap;
-    }
-    memmove(&f->r[i + 1], &f->r[i], (f->n - i) * sizeof *f->r);
-    f->r[i].offset = offset;
-    f->r[i].length = length;
-    f->n++;
-}
-
-/* Notes a published range (never merged: the consumer hands each back on
- * its own). A full list only means the range is not reused. */
-static void sent_add(struct free_ranges *f, uint64_t offset, uint64_t length)
-{
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 16;
-        void *r = basalt_realloc(f->r, cap * sizeof *f->r);
-        if (!r)
-            return;
-        f->r = r;
-        f->cap = cap;
-    }
-    f->r[f->n].offset = offset;
-    f->r[f->n++].length = length;
-}
-
-/* Bytes published and not handed back. */
-static uint64_t held_bytes(const struct free_ranges *sent)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < sent->n; i++)
-        n += sent->r[i].length;
-    return n;
-}
-
-/* Takes `need` bytes from the first free range that holds them. */
-static bool free_take(struct free_ranges *f, uint64_t need, uint64_t *offset)
-{
-    for (size_t i = 0; i < f->n; i++)
-        if (f->r[i].length >= need) {
-            *offset = f->r[i].offset;
-            f->r[i].offset += need;
-            f->r[i].length -= need;
-            if (f->r[i].length == 0) {
-                memmove(&f->r[i], &f->r[i + 1], (f->n - i - 1) * sizeof *f->r);
-                f->n--;
-            }
-            return true;
-        }
-    return false;
-}
-
-/* Reads the RELEASE packets waiting on the socket without blocking. A range
- * is only taken back if it is one this producer published (`sent`, by
- * offset): a confused consumer cannot make it overwrite a live range. IO
- * when the consumer closed its end. */
-static basalt_status take_releases(int sock, struct free_ranges *f, struct free_ranges *sent,
-                                   struct basalt_error *err)
-{
-    for (;;) {
-        uint8_t pkt[SHM_RELEASE_SIZE + 1];
-        ssize_t n = recv(sock, pkt, sizeof pkt, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return BASALT_OK;
-        if (n == 0)
-            return basalt_error_set(err, BASALT_IO, "the consumer went away");
-        if (n < 0)
-            return basalt_error_set(err, BASALT_IO, "the consumer went away (%s)", strerror(errno));
-        if (n != SHM_RELEASE_SIZE || memcmp(pkt, SHM_RELEASE_MAGIC, 8) != 0)
-            return basalt_error_set(err, BASALT_CORRUPT, "the consumer sent a packet that is not "
-                                    "a release");
-        uint64_t offset = 0, length = 0;
-        for (int i = 0; i < 8; i++) {
-            offset |= (uint64_t)pkt[8 + i] << (8 * i);
-            length |= (uint64_t)pkt[16 + i] << (8 * i);
-        }
-        for (size_t i = 0; i < sent->n; i++)
-            if (sent->r[i].offset == offset && sent->r[i].length >= length) {
-                free_add(f, offset, sent->r[i].length);
-                sent->r[i] = sent->r[--sent->n];
-                break;
-            }
-    }
-}
-
-/* The bytes `msgs` take framed from a 64-aligned position, rounded up to 64
- * so that the next range starts aligned too. */
-static uint64_t framed_size(const struct basalt_ipc_message *msgs, size_t n, int align)
-{
-    uint64_t pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t a = (size_t)align;
-        size_t padded = msgs[i].metadata_len + (a - (size_t)((pos + 8 + msgs[i].metadata_len) % a)) % a;
-        pos += 8 + padded + (uint64_t)msgs[i].body_len;
-    }
-    return (pos + 63) & ~(uint64_t)63;
+    size_t padded = (m->metadata_len + 7) & ~(size_t)7;
+    uint8_t *framed = basalt_calloc(1, 8 + padded);
+    if (!framed)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for the schema");
+    uint32_t words[2] = {0xFFFFFFFFu, (uint32_t)padded};
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < 4; i++)
+            framed[4 * w + i] = (uint8_t)(words[w] >> (8 * i));
+    memcpy(framed + 8, m->metadata, m->metadata_len);
+    *length = 8 + padded;
+    basalt_status st = basalt_flight_shm_segment_write(seg, framed, 8 + padded, offset, err);
+    basalt_free(framed);
+    return st;
 }
 
 /* ------------------------------------------------------------ one connection */
@@ -440,8 +161,10 @@ static basalt_status read_request(struct serve_env *env, int sock, uint8_t *buf,
     return BASALT_OK;
 }
 
-/* Writes the stream into `seg` and publishes it on `sock`. The stream and
- * segment are the caller's to release. */
+/* Writes the stream into `seg` and publishes it on `sock`: each batch's
+ * buffers stay where the source decoded them when that was the segment's
+ * allocator, and are copied in otherwise. The stream and segment are the
+ * caller's to release. */
 static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayStream *stream,
                              struct shm_segment *seg, bool *consumer_gone,
                              struct basalt_error *err)
@@ -455,23 +178,18 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
     basalt_ipc_write_options_init(&wo);
     wo.alignment = env->options->alignment;
     struct basalt_ipc_encoder *enc = NULL;
-    basalt_status st = seg_open(seg, env->options, err);
-    if (st == BASALT_OK)
-        st = basalt_ipc_encoder_new(&schema, &wo, &enc, err);
+    basalt_status st = basalt_ipc_encoder_new(&schema, &wo, &enc, err);
     basalt_arrow_schema_release(&schema);
+    uint64_t schema_at = 0, schema_len = 0;
     if (st == BASALT_OK) {
         struct basalt_ipc_message sm;
         basalt_ipc_encoder_schema(enc, &sm);
-        st = seg_put_message(seg, &sm, 8, err);
+        st = put_schema(seg, &sm, &schema_at, &schema_len, err);
     }
-    /* Batches start 64-aligned after the schema. */
-    uint64_t schema_end = seg->out.written;
-    uint64_t end_of_data = (schema_end + 63) & ~(uint64_t)63;
-    struct free_ranges reusable = {0}, sent = {0};
-    bool waiting = env->options->reuse_window > 0;
     if (st == BASALT_OK) {
-        int ro = read_only_fd(seg->fd);
-        st = send_record(sock, SHM_RECORD_SEGMENT, 0, schema_end, ro >= 0 ? ro : seg->fd, err);
+        int fd = basalt_flight_shm_segment_fd(seg);
+        int ro = read_only_fd(fd);
+        st = send_record(sock, SHM_RECORD_SEGMENT, schema_at, schema_len, ro >= 0 ? ro : fd, err);
         if (ro >= 0)
             close(ro);
         *consumer_gone = st != BASALT_OK;
@@ -490,74 +208,32 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
             break;
         }
         if (!batch.release) {
-            static const uint8_t eos[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
-            seg->out.written = end_of_data;
-            st = seg_write(&seg->out, eos, 8, err);
-            if (st == BASALT_OK)
-                seg->out.written += 8;
-            if (st == BASALT_OK) {
-                st = send_record(sock, SHM_RECORD_END, seg->out.written, (uint64_t)batches, -1,
-                                 err);
-                *consumer_gone = st != BASALT_OK;
-            }
+            st = send_record(sock, SHM_RECORD_END, basalt_flight_shm_segment_end(seg),
+                             (uint64_t)batches, -1, err);
+            *consumer_gone = st != BASALT_OK;
             break;
         }
-        /* The encoder's pieces point into the batch: copied once, straight
-         * into the segment, where the consumer handed memory back if it
-         * fits, else at the end. */
-        const struct basalt_ipc_message *msgs;
-        size_t n_msgs = 0;
-        st = basalt_ipc_encoder_batch(enc, &batch, &msgs, &n_msgs, err);
-        if (st == BASALT_OK)
-            st = take_releases(sock, &reusable, &sent, err);
+        st = basalt_flight_shm_segment_take_releases(seg, err);
         if (st != BASALT_OK) {
             basalt_arrow_array_release(&batch);
             *consumer_gone = st == BASALT_IO;
             break;
         }
-        uint64_t need = framed_size(msgs, n_msgs, wo.alignment), start;
-        bool placed = free_take(&reusable, need, &start);
-        /* Past the window, wait a little for memory to come back. */
-        while (!placed && waiting && held_bytes(&sent) + need > env->options->reuse_window) {
-            struct pollfd p = {.fd = sock, .events = POLLIN};
-            if (poll(&p, 1, 100) <= 0) {
-                waiting = false; /* a consumer that keeps its batches */
-                break;
-            }
-            st = take_releases(sock, &reusable, &sent, err);
-            if (st != BASALT_OK)
-                break;
-            placed = free_take(&reusable, need, &start);
-        }
-        if (st != BASALT_OK) {
-            basalt_arrow_array_release(&batch);
-            *consumer_gone = st == BASALT_IO;
-            break;
-        }
-        if (!placed) {
-            start = end_of_data;
-            end_of_data += need;
-        }
-        seg->out.written = start;
-        for (size_t i = 0; st == BASALT_OK && i < n_msgs; i++)
-            st = seg_put_message(seg, &msgs[i], wo.alignment, err);
+        struct shm_published pub;
+        st = basalt_flight_shm_segment_publish(seg, enc, &batch, &pub, err);
         basalt_arrow_array_release(&batch);
-        if (st == BASALT_OK)
-            sent_add(&sent, start, need);
         if (st != BASALT_OK) {
             st = basalt_error_context(err, st, "batch %lld", (long long)batches);
             break;
         }
-        st = send_record(sock, SHM_RECORD_BATCH, start, seg->out.written - start, -1, err);
+        st = send_record(sock, SHM_RECORD_PLACED, pub.offset, pub.length, -1, err);
         *consumer_gone = st != BASALT_OK;
         if (st == BASALT_OK) {
             batches++;
-            count_batch(env, seg->out.written - start);
+            count_batch(env, pub.bytes);
         }
     }
     basalt_ipc_encoder_free(enc);
-    basalt_free(reusable.r);
-    basalt_free(sent.r);
     return st;
 }
 
@@ -609,27 +285,41 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
         return BASALT_OK;
     }
     *served = true;
+    /* The segment comes first: the source decodes into it. */
+    struct shm_segment *seg = NULL;
+    st = basalt_flight_shm_segment_new(env->options, sock, &seg, err);
     struct ArrowArrayStream stream;
     memset(&stream, 0, sizeof stream);
-    st = env->open(env->ctx, req + SHM_REQUEST_HEAD, ticket_len, &stream, err);
+    if (st == BASALT_OK)
+        st = env->open(env->ctx, req + SHM_REQUEST_HEAD, ticket_len,
+                       basalt_flight_shm_segment_allocator(seg), &stream, err);
     basalt_free(req);
     if (st == BASALT_OK && !stream.release)
         st = basalt_error_set(err, BASALT_INTERNAL, "the open callback gave a released stream");
     if (st != BASALT_OK) {
         basalt_arrow_stream_release(&stream);
+        basalt_flight_shm_segment_close(seg);
         send_error(sock, st, err->message);
         return basalt_error_context(err, st, "ticket");
     }
-    struct shm_segment seg;
-    seg_init(&seg);
     bool gone = false;
-    st = produce(env, sock, &stream, &seg, &gone, err);
+    st = produce(env, sock, &stream, seg, &gone, err);
+    if (env->stats) {
+        struct shm_segment_stats ss;
+        basalt_flight_shm_segment_stats(seg, &ss);
+        __atomic_fetch_add(&env->stats->decoded_bytes, (int64_t)ss.decoded_bytes,
+                           __ATOMIC_RELAXED);
+        __atomic_fetch_add(&env->stats->in_place_bytes, (int64_t)ss.in_place_bytes,
+                           __ATOMIC_RELAXED);
+        __atomic_fetch_add(&env->stats->copied_bytes, (int64_t)ss.copied_bytes,
+                           __ATOMIC_RELAXED);
+    }
     if (st != BASALT_OK && !gone)
         send_error(sock, st, err->message);
     if (!gone)
         linger_for_close(sock);
     basalt_arrow_stream_release(&stream);
-    seg_reset(&seg);
+    basalt_flight_shm_segment_close(seg);
     return st;
 }
 
@@ -943,6 +633,9 @@ void basalt_flight_shm_server_stats(const struct basalt_flight_shm_server *s,
     out->failures = __atomic_load_n(&s->stats.failures, __ATOMIC_RELAXED);
     out->batches = __atomic_load_n(&s->stats.batches, __ATOMIC_RELAXED);
     out->bytes = __atomic_load_n(&s->stats.bytes, __ATOMIC_RELAXED);
+    out->decoded_bytes = __atomic_load_n(&s->stats.decoded_bytes, __ATOMIC_RELAXED);
+    out->in_place_bytes = __atomic_load_n(&s->stats.in_place_bytes, __ATOMIC_RELAXED);
+    out->copied_bytes = __atomic_load_n(&s->stats.copied_bytes, __ATOMIC_RELAXED);
 }
 
 void basalt_flight_shm_server_free(struct basalt_flight_shm_server *s)

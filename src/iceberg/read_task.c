@@ -38,6 +38,7 @@ struct basalt_iceberg_task_reader {
     uint8_t *sel;
     uint8_t *aux;
     int64_t sel_cap;
+    const struct basalt_arrow_allocator *allocator; /* decoded values' memory; NULL: heap */
 };
 
 /* Data columns, and the lineage columns a rewrite may have stored. */
@@ -167,6 +168,7 @@ static basalt_status open_parquet(struct basalt_iceberg_task_reader *r, struct b
     ro.batch_size = r->batch_size;
     ro.pool = pool;
     ro.num_workers = num_workers;
+    ro.allocator = r->allocator;
     st = basalt_parquet_scan_new(r->reader, &ro, &r->pscan, err);
     if (st != BASALT_OK)
         return st;
@@ -266,10 +268,21 @@ basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
                                               struct basalt_iceberg_task_reader **out,
                                               struct basalt_error *err)
 {
+    return basalt_iceberg_task_reader_open_into(scan, task, layout, pool, num_workers, NULL, out,
+                                                err);
+}
+
+basalt_status basalt_iceberg_task_reader_open_into(
+    struct basalt_iceberg_scan *scan, const struct basalt_iceberg_file_task *task,
+    const struct basalt_iceberg_layout *layout, struct basalt_pool *pool, int num_workers,
+    const struct basalt_arrow_allocator *allocator, struct basalt_iceberg_task_reader **out,
+    struct basalt_error *err)
+{
     *out = NULL;
     struct basalt_iceberg_task_reader *r = basalt_calloc(1, sizeof *r);
     if (r == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    r->allocator = allocator;
     r->scan = scan;
     r->task = task;
     r->layout = layout;

@@ -354,6 +354,13 @@ basalt_status basalt_iceberg_task_reader_open(struct basalt_iceberg_scan *scan,
                                               struct basalt_pool *pool, int num_workers,
                                               struct basalt_iceberg_task_reader **out,
                                               struct basalt_error *err);
+/* As _open, with the Parquet file's decoded values in memory from
+ * `allocator` (borrowed, NULL: the heap; see basalt_parquet_read_options). */
+basalt_status basalt_iceberg_task_reader_open_into(
+    struct basalt_iceberg_scan *scan, const struct basalt_iceberg_file_task *task,
+    const struct basalt_iceberg_layout *layout, struct basalt_pool *pool, int num_workers,
+    const struct basalt_arrow_allocator *allocator, struct basalt_iceberg_task_reader **out,
+    struct basalt_error *err);
 /* The next non-empty output batch (layout->out_arrow), or a released array at
  * the end. With count_only, *count gets the selected rows and no batch is built. */
 basalt_status basalt_iceberg_task_reader_next(struct basalt_iceberg_task_reader *reader,

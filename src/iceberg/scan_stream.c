@@ -332,6 +332,14 @@ basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceberg_scan *scan, 
                                               struct ArrowArrayStream *out,
                                               struct basalt_error *err)
 {
+    return basalt_iceberg_scan_task_stream_into(scan, task, NULL, out, err);
+}
+
+basalt_status basalt_iceberg_scan_task_stream_into(struct basalt_iceberg_scan *scan, uint32_t task,
+                                                   const struct basalt_arrow_allocator *allocator,
+                                                   struct ArrowArrayStream *out,
+                                                   struct basalt_error *err)
+{
     if (scan == NULL || out == NULL)
         return basalt_error_set(err, BASALT_INVALID_ARG, "NULL scan or out");
     out->release = NULL;
@@ -345,9 +353,10 @@ basalt_status basalt_iceberg_scan_task_stream(struct basalt_iceberg_scan *scan, 
     basalt_iceberg_read_ahead_take(scan, task, &p->reader);
     basalt_status st = BASALT_OK;
     if (p->reader == NULL)
-        st = basalt_iceberg_task_reader_open(scan, &scan->plan.tasks[task], &scan->read_layout,
-                                             scan->options.pool, scan->options.num_workers,
-                                             &p->reader, err);
+        st = basalt_iceberg_task_reader_open_into(scan, &scan->plan.tasks[task],
+                                                  &scan->read_layout, scan->options.pool,
+                                                  scan->options.num_workers, allocator,
+                                                  &p->reader, err);
     if (st != BASALT_OK) {
         basalt_free(p);
         return st;

@@ -33,6 +33,11 @@ struct wbody {
      * but listed as pieces; `length` is its size so far. */
     bool by_ref;
     int64_t length;
+    /* Placed mode (basalt_ipc_encoder_batch_placed): the buffers are where
+     * the caller's place function put them, [placed_lo, placed_end) of its
+     * memory; the Buffer records are rebased to placed_lo. */
+    bool placed;
+    uint64_t placed_lo, placed_end;
 };
 
 /* A piece of a message body in message mode: caller memory (the batch's
@@ -50,6 +55,7 @@ struct wmessage {
     size_t metadata_at, metadata_len;
     size_t first_piece, n_pieces;
     int64_t body_len;
+    uint64_t body_offset; /* placed mode */
 };
 
 /* The messages of one encoder call. */
@@ -81,6 +87,8 @@ struct basalt_ipc_writer {
     uint64_t pos;
     bool finished;
     struct wmessages *messages; /* message mode: no output, messages handed out */
+    basalt_ipc_place_fn place;  /* placed mode: where each buffer goes */
+    void *place_ctx;
 };
 
 void basalt_ipc_write_options_init(struct basalt_ipc_write_options *o)
@@ -121,6 +129,8 @@ static const uint8_t zeros64[64];
 
 static size_t body_size(const struct wbody *b)
 {
+    if (b->placed)
+        return (size_t)(b->placed_end - b->placed_lo);
     return b->by_ref ? (size_t)b->length : b->body.size;
 }
 
@@ -190,12 +200,52 @@ static basalt_status add_node(struct wbody *b, int64_t length, int64_t null_coun
     return basalt_buffer_append(&b->nodes, rec, 16, err);
 }
 
+/* Placed mode: the caller puts the buffer (or finds it already in its
+ * memory); the record holds where, rebased when the message is built
+ * (rebase_placed). An empty buffer stays at 0. */
+static basalt_status add_placed_buffer(struct basalt_ipc_writer *w, const void *data, size_t len,
+                                       bool stable, struct basalt_error *err)
+{
+    struct wbody *b = &w->wb;
+    uint64_t at = 0;
+    if (len > 0) {
+        basalt_status st = w->place(w->place_ctx, data, len, stable, &at, err);
+        if (st != BASALT_OK)
+            return st;
+        if (b->placed_end == 0 || at < b->placed_lo)
+            b->placed_lo = at;
+        if (at + len > b->placed_end)
+            b->placed_end = at + len;
+    }
+    uint8_t rec[16];
+    put64(rec, at);
+    put64(rec + 8, (uint64_t)len);
+    return basalt_buffer_append(&b->buffers, rec, 16, err);
+}
+
+/* Placed mode: makes the Buffer records relative to the lowest placed byte,
+ * where the message's body starts. */
+static void rebase_placed(struct wbody *b)
+{
+    for (size_t at = 0; at + 16 <= b->buffers.size; at += 16) {
+        uint8_t *rec = b->buffers.data + at;
+        uint64_t off = 0, len = 0;
+        for (int i = 0; i < 8; i++) {
+            off |= (uint64_t)rec[i] << (8 * i);
+            len |= (uint64_t)rec[8 + i] << (8 * i);
+        }
+        put64(rec, len ? off - b->placed_lo : 0);
+    }
+}
+
 /* One buffer of the body. `stable`: `data` is the batch's memory (it may be
  * referenced in message mode), not a temporary. */
 static basalt_status add_buffer_at(struct basalt_ipc_writer *w, const void *data, size_t len,
                                    bool stable, struct basalt_error *err)
 {
     struct wbody *b = &w->wb;
+    if (b->placed)
+        return add_placed_buffer(w, data, len, stable, err);
     size_t start = body_size(b);
     basalt_status st = BASALT_OK;
     if (w->codec && len > 0) {
@@ -485,6 +535,8 @@ static void wbody_clear(struct wbody *b)
     b->body.size = b->nodes.size = b->buffers.size = b->variadic.size = 0;
     b->has_views = false;
     b->length = 0;
+    b->placed = false;
+    b->placed_lo = b->placed_end = 0;
 }
 
 static void wbody_reset(struct wbody *b)
@@ -533,7 +585,7 @@ static basalt_status record_message(struct basalt_ipc_writer *w, const uint8_t *
     size_t first = m->n_msgs ? m->msgs[m->n_msgs - 1].first_piece + m->msgs[m->n_msgs - 1].n_pieces
                              : 0;
     basalt_status st = BASALT_OK;
-    if (!w->wb.by_ref)
+    if (!w->wb.by_ref && !w->wb.placed)
         st = pieces_add(m, w->wb.body.data, w->wb.body.size, false, err);
     size_t metadata_at = m->owned.size;
     if (st == BASALT_OK)
@@ -549,7 +601,7 @@ static basalt_status record_message(struct basalt_ipc_writer *w, const uint8_t *
     if (st != BASALT_OK)
         return st;
     m->msgs[m->n_msgs++] = (struct wmessage){metadata_at, fb_len, first, m->n_pieces - first,
-                                             (int64_t)body_size(&w->wb)};
+                                             (int64_t)body_size(&w->wb), w->wb.placed_lo};
     m->sealed = m->n_pieces;
     return BASALT_OK;
 }
@@ -641,6 +693,20 @@ static bool same_bytes(const struct basalt_buffer *x, const struct basalt_buffer
 static basalt_status emit_dictionary(struct basalt_ipc_writer *w, const struct wdict *d,
                                      int64_t length, bool delta, struct basalt_error *err)
 {
+    if (w->place) {
+        /* Serialized (and compared) as copied bytes: placed whole, so the
+         * records, relative to the body's start, hold as they are. */
+        uint64_t at = 0;
+        if (w->wb.body.size) {
+            basalt_status st =
+                w->place(w->place_ctx, w->wb.body.data, w->wb.body.size, false, &at, err);
+            if (st != BASALT_OK)
+                return st;
+        }
+        w->wb.placed = true;
+        w->wb.placed_lo = at;
+        w->wb.placed_end = at + w->wb.body.size;
+    }
     struct basalt_arrow_fbb b;
     basalt_arrow_fbb_init(&b);
     basalt_arrow_fb_ref rb = record_batch_table(w, &b, length);
@@ -855,6 +921,7 @@ basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct 
     wbody_clear(&w->wb);
     /* Message mode references the batch's buffers, unless they get compressed. */
     w->wb.by_ref = w->messages && !w->codec;
+    w->wb.placed = w->place != NULL;
     for (int64_t i = 0; i < w->schema.n_children && st == BASALT_OK; i++) {
         const struct ArrowArray *c = batch->children[i];
         if (c->length < batch->offset + batch->length)
@@ -869,12 +936,15 @@ basalt_status basalt_ipc_writer_write(struct basalt_ipc_writer *w, const struct 
     }
     if (st != BASALT_OK)
         return basalt_error_context(err, st, "ipc writer");
+    if (w->wb.placed)
+        rebase_placed(&w->wb);
     struct basalt_arrow_fbb b;
     basalt_arrow_fbb_init(&b);
     basalt_arrow_fb_ref rb = record_batch_table(w, &b, batch->length);
     st = emit_message(w, &b, IPC_HEADER_RECORD_BATCH, rb, 1, err);
     basalt_arrow_fbb_reset(&b);
     w->wb.by_ref = false;
+    w->wb.placed = false;
     return st;
 }
 
@@ -1070,7 +1140,7 @@ void basalt_ipc_encoder_schema(const struct basalt_ipc_encoder *e, struct basalt
 {
     /* schema_message is framed: continuation, length, flatbuffer (padded). */
     const struct basalt_buffer *sm = &e->w->schema_message;
-    *out = (struct basalt_ipc_message){sm->data + 8, sm->size - 8, NULL, 0, 0};
+    *out = (struct basalt_ipc_message){sm->data + 8, sm->size - 8, NULL, 0, 0, 0};
 }
 
 /* Turns the recorded messages into the public views, now that the owned
@@ -1100,9 +1170,32 @@ static basalt_status resolve_messages(struct wmessages *m, struct basalt_error *
         const struct wmessage *g = &m->msgs[i];
         m->out_msgs[i] = (struct basalt_ipc_message){m->owned.data + g->metadata_at, g->metadata_len,
                                                      m->out_pieces + g->first_piece, g->n_pieces,
-                                                     g->body_len};
+                                                     g->body_len, g->body_offset};
     }
     return BASALT_OK;
+}
+
+basalt_status basalt_ipc_encoder_batch_placed(struct basalt_ipc_encoder *e,
+                                              const struct ArrowArray *batch,
+                                              basalt_ipc_place_fn place, void *ctx,
+                                              const struct basalt_ipc_message **msgs, size_t *n,
+                                              struct basalt_error *err)
+{
+    if (msgs)
+        *msgs = NULL;
+    if (n)
+        *n = 0;
+    if (!e || !place)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "ipc encoder: NULL argument");
+    if (e->w->codec)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "ipc encoder: placed buffers cannot be compressed");
+    e->w->place = place;
+    e->w->place_ctx = ctx;
+    basalt_status st = basalt_ipc_encoder_batch(e, batch, msgs, n, err);
+    e->w->place = NULL;
+    e->w->place_ctx = NULL;
+    return st;
 }
 
 basalt_status basalt_ipc_encoder_batch(struct basalt_ipc_encoder *e, const struct ArrowArray *batch,

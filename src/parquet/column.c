@@ -124,7 +124,8 @@ static basalt_status allocate(struct basalt_parquet_column_state *st, struct bas
     int64_t n_buffers = st->kind == BASALT_PARQUET_OUT_NULL     ? 0
                         : st->kind == BASALT_PARQUET_OUT_BINARY ? 3
                                                                 : 2;
-    basalt_status s = basalt_arrow_array_init(&st->array, n_buffers, 0, err);
+    basalt_status s =
+        basalt_arrow_array_init_with(&st->array, n_buffers, 0, st->options->allocator, err);
     if (s != BASALT_OK)
         return s;
     size_t bytes = 0;

@@ -68,6 +68,10 @@ struct basalt_parquet_column_options {
      * checked once. Other pages are scanned for ASCII first, then checked
      * value by value only when they are not ASCII. */
     bool validate_utf8;
+    /* Where the values, validity and offsets buffers are allocated
+     * (borrowed; NULL: the heap). Byte-array data grows as it decodes and
+     * stays on the heap. */
+    const struct basalt_arrow_allocator *allocator;
 };
 
 /* Defaults: verify_crc and validate_utf8 on, everything else off, the

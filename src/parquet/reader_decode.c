@@ -224,6 +224,7 @@ static basalt_status decode_chunk(struct window *w, int32_t gi, int32_t leaf,
                        strcmp(src.leaf->format, "Z") == 0;
     co.v2_always_compressed = scan->v2_always_compressed;
     co.max_page_size = r->options.max_page_size;
+    co.allocator = scan->options.allocator;
     st = basalt_parquet_column_decode(&src, &co, scratch, out, err);
     if (st == BASALT_LIMIT && !co.large_offsets && (src.leaf->physical_type ==
                                                     BASALT_PARQUET_TYPE_BYTE_ARRAY))

@@ -58,6 +58,8 @@ static void serve_usage(void)
            "  --tls-cert/--tls-key  serve gRPC over TLS (grpc+tls://) with this certificate\n"
            "  --shm-socket PATH also serve tickets through shared memory on this Unix socket\n"
            "                    (basalt flight shm-get --socket PATH --ticket T; action \"shm\")\n"
+           "  --verbose         one line per call on stderr; at exit, the shared-memory\n"
+           "                    counters (bytes decoded straight into it, bytes copied)\n"
            "%s",
            cli_iceberg_common_help);
 }
@@ -144,6 +146,15 @@ static int cmd_serve(int argc, char **argv)
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
+    if (o.shm_socket && o.verbose) {
+        struct basalt_flight_shm_server_stats ss;
+        basalt_flight_server_shm_stats(srv, &ss);
+        fprintf(stderr,
+                "basalt: flight serve: shm: %lld streams, %lld batches; of their buffers %lld "
+                "bytes decoded in place, %lld copied\n",
+                (long long)ss.streams_ok, (long long)ss.batches, (long long)ss.in_place_bytes,
+                (long long)ss.copied_bytes);
+    }
     basalt_flight_server_stop(srv);
     basalt_catalog_close(c);
     fprintf(stderr, "basalt: flight serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");

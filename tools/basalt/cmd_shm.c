@@ -249,9 +249,13 @@ static bool ticket_path_ok(const char *t, size_t len)
     return true;
 }
 
+/* The files are read into the heap and copied into the segment (Flight's
+ * server decodes its Iceberg tables into the segment instead). */
 static basalt_status serve_open(void *ctx, const void *ticket, size_t len,
+                                const struct basalt_arrow_allocator *allocator,
                                 struct ArrowArrayStream *out, struct basalt_error *err)
 {
+    (void)allocator;
     const struct serve_cfg *cfg = ctx;
     if (cfg->file)
         return open_file_stream(cfg->file, cfg->batch_rows, out, err);

@@ -475,10 +475,12 @@ static bool buffers_inside(const struct ArrowArray *a, const uint8_t *lo, const 
 /* ------------------------------------------------------------ a long stream */
 
 /* `batches` batches of one double column ("x", `rows` each, value
- * b * rows + i), with a pause before each. */
+ * b * rows + i), with a pause before each; the values in memory from
+ * `allocator` when there is one (the producer's segment). */
 struct long_stream {
     int64_t batches, rows, next;
     int pause_us;
+    const struct basalt_arrow_allocator *allocator;
     struct basalt_error err;
 };
 
@@ -506,7 +508,8 @@ static int long_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
     double *v = NULL;
     if (basalt_arrow_array_init(out, 1, 1, &p->err) != BASALT_OK)
         return ENOMEM;
-    if (basalt_arrow_array_init(out->children[0], 2, 0, &p->err) != BASALT_OK ||
+    if (basalt_arrow_array_init_with(out->children[0], 2, 0, p->allocator, &p->err) !=
+            BASALT_OK ||
         alloc(out->children[0], 1, sizeof(double) * (size_t)p->rows, &v, &p->err) != BASALT_OK) {
         basalt_arrow_array_release(out);
         return ENOMEM;
@@ -530,11 +533,13 @@ static void long_release(struct ArrowArrayStream *s)
 }
 
 static basalt_status long_stream_new(int64_t batches, int64_t rows, int pause_us,
+                                     const struct basalt_arrow_allocator *allocator,
                                      struct ArrowArrayStream *out, struct basalt_error *err)
 {
     struct long_stream *p = basalt_calloc(1, sizeof *p);
     if (!p)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    p->allocator = allocator;
     p->batches = batches;
     p->rows = rows;
     p->pause_us = pause_us;
@@ -560,8 +565,10 @@ static bool check_long(const struct ArrowArray *a, int64_t b, int64_t rows)
 /* ------------------------------------------------------------ the producer */
 
 /* Tickets: "mixed", "long" (4000 batches of 4096 doubles, 200 us apart),
- * "big" (64 batches of 65536 doubles); anything else is NOT_FOUND. */
+ * "big" (64 batches of 65536 doubles), "placed" ("big" in the producer's
+ * segment); anything else is NOT_FOUND. */
 static basalt_status open_ticket(void *ctx, const void *ticket, size_t len,
+                                 const struct basalt_arrow_allocator *allocator,
                                  struct ArrowArrayStream *out, struct basalt_error *err)
 {
     (void)ctx;
@@ -581,9 +588,11 @@ static basalt_status open_ticket(void *ctx, const void *ticket, size_t len,
         return st;
     }
     if (len == 4 && !memcmp(ticket, "long", 4))
-        return long_stream_new(4000, 4096, 200, out, err);
+        return long_stream_new(4000, 4096, 200, NULL, out, err);
     if (len == 3 && !memcmp(ticket, "big", 3))
-        return long_stream_new(64, 65536, 0, out, err);
+        return long_stream_new(64, 65536, 0, NULL, out, err);
+    if (len == 6 && !memcmp(ticket, "placed", 6))
+        return long_stream_new(64, 65536, 0, allocator, out, err);
     return basalt_error_set(err, BASALT_NOT_FOUND, "no such ticket '%.*s'", (int)len,
                             (const char *)ticket);
 }
@@ -783,12 +792,14 @@ TEST(shm_segment_limit)
     CHECK_EQ(sc.st, BASALT_LIMIT);
 }
 
-/* A consumer that releases each batch as it goes reads 32 MiB through a
- * 4 MiB segment: the producer writes where memory came back. */
-TEST(shm_released_memory_is_reused)
+/* Reads ticket `ticket` (64 batches of 65536 doubles) through a 4 MiB
+ * segment, releasing each batch as it goes, and gives the server's
+ * counters. */
+static void read_big_through_small_segment(const char *ticket,
+                                           struct basalt_flight_shm_server_stats *stats)
 {
     char path[100];
-    socket_path(path, sizeof path, "reuse");
+    socket_path(path, sizeof path, ticket);
     struct basalt_error err;
     struct basalt_flight_shm_server_options o;
     basalt_flight_shm_server_options_init(&o);
@@ -802,7 +813,7 @@ TEST(shm_released_memory_is_reused)
     basalt_flight_shm_client_options_init(&co);
     co.max_segment_size = 4 << 20;
     struct ArrowArrayStream s;
-    basalt_status st = basalt_flight_shm_open(path, "big", 3, &co, &s, &err);
+    basalt_status st = basalt_flight_shm_open(path, ticket, strlen(ticket), &co, &s, &err);
     int rc = 0, batches = 0;
     while (st == BASALT_OK) {
         struct ArrowArray a;
@@ -820,11 +831,38 @@ TEST(shm_released_memory_is_reused)
         s.release(&s);
     }
     pthread_join(t, NULL);
+    basalt_flight_shm_server_stats(sc.server, stats);
     basalt_flight_shm_server_free(sc.server);
     CHECK_OK(st, &err);
     CHECK_MSG(rc == 0, "%s", msg);
     CHECK_EQ(batches, 64);
     CHECK_EQ(sc.st, BASALT_OK);
+}
+
+/* A consumer that releases each batch as it goes reads 32 MiB through a
+ * 4 MiB segment: the producer copies each batch where memory came back. */
+TEST(shm_released_memory_is_reused)
+{
+    struct basalt_flight_shm_server_stats stats;
+    read_big_through_small_segment("big", &stats);
+    CHECK_EQ(stats.batches, 64);
+    CHECK_EQ(stats.decoded_bytes, 0);
+    CHECK_EQ(stats.in_place_bytes, 0);
+    CHECK_EQ(stats.copied_bytes, 64 * 65536 * 8);
+}
+
+/* A source that allocates through the producer's allocator fills the
+ * segment itself: every value buffer is published where it was written,
+ * nothing is copied, and the memory the consumer hands back is allocated
+ * again (32 MiB through 4 MiB). */
+TEST(shm_decoded_in_place)
+{
+    struct basalt_flight_shm_server_stats stats;
+    read_big_through_small_segment("placed", &stats);
+    CHECK_EQ(stats.batches, 64);
+    CHECK_EQ(stats.decoded_bytes, 64 * 65536 * 8);
+    CHECK_EQ(stats.in_place_bytes, 64 * 65536 * 8);
+    CHECK_EQ(stats.copied_bytes, 0);
 }
 
 /* Waits for one byte on `fd`, at most `ms`. */
