@@ -106,8 +106,9 @@ struct basalt_flight_shm_server_options {
      * that keeps everything costs one such wait, then the file just grows.
      * Default 32 MiB; 0: never wait. */
     uint64_t reuse_window;
-    /* Alignment of message bodies and buffers in the file: 8 or 64
-     * (default 64). */
+    /* 8 or 64 (default 64), checked and otherwise unused: every buffer in
+     * the file is 64-byte aligned (the memory the source decodes into is
+     * cut in multiples of 64). */
     int alignment;
     /* How long a new connection may take to send its request. Default
      * 10 000 ms; 0: forever. */

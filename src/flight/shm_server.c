@@ -1,14 +1,13 @@
 /* The shared-memory transport's producer: a Unix socket server that answers
- * each request with a memory file it writes a stream into, and publishes
- * each batch's range as it lands (include/basalt/flight_shm.h,
- * shm_internal.h). */
+ * each request with a memory file (shm_segment.c) the ticket's stream is
+ * decoded or copied into, and publishes each batch as it lands
+ * (include/basalt/flight_shm.h, shm_internal.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
