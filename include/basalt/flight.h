@@ -80,6 +80,9 @@ struct basalt_flight_server_options {
      * ticket from GetFlightInfo to basalt_flight_shm_open and maps the rows
      * the server decodes. The "shm" action names the socket. NULL: no. */
     const char *shm_socket;
+    /* Decode the tables' columns straight into the shared memory
+     * (basalt_flight_shm_server_options.decode_in_place). Default false. */
+    bool shm_decode_in_place;
 };
 
 BASALT_EXPORT void basalt_flight_server_options_init(struct basalt_flight_server_options *o);

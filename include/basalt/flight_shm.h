@@ -47,11 +47,12 @@
  * are done with it. The producer allocates them as the file grows (in
  * grow_step steps, with MADV_POPULATE_WRITE where the kernel has it, else
  * fallocate), so running out of memory is NOMEM, never SIGBUS; the consumer
- * maps each published range with MADV_POPULATE_READ. A source stream that
+ * maps each published range with MADV_POPULATE_READ. The producer copies
+ * each batch into the file once; with decode_in_place a source stream that
  * allocates through the allocator handed to `open` (an Iceberg or Parquet
  * scan does, for its columns' values, validity and offsets) decodes
- * straight into the file, and those buffers are published where they lie;
- * any other buffer is copied in once. The consumer copies nothing.
+ * straight into the file, and those buffers are published where they lie.
+ * The consumer copies nothing.
  *
  * Linux only (memfd_create, SOCK_SEQPACKET, SCM_RIGHTS); elsewhere every
  * function returns UNSUPPORTED. */
@@ -73,12 +74,13 @@ extern "C" {
 /* Resolves `ticket` (borrowed for the call) into a stream: fills `out`
  * (caller storage) and returns OK, or returns a status with `err` set
  * (NOT_FOUND for an unknown ticket, say); the status and message are sent
- * to the consumer. A stream whose arrays take their buffers from
- * `allocator` (basalt_arrow_array_init_with, or a reader's allocator
- * option) has them decoded straight into the shared memory: they are
- * published where they lie, not copied. The allocator may be used until
- * the last of those arrays is released, on any thread; it falls back to
- * the heap when the file is full. Called on a connection's thread: with
+ * to the consumer. With the decode_in_place option `allocator` is not
+ * NULL: a stream whose arrays take their buffers from it
+ * (basalt_arrow_array_init_with, or a reader's allocator option) has them
+ * decoded straight into the shared memory, published where they lie, not
+ * copied. The allocator may be used until the last of those arrays is
+ * released, on any thread; it falls back to the heap when the file is
+ * full. Called on a connection's thread: with
  * basalt_flight_shm_server_start, several calls may run at once. */
 typedef basalt_status (*basalt_flight_shm_open_fn)(void *ctx, const void *ticket,
                                                    size_t ticket_len,
@@ -113,6 +115,15 @@ struct basalt_flight_shm_server_options {
     /* How long a new connection may take to send its request. Default
      * 10 000 ms; 0: forever. */
     uint32_t request_timeout_ms;
+    /* Hand `open` an allocator over the memory file, so that a source
+     * that takes it (an Iceberg or Parquet scan) decodes its columns
+     * straight into the file, sparing the copy. Default false: the whole
+     * decoded row group must then sit in the file until its last batch comes
+     * back, fresh pages of a fresh file for every stream, and where first
+     * touches of shared memory are dear (this project's virtual machines,
+     * docs/PERFORMANCE.md) copying batch by batch into reused pages is
+     * faster. */
+    bool decode_in_place;
     /* Connections served at once by basalt_flight_shm_server_start (each on
      * its own thread); more wait in the listen backlog. Default 16. */
     unsigned max_connections;

@@ -533,6 +533,7 @@ static basalt_status start_shm(struct basalt_flight_server *srv, struct basalt_e
 {
     struct basalt_flight_shm_server_options so;
     basalt_flight_shm_server_options_init(&so);
+    so.decode_in_place = srv->o.shm_decode_in_place;
     if (srv->o.verbose)
         so.log = shm_log;
     srv->shm_socket = dup_str(srv->o.shm_socket);

@@ -291,7 +291,9 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
     memset(&stream, 0, sizeof stream);
     if (st == BASALT_OK)
         st = env->open(env->ctx, req + SHM_REQUEST_HEAD, ticket_len,
-                       basalt_flight_shm_segment_allocator(seg), &stream, err);
+                       env->options->decode_in_place ? basalt_flight_shm_segment_allocator(seg)
+                                                     : NULL,
+                       &stream, err);
     basalt_free(req);
     if (st == BASALT_OK && !stream.release)
         st = basalt_error_set(err, BASALT_INTERNAL, "the open callback gave a released stream");

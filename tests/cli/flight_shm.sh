@@ -139,7 +139,7 @@ done
 "$basalt" iceberg append db.t "$tmp/p0.parquet" $cat > /dev/null
 "$basalt" iceberg append db.t "$tmp/p1.parquet" $cat > /dev/null
 fsock=$tmp/f.sock
-"$basalt" flight serve $cat --port 0 --shm-socket "$fsock" --verbose \
+"$basalt" flight serve $cat --port 0 --shm-socket "$fsock" --shm-decode-in-place --verbose \
   > "$tmp/fserve.out" 2> "$tmp/fserve.log" &
 fserver=$!
 pids+=("$fserver")

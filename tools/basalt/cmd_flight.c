@@ -44,7 +44,7 @@ static void serve_usage(void)
            "                           [--compression none|lz4|zstd]\n"
            "                           [--max-message BYTES] [--location URI] [--verbose]\n"
            "                           [--tls-cert CHAIN.pem --tls-key KEY.pem]\n"
-           "                           [--shm-socket PATH]\n\n"
+           "                           [--shm-socket PATH [--shm-decode-in-place]]\n\n"
            "Serves the catalog's Iceberg tables over Arrow Flight (gRPC, h2c) until SIGINT or\n"
            "SIGTERM. A PATH descriptor names a table (namespace levels, then the name); a CMD\n"
            "descriptor is JSON {\"table\", \"columns\", \"filter\", \"snapshot\"}. GetFlightInfo\n"
@@ -58,6 +58,8 @@ static void serve_usage(void)
            "  --tls-cert/--tls-key  serve gRPC over TLS (grpc+tls://) with this certificate\n"
            "  --shm-socket PATH also serve tickets through shared memory on this Unix socket\n"
            "                    (basalt flight shm-get --socket PATH --ticket T; action \"shm\")\n"
+           "  --shm-decode-in-place  decode the columns straight into the shared memory\n"
+           "                    instead of copying each batch there\n"
            "  --verbose         one line per call on stderr; at exit, the shared-memory\n"
            "                    counters (bytes decoded straight into it, bytes copied)\n"
            "%s",
@@ -86,6 +88,10 @@ static int cmd_serve(int argc, char **argv)
         const char *opt = argv[i];
         if (!strcmp(opt, "--verbose")) {
             o.verbose = true;
+            continue;
+        }
+        if (!strcmp(opt, "--shm-decode-in-place")) {
+            o.shm_decode_in_place = true;
             continue;
         }
         const char *v = value_of(argc, argv, &i);

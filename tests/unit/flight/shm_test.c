@@ -795,7 +795,7 @@ TEST(shm_segment_limit)
 /* Reads ticket `ticket` (64 batches of 65536 doubles) through a 4 MiB
  * segment, releasing each batch as it goes, and gives the server's
  * counters. */
-static void read_big_through_small_segment(const char *ticket,
+static void read_big_through_small_segment(const char *ticket, bool decode_in_place,
                                            struct basalt_flight_shm_server_stats *stats)
 {
     char path[100];
@@ -805,6 +805,7 @@ static void read_big_through_small_segment(const char *ticket,
     basalt_flight_shm_server_options_init(&o);
     o.max_segment_size = 4 << 20;
     o.reuse_window = 2 << 20;
+    o.decode_in_place = decode_in_place;
     struct serve_one_ctx sc = {0};
     CHECK_OK(basalt_flight_shm_server_new(path, open_ticket, NULL, &o, &sc.server, &err), &err);
     pthread_t t;
@@ -844,25 +845,30 @@ static void read_big_through_small_segment(const char *ticket,
 TEST(shm_released_memory_is_reused)
 {
     struct basalt_flight_shm_server_stats stats;
-    read_big_through_small_segment("big", &stats);
+    read_big_through_small_segment("big", true, &stats);
     CHECK_EQ(stats.batches, 64);
     CHECK_EQ(stats.decoded_bytes, 0);
     CHECK_EQ(stats.in_place_bytes, 0);
     CHECK_EQ(stats.copied_bytes, 64 * 65536 * 8);
 }
 
-/* A source that allocates through the producer's allocator fills the
- * segment itself: every value buffer is published where it was written,
- * nothing is copied, and the memory the consumer hands back is allocated
- * again (32 MiB through 4 MiB). */
+/* With decode_in_place, a source that allocates through the producer's
+ * allocator fills the segment itself: every value buffer is published
+ * where it was written, nothing is copied, and the memory the consumer
+ * hands back is allocated again (32 MiB through 4 MiB). Without it the
+ * source gets no allocator and its batches are copied. */
 TEST(shm_decoded_in_place)
 {
     struct basalt_flight_shm_server_stats stats;
-    read_big_through_small_segment("placed", &stats);
+    read_big_through_small_segment("placed", true, &stats);
     CHECK_EQ(stats.batches, 64);
     CHECK_EQ(stats.decoded_bytes, 64 * 65536 * 8);
     CHECK_EQ(stats.in_place_bytes, 64 * 65536 * 8);
     CHECK_EQ(stats.copied_bytes, 0);
+    read_big_through_small_segment("placed", false, &stats);
+    CHECK_EQ(stats.decoded_bytes, 0);
+    CHECK_EQ(stats.in_place_bytes, 0);
+    CHECK_EQ(stats.copied_bytes, 64 * 65536 * 8);
 }
 
 /* Waits for one byte on `fd`, at most `ms`. */
