@@ -269,6 +269,11 @@ basalt_status basalt_sql_bind_series(struct binder *B, const struct basalt_sql_c
 
 /* bind_query.c */
 /* Binds a query into a relation; names[i] (arena) are its output names. */
+/* q with its GROUP BY and ORDER BY numbers read as DuckDB reads them
+ * (bind_ordinal.c): a minus folded into the ordinal, ORDER BY a literal
+ * that is not an integer refused. *out is q when nothing changes. */
+basalt_status basalt_sql_fold_ordinals(struct binder *B, const struct basalt_sql_query *q,
+                                       const struct basalt_sql_query **out, struct basalt_error *err);
 basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_query *q,
                                     struct brel *out, const char ***names,
                                     struct basalt_error *err);

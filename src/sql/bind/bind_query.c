@@ -364,8 +364,7 @@ static basalt_status order_by_name(struct binder *B, const struct basalt_sql_ord
     if (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.fits) {
         if (e->u.lit.i64 < 1 || e->u.lit.i64 > n)
             return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                                  "ORDER BY term out of range: %lld (1 to %d)",
-                                  (long long)e->u.lit.i64, n);
+                                  "ORDER term out of range - should be between 1 and %d", n);
         *out = (int)e->u.lit.i64 - 1;
         return BASALT_OK;
     }
@@ -870,8 +869,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.fits) {
             if (e->u.lit.i64 < 1 || e->u.lit.i64 > n_out)
                 st = basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                                    "ORDER BY term out of range: %lld (1 to %d)",
-                                    (long long)e->u.lit.i64, n_out);
+                                    "ORDER term out of range - should be between 1 and %d", n_out);
             else
                 order_cols[i] = (int)e->u.lit.i64 - 1;
             continue;
@@ -1274,7 +1272,10 @@ basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_qu
                                     struct basalt_error *err)
 {
     int ctes_before = B->n_ctes;
-    basalt_status st = basalt_sql_ctes_push(B, q, err);
+    basalt_status st = basalt_sql_fold_ordinals(B, q, &q, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_sql_ctes_push(B, q, err);
     if (st != BASALT_OK) {
         B->n_ctes = ctes_before;
         return st;
