@@ -117,7 +117,7 @@ enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_TYPED_LITERAL, /* DATE '2024-01-01': typed.type, typed.text */
     BASALT_SQL_EXPR_INTERVAL,      /* INTERVAL '1 day' | INTERVAL 3 DAY | INTERVAL '3' MONTH */
     BASALT_SQL_EXPR_COLUMN,        /* column: 1..3 parts */
-    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) REPLACE (x AS a) */
+    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) REPLACE (x AS a) RENAME (b AS c) */
     BASALT_SQL_EXPR_UNARY,         /* - + NOT */
     BASALT_SQL_EXPR_BINARY,        /* arithmetic, ||, comparisons, AND, OR, IS [NOT] DISTINCT FROM */
     BASALT_SQL_EXPR_IS,            /* IS [NOT] NULL | TRUE | FALSE, ISNULL, NOTNULL */
@@ -294,6 +294,13 @@ struct basalt_sql_quantified {
     struct basalt_sql_query *query;
 };
 
+/* An entry of * RENAME (t.a AS b): the column as written (1 to 3 parts,
+ * the last its name; `'a'` is one part) and its new name. */
+struct basalt_sql_rename {
+    struct basalt_sql_name column;
+    struct basalt_sql_ident alias;
+};
+
 struct basalt_sql_expr {
     enum basalt_sql_expr_kind kind;
     int32_t pos;
@@ -321,6 +328,8 @@ struct basalt_sql_expr {
             struct basalt_sql_ident *exclude;
             int32_t n_replace;                       /* * REPLACE (expr AS name, ...) */
             struct basalt_sql_select_item *replace;  /* alias: the column replaced */
+            int32_t n_rename;                        /* * RENAME (col AS name, ...) */
+            struct basalt_sql_rename *rename;
         } star;
         struct {
             enum basalt_sql_unary_op op;

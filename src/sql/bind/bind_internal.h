@@ -165,6 +165,12 @@ basalt_status basalt_sql_with_aliases(struct binder *B, const struct bscope *sco
                                       const struct basalt_sql_select *s, bool having,
                                       const struct basalt_sql_expr *e,
                                       const struct basalt_sql_expr **out, struct basalt_error *err);
+/* e with the aliases replaced inside its window calls only (ORDER BY). */
+basalt_status basalt_sql_with_window_aliases(struct binder *B, const struct bscope *scope,
+                                             const struct basalt_sql_select *s,
+                                             const struct basalt_sql_expr *e,
+                                             const struct basalt_sql_expr **out,
+                                             struct basalt_error *err);
 /* Select item `item` with the aliases of the items before it bound in
  * place of the names that are no column (DuckDB's lateral aliases). */
 basalt_status basalt_sql_with_lateral_aliases(struct binder *B, const struct bscope *scope,
@@ -304,6 +310,11 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
 
 /* bind_window.c: whether e calls a window function (outside subqueries). */
 bool basalt_sql_has_window(struct binder *B, const struct basalt_sql_expr *e);
+/* w with the named window it builds on (OVER w, OVER (w ORDER BY x))
+ * merged in: *out has no ref. NOT_FOUND for a name the WINDOW clause lacks. */
+basalt_status basalt_sql_resolve_window(struct binder *B, const struct basalt_sql_select *s,
+                                        const struct basalt_sql_window *w,
+                                        struct basalt_sql_window *out, struct basalt_error *err);
 /* bind_window.c: the window calls of exprs (select list, ORDER BY,
  * QUALIFY), each window as a projection and a window node on rel; the calls'
  * text mapped to their columns in *repl. */

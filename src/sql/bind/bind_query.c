@@ -515,6 +515,28 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         st = basalt_sql_with_aliases(B, &scope, s, true, s->having, &having, err);
     if (st == BASALT_OK && s->qualify != NULL)
         st = basalt_sql_with_aliases(B, &scope, s, false, s->qualify, &qualify, err);
+    /* ... and inside the window calls of ORDER BY */
+    struct basalt_sql_order_item *order = NULL;
+    for (int i = 0; i < q->n_order && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *o = q->order[i].expr;
+        if (o != NULL)
+            st = basalt_sql_with_window_aliases(B, &scope, s, q->order[i].expr, &o, err);
+        if (st != BASALT_OK || o == q->order[i].expr)
+            continue;
+        if (order == NULL) {
+            struct basalt_sql_query *copy = basalt_arena_alloc(&B->arena, sizeof *copy, 8);
+            order = basalt_arena_alloc(&B->arena, sizeof *order * (size_t)q->n_order, 8);
+            if (copy == NULL || order == NULL) {
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+                break;
+            }
+            memcpy(order, q->order, sizeof *order * (size_t)q->n_order);
+            *copy = *q;
+            copy->order = order;
+            q = copy;
+        }
+        order[i].expr = basalt_sql_ast_shared(o);
+    }
     if (st == BASALT_OK && where != NULL) {
         if (basalt_sql_has_aggregate(B, where))
             st = basalt_sql_err(B, BASALT_INVALID_ARG, where->pos, err,

@@ -4,6 +4,8 @@
  *   * EXCLUDE (a, b)       a name the star does not cover is an error (the
  *                          star itself expands in bind_query.c)
  *   * REPLACE (x AS a)     one item per column, a replaced by x and named a
+ *   * RENAME (a AS b)      one item per column, a named b (t.a: a of t only;
+ *                          a name the star does not cover is ignored)
  *   COLUMNS('regex')       one item per column whose name the regex (RE2,
  *   COLUMNS(*)             case-sensitive) matches, or every column; inside
  *   COLUMNS(['a', 'b'])    an expression (max(COLUMNS('^x'))) one copy of it
@@ -24,10 +26,25 @@
 static bool star_covers(const struct basalt_sql_expr *st, const struct bcol *c)
 {
     const struct basalt_sql_name *q = &st->u.star.qualifier;
-    if (c->name == NULL || c->name[0] == '\0' || (c->hidden && q->n_parts == 0))
+    if (c->name == NULL || c->name[0] == '\0' || c->internal || (c->hidden && q->n_parts == 0))
         return false;
     return q->n_parts == 0 ||
            (c->table != NULL && strcasecmp(c->table, q->parts[q->n_parts - 1].name) == 0);
+}
+
+/* The new name RENAME gives scope column c, or NULL. A column it does not
+ * cover is no error (DuckDB ignores it); a qualified one must name c's
+ * table. */
+static const struct basalt_sql_ident *renamed(const struct basalt_sql_expr *st, const struct bcol *c)
+{
+    for (int32_t r = 0; r < st->u.star.n_rename; r++) {
+        const struct basalt_sql_name *n = &st->u.star.rename[r].column;
+        if (strcasecmp(n->parts[n->n_parts - 1].name, c->name) != 0 || n->n_parts > 2)
+            continue;
+        if (n->n_parts == 1 || (c->table != NULL && strcasecmp(n->parts[0].name, c->table) == 0))
+            return &st->u.star.rename[r].alias;
+    }
+    return NULL;
 }
 
 static bool excluded(const struct basalt_sql_expr *st, const struct bcol *c)
@@ -263,12 +280,13 @@ static basalt_status push(struct binder *B, struct items *l, const struct basalt
     return BASALT_OK;
 }
 
-/* * REPLACE (...): one item per covered column. */
+/* * REPLACE (...) and * RENAME (...): one item per covered column. */
 static basalt_status expand_replace(struct binder *B, const struct bscope *scope,
                                     const struct basalt_sql_expr *star, struct items *l,
                                     struct basalt_error *err)
 {
     basalt_status st = BASALT_OK;
+    int before = l->n;
     for (int c = 0; c < scope->n && st == BASALT_OK; c++) {
         const struct bcol *bc = &scope->cols[c];
         if (!star_covers(star, bc) || excluded(star, bc))
@@ -279,8 +297,11 @@ static basalt_status expand_replace(struct binder *B, const struct bscope *scope
                 x = star->u.star.replace[r].expr;
         if (x == NULL && (x = column_ref(B, bc, star->pos)) == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        st = push(B, l, x, bc->name, star->pos, err);
+        const struct basalt_sql_ident *to = renamed(star, bc);
+        st = push(B, l, x, to ? to->name : bc->name, to ? to->pos : star->pos, err);
     }
+    if (st == BASALT_OK && l->n == before)
+        st = basalt_sql_err(B, BASALT_INVALID_ARG, star->pos, err, "* matches no columns");
     return st;
 }
 
@@ -294,7 +315,7 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
         const struct basalt_sql_expr *x = in->items[i].expr;
         if (x->kind == BASALT_SQL_EXPR_STAR) {
             st = check_names(B, scope, x, err);
-            rewrite |= x->u.star.n_replace > 0;
+            rewrite |= x->u.star.n_replace > 0 || x->u.star.n_rename > 0;
         } else {
             rewrite |= find_columns(x) != NULL;
         }
@@ -309,7 +330,7 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
     for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
         const struct basalt_sql_select_item *it = &in->items[i];
         const struct basalt_sql_expr *x = it->expr, *call;
-        if (x->kind == BASALT_SQL_EXPR_STAR && x->u.star.n_replace > 0) {
+        if (x->kind == BASALT_SQL_EXPR_STAR && (x->u.star.n_replace > 0 || x->u.star.n_rename > 0)) {
             st = expand_replace(B, scope, x, &l, err);
         } else if (x->kind != BASALT_SQL_EXPR_STAR && (call = find_columns(x)) != NULL) {
             const struct basalt_sql_expr **copies;

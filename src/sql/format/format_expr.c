@@ -261,6 +261,17 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
             }
             basalt_sqlf_put(o, ")");
         }
+        if (e->u.star.n_rename) {
+            basalt_sqlf_put(o, " RENAME (");
+            for (int32_t i = 0; i < e->u.star.n_rename; i++) {
+                if (i)
+                    basalt_sqlf_put(o, ", ");
+                basalt_sqlf_name(o, &e->u.star.rename[i].column);
+                basalt_sqlf_put(o, " AS ");
+                basalt_sqlf_ident(o, &e->u.star.rename[i].alias);
+            }
+            basalt_sqlf_put(o, ")");
+        }
         break;
     case BASALT_SQL_EXPR_UNARY:
         /* `(~ x)`: a space, since `~-1` would lex as the operator `~-` */
