@@ -335,6 +335,11 @@ basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope
 /* bind_star.c: * EXCLUDE names checked, * REPLACE and COLUMNS(...) in the
  * select list (and COLUMNS in WHERE) expanded over the FROM's columns;
  * *s becomes the rewritten select when there was anything to expand. */
+/* q with each ORDER BY key holding COLUMNS(...) expanded into one key per
+ * column (bind_star.c); *q unchanged when none does. */
+basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bscope *scope,
+                                              const struct basalt_sql_query **q,
+                                              struct basalt_error *err);
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
                                       const struct basalt_sql_select **s, struct basalt_error *err);
 

@@ -435,6 +435,19 @@ static const struct basalt_sql_expr *group_expr(struct binder *B, const struct b
     return g;
 }
 
+/* The scope column e (a column reference) names, or NULL. */
+static const struct bcol *resolved(struct binder *B, const struct bscope *scope,
+                                   const struct basalt_sql_expr *e)
+{
+    const struct bcol *c = NULL;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (e->kind != BASALT_SQL_EXPR_COLUMN ||
+        basalt_sql_resolve(B, scope, &e->u.column, e->pos, &c, &ignore) != BASALT_OK)
+        return NULL;
+    return c;
+}
+
 struct outcol {
     const struct basalt_sql_expr *expr; /* NULL: a scope column (star) */
     const struct bcol *col;
@@ -507,6 +520,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     /* * REPLACE and COLUMNS(...) over the FROM's columns (bind_star.c) */
     if (st == BASALT_OK)
         st = basalt_sql_expand_stars(B, &scope, &s, err);
+    if (st == BASALT_OK)
+        st = basalt_sql_expand_order_columns(B, &scope, &q, err);
     /* Aliases of the select list that name no column (bind_alias.c). */
     const struct basalt_sql_expr *where = NULL, *having = NULL, *qualify = NULL;
     if (st == BASALT_OK && s->where != NULL)
@@ -904,6 +919,14 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         const char *text = basalt_sql_text(B, e);
         for (int k = 0; k < n_out && order_cols[i] < 0; k++)
             if (cols[k].expr != NULL && strcmp(basalt_sql_text(B, cols[k].expr), text) == 0)
+                order_cols[i] = k;
+        /* a column written otherwise (`t.n` for the item `n`, as COLUMNS
+         * writes its copies) is the output column it resolves to */
+        const struct bcol *oc = NULL;
+        if (order_cols[i] < 0 && e->kind == BASALT_SQL_EXPR_COLUMN)
+            oc = resolved(B, &scope, e);
+        for (int k = 0; k < n_out && oc != NULL && order_cols[i] < 0; k++)
+            if (cols[k].expr != NULL ? resolved(B, &scope, cols[k].expr) == oc : cols[k].col == oc)
                 order_cols[i] = k;
         if (order_cols[i] < 0) {
             if (s->distinct)

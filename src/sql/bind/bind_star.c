@@ -10,7 +10,9 @@
  *   COLUMNS(*)             case-sensitive) matches, or every column; inside
  *   COLUMNS(['a', 'b'])    an expression (max(COLUMNS('^x'))) one copy of it
  *                          per column, named by the column (or the item's
- *                          alias); in WHERE the copies are ANDed.
+ *                          alias); in WHERE the copies are ANDed, in
+ *                          ORDER BY each is a key (bind_expr.c refuses
+ *                          COLUMNS elsewhere, as DuckDB does).
  *
  * The copies reference their columns by `table.name` where the column has
  * a table, so the rest of binding sees ordinary column references. */
@@ -303,6 +305,53 @@ static basalt_status expand_replace(struct binder *B, const struct bscope *scope
     if (st == BASALT_OK && l->n == before)
         st = basalt_sql_err(B, BASALT_INVALID_ARG, star->pos, err, "* matches no columns");
     return st;
+}
+
+basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bscope *scope,
+                                              const struct basalt_sql_query **q,
+                                              struct basalt_error *err)
+{
+    const struct basalt_sql_query *in = *q;
+    bool any = false;
+    for (int32_t i = 0; i < in->n_order && !any; i++)
+        any = in->order[i].expr != NULL && find_columns(in->order[i].expr) != NULL;
+    if (!any)
+        return BASALT_OK;
+    struct basalt_sql_order_item *order = NULL;
+    int n = 0, cap = 0;
+    basalt_status st = BASALT_OK;
+    for (int32_t i = 0; i < in->n_order && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *x = in->order[i].expr, *call;
+        const struct basalt_sql_expr **copies = &x;
+        const struct bcol **cols;
+        int k = 1;
+        if (x != NULL && (call = find_columns(x)) != NULL)
+            st = expand_expr(B, scope, x, call, &copies, &cols, &k, err);
+        if (st == BASALT_OK && n + k > cap) {
+            int grown = (n + k) * 2;
+            struct basalt_sql_order_item *o = basalt_arena_alloc(&B->arena, sizeof *o * (size_t)grown, 8);
+            if (o == NULL)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            if (n > 0)
+                memcpy(o, order, sizeof *o * (size_t)n);
+            order = o;
+            cap = grown;
+        }
+        for (int c = 0; c < k && st == BASALT_OK; c++) {
+            order[n] = in->order[i];
+            order[n++].expr = basalt_sql_ast_shared(copies[c]);
+        }
+    }
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_sql_query *out = basalt_arena_alloc(&B->arena, sizeof *out, 8);
+    if (out == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    *out = *in;
+    out->order = order;
+    out->n_order = n;
+    *q = out;
+    return BASALT_OK;
 }
 
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,

@@ -79,8 +79,13 @@ TEST(sql_star_columns)
     EXPECT_SQL_ERROR("SELECT COLUMNS(1) FROM " T, BASALT_INVALID_ARG, "COLUMNS expects either a VARCHAR");
     EXPECT_SQL_ERROR("SELECT COLUMNS('id') + COLUMNS('ix') FROM " T, BASALT_UNSUPPORTED,
                      "Multiple different STAR/COLUMNS in the same expression are not supported");
-    EXPECT_SQL_ERROR("SELECT id FROM " T " ORDER BY COLUMNS('id')", BASALT_UNSUPPORTED,
-                     "COLUMNS(...) is supported in the select list and WHERE only");
+    /* in ORDER BY each copy is a key; GROUP BY, HAVING and QUALIFY refuse it as DuckDB does */
+    EXPECT_SQL_ROWS("SELECT id FROM " T " ORDER BY COLUMNS('^[is]') DESC NULLS FIRST", "3;2;1;");
+    EXPECT_SQL_ROWS("SELECT DISTINCT ix FROM " T " ORDER BY COLUMNS(['ix'])", "-3;10;N;");
+    EXPECT_SQL_ERROR("SELECT id FROM " T " GROUP BY COLUMNS('id')", BASALT_INVALID_ARG,
+                     "STAR expression is not supported here (at position 90)");
+    EXPECT_SQL_ERROR("SELECT id FROM " T " QUALIFY COLUMNS('id') > 1", BASALT_INVALID_ARG,
+                     "STAR expression is not supported here");
     basalt_sql_session_free(s);
 }
 
