@@ -132,6 +132,7 @@ enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_SUBQUERY,      /* (SELECT ...) as a scalar */
     BASALT_SQL_EXPR_EXISTS,        /* EXISTS (SELECT ...); NOT EXISTS is NOT over it */
     BASALT_SQL_EXPR_LIST,          /* [a, b, c] (function arguments: file lists) */
+    BASALT_SQL_EXPR_LAMBDA,        /* c -> body, lambda c: body (COLUMNS' argument only) */
 };
 
 enum basalt_sql_unary_op {
@@ -386,6 +387,10 @@ struct basalt_sql_expr {
             int32_t n_items;
             struct basalt_sql_expr **items;
         } list;
+        struct {
+            struct basalt_sql_ident param;
+            struct basalt_sql_expr *body;
+        } lambda;
     } u;
 };
 

@@ -768,6 +768,9 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
     case BASALT_SQL_EXPR_LIST:
         return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
                               "lists are only supported as table function arguments");
+    case BASALT_SQL_EXPR_LAMBDA:
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "lambda expressions are only supported as the argument of COLUMNS");
     }
     return basalt_sql_err(L->B, BASALT_INTERNAL, e->pos, err, "unknown expression");
 }

@@ -9,6 +9,8 @@
  *   COLUMNS('regex')       one item per column whose name the regex (RE2,
  *   COLUMNS(*)             case-sensitive) matches, or every column; inside
  *   COLUMNS(['a', 'b'])    an expression (max(COLUMNS('^x'))) one copy of it
+ *   COLUMNS(c -> c LIKE 'x%')  (the lambda: the names it is true of)
+ *   COLUMNS(* EXCLUDE (a)), COLUMNS(t.*)  (the names the star covers)
  *                          per column, named by the column (or the item's
  *                          alias); in WHERE the copies are ANDed, in
  *                          ORDER BY each is a key (bind_expr.c refuses
@@ -134,8 +136,56 @@ static const struct basalt_sql_expr *find_columns(const struct basalt_sql_expr *
     }
 }
 
+/* Replaces a lambda's parameter by the column name being tried. */
+struct param_subst {
+    const char *param;
+    struct basalt_sql_expr *name;
+};
+
+static enum basalt_sql_replace param_to_name(void *ctx, const struct basalt_sql_expr *e,
+                                             struct basalt_sql_expr **out)
+{
+    const struct param_subst *P = ctx;
+    if (e->kind == BASALT_SQL_EXPR_SUBQUERY || e->kind == BASALT_SQL_EXPR_EXISTS ||
+        e->kind == BASALT_SQL_EXPR_IN_QUERY)
+        return BASALT_SQL_KEEP;
+    if (e->kind != BASALT_SQL_EXPR_COLUMN || e->u.column.n_parts != 1 ||
+        strcasecmp(e->u.column.parts[0].name, P->param) != 0)
+        return BASALT_SQL_DESCEND;
+    *out = P->name;
+    return BASALT_SQL_REPLACE;
+}
+
+/* Whether COLUMNS(param -> body) takes the column `name`: the body, with
+ * the parameter the name as a VARCHAR, is a constant cast to BOOLEAN
+ * (DuckDB's list_filter over the names; NULL is false). */
+static basalt_status lambda_takes(struct binder *B, const struct basalt_sql_expr *lambda,
+                                  const char *name, bool *takes, struct basalt_error *err)
+{
+    struct basalt_sql_expr *lit = basalt_arena_alloc(&B->arena, sizeof *lit, 8);
+    if (lit == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    memset(lit, 0, sizeof *lit);
+    lit->kind = BASALT_SQL_EXPR_STRING;
+    lit->pos = lambda->pos;
+    lit->height = 1;
+    lit->u.lit.text = name;
+    struct param_subst P = {lambda->u.lambda.param.name, lit};
+    const struct basalt_sql_expr *body;
+    basalt_status st = basalt_sql_ast_replace(B, lambda->u.lambda.body, param_to_name, &P, &body, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_query_type boolean = {.id = BASALT_QUERY_TYPE_BOOL};
+    struct basalt_query_value v;
+    st = basalt_sql_constant(B, body, &boolean, "COLUMNS", &v, err);
+    if (st == BASALT_OK)
+        *takes = !v.is_null && v.type.id == BASALT_QUERY_TYPE_BOOL && v.v.b;
+    return st;
+}
+
 /* The scope columns a COLUMNS call selects, in order; an error when it
- * selects none or its argument is not a pattern or a list of names. */
+ * selects none or its argument is not a pattern, a list of names, a
+ * lambda over the names or a star. */
 static basalt_status columns_of(struct binder *B, const struct bscope *scope,
                                 const struct basalt_sql_expr *call, const struct bcol ***out, int *n_out,
                                 struct basalt_error *err)
@@ -144,9 +194,22 @@ static basalt_status columns_of(struct binder *B, const struct bscope *scope,
     const struct basalt_sql_expr *arg = c->n_args == 1 ? c->args[0] : NULL;
     bool all = c->star && c->n_args == 0;
     bool list = arg && arg->kind == BASALT_SQL_EXPR_LIST;
+    bool lambda = arg && arg->kind == BASALT_SQL_EXPR_LAMBDA;
+    bool star = arg && arg->kind == BASALT_SQL_EXPR_STAR;
     for (int32_t i = 0; list && i < arg->u.list.n_items; i++)
         list = arg->u.list.items[i]->kind == BASALT_SQL_EXPR_STRING;
-    if (!all && !list && (arg == NULL || arg->kind != BASALT_SQL_EXPR_STRING))
+    if (lambda && basalt_sql_has_subquery(arg->u.lambda.body))
+        return basalt_sql_err(B, BASALT_INVALID_ARG, arg->pos, err,
+                              "Table function cannot contain subqueries");
+    if (star && (arg->u.star.n_replace > 0 || arg->u.star.n_rename > 0))
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, arg->pos, err,
+                              "COLUMNS(* REPLACE (...)) and COLUMNS(* RENAME (...)) are not supported");
+    if (star) {
+        basalt_status cst = check_names(B, scope, arg, err);
+        if (cst != BASALT_OK)
+            return cst;
+    }
+    if (!all && !list && !lambda && !star && (arg == NULL || arg->kind != BASALT_SQL_EXPR_STRING))
         return basalt_sql_err(B, BASALT_INVALID_ARG, call->pos, err,
                               "COLUMNS expects either a VARCHAR argument (regex) or a LIST of "
                               "VARCHAR (list of columns)");
@@ -180,8 +243,12 @@ static basalt_status columns_of(struct binder *B, const struct bscope *scope,
             const struct bcol *bc = &scope->cols[k];
             if (bc->name == NULL || bc->name[0] == '\0' || bc->hidden)
                 continue;
-            bool match = all;
-            if (!all) {
+            bool match = all || (star && star_covers(arg, bc) && !excluded(arg, bc));
+            if (lambda) {
+                st = lambda_takes(B, arg, bc->name, &match, err);
+                if (st != BASALT_OK)
+                    return st;
+            } else if (!all && !star) {
                 const char *re = arg->u.lit.text;
                 struct basalt_error rerr;
                 basalt_error_init(&rerr);
@@ -192,7 +259,11 @@ static basalt_status columns_of(struct binder *B, const struct bscope *scope,
             if (match)
                 cols[n++] = bc;
         }
-        if (st == BASALT_OK && n == 0)
+        if (st == BASALT_OK && n == 0 && (lambda || star))
+            st = basalt_sql_err(B, BASALT_INVALID_ARG, call->pos, err,
+                                "Star expression \"%s\" resulted in an empty set of columns",
+                                basalt_sql_text(B, call));
+        else if (st == BASALT_OK && n == 0)
             st = basalt_sql_err(B, BASALT_INVALID_ARG, call->pos, err,
                                 "No matching columns found that match regex \"%s\"",
                                 all ? "*" : arg->u.lit.text);

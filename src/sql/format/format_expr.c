@@ -380,6 +380,13 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
         exprs(o, e->u.list.items, e->u.list.n_items);
         basalt_sqlf_put(o, "]");
         break;
+    case BASALT_SQL_EXPR_LAMBDA:
+        basalt_sqlf_put(o, "(");
+        basalt_sqlf_ident(o, &e->u.lambda.param);
+        basalt_sqlf_put(o, " -> ");
+        basalt_sqlf_expr(o, e->u.lambda.body);
+        basalt_sqlf_put(o, ")");
+        break;
     }
 }
 

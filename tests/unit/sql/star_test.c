@@ -71,6 +71,18 @@ TEST(sql_star_columns)
     EXPECT_NAMES("SELECT COLUMNS('^i') + 1 AS z FROM " T, "z,z");
     EXPECT_SQL_ROWS("SELECT max(COLUMNS('^i')), min(COLUMNS(*)) FROM " T, "3|10|1|-3|a;");
     EXPECT_SQL_ROWS("SELECT COLUMNS(['s', 'id']) FROM " T " WHERE id = 1", "1|a;");
+    /* a lambda over the names, a star with EXCLUDE */
+    EXPECT_NAMES("SELECT COLUMNS(c -> c LIKE 'i%') FROM " T, "id,ix");
+    EXPECT_NAMES("SELECT COLUMNS(lambda c: length(c) = 1) FROM " T, "s");
+    EXPECT_NAMES("SELECT max(COLUMNS(* EXCLUDE (ix))) FROM " T, "id,s");
+    EXPECT_SQL_ROWS("SELECT COLUMNS(t.*) FROM " T " WHERE id = 2", "2|-3|b;");
+    EXPECT_SQL_ERROR("SELECT COLUMNS(c -> c = 'q') FROM " T, BASALT_INVALID_ARG,
+                     "Star expression \"columns((c -> (c = 'q')))\" resulted in an empty set of "
+                     "columns (at position 7)");
+    EXPECT_SQL_ERROR("SELECT COLUMNS(c -> (SELECT true)) FROM " T, BASALT_INVALID_ARG,
+                     "Table function cannot contain subqueries (at position 15)");
+    EXPECT_SQL_ERROR("SELECT COLUMNS(c -> id > 0) FROM " T, BASALT_NOT_FOUND, "column \"id\" not found");
+    EXPECT_SQL_ERROR("SELECT c -> 1 FROM " T, BASALT_INVALID_ARG, "operator -> does not exist");
     /* in WHERE the copies are ANDed */
     EXPECT_SQL_ROWS("SELECT id FROM " T " WHERE COLUMNS('^i') > 0 ORDER BY id", "1;");
     EXPECT_SQL_ERROR("SELECT COLUMNS('zzz') FROM " T, BASALT_INVALID_ARG,
