@@ -131,7 +131,20 @@ static const struct basalt_sql_expr *find_columns(const struct basalt_sql_expr *
     }
     case BASALT_SQL_EXPR_CAST: return find_columns(e->u.cast.arg);
     case BASALT_SQL_EXPR_EXTRACT: return find_columns(e->u.extract.arg);
-    case BASALT_SQL_EXPR_FUNCTION: return first_of(e->u.call.args, e->u.call.n_args);
+    case BASALT_SQL_EXPR_FUNCTION: {
+        /* the arguments, FILTER, ORDER BY and the window's keys */
+        const struct basalt_sql_call *c = &e->u.call;
+        const struct basalt_sql_expr *x = first_of(c->args, c->n_args);
+        if (x == NULL && c->filter != NULL)
+            x = find_columns(c->filter);
+        for (int32_t i = 0; x == NULL && i < c->n_order; i++)
+            x = find_columns(c->order[i].expr);
+        if (x == NULL && c->over != NULL)
+            x = first_of(c->over->partition, c->over->n_partition);
+        for (int32_t i = 0; x == NULL && c->over != NULL && i < c->over->n_order; i++)
+            x = find_columns(c->over->order[i].expr);
+        return x;
+    }
     default: return NULL;
     }
 }
@@ -279,12 +292,87 @@ struct subst {
     const char *text;
     struct basalt_sql_expr *column;
     bool other; /* a COLUMNS call of another text was seen */
+    bool nomem;
 };
+
+static enum basalt_sql_replace substitute(void *ctx, const struct basalt_sql_expr *e,
+                                          struct basalt_sql_expr **out);
+
+/* *x with its COLUMNS calls replaced (a field of a copy); whether it
+ * changed. */
+static bool substituted(struct subst *S, struct basalt_sql_expr **x, bool *nomem)
+{
+    const struct basalt_sql_expr *r = *x;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (*x != NULL && basalt_sql_ast_replace(S->B, *x, substitute, S, &r, &ignore) != BASALT_OK)
+        *nomem = true;
+    if (r == *x)
+        return false;
+    *x = basalt_sql_ast_shared(r);
+    return true;
+}
+
+/* A call whose FILTER, ORDER BY or window holds COLUMNS (the generic walk
+ * reads only arguments): rewritten here, over copies of those parts. */
+static enum basalt_sql_replace call_parts(struct subst *S, const struct basalt_sql_expr *e,
+                                          struct basalt_sql_expr **out)
+{
+    const struct basalt_sql_call *c = &e->u.call;
+    struct basalt_sql_expr *copy = basalt_arena_alloc(&S->B->arena, sizeof *copy, 8);
+    struct basalt_sql_expr **args = basalt_arena_alloc(&S->B->arena, sizeof *args * ((size_t)c->n_args + 1), 8);
+    struct basalt_sql_order_item *order =
+        basalt_arena_alloc(&S->B->arena, sizeof *order * ((size_t)c->n_order + 1), 8);
+    struct basalt_sql_window *w = basalt_arena_alloc(&S->B->arena, sizeof *w, 8);
+    int32_t np = c->over ? c->over->n_partition : 0, no = c->over ? c->over->n_order : 0;
+    struct basalt_sql_expr **part = basalt_arena_alloc(&S->B->arena, sizeof *part * ((size_t)np + 1), 8);
+    struct basalt_sql_order_item *worder =
+        basalt_arena_alloc(&S->B->arena, sizeof *worder * ((size_t)no + 1), 8);
+    bool nomem = !copy || !args || !order || !w || !part || !worder, changed = false;
+    if (nomem) {
+        S->nomem = true;
+        return BASALT_SQL_KEEP;
+    }
+    *copy = *e;
+    for (int32_t i = 0; i < c->n_args; i++) {
+        args[i] = c->args[i];
+        changed |= substituted(S, &args[i], &nomem);
+    }
+    copy->u.call.args = c->n_args > 0 ? args : NULL;
+    changed |= substituted(S, &copy->u.call.filter, &nomem);
+    for (int32_t i = 0; i < c->n_order; i++) {
+        order[i] = c->order[i];
+        changed |= substituted(S, &order[i].expr, &nomem);
+    }
+    copy->u.call.order = c->n_order > 0 ? order : NULL;
+    if (c->over != NULL) {
+        *w = *c->over;
+        for (int32_t i = 0; i < np; i++) {
+            part[i] = c->over->partition[i];
+            changed |= substituted(S, &part[i], &nomem);
+        }
+        for (int32_t i = 0; i < no; i++) {
+            worder[i] = c->over->order[i];
+            changed |= substituted(S, &worder[i].expr, &nomem);
+        }
+        w->partition = np > 0 ? part : NULL;
+        w->order = no > 0 ? worder : NULL;
+        copy->u.call.over = w;
+    }
+    S->nomem |= nomem;
+    if (!changed)
+        return BASALT_SQL_KEEP;
+    *out = copy;
+    return BASALT_SQL_REPLACE;
+}
 
 static enum basalt_sql_replace substitute(void *ctx, const struct basalt_sql_expr *e,
                                           struct basalt_sql_expr **out)
 {
     struct subst *S = ctx;
+    if (e->kind == BASALT_SQL_EXPR_FUNCTION && !is_columns(e) &&
+        (e->u.call.filter != NULL || e->u.call.n_order > 0 || e->u.call.over != NULL))
+        return call_parts(S, e, out);
     if (!is_columns(e))
         return BASALT_SQL_DESCEND;
     const char *t = basalt_sql_text(S->B, e);
@@ -315,10 +403,12 @@ static basalt_status expand_expr(struct binder *B, const struct bscope *scope,
     if (*copies == NULL || text == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < *n && st == BASALT_OK; i++) {
-        struct subst S = {B, text, column_ref(B, (*cols)[i], call->pos), false};
+        struct subst S = {B, text, column_ref(B, (*cols)[i], call->pos), false, false};
         if (S.column == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
         st = basalt_sql_ast_replace(B, e, substitute, &S, &(*copies)[i], err);
+        if (st == BASALT_OK && S.nomem)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
         if (st == BASALT_OK && S.other)
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,
                                 "Multiple different STAR/COLUMNS in the same expression are not "
@@ -375,6 +465,40 @@ static basalt_status expand_replace(struct binder *B, const struct bscope *scope
     }
     if (st == BASALT_OK && l->n == before)
         st = basalt_sql_err(B, BASALT_INVALID_ARG, star->pos, err, "* matches no columns");
+    return st;
+}
+
+/* WHERE with COLUMNS: each conjunct of its top AND expanded on its own
+ * (so `COLUMNS('a') > 0 AND COLUMNS('b') > 0` holds two different calls,
+ * as in DuckDB), its copies ANDed. */
+static basalt_status expand_where(struct binder *B, const struct bscope *scope,
+                                  const struct basalt_sql_expr *e, struct basalt_sql_expr **out,
+                                  struct basalt_error *err)
+{
+    if (e->kind == BASALT_SQL_EXPR_BINARY && e->u.binary.op == BASALT_SQL_BINARY_AND) {
+        struct basalt_sql_expr *l = NULL, *r = NULL;
+        basalt_status st = expand_where(B, scope, e->u.binary.left, &l, err);
+        if (st == BASALT_OK)
+            st = expand_where(B, scope, e->u.binary.right, &r, err);
+        if (st == BASALT_OK && (*out = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, l, r)) == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        return st;
+    }
+    const struct basalt_sql_expr *call = find_columns(e);
+    if (call == NULL) {
+        *out = basalt_sql_ast_shared(e);
+        return BASALT_OK;
+    }
+    const struct basalt_sql_expr **copies;
+    const struct bcol **cols;
+    int n = 0;
+    basalt_status st = expand_expr(B, scope, e, call, &copies, &cols, &n, err);
+    struct basalt_sql_expr *all = n > 0 && st == BASALT_OK ? basalt_sql_ast_shared(copies[0]) : NULL;
+    for (int k = 1; k < n && st == BASALT_OK && all != NULL; k++)
+        all = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, all, basalt_sql_ast_shared(copies[k]));
+    if (st == BASALT_OK && all == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    *out = all;
     return st;
 }
 
@@ -466,17 +590,9 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
                 l.v[l.n - 1].alias = it->alias;
         }
     }
-    const struct basalt_sql_expr *call;
-    if (st == BASALT_OK && in->where != NULL && (call = find_columns(in->where)) != NULL) {
-        const struct basalt_sql_expr **copies;
-        const struct bcol **cols;
-        int n = 0;
-        st = expand_expr(B, scope, in->where, call, &copies, &cols, &n, err);
-        struct basalt_sql_expr *all = n > 0 ? basalt_sql_ast_shared(copies[0]) : NULL;
-        for (int k = 1; k < n && st == BASALT_OK && all != NULL; k++)
-            all = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, all, basalt_sql_ast_shared(copies[k]));
-        if (st == BASALT_OK && all == NULL)
-            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    if (st == BASALT_OK && in->where != NULL && find_columns(in->where) != NULL) {
+        struct basalt_sql_expr *all = NULL;
+        st = expand_where(B, scope, in->where, &all, err);
         out->where = all;
     }
     if (st != BASALT_OK)

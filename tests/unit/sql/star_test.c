@@ -83,8 +83,16 @@ TEST(sql_star_columns)
                      "Table function cannot contain subqueries (at position 15)");
     EXPECT_SQL_ERROR("SELECT COLUMNS(c -> id > 0) FROM " T, BASALT_NOT_FOUND, "column \"id\" not found");
     EXPECT_SQL_ERROR("SELECT c -> 1 FROM " T, BASALT_INVALID_ARG, "operator -> does not exist");
-    /* in WHERE the copies are ANDed */
+    /* in WHERE the copies are ANDed, each conjunct of the top AND expanded apart */
     EXPECT_SQL_ROWS("SELECT id FROM " T " WHERE COLUMNS('^i') > 0 ORDER BY id", "1;");
+    EXPECT_SQL_ROWS("SELECT id FROM " T " WHERE COLUMNS('^i') > 0 AND COLUMNS('^s') = 'a'", "1;");
+    /* inside FILTER, an aggregate's ORDER BY and a window */
+    EXPECT_NAMES("SELECT count(*) FILTER (WHERE COLUMNS('^i') > 1) FROM " T, "id,ix");
+    EXPECT_SQL_ROWS("SELECT count(*) FILTER (WHERE COLUMNS('^i') > 1) FROM " T, "2|1;");
+    EXPECT_SQL_ROWS("SELECT string_agg(s, ',' ORDER BY COLUMNS('^id') DESC) FROM " T, "b,a;");
+    EXPECT_SQL_ROWS("SELECT row_number() OVER (ORDER BY COLUMNS('^ix') DESC NULLS LAST) FROM " T
+                    " ORDER BY id",
+                    "1;2;3;");
     EXPECT_SQL_ERROR("SELECT COLUMNS('zzz') FROM " T, BASALT_INVALID_ARG,
                      "No matching columns found that match regex \"zzz\" (at position 7)");
     EXPECT_SQL_ERROR("SELECT COLUMNS('(') FROM " T, BASALT_INVALID_ARG, "Failed to compile regex \"(\"");
