@@ -235,6 +235,7 @@ struct basalt_sql_call {
     const char **arg_names;
     bool distinct;                        /* count(DISTINCT x) */
     bool star;                            /* count(*): n_args is 0 */
+    bool unpack;                          /* *COLUMNS(...): its columns become the arguments of the call around it */
     int32_t n_order;                      /* string_agg(x, ',' ORDER BY y) */
     struct basalt_sql_order_item *order;
     struct basalt_sql_expr *filter;       /* FILTER (WHERE ...) */

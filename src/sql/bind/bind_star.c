@@ -79,10 +79,21 @@ static basalt_status check_names(struct binder *B, const struct bscope *scope,
     return BASALT_OK;
 }
 
-static bool is_columns(const struct basalt_sql_expr *e)
+static bool is_columns_call(const struct basalt_sql_expr *e)
 {
     return e->kind == BASALT_SQL_EXPR_FUNCTION && strcmp(e->u.call.name.name, "columns") == 0 &&
            !e->u.call.name.quoted && e->u.call.over == NULL;
+}
+
+/* COLUMNS(...) that copies the expression around it (not *COLUMNS). */
+static bool is_columns(const struct basalt_sql_expr *e)
+{
+    return is_columns_call(e) && !e->u.call.unpack;
+}
+
+static bool is_unpack(const struct basalt_sql_expr *e)
+{
+    return is_columns_call(e) && e->u.call.unpack;
 }
 
 /* The first COLUMNS call in e (subqueries not entered), or NULL. */
@@ -468,6 +479,112 @@ static basalt_status expand_replace(struct binder *B, const struct bscope *scope
     return st;
 }
 
+/* *COLUMNS(...) as an argument of a call: the call takes one argument per
+ * column in its place (`coalesce(*COLUMNS('^x'), 0)`). Anywhere else it is
+ * an error, as is a plain COLUMNS beside it or a second *COLUMNS of another
+ * text in the expression. */
+struct unpacking {
+    struct binder *B;
+    const struct bscope *scope;
+    const char *text; /* the *COLUMNS call's text, once one is seen */
+    basalt_status st;
+    struct basalt_error *err;
+};
+
+static enum basalt_sql_replace unpack_args(void *ctx, const struct basalt_sql_expr *e,
+                                           struct basalt_sql_expr **out)
+{
+    struct unpacking *U = ctx;
+    if (U->st != BASALT_OK)
+        return BASALT_SQL_KEEP;
+    if (is_unpack(e)) { /* reached as no call's argument */
+        U->st = basalt_sql_err(U->B, BASALT_INVALID_ARG, e->pos, U->err,
+                               "*COLUMNS(...) is allowed only as an argument of a function");
+        return BASALT_SQL_KEEP;
+    }
+    if (e->kind != BASALT_SQL_EXPR_FUNCTION || is_columns_call(e))
+        return BASALT_SQL_DESCEND;
+    const struct basalt_sql_call *c = &e->u.call;
+    bool any = false;
+    for (int32_t i = 0; i < c->n_args && !any; i++)
+        any = is_unpack(c->args[i]);
+    if (!any)
+        return BASALT_SQL_DESCEND;
+    int32_t n = 0, cap = c->n_args + 8;
+    struct basalt_sql_expr **args = basalt_arena_alloc(&U->B->arena, sizeof *args * (size_t)cap, 8);
+    const char **names = basalt_arena_alloc(&U->B->arena, sizeof *names * (size_t)cap, 8);
+    struct basalt_sql_expr *copy = basalt_arena_alloc(&U->B->arena, sizeof *copy, 8);
+    if (args == NULL || names == NULL || copy == NULL) {
+        U->st = basalt_error_set(U->err, BASALT_NOMEM, "out of memory");
+        return BASALT_SQL_KEEP;
+    }
+    for (int32_t i = 0; i < c->n_args && U->st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *a = c->args[i];
+        const struct bcol **cols = NULL;
+        int k = 1;
+        if (is_unpack(a)) {
+            const char *text = basalt_sql_text(U->B, a);
+            if (U->text != NULL && text != NULL && strcmp(U->text, text) != 0)
+                U->st = basalt_sql_err(U->B, BASALT_UNSUPPORTED, a->pos, U->err,
+                                       "Multiple different STAR/COLUMNS in the same expression "
+                                       "are not supported");
+            U->text = text;
+            if (U->st == BASALT_OK)
+                U->st = columns_of(U->B, U->scope, a, &cols, &k, U->err);
+        } else if (U->st == BASALT_OK) {
+            U->st = basalt_sql_ast_replace(U->B, a, unpack_args, U, &a, U->err);
+        }
+        if (U->st == BASALT_OK && n + k > cap) {
+            int32_t grown = (n + k) * 2;
+            struct basalt_sql_expr **a2 = basalt_arena_alloc(&U->B->arena, sizeof *a2 * (size_t)grown, 8);
+            const char **n2 = basalt_arena_alloc(&U->B->arena, sizeof *n2 * (size_t)grown, 8);
+            if (a2 == NULL || n2 == NULL) {
+                U->st = basalt_error_set(U->err, BASALT_NOMEM, "out of memory");
+                break;
+            }
+            memcpy(a2, args, sizeof *args * (size_t)n);
+            memcpy(n2, names, sizeof *names * (size_t)n);
+            args = a2;
+            names = n2;
+            cap = grown;
+        }
+        for (int j = 0; j < k && U->st == BASALT_OK; j++) {
+            names[n] = cols == NULL && c->arg_names ? c->arg_names[i] : NULL;
+            args[n] = cols == NULL ? basalt_sql_ast_shared(a) : column_ref(U->B, cols[j], a->pos);
+            if (args[n++] == NULL)
+                U->st = basalt_error_set(U->err, BASALT_NOMEM, "out of memory");
+        }
+    }
+    if (U->st != BASALT_OK)
+        return BASALT_SQL_KEEP;
+    *copy = *e;
+    copy->u.call.args = args;
+    copy->u.call.n_args = n;
+    copy->u.call.arg_names = c->arg_names ? names : NULL;
+    *out = copy;
+    return BASALT_SQL_REPLACE;
+}
+
+/* e with its *COLUMNS(...) unpacked; e itself when it holds none. */
+static basalt_status unpack(struct binder *B, const struct bscope *scope,
+                            const struct basalt_sql_expr *e, const struct basalt_sql_expr **out,
+                            struct basalt_error *err)
+{
+    *out = e;
+    if (e == NULL)
+        return BASALT_OK;
+    if (is_unpack(e))
+        return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
+                              "*COLUMNS not allowed at the root level, use COLUMNS instead");
+    struct unpacking U = {B, scope, NULL, BASALT_OK, err};
+    basalt_status st = basalt_sql_ast_replace(B, e, unpack_args, &U, out, err);
+    if (st == BASALT_OK)
+        st = U.st;
+    if (st == BASALT_OK && U.text != NULL && find_columns(*out) != NULL)
+        st = basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err, "STAR expression is not supported here");
+    return st;
+}
+
 /* WHERE with COLUMNS: each conjunct of its top AND expanded on its own
  * (so `COLUMNS('a') > 0 AND COLUMNS('b') > 0` holds two different calls,
  * as in DuckDB), its copies ANDed. */
@@ -508,15 +625,22 @@ basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bsc
 {
     const struct basalt_sql_query *in = *q;
     bool any = false;
-    for (int32_t i = 0; i < in->n_order && !any; i++)
-        any = in->order[i].expr != NULL && find_columns(in->order[i].expr) != NULL;
-    if (!any)
-        return BASALT_OK;
-    struct basalt_sql_order_item *order = NULL;
-    int n = 0, cap = 0;
+    const struct basalt_sql_expr **unpacked =
+        basalt_arena_alloc(&B->arena, sizeof *unpacked * ((size_t)in->n_order + 1), 8);
+    if (unpacked == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_status st = BASALT_OK;
     for (int32_t i = 0; i < in->n_order && st == BASALT_OK; i++) {
-        const struct basalt_sql_expr *x = in->order[i].expr, *call;
+        st = unpack(B, scope, in->order[i].expr, &unpacked[i], err);
+        any |= unpacked[i] != in->order[i].expr ||
+               (unpacked[i] != NULL && find_columns(unpacked[i]) != NULL);
+    }
+    if (st != BASALT_OK || !any)
+        return st;
+    struct basalt_sql_order_item *order = NULL;
+    int n = 0, cap = 0;
+    for (int32_t i = 0; i < in->n_order && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *x = unpacked[i], *call;
         const struct basalt_sql_expr **copies = &x;
         const struct bcol **cols;
         int k = 1;
@@ -553,8 +677,35 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
                                       const struct basalt_sql_select **s, struct basalt_error *err)
 {
     const struct basalt_sql_select *in = *s;
+    /* *COLUMNS first: the select list and WHERE with it unpacked */
+    const struct basalt_sql_expr *where = NULL;
+    struct basalt_sql_select_item *items =
+        basalt_arena_alloc(&B->arena, sizeof *items * ((size_t)in->n_items + 1), 8);
+    if (items == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    basalt_status st = unpack(B, scope, in->where, &where, err);
+    bool unpacked = where != in->where;
+    for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
+        items[i] = in->items[i];
+        const struct basalt_sql_expr *x = in->items[i].expr;
+        if (x->kind != BASALT_SQL_EXPR_STAR)
+            st = unpack(B, scope, in->items[i].expr, &x, err);
+        unpacked |= x != in->items[i].expr;
+        items[i].expr = basalt_sql_ast_shared(x);
+    }
+    if (st != BASALT_OK)
+        return st;
+    if (unpacked) {
+        struct basalt_sql_select *u = basalt_arena_alloc(&B->arena, sizeof *u, 8);
+        if (u == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        *u = *in;
+        u->items = items;
+        u->where = basalt_sql_ast_shared(where);
+        in = u;
+        *s = u;
+    }
     bool rewrite = in->where != NULL && find_columns(in->where) != NULL;
-    basalt_status st = BASALT_OK;
     for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
         const struct basalt_sql_expr *x = in->items[i].expr;
         if (x->kind == BASALT_SQL_EXPR_STAR) {

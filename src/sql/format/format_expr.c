@@ -156,6 +156,8 @@ void basalt_sqlf_call(struct sql_out *o, const struct basalt_sql_call *c)
     }
     /* grouping(a) and grouping_id(a) are GROUPING(a) to DuckDB, which
      * names their columns so */
+    if (c->unpack)
+        basalt_sqlf_put(o, "*");
     if (!c->name.quoted &&
         (strcmp(c->name.name, "grouping") == 0 || strcmp(c->name.name, "grouping_id") == 0))
         basalt_sqlf_put(o, "GROUPING");

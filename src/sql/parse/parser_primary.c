@@ -469,7 +469,16 @@ struct basalt_sql_expr *basalt_sqlp_primary(struct sql_parser *p)
     case TK_NUMBER: return literal_text(p, BASALT_SQL_EXPR_NUMBER);
     case TK_STRING: return literal_text(p, BASALT_SQL_EXPR_STRING);
     case TK_LBRACKET: return list_literal(p);
-    case TK_STAR: return star_expr(p, t->pos, NULL);
+    case TK_STAR:
+        /* *COLUMNS(...): unpacked into the arguments of the call around it */
+        if (sqlp_kw_at(p, 1, "columns") && sqlp_peek(p, 2)->kind == TK_LPAREN) {
+            sqlp_advance(p);
+            e = name_expr(p);
+            if (e != NULL && e->kind == BASALT_SQL_EXPR_FUNCTION)
+                e->u.call.unpack = true;
+            return e;
+        }
+        return star_expr(p, t->pos, NULL);
     case TK_LPAREN: {
         struct basalt_sql_query *q;
         e = paren(p, &q);

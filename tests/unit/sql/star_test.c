@@ -1,6 +1,7 @@
 /* DuckDB's select-list forms (bind_star.c) with answers and messages written
  * by hand: * EXCLUDE names checked, * REPLACE in place, * RENAME, COLUMNS by
- * regex, star, name list and lambda, alone, inside expressions and
+ * regex, star, name list and lambda, *COLUMNS unpacked into a call's
+ * arguments, alone, inside expressions and
  * aggregates, in WHERE and ORDER BY, each copy named by its column;
  * select-list aliases in windows, GROUP BY / ORDER BY numbers; errors with
  * their positions. The comparison with DuckDB is
@@ -83,6 +84,15 @@ TEST(sql_star_columns)
                      "Table function cannot contain subqueries (at position 15)");
     EXPECT_SQL_ERROR("SELECT COLUMNS(c -> id > 0) FROM " T, BASALT_NOT_FOUND, "column \"id\" not found");
     EXPECT_SQL_ERROR("SELECT c -> 1 FROM " T, BASALT_INVALID_ARG, "operator -> does not exist");
+    /* *COLUMNS: arguments of the call around it */
+    EXPECT_SQL_ROWS("SELECT concat(*COLUMNS(['s', 'id']), '.') FROM " T " ORDER BY id", "1a.;2b.;3.;");
+    EXPECT_NAMES("SELECT greatest(*COLUMNS('^i')) FROM " T, "greatest(t.id, t.ix)");
+    EXPECT_SQL_ERROR("SELECT *COLUMNS('^i') FROM " T, BASALT_INVALID_ARG,
+                     "*COLUMNS not allowed at the root level, use COLUMNS instead (at position 8)");
+    EXPECT_SQL_ERROR("SELECT *COLUMNS('^i') + 1 FROM " T, BASALT_INVALID_ARG,
+                     "*COLUMNS(...) is allowed only as an argument of a function (at position 8)");
+    EXPECT_SQL_ERROR("SELECT COLUMNS('^i') + greatest(*COLUMNS('^i')) FROM " T, BASALT_INVALID_ARG,
+                     "STAR expression is not supported here");
     /* in WHERE the copies are ANDed, each conjunct of the top AND expanded apart */
     EXPECT_SQL_ROWS("SELECT id FROM " T " WHERE COLUMNS('^i') > 0 ORDER BY id", "1;");
     EXPECT_SQL_ROWS("SELECT id FROM " T " WHERE COLUMNS('^i') > 0 AND COLUMNS('^s') = 'a'", "1;");
