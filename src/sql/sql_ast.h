@@ -327,7 +327,7 @@ struct basalt_sql_expr {
         struct {
             struct basalt_sql_name qualifier; /* n_parts 0 for a bare * */
             int32_t n_exclude;
-            struct basalt_sql_ident *exclude;
+            struct basalt_sql_name *exclude;         /* `a`, `t.a` or 'a' (one part) */
             int32_t n_replace;                       /* * REPLACE (expr AS name, ...) */
             struct basalt_sql_select_item *replace;  /* alias: the column replaced */
             int32_t n_rename;                        /* * RENAME (col AS name, ...) */

@@ -340,6 +340,9 @@ basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope
 basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bscope *scope,
                                               const struct basalt_sql_query **q,
                                               struct basalt_error *err);
+/* Whether the star `star` (STAR node) excludes scope column c: its
+ * EXCLUDE names c, by name or as `t.name` of c's table (bind_star.c). */
+bool basalt_sql_star_excludes(const struct basalt_sql_expr *star, const struct bcol *c);
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
                                       const struct basalt_sql_select **s, struct basalt_error *err);
 

@@ -676,10 +676,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             if (qual->n_parts > 0 &&
                 (bc->table == NULL || strcasecmp(bc->table, qual->parts[qual->n_parts - 1].name) != 0))
                 continue;
-            bool excluded = false;
-            for (int x = 0; x < it->expr->u.star.n_exclude; x++)
-                excluded |= strcasecmp(it->expr->u.star.exclude[x].name, bc->name) == 0;
-            if (excluded)
+            if (basalt_sql_star_excludes(it->expr, bc))
                 continue;
             if (n_out == cap_out) {
                 cap_out = cap_out ? cap_out * 2 : 16;

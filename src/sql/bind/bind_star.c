@@ -18,6 +18,7 @@
  *
  * The copies reference their columns by `table.name` where the column has
  * a table, so the rest of binding sees ordinary column references. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -39,42 +40,82 @@ static bool star_covers(const struct basalt_sql_expr *st, const struct bcol *c)
 /* The new name RENAME gives scope column c, or NULL. A column it does not
  * cover is no error (DuckDB ignores it); a qualified one must name c's
  * table. */
+static bool names_column(const struct basalt_sql_name *n, const struct bcol *c);
+
 static const struct basalt_sql_ident *renamed(const struct basalt_sql_expr *st, const struct bcol *c)
 {
-    for (int32_t r = 0; r < st->u.star.n_rename; r++) {
-        const struct basalt_sql_name *n = &st->u.star.rename[r].column;
-        if (strcasecmp(n->parts[n->n_parts - 1].name, c->name) != 0 || n->n_parts > 2)
-            continue;
-        if (n->n_parts == 1 || (c->table != NULL && strcasecmp(n->parts[0].name, c->table) == 0))
+    for (int32_t r = 0; r < st->u.star.n_rename; r++)
+        if (names_column(&st->u.star.rename[r].column, c))
             return &st->u.star.rename[r].alias;
-    }
     return NULL;
 }
 
-static bool excluded(const struct basalt_sql_expr *st, const struct bcol *c)
+/* Whether `n` (an EXCLUDE or RENAME entry: `a`, `t.a`) names scope column c. */
+static bool names_column(const struct basalt_sql_name *n, const struct bcol *c)
 {
-    for (int32_t x = 0; x < st->u.star.n_exclude; x++)
-        if (strcasecmp(st->u.star.exclude[x].name, c->name) == 0)
+    if (c->name == NULL || n->n_parts > 2 || strcasecmp(n->parts[n->n_parts - 1].name, c->name) != 0)
+        return false;
+    return n->n_parts == 1 || (c->table != NULL && strcasecmp(n->parts[0].name, c->table) == 0);
+}
+
+bool basalt_sql_star_excludes(const struct basalt_sql_expr *star, const struct bcol *c)
+{
+    for (int32_t x = 0; x < star->u.star.n_exclude; x++)
+        if (names_column(&star->u.star.exclude[x], c))
             return true;
     return false;
 }
 
-/* Every EXCLUDE and REPLACE name must be a column the star covers. */
+static bool excluded(const struct basalt_sql_expr *st, const struct bcol *c)
+{
+    return basalt_sql_star_excludes(st, c);
+}
+
+/* A dotted name as written (`t.a`), for messages. */
+static const char *name_text(struct binder *B, const struct basalt_sql_name *n)
+{
+    char buf[512];
+    size_t len = 0;
+    for (int32_t i = 0; i < n->n_parts && len < sizeof buf; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? "." : "", n->parts[i].name);
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    const char *t = basalt_arena_strndup(&B->arena, buf, len);
+    return t ? t : "";
+}
+
+/* Every EXCLUDE and REPLACE name must be a column the star covers (a
+ * qualified EXCLUDE name: a column of that table, the hidden side of a
+ * USING too, as DuckDB takes it). */
 static basalt_status check_names(struct binder *B, const struct bscope *scope,
                                  const struct basalt_sql_expr *st, struct basalt_error *err)
 {
-    int32_t n = st->u.star.n_exclude + st->u.star.n_replace;
-    for (int32_t k = 0; k < n; k++) {
-        bool is_exclude = k < st->u.star.n_exclude;
-        const struct basalt_sql_ident *id =
-            is_exclude ? &st->u.star.exclude[k] : &st->u.star.replace[k - st->u.star.n_exclude].alias;
+    for (int32_t k = 0; k < st->u.star.n_exclude; k++) {
+        const struct basalt_sql_name *n = &st->u.star.exclude[k];
+        bool found = false;
+        for (int c = 0; c < scope->n && !found; c++) {
+            const struct bcol *bc = &scope->cols[c];
+            found = names_column(n, bc) && (star_covers(st, bc) || (n->n_parts == 2 && !bc->internal));
+        }
+        const struct basalt_sql_name *q = &st->u.star.qualifier;
+        if (found && q->n_parts > 0 && n->n_parts == 2 &&
+            strcasecmp(n->parts[0].name, q->parts[q->n_parts - 1].name) != 0)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, n->parts[0].pos, err,
+                                  "Column \"%s\" in EXCLUDE list not found in %s", name_text(B, n),
+                                  q->parts[q->n_parts - 1].name);
+        if (!found)
+            return basalt_sql_err(B, BASALT_INVALID_ARG, n->parts[0].pos, err,
+                                  "Column \"%s\" in EXCLUDE list not found in FROM clause",
+                                  name_text(B, n));
+    }
+    for (int32_t k = 0; k < st->u.star.n_replace; k++) {
+        const struct basalt_sql_ident *id = &st->u.star.replace[k].alias;
         bool found = false;
         for (int c = 0; c < scope->n && !found; c++)
             found = star_covers(st, &scope->cols[c]) && strcasecmp(scope->cols[c].name, id->name) == 0;
         if (!found)
             return basalt_sql_err(B, BASALT_INVALID_ARG, id->pos, err,
-                                  "Column \"%s\" in %s list not found in FROM clause", id->name,
-                                  is_exclude ? "EXCLUDE" : "REPLACE");
+                                  "Column \"%s\" in REPLACE list not found in FROM clause", id->name);
     }
     return BASALT_OK;
 }

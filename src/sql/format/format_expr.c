@@ -248,7 +248,7 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
             for (int32_t i = 0; i < e->u.star.n_exclude; i++) {
                 if (i)
                     basalt_sqlf_put(o, ", ");
-                basalt_sqlf_ident(o, &e->u.star.exclude[i]);
+                basalt_sqlf_name(o, &e->u.star.exclude[i]);
             }
             basalt_sqlf_put(o, ")");
         }

@@ -194,8 +194,8 @@ static struct basalt_sql_expr *list_literal(struct sql_parser *p)
     return done(p, e);
 }
 
-/* A name twice in an EXCLUDE or REPLACE list is an error, as in DuckDB
- * (names compare case-insensitively). */
+/* A name twice in a REPLACE list is an error, as in DuckDB (names compare
+ * case-insensitively). */
 static bool no_duplicate(struct sql_parser *p, const struct basalt_sql_ident *id,
                          const struct basalt_sql_ident *before, int32_t n, const char *list)
 {
@@ -267,22 +267,58 @@ static bool same_rename_column(const struct basalt_sql_name *a, const struct bas
     return true;
 }
 
-/* One `col AS name` of RENAME; the column may be a string ('a'). */
+/* A column of EXCLUDE or RENAME: `a`, `t.a`, or a string ('a'). */
+static bool star_column(struct sql_parser *p, struct basalt_sql_name *n)
+{
+    memset(n, 0, sizeof *n);
+    if (!sqlp_is(p, TK_STRING))
+        return basalt_sqlp_name(p, n);
+    const struct sql_token *t = sqlp_cur(p);
+    n->n_parts = 1;
+    n->parts[0].pos = t->pos;
+    n->parts[0].quoted = true;
+    if (!(n->parts[0].name = basalt_sqlp_token_text(p, t)))
+        return false;
+    sqlp_advance(p);
+    return true;
+}
+
+/* One `col AS name` of RENAME. */
 static bool rename_entry(struct sql_parser *p, struct basalt_sql_rename *r)
 {
     memset(r, 0, sizeof *r);
-    if (sqlp_is(p, TK_STRING)) {
-        const struct sql_token *t = sqlp_cur(p);
-        r->column.n_parts = 1;
-        r->column.parts[0].pos = t->pos;
-        r->column.parts[0].quoted = true;
-        if (!(r->column.parts[0].name = basalt_sqlp_token_text(p, t)))
+    return star_column(p, &r->column) && basalt_sqlp_expect_kw(p, "as") &&
+           basalt_sqlp_ident(p, &r->alias);
+}
+
+/* EXCLUDE (a, t.b, 'c') or EXCLUDE a: no column twice (compared as
+ * RENAME's are). */
+static bool star_exclude(struct sql_parser *p, struct basalt_sql_expr *e)
+{
+    bool parens = basalt_sqlp_accept(p, TK_LPAREN);
+    struct sqlp_list l = {0};
+    do {
+        if (parens && sqlp_is(p, TK_RPAREN) && l.n > 0)
+            break; /* a trailing comma */
+        struct basalt_sql_name *n = basalt_sqlp_alloc(p, sizeof *n);
+        if (!n || !star_column(p, n) || !basalt_sqlp_list_push(p, &l, n))
             return false;
-        sqlp_advance(p);
-    } else if (!basalt_sqlp_name(p, &r->column)) {
+        for (int32_t i = 0; i + 1 < l.n; i++)
+            if (same_rename_column((struct basalt_sql_name *)l.items[i], n)) {
+                basalt_sqlp_fail(p, BASALT_INVALID_ARG, n->parts[0].pos,
+                                 "Duplicate entry \"%s\" in EXCLUDE list", rename_text(p, n));
+                return false;
+            }
+    } while (parens && basalt_sqlp_accept(p, TK_COMMA));
+    if (parens && !basalt_sqlp_expect(p, TK_RPAREN))
         return false;
-    }
-    return basalt_sqlp_expect_kw(p, "as") && basalt_sqlp_ident(p, &r->alias);
+    e->u.star.exclude = basalt_sqlp_alloc(p, (size_t)l.n * sizeof(*e->u.star.exclude));
+    if (!e->u.star.exclude)
+        return false;
+    for (int32_t i = 0; i < l.n; i++)
+        e->u.star.exclude[i] = *(struct basalt_sql_name *)l.items[i];
+    e->u.star.n_exclude = l.n;
+    return true;
 }
 
 /* RENAME (a AS b, ...) or RENAME a AS b after a star: no column twice, and
@@ -310,7 +346,7 @@ static bool star_rename(struct sql_parser *p, struct basalt_sql_expr *e)
         const char *col = r->column.parts[r->column.n_parts - 1].name;
         const char *list = NULL;
         for (int32_t i = 0; i < e->u.star.n_exclude && list == NULL; i++)
-            if (strcasecmp(e->u.star.exclude[i].name, col) == 0)
+            if (same_rename_column(&e->u.star.exclude[i], &r->column))
                 list = "EXCLUDE";
         for (int32_t i = 0; i < e->u.star.n_replace && list == NULL; i++)
             if (strcasecmp(e->u.star.replace[i].alias.name, col) == 0)
@@ -346,18 +382,8 @@ static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, cons
     sqlp_advance(p); /* the * */
     if (sqlp_kw(p, "exclude")) {
         sqlp_advance(p);
-        if (sqlp_is(p, TK_LPAREN)) {
-            if (!basalt_sqlp_ident_list(p, &e->u.star.n_exclude, &e->u.star.exclude))
-                return NULL;
-        } else {
-            e->u.star.n_exclude = 1;
-            if (!(e->u.star.exclude = basalt_sqlp_alloc(p, sizeof(*e->u.star.exclude))) ||
-                !basalt_sqlp_ident(p, e->u.star.exclude))
-                return NULL;
-        }
-        for (int32_t i = 1; i < e->u.star.n_exclude; i++)
-            if (!no_duplicate(p, &e->u.star.exclude[i], e->u.star.exclude, i, "EXCLUDE"))
-                return NULL;
+        if (!star_exclude(p, e))
+            return NULL;
     }
     if (sqlp_kw(p, "replace") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
         sqlp_advance(p);

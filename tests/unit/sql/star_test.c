@@ -57,6 +57,15 @@ TEST(sql_star_exclude_replace)
     EXPECT_SQL_ERROR("SELECT * REPLACE (1 AS q) FROM " T, BASALT_INVALID_ARG,
                      "Column \"q\" in REPLACE list not found in FROM clause (at position 23)");
     EXPECT_SQL_ERROR("SELECT u.* EXCLUDE (id) FROM " T, BASALT_INVALID_ARG, "not found in FROM clause");
+    /* qualified and string names */
+    EXPECT_NAMES("SELECT * EXCLUDE (t.ix, 's',) FROM " T, "id");
+    EXPECT_NAMES("SELECT * EXCLUDE (u.ix) FROM " T " JOIN " T2 " USING (id)", "id,ix,s");
+    EXPECT_SQL_ERROR("SELECT * EXCLUDE (u.ix) FROM " T, BASALT_INVALID_ARG,
+                     "Column \"u.ix\" in EXCLUDE list not found in FROM clause (at position 18)");
+    EXPECT_SQL_ERROR("SELECT t.* EXCLUDE (u.ix) FROM " T ", " T2, BASALT_INVALID_ARG,
+                     "Column \"u.ix\" in EXCLUDE list not found in t (at position 20)");
+    EXPECT_SQL_ERROR("SELECT * EXCLUDE (t.ix, IX) FROM " T, BASALT_INVALID_ARG,
+                     "Duplicate entry \"ix\" in EXCLUDE list (at position 24)");
     basalt_sql_session_free(s);
 }
 
