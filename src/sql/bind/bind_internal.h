@@ -278,6 +278,9 @@ basalt_status basalt_sql_bind_series(struct binder *B, const struct basalt_sql_c
 /* q with its GROUP BY and ORDER BY numbers read as DuckDB reads them
  * (bind_ordinal.c): a minus folded into the ordinal, ORDER BY a literal
  * that is not an integer refused. *out is q when nothing changes. */
+/* Whether e is a literal DuckDB refuses as an ORDER BY key: a number that
+ * is no integer (under minus signs too), a string or NULL. */
+bool basalt_sql_non_integer_literal(const struct basalt_sql_expr *e);
 basalt_status basalt_sql_fold_ordinals(struct binder *B, const struct basalt_sql_query *q,
                                        const struct basalt_sql_query **out, struct basalt_error *err);
 basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_query *q,

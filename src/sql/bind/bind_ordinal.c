@@ -4,7 +4,7 @@
  * of range) and `ORDER BY - - 1` is the ordinal 1, while `+1` and `1::INT`
  * stay constant expressions. ORDER BY a literal that is not an integer
  * (`1.5`, `-1.5`, `'a'`, NULL) is DuckDB's error, since ordering by a
- * constant does nothing. The query comes back with the folded terms in new
+ * constant does nothing (an aggregate's ORDER BY too, bind_query.c). The query comes back with the folded terms in new
  * nodes; everything else is shared with the script. */
 #include <string.h>
 
@@ -20,6 +20,14 @@ static const struct basalt_sql_expr *unsigned_literal(const struct basalt_sql_ex
         e = e->u.unary.arg;
     }
     return e;
+}
+
+bool basalt_sql_non_integer_literal(const struct basalt_sql_expr *e)
+{
+    bool negated;
+    const struct basalt_sql_expr *lit = unsigned_literal(e, &negated);
+    return lit->kind == BASALT_SQL_EXPR_NUMBER ||
+           (lit == e && (lit->kind == BASALT_SQL_EXPR_STRING || lit->kind == BASALT_SQL_EXPR_NULL));
 }
 
 /* The ordinal e folds to, or e itself when it is no minus over an integer.
@@ -52,11 +60,7 @@ basalt_status basalt_sql_fold_ordinals(struct binder *B, const struct basalt_sql
         const struct basalt_sql_expr *e = q->order[i].expr;
         if (e == NULL)
             continue;
-        bool negated;
-        const struct basalt_sql_expr *lit = unsigned_literal(e, &negated);
-        bool not_integer = lit->kind == BASALT_SQL_EXPR_NUMBER ||
-                           (lit == e && (lit->kind == BASALT_SQL_EXPR_STRING || lit->kind == BASALT_SQL_EXPR_NULL));
-        if (not_integer)
+        if (basalt_sql_non_integer_literal(e))
             return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
                                   "ORDER BY non-integer literal has no effect");
         changed |= folded(B, e, &nomem) != e || (e->kind == BASALT_SQL_EXPR_INTEGER && !e->u.lit.fits);

@@ -135,6 +135,10 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     const char *n = k->name.name;
     memset(c, 0, sizeof *c);
     c->distinct = k->distinct;
+    for (int32_t i = 0; i < k->n_order; i++)
+        if (k->order[i].expr != NULL && basalt_sql_non_integer_literal(k->order[i].expr))
+            return basalt_sql_err(B, BASALT_INVALID_ARG, k->order[i].expr->pos, err,
+                                  "ORDER BY non-integer literal has no effect");
     int want = 1;
     /* first, last and any_value with ORDER BY: the first or last row in
      * that order (first and last take its x even when NULL, any_value the
