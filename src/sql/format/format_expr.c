@@ -281,6 +281,9 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
                            : e->u.unary.op == BASALT_SQL_UNARY_PLUS    ? "(+"
                            : e->u.unary.op == BASALT_SQL_UNARY_BIT_NOT ? "(~ "
                                                                        : "(NOT ");
+        /* `(- *columns(x))`: `-*` would lex as one operator */
+        if (e->u.unary.arg->kind == BASALT_SQL_EXPR_FUNCTION && e->u.unary.arg->u.call.unpack)
+            basalt_sqlf_put(o, " ");
         basalt_sqlf_expr(o, e->u.unary.arg);
         basalt_sqlf_put(o, ")");
         break;
@@ -383,11 +386,10 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
         basalt_sqlf_put(o, "]");
         break;
     case BASALT_SQL_EXPR_LAMBDA:
-        basalt_sqlf_put(o, "(");
+        /* unparenthesised: COLUMNS reads `c ->` right after its `(` */
         basalt_sqlf_ident(o, &e->u.lambda.param);
         basalt_sqlf_put(o, " -> ");
         basalt_sqlf_expr(o, e->u.lambda.body);
-        basalt_sqlf_put(o, ")");
         break;
     }
 }

@@ -87,7 +87,7 @@ TEST(sql_star_columns)
     EXPECT_NAMES("SELECT max(COLUMNS(* EXCLUDE (ix))) FROM " T, "id,s");
     EXPECT_SQL_ROWS("SELECT COLUMNS(t.*) FROM " T " WHERE id = 2", "2|-3|b;");
     EXPECT_SQL_ERROR("SELECT COLUMNS(c -> c = 'q') FROM " T, BASALT_INVALID_ARG,
-                     "Star expression \"columns((c -> (c = 'q')))\" resulted in an empty set of "
+                     "Star expression \"columns(c -> (c = 'q'))\" resulted in an empty set of "
                      "columns (at position 7)");
     EXPECT_SQL_ERROR("SELECT COLUMNS(c -> (SELECT true)) FROM " T, BASALT_INVALID_ARG,
                      "Table function cannot contain subqueries (at position 15)");
