@@ -117,7 +117,7 @@ enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_TYPED_LITERAL, /* DATE '2024-01-01': typed.type, typed.text */
     BASALT_SQL_EXPR_INTERVAL,      /* INTERVAL '1 day' | INTERVAL 3 DAY | INTERVAL '3' MONTH */
     BASALT_SQL_EXPR_COLUMN,        /* column: 1..3 parts */
-    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) REPLACE (x AS a) */
+    BASALT_SQL_EXPR_STAR,          /* *, t.*, * EXCLUDE (a, b) REPLACE (x AS a) RENAME (b AS c) */
     BASALT_SQL_EXPR_UNARY,         /* - + NOT */
     BASALT_SQL_EXPR_BINARY,        /* arithmetic, ||, comparisons, AND, OR, IS [NOT] DISTINCT FROM */
     BASALT_SQL_EXPR_IS,            /* IS [NOT] NULL | TRUE | FALSE, ISNULL, NOTNULL */
@@ -132,6 +132,7 @@ enum basalt_sql_expr_kind {
     BASALT_SQL_EXPR_SUBQUERY,      /* (SELECT ...) as a scalar */
     BASALT_SQL_EXPR_EXISTS,        /* EXISTS (SELECT ...); NOT EXISTS is NOT over it */
     BASALT_SQL_EXPR_LIST,          /* [a, b, c] (function arguments: file lists) */
+    BASALT_SQL_EXPR_LAMBDA,        /* c -> body, lambda c: body (COLUMNS' argument only) */
 };
 
 enum basalt_sql_unary_op {
@@ -234,6 +235,7 @@ struct basalt_sql_call {
     const char **arg_names;
     bool distinct;                        /* count(DISTINCT x) */
     bool star;                            /* count(*): n_args is 0 */
+    bool unpack;                          /* *COLUMNS(...): its columns become the arguments of the call around it */
     int32_t n_order;                      /* string_agg(x, ',' ORDER BY y) */
     struct basalt_sql_order_item *order;
     struct basalt_sql_expr *filter;       /* FILTER (WHERE ...) */
@@ -294,6 +296,13 @@ struct basalt_sql_quantified {
     struct basalt_sql_query *query;
 };
 
+/* An entry of * RENAME (t.a AS b): the column as written (1 to 3 parts,
+ * the last its name; `'a'` is one part) and its new name. */
+struct basalt_sql_rename {
+    struct basalt_sql_name column;
+    struct basalt_sql_ident alias;
+};
+
 struct basalt_sql_expr {
     enum basalt_sql_expr_kind kind;
     int32_t pos;
@@ -318,9 +327,11 @@ struct basalt_sql_expr {
         struct {
             struct basalt_sql_name qualifier; /* n_parts 0 for a bare * */
             int32_t n_exclude;
-            struct basalt_sql_ident *exclude;
+            struct basalt_sql_name *exclude;         /* `a`, `t.a` or 'a' (one part) */
             int32_t n_replace;                       /* * REPLACE (expr AS name, ...) */
             struct basalt_sql_select_item *replace;  /* alias: the column replaced */
+            int32_t n_rename;                        /* * RENAME (col AS name, ...) */
+            struct basalt_sql_rename *rename;
         } star;
         struct {
             enum basalt_sql_unary_op op;
@@ -377,6 +388,10 @@ struct basalt_sql_expr {
             int32_t n_items;
             struct basalt_sql_expr **items;
         } list;
+        struct {
+            struct basalt_sql_ident param;
+            struct basalt_sql_expr *body;
+        } lambda;
     } u;
 };
 

@@ -51,6 +51,7 @@ enum sql_tok {
     TK_CAST,       /* :: */
     TK_ARROW,      /* => */
     TK_COLONEQ,    /* := */
+    TK_COLON,      /* : (lambda c: body) */
     TK_OP,         /* any other run of operator characters: ** ^ & | << >> ~ ~~ !~~* ^@ ... */
 };
 

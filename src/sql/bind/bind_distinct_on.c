@@ -37,8 +37,8 @@ static basalt_status item_of(struct binder *B, const struct basalt_sql_select *s
     int64_t k = e->u.lit.fits ? e->u.lit.i64 : 0;
     if (k < 1 || k > s->n_items)
         return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                              "ORDER BY term out of range: %s (1 to %d)",
-                              basalt_sql_text(B, e), (int)s->n_items);
+                              "ORDER term out of range - should be between 1 and %d",
+                              (int)s->n_items);
     struct basalt_sql_expr *item = s->items[k - 1].expr;
     if (item == NULL || item->kind == BASALT_SQL_EXPR_STAR)
         return basalt_sql_err(B, BASALT_UNSUPPORTED, e->pos, err,

@@ -510,10 +510,11 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
                               "GROUPING() is allowed only in the select list, HAVING, "
                               "QUALIFY and ORDER BY of a query with GROUP BY (not in %s)",
                               L->clause);
-    /* bind_star.c expands COLUMNS(...) in the select list and WHERE */
+    /* bind_star.c expands COLUMNS(...) in the select list, WHERE and
+     * ORDER BY; elsewhere it is DuckDB's error */
     if (strcmp(name, "columns") == 0 && !c->name.quoted)
-        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
-                              "COLUMNS(...) is supported in the select list and WHERE only");
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "STAR expression is not supported here");
     int n = c->n_args;
     struct basalt_qexpr **args = basalt_calloc((size_t)n + 1, sizeof *args);
     if (args == NULL)
@@ -767,6 +768,9 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
     case BASALT_SQL_EXPR_LIST:
         return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
                               "lists are only supported as table function arguments");
+    case BASALT_SQL_EXPR_LAMBDA:
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "lambda expressions are only supported as the argument of COLUMNS");
     }
     return basalt_sql_err(L->B, BASALT_INTERNAL, e->pos, err, "unknown expression");
 }

@@ -165,6 +165,12 @@ basalt_status basalt_sql_with_aliases(struct binder *B, const struct bscope *sco
                                       const struct basalt_sql_select *s, bool having,
                                       const struct basalt_sql_expr *e,
                                       const struct basalt_sql_expr **out, struct basalt_error *err);
+/* e with the aliases replaced inside its window calls only (ORDER BY). */
+basalt_status basalt_sql_with_window_aliases(struct binder *B, const struct bscope *scope,
+                                             const struct basalt_sql_select *s,
+                                             const struct basalt_sql_expr *e,
+                                             const struct basalt_sql_expr **out,
+                                             struct basalt_error *err);
 /* Select item `item` with the aliases of the items before it bound in
  * place of the names that are no column (DuckDB's lateral aliases). */
 basalt_status basalt_sql_with_lateral_aliases(struct binder *B, const struct bscope *scope,
@@ -269,6 +275,14 @@ basalt_status basalt_sql_bind_series(struct binder *B, const struct basalt_sql_c
 
 /* bind_query.c */
 /* Binds a query into a relation; names[i] (arena) are its output names. */
+/* q with its GROUP BY and ORDER BY numbers read as DuckDB reads them
+ * (bind_ordinal.c): a minus folded into the ordinal, ORDER BY a literal
+ * that is not an integer refused. *out is q when nothing changes. */
+/* Whether e is a literal DuckDB refuses as an ORDER BY key: a number that
+ * is no integer (under minus signs too), a string or NULL. */
+bool basalt_sql_non_integer_literal(const struct basalt_sql_expr *e);
+basalt_status basalt_sql_fold_ordinals(struct binder *B, const struct basalt_sql_query *q,
+                                       const struct basalt_sql_query **out, struct basalt_error *err);
 basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_query *q,
                                     struct brel *out, const char ***names,
                                     struct basalt_error *err);
@@ -299,6 +313,11 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
 
 /* bind_window.c: whether e calls a window function (outside subqueries). */
 bool basalt_sql_has_window(struct binder *B, const struct basalt_sql_expr *e);
+/* w with the named window it builds on (OVER w, OVER (w ORDER BY x))
+ * merged in: *out has no ref. NOT_FOUND for a name the WINDOW clause lacks. */
+basalt_status basalt_sql_resolve_window(struct binder *B, const struct basalt_sql_select *s,
+                                        const struct basalt_sql_window *w,
+                                        struct basalt_sql_window *out, struct basalt_error *err);
 /* bind_window.c: the window calls of exprs (select list, ORDER BY,
  * QUALIFY), each window as a projection and a window node on rel; the calls'
  * text mapped to their columns in *repl. */
@@ -319,6 +338,14 @@ basalt_status basalt_sql_factor_ors(struct binder *B, const struct bscope *scope
 /* bind_star.c: * EXCLUDE names checked, * REPLACE and COLUMNS(...) in the
  * select list (and COLUMNS in WHERE) expanded over the FROM's columns;
  * *s becomes the rewritten select when there was anything to expand. */
+/* q with each ORDER BY key holding COLUMNS(...) expanded into one key per
+ * column (bind_star.c); *q unchanged when none does. */
+basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bscope *scope,
+                                              const struct basalt_sql_query **q,
+                                              struct basalt_error *err);
+/* Whether the star `star` (STAR node) excludes scope column c: its
+ * EXCLUDE names c, by name or as `t.name` of c's table (bind_star.c). */
+bool basalt_sql_star_excludes(const struct basalt_sql_expr *star, const struct bcol *c);
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
                                       const struct basalt_sql_select **s, struct basalt_error *err);
 

@@ -135,6 +135,10 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     const char *n = k->name.name;
     memset(c, 0, sizeof *c);
     c->distinct = k->distinct;
+    for (int32_t i = 0; i < k->n_order; i++)
+        if (k->order[i].expr != NULL && basalt_sql_non_integer_literal(k->order[i].expr))
+            return basalt_sql_err(B, BASALT_INVALID_ARG, k->order[i].expr->pos, err,
+                                  "ORDER BY non-integer literal has no effect");
     int want = 1;
     /* first, last and any_value with ORDER BY: the first or last row in
      * that order (first and last take its x even when NULL, any_value the
@@ -364,8 +368,7 @@ static basalt_status order_by_name(struct binder *B, const struct basalt_sql_ord
     if (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.fits) {
         if (e->u.lit.i64 < 1 || e->u.lit.i64 > n)
             return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                                  "ORDER BY term out of range: %lld (1 to %d)",
-                                  (long long)e->u.lit.i64, n);
+                                  "ORDER term out of range - should be between 1 and %d", n);
         *out = (int)e->u.lit.i64 - 1;
         return BASALT_OK;
     }
@@ -434,6 +437,19 @@ static const struct basalt_sql_expr *group_expr(struct binder *B, const struct b
                 return s->items[i].expr;
     }
     return g;
+}
+
+/* The scope column e (a column reference) names, or NULL. */
+static const struct bcol *resolved(struct binder *B, const struct bscope *scope,
+                                   const struct basalt_sql_expr *e)
+{
+    const struct bcol *c = NULL;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (e->kind != BASALT_SQL_EXPR_COLUMN ||
+        basalt_sql_resolve(B, scope, &e->u.column, e->pos, &c, &ignore) != BASALT_OK)
+        return NULL;
+    return c;
 }
 
 struct outcol {
@@ -508,6 +524,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     /* * REPLACE and COLUMNS(...) over the FROM's columns (bind_star.c) */
     if (st == BASALT_OK)
         st = basalt_sql_expand_stars(B, &scope, &s, err);
+    if (st == BASALT_OK)
+        st = basalt_sql_expand_order_columns(B, &scope, &q, err);
     /* Aliases of the select list that name no column (bind_alias.c). */
     const struct basalt_sql_expr *where = NULL, *having = NULL, *qualify = NULL;
     if (st == BASALT_OK && s->where != NULL)
@@ -516,6 +534,28 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         st = basalt_sql_with_aliases(B, &scope, s, true, s->having, &having, err);
     if (st == BASALT_OK && s->qualify != NULL)
         st = basalt_sql_with_aliases(B, &scope, s, false, s->qualify, &qualify, err);
+    /* ... and inside the window calls of ORDER BY */
+    struct basalt_sql_order_item *order = NULL;
+    for (int i = 0; i < q->n_order && st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *o = q->order[i].expr;
+        if (o != NULL)
+            st = basalt_sql_with_window_aliases(B, &scope, s, q->order[i].expr, &o, err);
+        if (st != BASALT_OK || o == q->order[i].expr)
+            continue;
+        if (order == NULL) {
+            struct basalt_sql_query *copy = basalt_arena_alloc(&B->arena, sizeof *copy, 8);
+            order = basalt_arena_alloc(&B->arena, sizeof *order * (size_t)q->n_order, 8);
+            if (copy == NULL || order == NULL) {
+                st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+                break;
+            }
+            memcpy(order, q->order, sizeof *order * (size_t)q->n_order);
+            *copy = *q;
+            copy->order = order;
+            q = copy;
+        }
+        order[i].expr = basalt_sql_ast_shared(o);
+    }
     if (st == BASALT_OK && where != NULL) {
         if (basalt_sql_has_aggregate(B, where))
             st = basalt_sql_err(B, BASALT_INVALID_ARG, where->pos, err,
@@ -640,10 +680,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             if (qual->n_parts > 0 &&
                 (bc->table == NULL || strcasecmp(bc->table, qual->parts[qual->n_parts - 1].name) != 0))
                 continue;
-            bool excluded = false;
-            for (int x = 0; x < it->expr->u.star.n_exclude; x++)
-                excluded |= strcasecmp(it->expr->u.star.exclude[x].name, bc->name) == 0;
-            if (excluded)
+            if (basalt_sql_star_excludes(it->expr, bc))
                 continue;
             if (n_out == cap_out) {
                 cap_out = cap_out ? cap_out * 2 : 16;
@@ -870,8 +907,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         if (e->kind == BASALT_SQL_EXPR_INTEGER && e->u.lit.fits) {
             if (e->u.lit.i64 < 1 || e->u.lit.i64 > n_out)
                 st = basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                                    "ORDER BY term out of range: %lld (1 to %d)",
-                                    (long long)e->u.lit.i64, n_out);
+                                    "ORDER term out of range - should be between 1 and %d", n_out);
             else
                 order_cols[i] = (int)e->u.lit.i64 - 1;
             continue;
@@ -884,6 +920,14 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         const char *text = basalt_sql_text(B, e);
         for (int k = 0; k < n_out && order_cols[i] < 0; k++)
             if (cols[k].expr != NULL && strcmp(basalt_sql_text(B, cols[k].expr), text) == 0)
+                order_cols[i] = k;
+        /* a column written otherwise (`t.n` for the item `n`, as COLUMNS
+         * writes its copies) is the output column it resolves to */
+        const struct bcol *oc = NULL;
+        if (order_cols[i] < 0 && e->kind == BASALT_SQL_EXPR_COLUMN)
+            oc = resolved(B, &scope, e);
+        for (int k = 0; k < n_out && oc != NULL && order_cols[i] < 0; k++)
+            if (cols[k].expr != NULL ? resolved(B, &scope, cols[k].expr) == oc : cols[k].col == oc)
                 order_cols[i] = k;
         if (order_cols[i] < 0) {
             if (s->distinct)
@@ -1274,7 +1318,10 @@ basalt_status basalt_sql_bind_query(struct binder *B, const struct basalt_sql_qu
                                     struct basalt_error *err)
 {
     int ctes_before = B->n_ctes;
-    basalt_status st = basalt_sql_ctes_push(B, q, err);
+    basalt_status st = basalt_sql_fold_ordinals(B, q, &q, err);
+    if (st != BASALT_OK)
+        return st;
+    st = basalt_sql_ctes_push(B, q, err);
     if (st != BASALT_OK) {
         B->n_ctes = ctes_before;
         return st;

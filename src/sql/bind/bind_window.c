@@ -100,6 +100,17 @@ static basalt_status collect(struct binder *B, const struct basalt_sql_expr *e, 
 /* OVER w / OVER (w ORDER BY ...): the named window's parts under the call's. */
 static basalt_status resolve_window(struct binder *B, const struct basalt_sql_select *s,
                                     const struct basalt_sql_window *w, struct basalt_sql_window *out,
+                                    int depth, struct basalt_error *err);
+
+basalt_status basalt_sql_resolve_window(struct binder *B, const struct basalt_sql_select *s,
+                                        const struct basalt_sql_window *w,
+                                        struct basalt_sql_window *out, struct basalt_error *err)
+{
+    return resolve_window(B, s, w, out, 0, err);
+}
+
+static basalt_status resolve_window(struct binder *B, const struct basalt_sql_select *s,
+                                    const struct basalt_sql_window *w, struct basalt_sql_window *out,
                                     int depth, struct basalt_error *err)
 {
     *out = *w;

@@ -156,6 +156,8 @@ void basalt_sqlf_call(struct sql_out *o, const struct basalt_sql_call *c)
     }
     /* grouping(a) and grouping_id(a) are GROUPING(a) to DuckDB, which
      * names their columns so */
+    if (c->unpack)
+        basalt_sqlf_put(o, "*");
     if (!c->name.quoted &&
         (strcmp(c->name.name, "grouping") == 0 || strcmp(c->name.name, "grouping_id") == 0))
         basalt_sqlf_put(o, "GROUPING");
@@ -246,7 +248,7 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
             for (int32_t i = 0; i < e->u.star.n_exclude; i++) {
                 if (i)
                     basalt_sqlf_put(o, ", ");
-                basalt_sqlf_ident(o, &e->u.star.exclude[i]);
+                basalt_sqlf_name(o, &e->u.star.exclude[i]);
             }
             basalt_sqlf_put(o, ")");
         }
@@ -261,6 +263,17 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
             }
             basalt_sqlf_put(o, ")");
         }
+        if (e->u.star.n_rename) {
+            basalt_sqlf_put(o, " RENAME (");
+            for (int32_t i = 0; i < e->u.star.n_rename; i++) {
+                if (i)
+                    basalt_sqlf_put(o, ", ");
+                basalt_sqlf_name(o, &e->u.star.rename[i].column);
+                basalt_sqlf_put(o, " AS ");
+                basalt_sqlf_ident(o, &e->u.star.rename[i].alias);
+            }
+            basalt_sqlf_put(o, ")");
+        }
         break;
     case BASALT_SQL_EXPR_UNARY:
         /* `(~ x)`: a space, since `~-1` would lex as the operator `~-` */
@@ -268,6 +281,9 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
                            : e->u.unary.op == BASALT_SQL_UNARY_PLUS    ? "(+"
                            : e->u.unary.op == BASALT_SQL_UNARY_BIT_NOT ? "(~ "
                                                                        : "(NOT ");
+        /* `(- *columns(x))`: `-*` would lex as one operator */
+        if (e->u.unary.arg->kind == BASALT_SQL_EXPR_FUNCTION && e->u.unary.arg->u.call.unpack)
+            basalt_sqlf_put(o, " ");
         basalt_sqlf_expr(o, e->u.unary.arg);
         basalt_sqlf_put(o, ")");
         break;
@@ -368,6 +384,12 @@ void basalt_sqlf_expr(struct sql_out *o, const struct basalt_sql_expr *e)
         basalt_sqlf_put(o, "[");
         exprs(o, e->u.list.items, e->u.list.n_items);
         basalt_sqlf_put(o, "]");
+        break;
+    case BASALT_SQL_EXPR_LAMBDA:
+        /* unparenthesised: COLUMNS reads `c ->` right after its `(` */
+        basalt_sqlf_ident(o, &e->u.lambda.param);
+        basalt_sqlf_put(o, " -> ");
+        basalt_sqlf_expr(o, e->u.lambda.body);
         break;
     }
 }

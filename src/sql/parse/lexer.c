@@ -232,8 +232,8 @@ static basalt_status lex_one(struct lexer *lx, size_t *i)
             else if (d == '=')
                 kind = TK_COLONEQ;
             else
-                goto bad;
-            end = at + 2;
+                kind = TK_COLON;
+            end = kind == TK_COLON ? at + 1 : at + 2;
             break;
         default:
             if (!is_op_char(c))

@@ -297,6 +297,35 @@ static bool substring_args(struct sql_parser *p, struct basalt_sql_call *call)
     return basalt_sqlp_expect(p, TK_RPAREN);
 }
 
+/* COLUMNS(c -> body) and COLUMNS(lambda c: body): the one argument a
+ * lambda; false with nothing read when the arguments are not one. */
+static bool columns_lambda(struct sql_parser *p, struct basalt_sql_call *call)
+{
+    const struct sql_token *op = sqlp_peek(p, 2);
+    bool arrow = (sqlp_peek(p, 1)->kind == TK_WORD || sqlp_peek(p, 1)->kind == TK_QIDENT) &&
+                 op->kind == TK_OP && op->len == 2 && memcmp(p->text + op->pos, "->", 2) == 0;
+    bool keyword = sqlp_kw_at(p, 1, "lambda") && sqlp_peek(p, 3)->kind == TK_COLON;
+    if (!sqlp_is(p, TK_LPAREN) || (!arrow && !keyword))
+        return false;
+    struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_LAMBDA, sqlp_peek(p, 1)->pos);
+    struct basalt_sql_expr **args = basalt_sqlp_alloc(p, sizeof *args);
+    if (e == NULL || args == NULL)
+        return true;
+    sqlp_advance(p); /* ( */
+    if (keyword)
+        sqlp_advance(p);
+    if (!basalt_sqlp_ident(p, &e->u.lambda.param))
+        return true;
+    sqlp_advance(p); /* -> or : */
+    if (!(e->u.lambda.body = basalt_sqlp_expr(p)) || !basalt_sqlp_expect(p, TK_RPAREN))
+        return true;
+    e->height = e->u.lambda.body->height + 1;
+    args[0] = e;
+    call->args = args;
+    call->n_args = 1;
+    return true;
+}
+
 struct basalt_sql_expr *basalt_sqlp_function_call(struct sql_parser *p, struct basalt_sql_ident name)
 {
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_FUNCTION, name.pos);
@@ -304,9 +333,13 @@ struct basalt_sql_expr *basalt_sqlp_function_call(struct sql_parser *p, struct b
         return NULL;
     struct basalt_sql_call *c = &e->u.call;
     c->name = name;
-    bool ok = !name.quoted && strcmp(name.name, "substring") == 0  ? substring_args(p, c)
-              : !name.quoted && strcmp(name.name, "position") == 0 ? position_args(p, c)
-                                                                   : basalt_sqlp_call_args(p, c, false);
+    bool lambda = !name.quoted && strcmp(name.name, "columns") == 0 && columns_lambda(p, c);
+    if (lambda && p->status != BASALT_OK)
+        return NULL;
+    bool ok = lambda ? true
+              : !name.quoted && strcmp(name.name, "substring") == 0 ? substring_args(p, c)
+              : !name.quoted && strcmp(name.name, "position") == 0  ? position_args(p, c)
+                                                                    : basalt_sqlp_call_args(p, c, false);
     if (!ok)
         return NULL;
     if (sqlp_kw(p, "filter") && sqlp_peek(p, 1)->kind == TK_LPAREN) {

@@ -116,6 +116,7 @@ bool basalt_sqlp_expr_height(struct sql_parser *p, struct basalt_sql_expr *e)
     case BASALT_SQL_EXPR_SUBQUERY:
     case BASALT_SQL_EXPR_EXISTS: h = basalt_sqlp_query_height(e->u.subquery); break;
     case BASALT_SQL_EXPR_LIST: h = list_h(e->u.list.items, e->u.list.n_items); break;
+    case BASALT_SQL_EXPR_LAMBDA: h = eh(e->u.lambda.body); break;
     case BASALT_SQL_EXPR_STAR:
         for (int32_t i = 0; i < e->u.star.n_replace; i++)
             h = hmax(h, eh(e->u.star.replace[i].expr));

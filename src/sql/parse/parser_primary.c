@@ -194,8 +194,8 @@ static struct basalt_sql_expr *list_literal(struct sql_parser *p)
     return done(p, e);
 }
 
-/* A name twice in an EXCLUDE or REPLACE list is an error, as in DuckDB
- * (names compare case-insensitively). */
+/* A name twice in a REPLACE list is an error, as in DuckDB (names compare
+ * case-insensitively). */
 static bool no_duplicate(struct sql_parser *p, const struct basalt_sql_ident *id,
                          const struct basalt_sql_ident *before, int32_t n, const char *list)
 {
@@ -235,8 +235,143 @@ static bool star_replace(struct sql_parser *p, struct basalt_sql_expr *e)
     return true;
 }
 
-/* * [EXCLUDE (a, b) | EXCLUDE a] [REPLACE (x AS a, ...)] after the
- * qualifier, if any. */
+/* The written text of a RENAME entry's column (`a.x`), for messages. */
+static const char *rename_text(struct sql_parser *p, const struct basalt_sql_name *n)
+{
+    size_t len = 0;
+    for (int32_t i = 0; i < n->n_parts; i++)
+        len += strlen(n->parts[i].name) + 1;
+    char *t = basalt_sqlp_alloc(p, len + 1);
+    if (t == NULL)
+        return "";
+    t[0] = '\0';
+    for (int32_t i = 0; i < n->n_parts; i++) {
+        if (i > 0)
+            strcat(t, ".");
+        strcat(t, n->parts[i].name);
+    }
+    return t;
+}
+
+/* Whether two RENAME columns are the same, as DuckDB compares them: by
+ * name, and by qualifier too when both have one. */
+static bool same_rename_column(const struct basalt_sql_name *a, const struct basalt_sql_name *b)
+{
+    if (strcasecmp(a->parts[a->n_parts - 1].name, b->parts[b->n_parts - 1].name) != 0)
+        return false;
+    if (a->n_parts == 1 || b->n_parts == 1 || a->n_parts != b->n_parts)
+        return a->n_parts == 1 || b->n_parts == 1;
+    for (int32_t i = 0; i + 1 < a->n_parts; i++)
+        if (strcasecmp(a->parts[i].name, b->parts[i].name) != 0)
+            return false;
+    return true;
+}
+
+/* A column of EXCLUDE or RENAME: `a`, `t.a`, or a string ('a'). */
+static bool star_column(struct sql_parser *p, struct basalt_sql_name *n)
+{
+    memset(n, 0, sizeof *n);
+    if (!sqlp_is(p, TK_STRING))
+        return basalt_sqlp_name(p, n);
+    const struct sql_token *t = sqlp_cur(p);
+    n->n_parts = 1;
+    n->parts[0].pos = t->pos;
+    n->parts[0].quoted = true;
+    if (!(n->parts[0].name = basalt_sqlp_token_text(p, t)))
+        return false;
+    sqlp_advance(p);
+    return true;
+}
+
+/* One `col AS name` of RENAME. */
+static bool rename_entry(struct sql_parser *p, struct basalt_sql_rename *r)
+{
+    memset(r, 0, sizeof *r);
+    return star_column(p, &r->column) && basalt_sqlp_expect_kw(p, "as") &&
+           basalt_sqlp_ident(p, &r->alias);
+}
+
+/* EXCLUDE (a, t.b, 'c') or EXCLUDE a: no column twice (compared as
+ * RENAME's are). */
+static bool star_exclude(struct sql_parser *p, struct basalt_sql_expr *e)
+{
+    bool parens = basalt_sqlp_accept(p, TK_LPAREN);
+    struct sqlp_list l = {0};
+    do {
+        if (parens && sqlp_is(p, TK_RPAREN) && l.n > 0)
+            break; /* a trailing comma */
+        struct basalt_sql_name *n = basalt_sqlp_alloc(p, sizeof *n);
+        if (!n || !star_column(p, n) || !basalt_sqlp_list_push(p, &l, n))
+            return false;
+        for (int32_t i = 0; i + 1 < l.n; i++)
+            if (same_rename_column((struct basalt_sql_name *)l.items[i], n)) {
+                basalt_sqlp_fail(p, BASALT_INVALID_ARG, n->parts[0].pos,
+                                 "Duplicate entry \"%s\" in EXCLUDE list", rename_text(p, n));
+                return false;
+            }
+    } while (parens && basalt_sqlp_accept(p, TK_COMMA));
+    if (parens && !basalt_sqlp_expect(p, TK_RPAREN))
+        return false;
+    e->u.star.exclude = basalt_sqlp_alloc(p, (size_t)l.n * sizeof(*e->u.star.exclude));
+    if (!e->u.star.exclude)
+        return false;
+    for (int32_t i = 0; i < l.n; i++)
+        e->u.star.exclude[i] = *(struct basalt_sql_name *)l.items[i];
+    e->u.star.n_exclude = l.n;
+    return true;
+}
+
+/* RENAME (a AS b, ...) or RENAME a AS b after a star: no column twice, and
+ * none excluded or replaced (DuckDB's messages, the first of them naming
+ * the EXCLUDE list as DuckDB's does). */
+static bool star_rename(struct sql_parser *p, struct basalt_sql_expr *e)
+{
+    bool parens = basalt_sqlp_accept(p, TK_LPAREN);
+    struct sqlp_list l = {0};
+    do {
+        if (parens && sqlp_is(p, TK_RPAREN) && l.n > 0)
+            break; /* a trailing comma */
+        struct basalt_sql_rename *r = basalt_sqlp_alloc(p, sizeof *r);
+        if (!r || !rename_entry(p, r) || !basalt_sqlp_list_push(p, &l, r))
+            return false;
+        const char *text = NULL;
+        for (int32_t i = 0; i + 1 < l.n && text == NULL; i++)
+            if (same_rename_column(&((struct basalt_sql_rename *)l.items[i])->column, &r->column))
+                text = rename_text(p, &r->column);
+        if (text != NULL) {
+            basalt_sqlp_fail(p, BASALT_INVALID_ARG, r->column.parts[0].pos,
+                             "Duplicate entry \"%s\" in EXCLUDE list", text);
+            return false;
+        }
+        const char *col = r->column.parts[r->column.n_parts - 1].name;
+        const char *list = NULL;
+        for (int32_t i = 0; i < e->u.star.n_exclude && list == NULL; i++)
+            if (same_rename_column(&e->u.star.exclude[i], &r->column))
+                list = "EXCLUDE";
+        for (int32_t i = 0; i < e->u.star.n_replace && list == NULL; i++)
+            if (strcasecmp(e->u.star.replace[i].alias.name, col) == 0)
+                list = "REPLACE";
+        if (list != NULL) {
+            basalt_sqlp_fail(p, BASALT_INVALID_ARG, r->column.parts[0].pos,
+                             "Column \"%s\" cannot occur in both %s and RENAME list",
+                             rename_text(p, &r->column), list);
+            return false;
+        }
+    } while (parens && basalt_sqlp_accept(p, TK_COMMA));
+    if (parens && !basalt_sqlp_expect(p, TK_RPAREN))
+        return false;
+    e->u.star.rename = basalt_sqlp_alloc(p, (size_t)l.n * sizeof(*e->u.star.rename));
+    if (!e->u.star.rename)
+        return false;
+    for (int32_t i = 0; i < l.n; i++)
+        e->u.star.rename[i] = *(struct basalt_sql_rename *)l.items[i];
+    e->u.star.n_rename = l.n;
+    return true;
+}
+
+/* * [EXCLUDE (a, b) | EXCLUDE a] [REPLACE (x AS a, ...)] [RENAME (a AS b,
+ * ...) | RENAME a AS b] after the qualifier, if any, in that order as in
+ * DuckDB. */
 static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, const struct basalt_sql_name *q)
 {
     struct basalt_sql_expr *e = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_STAR, pos);
@@ -247,22 +382,17 @@ static struct basalt_sql_expr *star_expr(struct sql_parser *p, int32_t pos, cons
     sqlp_advance(p); /* the * */
     if (sqlp_kw(p, "exclude")) {
         sqlp_advance(p);
-        if (sqlp_is(p, TK_LPAREN)) {
-            if (!basalt_sqlp_ident_list(p, &e->u.star.n_exclude, &e->u.star.exclude))
-                return NULL;
-        } else {
-            e->u.star.n_exclude = 1;
-            if (!(e->u.star.exclude = basalt_sqlp_alloc(p, sizeof(*e->u.star.exclude))) ||
-                !basalt_sqlp_ident(p, e->u.star.exclude))
-                return NULL;
-        }
-        for (int32_t i = 1; i < e->u.star.n_exclude; i++)
-            if (!no_duplicate(p, &e->u.star.exclude[i], e->u.star.exclude, i, "EXCLUDE"))
-                return NULL;
+        if (!star_exclude(p, e))
+            return NULL;
     }
     if (sqlp_kw(p, "replace") && sqlp_peek(p, 1)->kind == TK_LPAREN) {
         sqlp_advance(p);
         if (!star_replace(p, e))
+            return NULL;
+    }
+    if (sqlp_kw(p, "rename")) {
+        sqlp_advance(p);
+        if (!star_rename(p, e))
             return NULL;
     }
     return done(p, e);
@@ -365,7 +495,16 @@ struct basalt_sql_expr *basalt_sqlp_primary(struct sql_parser *p)
     case TK_NUMBER: return literal_text(p, BASALT_SQL_EXPR_NUMBER);
     case TK_STRING: return literal_text(p, BASALT_SQL_EXPR_STRING);
     case TK_LBRACKET: return list_literal(p);
-    case TK_STAR: return star_expr(p, t->pos, NULL);
+    case TK_STAR:
+        /* *COLUMNS(...): unpacked into the arguments of the call around it */
+        if (sqlp_kw_at(p, 1, "columns") && sqlp_peek(p, 2)->kind == TK_LPAREN) {
+            sqlp_advance(p);
+            e = name_expr(p);
+            if (e != NULL && e->kind == BASALT_SQL_EXPR_FUNCTION)
+                e->u.call.unpack = true;
+            return e;
+        }
+        return star_expr(p, t->pos, NULL);
     case TK_LPAREN: {
         struct basalt_sql_query *q;
         e = paren(p, &q);
