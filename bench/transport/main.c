@@ -10,7 +10,8 @@
  *   flight  --uri grpc://H:P --table T --column C  GetFlightInfo of a CMD
  *           descriptor, then DoGet of every endpoint in order, one connection
  *   shm     --uri grpc://H:P --table T --column C  the same endpoints read
- *           through shared memory (the server's "shm" action names the socket)
+ *           through shared memory (the server's "shm" action names the socket),
+ *           all of them in one session (one connection, one mapping)
  *   ipc     --file F [--copy]                      an IPC file, mapped (zero
  *           copy) or read into memory
  *   write-ipc --catalog URI --table T --column C --file F   makes the file */
@@ -180,11 +181,15 @@ static int leg_flight(const struct args *a, bool shm)
     }
     int64_t rows = 0, bytes = 0;
     double sum = 0;
+    /* One session for every endpoint: one connection and one mapping. */
+    struct basalt_flight_shm_session *session = NULL;
+    if (shm && basalt_flight_shm_session_open(socket_path, NULL, &session, &err) != BASALT_OK)
+        return die("shm session", &err);
     for (size_t i = 0; i < info.n_endpoints; i++) {
         struct ArrowArrayStream s;
         basalt_status st =
-            shm ? basalt_flight_shm_open(socket_path, info.endpoints[i].ticket,
-                                         info.endpoints[i].ticket_len, NULL, &s, &err)
+            shm ? basalt_flight_shm_session_get(session, info.endpoints[i].ticket,
+                                                info.endpoints[i].ticket_len, &s, &err)
                 : basalt_flight_client_do_get(c, info.endpoints[i].ticket,
                                               info.endpoints[i].ticket_len, &s, &err);
         if (st != BASALT_OK)
@@ -194,6 +199,7 @@ static int leg_flight(const struct args *a, bool shm)
         if (rc != 0)
             return rc;
     }
+    basalt_flight_shm_session_close(session);
     report(shm ? "shm" : "flight", rows, sum, bytes, t0);
     basalt_flight_info_reset(&info);
     basalt_flight_client_close(c);

@@ -115,6 +115,10 @@ struct basalt_flight_shm_server_options {
     /* How long a new connection may take to send its request. Default
      * 10 000 ms; 0: forever. */
     uint32_t request_timeout_ms;
+    /* How long a connection that has read its streams may wait for the
+     * next request (a session between tickets) before it is closed.
+     * Default 60 000 ms; 0: forever. */
+    uint32_t idle_timeout_ms;
     /* Hand `open` an allocator over the memory file, so that a source
      * that takes it (an Iceberg or Parquet scan) decodes its columns
      * straight into the file, sparing the copy. Default false: the whole
@@ -241,6 +245,30 @@ BASALT_EXPORT basalt_status basalt_flight_shm_open(
     const char *socket_path, const void *ticket, size_t ticket_len,
     const struct basalt_flight_shm_client_options *options, struct ArrowArrayStream *out,
     struct basalt_error *err);
+
+/* A session: streams read one after another over one connection and one
+ * memory file, so that the producer writes each over memory the last one
+ * handed back and the consumer reads it through pages it has mapped
+ * already (a fresh file and mapping per stream costs a page fault per
+ * page on both sides). What a consumer reading many endpoints of a scan
+ * uses. _open checks its arguments and connects with the first _get
+ * (statuses of basalt_flight_shm_open's argument checks, NOMEM). */
+struct basalt_flight_shm_session;
+BASALT_EXPORT basalt_status basalt_flight_shm_session_open(
+    const char *socket_path, const struct basalt_flight_shm_client_options *options,
+    struct basalt_flight_shm_session **out, struct basalt_error *err);
+/* Asks for `ticket` as basalt_flight_shm_open does; `out` is a stream like
+ * the one it gives. One stream at a time: INVALID_ARG while the last is
+ * still open (read it to its end and release it; releasing it before its
+ * end drops the connection, and the next _get connects again). When the
+ * producer closed an idle connection, _get connects again by itself. */
+BASALT_EXPORT basalt_status basalt_flight_shm_session_get(struct basalt_flight_shm_session *session,
+                                                          const void *ticket, size_t ticket_len,
+                                                          struct ArrowArrayStream *out,
+                                                          struct basalt_error *err);
+/* Ends the session (its stream, if one is open, stays valid until
+ * released). NULL is a no-op. */
+BASALT_EXPORT void basalt_flight_shm_session_close(struct basalt_flight_shm_session *session);
 
 /* What a consumer stream has seen, for tests and benchmarks. */
 struct basalt_flight_shm_stream_info {

@@ -103,27 +103,41 @@ static void range_unref(void *vr)
     basalt_free(r);
 }
 
-/* ------------------------------------------------------------ the stream */
+/* ------------------------------------------------------------ the session */
 
-struct shm_client {
+/* A connection to a producer and the memory file it shares, read one
+ * stream at a time: the session (basalt_flight_shm_session_*) or the one
+ * stream of basalt_flight_shm_open. The connection and the mapping last
+ * across streams, so that the producer writes each stream over memory the
+ * last one handed back and the consumer reads it through pages it has
+ * already mapped. */
+struct basalt_flight_shm_session {
+    int refs; /* the session handle and the open stream; one thread at a time */
+    bool handle; /* basalt_flight_shm_session_close not called yet */
     int sock;
     int memfd;
-    struct basalt_ipc_reader *reader; /* fed the published messages */
     struct shm_map *mapping;
     struct shm_channel *ch;
     const uint8_t *map;
     uint64_t map_size;
-    struct basalt_flight_shm_client_options o;
     uint64_t file_size; /* last seen; only grows (F_SEAL_SHRINK) */
+    int64_t connection_streams; /* streams begun on this connection */
+    bool no_populate; /* MADV_POPULATE_READ is not there */
+    struct basalt_flight_shm_client_options o;
+    char path[108];
+    /* The stream being read (at most one). */
+    bool streaming;
+    struct basalt_ipc_reader *reader; /* fed the published messages */
     uint64_t published;
     int64_t records;
     int64_t batches;
     bool ended;
-    bool no_populate; /* MADV_POPULATE_READ is not there */
     basalt_status status;
     struct basalt_error err;
-    char path[108];
 };
+
+/* The old name inside this file: most of it reads one stream. */
+#define shm_client basalt_flight_shm_session
 
 static void client_disconnect(struct shm_client *c)
 {
@@ -132,15 +146,22 @@ static void client_disconnect(struct shm_client *c)
         c->ch->sock = -1; /* releases after this are not sent */
         pthread_mutex_unlock(&c->ch->lock);
     }
+    channel_unref(c->ch);
+    c->ch = NULL;
     if (c->sock >= 0)
         close(c->sock);
     if (c->memfd >= 0)
         close(c->memfd);
     c->sock = c->memfd = -1;
+    c->connection_streams = 0;
+    /* The mapping stays (the stream's counters name it) until the next
+     * connection's file replaces it or the session goes; arrays still
+     * pointing into it keep it mapped longer. */
 }
 
-/* Makes `st` final: every later get_next returns it; the connection and
- * the file's descriptor are closed (the mapping stays while arrays live). */
+/* Makes `st` final for the stream: every later get_next returns it; the
+ * connection is closed (the mapping stays while arrays live), and the
+ * session's next stream connects again. */
 static basalt_status client_fail(struct shm_client *c, basalt_status st)
 {
     c->status = st;
@@ -441,7 +462,10 @@ static basalt_status client_next(struct shm_client *c, struct ArrowArray *out)
                                                        (unsigned long long)r.length,
                                                        (long long)c->batches));
             c->ended = true;
-            client_disconnect(c);
+            /* The stream alone (basalt_flight_shm_open) closes at once:
+             * the producer is done when the consumer goes. */
+            if (!c->handle)
+                client_disconnect(c);
             break;
         default:
             return client_fail(c, basalt_error_set(&c->err, BASALT_CORRUPT,
@@ -470,22 +494,34 @@ static const char *stream_last_error(struct ArrowArrayStream *s)
     return c->err.message;
 }
 
-static void client_free(struct shm_client *c)
+static void session_unref(struct shm_client *c)
 {
+    if (--c->refs > 0)
+        return;
     client_disconnect(c);
-    basalt_ipc_reader_close(c->reader);
     map_unref(c->mapping);
-    channel_unref(c->ch);
+    basalt_ipc_reader_close(c->reader);
     basalt_free(c);
+}
+
+/* The stream is done: a stream left before its end takes the connection
+ * with it (the producer stops writing it). */
+static void stream_end(struct shm_client *c)
+{
+    if (!c->ended)
+        client_disconnect(c);
+    basalt_ipc_reader_close(c->reader);
+    c->reader = NULL;
+    c->streaming = false;
 }
 
 static void stream_release(struct ArrowArrayStream *s)
 {
-    client_free(s->private_data);
+    struct shm_client *c = s->private_data;
+    stream_end(c);
+    session_unref(c);
     s->release = NULL;
 }
-
-/* ------------------------------------------------------------ opening */
 
 static basalt_status connect_to(const char *path, int *out, struct basalt_error *err)
 {
@@ -551,11 +587,8 @@ static basalt_status map_file(struct shm_client *c)
     return BASALT_OK;
 }
 
-static basalt_status client_start(struct shm_client *c, const void *ticket, size_t ticket_len)
+static basalt_status send_request(struct shm_client *c, const void *ticket, size_t ticket_len)
 {
-    basalt_status st = connect_to(c->path, &c->sock, &c->err);
-    if (st != BASALT_OK)
-        return st;
     uint8_t *req = basalt_malloc(SHM_REQUEST_HEAD + ticket_len);
     if (!req)
         return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory for a request");
@@ -564,20 +597,53 @@ static basalt_status client_start(struct shm_client *c, const void *ticket, size
         req[8 + i] = (uint8_t)((uint32_t)ticket_len >> (8 * i));
     if (ticket_len)
         memcpy(req + SHM_REQUEST_HEAD, ticket, ticket_len);
-    st = basalt_flight_shm_send(c->sock, req, SHM_REQUEST_HEAD + ticket_len, -1, &c->err);
+    basalt_status st = basalt_flight_shm_send(c->sock, req, SHM_REQUEST_HEAD + ticket_len, -1,
+                                              &c->err);
     basalt_free(req);
-    if (st != BASALT_OK)
-        return basalt_error_context(&c->err, st, "request");
-    struct shm_record r;
-    int fd = -1;
-    st = next_record(c, &r, &fd);
+    return st;
+}
+
+/* Asks for `ticket` on the connection (made when there is none) and reads
+ * the stream's first record: the memory file with the connection's first
+ * stream, then its schema message. *stale is set when a connection that
+ * served earlier streams turned out closed (the producer's idle timeout)
+ * before answering: asking again on a new one is safe. */
+static basalt_status begin_stream(struct shm_client *c, const void *ticket, size_t ticket_len,
+                                  bool *stale)
+{
+    *stale = false;
+    basalt_status st = BASALT_OK;
+    if (c->sock < 0)
+        st = connect_to(c->path, &c->sock, &c->err);
     if (st != BASALT_OK)
         return st;
-    c->memfd = fd;
-    if (r.type != SHM_RECORD_SEGMENT || fd < 0)
+    bool first = c->connection_streams == 0;
+    c->connection_streams++;
+    st = send_request(c, ticket, ticket_len);
+    struct shm_record r;
+    int fd = -1;
+    if (st == BASALT_OK)
+        st = next_record(c, &r, &fd);
+    if (st != BASALT_OK) {
+        *stale = !first && st == BASALT_IO && c->records == 0;
+        return basalt_error_context(&c->err, st, "request");
+    }
+    /* The file comes with the connection's first stream only. */
+    if (r.type != SHM_RECORD_SEGMENT || (fd >= 0) != first) {
+        if (fd >= 0)
+            close(fd);
         return basalt_error_set(&c->err, BASALT_CORRUPT,
-                                "the first record is not a segment with its file");
-    st = map_file(c);
+                                first ? "the first record is not a segment with its file"
+                                      : "a later stream's first record is not a segment record "
+                                        "without a file");
+    }
+    if (first) {
+        map_unref(c->mapping);
+        c->mapping = NULL;
+        c->map = NULL;
+        c->memfd = fd;
+        st = map_file(c);
+    }
     if (st == BASALT_OK)
         st = check_range(c, &r);
     if (st != BASALT_OK)
@@ -601,14 +667,121 @@ static basalt_status client_start(struct shm_client *c, const void *ticket, size
     }
     if (st != BASALT_OK)
         return basalt_error_context(&c->err, st, "schema");
-    c->ch = basalt_calloc(1, sizeof *c->ch);
-    if (!c->ch)
-        return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
-    atomic_init(&c->ch->refs, 1);
-    pthread_mutex_init(&c->ch->lock, NULL);
-    c->ch->sock = c->sock;
+    if (!c->ch) {
+        c->ch = basalt_calloc(1, sizeof *c->ch);
+        if (!c->ch)
+            return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory");
+        atomic_init(&c->ch->refs, 1);
+        pthread_mutex_init(&c->ch->lock, NULL);
+        c->ch->sock = c->sock;
+    }
     c->published = r.offset + r.length;
     return BASALT_OK;
+}
+
+static basalt_status check_path(const char *socket_path, struct basalt_error *err)
+{
+    size_t path_len = strlen(socket_path);
+    if (path_len == 0 || path_len >= sizeof ((struct shm_client *)NULL)->path)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "flight shm: socket path of %zu bytes (1 to %zu)", path_len,
+                                sizeof ((struct shm_client *)NULL)->path - 1);
+    return BASALT_OK;
+}
+
+basalt_status basalt_flight_shm_session_open(const char *socket_path,
+                                             const struct basalt_flight_shm_client_options *options,
+                                             struct basalt_flight_shm_session **out,
+                                             struct basalt_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!socket_path || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: NULL argument");
+    basalt_status st = check_path(socket_path, err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_flight_shm_client_options o;
+    if (options)
+        o = *options;
+    else
+        basalt_flight_shm_client_options_init(&o);
+    if (o.max_records <= 0)
+        o.max_records = (int64_t)1 << 24;
+    if (o.max_segment_size < 4096 || o.max_segment_size > ((uint64_t)1 << 46))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: max_segment_size %llu",
+                                (unsigned long long)o.max_segment_size);
+    struct shm_client *c = basalt_calloc(1, sizeof *c);
+    if (!c)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a session");
+    c->refs = 1;
+    c->handle = true;
+    c->sock = c->memfd = -1;
+    c->o = o;
+    basalt_error_init(&c->err);
+    snprintf(c->path, sizeof c->path, "%s", socket_path);
+    *out = c;
+    return BASALT_OK;
+}
+
+basalt_status basalt_flight_shm_session_get(struct basalt_flight_shm_session *c,
+                                            const void *ticket, size_t ticket_len,
+                                            struct ArrowArrayStream *out,
+                                            struct basalt_error *err)
+{
+    if (out)
+        out->release = NULL;
+    if (!c || !out || (!ticket && ticket_len))
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: NULL argument");
+    if (ticket_len > BASALT_FLIGHT_SHM_MAX_TICKET)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: ticket of %zu bytes (%d at "
+                                                         "most)",
+                                ticket_len, BASALT_FLIGHT_SHM_MAX_TICKET);
+    if (c->streaming)
+        return basalt_error_set(err, BASALT_INVALID_ARG,
+                                "flight shm: the session's last stream is still open");
+    c->status = BASALT_OK;
+    c->published = 0;
+    c->records = c->batches = 0;
+    c->ended = false;
+    basalt_error_init(&c->err);
+    bool stale;
+    basalt_status st = begin_stream(c, ticket, ticket_len, &stale);
+    if (st != BASALT_OK && stale) {
+        client_disconnect(c);
+        basalt_ipc_reader_close(c->reader);
+        c->reader = NULL;
+        c->records = 0;
+        basalt_error_init(&c->err);
+        st = begin_stream(c, ticket, ticket_len, &stale);
+    }
+    if (st != BASALT_OK) {
+        basalt_error_context(&c->err, st, "flight shm %s", c->path);
+        if (err)
+            basalt_error_set(err, st, "%s", c->err.message);
+        client_disconnect(c);
+        basalt_ipc_reader_close(c->reader);
+        c->reader = NULL;
+        return st;
+    }
+    c->streaming = true;
+    c->refs++;
+    out->get_schema = stream_get_schema;
+    out->get_next = stream_get_next;
+    out->get_last_error = stream_last_error;
+    out->release = stream_release;
+    out->private_data = c;
+    return BASALT_OK;
+}
+
+void basalt_flight_shm_session_close(struct basalt_flight_shm_session *c)
+{
+    if (!c)
+        return;
+    c->handle = false;
+    if (!c->streaming)
+        client_disconnect(c); /* tells the producer the session is over */
+    session_unref(c);
 }
 
 basalt_status basalt_flight_shm_open(const char *socket_path, const void *ticket,
@@ -620,46 +793,16 @@ basalt_status basalt_flight_shm_open(const char *socket_path, const void *ticket
         out->release = NULL;
     if (!socket_path || !out || (!ticket && ticket_len))
         return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: NULL argument");
-    if (ticket_len > BASALT_FLIGHT_SHM_MAX_TICKET)
-        return basalt_error_set(err, BASALT_INVALID_ARG, "flight shm: ticket of %zu bytes (%d at "
-                                                         "most)",
-                                ticket_len, BASALT_FLIGHT_SHM_MAX_TICKET);
-    size_t path_len = strlen(socket_path);
-    if (path_len == 0 || path_len >= sizeof ((struct shm_client *)NULL)->path)
-        return basalt_error_set(err, BASALT_INVALID_ARG,
-                                "flight shm: socket path of %zu bytes (1 to %zu)", path_len,
-                                sizeof ((struct shm_client *)NULL)->path - 1);
-    struct shm_client *c = basalt_calloc(1, sizeof *c);
-    if (!c)
-        return basalt_error_set(err, BASALT_NOMEM, "out of memory for a stream");
-    c->sock = c->memfd = -1;
-    basalt_error_init(&c->err);
-    if (options)
-        c->o = *options;
-    else
-        basalt_flight_shm_client_options_init(&c->o);
-    if (c->o.max_records <= 0)
-        c->o.max_records = (int64_t)1 << 24;
-    snprintf(c->path, sizeof c->path, "%s", socket_path);
-    basalt_status st;
-    if (c->o.max_segment_size < 4096 || c->o.max_segment_size > ((uint64_t)1 << 46))
-        st = basalt_error_set(&c->err, BASALT_INVALID_ARG, "max_segment_size %llu",
-                              (unsigned long long)c->o.max_segment_size);
-    else
-        st = client_start(c, ticket, ticket_len);
-    if (st != BASALT_OK) {
-        basalt_error_context(&c->err, st, "flight shm %s", socket_path);
-        if (err)
-            basalt_error_set(err, st, "%s", c->err.message);
-        client_free(c);
+    struct basalt_flight_shm_session *c;
+    basalt_status st = basalt_flight_shm_session_open(socket_path, options, &c, err);
+    if (st != BASALT_OK)
         return st;
-    }
-    out->get_schema = stream_get_schema;
-    out->get_next = stream_get_next;
-    out->get_last_error = stream_last_error;
-    out->release = stream_release;
-    out->private_data = c;
-    return BASALT_OK;
+    st = basalt_flight_shm_session_get(c, ticket, ticket_len, out, err);
+    /* The stream alone holds the session now: its end closes the
+     * connection. */
+    c->handle = false;
+    session_unref(c);
+    return st;
 }
 
 basalt_status basalt_flight_shm_stream_info(const struct ArrowArrayStream *stream,

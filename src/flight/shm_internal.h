@@ -119,11 +119,13 @@ int basalt_flight_shm_segment_fd(const struct shm_segment *segment);
 /* The end of what was ever allocated in the file. */
 uint64_t basalt_flight_shm_segment_end(struct shm_segment *segment);
 void basalt_flight_shm_segment_stats(struct shm_segment *segment, struct shm_segment_stats *out);
-/* Copies `len` bytes to the end of the file, for as long as the file lives
- * (the schema message). */
-basalt_status basalt_flight_shm_segment_write(struct shm_segment *segment, const void *data,
-                                              size_t len, uint64_t *offset,
-                                              struct basalt_error *err);
+/* Copies a stream's schema message into the file, where it stays until
+ * the next stream's (the consumer reads it before it asks for another). */
+basalt_status basalt_flight_shm_segment_write_schema(struct shm_segment *segment,
+                                                     const void *data, size_t len,
+                                                     uint64_t *offset, struct basalt_error *err);
+/* Applies one RELEASE packet (SHM_RELEASE_SIZE bytes) read by the caller. */
+void basalt_flight_shm_segment_release_packet(struct shm_segment *segment, const uint8_t *pkt);
 /* Reads the RELEASE packets waiting, without blocking. IO when the consumer
  * went away, CORRUPT when it sent something else. */
 basalt_status basalt_flight_shm_segment_take_releases(struct shm_segment *segment,

@@ -72,6 +72,8 @@ struct shm_segment {
     bool consumer_gone;
     bool consumer_confused; /* it sent a packet that is not a release */
     bool closed; /* the connection let go: freed with the last hold */
+    bool has_schema;
+    uint64_t schema_chunk; /* the current stream's schema message */
     struct shm_segment_stats stats;
 };
 
@@ -258,6 +260,21 @@ static void batch_returned(struct shm_segment *s, uint64_t meta_offset)
     }
 }
 
+static uint64_t release_offset(const uint8_t *pkt)
+{
+    uint64_t offset = 0;
+    for (int i = 0; i < 8; i++)
+        offset |= (uint64_t)pkt[8 + i] << (8 * i);
+    return offset;
+}
+
+void basalt_flight_shm_segment_release_packet(struct shm_segment *s, const uint8_t *pkt)
+{
+    pthread_mutex_lock(&s->mu);
+    batch_returned(s, release_offset(pkt));
+    pthread_mutex_unlock(&s->mu);
+}
+
 /* Reads the RELEASE packets waiting on the socket without blocking. IO when
  * the consumer closed its end. Called with mu held. */
 static basalt_status take_releases(struct shm_segment *s, struct basalt_error *err)
@@ -286,10 +303,7 @@ static basalt_status take_releases(struct shm_segment *s, struct basalt_error *e
             return basalt_error_set(err, BASALT_CORRUPT, "the consumer sent a packet that is not "
                                     "a release");
         }
-        uint64_t offset = 0;
-        for (int i = 0; i < 8; i++)
-            offset |= (uint64_t)pkt[8 + i] << (8 * i);
-        batch_returned(s, offset);
+        batch_returned(s, release_offset(pkt));
     }
 }
 
@@ -438,6 +452,9 @@ void basalt_flight_shm_segment_close(struct shm_segment *s)
         basalt_free(s->sent[i].holds);
     }
     s->n_sent = 0;
+    if (s->has_schema)
+        chunk_drop(s, s->schema_chunk);
+    s->has_schema = false;
     s->closed = true;
     bool last = s->n_chunks == 0;
     pthread_mutex_unlock(&s->mu);
@@ -472,17 +489,20 @@ void basalt_flight_shm_segment_stats(struct shm_segment *s, struct shm_segment_s
 
 /* ------------------------------------------------------------ writing */
 
-basalt_status basalt_flight_shm_segment_write(struct shm_segment *s, const void *data, size_t len,
-                                              uint64_t *offset, struct basalt_error *err)
+basalt_status basalt_flight_shm_segment_write_schema(struct shm_segment *s, const void *data,
+                                                     size_t len, uint64_t *offset,
+                                                     struct basalt_error *err)
 {
-    uint64_t length = ((uint64_t)len + 63) & ~(uint64_t)63;
     pthread_mutex_lock(&s->mu);
-    basalt_status st = BASALT_OK;
-    if (s->end + length > s->file_size)
-        st = grow(s, s->end + length, err);
+    /* The consumer read the last stream's schema before it asked for this
+     * one. */
+    if (s->has_schema)
+        chunk_drop(s, s->schema_chunk);
+    s->has_schema = false;
+    basalt_status st = chunk_new(s, ((uint64_t)len + 63) & ~(uint64_t)63, offset, err);
     if (st == BASALT_OK) {
-        *offset = s->end;
-        s->end += length;
+        s->has_schema = true;
+        s->schema_chunk = *offset;
     }
     pthread_mutex_unlock(&s->mu);
     if (st == BASALT_OK)

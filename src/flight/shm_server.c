@@ -23,6 +23,7 @@ void basalt_flight_shm_server_options_init(struct basalt_flight_shm_server_optio
     o->reuse_window = (uint64_t)32 << 20;
     o->alignment = 64;
     o->request_timeout_ms = 10000;
+    o->idle_timeout_ms = 60000;
     o->max_connections = 16;
 }
 
@@ -65,7 +66,8 @@ static basalt_status put_schema(struct shm_segment *seg, const struct basalt_ipc
             framed[4 * w + i] = (uint8_t)(words[w] >> (8 * i));
     memcpy(framed + 8, m->metadata, m->metadata_len);
     *length = 8 + padded;
-    basalt_status st = basalt_flight_shm_segment_write(seg, framed, 8 + padded, offset, err);
+    basalt_status st =
+        basalt_flight_shm_segment_write_schema(seg, framed, 8 + padded, offset, err);
     basalt_free(framed);
     return st;
 }
@@ -136,28 +138,52 @@ static void send_error(int sock, basalt_status status, const char *message)
     basalt_flight_shm_send(sock, buf, n, -1, NULL);
 }
 
-static basalt_status read_request(struct serve_env *env, int sock, uint8_t *buf, size_t cap,
-                                  size_t *ticket_len, struct basalt_error *err)
+/* The next request on the connection: the first within request_timeout_ms,
+ * later ones (a session's next ticket) within idle_timeout_ms, the RELEASE
+ * packets that come before them applied to `seg`. *ticket_len is SIZE_MAX
+ * when the consumer closed its end instead, or a session stayed idle. */
+static basalt_status read_request(struct serve_env *env, int sock, struct shm_segment *seg,
+                                  bool first, uint8_t *buf, size_t cap, size_t *ticket_len,
+                                  struct basalt_error *err)
 {
-    size_t n;
-    basalt_status st = basalt_flight_shm_recv(sock, buf, cap, &n, NULL,
-                                              env->options->request_timeout_ms, err);
-    if (st != BASALT_OK)
-        return basalt_error_context(err, st, "request");
-    if (n == 0) {
-        *ticket_len = SIZE_MAX; /* no request: a probe (see listen_at), not a failure */
+    for (;;) {
+        /* A session idle past its timeout ends as if the consumer had
+         * closed: not a failure. */
+        if (!first && env->options->idle_timeout_ms > 0) {
+            struct pollfd p = {.fd = sock, .events = POLLIN};
+            int rc;
+            do
+                rc = poll(&p, 1, (int)env->options->idle_timeout_ms);
+            while (rc < 0 && errno == EINTR);
+            if (rc == 0) {
+                *ticket_len = SIZE_MAX;
+                return BASALT_OK;
+            }
+        }
+        size_t n;
+        basalt_status st = basalt_flight_shm_recv(
+            sock, buf, cap, &n, NULL, first ? env->options->request_timeout_ms : 0, err);
+        if (st != BASALT_OK)
+            return basalt_error_context(err, st, first ? "request" : "waiting for a request");
+        if (n == 0) {
+            *ticket_len = SIZE_MAX; /* closed: the end of a session, or a probe (listen_at) */
+            return BASALT_OK;
+        }
+        if (seg && n == SHM_RELEASE_SIZE && memcmp(buf, SHM_RELEASE_MAGIC, 8) == 0) {
+            basalt_flight_shm_segment_release_packet(seg, buf);
+            continue;
+        }
+        if (n < SHM_REQUEST_HEAD || memcmp(buf, SHM_REQUEST_MAGIC, 8) != 0)
+            return basalt_error_set(err, BASALT_CORRUPT, "request: not a flight shm request");
+        uint32_t len = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
+                       (uint32_t)buf[11] << 24;
+        if (len != n - SHM_REQUEST_HEAD)
+            return basalt_error_set(err, BASALT_CORRUPT,
+                                    "request: ticket of %u bytes in a request of %zu",
+                                    (unsigned)len, n);
+        *ticket_len = len;
         return BASALT_OK;
     }
-    if (n < SHM_REQUEST_HEAD || memcmp(buf, SHM_REQUEST_MAGIC, 8) != 0)
-        return basalt_error_set(err, BASALT_CORRUPT, "request: not a flight shm request");
-    uint32_t len = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
-                   (uint32_t)buf[11] << 24;
-    if (len != n - SHM_REQUEST_HEAD)
-        return basalt_error_set(err, BASALT_CORRUPT,
-                                "request: ticket of %u bytes in a request of %zu", (unsigned)len,
-                                n);
-    *ticket_len = len;
-    return BASALT_OK;
 }
 
 /* Writes the stream into `seg` and publishes it on `sock`: each batch's
@@ -165,7 +191,7 @@ static basalt_status read_request(struct serve_env *env, int sock, uint8_t *buf,
  * allocator, and are copied in otherwise. The stream and segment are the
  * caller's to release. */
 static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayStream *stream,
-                             struct shm_segment *seg, bool *consumer_gone,
+                             struct shm_segment *seg, bool first, bool *consumer_gone,
                              struct basalt_error *err)
 {
     struct ArrowSchema schema;
@@ -185,12 +211,17 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
         basalt_ipc_encoder_schema(enc, &sm);
         st = put_schema(seg, &sm, &schema_at, &schema_len, err);
     }
-    if (st == BASALT_OK) {
+    /* The file goes with the connection's first stream; later ones (a
+     * session) are in the same file. */
+    if (st == BASALT_OK && first) {
         int fd = basalt_flight_shm_segment_fd(seg);
         int ro = read_only_fd(fd);
         st = send_record(sock, SHM_RECORD_SEGMENT, schema_at, schema_len, ro >= 0 ? ro : fd, err);
         if (ro >= 0)
             close(ro);
+        *consumer_gone = st != BASALT_OK;
+    } else if (st == BASALT_OK) {
+        st = send_record(sock, SHM_RECORD_SEGMENT, schema_at, schema_len, -1, err);
         *consumer_gone = st != BASALT_OK;
     }
     int64_t batches = 0;
@@ -236,12 +267,12 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
     return st;
 }
 
-/* After the last record: waits (at most a second) for the consumer to close
- * its end, reading what it still sends (releases). Closing a Unix socket
- * with unread packets in its queue makes the peer's next recv fail with
- * ECONNRESET before it reads the packets queued for it, the END record
- * among them; a consumer releasing its last batch while the END is on its
- * way would otherwise lose it. */
+/* After an error record: waits (at most a second) for the consumer to
+ * close its end, reading what it still sends (releases). Closing a Unix
+ * socket with unread packets in its queue makes the peer's next recv fail
+ * with ECONNRESET before it reads the packets queued for it, the error
+ * record among them. (After a stream that ended well the producer waits
+ * for the next request, which reads them as well.) */
 static void linger_for_close(int sock)
 {
     shutdown(sock, SHUT_WR);
@@ -261,8 +292,52 @@ static void linger_for_close(int sock)
     }
 }
 
-/* Serves one connection; *served is false when it closed without a
- * request. */
+static void add_stats(struct serve_env *env, const struct shm_segment_stats *before,
+                      const struct shm_segment_stats *after)
+{
+    if (!env->stats)
+        return;
+    __atomic_fetch_add(&env->stats->decoded_bytes,
+                       (int64_t)(after->decoded_bytes - before->decoded_bytes), __ATOMIC_RELAXED);
+    __atomic_fetch_add(&env->stats->in_place_bytes,
+                       (int64_t)(after->in_place_bytes - before->in_place_bytes),
+                       __ATOMIC_RELAXED);
+    __atomic_fetch_add(&env->stats->copied_bytes,
+                       (int64_t)(after->copied_bytes - before->copied_bytes), __ATOMIC_RELAXED);
+}
+
+/* Serves one stream of the connection into `seg`. */
+static basalt_status serve_ticket(struct serve_env *env, int sock, struct shm_segment *seg,
+                                  bool first, const uint8_t *ticket, size_t ticket_len,
+                                  bool *gone, struct basalt_error *err)
+{
+    struct ArrowArrayStream stream;
+    memset(&stream, 0, sizeof stream);
+    basalt_status st = env->open(
+        env->ctx, ticket, ticket_len,
+        env->options->decode_in_place ? basalt_flight_shm_segment_allocator(seg) : NULL, &stream,
+        err);
+    if (st == BASALT_OK && !stream.release)
+        st = basalt_error_set(err, BASALT_INTERNAL, "the open callback gave a released stream");
+    if (st != BASALT_OK) {
+        basalt_arrow_stream_release(&stream);
+        return basalt_error_context(err, st, "ticket");
+    }
+    struct shm_segment_stats before, after;
+    basalt_flight_shm_segment_stats(seg, &before);
+    st = produce(env, sock, &stream, seg, first, gone, err);
+    basalt_arrow_stream_release(&stream);
+    basalt_flight_shm_segment_stats(seg, &after);
+    add_stats(env, &before, &after);
+    if (st == BASALT_OK && env->stats)
+        __atomic_fetch_add(&env->stats->streams_ok, 1, __ATOMIC_RELAXED);
+    return st;
+}
+
+/* Serves one connection: a stream per request, in one memory file, until
+ * the consumer closes its end (a session may ask for many tickets in turn).
+ * A failed stream ends the connection, its error sent to the consumer.
+ * *served is false when it closed without a request. */
 static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
                                   struct basalt_error *err)
 {
@@ -271,55 +346,37 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
     uint8_t *req = basalt_malloc(cap);
     if (!req)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory for a request");
-    size_t ticket_len = 0;
-    basalt_status st = read_request(env, sock, req, cap, &ticket_len, err);
-    if (st != BASALT_OK) {
-        if (st == BASALT_CORRUPT)
-            send_error(sock, st, err->message);
-        basalt_free(req);
-        return st;
-    }
-    if (ticket_len == SIZE_MAX) {
-        basalt_free(req);
-        return BASALT_OK;
-    }
-    *served = true;
-    /* The segment comes first: the source decodes into it. */
     struct shm_segment *seg = NULL;
-    st = basalt_flight_shm_segment_new(env->options, sock, &seg, err);
-    struct ArrowArrayStream stream;
-    memset(&stream, 0, sizeof stream);
-    if (st == BASALT_OK)
-        st = env->open(env->ctx, req + SHM_REQUEST_HEAD, ticket_len,
-                       env->options->decode_in_place ? basalt_flight_shm_segment_allocator(seg)
-                                                     : NULL,
-                       &stream, err);
-    basalt_free(req);
-    if (st == BASALT_OK && !stream.release)
-        st = basalt_error_set(err, BASALT_INTERNAL, "the open callback gave a released stream");
-    if (st != BASALT_OK) {
-        basalt_arrow_stream_release(&stream);
-        basalt_flight_shm_segment_close(seg);
-        send_error(sock, st, err->message);
-        return basalt_error_context(err, st, "ticket");
-    }
+    basalt_status st = BASALT_OK;
     bool gone = false;
-    st = produce(env, sock, &stream, seg, &gone, err);
-    if (env->stats) {
-        struct shm_segment_stats ss;
-        basalt_flight_shm_segment_stats(seg, &ss);
-        __atomic_fetch_add(&env->stats->decoded_bytes, (int64_t)ss.decoded_bytes,
-                           __ATOMIC_RELAXED);
-        __atomic_fetch_add(&env->stats->in_place_bytes, (int64_t)ss.in_place_bytes,
-                           __ATOMIC_RELAXED);
-        __atomic_fetch_add(&env->stats->copied_bytes, (int64_t)ss.copied_bytes,
-                           __ATOMIC_RELAXED);
+    for (bool first = true;; first = false) {
+        if (env->stopping && __atomic_load_n(env->stopping, __ATOMIC_RELAXED))
+            break;
+        size_t ticket_len = 0;
+        st = read_request(env, sock, seg, first, req, cap, &ticket_len, err);
+        if (st != BASALT_OK) {
+            if (st == BASALT_CORRUPT)
+                send_error(sock, st, err->message);
+            break;
+        }
+        if (ticket_len == SIZE_MAX)
+            break; /* the consumer closed its end */
+        *served = true;
+        /* The segment comes first: the source may decode into it. */
+        if (!seg)
+            st = basalt_flight_shm_segment_new(env->options, sock, &seg, err);
+        if (st == BASALT_OK)
+            st = serve_ticket(env, sock, seg, first, req + SHM_REQUEST_HEAD, ticket_len, &gone,
+                              err);
+        if (st != BASALT_OK) {
+            if (!gone) {
+                send_error(sock, st, err->message);
+                linger_for_close(sock);
+            }
+            break;
+        }
     }
-    if (st != BASALT_OK && !gone)
-        send_error(sock, st, err->message);
-    if (!gone)
-        linger_for_close(sock);
-    basalt_arrow_stream_release(&stream);
+    basalt_free(req);
     basalt_flight_shm_segment_close(seg);
     return st;
 }
@@ -491,9 +548,7 @@ static basalt_status serve_conn(struct basalt_flight_shm_server *s, int fd, int6
     basalt_error_init(&local);
     bool served;
     basalt_status st = serve_socket(&env, fd, &served, &local);
-    if (st == BASALT_OK && served) {
-        __atomic_fetch_add(&s->stats.streams_ok, 1, __ATOMIC_RELAXED);
-    } else {
+    if (st != BASALT_OK) {
         log_failure(s, id, st, local.message);
         basalt_error_set(err, st, "%s", local.message);
     }

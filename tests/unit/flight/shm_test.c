@@ -871,6 +871,101 @@ TEST(shm_decoded_in_place)
     CHECK_EQ(stats.copied_bytes, 64 * 65536 * 8);
 }
 
+/* Reads every batch of `s` (the "big" ticket's values), then releases it;
+ * the mapping's address in *mapping. */
+static int64_t read_big(struct ArrowArrayStream *s, const void **mapping)
+{
+    int64_t batches = 0;
+    for (;;) {
+        struct ArrowArray a;
+        if (s->get_next(s, &a) != 0 || !a.release)
+            break;
+        if (!check_long(&a, batches, 65536))
+            batches = -1000;
+        batches++;
+        a.release(&a);
+    }
+    struct basalt_flight_shm_stream_info info;
+    *mapping = basalt_flight_shm_stream_info(s, &info, NULL) == BASALT_OK ? info.mapping : NULL;
+    s->release(s);
+    return batches;
+}
+
+/* A session reads several tickets over one connection and one mapping,
+ * the later streams written over memory the earlier ones handed back
+ * (the 4 MiB file holds 32 MiB a stream); a stream left before its end
+ * drops the connection, and so does the producer's idle timeout: the next
+ * _get connects again. */
+TEST(shm_session_reads_tickets_in_one_file)
+{
+    char path[100];
+    socket_path(path, sizeof path, "session");
+    struct basalt_error err;
+    struct basalt_flight_shm_server_options o;
+    basalt_flight_shm_server_options_init(&o);
+    o.max_segment_size = 4 << 20;
+    o.reuse_window = 2 << 20;
+    o.idle_timeout_ms = 300;
+    struct basalt_flight_shm_server *server;
+    CHECK_OK(basalt_flight_shm_server_new(path, open_ticket, NULL, &o, &server, &err), &err);
+    CHECK_OK(basalt_flight_shm_server_start(server, &err), &err);
+    struct basalt_flight_shm_client_options co;
+    basalt_flight_shm_client_options_init(&co);
+    co.max_segment_size = 4 << 20;
+    struct basalt_flight_shm_session *session;
+    CHECK_OK(basalt_flight_shm_session_open(path, &co, &session, &err), &err);
+    const void *maps[3] = {NULL, NULL, NULL};
+    int64_t batches[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        struct ArrowArrayStream s;
+        CHECK_OK(basalt_flight_shm_session_get(session, "big", 3, &s, &err), &err);
+        struct ArrowArrayStream other;
+        CHECK_STATUS(basalt_flight_shm_session_get(session, "big", 3, &other, &err),
+                     BASALT_INVALID_ARG, &err);
+        batches[i] = read_big(&s, &maps[i]);
+    }
+    struct basalt_flight_shm_server_stats one;
+    basalt_flight_shm_server_stats(server, &one);
+    /* Left after one batch: the connection goes; the next stream gets a new one. */
+    struct ArrowArrayStream s;
+    CHECK_OK(basalt_flight_shm_session_get(session, "big", 3, &s, &err), &err);
+    struct ArrowArray a;
+    CHECK(s.get_next(&s, &a) == 0 && a.release);
+    a.release(&a);
+    s.release(&s);
+    const void *map_after_drop = NULL;
+    CHECK_OK(basalt_flight_shm_session_get(session, "big", 3, &s, &err), &err);
+    int64_t after_drop = read_big(&s, &map_after_drop);
+    /* Idle past the producer's timeout: the connection is closed under the
+     * session, which connects again. */
+    usleep(600 * 1000);
+    const void *map_after_idle = NULL;
+    CHECK_OK(basalt_flight_shm_session_get(session, "big", 3, &s, &err), &err);
+    int64_t after_idle = read_big(&s, &map_after_idle);
+    basalt_flight_shm_session_close(session);
+    struct basalt_flight_shm_server_stats two;
+    for (int i = 0; i < 2000; i++) {
+        basalt_flight_shm_server_stats(server, &two);
+        if (two.connections == 3 && two.streams_ok == 5)
+            break;
+        usleep(5000);
+    }
+    basalt_flight_shm_server_free(server);
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ(batches[i], 64);
+        CHECK(maps[i] != NULL && maps[i] == maps[0]);
+    }
+    CHECK_EQ(one.connections, 1);
+    CHECK_EQ(one.streams_ok, 3);
+    CHECK_EQ(one.failures, 0);
+    CHECK_EQ(after_drop, 64);
+    CHECK_EQ(after_idle, 64);
+    CHECK(map_after_drop != NULL && map_after_idle != NULL);
+    CHECK_EQ(two.connections, 3);
+    CHECK_EQ(two.streams_ok, 5);
+    CHECK_EQ(two.failures, 1); /* the stream left mid-way */
+}
+
 /* Waits for one byte on `fd`, at most `ms`. */
 static bool wait_byte(int fd, int ms)
 {
@@ -1081,6 +1176,10 @@ TEST(shm_consumer_killed)
             break;
         usleep(5000);
     }
+    /* The connection, and its file, go when the producer sees the consumer
+     * close its end (a consumer may ask for more on the same connection). */
+    for (int i = 0; i < 2000 && count_memfd_fds(getpid()) > 0; i++)
+        usleep(5000);
     int fds_end = count_memfd_fds(getpid()), maps_end = count_memfd_maps(getpid());
     basalt_flight_shm_server_free(server);
     CHECK_EQ(stats.failures, 1);
