@@ -340,6 +340,9 @@ basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_e
 struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
                                               const char *name, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, int32_t pos);
+/* name(arg), or count(*) when arg is NULL. */
+struct basalt_sql_expr *basalt_sql_ast_call(struct binder *B, const char *name,
+                                            const struct basalt_sql_expr *arg);
 struct basalt_sql_expr *basalt_sql_ast_bool(struct binder *B, bool value, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r);
@@ -438,6 +441,16 @@ bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query 
 bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e);
 /* Whether e is an integer literal >= 0 (into *out). */
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
+/* bind_subquery_grouped.c: a correlated subquery q with GROUP BY or HAVING
+ * as one row per inner key: the keys (`keys`, n items named __k0...) in
+ * front of its own GROUP BY over its FROM and `where` (its own conditions),
+ * then grouped by the keys alone into __v (any_value of its one value, or
+ * TRUE for an EXISTS) and __rows (the groups a key has; not for EXISTS);
+ * *n_items the columns. NULL when out of memory. */
+struct basalt_sql_query *basalt_sql_grouped_per_key(struct binder *B, const struct basalt_sql_query *q,
+                                                    const struct basalt_sql_select_item *keys, int n,
+                                                    struct basalt_sql_expr *where, bool exists,
+                                                    int *n_items);
 /* bind_lateral.c: LATERAL (query) f named `alias`, correlated with the
  * columns in scope: its relation (keys hidden) and the join equalities put
  * into F, *done set; *done false when it reads no outer column (bind it as

@@ -260,29 +260,6 @@ static basalt_status add_many(struct binder *B, int32_t value_gid, int32_t rows_
     return BASALT_OK;
 }
 
-/* name(arg), or count(*) when arg is NULL, in the binder's arena. */
-static struct basalt_sql_expr *call_of(struct binder *B, const char *name,
-                                       const struct basalt_sql_expr *arg)
-{
-    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
-    struct basalt_sql_expr **args = basalt_arena_alloc(&B->arena, sizeof *args, 8);
-    if (e == NULL || args == NULL)
-        return NULL;
-    memset(e, 0, sizeof *e);
-    e->kind = BASALT_SQL_EXPR_FUNCTION;
-    e->pos = arg != NULL ? arg->pos : 0;
-    e->height = (arg != NULL ? arg->height : 0) + 1;
-    e->u.call.name.name = name;
-    if (arg == NULL) {
-        e->u.call.star = true;
-    } else {
-        args[0] = basalt_sql_ast_shared(arg);
-        e->u.call.args = args;
-        e->u.call.n_args = 1;
-    }
-    return e;
-}
-
 static basalt_status exists_join(struct binder *B, const struct bscope *outer, struct brel *rel,
                                  struct bsplit *s, bool negated, struct basalt_error *err)
 {
@@ -414,23 +391,30 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     const struct basalt_sql_query *q = sub->u.subquery;
     const struct basalt_sql_select *sel = &q->u.select;
     bool exists = sub->kind == BASALT_SQL_EXPR_EXISTS;
-    if (exists && (sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all || sel->having != NULL || q->limit != NULL))
+    /* its own GROUP BY or HAVING: per key in two steps
+     * (bind_subquery_grouped.c) */
+    bool grouped = sel->n_group > 0 || sel->having != NULL;
+    if (sel->n_grouping > 0 || sel->group_all || (grouped && sel->qualify != NULL))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
-                              "this correlated EXISTS is not supported yet as a value (no GROUP "
-                              "BY, HAVING or LIMIT)");
+                              "a correlated subquery with grouping sets, GROUP BY ALL or QUALIFY "
+                              "is not supported yet");
+    if ((exists || grouped) && q->limit != NULL)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, q->limit->pos, err,
+                              "a correlated subquery with GROUP BY or HAVING, or an EXISTS read "
+                              "as a value, takes no LIMIT here");
     int64_t nth = 0;
     basalt_status st = exists ? BASALT_OK : limited_row(B, q, &nth, err);
     if (st != BASALT_OK)
         return st;
     bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
-    if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all ||
-                    sel->having != NULL || (q->n_order > 0 && !ordered && q->limit == NULL)))
+    if (!exists && (sel->n_items != 1 || (q->n_order > 0 && !ordered && !grouped && q->limit == NULL)))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
-                              "this correlated subquery is not supported yet (one value or "
-                              "aggregate; no GROUP BY or HAVING)");
-    /* one value a row without LIMIT: any of its key's rows, and how many
-     * there are (more than one fails where it is read: bind_expr.c) */
-    bool single = !exists && !ordered && !basalt_sql_has_aggregate(B, sel->items[0].expr);
+                              "this correlated subquery is not supported yet (one value, without "
+                              "ORDER BY unless LIMIT 1 picks the row)");
+    /* one value a row without LIMIT: any of its key's rows (or groups),
+     * and how many there are (more than one fails where it is read:
+     * bind_expr.c) */
+    bool single = !exists && !ordered && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
     int n = s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
     struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
@@ -476,8 +460,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     items[n].expr = exists ? basalt_sql_ast_bool(B, true, sub->pos) : sel->items[0].expr;
     items[n].alias.name = "__v";
     if (single) {
-        items[n].expr = call_of(B, "any_value", sel->items[0].expr);
-        items[n + 1].expr = call_of(B, "count", NULL);
+        items[n].expr = basalt_sql_ast_call(B, "any_value", sel->items[0].expr);
+        items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
         items[n + 1].alias.name = "__rows";
     }
     if (items[n].expr == NULL || (single && items[n + 1].expr == NULL)) {
@@ -504,7 +488,15 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                               : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
                                                       basalt_sql_ast_shared(s->inner[k]));
     g->u.select.where = where;
-    if (ordered) {
+    if (grouped) {
+        int n_items;
+        g = basalt_sql_grouped_per_key(B, q, items, n, where, exists, &n_items);
+        if (g == NULL) {
+            basalt_free(outer_side);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        items = g->u.select.items;
+    } else if (ordered) {
         g->u.select.qualify = nth_of_key(B, q, group, n, nth);
         if (g->u.select.qualify == NULL) {
             basalt_free(outer_side);
@@ -514,13 +506,14 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         g->u.select.n_group = n;
         g->u.select.group = group;
     }
-    struct brel grouped;
+    struct brel keyed;
     const char **names;
-    st = basalt_sql_bind_query(B, g, &grouped, &names, err);
+    st = basalt_sql_bind_query(B, g, &keyed, &names, err);
     /* Only the groups the outer rows can reach, when a filtered outer table
      * says which (bind_narrow.c); as it was if that does not bind. */
     struct basalt_sql_expr *narrow =
-        st == BASALT_OK ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &grouped) : NULL;
+        st == BASALT_OK && !grouped ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
+                                    : NULL;
     if (narrow != NULL) {
         g->u.select.where = where == NULL ? narrow
                                           : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where, narrow);
@@ -530,17 +523,19 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         basalt_error_init(&ignore);
         if (g->u.select.where != NULL &&
             basalt_sql_bind_query(B, g, &narrowed, &narrowed_names, &ignore) == BASALT_OK) {
-            grouped = narrowed;
+            keyed = narrowed;
             names = narrowed_names;
         }
     }
     /* join on outer = __sqN.__kk */
     struct bscope o_copy, sq, none;
     memset(&none, 0, sizeof none);
+    memset(&o_copy, 0, sizeof o_copy); /* reset below also when binding failed */
+    memset(&sq, 0, sizeof sq);
     if (st == BASALT_OK)
         st = combined(outer, &none, &o_copy, &sq, err);
     for (int k = 0; k <= n && st == BASALT_OK; k++)
-        st = basalt_sql_scope_add(&sq, table, k < n ? items[k].alias.name : "__v", grouped.gids[k], 1,
+        st = basalt_sql_scope_add(&sq, table, k < n ? items[k].alias.name : "__v", keyed.gids[k], 1,
                                   err);
     const struct basalt_sql_expr **conds = basalt_calloc((size_t)n + 1, sizeof *conds);
     bool *used = basalt_calloc((size_t)n + 1, sizeof *used);
@@ -555,7 +550,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     }
     struct brel out;
     if (st == BASALT_OK)
-        st = basalt_sql_join_pair(B, &sq, BASALT_QPLAN_JOIN_LEFT, rel, 1, &grouped, 2, conds, n,
+        st = basalt_sql_join_pair(B, &sq, BASALT_QPLAN_JOIN_LEFT, rel, 1, &keyed, 2, conds, n,
                                   used, &out, err);
     if (st == BASALT_OK) {
         *rel = out;
@@ -565,9 +560,9 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         const struct basalt_sql_expr *x = items[n].expr;
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
                      strcmp(x->u.call.name.name, "count") == 0;
-        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count || exists, err);
+        st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, err);
         if (st == BASALT_OK && single)
-            st = add_many(B, grouped.gids[n], grouped.gids[n + 1], err);
+            st = add_many(B, keyed.gids[n], keyed.gids[n + 1], err);
     }
     basalt_free(conds);
     basalt_free(used);
@@ -697,13 +692,19 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         if (basalt_sql_exists_always(B, subs[k]))
             continue; /* TRUE, whatever it reads (bind_expr.c) */
         st = basalt_sql_split_subquery(B, outer, subs[k]->u.subquery, &s, err);
+        const struct basalt_sql_query *q = subs[k]->u.subquery;
         if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
-            basalt_sql_aggregates_once(B, subs[k]->u.subquery))
+            basalt_sql_aggregates_once(B, q) &&
+            (q->u.select.qualify != NULL || q->limit != NULL || q->offset != NULL))
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
                                 "a correlated EXISTS over an aggregate without GROUP BY, with "
-                                "HAVING, LIMIT or OFFSET, is not supported");
+                                "QUALIFY, LIMIT or OFFSET, is not supported");
+        /* an EXISTS with GROUP BY or HAVING asks for a group, not a row of
+         * its FROM: a value even where it is a condition of its own */
+        bool groups = q->kind == BASALT_SQL_QUERY_SELECT &&
+                      (q->u.select.n_group > 0 || q->u.select.having != NULL);
         if (st == BASALT_OK && s.n_corr > 0) {
-            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
+            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else {
