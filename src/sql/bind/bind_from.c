@@ -935,6 +935,10 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
                                   (uint64_t)1 << (first + 1), on.conj, on.nc, used, &out, err);
     basalt_free(used);
     basalt_sql_from_reset(&on);
+    /* LEFT JOIN LATERAL over an aggregate without GROUP BY: its COUNTs
+     * are 0 for the rows it has no key for */
+    if (st == BASALT_OK && t == BASALT_QPLAN_JOIN_LEFT)
+        st = basalt_sql_zero_counts(B, &out, rel[1].zero_gids, rel[1].n_zero, err);
     if (st != BASALT_OK)
         return st;
     if (pairs.n > 0 && (k == BASALT_SQL_JOIN_RIGHT || k == BASALT_SQL_JOIN_FULL))

@@ -47,6 +47,14 @@ struct brel {
      * one table (a name, a file or a table function; NULL for joins,
      * subqueries and anything derived). */
     const struct basalt_sql_from *leaf;
+    /* A LATERAL over an aggregate without GROUP BY (bind_lateral.c): LEFT
+     * joined on its correlation equalities (left_on) after the other
+     * relations of its FROM list, so that every outer row has its row; its
+     * COUNT columns (zero_gids) read 0 where no inner row had the key. */
+    const struct basalt_sql_expr **left_on;
+    int n_left_on;
+    const int32_t *zero_gids;
+    int n_zero;
 };
 
 /* What a correlated subquery may read of its outer query's FROM to narrow
@@ -455,6 +463,10 @@ struct basalt_sql_query *basalt_sql_grouped_per_key(struct binder *B, const stru
  * columns in scope: its relation (keys hidden) and the join equalities put
  * into F, *done set; *done false when it reads no outer column (bind it as
  * a subquery). */
+/* rel with its columns zero_gids (COUNTs a LEFT join left NULL) read as 0
+ * where NULL, under the same gids. */
+basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const int32_t *zero_gids,
+                                     int n_zero, struct basalt_error *err);
 basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
                                       const char *alias, struct bscope *scope, struct bfrom *F,
                                       bool *done, struct basalt_error *err);

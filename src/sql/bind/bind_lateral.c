@@ -69,8 +69,13 @@ static basalt_status check(struct binder *B, const struct basalt_sql_query *q, c
         return refuse(B, q->pos, "DISTINCT and LIMIT", err);
     if (q->order_all)
         return refuse(B, q->pos, "ORDER BY ALL", err);
-    if (basalt_sql_aggregates_once(B, q) || (sel->having != NULL && sel->n_group == 0))
-        return refuse(B, q->pos, "an aggregate without GROUP BY", err);
+    if (sel->having != NULL && sel->n_group == 0)
+        return refuse(B, q->pos, "HAVING without GROUP BY", err);
+    int64_t once_limit = 1;
+    if (basalt_sql_aggregates_once(B, q) &&
+        ((q->limit != NULL && (!basalt_sql_literal_int(q->limit, &once_limit) || once_limit < 1)) ||
+         q->offset != NULL))
+        return refuse(B, q->pos, "an aggregate without GROUP BY and a LIMIT 0 or OFFSET", err);
     int64_t v;
     if ((q->limit != NULL && !basalt_sql_literal_int(q->limit, &v)) ||
         (q->offset != NULL && !basalt_sql_literal_int(q->offset, &v)))
@@ -150,13 +155,70 @@ static struct basalt_sql_query *keyed(struct binder *B, const struct basalt_sql_
     g->u.select.n_items = n + sel->n_items;
     g->u.select.items = items;
     g->u.select.where = where;
-    if (sel->n_group > 0) {
+    if (sel->n_group > 0 || basalt_sql_aggregates_once(B, q)) {
         g->u.select.n_group = n + sel->n_group;
         g->u.select.group = group;
     }
-    if (q->limit != NULL && (g->u.select.qualify = per_key_limit(B, q, inner, n)) == NULL)
+    /* one row a key: a LIMIT of 1 or more keeps it */
+    if (q->limit != NULL && !basalt_sql_aggregates_once(B, q) &&
+        (g->u.select.qualify = per_key_limit(B, q, inner, n)) == NULL)
         return NULL;
     return g;
+}
+
+/* Marks rel (the keyed query of q, n keys in front) to be LEFT joined on
+ * `on`, with its columns that are a bare COUNT read as 0 where NULL. */
+static basalt_status counts_of(struct binder *B, const struct basalt_sql_query *q, struct brel *rel,
+                               int n, const struct basalt_sql_expr **on, struct basalt_error *err)
+{
+    const struct basalt_sql_select *sel = &q->u.select;
+    int32_t *zero = node(B, sizeof *zero * (size_t)(sel->n_items + 1));
+    if (zero == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int n_zero = 0;
+    for (int i = 0; i < sel->n_items && n + i < rel->n; i++) {
+        const struct basalt_sql_expr *x = sel->items[i].expr;
+        if (x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
+            (strcmp(x->u.call.name.name, "count") == 0 ||
+             strcmp(x->u.call.name.name, "count_star") == 0))
+            zero[n_zero++] = rel->gids[n + i];
+    }
+    rel->left_on = on;
+    rel->n_left_on = n;
+    rel->zero_gids = zero;
+    rel->n_zero = n_zero;
+    return BASALT_OK;
+}
+
+basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const int32_t *zero_gids,
+                                     int n_zero, struct basalt_error *err)
+{
+    if (n_zero == 0)
+        return BASALT_OK;
+    struct basalt_qexpr_builder *b;
+    basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
+    struct basalt_qexpr **exprs = basalt_calloc((size_t)rel->n + 1, sizeof *exprs);
+    const char **names = basalt_calloc((size_t)rel->n + 1, sizeof *names);
+    if (st == BASALT_OK && (exprs == NULL || names == NULL))
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    const struct ArrowSchema *in = st == BASALT_OK ? basalt_qplan_schema(rel->node) : NULL;
+    for (int i = 0; i < rel->n && st == BASALT_OK; i++) {
+        names[i] = in->children[i]->name;
+        st = basalt_qexpr_column(b, i, &exprs[i], err);
+        for (int k = 0; k < n_zero && st == BASALT_OK; k++)
+            if (rel->gids[i] == zero_gids[k]) {
+                st = basalt_sql_zero_if_null(b, exprs[i], &exprs[i], err);
+                break;
+            }
+    }
+    struct basalt_qplan *p = NULL;
+    if (st == BASALT_OK)
+        st = basalt_qplan_project(B->ctx, rel->node, exprs, names, rel->n, &p, err);
+    if (st == BASALT_OK)
+        rel->node = p;
+    basalt_free(exprs);
+    basalt_free(names);
+    return st;
 }
 
 basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
@@ -210,16 +272,24 @@ basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_
             scope->cols[scope->n - 1].hidden = scope->cols[scope->n - 1].internal = true;
     }
     rel.leaf = NULL;
-    if (st == BASALT_OK)
-        st = basalt_sql_from_add(F, &rel, err);
     /* outer side = l.__lateralk, a condition of the FROM */
+    const struct basalt_sql_expr **on = node(B, sizeof *on * (size_t)n);
+    if (st == BASALT_OK && on == NULL)
+        st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         struct basalt_sql_expr *c = basalt_sql_ast_binary(
             B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_shared(outer_side[k]),
             basalt_sql_ast_column(B, alias, names[k], outer_side[k]->pos));
+        on[k] = c;
         st = c == NULL ? basalt_error_set(err, BASALT_NOMEM, "out of memory")
                        : basalt_sql_conjuncts(F, c, err);
     }
+    /* An aggregate without GROUP BY has a row for every outer row: LEFT
+     * joined, its COUNTs 0 where no inner row has the key. */
+    if (st == BASALT_OK && basalt_sql_aggregates_once(B, q))
+        st = counts_of(B, q, &rel, n, on, err);
+    if (st == BASALT_OK)
+        st = basalt_sql_from_add(F, &rel, err);
     *done = st == BASALT_OK;
     return st;
 }
