@@ -669,6 +669,10 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     basalt_sql_note_ndv(B, &rel);
 scoped:
     rel.leaf = f->kind == BASALT_SQL_FROM_SUBQUERY ? NULL : f;
+    rel.left_on = NULL; /* joined as any relation (bind_lateral.c sets them) */
+    rel.n_left_on = 0;
+    rel.zero_gids = NULL;
+    rel.n_zero = 0;
     st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);
     if (st == BASALT_OK)
         st = add_rel(F, &rel, err);

@@ -454,15 +454,34 @@ bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
  * front of its own GROUP BY over its FROM and `where` (its own conditions),
  * then grouped by the keys alone into __v (any_value of its one value, or
  * TRUE for an EXISTS) and __rows (the groups a key has; not for EXISTS);
- * *n_items the columns. NULL when out of memory. */
+ * nth > 0: its `ORDER BY ... LIMIT 1 OFFSET nth - 1` keeps that group of a
+ * key in its order, as __v (no __rows); *n_items the columns. NULL when out
+ * of memory. */
 struct basalt_sql_query *basalt_sql_grouped_per_key(struct binder *B, const struct basalt_sql_query *q,
                                                     const struct basalt_sql_select_item *keys, int n,
                                                     struct basalt_sql_expr *where, bool exists,
-                                                    int *n_items);
+                                                    int64_t nth, int *n_items);
 /* bind_lateral.c: LATERAL (query) f named `alias`, correlated with the
  * columns in scope: its relation (keys hidden) and the join equalities put
  * into F, *done set; *done false when it reads no outer column (bind it as
  * a subquery). */
+/* q (a subquery in FROM) keyed by its correlation equalities with the
+ * columns of `scope`, as LATERAL plans it: *g the query with the inner
+ * sides in front as __lateral0..., *outer_sides their outer sides, *n_keys
+ * how many (0, *g NULL: q reads no column of scope). UNSUPPORTED for what
+ * LATERAL refuses. */
+basalt_status basalt_sql_lateral_keyed(struct binder *B, const struct basalt_sql_query *q,
+                                       const struct bscope *scope, struct basalt_sql_query **g,
+                                       const struct basalt_sql_expr ***outer_sides, int *n_keys,
+                                       struct basalt_error *err);
+/* bind_subquery_from.c: q with each subquery of its FROM (in inner and
+ * cross joins) that reads `outer` by equalities keyed by them as LATERAL
+ * plans it, and those equalities, on its key columns, added to q's WHERE:
+ * a correlated subquery of q's own (*out = q when there is none). */
+basalt_status basalt_sql_lift_from_correlation(struct binder *B, const struct bscope *outer,
+                                               const struct basalt_sql_query *q,
+                                               const struct basalt_sql_query **out,
+                                               struct basalt_error *err);
 /* rel with its columns zero_gids (COUNTs a LEFT join left NULL) read as 0
  * where NULL, under the same gids. */
 basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const int32_t *zero_gids,

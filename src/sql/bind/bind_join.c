@@ -587,6 +587,10 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
             one[k++] = conj[i];
     if (st == BASALT_OK)
         st = basalt_sql_filter(B, scope, &acc, one, k, "WHERE", err);
+    /* a LATERAL alone here is LEFT joined by the FROM around it (LEFT
+     * JOIN LATERAL), which reads its zero_gids; nothing is late above */
+    acc.left_on = NULL;
+    acc.n_left_on = 0;
     if (st == BASALT_OK)
         *out = acc;
     basalt_free(used);

@@ -221,12 +221,14 @@ basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const i
     return st;
 }
 
-basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
-                                      const char *alias, struct bscope *scope, struct bfrom *F,
-                                      bool *done, struct basalt_error *err)
+basalt_status basalt_sql_lateral_keyed(struct binder *B, const struct basalt_sql_query *q,
+                                       const struct bscope *scope, struct basalt_sql_query **g,
+                                       const struct basalt_sql_expr ***outer_sides, int *n_keys,
+                                       struct basalt_error *err)
 {
-    *done = false;
-    const struct basalt_sql_query *q = f->u.subquery;
+    *g = NULL;
+    *outer_sides = NULL;
+    *n_keys = 0;
     struct bsplit s;
     basalt_status st = basalt_sql_split_subquery(B, scope, q, &s, err);
     int n = s.n_corr;
@@ -249,10 +251,26 @@ basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_
             outer_side[k] = o;
         }
     }
-    struct basalt_sql_query *g = NULL;
-    if (st == BASALT_OK && n > 0 && (g = keyed(B, q, &s, inner, n)) == NULL)
+    if (st == BASALT_OK && n > 0 && (*g = keyed(B, q, &s, inner, n)) == NULL)
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_sql_split_reset(&s);
+    if (st == BASALT_OK) {
+        *outer_sides = outer_side;
+        *n_keys = n;
+    }
+    return st;
+}
+
+basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
+                                      const char *alias, struct bscope *scope, struct bfrom *F,
+                                      bool *done, struct basalt_error *err)
+{
+    *done = false;
+    const struct basalt_sql_query *q = f->u.subquery;
+    struct basalt_sql_query *g;
+    const struct basalt_sql_expr **outer_side;
+    int n;
+    basalt_status st = basalt_sql_lateral_keyed(B, q, scope, &g, &outer_side, &n, err);
     if (st != BASALT_OK || n == 0)
         return st; /* no outer column: the caller binds an ordinary subquery */
     struct brel rel;
@@ -272,6 +290,10 @@ basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_
             scope->cols[scope->n - 1].hidden = scope->cols[scope->n - 1].internal = true;
     }
     rel.leaf = NULL;
+    rel.left_on = NULL;
+    rel.n_left_on = 0;
+    rel.zero_gids = NULL;
+    rel.n_zero = 0;
     /* outer side = l.__lateralk, a condition of the FROM */
     const struct basalt_sql_expr **on = node(B, sizeof *on * (size_t)n);
     if (st == BASALT_OK && on == NULL)

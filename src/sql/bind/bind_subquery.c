@@ -314,7 +314,7 @@ bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
 
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out)
 {
-    if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
+    if (e == NULL || e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
         return false;
     *out = e->u.lit.i64;
     return true;
@@ -385,10 +385,9 @@ static void find_missing(void *vctx, const struct basalt_sql_expr *c)
 
 static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                                  const struct bouter *from, struct brel *rel,
-                                 const struct basalt_sql_expr *sub, struct bsplit *s,
-                                 struct basalt_error *err)
+                                 const struct basalt_sql_expr *sub, const struct basalt_sql_query *q,
+                                 struct bsplit *s, struct basalt_error *err)
 {
-    const struct basalt_sql_query *q = sub->u.subquery;
     const struct basalt_sql_select *sel = &q->u.select;
     bool exists = sub->kind == BASALT_SQL_EXPR_EXISTS;
     /* its own GROUP BY or HAVING: per key in two steps
@@ -398,15 +397,24 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "a correlated subquery with grouping sets, GROUP BY ALL or QUALIFY "
                               "is not supported yet");
-    if ((exists || grouped) && q->limit != NULL)
+    /* with GROUP BY, `ORDER BY o LIMIT 1 OFFSET m` picks the (m+1)-th of
+     * each key's groups */
+    int64_t nth = 0, limit = 0, offset = 0;
+    if (grouped && !exists && q->limit != NULL && basalt_sql_literal_int(q->limit, &limit) &&
+        limit == 1 && (q->offset == NULL || basalt_sql_literal_int(q->offset, &offset)) &&
+        !q->order_all)
+        nth = offset + 1;
+    /* an EXISTS needs one row: a LIMIT of 1 or more changes nothing */
+    bool any_row = exists && q->offset == NULL && basalt_sql_literal_int(q->limit, &limit) && limit > 0;
+    if ((exists || grouped) && q->limit != NULL && nth == 0 && !any_row)
         return basalt_sql_err(B, BASALT_UNSUPPORTED, q->limit->pos, err,
-                              "a correlated subquery with GROUP BY or HAVING, or an EXISTS read "
-                              "as a value, takes no LIMIT here");
-    int64_t nth = 0;
-    basalt_status st = exists ? BASALT_OK : limited_row(B, q, &nth, err);
+                              "a correlated subquery with GROUP BY or HAVING takes LIMIT 1 (with "
+                              "a constant OFFSET) here; an EXISTS read as a value a LIMIT of 1 or "
+                              "more, without OFFSET");
+    basalt_status st = exists || grouped ? BASALT_OK : limited_row(B, q, &nth, err);
     if (st != BASALT_OK)
         return st;
-    bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
+    bool ordered = nth > 0 && !grouped; /* ORDER BY and LIMIT pick the row; else they change nothing */
     if (!exists && (sel->n_items != 1 || (q->n_order > 0 && !ordered && !grouped && q->limit == NULL)))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "this correlated subquery is not supported yet (one value, without "
@@ -414,7 +422,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     /* one value a row without LIMIT: any of its key's rows (or groups),
      * and how many there are (more than one fails where it is read:
      * bind_expr.c) */
-    bool single = !exists && !ordered && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
+    bool single = !exists && nth == 0 && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
     int n = s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
     struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
@@ -490,7 +498,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     g->u.select.where = where;
     if (grouped) {
         int n_items;
-        g = basalt_sql_grouped_per_key(B, q, items, n, where, exists, &n_items);
+        g = basalt_sql_grouped_per_key(B, q, items, n, where, exists, nth, &n_items);
         if (g == NULL) {
             basalt_free(outer_side);
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -633,6 +641,19 @@ static bool is_group_key(struct binder *B, const struct basalt_sql_expr *e,
     return false;
 }
 
+/* Whether the same subquery is a column of rel already (written twice, as
+ * in the SELECT list and ORDER BY): its value for a row is the same. */
+static bool joined_already(struct binder *B, const struct brel *rel, const struct basalt_sql_expr *e)
+{
+    const char *text = B->n_repl > 0 ? basalt_sql_text(B, e) : NULL;
+    for (int i = 0; text != NULL && i < B->n_repl; i++)
+        if (strcmp(B->repl[i].text, text) == 0)
+            for (int k = 0; k < rel->n; k++)
+                if (rel->gids[k] == B->repl[i].gid)
+                    return true;
+    return false;
+}
+
 /* Whether q's SELECT list aggregates without GROUP BY: one row always. */
 bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q)
 {
@@ -686,13 +707,32 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         return basalt_sql_err(B, BASALT_LIMIT, e->pos, err, "more than 16 subqueries in one condition");
     basalt_status st = BASALT_OK;
     for (int k = 0; k < n && st == BASALT_OK; k++) {
-        if (is_group_key(B, subs[k], keys, n_keys))
+        if (is_group_key(B, subs[k], keys, n_keys) || joined_already(B, rel, subs[k]))
             continue;
         struct bsplit s;
         if (basalt_sql_exists_always(B, subs[k]))
             continue; /* TRUE, whatever it reads (bind_expr.c) */
-        st = basalt_sql_split_subquery(B, outer, subs[k]->u.subquery, &s, err);
         const struct basalt_sql_query *q = subs[k]->u.subquery;
+        st = basalt_sql_split_subquery(B, outer, q, &s, err);
+        if (st == BASALT_NOT_FOUND) {
+            /* a subquery of its FROM may be what reads the outer query
+             * (bind_subquery_from.c); the column stays not found if not */
+            const struct basalt_sql_query *lifted;
+            struct basalt_error first;
+            basalt_error_init(&first);
+            if (err != NULL)
+                first = *err;
+            st = basalt_sql_lift_from_correlation(B, outer, q, &lifted, err);
+            if (st == BASALT_OK && lifted == q) {
+                if (err != NULL)
+                    *err = first;
+                st = BASALT_NOT_FOUND;
+            } else if (st == BASALT_OK) {
+                basalt_sql_split_reset(&s);
+                q = lifted;
+                st = basalt_sql_split_subquery(B, outer, q, &s, err);
+            }
+        }
         if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
             basalt_sql_aggregates_once(B, q) &&
             (q->u.select.qualify != NULL || q->limit != NULL || q->offset != NULL))
@@ -700,15 +740,18 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
                                 "a correlated EXISTS over an aggregate without GROUP BY, with "
                                 "QUALIFY, LIMIT or OFFSET, is not supported");
         /* an EXISTS with GROUP BY or HAVING asks for a group, not a row of
-         * its FROM: a value even where it is a condition of its own */
+         * its FROM: a value even where it is a condition of its own; so
+         * does one whose LIMIT or OFFSET matters (refused there) */
+        int64_t limit = 1;
         bool groups = q->kind == BASALT_SQL_QUERY_SELECT &&
-                      (q->u.select.n_group > 0 || q->u.select.having != NULL);
+                      (q->u.select.n_group > 0 || q->u.select.having != NULL || q->offset != NULL ||
+                       (q->limit != NULL && (!basalt_sql_literal_int(q->limit, &limit) || limit == 0)));
         if (st == BASALT_OK && s.n_corr > 0) {
             if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else {
-                st = scalar_join(B, outer, from, rel, subs[k], &s, err);
+                st = scalar_join(B, outer, from, rel, subs[k], q, &s, err);
             }
         }
         basalt_sql_split_reset(&s);
