@@ -438,6 +438,11 @@ void basalt_sql_split_reset(struct bsplit *s);
 bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
                                 const struct bscope *outer, const struct basalt_sql_expr *e,
                                 const struct basalt_sql_expr **o, const struct basalt_sql_expr **i);
+/* NOT_FOUND, the resolver's error, for the first column of e that neither
+ * `in` nor `outer` has; OK when there is none. */
+basalt_status basalt_sql_known_columns(struct binder *B, const struct bscope *in,
+                                       const struct bscope *outer, const struct basalt_sql_expr *e,
+                                       struct basalt_error *err);
 /* Whether e names a column of `outer` that `in` does not have (not
  * looking into e's own subqueries). */
 bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const struct bscope *outer,

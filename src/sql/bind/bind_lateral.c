@@ -243,9 +243,12 @@ basalt_status basalt_sql_lateral_keyed(struct binder *B, const struct basalt_sql
     }
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
-        if (!basalt_sql_correlation_key(B, &s.in, scope, s.corr[k], &o, &i))
-            st = basalt_sql_err(B, BASALT_UNSUPPORTED, s.corr[k]->pos, err,
-                                "LATERAL must be correlated by equalities (inner = outer)");
+        if (!basalt_sql_correlation_key(B, &s.in, scope, s.corr[k], &o, &i)) {
+            st = basalt_sql_known_columns(B, &s.in, scope, s.corr[k], err);
+            if (st == BASALT_OK)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, s.corr[k]->pos, err,
+                                    "LATERAL must be correlated by equalities (inner = outer)");
+        }
         else {
             inner[k] = basalt_sql_ast_shared(i);
             outer_side[k] = o;

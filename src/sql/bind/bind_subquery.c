@@ -178,6 +178,36 @@ bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const str
     return o.any;
 }
 
+struct unknown {
+    struct binder *B;
+    const struct bscope *inner, *outer;
+    const struct basalt_sql_expr *first;
+};
+
+static void find_unknown(void *vctx, const struct basalt_sql_expr *c)
+{
+    struct unknown *u = vctx;
+    const struct bcol *col;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (u->first == NULL &&
+        basalt_sql_resolve(u->B, u->inner, &c->u.column, c->pos, &col, &ignore) != BASALT_OK &&
+        basalt_sql_resolve(u->B, u->outer, &c->u.column, c->pos, &col, &ignore) != BASALT_OK)
+        u->first = c;
+}
+
+basalt_status basalt_sql_known_columns(struct binder *B, const struct bscope *in,
+                                       const struct bscope *outer, const struct basalt_sql_expr *e,
+                                       struct basalt_error *err)
+{
+    struct unknown u = {B, in, outer, NULL};
+    walk(e, find_unknown, &u);
+    if (u.first == NULL)
+        return BASALT_OK;
+    const struct bcol *col;
+    return basalt_sql_resolve(B, in, &u.first->u.column, u.first->pos, &col, err);
+}
+
 void basalt_sql_split_reset(struct bsplit *s)
 {
     basalt_sql_scope_reset(&s->in);
@@ -437,7 +467,9 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
         if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
-            st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
+            st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
+            if (st == BASALT_OK)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
                                 exists ? "a correlated EXISTS must be correlated by equalities "
                                          "where it is not a condition of its own"
                                        : "a correlated scalar subquery must be correlated by "
