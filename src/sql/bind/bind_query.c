@@ -551,7 +551,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                              ? basalt_sql_refs(B, &scope, c->u.in_query.arg)
                              : 0;
             int r = m != 0 && (m & (m - 1)) == 0 ? __builtin_ctzll(m) : -1;
-            if (r >= 0 && r < F.n)
+            /* (not onto a LATERAL LEFT joined later: after that join) */
+            if (r >= 0 && r < F.n && F.rels[r].left_on == NULL)
                 st = basalt_sql_in_join(B, &scope, &F.rels[r], m, c, err);
             else if (basalt_sql_has_subquery(c))
                 deferred[n_deferred++] = c;
