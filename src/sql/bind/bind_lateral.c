@@ -17,12 +17,16 @@
  * equalities join the ON (bind_from.c). The rows of an outer row whose key
  * is NULL meet no inner row, as `inner = NULL` holds for none.
  *
+ * An aggregate without GROUP BY has one row for every outer row, also one
+ * whose key no inner row has: it is grouped by the keys and LEFT joined
+ * after the other relations of the FROM list (bind_join.c), its bare COUNT
+ * columns 0 where that join found nothing (basalt_sql_zero_counts).
+ *
  * Refused (UNSUPPORTED): correlation by other than equalities; an outer
- * column anywhere but the WHERE; an aggregate without GROUP BY (one row for
- * every outer row, also those no inner row has the key of); window
- * functions, QUALIFY, DISTINCT ON, GROUP BY ALL, grouping sets; DISTINCT
- * with LIMIT; a LIMIT or OFFSET that is not an integer. A LATERAL that
- * reads no outer column is an ordinary subquery. */
+ * column anywhere but the WHERE; an aggregate without GROUP BY with HAVING,
+ * LIMIT 0 or OFFSET; window functions, QUALIFY, DISTINCT ON, GROUP BY ALL,
+ * grouping sets; DISTINCT with LIMIT; a LIMIT or OFFSET that is not an
+ * integer. A LATERAL that reads no outer column is an ordinary subquery. */
 #include <stdio.h>
 #include <string.h>
 

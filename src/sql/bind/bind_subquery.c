@@ -19,7 +19,12 @@
  *     the same way;
  *   - an EXISTS that is not a condition of its own (in CASE, under OR, in
  *     the SELECT list) is TRUE grouped the same way, FALSE where the LEFT
- *     join finds no group.
+ *     join finds no group;
+ *   - with GROUP BY or HAVING of its own, a scalar subquery or EXISTS is
+ *     grouped per key in two steps (bind_subquery_grouped.c) and read as
+ *     the one-value case;
+ *   - one that reads the outer query only inside a subquery of its FROM
+ *     has that subquery keyed first (bind_subquery_from.c).
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
 #include <stdio.h>

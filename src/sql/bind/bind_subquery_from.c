@@ -15,6 +15,7 @@
  * rows has none, right for everything but an aggregate without GROUP BY,
  * which would have one row there: refused (UNSUPPORTED). Only subqueries
  * of inner and cross joins move; the others keep their error. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
