@@ -432,6 +432,22 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "a correlated subquery with grouping sets, GROUP BY ALL or QUALIFY "
                               "is not supported yet");
+    /* grouped per key, only the WHERE may read the outer query; a GROUP BY
+     * ordinal names one of its own items (the keys go in front later) */
+    for (int i = 0; grouped && i <= sel->n_group; i++) {
+        const struct basalt_sql_expr *x = i < sel->n_group ? sel->group[i] : sel->having;
+        if (x == NULL)
+            continue;
+        if (basalt_sql_reads_outer(B, &s->in, outer, x))
+            return basalt_sql_err(B, BASALT_UNSUPPORTED, x->pos, err,
+                                  "a correlated subquery's GROUP BY or HAVING that reads the outer "
+                                  "query is not supported");
+        if (i < sel->n_group && x->kind == BASALT_SQL_EXPR_INTEGER &&
+            (!x->u.lit.fits || x->u.lit.i64 < 1 || x->u.lit.i64 > sel->n_items))
+            return basalt_sql_err(B, BASALT_INVALID_ARG, x->pos, err,
+                                  "GROUP BY term out of range - should be between 1 and %d",
+                                  (int)sel->n_items);
+    }
     /* with GROUP BY, `ORDER BY o LIMIT 1 OFFSET m` picks the (m+1)-th of
      * each key's groups */
     int64_t nth = 0, limit = 0, offset = 0;
