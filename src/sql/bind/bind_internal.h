@@ -35,6 +35,13 @@ struct bscope {
 };
 
 /* A plan node and the gid of each of its output columns. */
+/* A column of a decorrelated aggregate and its value over no rows
+ * (bind_empty_value.c). */
+struct bempty {
+    int32_t gid;
+    struct basalt_query_value value;
+};
+
 struct brel {
     struct basalt_qplan *node;
     int32_t *gids;
@@ -50,11 +57,13 @@ struct brel {
     /* A LATERAL over an aggregate without GROUP BY (bind_lateral.c): LEFT
      * joined on its correlation equalities (left_on) after the other
      * relations of its FROM list, so that every outer row has its row; its
-     * COUNT columns (zero_gids) read 0 where no inner row had the key. */
+     * columns `empty` read their value over no rows where the join found
+     * no row (its first key, key_gid, NULL). */
     const struct basalt_sql_expr **left_on;
     int n_left_on;
-    const int32_t *zero_gids;
-    int n_zero;
+    const struct bempty *empty;
+    int n_empty;
+    int32_t key_gid;
 };
 
 /* What a correlated subquery may read of its outer query's FROM to narrow
@@ -73,7 +82,11 @@ struct bouter {
 struct brepl {
     const char *text;
     int32_t gid;
-    bool zero_if_null; /* a correlated COUNT: a key with no rows counts 0 */
+    bool zero_if_null; /* a correlated EXISTS: a key with no rows is FALSE */
+    /* a correlated aggregate: its value over no rows (NULL: the join's
+     * NULL stands), read where the key column key_gid is NULL */
+    const struct basalt_query_value *empty;
+    int32_t key_gid;
 };
 
 /* A table registered in a session (in-memory batches, read by views). */
@@ -487,10 +500,21 @@ basalt_status basalt_sql_lift_from_correlation(struct binder *B, const struct bs
                                                const struct basalt_sql_query *q,
                                                const struct basalt_sql_query **out,
                                                struct basalt_error *err);
-/* rel with its columns zero_gids (COUNTs a LEFT join left NULL) read as 0
- * where NULL, under the same gids. */
-basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const int32_t *zero_gids,
-                                     int n_zero, struct basalt_error *err);
+/* rel with its columns `empty` read as their value over no rows where
+ * the column key_gid is NULL (a LEFT join found no row), under the same
+ * gids. */
+basalt_status basalt_sql_empty_rows(struct binder *B, struct brel *rel, int32_t key_gid,
+                                    const struct bempty *empty, int n_empty,
+                                    struct basalt_error *err);
+/* bind_empty_value.c: the value of e, an item of an aggregate query without
+ * GROUP BY, over no rows, as a constant of `type` (false: NULL, or it does
+ * not fold); CASE WHEN key IS NULL THEN *empty ELSE value END. */
+bool basalt_sql_empty_value(struct binder *B, const struct basalt_sql_expr *e,
+                            struct basalt_query_type type, struct basalt_query_value *out);
+basalt_status basalt_sql_empty_or(struct basalt_qexpr_builder *b, struct basalt_qexpr *key,
+                                  const struct basalt_query_value *empty,
+                                  struct basalt_qexpr *value, struct basalt_qexpr **out,
+                                  struct basalt_error *err);
 basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
                                       const char *alias, struct bscope *scope, struct bfrom *F,
                                       bool *done, struct basalt_error *err);

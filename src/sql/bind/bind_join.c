@@ -488,7 +488,7 @@ static basalt_status left_join_late(struct binder *B, const struct bscope *scope
             used[i] |= conj[i] == late->left_on[k];
     if (st == BASALT_OK) {
         joined.rows = acc->rows;
-        st = basalt_sql_zero_counts(B, &joined, late->zero_gids, late->n_zero, err);
+        st = basalt_sql_empty_rows(B, &joined, late->key_gid, late->empty, late->n_empty, err);
     }
     if (st == BASALT_OK)
         *acc = joined;
@@ -588,7 +588,7 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
     if (st == BASALT_OK)
         st = basalt_sql_filter(B, scope, &acc, one, k, "WHERE", err);
     /* a LATERAL alone here is LEFT joined by the FROM around it (LEFT
-     * JOIN LATERAL), which reads its zero_gids; nothing is late above */
+     * JOIN LATERAL), which reads its `empty`; nothing is late above */
     acc.left_on = NULL;
     acc.n_left_on = 0;
     if (st == BASALT_OK)

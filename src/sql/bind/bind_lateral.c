@@ -19,8 +19,9 @@
  *
  * An aggregate without GROUP BY has one row for every outer row, also one
  * whose key no inner row has: it is grouped by the keys and LEFT joined
- * after the other relations of the FROM list (bind_join.c), its bare COUNT
- * columns 0 where that join found nothing (basalt_sql_zero_counts).
+ * after the other relations of the FROM list (bind_join.c), its items
+ * their values over no rows where that join found nothing (COUNT 0,
+ * basalt_sql_empty_rows).
  *
  * Refused (UNSUPPORTED): correlation by other than equalities; an outer
  * column anywhere but the WHERE; an aggregate without GROUP BY with HAVING,
@@ -171,33 +172,40 @@ static struct basalt_sql_query *keyed(struct binder *B, const struct basalt_sql_
 }
 
 /* Marks rel (the keyed query of q, n keys in front) to be LEFT joined on
- * `on`, with its columns that are a bare COUNT read as 0 where NULL. */
-static basalt_status counts_of(struct binder *B, const struct basalt_sql_query *q, struct brel *rel,
-                               int n, const struct basalt_sql_expr **on, struct basalt_error *err)
+ * `on`, with the values its items have over no rows where that join finds
+ * none (COUNT 0, `count(*) + 1` 1; NULL needs nothing). */
+static basalt_status empty_values(struct binder *B, const struct basalt_sql_query *q,
+                                  struct brel *rel, int n, const struct basalt_sql_expr **on,
+                                  struct basalt_error *err)
 {
     const struct basalt_sql_select *sel = &q->u.select;
-    int32_t *zero = node(B, sizeof *zero * (size_t)(sel->n_items + 1));
-    if (zero == NULL)
+    struct bempty *empty = node(B, sizeof *empty * (size_t)(sel->n_items + 1));
+    if (empty == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    int n_zero = 0;
+    const struct ArrowSchema *schema = basalt_qplan_schema(rel->node);
+    int n_empty = 0;
     for (int i = 0; i < sel->n_items && n + i < rel->n; i++) {
-        const struct basalt_sql_expr *x = sel->items[i].expr;
-        if (x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
-            (strcmp(x->u.call.name.name, "count") == 0 ||
-             strcmp(x->u.call.name.name, "count_star") == 0))
-            zero[n_zero++] = rel->gids[n + i];
+        struct basalt_query_type t;
+        if (sel->items[i].expr->kind == BASALT_SQL_EXPR_STAR ||
+            basalt_query_type_from_format(schema->children[n + i]->format, &t, NULL) != BASALT_OK)
+            continue;
+        empty[n_empty].gid = rel->gids[n + i];
+        if (basalt_sql_empty_value(B, sel->items[i].expr, t, &empty[n_empty].value))
+            n_empty++;
     }
     rel->left_on = on;
     rel->n_left_on = n;
-    rel->zero_gids = zero;
-    rel->n_zero = n_zero;
+    rel->empty = empty;
+    rel->n_empty = n_empty;
+    rel->key_gid = rel->gids[0];
     return BASALT_OK;
 }
 
-basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const int32_t *zero_gids,
-                                     int n_zero, struct basalt_error *err)
+basalt_status basalt_sql_empty_rows(struct binder *B, struct brel *rel, int32_t key_gid,
+                                    const struct bempty *empty, int n_empty,
+                                    struct basalt_error *err)
 {
-    if (n_zero == 0)
+    if (n_empty == 0)
         return BASALT_OK;
     struct basalt_qexpr_builder *b;
     basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
@@ -205,13 +213,22 @@ basalt_status basalt_sql_zero_counts(struct binder *B, struct brel *rel, const i
     const char **names = basalt_calloc((size_t)rel->n + 1, sizeof *names);
     if (st == BASALT_OK && (exprs == NULL || names == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int key = -1;
+    for (int i = 0; i < rel->n; i++)
+        if (rel->gids[i] == key_gid)
+            key = i;
+    if (st == BASALT_OK && key < 0)
+        st = basalt_error_set(err, BASALT_INTERNAL, "LATERAL key column not in its join");
     const struct ArrowSchema *in = st == BASALT_OK ? basalt_qplan_schema(rel->node) : NULL;
     for (int i = 0; i < rel->n && st == BASALT_OK; i++) {
         names[i] = in->children[i]->name;
         st = basalt_qexpr_column(b, i, &exprs[i], err);
-        for (int k = 0; k < n_zero && st == BASALT_OK; k++)
-            if (rel->gids[i] == zero_gids[k]) {
-                st = basalt_sql_zero_if_null(b, exprs[i], &exprs[i], err);
+        for (int k = 0; k < n_empty && st == BASALT_OK; k++)
+            if (rel->gids[i] == empty[k].gid) {
+                struct basalt_qexpr *kc;
+                st = basalt_qexpr_column(b, key, &kc, err);
+                if (st == BASALT_OK)
+                    st = basalt_sql_empty_or(b, kc, &empty[k].value, exprs[i], &exprs[i], err);
                 break;
             }
     }
@@ -299,8 +316,8 @@ basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_
     rel.leaf = NULL;
     rel.left_on = NULL;
     rel.n_left_on = 0;
-    rel.zero_gids = NULL;
-    rel.n_zero = 0;
+    rel.empty = NULL;
+    rel.n_empty = 0;
     /* outer side = l.__lateralk, a condition of the FROM */
     const struct basalt_sql_expr **on = node(B, sizeof *on * (size_t)n);
     if (st == BASALT_OK && on == NULL)
@@ -316,7 +333,7 @@ basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_
     /* An aggregate without GROUP BY has a row for every outer row: LEFT
      * joined, its COUNTs 0 where no inner row has the key. */
     if (st == BASALT_OK && basalt_sql_aggregates_once(B, q))
-        st = counts_of(B, q, &rel, n, on, err);
+        st = empty_values(B, q, &rel, n, on, err);
     if (st == BASALT_OK)
         st = basalt_sql_from_add(F, &rel, err);
     *done = st == BASALT_OK;

@@ -734,7 +734,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 st = basalt_sql_lower(&L, gk[i], &keys[i], err);
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){knames[i], agids[i], false};
+            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0};
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -787,7 +787,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false};
+            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0};
         }
         /* A group key that is a column is that column afterwards too (after
          * the aggregates' arguments, which read the column before grouping). */
@@ -810,7 +810,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_qplan_aggregate(B->ctx, rel.node, keys, knames, nk, calls, A.n, &agg, err);
         for (int c = 0; c < G.n_calls && st == BASALT_OK; c++) {
             agids[nk + A.n + c] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false};
+            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0};
         }
         if (st == BASALT_OK) {
             rel.node = agg;

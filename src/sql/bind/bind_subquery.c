@@ -266,7 +266,8 @@ static basalt_status combined(const struct bscope *outer, const struct bscope *i
 }
 
 static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
-                              bool zero_if_null, struct basalt_error *err)
+                              bool zero_if_null, const struct basalt_query_value *empty,
+                              int32_t key_gid, struct basalt_error *err)
 {
     if (B->n_repl == B->cap_repl) {
         int cap = B->cap_repl ? B->cap_repl * 2 : 8;
@@ -276,7 +277,7 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
         B->repl = r;
         B->cap_repl = cap;
     }
-    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null};
+    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null, empty, key_gid};
     return BASALT_OK;
 }
 
@@ -616,12 +617,22 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     if (st == BASALT_OK) {
         *rel = out;
         /* the LEFT join leaves NULL where no row has the key: right for
-         * every aggregate but COUNT, whose value there is 0, and EXISTS,
-         * FALSE */
+         * most aggregates, not for COUNT (0 there) or an expression over
+         * one (`count(*) + 1`), read as their value over no rows where the
+         * key column is NULL (bind_empty_value.c); EXISTS is FALSE */
         const struct basalt_sql_expr *x = items[n].expr;
+        struct basalt_query_value *empty = NULL;
+        struct basalt_query_type t;
+        const struct ArrowSchema *schema = basalt_qplan_schema(keyed.node);
+        if (!exists && !single && !grouped && n > 0 &&
+            basalt_query_type_from_format(schema->children[n]->format, &t, NULL) == BASALT_OK &&
+            (empty = basalt_arena_alloc(&B->arena, sizeof *empty, 8)) != NULL &&
+            !basalt_sql_empty_value(B, x, t, empty))
+            empty = NULL;
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
-                     strcmp(x->u.call.name.name, "count") == 0;
-        st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, err);
+                     strcmp(x->u.call.name.name, "count") == 0 && empty == NULL;
+        st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, empty,
+                      keyed.gids[0], err);
         if (st == BASALT_OK && single)
             st = add_many(B, keyed.gids[n], keyed.gids[n + 1], err);
     }

@@ -33,6 +33,11 @@ TEST(sql_correlated_subqueries_inside_expressions)
     /* COUNT over no rows is 0, also inside IN. */
     EXPECT_SQL_ROWS("SELECT a, " COUNT_B " IN (0, 2) FROM " T " ORDER BY a NULLS LAST",
                     "1|f;2|t;3|t;N|t;");
+    /* An expression over aggregates is its value over no rows there, not
+     * the join's NULL. */
+    EXPECT_SQL_ROWS("SELECT a, (SELECT count(*) + 1 FROM " U " WHERE u.a2 = t.a), (SELECT coalesce(sum(b), 0)::BIGINT "
+                    "FROM " U " WHERE u.a2 = t.a) FROM " T " ORDER BY a NULLS LAST",
+                    "1|2|1;2|3|12;3|1|0;N|1|0;");
     /* In a WHERE that is not the subquery alone. */
     EXPECT_SQL_ROWS("SELECT a FROM " T " WHERE CASE WHEN a > 1 THEN " COUNT_B
                     " > 1 ELSE true END ORDER BY a NULLS LAST",
@@ -200,6 +205,9 @@ TEST(sql_lateral_joins)
      * on it filters after the join. */
     EXPECT_SQL_ROWS("SELECT * FROM " T ", LATERAL (SELECT count(*) FROM " U " WHERE u.a2 = t.a) ORDER BY a NULLS LAST",
                     "1|1;2|2;3|0;N|0;");
+    EXPECT_SQL_ROWS("SELECT a, l.* FROM " T ", LATERAL (SELECT count(*) + 1 AS c, coalesce(max(b), -1) AS m FROM " U
+                    " WHERE u.a2 = t.a) l ORDER BY a NULLS LAST",
+                    "1|2|1;2|3|7;3|1|-1;N|1|-1;");
     EXPECT_SQL_ROWS("SELECT a, l.n, l.s FROM " T " LEFT JOIN LATERAL (SELECT count(b) n, sum(b)::BIGINT s FROM " U
                     " WHERE u.a2 = t.a) l ON true WHERE l.n < 2 ORDER BY a NULLS LAST",
                     "1|1|1;3|0|N;N|0|N;");
