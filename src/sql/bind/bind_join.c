@@ -547,6 +547,8 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
     for (int r = 0; r < n_rels; r++)
         if (!(late & ((uint64_t)1 << r)) && (cur < 0 || rels[r].rows > rels[cur].rows))
             cur = r;
+    if (cur < 0)
+        cur = 0;
     if (st == BASALT_OK && n_rels > 2 && n_rels <= JOIN_START_TRIES) {
         int largest = cur;
         double best = order_cost(B, scope, rels, n_rels, conj, n_conj, used, late, cur);
