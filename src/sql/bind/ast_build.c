@@ -256,3 +256,26 @@ struct basalt_sql_order_item *basalt_sql_ast_item_order(struct binder *B,
     }
     return order;
 }
+
+/* name(arg), or count(*) when arg is NULL, in the binder's arena. */
+struct basalt_sql_expr *basalt_sql_ast_call(struct binder *B, const char *name,
+                                            const struct basalt_sql_expr *arg)
+{
+    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
+    struct basalt_sql_expr **args = basalt_arena_alloc(&B->arena, sizeof *args, 8);
+    if (e == NULL || args == NULL)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = BASALT_SQL_EXPR_FUNCTION;
+    e->pos = arg != NULL ? arg->pos : 0;
+    e->height = (arg != NULL ? arg->height : 0) + 1;
+    e->u.call.name.name = name;
+    if (arg == NULL) {
+        e->u.call.star = true;
+    } else {
+        args[0] = basalt_sql_ast_shared(arg);
+        e->u.call.args = args;
+        e->u.call.n_args = 1;
+    }
+    return e;
+}

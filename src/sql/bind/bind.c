@@ -129,6 +129,11 @@ basalt_status basalt_sql_rel_new(struct binder *B, struct basalt_qplan *node, st
     out->rows = 1e6;
     out->table_rows = false;
     out->leaf = NULL;
+    out->left_on = NULL;
+    out->n_left_on = 0;
+    out->empty = NULL;
+    out->n_empty = 0;
+    out->key_gid = 0;
     out->gids = basalt_arena_alloc(&B->arena, sizeof *out->gids * (size_t)(out->n + 1), 8);
     if (out->gids == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");

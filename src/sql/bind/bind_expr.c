@@ -635,14 +635,22 @@ static basalt_status at_most_one(struct blower *L, const struct basalt_sql_expr 
 /* Column k standing for a correlated subquery; a COUNT's NULL (no row with
  * the key) is 0; one value a row is checked to be one. */
 static basalt_status repl_column(struct blower *L, const struct basalt_sql_expr *e, int k,
-                                 bool zero_if_null, struct basalt_qexpr **out,
+                                 const struct brepl *r, struct basalt_qexpr **out,
                                  struct basalt_error *err)
 {
     struct basalt_qexpr *c;
+    bool zero_if_null = r->zero_if_null;
     basalt_status st = basalt_qexpr_column(L->b, k, &c, err);
     for (int i = 0; st == BASALT_OK && i < L->B->n_many; i++)
         if (L->B->many[i].value_gid == L->target->gids[k])
             return at_most_one(L, e, L->B->many[i].rows_gid, c, out, err);
+    /* an aggregate's value over no rows where no group had the key */
+    for (int j = 0; st == BASALT_OK && r->empty != NULL && j < L->target->n; j++)
+        if (L->target->gids[j] == r->key_gid) {
+            struct basalt_qexpr *key;
+            st = basalt_qexpr_column(L->b, j, &key, err);
+            return st == BASALT_OK ? basalt_sql_empty_or(L->b, key, r->empty, c, out, err) : st;
+        }
     if (st != BASALT_OK || !zero_if_null) {
         *out = c;
         return st;
@@ -661,7 +669,7 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
             if (strcmp(L->B->repl[i].text, text) == 0)
                 for (int k = 0; k < L->target->n; k++)
                     if (L->target->gids[k] == L->B->repl[i].gid)
-                        return repl_column(L, e, k, L->B->repl[i].zero_if_null, out, err);
+                        return repl_column(L, e, k, &L->B->repl[i], out, err);
     }
     /* After aggregation, group keys and aggregates are columns. */
     if (L->n_repl > 0 && e->kind != BASALT_SQL_EXPR_INTEGER && e->kind != BASALT_SQL_EXPR_STRING &&

@@ -669,6 +669,10 @@ static basalt_status bind_leaf(struct binder *B, const struct basalt_sql_from *f
     basalt_sql_note_ndv(B, &rel);
 scoped:
     rel.leaf = f->kind == BASALT_SQL_FROM_SUBQUERY ? NULL : f;
+    rel.left_on = NULL; /* joined as any relation (bind_lateral.c sets them) */
+    rel.n_left_on = 0;
+    rel.empty = NULL;
+    rel.n_empty = 0;
     st = scope_rel(B, f, alias, &rel, names, F->n, scope, err);
     if (st == BASALT_OK)
         st = add_rel(F, &rel, err);
@@ -935,6 +939,10 @@ basalt_status basalt_sql_bind_from(struct binder *B, const struct basalt_sql_fro
                                   (uint64_t)1 << (first + 1), on.conj, on.nc, used, &out, err);
     basalt_free(used);
     basalt_sql_from_reset(&on);
+    /* LEFT JOIN LATERAL over an aggregate without GROUP BY: its values
+     * over no rows for the rows it has no key for */
+    if (st == BASALT_OK && t == BASALT_QPLAN_JOIN_LEFT)
+        st = basalt_sql_empty_rows(B, &out, rel[1].key_gid, rel[1].empty, rel[1].n_empty, err);
     if (st != BASALT_OK)
         return st;
     if (pairs.n > 0 && (k == BASALT_SQL_JOIN_RIGHT || k == BASALT_SQL_JOIN_FULL))

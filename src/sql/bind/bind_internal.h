@@ -35,6 +35,13 @@ struct bscope {
 };
 
 /* A plan node and the gid of each of its output columns. */
+/* A column of a decorrelated aggregate and its value over no rows
+ * (bind_empty_value.c). */
+struct bempty {
+    int32_t gid;
+    struct basalt_query_value value;
+};
+
 struct brel {
     struct basalt_qplan *node;
     int32_t *gids;
@@ -47,6 +54,16 @@ struct brel {
      * one table (a name, a file or a table function; NULL for joins,
      * subqueries and anything derived). */
     const struct basalt_sql_from *leaf;
+    /* A LATERAL over an aggregate without GROUP BY (bind_lateral.c): LEFT
+     * joined on its correlation equalities (left_on) after the other
+     * relations of its FROM list, so that every outer row has its row; its
+     * columns `empty` read their value over no rows where the join found
+     * no row (its first key, key_gid, NULL). */
+    const struct basalt_sql_expr **left_on;
+    int n_left_on;
+    const struct bempty *empty;
+    int n_empty;
+    int32_t key_gid;
 };
 
 /* What a correlated subquery may read of its outer query's FROM to narrow
@@ -65,7 +82,11 @@ struct bouter {
 struct brepl {
     const char *text;
     int32_t gid;
-    bool zero_if_null; /* a correlated COUNT: a key with no rows counts 0 */
+    bool zero_if_null; /* a correlated EXISTS: a key with no rows is FALSE */
+    /* a correlated aggregate: its value over no rows (NULL: the join's
+     * NULL stands), read where the key column key_gid is NULL */
+    const struct basalt_query_value *empty;
+    int32_t key_gid;
 };
 
 /* A table registered in a session (in-memory batches, read by views). */
@@ -367,6 +388,9 @@ basalt_status basalt_sql_ast_replace(struct binder *B, const struct basalt_sql_e
 struct basalt_sql_expr *basalt_sql_ast_column(struct binder *B, const char *table,
                                               const char *name, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_integer(struct binder *B, int64_t value, int32_t pos);
+/* name(arg), or count(*) when arg is NULL. */
+struct basalt_sql_expr *basalt_sql_ast_call(struct binder *B, const char *name,
+                                            const struct basalt_sql_expr *arg);
 struct basalt_sql_expr *basalt_sql_ast_bool(struct binder *B, bool value, int32_t pos);
 struct basalt_sql_expr *basalt_sql_ast_binary(struct binder *B, enum basalt_sql_binary_op op,
                                               struct basalt_sql_expr *l, struct basalt_sql_expr *r);
@@ -454,6 +478,11 @@ void basalt_sql_split_reset(struct bsplit *s);
 bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
                                 const struct bscope *outer, const struct basalt_sql_expr *e,
                                 const struct basalt_sql_expr **o, const struct basalt_sql_expr **i);
+/* NOT_FOUND, the resolver's error, for the first column of e that neither
+ * `in` nor `outer` has; OK when there is none. */
+basalt_status basalt_sql_known_columns(struct binder *B, const struct bscope *in,
+                                       const struct bscope *outer, const struct basalt_sql_expr *e,
+                                       struct basalt_error *err);
 /* Whether e names a column of `outer` that `in` does not have (not
  * looking into e's own subqueries). */
 bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const struct bscope *outer,
@@ -465,10 +494,54 @@ bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query 
 bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e);
 /* Whether e is an integer literal >= 0 (into *out). */
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
+/* bind_subquery_grouped.c: a correlated subquery q with GROUP BY or HAVING
+ * as one row per inner key: the keys (`keys`, n items named __k0...) in
+ * front of its own GROUP BY over its FROM and `where` (its own conditions),
+ * then grouped by the keys alone into __v (any_value of its one value, or
+ * TRUE for an EXISTS) and __rows (the groups a key has; not for EXISTS);
+ * nth > 0: its `ORDER BY ... LIMIT 1 OFFSET nth - 1` keeps that group of a
+ * key in its order, as __v (no __rows); *n_items the columns. NULL when out
+ * of memory. */
+struct basalt_sql_query *basalt_sql_grouped_per_key(struct binder *B, const struct basalt_sql_query *q,
+                                                    const struct basalt_sql_select_item *keys, int n,
+                                                    struct basalt_sql_expr *where, bool exists,
+                                                    int64_t nth, int *n_items);
 /* bind_lateral.c: LATERAL (query) f named `alias`, correlated with the
  * columns in scope: its relation (keys hidden) and the join equalities put
  * into F, *done set; *done false when it reads no outer column (bind it as
  * a subquery). */
+/* q (a subquery in FROM) keyed by its correlation equalities with the
+ * columns of `scope`, as LATERAL plans it: *g the query with the inner
+ * sides in front as __lateral0..., *outer_sides their outer sides, *n_keys
+ * how many (0, *g NULL: q reads no column of scope). UNSUPPORTED for what
+ * LATERAL refuses. */
+basalt_status basalt_sql_lateral_keyed(struct binder *B, const struct basalt_sql_query *q,
+                                       const struct bscope *scope, struct basalt_sql_query **g,
+                                       const struct basalt_sql_expr ***outer_sides, int *n_keys,
+                                       struct basalt_error *err);
+/* bind_subquery_from.c: q with each subquery of its FROM (in inner and
+ * cross joins) that reads `outer` by equalities keyed by them as LATERAL
+ * plans it, and those equalities, on its key columns, added to q's WHERE:
+ * a correlated subquery of q's own (*out = q when there is none). */
+basalt_status basalt_sql_lift_from_correlation(struct binder *B, const struct bscope *outer,
+                                               const struct basalt_sql_query *q,
+                                               const struct basalt_sql_query **out,
+                                               struct basalt_error *err);
+/* rel with its columns `empty` read as their value over no rows where
+ * the column key_gid is NULL (a LEFT join found no row), under the same
+ * gids. */
+basalt_status basalt_sql_empty_rows(struct binder *B, struct brel *rel, int32_t key_gid,
+                                    const struct bempty *empty, int n_empty,
+                                    struct basalt_error *err);
+/* bind_empty_value.c: the value of e, an item of an aggregate query without
+ * GROUP BY, over no rows, as a constant of `type` (false: NULL, or it does
+ * not fold); CASE WHEN key IS NULL THEN *empty ELSE value END. */
+bool basalt_sql_empty_value(struct binder *B, const struct basalt_sql_expr *e,
+                            struct basalt_query_type type, struct basalt_query_value *out);
+basalt_status basalt_sql_empty_or(struct basalt_qexpr_builder *b, struct basalt_qexpr *key,
+                                  const struct basalt_query_value *empty,
+                                  struct basalt_qexpr *value, struct basalt_qexpr **out,
+                                  struct basalt_error *err);
 basalt_status basalt_sql_bind_lateral(struct binder *B, const struct basalt_sql_from *f,
                                       const char *alias, struct bscope *scope, struct bfrom *F,
                                       bool *done, struct basalt_error *err);

@@ -326,7 +326,9 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
         /* An outer join's extra conditions decide matches: they run inside it. */
         struct basalt_qexpr_builder *jb;
         st = basalt_qplan_join_builder(B->ctx, left->node, right->node, &jb, err);
-        struct brel view = {NULL, NULL, left->n + right->n, 0, false, NULL};
+        struct brel view;
+        memset(&view, 0, sizeof view);
+        view.n = left->n + right->n;
         view.gids = basalt_arena_alloc(&B->arena, sizeof *view.gids * (size_t)(view.n + 1), 8);
         if (st == BASALT_OK && view.gids == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -417,13 +419,14 @@ static double join_estimate(struct binder *B, const struct bscope *scope, double
  * multiplies), else the smallest product. *rows: the estimate. */
 static int next_relation(struct binder *B, const struct bscope *scope, const struct brel *rels,
                          int n_rels, const struct basalt_sql_expr *const *conj, int n_conj,
-                         const bool *used, uint64_t in, double acc_rows, double *rows_out)
+                         const bool *used, uint64_t in, uint64_t skip, double acc_rows,
+                         double *rows_out)
 {
     int best = -1;
     bool best_connected = false;
     double best_rows = 0;
     for (int r = 0; r < n_rels; r++) {
-        if (in & ((uint64_t)1 << r))
+        if ((in | skip) & ((uint64_t)1 << r))
             continue;
         double rows = -1;
         for (int i = 0; i < n_conj; i++) {
@@ -452,16 +455,45 @@ static int next_relation(struct binder *B, const struct bscope *scope, const str
  * summed: what the joins build, probe and pass up. */
 static double order_cost(struct binder *B, const struct bscope *scope, const struct brel *rels,
                          int n_rels, const struct basalt_sql_expr *const *conj, int n_conj,
-                         const bool *used, int start)
+                         const bool *used, uint64_t skip, int start)
 {
     uint64_t in = (uint64_t)1 << start;
     double rows = rels[start].rows, cost = 0;
-    for (int k = 1; k < n_rels; k++) {
-        int r = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, rows, &rows);
+    for (int k = 1 + __builtin_popcountll(skip); k < n_rels; k++) {
+        int r = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, skip, rows, &rows);
         in |= (uint64_t)1 << r;
         cost += rows;
     }
     return cost;
+}
+
+/* A LATERAL over an aggregate without GROUP BY, LEFT joined onto acc (the
+ * relations `in`) on its correlation equalities only; the FROM's other
+ * conditions that read it stay unused, to filter the result. */
+static basalt_status left_join_late(struct binder *B, const struct bscope *scope, struct brel *acc,
+                                    uint64_t *in, struct brel *late, int r,
+                                    const struct basalt_sql_expr *const *conj, int n_conj,
+                                    bool *used, struct basalt_error *err)
+{
+    bool *on_used = basalt_calloc((size_t)late->n_left_on + 1, sizeof *on_used);
+    if (on_used == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    struct brel joined;
+    basalt_status st = basalt_sql_join_pair(B, scope, BASALT_QPLAN_JOIN_LEFT, acc, *in, late,
+                                            (uint64_t)1 << r, late->left_on, late->n_left_on,
+                                            on_used, &joined, err);
+    basalt_free(on_used);
+    for (int i = 0; i < n_conj; i++)
+        for (int k = 0; k < late->n_left_on; k++)
+            used[i] |= conj[i] == late->left_on[k];
+    if (st == BASALT_OK) {
+        joined.rows = acc->rows;
+        st = basalt_sql_empty_rows(B, &joined, late->key_gid, late->empty, late->n_empty, err);
+    }
+    if (st == BASALT_OK)
+        *acc = joined;
+    *in |= (uint64_t)1 << r;
+    return st;
 }
 
 /* Relations in a FROM list beyond which only the largest is tried as the
@@ -484,8 +516,19 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
         st = basalt_error_set(err, BASALT_LIMIT, "more than 64 tables in one FROM");
     for (int i = 0; i < n_conj && st == BASALT_OK; i++)
         masks[i] = basalt_sql_refs(B, scope, conj[i]);
+    /* LATERALs LEFT joined after the others (when there are others): a
+     * condition on them alone filters after that join, not before. */
+    uint64_t late = 0;
+    for (int r = 0; r < n_rels && r < 64; r++)
+        if (rels[r].left_on != NULL)
+            late |= (uint64_t)1 << r;
+    uint64_t all = n_rels == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_rels) - 1);
+    if (late == all)
+        late = 0;
     /* Filters on single relations first. */
     for (int r = 0; r < n_rels && st == BASALT_OK; r++) {
+        if (late & ((uint64_t)1 << r))
+            continue;
         int k = 0;
         for (int i = 0; i < n_conj; i++)
             if (!used[i] && masks[i] == ((uint64_t)1 << r)) {
@@ -500,21 +543,25 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
      * suppliers, then their part-suppliers, instead of every part-supplier
      * joined to its supplier first); join_pair then builds the smaller
      * side. */
-    int cur = 0;
-    for (int r = 1; r < n_rels; r++)
-        if (rels[r].rows > rels[cur].rows)
+    int cur = -1;
+    for (int r = 0; r < n_rels; r++)
+        if (!(late & ((uint64_t)1 << r)) && (cur < 0 || rels[r].rows > rels[cur].rows))
             cur = r;
+    if (cur < 0)
+        cur = 0;
     if (st == BASALT_OK && n_rels > 2 && n_rels <= JOIN_START_TRIES) {
         int largest = cur;
-        double best = order_cost(B, scope, rels, n_rels, conj, n_conj, used, cur);
+        double best = order_cost(B, scope, rels, n_rels, conj, n_conj, used, late, cur);
         for (int r = 0; r < n_rels; r++) {
+            if (late & ((uint64_t)1 << r))
+                continue;
             /* Only small starts: from one of medium size the estimates
              * (bounds of distinct values) can hide that its first join
              * keeps a large relation whole (TPC-H Q9 from its 1.5M orders
              * joined 6M lineitems before the 1/20 of parts that match). */
             if (r == cur || rels[r].rows * JOIN_START_SMALL > rels[largest].rows)
                 continue;
-            double c = order_cost(B, scope, rels, n_rels, conj, n_conj, used, r);
+            double c = order_cost(B, scope, rels, n_rels, conj, n_conj, used, late, r);
             if (c <= best / 2) {
                 best = c;
                 cur = r;
@@ -523,16 +570,18 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
     }
     struct brel acc = rels[cur];
     uint64_t in = (uint64_t)1 << cur;
-    uint64_t all = n_rels == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_rels) - 1);
-    while (st == BASALT_OK && in != all) {
+    while (st == BASALT_OK && (in | late) != all) {
         double rows;
-        int best = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, acc.rows, &rows);
+        int best = next_relation(B, scope, rels, n_rels, conj, n_conj, used, in, late, acc.rows, &rows);
         st = basalt_sql_join_pair(B, scope, BASALT_QPLAN_JOIN_INNER, &acc, in, &rels[best],
                                   (uint64_t)1 << best, conj, n_conj, used, &acc, err);
         if (st == BASALT_OK)
             acc.rows = rows;
         in |= (uint64_t)1 << best;
     }
+    for (int r = 0; r < n_rels && st == BASALT_OK; r++)
+        if (late & ((uint64_t)1 << r))
+            st = left_join_late(B, scope, &acc, &in, &rels[r], r, conj, n_conj, used, err);
     /* What is left (constant conditions) filters the result. */
     int k = 0;
     for (int i = 0; i < n_conj && st == BASALT_OK; i++)
@@ -540,6 +589,10 @@ basalt_status basalt_sql_plan_joins(struct binder *B, const struct bscope *scope
             one[k++] = conj[i];
     if (st == BASALT_OK)
         st = basalt_sql_filter(B, scope, &acc, one, k, "WHERE", err);
+    /* a LATERAL alone here is LEFT joined by the FROM around it (LEFT
+     * JOIN LATERAL), which reads its `empty`; nothing is late above */
+    acc.left_on = NULL;
+    acc.n_left_on = 0;
     if (st == BASALT_OK)
         *out = acc;
     basalt_free(used);

@@ -272,11 +272,14 @@ static basalt_status project(struct binder *B, struct brel *rel, struct basalt_q
     basalt_status st = basalt_qplan_project(B->ctx, rel->node, exprs, names, n, &p, err);
     if (st != BASALT_OK)
         return st;
+    double rows = rel->rows;
+    bool table_rows = rel->table_rows;
+    memset(out, 0, sizeof *out);
     out->node = p;
     out->n = n;
     out->gids = gids;
-    out->rows = rel->rows;
-    out->table_rows = rel->table_rows;
+    out->rows = rows;
+    out->table_rows = table_rows;
     return BASALT_OK;
 }
 
@@ -588,7 +591,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                              ? basalt_sql_refs(B, &scope, c->u.in_query.arg)
                              : 0;
             int r = m != 0 && (m & (m - 1)) == 0 ? __builtin_ctzll(m) : -1;
-            if (r >= 0 && r < F.n)
+            /* (not onto a LATERAL LEFT joined later: after that join) */
+            if (r >= 0 && r < F.n && F.rels[r].left_on == NULL)
                 st = basalt_sql_in_join(B, &scope, &F.rels[r], m, c, err);
             else if (basalt_sql_has_subquery(c))
                 deferred[n_deferred++] = c;
@@ -624,6 +628,12 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, NULL, 0, NULL, err);
             continue;
         }
+        /* GROUP BY ALL groups by the items without aggregates: a subquery
+         * there is a key, a column before grouping */
+        if (s->group_all && !basalt_sql_has_aggregate(B, x)) {
+            st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, NULL, 0, NULL, err);
+            continue;
+        }
         struct aggs in_item;
         memset(&in_item, 0, sizeof in_item);
         st = collect_aggs(B, x, &in_item, err);
@@ -632,6 +642,13 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                                         err);
         basalt_free(in_item.calls);
         basalt_free(in_item.texts);
+    }
+    /* So are those of ORDER BY, read as hidden columns of the select list
+     * (after grouping: below). */
+    for (int i = 0; i < q->n_order && st == BASALT_OK && !grouping; i++) {
+        const struct basalt_sql_expr *x = q->order[i].expr;
+        if (x != NULL && x->kind != BASALT_SQL_EXPR_IN_QUERY && basalt_sql_has_subquery(x))
+            st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, NULL, 0, NULL, err);
     }
     /* GROUP BY n names the n-th select item: another number is an error,
      * as DuckDB's (not a constant key). */
@@ -754,7 +771,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 st = basalt_sql_lower(&L, gk[i], &keys[i], err);
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){knames[i], agids[i], false};
+            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0};
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -807,7 +824,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false};
+            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0};
         }
         /* A group key that is a column is that column afterwards too (after
          * the aggregates' arguments, which read the column before grouping). */
@@ -830,7 +847,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_qplan_aggregate(B->ctx, rel.node, keys, knames, nk, calls, A.n, &agg, err);
         for (int c = 0; c < G.n_calls && st == BASALT_OK; c++) {
             agids[nk + A.n + c] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false};
+            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0};
         }
         if (st == BASALT_OK) {
             rel.node = agg;
@@ -844,8 +861,10 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
         basalt_free(calls);
         /* Correlated subqueries outside the aggregates, over the groups
          * (repl's first nk entries are the group keys). */
-        for (int i = 0; i <= s->n_items && st == BASALT_OK; i++) {
-            const struct basalt_sql_expr *x = i < s->n_items ? s->items[i].expr : having;
+        for (int i = 0; i <= s->n_items + q->n_order && st == BASALT_OK; i++) {
+            const struct basalt_sql_expr *x = i < s->n_items    ? s->items[i].expr
+                                              : i == s->n_items ? having
+                                                                : q->order[i - s->n_items - 1].expr;
             if (x != NULL && x->kind != BASALT_SQL_EXPR_STAR && x->kind != BASALT_SQL_EXPR_IN_QUERY)
                 st = basalt_sql_decorrelate(B, &scope, &from, &rel, x, repl, nk, NULL, err);
         }

@@ -19,7 +19,12 @@
  *     the same way;
  *   - an EXISTS that is not a condition of its own (in CASE, under OR, in
  *     the SELECT list) is TRUE grouped the same way, FALSE where the LEFT
- *     join finds no group.
+ *     join finds no group;
+ *   - with GROUP BY or HAVING of its own, a scalar subquery or EXISTS is
+ *     grouped per key in two steps (bind_subquery_grouped.c) and read as
+ *     the one-value case;
+ *   - one that reads the outer query only inside a subquery of its FROM
+ *     has that subquery keyed first (bind_subquery_from.c).
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
 #include <stdio.h>
@@ -178,6 +183,36 @@ bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const str
     return o.any;
 }
 
+struct unknown {
+    struct binder *B;
+    const struct bscope *inner, *outer;
+    const struct basalt_sql_expr *first;
+};
+
+static void find_unknown(void *vctx, const struct basalt_sql_expr *c)
+{
+    struct unknown *u = vctx;
+    const struct bcol *col;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    if (u->first == NULL &&
+        basalt_sql_resolve(u->B, u->inner, &c->u.column, c->pos, &col, &ignore) != BASALT_OK &&
+        basalt_sql_resolve(u->B, u->outer, &c->u.column, c->pos, &col, &ignore) != BASALT_OK)
+        u->first = c;
+}
+
+basalt_status basalt_sql_known_columns(struct binder *B, const struct bscope *in,
+                                       const struct bscope *outer, const struct basalt_sql_expr *e,
+                                       struct basalt_error *err)
+{
+    struct unknown u = {B, in, outer, NULL};
+    walk(e, find_unknown, &u);
+    if (u.first == NULL)
+        return BASALT_OK;
+    const struct bcol *col;
+    return basalt_sql_resolve(B, in, &u.first->u.column, u.first->pos, &col, err);
+}
+
 void basalt_sql_split_reset(struct bsplit *s)
 {
     basalt_sql_scope_reset(&s->in);
@@ -231,7 +266,8 @@ static basalt_status combined(const struct bscope *outer, const struct bscope *i
 }
 
 static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
-                              bool zero_if_null, struct basalt_error *err)
+                              bool zero_if_null, const struct basalt_query_value *empty,
+                              int32_t key_gid, struct basalt_error *err)
 {
     if (B->n_repl == B->cap_repl) {
         int cap = B->cap_repl ? B->cap_repl * 2 : 8;
@@ -241,7 +277,7 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
         B->repl = r;
         B->cap_repl = cap;
     }
-    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null};
+    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null, empty, key_gid};
     return BASALT_OK;
 }
 
@@ -258,29 +294,6 @@ static basalt_status add_many(struct binder *B, int32_t value_gid, int32_t rows_
     }
     B->many[B->n_many++] = (struct bmany){value_gid, rows_gid};
     return BASALT_OK;
-}
-
-/* name(arg), or count(*) when arg is NULL, in the binder's arena. */
-static struct basalt_sql_expr *call_of(struct binder *B, const char *name,
-                                       const struct basalt_sql_expr *arg)
-{
-    struct basalt_sql_expr *e = basalt_arena_alloc(&B->arena, sizeof *e, 8);
-    struct basalt_sql_expr **args = basalt_arena_alloc(&B->arena, sizeof *args, 8);
-    if (e == NULL || args == NULL)
-        return NULL;
-    memset(e, 0, sizeof *e);
-    e->kind = BASALT_SQL_EXPR_FUNCTION;
-    e->pos = arg != NULL ? arg->pos : 0;
-    e->height = (arg != NULL ? arg->height : 0) + 1;
-    e->u.call.name.name = name;
-    if (arg == NULL) {
-        e->u.call.star = true;
-    } else {
-        args[0] = basalt_sql_ast_shared(arg);
-        e->u.call.args = args;
-        e->u.call.n_args = 1;
-    }
-    return e;
 }
 
 static basalt_status exists_join(struct binder *B, const struct bscope *outer, struct brel *rel,
@@ -337,7 +350,7 @@ bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
 
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out)
 {
-    if (e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
+    if (e == NULL || e->kind != BASALT_SQL_EXPR_INTEGER || !e->u.lit.fits || e->u.lit.i64 < 0)
         return false;
     *out = e->u.lit.i64;
     return true;
@@ -408,29 +421,60 @@ static void find_missing(void *vctx, const struct basalt_sql_expr *c)
 
 static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                                  const struct bouter *from, struct brel *rel,
-                                 const struct basalt_sql_expr *sub, struct bsplit *s,
-                                 struct basalt_error *err)
+                                 const struct basalt_sql_expr *sub, const struct basalt_sql_query *q,
+                                 struct bsplit *s, struct basalt_error *err)
 {
-    const struct basalt_sql_query *q = sub->u.subquery;
     const struct basalt_sql_select *sel = &q->u.select;
     bool exists = sub->kind == BASALT_SQL_EXPR_EXISTS;
-    if (exists && (sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all || sel->having != NULL || q->limit != NULL))
+    /* its own GROUP BY or HAVING: per key in two steps
+     * (bind_subquery_grouped.c) */
+    bool grouped = sel->n_group > 0 || sel->having != NULL;
+    if (sel->n_grouping > 0 || sel->group_all || (grouped && sel->qualify != NULL))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
-                              "this correlated EXISTS is not supported yet as a value (no GROUP "
-                              "BY, HAVING or LIMIT)");
-    int64_t nth = 0;
-    basalt_status st = exists ? BASALT_OK : limited_row(B, q, &nth, err);
+                              "a correlated subquery with grouping sets, GROUP BY ALL or QUALIFY "
+                              "is not supported yet");
+    /* grouped per key, only the WHERE may read the outer query; a GROUP BY
+     * ordinal names one of its own items (the keys go in front later) */
+    for (int i = 0; grouped && i <= sel->n_group; i++) {
+        const struct basalt_sql_expr *x = i < sel->n_group ? sel->group[i] : sel->having;
+        if (x == NULL)
+            continue;
+        if (basalt_sql_reads_outer(B, &s->in, outer, x))
+            return basalt_sql_err(B, BASALT_UNSUPPORTED, x->pos, err,
+                                  "a correlated subquery's GROUP BY or HAVING that reads the outer "
+                                  "query is not supported");
+        if (i < sel->n_group && x->kind == BASALT_SQL_EXPR_INTEGER &&
+            (!x->u.lit.fits || x->u.lit.i64 < 1 || x->u.lit.i64 > sel->n_items))
+            return basalt_sql_err(B, BASALT_INVALID_ARG, x->pos, err,
+                                  "GROUP BY term out of range - should be between 1 and %d",
+                                  (int)sel->n_items);
+    }
+    /* with GROUP BY, `ORDER BY o LIMIT 1 OFFSET m` picks the (m+1)-th of
+     * each key's groups */
+    int64_t nth = 0, limit = 0, offset = 0;
+    if (grouped && !exists && q->limit != NULL && basalt_sql_literal_int(q->limit, &limit) &&
+        limit == 1 && (q->offset == NULL || basalt_sql_literal_int(q->offset, &offset)) &&
+        !q->order_all)
+        nth = offset + 1;
+    /* an EXISTS needs one row: a LIMIT of 1 or more changes nothing */
+    bool any_row = exists && q->offset == NULL && basalt_sql_literal_int(q->limit, &limit) && limit > 0;
+    if ((exists || grouped) && q->limit != NULL && nth == 0 && !any_row)
+        return basalt_sql_err(B, BASALT_UNSUPPORTED, q->limit->pos, err,
+                              "a correlated subquery with GROUP BY or HAVING takes LIMIT 1 (with "
+                              "a constant OFFSET) here; an EXISTS read as a value a LIMIT of 1 or "
+                              "more, without OFFSET");
+    basalt_status st = exists || grouped ? BASALT_OK : limited_row(B, q, &nth, err);
     if (st != BASALT_OK)
         return st;
-    bool ordered = nth > 0; /* ORDER BY and LIMIT pick the row; else they change nothing */
-    if (!exists && (sel->n_items != 1 || sel->n_group > 0 || sel->n_grouping > 0 || sel->group_all ||
-                    sel->having != NULL || (q->n_order > 0 && !ordered && q->limit == NULL)))
+    bool ordered = nth > 0 && !grouped; /* ORDER BY and LIMIT pick the row; else they change nothing */
+    if (!exists && (sel->n_items != 1 || (q->n_order > 0 && !ordered && !grouped && q->limit == NULL)))
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
-                              "this correlated subquery is not supported yet (one value or "
-                              "aggregate; no GROUP BY or HAVING)");
-    /* one value a row without LIMIT: any of its key's rows, and how many
-     * there are (more than one fails where it is read: bind_expr.c) */
-    bool single = !exists && !ordered && !basalt_sql_has_aggregate(B, sel->items[0].expr);
+                              "this correlated subquery is not supported yet (one value, without "
+                              "ORDER BY unless LIMIT 1 picks the row)");
+    /* one value a row without LIMIT: any of its key's rows (or groups),
+     * and how many there are (more than one fails where it is read:
+     * bind_expr.c) */
+    bool single = !exists && nth == 0 && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
     int n = s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
     struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
@@ -445,7 +489,9 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
         if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
-            st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
+            st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
+            if (st == BASALT_OK)
+                st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
                                 exists ? "a correlated EXISTS must be correlated by equalities "
                                          "where it is not a condition of its own"
                                        : "a correlated scalar subquery must be correlated by "
@@ -476,8 +522,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     items[n].expr = exists ? basalt_sql_ast_bool(B, true, sub->pos) : sel->items[0].expr;
     items[n].alias.name = "__v";
     if (single) {
-        items[n].expr = call_of(B, "any_value", sel->items[0].expr);
-        items[n + 1].expr = call_of(B, "count", NULL);
+        items[n].expr = basalt_sql_ast_call(B, "any_value", sel->items[0].expr);
+        items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
         items[n + 1].alias.name = "__rows";
     }
     if (items[n].expr == NULL || (single && items[n + 1].expr == NULL)) {
@@ -504,7 +550,15 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
                               : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
                                                       basalt_sql_ast_shared(s->inner[k]));
     g->u.select.where = where;
-    if (ordered) {
+    if (grouped) {
+        int n_items;
+        g = basalt_sql_grouped_per_key(B, q, items, n, where, exists, nth, &n_items);
+        if (g == NULL) {
+            basalt_free(outer_side);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        items = g->u.select.items;
+    } else if (ordered) {
         g->u.select.qualify = nth_of_key(B, q, group, n, nth);
         if (g->u.select.qualify == NULL) {
             basalt_free(outer_side);
@@ -514,13 +568,14 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         g->u.select.n_group = n;
         g->u.select.group = group;
     }
-    struct brel grouped;
+    struct brel keyed;
     const char **names;
-    st = basalt_sql_bind_query(B, g, &grouped, &names, err);
+    st = basalt_sql_bind_query(B, g, &keyed, &names, err);
     /* Only the groups the outer rows can reach, when a filtered outer table
      * says which (bind_narrow.c); as it was if that does not bind. */
     struct basalt_sql_expr *narrow =
-        st == BASALT_OK ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &grouped) : NULL;
+        st == BASALT_OK && !grouped ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
+                                    : NULL;
     if (narrow != NULL) {
         g->u.select.where = where == NULL ? narrow
                                           : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where, narrow);
@@ -530,17 +585,19 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         basalt_error_init(&ignore);
         if (g->u.select.where != NULL &&
             basalt_sql_bind_query(B, g, &narrowed, &narrowed_names, &ignore) == BASALT_OK) {
-            grouped = narrowed;
+            keyed = narrowed;
             names = narrowed_names;
         }
     }
     /* join on outer = __sqN.__kk */
     struct bscope o_copy, sq, none;
     memset(&none, 0, sizeof none);
+    memset(&o_copy, 0, sizeof o_copy); /* reset below also when binding failed */
+    memset(&sq, 0, sizeof sq);
     if (st == BASALT_OK)
         st = combined(outer, &none, &o_copy, &sq, err);
     for (int k = 0; k <= n && st == BASALT_OK; k++)
-        st = basalt_sql_scope_add(&sq, table, k < n ? items[k].alias.name : "__v", grouped.gids[k], 1,
+        st = basalt_sql_scope_add(&sq, table, k < n ? items[k].alias.name : "__v", keyed.gids[k], 1,
                                   err);
     const struct basalt_sql_expr **conds = basalt_calloc((size_t)n + 1, sizeof *conds);
     bool *used = basalt_calloc((size_t)n + 1, sizeof *used);
@@ -555,19 +612,29 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     }
     struct brel out;
     if (st == BASALT_OK)
-        st = basalt_sql_join_pair(B, &sq, BASALT_QPLAN_JOIN_LEFT, rel, 1, &grouped, 2, conds, n,
+        st = basalt_sql_join_pair(B, &sq, BASALT_QPLAN_JOIN_LEFT, rel, 1, &keyed, 2, conds, n,
                                   used, &out, err);
     if (st == BASALT_OK) {
         *rel = out;
         /* the LEFT join leaves NULL where no row has the key: right for
-         * every aggregate but COUNT, whose value there is 0, and EXISTS,
-         * FALSE */
+         * most aggregates, not for COUNT (0 there) or an expression over
+         * one (`count(*) + 1`), read as their value over no rows where the
+         * key column is NULL (bind_empty_value.c); EXISTS is FALSE */
         const struct basalt_sql_expr *x = items[n].expr;
+        struct basalt_query_value *empty = NULL;
+        struct basalt_query_type t;
+        const struct ArrowSchema *schema = basalt_qplan_schema(keyed.node);
+        if (!exists && !single && !grouped && n > 0 &&
+            basalt_query_type_from_format(schema->children[n]->format, &t, NULL) == BASALT_OK &&
+            (empty = basalt_arena_alloc(&B->arena, sizeof *empty, 8)) != NULL &&
+            !basalt_sql_empty_value(B, x, t, empty))
+            empty = NULL;
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
-                     strcmp(x->u.call.name.name, "count") == 0;
-        st = add_repl(B, basalt_sql_text(B, sub), grouped.gids[n], count || exists, err);
+                     strcmp(x->u.call.name.name, "count") == 0 && empty == NULL;
+        st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, empty,
+                      keyed.gids[0], err);
         if (st == BASALT_OK && single)
-            st = add_many(B, grouped.gids[n], grouped.gids[n + 1], err);
+            st = add_many(B, keyed.gids[n], keyed.gids[n + 1], err);
     }
     basalt_free(conds);
     basalt_free(used);
@@ -638,6 +705,19 @@ static bool is_group_key(struct binder *B, const struct basalt_sql_expr *e,
     return false;
 }
 
+/* Whether the same subquery is a column of rel already (written twice, as
+ * in the SELECT list and ORDER BY): its value for a row is the same. */
+static bool joined_already(struct binder *B, const struct brel *rel, const struct basalt_sql_expr *e)
+{
+    const char *text = B->n_repl > 0 ? basalt_sql_text(B, e) : NULL;
+    for (int i = 0; text != NULL && i < B->n_repl; i++)
+        if (strcmp(B->repl[i].text, text) == 0)
+            for (int k = 0; k < rel->n; k++)
+                if (rel->gids[k] == B->repl[i].gid)
+                    return true;
+    return false;
+}
+
 /* Whether q's SELECT list aggregates without GROUP BY: one row always. */
 bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query *q)
 {
@@ -691,23 +771,51 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         return basalt_sql_err(B, BASALT_LIMIT, e->pos, err, "more than 16 subqueries in one condition");
     basalt_status st = BASALT_OK;
     for (int k = 0; k < n && st == BASALT_OK; k++) {
-        if (is_group_key(B, subs[k], keys, n_keys))
+        if (is_group_key(B, subs[k], keys, n_keys) || joined_already(B, rel, subs[k]))
             continue;
         struct bsplit s;
         if (basalt_sql_exists_always(B, subs[k]))
             continue; /* TRUE, whatever it reads (bind_expr.c) */
-        st = basalt_sql_split_subquery(B, outer, subs[k]->u.subquery, &s, err);
+        const struct basalt_sql_query *q = subs[k]->u.subquery;
+        st = basalt_sql_split_subquery(B, outer, q, &s, err);
+        if (st == BASALT_NOT_FOUND) {
+            /* a subquery of its FROM may be what reads the outer query
+             * (bind_subquery_from.c); the column stays not found if not */
+            const struct basalt_sql_query *lifted;
+            struct basalt_error first;
+            basalt_error_init(&first);
+            if (err != NULL)
+                first = *err;
+            st = basalt_sql_lift_from_correlation(B, outer, q, &lifted, err);
+            if (st == BASALT_OK && lifted == q) {
+                if (err != NULL)
+                    *err = first;
+                st = BASALT_NOT_FOUND;
+            } else if (st == BASALT_OK) {
+                basalt_sql_split_reset(&s);
+                q = lifted;
+                st = basalt_sql_split_subquery(B, outer, q, &s, err);
+            }
+        }
         if (st == BASALT_OK && s.n_corr > 0 && subs[k]->kind == BASALT_SQL_EXPR_EXISTS &&
-            basalt_sql_aggregates_once(B, subs[k]->u.subquery))
+            basalt_sql_aggregates_once(B, q) &&
+            (q->u.select.qualify != NULL || q->limit != NULL || q->offset != NULL))
             st = basalt_sql_err(B, BASALT_UNSUPPORTED, subs[k]->pos, err,
                                 "a correlated EXISTS over an aggregate without GROUP BY, with "
-                                "HAVING, LIMIT or OFFSET, is not supported");
+                                "QUALIFY, LIMIT or OFFSET, is not supported");
+        /* an EXISTS with GROUP BY or HAVING asks for a group, not a row of
+         * its FROM: a value even where it is a condition of its own; so
+         * does one whose LIMIT or OFFSET matters (refused there) */
+        int64_t limit = 1;
+        bool groups = q->kind == BASALT_SQL_QUERY_SELECT &&
+                      (q->u.select.n_group > 0 || q->u.select.having != NULL || q->offset != NULL ||
+                       (q->limit != NULL && (!basalt_sql_literal_int(q->limit, &limit) || limit == 0)));
         if (st == BASALT_OK && s.n_corr > 0) {
-            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS) {
+            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else {
-                st = scalar_join(B, outer, from, rel, subs[k], &s, err);
+                st = scalar_join(B, outer, from, rel, subs[k], q, &s, err);
             }
         }
         basalt_sql_split_reset(&s);
