@@ -620,13 +620,15 @@ static basalt_status begin_stream(struct shm_client *c, const void *ticket, size
     bool first = c->connection_streams == 0;
     c->connection_streams++;
     st = send_request(c, ticket, ticket_len);
+    if (st != BASALT_OK)
+        basalt_error_context(&c->err, st, "request");
     struct shm_record r;
     int fd = -1;
     if (st == BASALT_OK)
         st = next_record(c, &r, &fd);
     if (st != BASALT_OK) {
         *stale = !first && st == BASALT_IO && c->records == 0;
-        return basalt_error_context(&c->err, st, "request");
+        return st;
     }
     /* The file comes with the connection's first stream only. */
     if (r.type != SHM_RECORD_SEGMENT || (fd >= 0) != first) {

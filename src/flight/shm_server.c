@@ -306,7 +306,8 @@ static void add_stats(struct serve_env *env, const struct shm_segment_stats *bef
                        (int64_t)(after->copied_bytes - before->copied_bytes), __ATOMIC_RELAXED);
 }
 
-/* Serves one stream of the connection into `seg`. */
+/* Serves one stream of the connection into `seg`. *gone: the consumer is
+ * to be sent no error record (it went away, or was sent one here). */
 static basalt_status serve_ticket(struct serve_env *env, int sock, struct shm_segment *seg,
                                   bool first, const uint8_t *ticket, size_t ticket_len,
                                   bool *gone, struct basalt_error *err)
@@ -321,6 +322,10 @@ static basalt_status serve_ticket(struct serve_env *env, int sock, struct shm_se
         st = basalt_error_set(err, BASALT_INTERNAL, "the open callback gave a released stream");
     if (st != BASALT_OK) {
         basalt_arrow_stream_release(&stream);
+        /* The consumer gets the callback's message as it is; the log says
+         * where it came from. */
+        send_error(sock, st, err->message);
+        *gone = true;
         return basalt_error_context(err, st, "ticket");
     }
     struct shm_segment_stats before, after;
@@ -369,10 +374,9 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
             st = serve_ticket(env, sock, seg, first, req + SHM_REQUEST_HEAD, ticket_len, &gone,
                               err);
         if (st != BASALT_OK) {
-            if (!gone) {
+            if (!gone)
                 send_error(sock, st, err->message);
-                linger_for_close(sock);
-            }
+            linger_for_close(sock);
             break;
         }
     }

@@ -148,24 +148,34 @@ uri=$(sed -n 's/^listening on //p' "$tmp/fserve.out")
 "$basalt" flight info "$uri" db.t > "$tmp/info.out"
 : > "$tmp/shm_rows.csv"
 n=0
+args=()
 while IFS= read -r ticket; do
   "$basalt" flight shm-get --socket "$fsock" --ticket "$ticket" --format csv | tail -n +2 \
     >> "$tmp/shm_rows.csv"
   "$basalt" flight shm-get --socket "$fsock" --ticket "$ticket" --count > "$tmp/fcount.out"
   grep -q "^copied buffers: 0\$" "$tmp/fcount.out" || fail "the consumer copied buffers"
+  args+=(--ticket "$ticket")
   n=$((n + 1))
 done < <(sed -n 's/^  endpoint [0-9]*: \({.*}\)$/\1/p' "$tmp/info.out")
 [ $n -ge 2 ] || fail "flight info gave $n endpoints: $(cat "$tmp/info.out")"
+# Every endpoint again, twice over, in one session: one connection and one
+# memory file for all of them.
+"$basalt" flight shm-get --socket "$fsock" "${args[@]}" "${args[@]}" --format csv | tail -n +2 \
+  | sort > "$tmp/session_rows.csv"
 "$basalt" sql --catalog "sqlite:$wh/catalog.db" --format csv "SELECT id, x, s FROM db.t" | tail -n +2 | sort > "$tmp/want.csv"
 sort -o "$tmp/shm_rows.csv" "$tmp/shm_rows.csv"
 [ "$(wc -l < "$tmp/want.csv")" = 300000 ] || fail "the table has $(wc -l < "$tmp/want.csv") rows"
 cmp -s "$tmp/shm_rows.csv" "$tmp/want.csv" || fail "the table's rows through shared memory differ"
+sort "$tmp/want.csv" "$tmp/want.csv" | cmp -s - "$tmp/session_rows.csv" \
+  || fail "the rows of a session differ"
 kill -TERM "$fserver"
 wait "$fserver" || fail "flight serve exited $? on SIGTERM"
 line=$(grep "flight serve: shm:" "$tmp/fserve.log") || fail "no shm counters: $(cat "$tmp/fserve.log")"
 in_place=$(sed -n 's/.* \([0-9]*\) bytes decoded in place.*/\1/p' <<< "$line")
-# Each of the 2n streams read id's and x's values (8 bytes a row) and x's
-# validity where it was decoded: at least 2 * 300000 * 16 bytes in place.
-[ "${in_place:-0}" -ge $((2 * 300000 * 16)) ] || fail "decoded in place: $line"
+streams=$(sed -n 's/.*shm: \([0-9]*\) streams.*/\1/p' <<< "$line")
+[ "$streams" = $((4 * n)) ] || fail "streams served: $line"
+# Each of the 4n streams read id's and x's values (8 bytes a row) and x's
+# validity where it was decoded: at least 4 * 300000 * 16 bytes in place.
+[ "${in_place:-0}" -ge $((4 * 300000 * 16)) ] || fail "decoded in place: $line"
 echo "$line"
 echo "ok: flight shm"

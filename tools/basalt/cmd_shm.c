@@ -370,10 +370,12 @@ int cli_flight_shm_serve(int argc, char **argv)
 /* ------------------------------------------------------------ shm-get */
 
 static const char get_help[] =
-    "usage: basalt flight shm-get --socket PATH --ticket TICKET [options]\n\n"
-    "Asks the producer at the Unix socket PATH (basalt flight shm-serve) for\n"
-    "TICKET and prints the rows it sends through shared memory. Fails (exit 1)\n"
-    "with one line on stderr when the producer dies or sends anything malformed.\n\n"
+    "usage: basalt flight shm-get --socket PATH --ticket TICKET [--ticket T2 ...] [options]\n\n"
+    "Asks the producer at the Unix socket PATH (basalt flight shm-serve, or flight\n"
+    "serve --shm-socket) for each TICKET in turn, in one session (one connection,\n"
+    "one memory file), and prints the rows it sends through shared memory; the\n"
+    "tickets must give one schema. Fails (exit 1) with one line on stderr when the\n"
+    "producer dies or sends anything malformed.\n\n"
     "options:\n"
     "  --format table|csv|json  how rows are printed (default table)\n"
     "  --count              print counts, bytes and throughput instead of rows\n"
@@ -388,18 +390,106 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The same columns (names and formats) at the top level. */
+static bool same_columns(const struct ArrowSchema *a, const struct ArrowSchema *b)
+{
+    if (a->n_children != b->n_children || strcmp(a->format, b->format) != 0)
+        return false;
+    for (int64_t i = 0; i < a->n_children; i++) {
+        const struct ArrowSchema *x = a->children[i], *y = b->children[i];
+        if (strcmp(x->format, y->format) != 0 ||
+            strcmp(x->name ? x->name : "", y->name ? y->name : "") != 0)
+            return false;
+    }
+    return true;
+}
+
+static basalt_status stream_status(struct ArrowArrayStream *s, int rc, struct basalt_error *err)
+{
+    return basalt_error_set(err, rc == EIO ? BASALT_IO : rc == ENOMEM ? BASALT_NOMEM
+                                 : rc == EOVERFLOW          ? BASALT_LIMIT
+                                 : rc == ENOTSUP            ? BASALT_UNSUPPORTED
+                                                            : BASALT_CORRUPT,
+                            "%s", s->get_last_error(s));
+}
+
+struct get_totals {
+    int64_t rows, batches, bytes, zero_copy, copied;
+};
+
+/* Reads one ticket's stream of the session, printing its rows through `w`
+ * (made with the first stream's schema when *w is NULL and rows are
+ * printed). */
+static basalt_status get_ticket(struct basalt_flight_shm_session *session, const char *ticket,
+                                enum cli_format_kind kind, bool count, bool progress,
+                                struct ArrowSchema *first_schema, struct cli_format_writer **w,
+                                struct get_totals *t, struct basalt_error *err)
+{
+    struct ArrowArrayStream s;
+    basalt_status st = basalt_flight_shm_session_get(session, ticket, strlen(ticket), &s, err);
+    if (st != BASALT_OK)
+        return st;
+    struct ArrowSchema schema;
+    schema.release = NULL;
+    int rc = s.get_schema(&s, &schema);
+    if (rc != 0)
+        st = stream_status(&s, rc, err);
+    else if (first_schema->release && !same_columns(first_schema, &schema))
+        st = basalt_error_set(err, BASALT_INVALID_ARG, "ticket %s: its columns are not the "
+                              "first ticket's", ticket);
+    if (st == BASALT_OK && !first_schema->release) {
+        basalt_arrow_schema_move(&schema, first_schema);
+        if (!count)
+            st = cli_format_writer_new(stdout, kind, first_schema, NULL, 0, w, err);
+    }
+    while (st == BASALT_OK) {
+        struct ArrowArray batch;
+        rc = s.get_next(&s, &batch);
+        if (rc != 0) {
+            st = stream_status(&s, rc, err);
+            break;
+        }
+        if (!batch.release)
+            break;
+        for (int64_t i = 0; *w && i < batch.length && st == BASALT_OK; i++)
+            st = cli_format_writer_row(*w, &batch, i, err);
+        t->rows += batch.length;
+        t->batches++;
+        if (progress)
+            fprintf(stderr, "batch %lld: %lld rows\n", (long long)t->batches,
+                    (long long)batch.length);
+        basalt_arrow_array_release(&batch);
+    }
+    struct basalt_flight_shm_stream_info info;
+    if (basalt_flight_shm_stream_info(&s, &info, NULL) == BASALT_OK) {
+        t->bytes += (int64_t)info.published;
+        t->zero_copy += info.ipc.buffers_zero_copy;
+        t->copied += info.ipc.buffers_copied;
+    }
+    if (schema.release)
+        schema.release(&schema);
+    s.release(&s);
+    return st;
+}
+
 int cli_flight_shm_get(int argc, char **argv)
 {
-    const char *socket_path = NULL, *ticket = NULL;
+    const char *socket_path = NULL;
+    const char **tickets = basalt_calloc((size_t)argc + 1, sizeof *tickets);
+    if (!tickets)
+        return cli_fail("out of memory");
+    size_t n_tickets = 0;
     enum cli_format_kind kind = CLI_FORMAT_TABLE;
     bool count = false, progress = false;
     struct basalt_flight_shm_client_options o;
     basalt_flight_shm_client_options_init(&o);
-    for (int i = 1; i < argc; i++) {
+    int usage = -1;
+    for (int i = 1; i < argc && usage < 0; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
             fputs(get_help, stdout);
-            return CLI_OK;
+            usage = CLI_OK;
+            break;
         }
         if (!strcmp(a, "--count")) {
             count = true;
@@ -409,14 +499,16 @@ int cli_flight_shm_get(int argc, char **argv)
             progress = true;
             continue;
         }
-        if (i + 1 >= argc)
-            return cli_usage_error("flight shm-get: %s needs a value", a);
+        if (i + 1 >= argc) {
+            usage = cli_usage_error("flight shm-get: %s needs a value", a);
+            break;
+        }
         const char *v = argv[++i];
         uint64_t n;
         if (!strcmp(a, "--socket"))
             socket_path = v;
         else if (!strcmp(a, "--ticket"))
-            ticket = v;
+            tickets[n_tickets++] = v;
         else if (!strcmp(a, "--format") && cli_format_parse(v, &kind))
             continue;
         else if (!strcmp(a, "--max-segment") && parse_u64(v, 4096, (uint64_t)1 << 46, &n))
@@ -424,61 +516,38 @@ int cli_flight_shm_get(int argc, char **argv)
         else if (!strcmp(a, "--timeout-ms") && parse_u64(v, 1, UINT32_MAX, &n))
             o.timeout_ms = (uint32_t)n;
         else
-            return cli_usage_error("flight shm-get: bad option %s %s", a, v);
+            usage = cli_usage_error("flight shm-get: bad option %s %s", a, v);
     }
-    if (!socket_path || !ticket)
-        return cli_usage_error("flight shm-get needs --socket and --ticket");
+    if (usage < 0 && (!socket_path || n_tickets == 0))
+        usage = cli_usage_error("flight shm-get needs --socket and --ticket");
+    if (usage >= 0) {
+        basalt_free(tickets);
+        return usage;
+    }
     double t0 = now_s();
     struct basalt_error err;
-    struct ArrowArrayStream s;
-    if (basalt_flight_shm_open(socket_path, ticket, strlen(ticket), &o, &s, &err) != BASALT_OK)
-        return cli_fail_error(&err);
+    basalt_error_init(&err);
+    struct basalt_flight_shm_session *session;
+    basalt_status st = basalt_flight_shm_session_open(socket_path, &o, &session, &err);
     struct ArrowSchema schema;
     schema.release = NULL;
     struct cli_format_writer *w = NULL;
-    basalt_status st = BASALT_OK;
-    if (s.get_schema(&s, &schema) != 0)
-        st = basalt_error_set(&err, BASALT_IO, "%s", s.get_last_error(&s));
-    if (st == BASALT_OK && !count)
-        st = cli_format_writer_new(stdout, kind, &schema, NULL, 0, &w, &err);
-    int64_t rows = 0, batches = 0;
-    while (st == BASALT_OK) {
-        struct ArrowArray batch;
-        int rc = s.get_next(&s, &batch);
-        if (rc != 0) {
-            st = basalt_error_set(&err, rc == EIO ? BASALT_IO : rc == ENOMEM ? BASALT_NOMEM
-                                                 : rc == EOVERFLOW          ? BASALT_LIMIT
-                                                 : rc == ENOTSUP            ? BASALT_UNSUPPORTED
-                                                                            : BASALT_CORRUPT,
-                                  "%s", s.get_last_error(&s));
-            break;
-        }
-        if (!batch.release)
-            break;
-        for (int64_t i = 0; w && i < batch.length && st == BASALT_OK; i++)
-            st = cli_format_writer_row(w, &batch, i, &err);
-        rows += batch.length;
-        batches++;
-        if (progress)
-            fprintf(stderr, "batch %lld: %lld rows\n", (long long)batches,
-                    (long long)batch.length);
-        basalt_arrow_array_release(&batch);
-    }
+    struct get_totals t = {0};
+    for (size_t i = 0; st == BASALT_OK && i < n_tickets; i++)
+        st = get_ticket(session, tickets[i], kind, count, progress, &schema, &w, &t, &err);
     double secs = now_s() - t0;
     if (st == BASALT_OK && w)
         st = cli_format_writer_finish(w, &err);
-    if (st == BASALT_OK && count) {
-        struct basalt_flight_shm_stream_info info;
-        basalt_flight_shm_stream_info(&s, &info, NULL);
+    if (st == BASALT_OK && count)
         printf("rows: %lld\nbatches: %lld\nbytes: %llu\nzero-copy buffers: %lld\n"
                "copied buffers: %lld\nseconds: %.3f\nMiB/s: %.0f\n",
-               (long long)rows, (long long)batches, (unsigned long long)info.published,
-               (long long)info.ipc.buffers_zero_copy, (long long)info.ipc.buffers_copied, secs,
-               secs > 0 ? (double)info.published / (1 << 20) / secs : 0.0);
-    }
+               (long long)t.rows, (long long)t.batches, (unsigned long long)t.bytes,
+               (long long)t.zero_copy, (long long)t.copied, secs,
+               secs > 0 ? (double)t.bytes / (1 << 20) / secs : 0.0);
     cli_format_writer_free(w);
     if (schema.release)
         schema.release(&schema);
-    s.release(&s);
+    basalt_flight_shm_session_close(session);
+    basalt_free(tickets);
     return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
 }
