@@ -5,13 +5,17 @@
  * The protocol, over a SOCK_SEQPACKET Unix socket (one packet per record,
  * so a record is never split or merged), every integer little-endian:
  *
- *   consumer -> producer, once:
+ *   consumer -> producer, once per stream:
  *     request   "BSHMREQ1" | u32 ticket_len | ticket bytes
+ *               (after the END record of one stream the consumer may ask
+ *               for the next on the same connection: a session, served in
+ *               the same file)
  *   producer -> consumer:
  *     record    u32 magic "BSHM" | u16 version (2) | u16 type |
  *               u64 offset | u64 length | u32 status | u32 text_len | text
- *     SEGMENT   first, with the memory file's descriptor (SCM_RIGHTS):
- *               [offset, offset + length) holds the schema message
+ *     SEGMENT   first, [offset, offset + length) holding the stream's
+ *               schema message; the connection's first stream's carries the
+ *               memory file's descriptor (SCM_RIGHTS), later ones none
  *     BATCH     [offset, offset + length) holds the dictionary batches a
  *               record batch needs, then the record batch, contiguous, as
  *               in an IPC stream (bodies after their metadata): what a

@@ -321,7 +321,7 @@ basalt_status basalt_flight_shm_segment_take_releases(struct shm_segment *s,
 /* A new chunk of `length` (a multiple of 64) with one hold: memory the
  * consumer handed back if some fits, else at the end, the file grown. Past
  * reuse_window bytes held by the consumer, waits (up to 100 ms, once per
- * stream) for some to come back before growing. Called with mu held. */
+ * connection) for some to come back before growing. Called with mu held. */
 static basalt_status chunk_new(struct shm_segment *s, uint64_t length, uint64_t *offset,
                                struct basalt_error *err)
 {
