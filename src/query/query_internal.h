@@ -166,7 +166,11 @@ size_t basalt_qformat_date(int32_t days, char *buf, size_t cap);
 size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
 size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap);
 size_t basalt_qformat_int128(qi128 v, char *buf, size_t cap);
+/* A DOUBLE / FLOAT as DuckDB casts it to text (Python's repr): the
+ * shortest digits that read back, "2.0", "0.0001", "1e-05", "1e+16",
+ * "nan", "-nan", "-inf", "-0.0". */
 size_t basalt_qformat_double(double v, char *buf, size_t cap);
+size_t basalt_qformat_float(float v, char *buf, size_t cap);
 void basalt_qcivil_from_days(int64_t z, int64_t *y, int *m, int *d);
 int64_t basalt_qdays_from_civil(int64_t y, int m, int d);
 bool basalt_qparse_date(const char *s, size_t n, int32_t *out);

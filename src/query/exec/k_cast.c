@@ -189,7 +189,7 @@ static basalt_status cast_to_string(const struct qstep *st, struct qexec *x)
         case BASALT_QUERY_TYPE_UINT16: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint16_t *)a)[i]); break;
         case BASALT_QUERY_TYPE_UINT32: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint32_t *)a)[i]); break;
         case BASALT_QUERY_TYPE_UINT64: len = (size_t)snprintf(buf, sizeof buf, "%llu", (unsigned long long)((const uint64_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_FLOAT: len = basalt_qformat_double(((const float *)a)[i], buf, sizeof buf); break;
+        case BASALT_QUERY_TYPE_FLOAT: len = basalt_qformat_float(((const float *)a)[i], buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_DOUBLE: len = basalt_qformat_double(((const double *)a)[i], buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_DECIMAL: len = basalt_qformat_decimal(((const qi128 *)a)[i], st->in_type.scale, buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_DATE: len = basalt_qformat_date(((const int32_t *)a)[i], buf, sizeof buf); break;

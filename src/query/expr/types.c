@@ -261,10 +261,81 @@ size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap)
     return (size_t)k;
 }
 
+/* Lays out the shortest digits d1..dn x 10^exp10 as DuckDB writes a float
+ * as text, which is Python's repr: positional when the exponent is in
+ * -4..15, with ".0" after a whole number, else d.ddde+XX with two exponent
+ * digits at least. */
+static size_t layout_repr(bool negative, const char *digits, int n, int exp10, char *out)
+{
+    size_t k = 0;
+    if (negative)
+        out[k++] = '-';
+    if (exp10 < -4 || exp10 >= 16) {
+        out[k++] = digits[0];
+        if (n > 1) {
+            out[k++] = '.';
+            for (int i = 1; i < n; i++)
+                out[k++] = digits[i];
+        }
+        k += (size_t)sprintf(out + k, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+        return k;
+    }
+    if (exp10 < 0) {
+        out[k++] = '0';
+        out[k++] = '.';
+        for (int i = -1; i > exp10; i--)
+            out[k++] = '0';
+        for (int i = 0; i < n; i++)
+            out[k++] = digits[i];
+        out[k] = 0;
+        return k;
+    }
+    for (int i = 0; i <= exp10; i++)
+        out[k++] = i < n ? digits[i] : '0';
+    out[k++] = '.';
+    if (n > exp10 + 1)
+        for (int i = exp10 + 1; i < n; i++)
+            out[k++] = digits[i];
+    else
+        out[k++] = '0';
+    out[k] = 0;
+    return k;
+}
+
+/* NaN keeps its sign, as in DuckDB ("-nan" for -'nan'). */
+static size_t repr_special(double v, char *out)
+{
+    const char *t = isnan(v) ? (signbit(v) ? "-nan" : "nan") : v > 0 ? "inf" : "-inf";
+    return (size_t)sprintf(out, "%s", t);
+}
+
 size_t basalt_qformat_double(double v, char *buf, size_t cap)
 {
-    char tmp[BASALT_FLOAT_TEXT_MAX];
-    size_t n = basalt_double_format_g(v, 15, tmp);
+    char tmp[BASALT_FLOAT_TEXT_MAX + 8], digits[20];
+    size_t n;
+    if (isnan(v) || isinf(v)) {
+        n = repr_special(v, tmp);
+    } else {
+        int exp10 = 0;
+        int nd = basalt_double_shortest(v, digits, &exp10);
+        n = layout_repr(signbit(v) != 0, digits, nd, exp10, tmp);
+    }
+    if (cap)
+        snprintf(buf, cap, "%s", tmp);
+    return n;
+}
+
+size_t basalt_qformat_float(float v, char *buf, size_t cap)
+{
+    char tmp[BASALT_FLOAT_TEXT_MAX + 8], digits[12];
+    size_t n;
+    if (isnan(v) || isinf(v)) {
+        n = repr_special(v, tmp);
+    } else {
+        int exp10 = 0;
+        int nd = basalt_float_shortest(v, digits, &exp10);
+        n = layout_repr(signbit(v) != 0, digits, nd, exp10, tmp);
+    }
     if (cap)
         snprintf(buf, cap, "%s", tmp);
     return n;
@@ -412,9 +483,8 @@ size_t basalt_query_value_format(const struct basalt_query_value *v, char *buf, 
         case BASALT_QUERY_TYPE_UINT64:
             n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v->v.u);
             break;
-        case BASALT_QUERY_TYPE_FLOAT: case BASALT_QUERY_TYPE_DOUBLE:
-            n = basalt_qformat_double(v->v.f, tmp, sizeof tmp);
-            break;
+        case BASALT_QUERY_TYPE_FLOAT: n = basalt_qformat_float((float)v->v.f, tmp, sizeof tmp); break;
+        case BASALT_QUERY_TYPE_DOUBLE: n = basalt_qformat_double(v->v.f, tmp, sizeof tmp); break;
         case BASALT_QUERY_TYPE_DECIMAL: {
             qi128 d = (qi128)(((unsigned __int128)(uint64_t)v->v.dec.hi << 64) | v->v.dec.lo);
             n = basalt_qformat_decimal(d, v->type.scale, tmp, sizeof tmp);
