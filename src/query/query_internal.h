@@ -165,6 +165,10 @@ size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
 size_t basalt_qformat_date(int32_t days, char *buf, size_t cap);
 size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
 size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap);
+/* Carries whole days out of the time part and whole 30-day months out of
+ * the days: intervals order (and are equal) as their normalised months,
+ * then days, then nanoseconds, as in DuckDB. */
+void basalt_qinterval_normalize(struct qinterval *iv);
 size_t basalt_qformat_int128(qi128 v, char *buf, size_t cap);
 /* A DOUBLE / FLOAT as DuckDB casts it to text (Python's repr): the
  * shortest digits that read back, "2.0", "0.0001", "1e-05", "1e+16",

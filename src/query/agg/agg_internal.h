@@ -329,7 +329,6 @@ static inline void basalt_qagg_col_advance(struct qagg_col *c, int64_t n)
 /* agg_type.c */
 enum qagg_phys basalt_qagg_phys(struct basalt_query_type t);
 int basalt_qagg_phys_width(enum qagg_phys p);
-void basalt_qagg_interval_normalize(struct qinterval *iv);
 
 /* agg_table.c */
 /* large: strings with 64-bit offsets. */

@@ -93,7 +93,7 @@ static basalt_status put_value(struct keybuf *b, const struct qagg_col *c, enum 
         /* DuckDB's order: months, days and time after carrying (30-day
          * months, agg_type.c) */
         struct qinterval iv = v.iv;
-        basalt_qagg_interval_normalize(&iv);
+        basalt_qinterval_normalize(&iv);
         put_be(d, (uint32_t)iv.months ^ 0x80000000u, 4);
         put_be(d + 4, (uint32_t)iv.days ^ 0x80000000u, 4);
         put_be(d + 8, (uint64_t)iv.nanos ^ 0x8000000000000000ull, 8);

@@ -90,8 +90,8 @@ int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union
     case QP_DEC: return a->d < b->d ? -1 : a->d > b->d;
     case QP_IV: {
         struct qinterval x = a->iv, y = b->iv;
-        basalt_qagg_interval_normalize(&x);
-        basalt_qagg_interval_normalize(&y);
+        basalt_qinterval_normalize(&x);
+        basalt_qinterval_normalize(&y);
         if (x.months != y.months)
             return x.months < y.months ? -1 : 1;
         if (x.days != y.days)

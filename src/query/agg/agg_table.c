@@ -108,7 +108,7 @@ static void put_key(const struct qagg_keyinfo *k, const struct qagg_col *c, int6
     case QP_IV: {
         struct qinterval iv;
         memcpy(&iv, (const char *)c->data + 16 * j, 16);
-        basalt_qagg_interval_normalize(&iv);
+        basalt_qinterval_normalize(&iv);
         memcpy(dst, &iv, 16);
         break;
     }

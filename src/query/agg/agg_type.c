@@ -45,20 +45,6 @@ int basalt_qagg_phys_width(enum qagg_phys p)
     return w[p];
 }
 
-/* DuckDB compares intervals after carrying whole days out of the time part
- * and whole months (30 days) out of the days, so '1 month' = '30 days'. */
-void basalt_qagg_interval_normalize(struct qinterval *iv)
-{
-    const int64_t day = 86400000000000LL;
-    int64_t days = (int64_t)iv->days + iv->nanos / day;
-    int64_t nanos = iv->nanos % day;
-    int64_t months = (int64_t)iv->months + days / 30;
-    days %= 30;
-    iv->months = (int32_t)months;
-    iv->days = (int32_t)days;
-    iv->nanos = nanos;
-}
-
 static bool is_int(enum basalt_query_type_id id)
 {
     return basalt_qtype_is_int(id) || id == BASALT_QUERY_TYPE_BOOL;

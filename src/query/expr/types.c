@@ -341,6 +341,20 @@ size_t basalt_qformat_float(float v, char *buf, size_t cap)
     return n;
 }
 
+/* DuckDB compares intervals after carrying whole days out of the time part
+ * and whole months (30 days) out of the days, so '1 month' = '30 days'. */
+void basalt_qinterval_normalize(struct qinterval *iv)
+{
+    const int64_t day = 86400000000000LL;
+    int64_t days = (int64_t)iv->days + iv->nanos / day;
+    int64_t nanos = iv->nanos % day;
+    int64_t months = (int64_t)iv->months + days / 30;
+    days %= 30;
+    iv->months = (int32_t)months;
+    iv->days = (int32_t)days;
+    iv->nanos = nanos;
+}
+
 int64_t basalt_qfloordiv(int64_t a, int64_t b)
 {
     int64_t q = a / b;

@@ -30,8 +30,8 @@ struct basalt_qsort_local;
  * rows in sort order (per local, pruned as batches arrive, then merged) and
  * return rows [offset, offset+limit). `schema` ("+s") and `keys` are copied.
  * OK; INVALID_ARG (not a struct, column out of range, no keys, offset < 0);
- * UNSUPPORTED (a key column of a type that cannot be ordered: INTERVAL,
- * nested); NOMEM. */
+ * UNSUPPORTED (a key column of a type that cannot be ordered: nested);
+ * NOMEM. */
 basalt_status basalt_qsort_new(const struct ArrowSchema *schema, const struct basalt_qsort_key *keys,
                                int n_keys, int64_t limit, int64_t offset,
                                struct basalt_qsort **out, struct basalt_error *err);

@@ -12,7 +12,7 @@
 
 #include "sort/sort.h"
 
-enum qs_kind { QSK_INT, QSK_UINT, QSK_FLOAT, QSK_DOUBLE, QSK_DEC, QSK_BOOL, QSK_BYTES };
+enum qs_kind { QSK_INT, QSK_UINT, QSK_FLOAT, QSK_DOUBLE, QSK_DEC, QSK_BOOL, QSK_INTERVAL, QSK_BYTES };
 
 struct qs_key {
     int column;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query_internal.h"
 #include "sort/sort_impl.h"
 
 #define PREFIX 8
@@ -33,6 +34,7 @@ basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k
     case BASALT_QUERY_TYPE_DOUBLE: k->kind = QSK_DOUBLE; k->width = 8; break;
     case BASALT_QUERY_TYPE_DECIMAL: k->kind = QSK_DEC; k->width = 16; break;
     case BASALT_QUERY_TYPE_BOOL: k->kind = QSK_BOOL; k->width = 1; break;
+    case BASALT_QUERY_TYPE_INTERVAL: k->kind = QSK_INTERVAL; k->width = 16; break;
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY: k->kind = QSK_BYTES; k->width = PREFIX; break;
     default:
@@ -137,6 +139,15 @@ static inline int64_t int_at(const struct ArrowArray *c, const struct qs_key *k,
     }
 }
 
+/* Interval i of c, normalised: its order is that of (months, days, nanos). */
+static inline struct qinterval interval_at(const struct ArrowArray *c, int64_t i)
+{
+    struct qinterval iv;
+    memcpy(&iv, (const uint8_t *)c->buffers[1] + 16 * i, 16);
+    basalt_qinterval_normalize(&iv);
+    return iv;
+}
+
 static void encode_key(const struct qs_key *k, int off, bool null_byte, int width,
                        const struct ArrowArray *a, int64_t first, int64_t n, uint8_t *img,
                        int stride_bytes)
@@ -175,6 +186,13 @@ static void encode_key(const struct qs_key *k, int off, bool null_byte, int widt
             break;
         }
         case QSK_BOOL: p[voff] = (uint8_t)(basalt_bitmap_get(c->buffers[1], i) ^ flip); break;
+        case QSK_INTERVAL: {
+            struct qinterval iv = interval_at(c, i);
+            put_be(p + voff, (uint32_t)iv.months ^ 0x80000000u, 4, flip);
+            put_be(p + voff + 4, (uint32_t)iv.days ^ 0x80000000u, 4, flip);
+            put_be(p + voff + 8, (uint64_t)iv.nanos ^ 0x8000000000000000ull, 8, flip);
+            break;
+        }
         default: {
             const uint8_t *s;
             int64_t len;
@@ -420,6 +438,14 @@ static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64
     case QSK_BOOL: {
         int x = basalt_bitmap_get(ca->buffers[1], i), y = basalt_bitmap_get(cb->buffers[1], j);
         return x - y;
+    }
+    case QSK_INTERVAL: {
+        struct qinterval x = interval_at(ca, i), y = interval_at(cb, j);
+        if (x.months != y.months)
+            return x.months < y.months ? -1 : 1;
+        if (x.days != y.days)
+            return x.days < y.days ? -1 : 1;
+        return x.nanos < y.nanos ? -1 : x.nanos > y.nanos;
     }
     default: {
         const uint8_t *x, *y;
