@@ -114,6 +114,7 @@ static void range_unref(void *vr)
 struct basalt_flight_shm_session {
     int refs; /* the session handle and the open stream; one thread at a time */
     bool handle; /* basalt_flight_shm_session_close not called yet */
+    bool single; /* basalt_flight_shm_open: one stream, then the connection ends */
     int sock;
     int memfd;
     struct shm_map *mapping;
@@ -592,7 +593,7 @@ static basalt_status send_request(struct shm_client *c, const void *ticket, size
     uint8_t *req = basalt_malloc(SHM_REQUEST_HEAD + ticket_len);
     if (!req)
         return basalt_error_set(&c->err, BASALT_NOMEM, "out of memory for a request");
-    memcpy(req, SHM_REQUEST_MAGIC, 8);
+    memcpy(req, c->single ? SHM_REQUEST_MAGIC : SHM_SESSION_REQUEST_MAGIC, 8);
     for (int i = 0; i < 4; i++)
         req[8 + i] = (uint8_t)((uint32_t)ticket_len >> (8 * i));
     if (ticket_len)
@@ -799,6 +800,7 @@ basalt_status basalt_flight_shm_open(const char *socket_path, const void *ticket
     basalt_status st = basalt_flight_shm_session_open(socket_path, options, &c, err);
     if (st != BASALT_OK)
         return st;
+    c->single = true;
     st = basalt_flight_shm_session_get(c, ticket, ticket_len, out, err);
     /* The stream alone holds the session now: its end closes the
      * connection. */

@@ -6,10 +6,13 @@
  * so a record is never split or merged), every integer little-endian:
  *
  *   consumer -> producer, once per stream:
- *     request   "BSHMREQ1" | u32 ticket_len | ticket bytes
- *               (after the END record of one stream the consumer may ask
- *               for the next on the same connection: a session, served in
- *               the same file)
+ *     request   "BSHMREQ1" | u32 ticket_len | ticket bytes: the
+ *               connection's last request (the producer ends the connection
+ *               after the stream, once the consumer closed its end or a
+ *               second went by)
+ *               "BSHMREQ2" | ...: a session's request: after the END record
+ *               the consumer may ask for the next stream on the same
+ *               connection, served in the same file
  *   producer -> consumer:
  *     record    u32 magic "BSHM" | u16 version (2) | u16 type |
  *               u64 offset | u64 length | u32 status | u32 text_len | text
@@ -54,6 +57,7 @@ enum {
 #define SHM_MAGIC 0x4D485342u /* "BSHM" little-endian */
 #define SHM_VERSION 2
 #define SHM_REQUEST_MAGIC "BSHMREQ1"
+#define SHM_SESSION_REQUEST_MAGIC "BSHMREQ2"
 #define SHM_REQUEST_HEAD 12
 #define SHM_RELEASE_MAGIC "BSHMREL1"
 #define SHM_RELEASE_SIZE 24

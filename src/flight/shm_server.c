@@ -144,7 +144,7 @@ static void send_error(int sock, basalt_status status, const char *message)
  * when the consumer closed its end instead, or a session stayed idle. */
 static basalt_status read_request(struct serve_env *env, int sock, struct shm_segment *seg,
                                   bool first, uint8_t *buf, size_t cap, size_t *ticket_len,
-                                  struct basalt_error *err)
+                                  bool *session, struct basalt_error *err)
 {
     for (;;) {
         /* A session idle past its timeout ends as if the consumer had
@@ -173,7 +173,9 @@ static basalt_status read_request(struct serve_env *env, int sock, struct shm_se
             basalt_flight_shm_segment_release_packet(seg, buf);
             continue;
         }
-        if (n < SHM_REQUEST_HEAD || memcmp(buf, SHM_REQUEST_MAGIC, 8) != 0)
+        *session = n >= SHM_REQUEST_HEAD && memcmp(buf, SHM_SESSION_REQUEST_MAGIC, 8) == 0;
+        if (n < SHM_REQUEST_HEAD ||
+            (!*session && memcmp(buf, SHM_REQUEST_MAGIC, 8) != 0))
             return basalt_error_set(err, BASALT_CORRUPT, "request: not a flight shm request");
         uint32_t len = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
                        (uint32_t)buf[11] << 24;
@@ -267,12 +269,13 @@ static basalt_status produce(struct serve_env *env, int sock, struct ArrowArrayS
     return st;
 }
 
-/* After an error record: waits (at most a second) for the consumer to
- * close its end, reading what it still sends (releases). Closing a Unix
- * socket with unread packets in its queue makes the peer's next recv fail
- * with ECONNRESET before it reads the packets queued for it, the error
- * record among them. (After a stream that ended well the producer waits
- * for the next request, which reads them as well.) */
+/* After the last record of a connection (an END or an error record):
+ * waits (at most a second) for the consumer to close its end, reading what
+ * it still sends (releases). Closing a Unix socket with unread packets in
+ * its queue makes the peer's next recv fail with ECONNRESET before it reads
+ * the packets queued for it, that last record among them. (Between a
+ * session's streams the producer waits for the next request, which reads
+ * them as well.) */
 static void linger_for_close(int sock)
 {
     shutdown(sock, SHUT_WR);
@@ -358,7 +361,8 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
         if (env->stopping && __atomic_load_n(env->stopping, __ATOMIC_RELAXED))
             break;
         size_t ticket_len = 0;
-        st = read_request(env, sock, seg, first, req, cap, &ticket_len, err);
+        bool session = false;
+        st = read_request(env, sock, seg, first, req, cap, &ticket_len, &session, err);
         if (st != BASALT_OK) {
             if (st == BASALT_CORRUPT)
                 send_error(sock, st, err->message);
@@ -376,6 +380,11 @@ static basalt_status serve_socket(struct serve_env *env, int sock, bool *served,
         if (st != BASALT_OK) {
             if (!gone)
                 send_error(sock, st, err->message);
+            linger_for_close(sock);
+            break;
+        }
+        /* A consumer's last stream: the connection ends with it. */
+        if (!session) {
             linger_for_close(sock);
             break;
         }

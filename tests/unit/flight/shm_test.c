@@ -1536,6 +1536,30 @@ TEST(shm_bad_arguments)
     basalt_flight_shm_server_free(NULL);
 }
 
+/* The consumer end of a sweep attempt: reads records (closing the
+ * descriptors passed along) until the last one, END or ERROR, then closes
+ * its end, as a consumer does, so that the producer need not wait for it. */
+static void *sweep_consumer(void *arg)
+{
+    int sock = *(int *)arg;
+    for (;;) {
+        uint8_t buf[SHM_RECORD_MAX];
+        size_t n = 0;
+        int fd = -1;
+        if (basalt_flight_shm_recv(sock, buf, sizeof buf, &n, &fd, 10000, NULL) != BASALT_OK ||
+            n == 0)
+            break;
+        if (fd >= 0)
+            close(fd);
+        struct shm_record r;
+        if (basalt_flight_shm_record_decode(buf, n, &r, NULL) != BASALT_OK ||
+            r.type == SHM_RECORD_END || r.type == SHM_RECORD_ERROR)
+            break;
+    }
+    shutdown(sock, SHUT_RDWR);
+    return NULL;
+}
+
 /* The producer side of one connection over a socketpair, with allocations
  * failing: a clean error or success, nothing leaked. */
 static basalt_status sweep_attempt(void *ctx)
@@ -1550,10 +1574,14 @@ static basalt_status sweep_attempt(void *ctx)
     req[9] = req[10] = req[11] = 0;
     memcpy(req + SHM_REQUEST_HEAD, "mixed", 5);
     basalt_status st = basalt_flight_shm_send(sv[1], req, sizeof req, -1, NULL);
-    /* The consumer end just collects records (the socket buffer holds
-     * them all); it is closed afterwards. */
-    if (st == BASALT_OK)
+    pthread_t consumer;
+    bool reading = st == BASALT_OK && pthread_create(&consumer, NULL, sweep_consumer, &sv[1]) == 0;
+    if (reading)
         st = basalt_flight_shm_serve_fd(sv[0], open_ticket, NULL, NULL, NULL);
+    else if (st == BASALT_OK)
+        st = BASALT_NOMEM; /* no thread: an attempt like any that failed */
+    if (reading)
+        pthread_join(consumer, NULL);
     close(sv[0]);
     close(sv[1]);
     return st;
