@@ -169,8 +169,8 @@ BASALT_EXPORT basalt_status basalt_flight_shm_server_new(
     struct basalt_flight_shm_server **out, struct basalt_error *err);
 
 /* Waits for one connection and serves it on the calling thread, to the end
- * of its stream. Returns that connection's outcome: OK when the consumer
- * was sent the whole stream; IO (the consumer went away, a socket or
+ * of its stream (of its last, for a session). Returns that connection's
+ * outcome: OK when the consumer was sent every stream it asked for whole; IO (the consumer went away, a socket or
  * memory-file failure); LIMIT (max_segment_size); the statuses of the open
  * callback and of the source stream; INVALID_ARG after _start. A
  * connection that closes without a request (another server_new probing
