@@ -319,16 +319,21 @@ basalt_status basalt_flight_shm_segment_take_releases(struct shm_segment *s,
 /* ------------------------------------------------------------ allocation */
 
 /* A new chunk of `length` (a multiple of 64) with one hold: memory the
- * consumer handed back if some fits, else at the end, the file grown. Past
- * reuse_window bytes held by the consumer, waits (up to 100 ms, once per
- * connection) for some to come back before growing. Called with mu held. */
+ * consumer handed back if some fits, else at the end, the file grown. The
+ * socket is read for more releases only when the free list has no room
+ * (the producer reads them once a batch anyway). Past reuse_window bytes
+ * held by the consumer, waits (up to 100 ms, once per connection) for some
+ * to come back before growing. Called with mu held. */
 static basalt_status chunk_new(struct shm_segment *s, uint64_t length, uint64_t *offset,
                                struct basalt_error *err)
 {
     struct basalt_error ignored;
     basalt_error_init(&ignored);
-    take_releases(s, &ignored); /* a consumer gone is seen when publishing */
     bool placed = free_take(&s->free, length, offset);
+    if (!placed) {
+        take_releases(s, &ignored); /* a consumer gone is seen when publishing */
+        placed = free_take(&s->free, length, offset);
+    }
     while (!placed && s->waiting && !s->consumer_gone &&
            s->consumer_bytes + length > s->reuse_window) {
         struct pollfd p = {.fd = s->sock, .events = POLLIN};

@@ -309,7 +309,9 @@ static size_t repr_special(double v, char *out)
     return (size_t)sprintf(out, "%s", t);
 }
 
-size_t basalt_qformat_double(double v, char *buf, size_t cap)
+/* v (a float widened exactly when `single`) by the shortest digits of
+ * its own width. */
+static size_t format_repr(double v, bool single, char *buf, size_t cap)
 {
     char tmp[BASALT_FLOAT_TEXT_MAX + 8], digits[20];
     size_t n;
@@ -317,7 +319,8 @@ size_t basalt_qformat_double(double v, char *buf, size_t cap)
         n = repr_special(v, tmp);
     } else {
         int exp10 = 0;
-        int nd = basalt_double_shortest(v, digits, &exp10);
+        int nd = single ? basalt_float_shortest((float)v, digits, &exp10)
+                        : basalt_double_shortest(v, digits, &exp10);
         n = layout_repr(signbit(v) != 0, digits, nd, exp10, tmp);
     }
     if (cap)
@@ -325,20 +328,14 @@ size_t basalt_qformat_double(double v, char *buf, size_t cap)
     return n;
 }
 
+size_t basalt_qformat_double(double v, char *buf, size_t cap)
+{
+    return format_repr(v, false, buf, cap);
+}
+
 size_t basalt_qformat_float(float v, char *buf, size_t cap)
 {
-    char tmp[BASALT_FLOAT_TEXT_MAX + 8], digits[12];
-    size_t n;
-    if (isnan(v) || isinf(v)) {
-        n = repr_special(v, tmp);
-    } else {
-        int exp10 = 0;
-        int nd = basalt_float_shortest(v, digits, &exp10);
-        n = layout_repr(signbit(v) != 0, digits, nd, exp10, tmp);
-    }
-    if (cap)
-        snprintf(buf, cap, "%s", tmp);
-    return n;
+    return format_repr(v, true, buf, cap);
 }
 
 /* DuckDB compares intervals after carrying whole days out of the time part
