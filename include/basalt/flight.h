@@ -189,12 +189,22 @@ BASALT_EXPORT basalt_status basalt_flight_client_get_schema(
 /* DoGet: `out` (caller storage) streams the ticket's batches as they
  * arrive. The stream uses the client's connection until released (no other
  * call meanwhile). Buffers of the batches point into the received messages
- * (no copy after the socket's). get_next errors: EIO (connection, server
+ * (no copy after the socket's: the transport places each message so that
+ * its body lands 64-byte aligned, and only the small fields go through
+ * protobuf-c; basalt_flight_client_get_stats counts it). get_next errors: EIO (connection, server
  * status), EINVAL (a message that does not decode), ENOMEM. */
 BASALT_EXPORT basalt_status basalt_flight_client_do_get(struct basalt_flight_client *client,
                                                         const uint8_t *ticket, size_t ticket_len,
                                                         struct ArrowArrayStream *out,
                                                         struct basalt_error *err);
+
+/* The IPC reading counters of a DoGet stream `s` so far: its batches'
+ * buffers used where they were received (buffers_zero_copy) or copied
+ * (buffers_copied: misaligned, or compressed). INVALID_ARG when `s` is
+ * not a DoGet stream of this client library. */
+BASALT_EXPORT basalt_status basalt_flight_client_get_stats(const struct ArrowArrayStream *s,
+                                                           struct basalt_ipc_read_stats *out,
+                                                           struct basalt_error *err);
 
 /* DoPut: sends `stream` (released in every case) to the descriptor; the
  * server's PutResult app_metadata lands in *result (basalt_malloc'd text,

@@ -418,14 +418,48 @@ struct get_stream {
     char message[BASALT_ERROR_MESSAGE_MAX];
 };
 
-static void free_unpacked(void *msg)
-{
-    protobuf_c_message_free_unpacked(msg, NULL);
-}
-
 static int errno_of(basalt_status st)
 {
     return st == BASALT_NOMEM ? ENOMEM : st == BASALT_CORRUPT ? EINVAL : EIO;
+}
+
+/* A received message in the IPC reader's hands: batches point into its
+ * allocation, freed with the unpacked fields when the last is released. */
+struct received {
+    uint8_t *block;
+    flight_data_msg *fd;
+};
+
+static void received_free(void *ctx)
+{
+    struct received *r = ctx;
+    protobuf_c_message_free_unpacked(&r->fd->base, NULL);
+    basalt_free(r->block);
+    basalt_free(r);
+}
+
+/* Gives a received FlightData (`data` inside `block`, taken) to the reader,
+ * its body where it was received. */
+static basalt_status push_received(struct basalt_ipc_reader *reader, uint8_t *block,
+                                   const uint8_t *data, size_t len, struct ArrowArray *out,
+                                   struct basalt_error *err)
+{
+    struct received *r = basalt_malloc(sizeof *r);
+    if (!r) {
+        basalt_free(block);
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    }
+    r->block = block;
+    const uint8_t *body;
+    size_t body_len;
+    basalt_status st = basalt_flight_data_view(data, len, &r->fd, &body, &body_len, err);
+    if (st != BASALT_OK) {
+        basalt_free(block);
+        basalt_free(r);
+        return st;
+    }
+    return basalt_ipc_reader_push_message(reader, r->fd->data_header.data, r->fd->data_header.len,
+                                          body, body_len, received_free, r, out, err);
 }
 
 /* Reads messages until a record batch (or the end). */
@@ -433,9 +467,9 @@ static basalt_status pull(struct get_stream *g, struct ArrowArray *out, struct b
 {
     out->release = NULL;
     while (!g->ended) {
-        uint8_t *data;
+        uint8_t *block, *data;
         size_t len;
-        basalt_status st = basalt_grpc_call_next(g->call, &data, &len, err);
+        basalt_status st = basalt_grpc_call_next_placed(g->call, &block, &data, &len, err);
         if (st != BASALT_OK)
             return st;
         if (!data) {
@@ -444,14 +478,7 @@ static basalt_status pull(struct get_stream *g, struct ArrowArray *out, struct b
                 return basalt_error_set(err, BASALT_CORRUPT, "flight: DoGet sent no schema");
             break;
         }
-        flight_data_msg *fd = basalt_flight_wire__flight_data__unpack(NULL, len, data);
-        basalt_free(data);
-        if (!fd)
-            return basalt_error_set(err, BASALT_CORRUPT, "flight: a FlightData does not decode");
-        /* The reader takes the message: batches point into its body. */
-        st = basalt_ipc_reader_push_message(g->reader, fd->data_header.data, fd->data_header.len,
-                                            fd->data_body.data, fd->data_body.len, free_unpacked,
-                                            fd, out, err);
+        st = push_received(g->reader, block, data, len, out, err);
         if (st != BASALT_OK || out->release)
             return st;
     }
@@ -502,6 +529,19 @@ static void gs_release(struct ArrowArrayStream *s)
     s->private_data = NULL;
 }
 
+basalt_status basalt_flight_client_get_stats(const struct ArrowArrayStream *s,
+                                            struct basalt_ipc_read_stats *out,
+                                            struct basalt_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!s || s->release != gs_release || !s->private_data)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "flight: not a DoGet stream");
+    const struct get_stream *g = s->private_data;
+    if (g->reader)
+        basalt_ipc_reader_stats(g->reader, out);
+    return BASALT_OK;
+}
+
 basalt_status basalt_flight_client_do_get(struct basalt_flight_client *c, const uint8_t *ticket,
                                           size_t ticket_len, struct ArrowArrayStream *out,
                                           struct basalt_error *err)
@@ -525,6 +565,8 @@ basalt_status basalt_flight_client_do_get(struct basalt_flight_client *c, const 
         protobuf_c_message_pack(&t.base, buf.data);
         st = basalt_grpc_call_start(c->grpc, "DoGet", &g->call, err);
     }
+    if (st == BASALT_OK)
+        basalt_grpc_call_set_placement(g->call, basalt_flight_data_place);
     struct basalt_ipc_piece piece = {buf.data, buf.size};
     if (st == BASALT_OK)
         st = basalt_grpc_call_send(g->call, &piece, 1, true, err);
@@ -533,22 +575,13 @@ basalt_status basalt_flight_client_do_get(struct basalt_flight_client *c, const 
     struct ArrowArray first;
     first.release = NULL;
     if (st == BASALT_OK) {
-        uint8_t *data;
+        uint8_t *block, *data;
         size_t len;
-        st = basalt_grpc_call_next(g->call, &data, &len, err);
+        st = basalt_grpc_call_next_placed(g->call, &block, &data, &len, err);
         if (st == BASALT_OK && !data)
             st = basalt_error_set(err, BASALT_CORRUPT, "flight: DoGet sent no schema");
-        flight_data_msg *fd = NULL;
-        if (st == BASALT_OK) {
-            fd = basalt_flight_wire__flight_data__unpack(NULL, len, data);
-            basalt_free(data);
-            if (!fd)
-                st = basalt_error_set(err, BASALT_CORRUPT, "flight: a FlightData does not decode");
-        }
         if (st == BASALT_OK)
-            st = basalt_ipc_reader_push_message(g->reader, fd->data_header.data,
-                                                fd->data_header.len, fd->data_body.data,
-                                                fd->data_body.len, free_unpacked, fd, &first, err);
+            st = push_received(g->reader, block, data, len, &first, err);
         if (st == BASALT_OK && first.release) {
             first.release(&first);
             st = basalt_error_set(err, BASALT_CORRUPT, "flight: DoGet did not start with a schema");

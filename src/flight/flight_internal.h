@@ -113,6 +113,16 @@ basalt_status basalt_flight_data_pack(const struct basalt_ipc_message *msg,
                                       struct flight_frame *out, struct basalt_error *err);
 void basalt_flight_frame_reset(struct flight_frame *f);
 
+/* A received FlightData without a copy of its body (flight_data_view.c):
+ * *out (protobuf_c_message_free_unpacked) holds the other fields, *body
+ * points into `msg` (or into *out when the message is of an unusual shape).
+ * CORRUPT when it does not decode, NOMEM. */
+basalt_status basalt_flight_data_view(const uint8_t *msg, size_t len, flight_data_msg **out,
+                                      const uint8_t **body, size_t *body_len,
+                                      struct basalt_error *err);
+/* The grpc_place_fn of FlightData responses: where data_body's bytes start. */
+size_t basalt_flight_data_place(const uint8_t *msg, size_t n, size_t len);
+
 /* A ticket's rows (its task, or every task of the table in order) as a
  * stream that holds the shared plan until released, the Parquet values
  * decoded into memory from `allocator` (borrowed; NULL: the heap).

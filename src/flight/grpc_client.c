@@ -21,9 +21,15 @@
 #include "grpc_internal.h"
 
 struct rmsg {
+    uint8_t *block; /* the allocation; data lies inside it */
     uint8_t *data;
     size_t len;
 };
+
+/* A placed message's first bytes are staged until the placement function
+ * can say where its payload starts; past this many it is placed at its
+ * start. */
+#define PLACE_STAGE_MAX 65536
 
 struct grpc_client_call {
     struct grpc_client *client;
@@ -35,8 +41,11 @@ struct grpc_client_call {
     /* Response: the message being reassembled, then the queue. */
     uint8_t head[5];
     size_t head_fill;
-    uint8_t *cur;
+    uint8_t *cur_block, *cur;
     size_t cur_len, cur_fill;
+    grpc_place_fn place;        /* NULL: messages start their allocation */
+    struct basalt_buffer stage; /* a placed message's first bytes */
+    bool staging;
     struct rmsg *queue;
     size_t q_head, q_n, q_cap;
     bool closed;
@@ -130,7 +139,7 @@ static void call_fail(struct grpc_client_call *call, basalt_status st, const cha
     }
 }
 
-static bool queue_push(struct grpc_client_call *call, uint8_t *data, size_t len)
+static bool queue_push(struct grpc_client_call *call, uint8_t *block, uint8_t *data, size_t len)
 {
     if (call->q_head + call->q_n == call->q_cap) {
         if (call->q_head > 0) {
@@ -145,7 +154,22 @@ static bool queue_push(struct grpc_client_call *call, uint8_t *data, size_t len)
             call->q_cap = cap;
         }
     }
-    call->queue[call->q_head + call->q_n++] = (struct rmsg){data, len};
+    call->queue[call->q_head + call->q_n++] = (struct rmsg){block, data, len};
+    return true;
+}
+
+/* Allocates the message being received so that its byte `at` sits 64-byte
+ * aligned (Arrow buffers decoded in place stay aligned). */
+static bool start_message(struct grpc_client_call *call, size_t at)
+{
+    size_t pad = (64 - at % 64) % 64;
+    size_t size = (pad + call->cur_len + 63) & ~(size_t)63;
+    call->cur_block = basalt_aligned_alloc(64, size ? size : 64);
+    if (!call->cur_block) {
+        call_fail(call, BASALT_NOMEM, "out of memory for a response message");
+        return false;
+    }
+    call->cur = call->cur_block + pad;
     return true;
 }
 
@@ -159,7 +183,7 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
     if (!call || call->stream_id != stream_id || call->failure != BASALT_OK)
         return 0;
     while (len > 0) {
-        if (!call->cur) {
+        if (!call->cur && !call->staging) {
             size_t take = 5 - call->head_fill < len ? 5 - call->head_fill : len;
             memcpy(call->head + call->head_fill, data, take);
             call->head_fill += take;
@@ -180,14 +204,35 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
                 call_fail(call, BASALT_LIMIT, m);
                 return 0;
             }
-            /* 64-byte aligned: Arrow buffers decoded in place stay aligned. */
-            call->cur = basalt_aligned_alloc(64, mlen ? (mlen + 63) & ~(size_t)63 : 64);
-            if (!call->cur) {
+            call->cur_len = mlen;
+            call->cur_fill = 0;
+            call->staging = call->place != NULL && mlen > 0;
+            call->stage.size = 0;
+            if (!call->staging && !start_message(call, 0))
+                return 0;
+        }
+        if (call->staging) {
+            /* Stage the first bytes until the placement is known. */
+            size_t room = (call->cur_len < PLACE_STAGE_MAX ? call->cur_len : PLACE_STAGE_MAX) -
+                          call->stage.size;
+            size_t take = room < len ? room : len;
+            if (basalt_buffer_append(&call->stage, data, take, NULL) != BASALT_OK) {
                 call_fail(call, BASALT_NOMEM, "out of memory for a response message");
                 return 0;
             }
-            call->cur_len = mlen;
-            call->cur_fill = 0;
+            data += take;
+            len -= take;
+            size_t at = call->place(call->stage.data, call->stage.size, call->cur_len);
+            if (at == GRPC_PLACE_MORE) {
+                if (call->stage.size < call->cur_len && call->stage.size < PLACE_STAGE_MAX)
+                    return 0; /* len is used up */
+                at = 0;
+            }
+            if (!start_message(call, at))
+                return 0;
+            memcpy(call->cur, call->stage.data, call->stage.size);
+            call->cur_fill = call->stage.size;
+            call->staging = false;
         }
         size_t take = call->cur_len - call->cur_fill < len ? call->cur_len - call->cur_fill : len;
         memcpy(call->cur + call->cur_fill, data, take);
@@ -195,10 +240,11 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
         data += take;
         len -= take;
         if (call->cur_fill == call->cur_len) {
-            if (!queue_push(call, call->cur, call->cur_len)) {
-                basalt_free(call->cur);
+            if (!queue_push(call, call->cur_block, call->cur, call->cur_len)) {
+                basalt_free(call->cur_block);
                 call_fail(call, BASALT_NOMEM, "out of memory");
             }
+            call->cur_block = NULL;
             call->cur = NULL;
             call->head_fill = 0;
         }
@@ -251,6 +297,8 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
             char m[64];
             snprintf(m, sizeof m, "stream reset by the server (HTTP/2 error %u)", error_code);
             call_fail(call, BASALT_IO, m);
+        } else if (call->cur || call->staging || call->head_fill > 0) {
+            call_fail(call, BASALT_CORRUPT, "the response ended inside a message");
         }
     }
     return 0;
@@ -456,6 +504,7 @@ basalt_status basalt_grpc_call_start(struct grpc_client *c, const char *method,
     call->client = c;
     call->grpc_status = -1;
     basalt_buffer_init(&call->out);
+    basalt_buffer_init(&call->stage);
     basalt_error_init(&call->failure_err);
     char path[128];
     snprintf(path, sizeof path, "/arrow.flight.protocol.FlightService/%s", method);
@@ -530,9 +579,15 @@ static basalt_status flush_request(struct grpc_client_call *call, struct basalt_
     return BASALT_OK;
 }
 
-basalt_status basalt_grpc_call_next(struct grpc_client_call *call, uint8_t **data, size_t *len,
-                                    struct basalt_error *err)
+void basalt_grpc_call_set_placement(struct grpc_client_call *call, grpc_place_fn place)
 {
+    call->place = place;
+}
+
+basalt_status basalt_grpc_call_next_placed(struct grpc_client_call *call, uint8_t **block,
+                                           uint8_t **data, size_t *len, struct basalt_error *err)
+{
+    *block = NULL;
     *data = NULL;
     *len = 0;
     for (;;) {
@@ -542,6 +597,7 @@ basalt_status basalt_grpc_call_next(struct grpc_client_call *call, uint8_t **dat
             return call->failure;
         }
         if (call->q_n > 0) {
+            *block = call->queue[call->q_head].block;
             *data = call->queue[call->q_head].data;
             *len = call->queue[call->q_head].len;
             call->q_head++;
@@ -564,6 +620,13 @@ basalt_status basalt_grpc_call_next(struct grpc_client_call *call, uint8_t **dat
     }
 }
 
+basalt_status basalt_grpc_call_next(struct grpc_client_call *call, uint8_t **data, size_t *len,
+                                    struct basalt_error *err)
+{
+    uint8_t *block;
+    return basalt_grpc_call_next_placed(call, &block, data, len, err);
+}
+
 void basalt_grpc_call_free(struct grpc_client_call *call)
 {
     if (!call)
@@ -576,9 +639,10 @@ void basalt_grpc_call_free(struct grpc_client_call *call)
     }
     nghttp2_session_set_stream_user_data(c->session, call->stream_id, NULL);
     for (size_t i = 0; i < call->q_n; i++)
-        basalt_free(call->queue[call->q_head + i].data);
+        basalt_free(call->queue[call->q_head + i].block);
     basalt_free(call->queue);
-    basalt_free(call->cur);
+    basalt_free(call->cur_block);
+    basalt_buffer_reset(&call->stage);
     basalt_buffer_reset(&call->out);
     c->active = NULL;
     basalt_free(call);

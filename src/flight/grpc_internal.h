@@ -124,6 +124,19 @@ basalt_status basalt_grpc_call_close_send(struct grpc_client_call *call, struct 
  * err). */
 basalt_status basalt_grpc_call_next(struct grpc_client_call *call, uint8_t **data, size_t *len,
                                     struct basalt_error *err);
+/* Response messages placed for their payload: given the first n bytes of
+ * a message of len bytes, `place` returns the offset in it of the byte that
+ * should sit 64-byte aligned, or GRPC_PLACE_MORE to see more bytes first
+ * (past 64 KiB, or at the message's end, the message is placed at its
+ * start). Set it before the first response byte arrives; then read with
+ * basalt_grpc_call_next_placed, which also gives the allocation (`block`,
+ * basalt_free) that `data` lies in. */
+#define GRPC_PLACE_MORE SIZE_MAX
+typedef size_t (*grpc_place_fn)(const uint8_t *msg, size_t n, size_t len);
+void basalt_grpc_call_set_placement(struct grpc_client_call *call, grpc_place_fn place);
+basalt_status basalt_grpc_call_next_placed(struct grpc_client_call *call, uint8_t **block,
+                                           uint8_t **data, size_t *len,
+                                           struct basalt_error *err);
 void basalt_grpc_call_free(struct grpc_client_call *call);
 
 #endif

@@ -68,6 +68,8 @@ expect 0 "$basalt" flight list "$url"
 check "list names the tables" grep -q '^flight taxi.trips_mor:' "$tmp/out"
 expect 0 "$basalt" flight get "$url" taxi.trips --summary
 check "get fetches every row" grep -q "^rows $rows, " "$tmp/out"
+check "the batches use every buffer where it was received" \
+  grep -qE ', buffers [1-9][0-9]* in place, 0 copied$' "$tmp/out"
 expect 0 "$basalt" flight info "$url" taxi.trips
 check "info lists 24 endpoints" grep -q ', 24 endpoints$' "$tmp/out"
 expect 0 "$basalt" flight get "$url" --cmd '{"table":"taxi.trips","filter":"PULocationID = 161"}' \

@@ -435,8 +435,9 @@ static int cmd_get(int argc, char **argv)
                          "URI (TABLE | --cmd JSON | --ticket T) [--format table|json|csv]\n"
                          "       [--out FILE.arrow] [--limit N] [--summary] [--token T]\n\n"
                          "Fetches a table: GetFlightInfo, then DoGet of every endpoint in order.\n"
-                         "--out writes an Arrow IPC stream; --summary prints rows, bytes and seconds\n"
-                         "instead of the rows.",
+                         "--out writes an Arrow IPC stream; --summary prints rows, bytes, seconds and\n"
+                         "how many buffers were used where they were received or copied, instead\n"
+                         "of the rows.",
                          &a);
     if (rc != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
@@ -460,7 +461,7 @@ static int cmd_get(int argc, char **argv)
     struct cli_format_writer *w = NULL;
     struct basalt_ipc_writer *iw = NULL;
     struct ArrowSchema schema = {0};
-    long long rows = 0, bytes = 0;
+    long long rows = 0, bytes = 0, in_place = 0, copied = 0;
     size_t n = a.ticket ? 1 : info.n_endpoints;
     for (size_t i = 0; st == BASALT_OK && i < n && (a.limit < 0 || rows < a.limit); i++) {
         struct ArrowArrayStream s;
@@ -469,6 +470,11 @@ static int cmd_get(int argc, char **argv)
         st = basalt_flight_client_do_get(c, t, tl, &s, &err);
         if (st == BASALT_OK) {
             st = drain(&s, &a, &schema, &w, &iw, out, &rows, &bytes, &err);
+            struct basalt_ipc_read_stats rs;
+            if (basalt_flight_client_get_stats(&s, &rs, NULL) == BASALT_OK) {
+                in_place += rs.buffers_zero_copy;
+                copied += rs.buffers_copied;
+            }
             s.release(&s);
         }
     }
@@ -489,8 +495,9 @@ static int cmd_get(int argc, char **argv)
         basalt_output_close(out);
     double secs = now_s() - t0;
     if (st == BASALT_OK && a.stats)
-        printf("rows %lld, bytes %lld, endpoints %zu, %.3f s, %.1f MB/s\n", rows, bytes, n, secs,
-               secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
+        printf("rows %lld, bytes %lld, endpoints %zu, %.3f s, %.1f MB/s, buffers %lld in place, "
+               "%lld copied\n",
+               rows, bytes, n, secs, secs > 0 ? (double)bytes / 1e6 / secs : 0.0, in_place, copied);
     basalt_flight_info_reset(&info);
     basalt_flight_client_close(c);
     return st == BASALT_OK ? CLI_OK : cli_fail_error(&err);
