@@ -299,6 +299,25 @@ static ssize_t read_cb(nghttp2_session *session, int32_t stream_id, uint8_t *buf
     return (ssize_t)(length < s->pending ? length : s->pending);
 }
 
+/* DATA frames as large as the peer takes (its SETTINGS_MAX_FRAME_SIZE, 1 MiB
+ * from basalt's client) and flow control allows: each frame is one writev,
+ * so nghttp2's default of 16 KiB cost a system call per 16 KiB sent. */
+static ssize_t read_length_cb(nghttp2_session *session, uint8_t frame_type, int32_t stream_id,
+                              int32_t session_window, int32_t stream_window,
+                              uint32_t max_frame, void *user_data)
+{
+    (void)session;
+    (void)frame_type;
+    (void)stream_id;
+    (void)user_data;
+    int64_t n = max_frame;
+    if (session_window < n)
+        n = session_window;
+    if (stream_window < n)
+        n = stream_window;
+    return (ssize_t)(n > 0 ? n : 1);
+}
+
 /* Writes the DATA frame: its header, then `length` bytes from the cursor. */
 static int send_data_cb(nghttp2_session *session, nghttp2_frame *frame, const uint8_t *framehd,
                         size_t length, nghttp2_data_source *source, void *user_data)
@@ -585,6 +604,7 @@ static void *conn_main(void *arg)
     nghttp2_session_callbacks_new(&cbs);
     nghttp2_session_callbacks_set_send_callback(cbs, send_cb);
     nghttp2_session_callbacks_set_send_data_callback(cbs, send_data_cb);
+    nghttp2_session_callbacks_set_data_source_read_length_callback(cbs, read_length_cb);
     nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, on_begin_headers);
     nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
