@@ -95,6 +95,8 @@ enum qop {
     QOP_BIT_AND, QOP_BIT_OR, QOP_SHIFT_LEFT, QOP_SHIFT_RIGHT, QOP_BIT_NOT,
     /* k_string_more.c: regexp_full_match (QOP_REGEXP is regexp_matches) */
     QOP_REGEXP_FULL,
+    /* k_interval.c */
+    QOP_INTERVAL_MUL, QOP_INTERVAL_MUL_F, QOP_INTERVAL_DIV_F, QOP_TO_INTERVAL,
     QOP_COUNT
 };
 
@@ -344,6 +346,8 @@ bool basalt_qk_bitwise_select(struct qstep *st);
 /* k_time_more.c, k_math_more.c: the operations after QOP_INTERVAL_SUB, hooked
  * into basalt_qk_time_select and basalt_qk_math_select; false for others. */
 bool basalt_qk_time_more_select(struct qstep *st);
+/* k_interval.c: QOP_INTERVAL_MUL to QOP_TO_INTERVAL. */
+bool basalt_qk_interval_select(struct qstep *st);
 /* k_error.c: QOP_ERROR (basalt_qexpr_error). */
 bool basalt_qk_error_select(struct qstep *st);
 bool basalt_qk_math_more_select(struct qstep *st);
@@ -381,6 +385,12 @@ extern const struct qfunc_ext basalt_qfuncs_bitwise[];
 extern const size_t basalt_qfuncs_bitwise_n;
 extern const struct qfunc_ext basalt_qfuncs_regex[];
 extern const size_t basalt_qfuncs_regex_n;
+extern const struct qfunc_ext basalt_qfuncs_interval[];
+extern const size_t basalt_qfuncs_interval_n;
+/* bind_interval.c: INTERVAL * or / a number (either side for *). */
+basalt_status basalt_qbind_interval_arith(struct basalt_qexpr_builder *b, const char *name,
+                                          enum qop op, struct basalt_qexpr **args,
+                                          struct basalt_qexpr **out, struct basalt_error *err);
 /* bind.c's make_call: casts args to types and makes (or folds) the call. */
 basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
                                 struct basalt_qexpr **args, int n, const struct basalt_query_type *types,

@@ -39,7 +39,8 @@ await conn.run(`COPY (SELECT range::BIGINT AS id,
   FROM range(2000)) TO '${T}' (FORMAT parquet, ROW_GROUP_SIZE 500)`);
 
 const queries = [];
-for (const f of fs.readdirSync(path.join(here, 'functions')).filter(f => f.endsWith('.txt')).sort()) {
+const only = process.env.BASALT_FUNCTIONS_ONLY; // one list's file name, to run it alone
+for (const f of fs.readdirSync(path.join(here, 'functions')).filter(f => f.endsWith('.txt') && (!only || f === only)).sort()) {
   const lines = fs.readFileSync(path.join(here, 'functions', f), 'utf8').split('\n');
   lines.forEach((line, k) => {
     const ordered = /--\s*ordered\s*$/.test(line);

@@ -481,6 +481,9 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     case QOP_ERROR:
         ok = basalt_qk_error_select(st);
         break;
+    case QOP_INTERVAL_MUL: case QOP_INTERVAL_MUL_F: case QOP_INTERVAL_DIV_F: case QOP_TO_INTERVAL:
+        ok = basalt_qk_interval_select(st);
+        break;
     default:
         ok = basalt_qk_string_select(st, &L->p->arena, L->p->slots);
     }

@@ -673,6 +673,8 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
         (op == QOP_ADD || op == QOP_SUB))
         return make_call(b, f, op == QOP_ADD ? QOP_INTERVAL_ADD : QOP_INTERVAL_SUB, args, 2, NULL,
                          a, false, out, err);
+    if ((x == BASALT_QUERY_TYPE_INTERVAL) != (y == BASALT_QUERY_TYPE_INTERVAL))
+        return basalt_qbind_interval_arith(b, f->name, op, args, out, err);
     if (x == BASALT_QUERY_TYPE_NULL && y == BASALT_QUERY_TYPE_NULL)
         a = c = T(INT32);
     if (!operand_type(args[0], a, args[1], c, &r) || !basalt_qtype_is_numeric(r.id))
@@ -1548,7 +1550,7 @@ bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt
     return operand_type(x, x->type, y, y->type, out);
 }
 
-/* A name of bind_bitwise.c's or bind_regex.c's tables. */
+/* A name of bind_bitwise.c's, bind_regex.c's or bind_interval.c's tables. */
 static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
                               struct basalt_qexpr *const *args, int n, struct basalt_qexpr **out,
                               struct basalt_error *err)
@@ -1557,7 +1559,8 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
         const struct qfunc_ext *fs;
         size_t n;
     } tables[] = {{basalt_qfuncs_bitwise, basalt_qfuncs_bitwise_n},
-                  {basalt_qfuncs_regex, basalt_qfuncs_regex_n}};
+                  {basalt_qfuncs_regex, basalt_qfuncs_regex_n},
+                  {basalt_qfuncs_interval, basalt_qfuncs_interval_n}};
     bool known = false;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; i < tables[t].n; i++) {

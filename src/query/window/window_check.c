@@ -42,7 +42,9 @@ static bool orderable(enum basalt_query_type_id id)
 basalt_status basalt_qwin_check_key(const struct ArrowSchema *field, struct basalt_error *err)
 {
     struct basalt_query_type t;
-    if (basalt_query_type_from_format(field->format, &t, NULL) != BASALT_OK || !orderable(t.id))
+    /* INTERVAL keys: normalised in the views (window_view.c) and the sort */
+    if (basalt_query_type_from_format(field->format, &t, NULL) != BASALT_OK ||
+        !(orderable(t.id) || t.id == BASALT_QUERY_TYPE_INTERVAL))
         return basalt_error_set(err, BASALT_UNSUPPORTED,
                                 "window: cannot partition or order by '%s' of format '%s'",
                                 field->name ? field->name : "", field->format);

@@ -110,6 +110,18 @@ void basalt_qw_view_fill(struct qw_view *v, struct basalt_query_type t, enum qw_
             dec[i] = (qi128)(((unsigned __int128)w[1] << 64) | w[0]);
         }
         break;
+    case BASALT_QUERY_TYPE_INTERVAL:
+        /* Normalised (months, days < 30, nanoseconds < a day) packed so
+         * that the 128-bit keys order and compare as the triples do, as
+         * DuckDB orders intervals (1 month equals 30 days). */
+        for (int64_t i = 0; i < n; i++) {
+            struct qinterval iv;
+            memcpy(&iv, (const uint8_t *)d + (off + i) * 16, 16);
+            basalt_qinterval_normalize(&iv);
+            uint64_t low = (uint64_t)(iv.days + 30) << 48 | (uint64_t)(iv.nanos + (INT64_C(1) << 47));
+            dec[i] = (qi128)(((__int128)iv.months << 64) | low);
+        }
+        break;
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY: {
         const char *data = a->buffers[2];
@@ -159,8 +171,9 @@ basalt_status basalt_qw_view_new(struct basalt_query_type t, enum qw_purpose p, 
         out->kind = p == QWP_NUM ? QWV_F64 : QWV_U64;
         break;
     case BASALT_QUERY_TYPE_DECIMAL:
+    case BASALT_QUERY_TYPE_INTERVAL:
         out->kind = QWV_DEC;
-        out->scale = t.scale;
+        out->scale = t.id == BASALT_QUERY_TYPE_DECIMAL ? t.scale : 0;
         width = 16;
         break;
     case BASALT_QUERY_TYPE_STRING:

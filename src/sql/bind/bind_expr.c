@@ -141,13 +141,57 @@ static void add_unit(struct basalt_query_value *v, enum basalt_sql_interval_unit
     }
 }
 
+/* INTERVAL (expr) UNIT, as DuckDB rewrites it: the value taken as a DOUBLE,
+ * truncated and cast to INTEGER (month and day units) or BIGINT (hours,
+ * minutes, microseconds) for to_<unit>, or as it is for to_seconds and
+ * to_milliseconds. */
+static basalt_status lower_interval_of(struct blower *L, const struct basalt_sql_expr *e,
+                                       struct basalt_qexpr **out, struct basalt_error *err)
+{
+    static const struct {
+        const char *fn;
+        enum basalt_query_type_id id; /* what the truncated value is cast to; NULL: DOUBLE */
+    } by_unit[] = {
+        [BASALT_SQL_UNIT_YEAR] = {"to_years", BASALT_QUERY_TYPE_INT32},
+        [BASALT_SQL_UNIT_QUARTER] = {"to_quarters", BASALT_QUERY_TYPE_INT32},
+        [BASALT_SQL_UNIT_MONTH] = {"to_months", BASALT_QUERY_TYPE_INT32},
+        [BASALT_SQL_UNIT_WEEK] = {"to_weeks", BASALT_QUERY_TYPE_INT32},
+        [BASALT_SQL_UNIT_DAY] = {"to_days", BASALT_QUERY_TYPE_INT32},
+        [BASALT_SQL_UNIT_HOUR] = {"to_hours", BASALT_QUERY_TYPE_INT64},
+        [BASALT_SQL_UNIT_MINUTE] = {"to_minutes", BASALT_QUERY_TYPE_INT64},
+        [BASALT_SQL_UNIT_SECOND] = {"to_seconds", BASALT_QUERY_TYPE_NULL},
+        [BASALT_SQL_UNIT_MILLISECOND] = {"to_milliseconds", BASALT_QUERY_TYPE_NULL},
+        [BASALT_SQL_UNIT_MICROSECOND] = {"to_microseconds", BASALT_QUERY_TYPE_INT64},
+    };
+    enum basalt_sql_interval_unit u = e->u.interval.unit;
+    if (u <= BASALT_SQL_UNIT_NONE || (size_t)u >= sizeof by_unit / sizeof by_unit[0] ||
+        !by_unit[u].fn)
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "INTERVAL (expression) needs a unit (INTERVAL (n) DAY)");
+    struct basalt_qexpr *value, *as_double, *whole, *arg;
+    basalt_status st = lower(L, e->u.interval.value, &value, err);
+    basalt_qexpr_builder_set_position(L->b, e->pos);
+    if (st == BASALT_OK)
+        st = basalt_qexpr_cast(L->b, value, basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE),
+                               false, &as_double, err);
+    arg = as_double;
+    if (st == BASALT_OK && by_unit[u].id != BASALT_QUERY_TYPE_NULL) {
+        st = basalt_qexpr_call(L->b, "trunc", &as_double, 1, &whole, err);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_cast(L->b, whole, basalt_query_type_make(by_unit[u].id), false, &arg,
+                                   err);
+    }
+    if (st == BASALT_OK)
+        st = basalt_qexpr_call(L->b, by_unit[u].fn, &arg, 1, out, err);
+    return st;
+}
+
 static basalt_status lower_interval(struct blower *L, const struct basalt_sql_expr *e,
                                     struct basalt_qexpr **out, struct basalt_error *err)
 {
     const struct basalt_sql_expr *val = e->u.interval.value;
     if (val->kind != BASALT_SQL_EXPR_STRING && val->kind != BASALT_SQL_EXPR_INTEGER)
-        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
-                              "INTERVAL takes a constant (INTERVAL '3 days', INTERVAL 3 DAY)");
+        return lower_interval_of(L, e, out, err);
     struct basalt_query_value v;
     memset(&v, 0, sizeof v);
     v.type = basalt_query_type_make(BASALT_QUERY_TYPE_INTERVAL);
