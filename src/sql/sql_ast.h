@@ -285,6 +285,10 @@ struct basalt_sql_window {
     struct basalt_sql_frame_bound start, end;
     enum basalt_sql_frame_exclude exclude;
     int32_t pos;
+    /* DISTINCT ON's row_number (bind_distinct_on.c): a COLUMNS(...) of its
+     * PARTITION BY expands into the list (bind_star.c); elsewhere that is
+     * DuckDB's error. */
+    bool expand_columns;
 };
 
 /* `x op ANY (query)` as written, kept on the expression that means it

@@ -70,6 +70,8 @@ basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_q
         return st;
     struct basalt_sql_expr *rn =
         basalt_sql_ast_row_number(B, part, s->n_distinct_on, order, q->n_order, q->pos);
+    if (rn != NULL)
+        rn->u.call.over->expand_columns = true;
     struct basalt_sql_expr *first =
         basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, rn, basalt_sql_ast_integer(B, 1, q->pos));
     struct basalt_sql_expr *qualify =

@@ -266,9 +266,6 @@ static basalt_status columns_of(struct binder *B, const struct bscope *scope,
     if (lambda && basalt_sql_has_subquery(arg->u.lambda.body))
         return basalt_sql_err(B, BASALT_INVALID_ARG, arg->pos, err,
                               "Table function cannot contain subqueries");
-    if (star && (arg->u.star.n_replace > 0 || arg->u.star.n_rename > 0))
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, arg->pos, err,
-                              "COLUMNS(* REPLACE (...)) and COLUMNS(* RENAME (...)) are not supported");
     if (star) {
         basalt_status cst = check_names(B, scope, arg, err);
         if (cst != BASALT_OK)
@@ -441,7 +438,26 @@ static struct basalt_sql_expr *column_ref(struct binder *B, const struct bcol *c
     return basalt_sql_ast_column(B, c->table, c->name, pos);
 }
 
-/* e with its COLUMNS call (`call`) expanded: copies[i] for column i. */
+/* The star a COLUMNS call takes (`COLUMNS(* EXCLUDE ... REPLACE ... RENAME
+ * ...)`), or NULL. */
+static const struct basalt_sql_expr *columns_star(const struct basalt_sql_expr *call)
+{
+    const struct basalt_sql_call *c = &call->u.call;
+    return c->n_args == 1 && c->args[0]->kind == BASALT_SQL_EXPR_STAR ? c->args[0] : NULL;
+}
+
+/* The name of a COLUMNS item for column c: RENAME's when the item is the
+ * call itself (DuckDB ignores it inside an expression), else the column's. */
+static const char *columns_item_name(const struct basalt_sql_expr *item,
+                                     const struct basalt_sql_expr *call, const struct bcol *c)
+{
+    const struct basalt_sql_expr *star = item == call ? columns_star(call) : NULL;
+    const struct basalt_sql_ident *to = star != NULL ? renamed(star, c) : NULL;
+    return to != NULL ? to->name : c->name;
+}
+
+/* e with its COLUMNS call (`call`) expanded: copies[i] for column i, a
+ * column REPLACE names standing as its expression. */
 static basalt_status expand_expr(struct binder *B, const struct bscope *scope,
                                  const struct basalt_sql_expr *e, const struct basalt_sql_expr *call,
                                  const struct basalt_sql_expr ***copies, const struct bcol ***cols,
@@ -454,8 +470,16 @@ static basalt_status expand_expr(struct binder *B, const struct bscope *scope,
     const char *text = basalt_sql_text(B, call);
     if (*copies == NULL || text == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    const struct basalt_sql_expr *star = columns_star(call);
     for (int i = 0; i < *n && st == BASALT_OK; i++) {
-        struct subst S = {B, text, column_ref(B, (*cols)[i], call->pos), false, false};
+        /* COLUMNS(* REPLACE (x AS a)): x stands for column a */
+        const struct basalt_sql_expr *x = NULL;
+        for (int32_t r = 0; star != NULL && r < star->u.star.n_replace && x == NULL; r++)
+            if (strcasecmp(star->u.star.replace[r].alias.name, (*cols)[i]->name) == 0)
+                x = star->u.star.replace[r].expr;
+        struct subst S = {B, text,
+                          x != NULL ? basalt_sql_ast_shared(x) : column_ref(B, (*cols)[i], call->pos),
+                          false, false};
         if (S.column == NULL)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
         st = basalt_sql_ast_replace(B, e, substitute, &S, &(*copies)[i], err);
@@ -714,6 +738,65 @@ basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bsc
     return BASALT_OK;
 }
 
+/* DISTINCT ON (COLUMNS(...)): the row_number that bind_distinct_on.c put
+ * in QUALIFY has those items in its PARTITION BY, each expanded here into
+ * one per column (in a window of the query's own, DuckDB refuses them). */
+struct partitions {
+    struct binder *B;
+    const struct bscope *scope;
+    basalt_status st;
+    struct basalt_error *err;
+    bool any;
+};
+
+static enum basalt_sql_replace expand_partition(void *ctx, const struct basalt_sql_expr *e,
+                                                struct basalt_sql_expr **out)
+{
+    struct partitions *P = ctx;
+    if (e->kind != BASALT_SQL_EXPR_FUNCTION || e->u.call.over == NULL || P->st != BASALT_OK)
+        return BASALT_SQL_DESCEND;
+    const struct basalt_sql_window *w = e->u.call.over;
+    if (!w->expand_columns || first_of(w->partition, w->n_partition) == NULL)
+        return BASALT_SQL_DESCEND;
+    struct basalt_sql_expr **part = NULL;
+    int n = 0, cap = 0;
+    for (int32_t i = 0; i < w->n_partition && P->st == BASALT_OK; i++) {
+        const struct basalt_sql_expr *x = w->partition[i], *call = find_columns(x);
+        const struct basalt_sql_expr **copies = &x;
+        const struct bcol **cols;
+        int k = 1;
+        if (call != NULL)
+            P->st = expand_expr(P->B, P->scope, x, call, &copies, &cols, &k, P->err);
+        if (P->st == BASALT_OK && n + k > cap) {
+            cap = (n + k) * 2;
+            struct basalt_sql_expr **grown = basalt_arena_alloc(&P->B->arena, sizeof *grown * (size_t)cap, 8);
+            if (grown == NULL) {
+                P->st = basalt_error_set(P->err, BASALT_NOMEM, "out of memory");
+                break;
+            }
+            if (n > 0)
+                memcpy(grown, part, sizeof *grown * (size_t)n);
+            part = grown;
+        }
+        for (int c = 0; c < k && P->st == BASALT_OK; c++)
+            part[n++] = basalt_sql_ast_shared(copies[c]);
+    }
+    struct basalt_sql_window *nw = basalt_arena_alloc(&P->B->arena, sizeof *nw, 8);
+    struct basalt_sql_expr *copy = basalt_arena_alloc(&P->B->arena, sizeof *copy, 8);
+    if (P->st == BASALT_OK && (nw == NULL || copy == NULL))
+        P->st = basalt_error_set(P->err, BASALT_NOMEM, "out of memory");
+    if (P->st != BASALT_OK)
+        return BASALT_SQL_KEEP;
+    *nw = *w;
+    nw->partition = part;
+    nw->n_partition = n;
+    *copy = *e;
+    copy->u.call.over = nw;
+    *out = copy;
+    P->any = true;
+    return BASALT_SQL_REPLACE;
+}
+
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
                                       const struct basalt_sql_select **s, struct basalt_error *err)
 {
@@ -746,6 +829,24 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
         in = u;
         *s = u;
     }
+    if (in->qualify != NULL) {
+        struct partitions P = {B, scope, BASALT_OK, err, false};
+        const struct basalt_sql_expr *q = NULL;
+        st = basalt_sql_ast_replace(B, in->qualify, expand_partition, &P, &q, err);
+        if (st == BASALT_OK)
+            st = P.st;
+        if (st != BASALT_OK)
+            return st;
+        if (P.any) {
+            struct basalt_sql_select *u = basalt_arena_alloc(&B->arena, sizeof *u, 8);
+            if (u == NULL)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            *u = *in;
+            u->qualify = basalt_sql_ast_shared(q);
+            in = u;
+            *s = u;
+        }
+    }
     bool rewrite = in->where != NULL && find_columns(in->where) != NULL;
     for (int i = 0; i < in->n_items && st == BASALT_OK; i++) {
         const struct basalt_sql_expr *x = in->items[i].expr;
@@ -774,7 +875,8 @@ basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *sco
             int n = 0;
             st = expand_expr(B, scope, x, call, &copies, &cols, &n, err);
             for (int k = 0; k < n && st == BASALT_OK; k++)
-                st = push(B, &l, copies[k], it->alias.name ? it->alias.name : cols[k]->name,
+                st = push(B, &l, copies[k],
+                          it->alias.name ? it->alias.name : columns_item_name(x, call, cols[k]),
                           it->alias.name ? it->alias.pos : x->pos, err);
         } else {
             st = push(B, &l, x, it->alias.name, it->alias.pos, err);
