@@ -75,6 +75,10 @@ struct bouter {
     int n;
     const struct basalt_sql_expr *const *conj;
     int nc;
+    /* the whole FROM, bound again for the outer values a subquery
+     * correlated by other than equalities is computed for
+     * (bind_subquery_nonequal.c) */
+    const struct basalt_sql_from *whole;
 };
 
 /* An expression replaced by a column after aggregation: its canonical text
@@ -494,6 +498,25 @@ bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query 
 bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e);
 /* Whether e is an integer literal >= 0 (into *out). */
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
+/* bind_subquery_nonequal.c: q (split into s) read over D, the distinct
+ * values of the outer columns it reads, instead of the outer query:
+ * `query` is q FROM D CROSS JOIN its FROM, its WHERE (`where`: its own
+ * conditions and the correlated ones), select list and ORDER BY reading
+ * D's columns where they read the outer query; outer_side[i] is the i-th
+ * outer column (as first written), inner_side[i] D's column for it
+ * (__dN.__ki), n of them. UNSUPPORTED when the correlation reads a query
+ * further out. */
+struct bnonequal {
+    int n;
+    const struct basalt_sql_expr **outer_side;
+    struct basalt_sql_expr **inner_side;
+    struct basalt_sql_query *query;
+    struct basalt_sql_expr *where;
+};
+basalt_status basalt_sql_nonequal(struct binder *B, const struct bscope *outer,
+                                  const struct bouter *from, const struct basalt_sql_query *q,
+                                  const struct bsplit *s, struct bnonequal *out,
+                                  struct basalt_error *err);
 /* bind_subquery_grouped.c: a correlated subquery q with GROUP BY or HAVING
  * as one row per inner key: the keys (`keys`, n items named __k0...) in
  * front of its own GROUP BY over its FROM and `where` (its own conditions),

@@ -576,7 +576,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     int n_deferred = 0;
     if (st == BASALT_OK && (deferred == NULL || written == NULL || leaves == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    struct bouter from = {leaves, st == BASALT_OK ? F.n : 0, written, st == BASALT_OK ? F.nc : 0};
+    struct bouter from = {leaves, st == BASALT_OK ? F.n : 0, written, st == BASALT_OK ? F.nc : 0,
+                          s->from};
     for (int i = 0; i < from.nc; i++)
         written[i] = F.conj[i];
     for (int i = 0; i < from.n; i++)

@@ -475,9 +475,33 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
      * and how many there are (more than one fails where it is read:
      * bind_expr.c) */
     bool single = !exists && nth == 0 && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
-    int n = s->n_corr;
+    /* correlated by other than equalities: over D, the distinct values of
+     * the outer columns it reads, keyed by D's columns
+     * (bind_subquery_nonequal.c) */
+    bool nonequal = false;
+    for (int k = 0; k < s->n_corr && !nonequal; k++) {
+        const struct basalt_sql_expr *o, *i;
+        nonequal = !basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i);
+    }
+    struct bnonequal ne;
+    memset(&ne, 0, sizeof ne);
+    if (nonequal) {
+        st = basalt_sql_known_columns(B, &s->in, outer, s->corr[0], err);
+        for (int k = 1; k < s->n_corr && st == BASALT_OK; k++)
+            st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
+        if (st == BASALT_OK)
+            st = basalt_sql_nonequal(B, outer, from, q, s, &ne, err);
+        if (st != BASALT_OK)
+            return st;
+        q = ne.query;
+        sel = &q->u.select;
+    }
+    /* a column that is never NULL where a key has rows, read for the value
+     * over no rows: D's columns may be NULL themselves */
+    bool marked = nonequal && !exists && !single && !grouped && !ordered;
+    int n = nonequal ? ne.n : s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
-    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
+    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 3), 8);
     struct basalt_sql_expr **group = basalt_arena_alloc(&B->arena, sizeof *group * (size_t)(n + 1), 8);
     if (outer_side == NULL || items == NULL || group == NULL) {
         basalt_free(outer_side);
@@ -488,7 +512,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
-        if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
+        if (nonequal) {
+            o = ne.outer_side[k];
+            i = ne.inner_side[k];
+        } else if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
             st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
             if (st == BASALT_OK)
                 st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
@@ -526,7 +553,11 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
         items[n + 1].alias.name = "__rows";
     }
-    if (items[n].expr == NULL || (single && items[n + 1].expr == NULL)) {
+    if (marked) {
+        items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
+        items[n + 1].alias.name = "__m";
+    }
+    if (items[n].expr == NULL || ((single || marked) && items[n + 1].expr == NULL)) {
         basalt_free(outer_side);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
@@ -541,11 +572,11 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     g->kind = BASALT_SQL_QUERY_SELECT;
     g->pos = q->pos;
     g->height = q->height;
-    g->u.select.n_items = n + 1 + single;
+    g->u.select.n_items = n + 1 + single + marked;
     g->u.select.items = items;
     g->u.select.from = sel->from;
-    struct basalt_sql_expr *where = NULL;
-    for (int k = 0; k < s->n_inner; k++)
+    struct basalt_sql_expr *where = nonequal ? ne.where : NULL;
+    for (int k = 0; k < s->n_inner && !nonequal; k++)
         where = where == NULL ? basalt_sql_ast_shared(s->inner[k])
                               : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
                                                       basalt_sql_ast_shared(s->inner[k]));
@@ -574,7 +605,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     /* Only the groups the outer rows can reach, when a filtered outer table
      * says which (bind_narrow.c); as it was if that does not bind. */
     struct basalt_sql_expr *narrow =
-        st == BASALT_OK && !grouped ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
+        st == BASALT_OK && !grouped && !nonequal
+            ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
                                     : NULL;
     if (narrow != NULL) {
         g->u.select.where = where == NULL ? narrow
@@ -604,8 +636,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     if (st == BASALT_OK && (conds == NULL || used == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int k = 0; k < n && st == BASALT_OK; k++) {
+        /* D's NULLs are values with rows of their own */
         conds[k] = basalt_sql_ast_binary(
-            B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_shared(outer_side[k]),
+            B, nonequal ? BASALT_SQL_BINARY_IS_NOT_DISTINCT : BASALT_SQL_BINARY_EQ,
+            basalt_sql_ast_shared(outer_side[k]),
             basalt_sql_ast_column(B, table, items[k].alias.name, outer_side[k]->pos));
         if (conds[k] == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -632,7 +666,7 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
                      strcmp(x->u.call.name.name, "count") == 0 && empty == NULL;
         st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, empty,
-                      keyed.gids[0], err);
+                      keyed.gids[marked ? n + 1 : 0], err);
         if (st == BASALT_OK && single)
             st = add_many(B, keyed.gids[n], keyed.gids[n + 1], err);
     }
@@ -810,8 +844,16 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         bool groups = q->kind == BASALT_SQL_QUERY_SELECT &&
                       (q->u.select.n_group > 0 || q->u.select.having != NULL || q->offset != NULL ||
                        (q->limit != NULL && (!basalt_sql_literal_int(q->limit, &limit) || limit == 0)));
+        /* a SEMI or ANTI join needs an equality for its keys; without one
+         * the EXISTS is a value over the outer values
+         * (bind_subquery_nonequal.c), which the condition then reads */
+        bool keyed = false;
+        for (int c = 0; c < s.n_corr && !keyed; c++) {
+            const struct basalt_sql_expr *o, *i;
+            keyed = basalt_sql_correlation_key(B, &s.in, outer, s.corr[c], &o, &i);
+        }
         if (st == BASALT_OK && s.n_corr > 0) {
-            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups) {
+            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups && keyed) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else {
