@@ -772,7 +772,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 st = basalt_sql_lower(&L, gk[i], &keys[i], err);
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0, NULL};
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -825,7 +825,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0, NULL};
         }
         /* A group key that is a column is that column afterwards too (after
          * the aggregates' arguments, which read the column before grouping). */
@@ -848,7 +848,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_qplan_aggregate(B->ctx, rel.node, keys, knames, nk, calls, A.n, &agg, err);
         for (int c = 0; c < G.n_calls && st == BASALT_OK; c++) {
             agids[nk + A.n + c] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0, NULL};
         }
         if (st == BASALT_OK) {
             rel.node = agg;

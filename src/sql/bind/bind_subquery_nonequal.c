@@ -53,6 +53,9 @@ struct gather {
     const struct basalt_sql_expr *first[MAX_OUTER_COLUMNS];
     int n;
     bool too_many;
+    /* while rewriting ORDER BY, GROUP BY and HAVING: names of its items
+     * are the items (NULL elsewhere) */
+    const struct basalt_sql_select *aliases;
 };
 
 /* The column of the outer query's own scope that c names (not the
@@ -82,6 +85,8 @@ static enum basalt_sql_replace to_d(void *ctx, const struct basalt_sql_expr *e,
         return BASALT_SQL_KEEP;
     if (e->kind != BASALT_SQL_EXPR_COLUMN)
         return BASALT_SQL_DESCEND;
+    if (basalt_sql_names_item(g->aliases, e))
+        return BASALT_SQL_KEEP;
     const struct bcol *col = outer_column(g->B, g->inner, g->outer, e);
     if (col == NULL)
         return BASALT_SQL_KEEP;
@@ -226,10 +231,21 @@ basalt_status basalt_sql_nonequal(struct binder *B, const struct bscope *outer,
         if (items[i].expr->kind != BASALT_SQL_EXPR_STAR)
             st = over_d(g, sel->items[i].expr, &items[i].expr, err);
     }
+    g->aliases = sel;
     for (int i = 0; i < q->n_order && st == BASALT_OK; i++) {
         order[i] = q->order[i];
         st = over_d(g, q->order[i].expr, &order[i].expr, err);
     }
+    /* D's columns are keys in front of its own GROUP BY
+     * (bind_subquery_grouped.c): its GROUP BY and HAVING may read them */
+    struct basalt_sql_expr **group = node(B, sizeof *group * (size_t)(sel->n_group + 1));
+    struct basalt_sql_expr *having = NULL;
+    if (group == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < sel->n_group && st == BASALT_OK; i++)
+        st = over_d(g, sel->group[i], &group[i], err);
+    if (st == BASALT_OK)
+        st = over_d(g, sel->having, &having, err);
     if (st != BASALT_OK)
         return st;
     if (g->too_many)
@@ -265,6 +281,8 @@ basalt_status basalt_sql_nonequal(struct binder *B, const struct bscope *outer,
     r->u.select.from = both;
     r->u.select.where = where;
     r->u.select.items = items;
+    r->u.select.group = sel->n_group > 0 ? group : sel->group;
+    r->u.select.having = having;
     r->order = q->n_order > 0 ? order : q->order;
     r->height = max_height(q->height, both->height + 1);
     if (where != NULL)
