@@ -132,7 +132,10 @@ static enum basalt_sql_replace check_own(void *ctx, const struct basalt_sql_expr
     struct own_only *o = ctx;
     if (e->kind != BASALT_SQL_EXPR_COLUMN)
         return BASALT_SQL_DESCEND;
-    if (outer_column(o->B, NULL, o->outer, e) == NULL)
+    /* a LATERAL's key is joined on by the FROM itself, as an outer join
+     * where it is over an aggregate: not a condition to filter on */
+    const struct bcol *col = outer_column(o->B, NULL, o->outer, e);
+    if (col == NULL || col->internal)
         o->own = false;
     return BASALT_SQL_KEEP;
 }
