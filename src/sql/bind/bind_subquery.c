@@ -24,7 +24,10 @@
  *     grouped per key in two steps (bind_subquery_grouped.c) and read as
  *     the one-value case;
  *   - one that reads the outer query only inside a subquery of its FROM
- *     has that subquery keyed first (bind_subquery_from.c).
+ *     has that subquery keyed first (bind_subquery_from.c);
+ *   - one correlated by other than equalities, or reading the outer query
+ *     outside its WHERE, is keyed by D, the distinct outer values it reads
+ *     (bind_subquery_nonequal.c), and joined back on them.
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
 #include <stdio.h>

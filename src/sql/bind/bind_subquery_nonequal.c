@@ -25,9 +25,10 @@
  * DISTINCT FROM, two hash keys per column (bind_join.c).
  *
  * D binds the outer FROM again with the outer WHERE's conjuncts that read
- * only its columns and hold no subquery: at least the values of the outer
- * rows that reach the subquery (those that pass the rest are a subset),
- * which is all the join back needs. The FROM is read twice, as the
+ * only its columns and hold no subquery (nor a LATERAL's keys, which the
+ * FROM joins on itself): at least the values of the outer rows that reach
+ * the subquery (those that pass the rest are a subset), which is all the
+ * join back needs. The FROM is read twice, as the
  * narrowing of bind_narrow.c reads a table twice. */
 #include <stdio.h>
 #include <string.h>
