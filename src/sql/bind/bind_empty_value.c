@@ -54,6 +54,16 @@ bool basalt_sql_empty_value(struct binder *B, const struct basalt_sql_expr *e,
     return !out->is_null && out->type.id != BASALT_QUERY_TYPE_NULL;
 }
 
+const struct basalt_sql_expr *basalt_sql_empty_expr(struct binder *B, const struct basalt_sql_expr *e)
+{
+    if (e == NULL || !basalt_sql_has_aggregate(B, e))
+        return NULL;
+    struct basalt_error ignore;
+    basalt_error_init(&ignore);
+    const struct basalt_sql_expr *out;
+    return basalt_sql_ast_replace(B, e, over_no_rows, B, &out, &ignore) == BASALT_OK ? out : NULL;
+}
+
 basalt_status basalt_sql_empty_or(struct basalt_qexpr_builder *b, struct basalt_qexpr *key,
                                   const struct basalt_query_value *empty,
                                   struct basalt_qexpr *value, struct basalt_qexpr **out,

@@ -688,6 +688,20 @@ static basalt_status repl_column(struct blower *L, const struct basalt_sql_expr 
     for (int i = 0; st == BASALT_OK && i < L->B->n_many; i++)
         if (L->B->many[i].value_gid == L->target->gids[k])
             return at_most_one(L, e, L->B->many[i].rows_gid, c, out, err);
+    /* an item reading the outer query too: its value over no rows, in the
+     * column's type, computed from this row's outer columns */
+    for (int j = 0; st == BASALT_OK && r->empty_expr != NULL && j < L->target->n; j++)
+        if (L->target->gids[j] == r->key_gid) {
+            struct basalt_qexpr *key, *unmatched, *none;
+            st = basalt_qexpr_column(L->b, j, &key, err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_is_null(L->b, key, false, &unmatched, err);
+            if (st == BASALT_OK)
+                st = lower(L, r->empty_expr, &none, err);
+            if (st == BASALT_OK)
+                st = basalt_qexpr_cast(L->b, none, basalt_qexpr_type(c), false, &none, err);
+            return st == BASALT_OK ? basalt_qexpr_case(L->b, &unmatched, &none, 1, c, out, err) : st;
+        }
     /* an aggregate's value over no rows where no group had the key */
     for (int j = 0; st == BASALT_OK && r->empty != NULL && j < L->target->n; j++)
         if (L->target->gids[j] == r->key_gid) {

@@ -75,6 +75,10 @@ struct bouter {
     int n;
     const struct basalt_sql_expr *const *conj;
     int nc;
+    /* the whole FROM, bound again for the outer values a subquery
+     * correlated by other than equalities is computed for
+     * (bind_subquery_nonequal.c) */
+    const struct basalt_sql_from *whole;
 };
 
 /* An expression replaced by a column after aggregation: its canonical text
@@ -87,6 +91,10 @@ struct brepl {
      * NULL stands), read where the key column key_gid is NULL */
     const struct basalt_query_value *empty;
     int32_t key_gid;
+    /* an item that reads the outer query as well (bind_subquery_nonequal.c):
+     * its value over no rows is this expression over the outer columns,
+     * read where key_gid is NULL (NULL: none) */
+    const struct basalt_sql_expr *empty_expr;
 };
 
 /* A table registered in a session (in-memory batches, read by views). */
@@ -494,6 +502,32 @@ bool basalt_sql_aggregates_once(struct binder *B, const struct basalt_sql_query 
 bool basalt_sql_exists_always(struct binder *B, const struct basalt_sql_expr *e);
 /* Whether e is an integer literal >= 0 (into *out). */
 bool basalt_sql_literal_int(const struct basalt_sql_expr *e, int64_t *out);
+/* Whether column c is an unqualified name of one of sel's select items
+ * (ORDER BY, GROUP BY and HAVING read those before outer columns). */
+bool basalt_sql_names_item(const struct basalt_sql_select *sel, const struct basalt_sql_expr *c);
+/* Whether q reads the outer query's columns outside its WHERE: in its
+ * select list, ORDER BY, GROUP BY or HAVING (bind_subquery.c). */
+bool basalt_sql_reads_outer_beyond_where(struct binder *B, const struct bscope *in,
+                                         const struct bscope *outer, const struct basalt_sql_query *q);
+/* bind_subquery_nonequal.c: q (split into s) read over D, the distinct
+ * values of the outer columns it reads, instead of the outer query:
+ * `query` is q FROM D CROSS JOIN its FROM, its WHERE (`where`: its own
+ * conditions and the correlated ones), select list and ORDER BY reading
+ * D's columns where they read the outer query; outer_side[i] is the i-th
+ * outer column (as first written), inner_side[i] D's column for it
+ * (__dN.__ki), n of them. UNSUPPORTED when the correlation reads a query
+ * further out. */
+struct bnonequal {
+    int n;
+    const struct basalt_sql_expr **outer_side;
+    struct basalt_sql_expr **inner_side;
+    struct basalt_sql_query *query;
+    struct basalt_sql_expr *where;
+};
+basalt_status basalt_sql_nonequal(struct binder *B, const struct bscope *outer,
+                                  const struct bouter *from, const struct basalt_sql_query *q,
+                                  const struct bsplit *s, struct bnonequal *out,
+                                  struct basalt_error *err);
 /* bind_subquery_grouped.c: a correlated subquery q with GROUP BY or HAVING
  * as one row per inner key: the keys (`keys`, n items named __k0...) in
  * front of its own GROUP BY over its FROM and `where` (its own conditions),
@@ -538,6 +572,10 @@ basalt_status basalt_sql_empty_rows(struct binder *B, struct brel *rel, int32_t 
  * not fold); CASE WHEN key IS NULL THEN *empty ELSE value END. */
 bool basalt_sql_empty_value(struct binder *B, const struct basalt_sql_expr *e,
                             struct basalt_query_type type, struct basalt_query_value *out);
+/* e with its aggregate calls replaced by their values over no rows (COUNT
+ * 0, the others NULL), not folded: for an item that reads the outer query
+ * too. NULL when e has no aggregate or out of memory. */
+const struct basalt_sql_expr *basalt_sql_empty_expr(struct binder *B, const struct basalt_sql_expr *e);
 basalt_status basalt_sql_empty_or(struct basalt_qexpr_builder *b, struct basalt_qexpr *key,
                                   const struct basalt_query_value *empty,
                                   struct basalt_qexpr *value, struct basalt_qexpr **out,

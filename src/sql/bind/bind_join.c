@@ -109,11 +109,18 @@ basalt_status basalt_sql_filter(struct binder *B, const struct bscope *scope, st
     return st;
 }
 
-/* The index of a column holding `e` lowered over rel: a column reference is
- * its column; anything else is computed by a projection added on top. */
+/* What a join key column holds of its expression: the value itself, or,
+ * for `a IS NOT DISTINCT FROM b`, two keys that are never NULL (a NULL key
+ * matches nothing): whether it is NULL, and the value with NULL replaced
+ * by the type's zero (the flag tells the two apart), as INTERSECT's keys. */
+enum key_form { KEY_VALUE, KEY_IS_NULL, KEY_OR_ZERO };
+
+/* The index of a column holding `e` lowered over rel (cast, then in the
+ * given form): a column reference is its column; anything else is computed
+ * by a projection added on top. */
 static basalt_status key_column(struct binder *B, const struct bscope *scope, struct brel *rel,
                                 const struct basalt_sql_expr *e, struct basalt_query_type *cast,
-                                int *out, struct basalt_error *err)
+                                enum key_form form, int *out, struct basalt_error *err)
 {
     struct basalt_qexpr_builder *b;
     basalt_status st = basalt_qplan_builder(B->ctx, rel->node, &b, err);
@@ -123,6 +130,10 @@ static basalt_status key_column(struct binder *B, const struct bscope *scope, st
         st = basalt_sql_lower(&L, e, &x, err);
     if (st == BASALT_OK && cast != NULL)
         st = basalt_qexpr_cast(b, x, *cast, false, &x, err);
+    if (st == BASALT_OK && form == KEY_IS_NULL)
+        st = basalt_qexpr_is_null(b, x, false, &x, err);
+    if (st == BASALT_OK && form == KEY_OR_ZERO)
+        st = basalt_sql_zero_if_null(b, x, &x, err);
     if (st != BASALT_OK)
         return st;
     if (basalt_qexpr_column_index(x) >= 0) {
@@ -158,11 +169,11 @@ static basalt_status key_column(struct binder *B, const struct bscope *scope, st
 
 /* Whether e is `a = b` with a over relations in `lhs` only and b over `rhs`
  * only (or the reverse): then *l and *r are those sides. */
-static bool equi(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e,
-                 uint64_t lhs, uint64_t rhs, const struct basalt_sql_expr **l,
-                 const struct basalt_sql_expr **r)
+static bool equi_op(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e,
+                    enum basalt_sql_binary_op op, uint64_t lhs, uint64_t rhs,
+                    const struct basalt_sql_expr **l, const struct basalt_sql_expr **r)
 {
-    if (e->kind != BASALT_SQL_EXPR_BINARY || e->u.binary.op != BASALT_SQL_BINARY_EQ)
+    if (e->kind != BASALT_SQL_EXPR_BINARY || e->u.binary.op != op)
         return false;
     uint64_t a = basalt_sql_refs(B, s, e->u.binary.left), b = basalt_sql_refs(B, s, e->u.binary.right);
     if (a == 0 || b == 0)
@@ -178,6 +189,13 @@ static bool equi(struct binder *B, const struct bscope *s, const struct basalt_s
         return true;
     }
     return false;
+}
+
+static bool equi(struct binder *B, const struct bscope *s, const struct basalt_sql_expr *e,
+                 uint64_t lhs, uint64_t rhs, const struct basalt_sql_expr **l,
+                 const struct basalt_sql_expr **r)
+{
+    return equi_op(B, s, e, BASALT_SQL_BINARY_EQ, lhs, rhs, l, r);
 }
 
 static int type_rank(struct basalt_query_type t)
@@ -204,6 +222,56 @@ bool basalt_sql_wider(struct basalt_query_type a, struct basalt_query_type b)
 static const char *format_of(const struct brel *rel, int col)
 {
     return basalt_qplan_schema(rel->node)->children[col]->format;
+}
+
+/* The key columns of l (over left) and r (over right) in the given form;
+ * keys of different types meet in the wider one. */
+static basalt_status key_pair(struct binder *B, const struct bscope *scope, struct brel *left,
+                              const struct basalt_sql_expr *l, struct brel *right,
+                              const struct basalt_sql_expr *r, enum key_form form, int *lk,
+                              int *rk, struct basalt_error *err)
+{
+    basalt_status st = key_column(B, scope, left, l, NULL, form, lk, err);
+    if (st == BASALT_OK)
+        st = key_column(B, scope, right, r, NULL, form, rk, err);
+    if (st != BASALT_OK || strcmp(format_of(left, *lk), format_of(right, *rk)) == 0)
+        return st;
+    struct basalt_query_type lt, rt;
+    st = basalt_query_type_from_format(format_of(left, *lk), &lt, err);
+    if (st == BASALT_OK)
+        st = basalt_query_type_from_format(format_of(right, *rk), &rt, err);
+    if (st != BASALT_OK)
+        return st;
+    if (basalt_sql_wider(rt, lt))
+        return key_column(B, scope, left, l, &rt, form, lk, err);
+    return key_column(B, scope, right, r, &lt, form, rk, err);
+}
+
+/* `l IS NOT DISTINCT FROM r` as two pairs of keys that are never NULL
+ * (key_form), so that NULL meets NULL in a hash join: a decorrelated
+ * subquery's value is joined back this way to the outer rows whose columns
+ * are NULL (bind_subquery_nonequal.c). *keyed false (nothing added) when
+ * the values cannot be join keys. */
+static basalt_status null_safe_keys(struct binder *B, const struct bscope *scope,
+                                    struct brel *left, const struct basalt_sql_expr *l,
+                                    struct brel *right, const struct basalt_sql_expr *r, int *lk,
+                                    int *rk, bool *keyed, struct basalt_error *err)
+{
+    *keyed = false;
+    /* the plain keys first, for their type (a column costs nothing) */
+    basalt_status st = key_pair(B, scope, left, l, right, r, KEY_VALUE, lk, rk, err);
+    struct basalt_query_type t;
+    if (st == BASALT_OK)
+        st = basalt_query_type_from_format(format_of(left, *lk), &t, err);
+    if (st != BASALT_OK)
+        return st;
+    if (t.id == BASALT_QUERY_TYPE_INTERVAL)
+        return BASALT_OK;
+    st = key_pair(B, scope, left, l, right, r, KEY_IS_NULL, &lk[0], &rk[0], err);
+    if (st == BASALT_OK)
+        st = key_pair(B, scope, left, l, right, r, KEY_OR_ZERO, &lk[1], &rk[1], err);
+    *keyed = st == BASALT_OK;
+    return st;
 }
 
 /* An outer, semi or anti join's condition that reads only the side whose
@@ -254,7 +322,8 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
                                    const struct basalt_sql_expr *const *conj, int n, bool *used,
                                    struct brel *out, struct basalt_error *err)
 {
-    int *lk = basalt_calloc((size_t)n + 1, sizeof *lk), *rk = basalt_calloc((size_t)n + 1, sizeof *rk);
+    /* two keys for each IS NOT DISTINCT FROM */
+    int *lk = basalt_calloc(2 * (size_t)n + 1, sizeof *lk), *rk = basalt_calloc(2 * (size_t)n + 1, sizeof *rk);
     const struct basalt_sql_expr **residual = basalt_calloc((size_t)n + 1, sizeof *residual);
     basalt_status st = lk && rk && residual ? BASALT_OK : basalt_error_set(err, BASALT_NOMEM, "out of memory");
     int nk = 0, nr = 0;
@@ -291,24 +360,18 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
         const struct basalt_sql_expr *l, *r;
         used[i] = true;
         if (type != BASALT_QPLAN_JOIN_CROSS && equi(B, scope, conj[i], lmask, rmask, &l, &r)) {
-            st = key_column(B, scope, left, l, NULL, &lk[nk], err);
-            if (st == BASALT_OK)
-                st = key_column(B, scope, right, r, NULL, &rk[nk], err);
-            if (st == BASALT_OK && strcmp(format_of(left, lk[nk]), format_of(right, rk[nk])) != 0) {
-                /* Keys of different types meet in the wider one. */
-                struct basalt_query_type lt, rt;
-                st = basalt_query_type_from_format(format_of(left, lk[nk]), &lt, err);
-                if (st == BASALT_OK)
-                    st = basalt_query_type_from_format(format_of(right, rk[nk]), &rt, err);
-                if (st == BASALT_OK) {
-                    bool right_wider = basalt_sql_wider(rt, lt);
-                    if (right_wider)
-                        st = key_column(B, scope, left, l, &rt, &lk[nk], err);
-                    else
-                        st = key_column(B, scope, right, r, &lt, &rk[nk], err);
-                }
-            }
+            st = key_pair(B, scope, left, l, right, r, KEY_VALUE, &lk[nk], &rk[nk], err);
             nk++;
+        } else if (type != BASALT_QPLAN_JOIN_CROSS &&
+                   equi_op(B, scope, conj[i], BASALT_SQL_BINARY_IS_NOT_DISTINCT, lmask, rmask, &l,
+                           &r)) {
+            /* two keys, unless the type is no join key (INTERVAL) */
+            bool keyed = false;
+            st = null_safe_keys(B, scope, left, l, right, r, lk + nk, rk + nk, &keyed, err);
+            if (keyed)
+                nk += 2;
+            else
+                residual[nr++] = conj[i];
         } else {
             residual[nr++] = conj[i];
         }

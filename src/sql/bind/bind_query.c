@@ -576,7 +576,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     int n_deferred = 0;
     if (st == BASALT_OK && (deferred == NULL || written == NULL || leaves == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    struct bouter from = {leaves, st == BASALT_OK ? F.n : 0, written, st == BASALT_OK ? F.nc : 0};
+    struct bouter from = {leaves, st == BASALT_OK ? F.n : 0, written, st == BASALT_OK ? F.nc : 0,
+                          s->from};
     for (int i = 0; i < from.nc; i++)
         written[i] = F.conj[i];
     for (int i = 0; i < from.n; i++)
@@ -771,7 +772,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
                 st = basalt_sql_lower(&L, gk[i], &keys[i], err);
             knames[i] = basalt_sql_text(B, gk[i]);
             agids[i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){knames[i], agids[i], false, NULL, 0, NULL};
         }
         L.clause = "an aggregate";
         for (int i = 0; i < A.n && st == BASALT_OK; i++) {
@@ -824,7 +825,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             calls[i].name = A.texts[i];
             agids[nk + i] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){A.texts[i], agids[nk + i], false, NULL, 0, NULL};
         }
         /* A group key that is a column is that column afterwards too (after
          * the aggregates' arguments, which read the column before grouping). */
@@ -847,7 +848,7 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_qplan_aggregate(B->ctx, rel.node, keys, knames, nk, calls, A.n, &agg, err);
         for (int c = 0; c < G.n_calls && st == BASALT_OK; c++) {
             agids[nk + A.n + c] = basalt_sql_gid(B);
-            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0};
+            repl[n_repl++] = (struct brepl){G.texts[c], agids[nk + A.n + c], false, NULL, 0, NULL};
         }
         if (st == BASALT_OK) {
             rel.node = agg;

@@ -24,11 +24,15 @@
  *     grouped per key in two steps (bind_subquery_grouped.c) and read as
  *     the one-value case;
  *   - one that reads the outer query only inside a subquery of its FROM
- *     has that subquery keyed first (bind_subquery_from.c).
+ *     has that subquery keyed first (bind_subquery_from.c);
+ *   - one correlated by other than equalities, or reading the outer query
+ *     outside its WHERE, is keyed by D, the distinct outer values it reads
+ *     (bind_subquery_nonequal.c), and joined back on them.
  * The subquery's own conditions stay inside it. Subqueries that turn out
  * not to read the outer query are left to run once (bind_expr.c). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bind/bind_internal.h"
 
@@ -161,7 +165,21 @@ struct outside {
     struct binder *B;
     const struct bscope *inner, *outer;
     bool any;
+    /* ORDER BY, GROUP BY and HAVING: a name of one of these items is
+     * the item, not an outer column (NULL: none) */
+    const struct basalt_sql_select *aliases;
 };
+
+bool basalt_sql_names_item(const struct basalt_sql_select *sel, const struct basalt_sql_expr *c)
+{
+    if (sel == NULL || c->u.column.n_parts != 1)
+        return false;
+    for (int i = 0; i < sel->n_items; i++)
+        if (sel->items[i].alias.name != NULL &&
+            strcasecmp(sel->items[i].alias.name, c->u.column.parts[0].name) == 0)
+            return true;
+    return false;
+}
 
 static void check_outside(void *vctx, const struct basalt_sql_expr *c)
 {
@@ -169,6 +187,8 @@ static void check_outside(void *vctx, const struct basalt_sql_expr *c)
     const struct bcol *col;
     struct basalt_error ignore;
     basalt_error_init(&ignore);
+    if (basalt_sql_names_item(o->aliases, c))
+        return;
     if (basalt_sql_resolve(o->B, o->inner, &c->u.column, c->pos, &col, &ignore) == BASALT_OK)
         return;
     if (basalt_sql_resolve(o->B, o->outer, &c->u.column, c->pos, &col, &ignore) == BASALT_OK)
@@ -178,9 +198,35 @@ static void check_outside(void *vctx, const struct basalt_sql_expr *c)
 bool basalt_sql_reads_outer(struct binder *B, const struct bscope *in, const struct bscope *outer,
                             const struct basalt_sql_expr *e)
 {
-    struct outside o = {B, in, outer, false};
+    struct outside o = {B, in, outer, false, NULL};
     walk(e, check_outside, &o);
     return o.any;
+}
+
+static bool reads_outer_in(struct binder *B, const struct bscope *in, const struct bscope *outer,
+                           const struct basalt_sql_select *aliases, const struct basalt_sql_expr *e)
+{
+    if (e == NULL || e->kind == BASALT_SQL_EXPR_STAR)
+        return false;
+    struct outside o = {B, in, outer, false, aliases};
+    walk(e, check_outside, &o);
+    return o.any;
+}
+
+bool basalt_sql_reads_outer_beyond_where(struct binder *B, const struct bscope *in,
+                                         const struct bscope *outer, const struct basalt_sql_query *q)
+{
+    if (q->kind != BASALT_SQL_QUERY_SELECT)
+        return false;
+    const struct basalt_sql_select *sel = &q->u.select;
+    bool reads = reads_outer_in(B, in, outer, sel, sel->having);
+    for (int i = 0; i < sel->n_items && !reads; i++)
+        reads = reads_outer_in(B, in, outer, NULL, sel->items[i].expr);
+    for (int i = 0; i < sel->n_group && !reads; i++)
+        reads = reads_outer_in(B, in, outer, sel, sel->group[i]);
+    for (int i = 0; i < q->n_order && !reads; i++)
+        reads = reads_outer_in(B, in, outer, sel, q->order[i].expr);
+    return reads;
 }
 
 struct unknown {
@@ -238,7 +284,7 @@ basalt_status basalt_sql_split_subquery(struct binder *B, const struct bscope *o
     if (st == BASALT_OK && (s->inner == NULL || s->corr == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int i = 0; i < n && st == BASALT_OK; i++) {
-        struct outside o = {B, &s->in, outer, false};
+        struct outside o = {B, &s->in, outer, false, NULL};
         walk(s->where.conj[i], check_outside, &o);
         if (o.any)
             s->corr[s->n_corr++] = s->where.conj[i];
@@ -267,7 +313,8 @@ static basalt_status combined(const struct bscope *outer, const struct bscope *i
 
 static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
                               bool zero_if_null, const struct basalt_query_value *empty,
-                              int32_t key_gid, struct basalt_error *err)
+                              int32_t key_gid, const struct basalt_sql_expr *empty_expr,
+                              struct basalt_error *err)
 {
     if (B->n_repl == B->cap_repl) {
         int cap = B->cap_repl ? B->cap_repl * 2 : 8;
@@ -277,7 +324,7 @@ static basalt_status add_repl(struct binder *B, const char *text, int32_t gid,
         B->repl = r;
         B->cap_repl = cap;
     }
-    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null, empty, key_gid};
+    B->repl[B->n_repl++] = (struct brepl){text, gid, zero_if_null, empty, key_gid, empty_expr};
     return BASALT_OK;
 }
 
@@ -331,13 +378,13 @@ bool basalt_sql_correlation_key(struct binder *B, const struct bscope *in,
     for (int side = 0; side < 2; side++) {
         const struct basalt_sql_expr *a = side ? e->u.binary.right : e->u.binary.left;
         const struct basalt_sql_expr *b = side ? e->u.binary.left : e->u.binary.right;
-        struct outside oa = {B, in, outer, false}, ob = {B, in, outer, false};
+        struct outside oa = {B, in, outer, false, NULL}, ob = {B, in, outer, false, NULL};
         walk(a, check_outside, &oa);
         walk(b, check_outside, &ob);
         /* a reads the outer query, b only the subquery's tables */
         struct bscope none;
         memset(&none, 0, sizeof none);
-        struct outside b_in_outer = {B, &none, in, false};
+        struct outside b_in_outer = {B, &none, in, false, NULL};
         walk(b, check_outside, &b_in_outer);
         if (oa.any && !ob.any && b_in_outer.any) {
             *o = a;
@@ -433,16 +480,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         return basalt_sql_err(B, BASALT_UNSUPPORTED, sub->pos, err,
                               "a correlated subquery with grouping sets, GROUP BY ALL or QUALIFY "
                               "is not supported yet");
-    /* grouped per key, only the WHERE may read the outer query; a GROUP BY
-     * ordinal names one of its own items (the keys go in front later) */
-    for (int i = 0; grouped && i <= sel->n_group; i++) {
-        const struct basalt_sql_expr *x = i < sel->n_group ? sel->group[i] : sel->having;
-        if (x == NULL)
-            continue;
-        if (basalt_sql_reads_outer(B, &s->in, outer, x))
-            return basalt_sql_err(B, BASALT_UNSUPPORTED, x->pos, err,
-                                  "a correlated subquery's GROUP BY or HAVING that reads the outer "
-                                  "query is not supported");
+    /* a GROUP BY ordinal names one of its own items (the keys go in front
+     * later) */
+    for (int i = 0; grouped && i < sel->n_group; i++) {
+        const struct basalt_sql_expr *x = sel->group[i];
         if (i < sel->n_group && x->kind == BASALT_SQL_EXPR_INTEGER &&
             (!x->u.lit.fits || x->u.lit.i64 < 1 || x->u.lit.i64 > sel->n_items))
             return basalt_sql_err(B, BASALT_INVALID_ARG, x->pos, err,
@@ -475,9 +516,33 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
      * and how many there are (more than one fails where it is read:
      * bind_expr.c) */
     bool single = !exists && nth == 0 && (grouped || !basalt_sql_has_aggregate(B, sel->items[0].expr));
-    int n = s->n_corr;
+    /* correlated by other than equalities: over D, the distinct values of
+     * the outer columns it reads, keyed by D's columns
+     * (bind_subquery_nonequal.c) */
+    bool nonequal = basalt_sql_reads_outer_beyond_where(B, &s->in, outer, q);
+    for (int k = 0; k < s->n_corr && !nonequal; k++) {
+        const struct basalt_sql_expr *o, *i;
+        nonequal = !basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i);
+    }
+    struct bnonequal ne;
+    memset(&ne, 0, sizeof ne);
+    const struct basalt_sql_expr *written_item = exists ? NULL : sel->items[0].expr;
+    if (nonequal) {
+        for (int k = 0; k < s->n_corr && st == BASALT_OK; k++)
+            st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
+        if (st == BASALT_OK)
+            st = basalt_sql_nonequal(B, outer, from, q, s, &ne, err);
+        if (st != BASALT_OK)
+            return st;
+        q = ne.query;
+        sel = &q->u.select;
+    }
+    /* a column that is never NULL where a key has rows, read for the value
+     * over no rows: D's columns may be NULL themselves */
+    bool marked = nonequal && !exists && !single && !grouped && !ordered;
+    int n = nonequal ? ne.n : s->n_corr;
     const struct basalt_sql_expr **outer_side = basalt_calloc((size_t)n + 1, sizeof *outer_side);
-    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 2), 8);
+    struct basalt_sql_select_item *items = basalt_arena_alloc(&B->arena, sizeof *items * (size_t)(n + 3), 8);
     struct basalt_sql_expr **group = basalt_arena_alloc(&B->arena, sizeof *group * (size_t)(n + 1), 8);
     if (outer_side == NULL || items == NULL || group == NULL) {
         basalt_free(outer_side);
@@ -488,7 +553,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));
     for (int k = 0; k < n && st == BASALT_OK; k++) {
         const struct basalt_sql_expr *o, *i;
-        if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
+        if (nonequal) {
+            o = ne.outer_side[k];
+            i = ne.inner_side[k];
+        } else if (!basalt_sql_correlation_key(B, &s->in, outer, s->corr[k], &o, &i)) {
             st = basalt_sql_known_columns(B, &s->in, outer, s->corr[k], err);
             if (st == BASALT_OK)
                 st = basalt_sql_err(B, BASALT_UNSUPPORTED, s->corr[k]->pos, err,
@@ -526,7 +594,11 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
         items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
         items[n + 1].alias.name = "__rows";
     }
-    if (items[n].expr == NULL || (single && items[n + 1].expr == NULL)) {
+    if (marked) {
+        items[n + 1].expr = basalt_sql_ast_call(B, "count", NULL);
+        items[n + 1].alias.name = "__m";
+    }
+    if (items[n].expr == NULL || ((single || marked) && items[n + 1].expr == NULL)) {
         basalt_free(outer_side);
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     }
@@ -541,11 +613,11 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     g->kind = BASALT_SQL_QUERY_SELECT;
     g->pos = q->pos;
     g->height = q->height;
-    g->u.select.n_items = n + 1 + single;
+    g->u.select.n_items = n + 1 + single + marked;
     g->u.select.items = items;
     g->u.select.from = sel->from;
-    struct basalt_sql_expr *where = NULL;
-    for (int k = 0; k < s->n_inner; k++)
+    struct basalt_sql_expr *where = nonequal ? ne.where : NULL;
+    for (int k = 0; k < s->n_inner && !nonequal; k++)
         where = where == NULL ? basalt_sql_ast_shared(s->inner[k])
                               : basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, where,
                                                       basalt_sql_ast_shared(s->inner[k]));
@@ -574,7 +646,8 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     /* Only the groups the outer rows can reach, when a filtered outer table
      * says which (bind_narrow.c); as it was if that does not bind. */
     struct basalt_sql_expr *narrow =
-        st == BASALT_OK && !grouped ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
+        st == BASALT_OK && !grouped && !nonequal
+            ? basalt_sql_narrowing(B, outer, from, outer_side, group, n, &keyed)
                                     : NULL;
     if (narrow != NULL) {
         g->u.select.where = where == NULL ? narrow
@@ -604,8 +677,10 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
     if (st == BASALT_OK && (conds == NULL || used == NULL))
         st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
     for (int k = 0; k < n && st == BASALT_OK; k++) {
+        /* D's NULLs are values with rows of their own */
         conds[k] = basalt_sql_ast_binary(
-            B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_shared(outer_side[k]),
+            B, nonequal ? BASALT_SQL_BINARY_IS_NOT_DISTINCT : BASALT_SQL_BINARY_EQ,
+            basalt_sql_ast_shared(outer_side[k]),
             basalt_sql_ast_column(B, table, items[k].alias.name, outer_side[k]->pos));
         if (conds[k] == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -629,10 +704,16 @@ static basalt_status scalar_join(struct binder *B, const struct bscope *outer,
             (empty = basalt_arena_alloc(&B->arena, sizeof *empty, 8)) != NULL &&
             !basalt_sql_empty_value(B, x, t, empty))
             empty = NULL;
+        /* an item that reads the outer query as well has that value over
+         * no rows for each outer row: not a constant */
+        const struct basalt_sql_expr *empty_expr =
+            marked && empty == NULL && basalt_sql_reads_outer(B, &s->in, outer, written_item)
+                ? basalt_sql_empty_expr(B, written_item)
+                : NULL;
         bool count = x->kind == BASALT_SQL_EXPR_FUNCTION && x->u.call.over == NULL &&
                      strcmp(x->u.call.name.name, "count") == 0 && empty == NULL;
         st = add_repl(B, basalt_sql_text(B, sub), keyed.gids[n], count || exists, empty,
-                      keyed.gids[0], err);
+                      keyed.gids[marked ? n + 1 : 0], empty_expr, err);
         if (st == BASALT_OK && single)
             st = add_many(B, keyed.gids[n], keyed.gids[n + 1], err);
     }
@@ -810,8 +891,20 @@ basalt_status basalt_sql_decorrelate(struct binder *B, const struct bscope *oute
         bool groups = q->kind == BASALT_SQL_QUERY_SELECT &&
                       (q->u.select.n_group > 0 || q->u.select.having != NULL || q->offset != NULL ||
                        (q->limit != NULL && (!basalt_sql_literal_int(q->limit, &limit) || limit == 0)));
-        if (st == BASALT_OK && s.n_corr > 0) {
-            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups) {
+        /* a SEMI or ANTI join needs an equality for its keys; without one
+         * the EXISTS is a value over the outer values
+         * (bind_subquery_nonequal.c), which the condition then reads */
+        bool keyed = false;
+        for (int c = 0; c < s.n_corr && !keyed; c++) {
+            const struct basalt_sql_expr *o, *i;
+            keyed = basalt_sql_correlation_key(B, &s.in, outer, s.corr[c], &o, &i);
+        }
+        /* correlated in its WHERE, or reading the outer query only in its
+         * select list, ORDER BY, GROUP BY or HAVING */
+        bool correlated = st == BASALT_OK &&
+                          (s.n_corr > 0 || (s.in.n > 0 && basalt_sql_reads_outer_beyond_where(B, &s.in, outer, q)));
+        if (correlated) {
+            if (condition && subs[k] == x && x->kind == BASALT_SQL_EXPR_EXISTS && !groups && keyed) {
                 st = exists_join(B, outer, rel, &s, negated, err);
                 *done = st == BASALT_OK;
             } else {

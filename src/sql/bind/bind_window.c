@@ -507,7 +507,7 @@ static basalt_status bind_one(struct binder *B, const struct bscope *scope, stru
     if (st == BASALT_OK) {
         for (int k = 0; k < n_members; k++) {
             gids[base + x.n + k] = basalt_sql_gid(B);
-            out_repl[(*n_out_repl)++] = (struct brepl){W->items[members[k]].text, gids[base + x.n + k], false, NULL, 0};
+            out_repl[(*n_out_repl)++] = (struct brepl){W->items[members[k]].text, gids[base + x.n + k], false, NULL, 0, NULL};
         }
         rel->node = win;
         rel->gids = gids;
