@@ -600,14 +600,16 @@ static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_ex
         return basalt_qexpr_bool(L->b, total > 0, out, err);
     }
     if (rows.schema.n_children != 1) {
+        int n_columns = (int)rows.schema.n_children;
         basalt_arrow_batches_reset(&rows);
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
-                              "a scalar subquery must return one column");
+                              "Subquery returns %d columns - expected 1", n_columns);
     }
     if (total > 1) {
         basalt_arrow_batches_reset(&rows);
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
-                              "more than one row returned by a subquery used as an expression");
+                              "More than one row returned by a subquery used as an expression - "
+                              "scalar subqueries can only return a single row.");
     }
     struct basalt_query_type t;
     st = basalt_query_type_from_format(rows.schema.children[0]->format, &t, err);

@@ -743,7 +743,7 @@ basalt_status basalt_sql_in_join(struct binder *B, const struct bscope *scope, s
         return st;
     if (sub.n != 1)
         return basalt_sql_err(B, BASALT_INVALID_ARG, e->pos, err,
-                              "the subquery of IN must return one column");
+                              "Subquery returns %d columns - expected 1", (int)sub.n);
     char alias[32];
     snprintf(alias, sizeof alias, "__in%d", (int)B->next_gid);
     const char *table = basalt_arena_strndup(&B->arena, alias, strlen(alias));

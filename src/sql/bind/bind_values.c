@@ -62,7 +62,8 @@ basalt_status basalt_sql_in_rows(struct blower *L, const struct basalt_sql_expr 
 {
     if (rows->schema.n_children != 1)
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
-                              "the subquery of IN must return one column");
+                              "Subquery returns %d columns - expected 1",
+                              (int)rows->schema.n_children);
     struct basalt_qexpr *x;
     basalt_status st = basalt_sql_lower(L, e->u.in_query.arg, &x, err);
     if (st != BASALT_OK)
