@@ -255,9 +255,65 @@ enum render { RENDER_JSON, RENDER_CELL };
 static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i,
                             enum render mode, struct basalt_buffer *out, struct basalt_error *err);
 
-/* Values of nested types render as JSON in both modes. */
+/* DuckDB quotes an element's text inside a list's when it is empty, NULL
+ * in any case, has a space at either end, or holds one of , : " ' [ ] { } ( )
+ * =; inside the quotes ' and \ take a backslash. */
+static bool list_text_needs_quotes(const uint8_t *p, size_t n)
+{
+    if (n == 0 || p[0] == ' ' || p[n - 1] == ' ')
+        return true;
+    if (n == 4 && (p[0] | 32) == 'n' && (p[1] | 32) == 'u' && (p[2] | 32) == 'l' &&
+        (p[3] | 32) == 'l')
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] && strchr(",:\"'[]{}()=", p[i]))
+            return true;
+    return false;
+}
+
+/* A list of scalars in a table or CSV cell: DuckDB's text, [1, 2, NULL]. */
+static basalt_status render_list_text(const struct ArrowSchema *s, const struct ArrowArray *a,
+                                      int64_t b, int64_t e, struct basalt_buffer *out,
+                                      struct basalt_error *err)
+{
+    struct basalt_buffer cell;
+    basalt_buffer_init(&cell);
+    basalt_status st = puts_(out, "[", err);
+    for (int64_t k = b; k < e && st == BASALT_OK; k++) {
+        if (k > b)
+            st = puts_(out, ", ", err);
+        if (st != BASALT_OK)
+            break;
+        if (!is_valid(a->children[0], a->children[0]->offset + k)) {
+            st = puts_(out, "NULL", err);
+            continue;
+        }
+        cell.size = 0;
+        st = render(s->children[0], a->children[0], k, RENDER_CELL, &cell, err);
+        if (st != BASALT_OK)
+            break;
+        if (!list_text_needs_quotes(cell.data, cell.size)) {
+            st = put(out, cell.data, cell.size, err);
+            continue;
+        }
+        st = puts_(out, "'", err);
+        for (size_t c = 0; c < cell.size && st == BASALT_OK; c++) {
+            if (cell.data[c] == '\'' || cell.data[c] == '\\')
+                st = puts_(out, "\\", err);
+            if (st == BASALT_OK)
+                st = put(out, cell.data + c, 1, err);
+        }
+        if (st == BASALT_OK)
+            st = puts_(out, "'", err);
+    }
+    basalt_buffer_reset(&cell);
+    return st == BASALT_OK ? puts_(out, "]", err) : st;
+}
+
+/* Values of nested types render as JSON in both modes, but for lists of
+ * scalars in cells, which render as DuckDB's text. */
 static basalt_status render_nested(const struct ArrowSchema *s, const struct ArrowArray *a,
-                                   const struct basalt_arrow_type *t, int64_t j,
+                                   const struct basalt_arrow_type *t, int64_t j, enum render mode,
                                    struct basalt_buffer *out, struct basalt_error *err)
 {
     const void *v = a->n_buffers > 1 ? a->buffers[1] : NULL;
@@ -294,6 +350,9 @@ static basalt_status render_nested(const struct ArrowSchema *s, const struct Arr
         }
         if (e < b || b < 0 || (a->n_children > 0 && e > a->children[0]->length))
             return basalt_error_set(err, BASALT_CORRUPT, "list offsets out of range");
+        if (mode == RENDER_CELL && t->id != BASALT_ARROW_TYPE_MAP && a->n_children == 1 &&
+            s->n_children == 1 && s->children[0]->format[0] != '+')
+            return render_list_text(s, a, b, e, out, err);
         st = puts_(out, "[", err);
         for (int64_t k = b; k < e && st == BASALT_OK; k++) {
             if (k > b)
@@ -542,7 +601,7 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
         break;
     }
     default:
-        return render_nested(s, a, &t, j, out, err);
+        return render_nested(s, a, &t, j, mode, out, err);
     }
     return puts_(out, buf, err);
 quoted:

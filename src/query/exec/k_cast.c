@@ -326,6 +326,14 @@ bool basalt_qk_cast_select(struct qstep *st)
 {
     enum basalt_query_type_id s = st->in_type.id, d = st->type.id;
     st->kname = "cast";
+    if (s == BASALT_QUERY_TYPE_LIST || d == BASALT_QUERY_TYPE_LIST) {
+        if (s == BASALT_QUERY_TYPE_NULL) {
+            st->fn = cast_from_null;
+            st->kname = "cast_from_null";
+            return true;
+        }
+        return basalt_qk_list_cast_select(st);
+    }
     if (s == BASALT_QUERY_TYPE_NULL) {
         st->fn = cast_from_null;
         st->kname = "cast_from_null";

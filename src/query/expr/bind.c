@@ -86,7 +86,8 @@ basalt_status basalt_qexpr_builder_new(const struct ArrowSchema *input,
         /* A column the expressions cannot read keeps its name and kind for
          * the error that reading it gives. */
         char what[256];
-        bool known = basalt_query_type_from_format(f, &b->column_types[i], NULL) == BASALT_OK;
+        bool known = basalt_query_type_from_schema(input->children[i], &b->column_types[i], NULL) ==
+                     BASALT_OK;
         if (!known) {
             b->column_types[i].id = BASALT_QUERY_TYPE_COUNT;
             const char *name = input->children[i]->name ? input->children[i]->name : "";
@@ -310,6 +311,9 @@ static basalt_status finish(struct basalt_qexpr_builder *b, struct basalt_qexpr 
         basalt_status st = basalt_qfold(b, e, &v, &ferr);
         if (st == BASALT_NOMEM)
             return basalt_error_set(err, st, "out of memory");
+        /* a list constant stays a call (a value holds no list), unless NULL */
+        if (st == BASALT_OK && e->type.id == BASALT_QUERY_TYPE_LIST && !v.is_null)
+            st = BASALT_UNSUPPORTED;
         if (st == BASALT_OK) {
             int32_t pos = e->pos;
             struct basalt_qexpr *c = node(b, QN_CONST, 0);
@@ -355,6 +359,12 @@ static bool is_str(enum basalt_query_type_id id)
 static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
 {
     enum basalt_query_type_id a = f.id, z = t.id;
+    if (a == BASALT_QUERY_TYPE_LIST || z == BASALT_QUERY_TYPE_LIST) {
+        /* a list casts to text; a list of untyped NULLs (`[]`) to any list */
+        if (a == BASALT_QUERY_TYPE_NULL || (a == BASALT_QUERY_TYPE_LIST && is_str(z)))
+            return true;
+        return a == z && (f.elem == BASALT_QUERY_TYPE_NULL || basalt_query_type_equal(f, t));
+    }
     if (a == BASALT_QUERY_TYPE_NULL || a == z)
         return true;
     if (z == BASALT_QUERY_TYPE_NULL)
@@ -1535,6 +1545,23 @@ basalt_status basalt_qbind_call_aux(struct basalt_qexpr_builder *b, const char *
     return finish(b, e, out, err);
 }
 
+basalt_status basalt_qbind_list_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                     struct basalt_qexpr **args, int n,
+                                     struct basalt_query_type result, struct basalt_qexpr **out,
+                                     struct basalt_error *err)
+{
+    struct basalt_qexpr *e = node(b, QN_CALL, n);
+    NOMEM_IF(!e);
+    for (int i = 0; i < n; i++)
+        e->args[i] = args[i];
+    e->op = op;
+    e->name = name;
+    e->type = result;
+    e->nullable = false;
+    *out = e;
+    return BASALT_OK;
+}
+
 basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const char *name,
                                        struct basalt_qexpr *const *args, int n, struct basalt_error *err)
 {
@@ -1548,6 +1575,13 @@ bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt
     return operand_type(x, x->type, y, y->type, out);
 }
 
+bool basalt_qbind_operand_types(const struct basalt_qexpr *x, struct basalt_query_type xt,
+                                const struct basalt_qexpr *y, struct basalt_query_type yt,
+                                struct basalt_query_type *out)
+{
+    return operand_type(x, xt, y, yt, out);
+}
+
 /* A name of bind_bitwise.c's or bind_regex.c's tables. */
 static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
                               struct basalt_qexpr *const *args, int n, struct basalt_qexpr **out,
@@ -1557,7 +1591,8 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
         const struct qfunc_ext *fs;
         size_t n;
     } tables[] = {{basalt_qfuncs_bitwise, basalt_qfuncs_bitwise_n},
-                  {basalt_qfuncs_regex, basalt_qfuncs_regex_n}};
+                  {basalt_qfuncs_regex, basalt_qfuncs_regex_n},
+                  {basalt_qfuncs_list, basalt_qfuncs_list_n}};
     bool known = false;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; i < tables[t].n; i++) {
@@ -1588,6 +1623,9 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument %d of '%s'", i, name);
     REFUSE_OPAQUE(args, n_args);
+    /* length() of a list is its element count, as len() */
+    if (n_args == 1 && args[0]->type.id == BASALT_QUERY_TYPE_LIST && strcasecmp(name, "length") == 0)
+        name = "len";
     const struct qfunc *f = NULL;
     bool known = false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
