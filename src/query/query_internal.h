@@ -149,6 +149,10 @@ static inline bool basalt_qexpr_opaque(const struct basalt_qexpr *e)
 /* UNSUPPORTED naming the first opaque expression of es[0..n), else OK. */
 basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
                                          struct basalt_error *err);
+/* UNSUPPORTED naming the first LIST expression of es[0..n) (NULLs
+ * skipped) as `what` ("a grouping key"), else OK. */
+basalt_status basalt_qexpr_refuse_list(struct basalt_qexpr *const *es, int n, const char *what,
+                                       struct basalt_error *err);
 basalt_status basalt_qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                          struct basalt_query_type to, bool try_cast, bool implicit,
                          struct basalt_qexpr **out, struct basalt_error *err);
@@ -326,7 +330,8 @@ char *basalt_qstr_alloc(struct qexec *x, size_t len);
 /* kernel selection (k_*.c): fill st->fn for a node; return false if none */
 bool basalt_qk_arith_select(struct qstep *st);
 bool basalt_qk_compare_select(struct qstep *st);
-bool basalt_qk_cast_select(struct qstep *st);
+/* arena: the program's, for kernel data (a list's element cast) */
+bool basalt_qk_cast_select(struct qstep *st, struct basalt_arena *arena);
 bool basalt_qk_math_select(struct qstep *st);
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
 /* k_string_more.c: QOP_LEFT to QOP_REGEXP_EXTRACT, QOP_LOWER and QOP_UPPER,
@@ -364,7 +369,7 @@ bool basalt_qk_in_set_type(enum basalt_query_type_id id);
  * the casts from a LIST (to VARCHAR, from a list of NULLs, to itself), and
  * the read of a "+l" column. */
 bool basalt_qk_list_select(struct qstep *st);
-bool basalt_qk_list_cast_select(struct qstep *st);
+bool basalt_qk_list_cast_select(struct qstep *st, struct basalt_arena *arena);
 basalt_status basalt_qk_list_column(const struct qstep *st, struct qexec *x);
 /* A LIST result gathered into an Arrow child array, list by list. */
 struct qlist_out {

@@ -557,7 +557,7 @@ static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t
         st->args[0] = a;
         st->in_type = e->args[0]->type;
         st->flag = e->try_cast;
-        if (!basalt_qk_cast_select(st)) {
+        if (!basalt_qk_cast_select(st, &L->p->arena)) {
             char f[48], t[48];
             basalt_error_set(L->err, BASALT_UNSUPPORTED, "no kernel to cast %s to %s",
                              basalt_query_type_name(st->in_type, f, sizeof f),

@@ -661,6 +661,83 @@ static basalt_status cast_null_list(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
+/* A list of one element type as a list of another: the elements of the
+ * vector's lists, a vector's worth at a time, go through the scalar cast
+ * kernel of the two element types (its errors, TRY_CAST's NULLs and
+ * position included), and are written back list by list. */
+static basalt_status cast_list_elems(const struct qstep *st, struct qexec *x)
+{
+    const struct qstep *inner = st->data;
+    struct basalt_query_type from = basalt_query_type_element(st->in_type);
+    struct basalt_query_type to = basalt_query_type_element(st->type);
+    const struct qstr *l = A0.data;
+    struct qstr *o = OUT.dbuf;
+    OUT.data = o;
+    OUT.valid = A0.valid;
+    /* two element vectors (in, out) in the per-vector arena */
+    struct qvec ev[2];
+    memset(ev, 0, sizeof ev);
+    for (int k = 0; k < 2; k++) {
+        ev[k].dbuf = basalt_qstr_alloc(x, 16 * QVEC);
+        ev[k].vbuf = (uint64_t *)basalt_qstr_alloc(x, QWORDS * 8 + 8);
+        if (!ev[k].dbuf || !ev[k].vbuf)
+            return BASALT_NOMEM;
+        /* the arena's bytes are not aligned for words: align by hand */
+        ev[k].vbuf = (uint64_t *)(((uintptr_t)ev[k].vbuf + 7) & ~(uintptr_t)7);
+    }
+    struct qexec sub = *x;
+    sub.vec = ev;
+    for (int i = 0; i < x->n; i++) {
+        o[i].ptr = "";
+        o[i].len = 0;
+        if (!qrow_valid(A0.valid, i))
+            continue;
+        struct lview lv;
+        lview_open(l[i], from, &lv);
+        /* a row the step's mask leaves out is not cast: an empty list */
+        uint32_t n = qcounts(x, st, i) ? lv.n : 0;
+        if (n > (uint32_t)QVEC)
+            return basalt_qexec_error(x, st, BASALT_UNSUPPORTED,
+                                      "a list of more than %d elements cannot be cast yet", QVEC);
+        memset(ev[0].vbuf, 0, QWORDS * 8);
+        memset(ev[0].dbuf, 0, 16 * QVEC);
+        ev[0].data = ev[0].dbuf;
+        ev[0].valid = ev[0].vbuf;
+        int64_t skip = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            size_t len;
+            const uint8_t *v = lview_at(&lv, k, skip, &len);
+            if (lv.var)
+                skip += (int64_t)len;
+            put_value(&ev[0], from, (int)k, lv.valid[k] ? v : NULL, len);
+        }
+        sub.n = (int)n;
+        if (n > 0) {
+            basalt_status r = inner->fn(inner, &sub);
+            if (r != BASALT_OK)
+                return r;
+        }
+        size_t bytes = 0, len = 0;
+        uint8_t tmp;
+        for (uint32_t k = 0; k < n && elem_var(to.id); k++)
+            if (vec_value(&ev[1], to, (int)k, &tmp, &len))
+                bytes += len;
+        size_t need = lsize(to, n, bytes);
+        uint8_t *res = (uint8_t *)basalt_qstr_alloc(x, need);
+        if (!res)
+            return BASALT_NOMEM;
+        struct lwriter lw;
+        lwriter_start(&lw, res, to, n);
+        for (uint32_t k = 0; k < n; k++) {
+            const void *v = vec_value(&ev[1], to, (int)k, &tmp, &len);
+            lwriter_put(&lw, k, v, len);
+        }
+        o[i].ptr = (const char *)res;
+        o[i].len = (int64_t)need;
+    }
+    return BASALT_OK;
+}
+
 static basalt_status cast_list_same(const struct qstep *st, struct qexec *x)
 {
     OUT.data = A0.data;
@@ -668,7 +745,7 @@ static basalt_status cast_list_same(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool basalt_qk_list_cast_select(struct qstep *st)
+bool basalt_qk_list_cast_select(struct qstep *st, struct basalt_arena *arena)
 {
     struct basalt_query_type s = st->in_type, d = st->type;
     if (s.id == BASALT_QUERY_TYPE_LIST && d.id == BASALT_QUERY_TYPE_STRING) {
@@ -688,7 +765,26 @@ bool basalt_qk_list_cast_select(struct qstep *st)
         st->kname = "cast_null_list";
         return true;
     }
-    return false;
+    /* the elements' own cast, run over vectors of elements (slot 0 in,
+     * slot 1 out) */
+    struct qstep *inner = basalt_arena_alloc(arena, sizeof *inner, 16);
+    if (!inner)
+        return false;
+    memset(inner, 0, sizeof *inner);
+    inner->in_type = basalt_query_type_element(s);
+    inner->type = basalt_query_type_element(d);
+    inner->args[0] = 0;
+    inner->n_args = 1;
+    inner->out = 1;
+    inner->mask = -1;
+    inner->pos = st->pos;
+    inner->flag = st->flag;
+    if (!basalt_qk_cast_select(inner, arena))
+        return false;
+    st->data = inner;
+    st->fn = cast_list_elems;
+    st->kname = "cast_list_elements";
+    return true;
 }
 
 /* ------------------------------------------------------------------ output */

@@ -207,6 +207,24 @@ basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
     return BASALT_OK;
 }
 
+basalt_status basalt_qexpr_refuse_list(struct basalt_qexpr *const *es, int n, const char *what,
+                                       struct basalt_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        const struct basalt_qexpr *e = es[i];
+        if (e == NULL || e->type.id != BASALT_QUERY_TYPE_LIST)
+            continue;
+        char t[96];
+        basalt_query_type_name(e->type, t, sizeof t);
+        if (e->pos >= 0)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "a list (%s) cannot be %s yet (at position %d)", t, what,
+                                    (int)e->pos);
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "a list (%s) cannot be %s yet", t, what);
+    }
+    return BASALT_OK;
+}
+
 basalt_status basalt_qexpr_literal(struct basalt_qexpr_builder *b,
                                    const struct basalt_query_value *value,
                                    struct basalt_qexpr **out, struct basalt_error *err)
@@ -363,7 +381,8 @@ static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
         /* a list casts to text; a list of untyped NULLs (`[]`) to any list */
         if (a == BASALT_QUERY_TYPE_NULL || (a == BASALT_QUERY_TYPE_LIST && is_str(z)))
             return true;
-        return a == z && (f.elem == BASALT_QUERY_TYPE_NULL || basalt_query_type_equal(f, t));
+        return a == z && (f.elem == BASALT_QUERY_TYPE_NULL ||
+                          cast_allowed(basalt_query_type_element(f), basalt_query_type_element(t)));
     }
     if (a == BASALT_QUERY_TYPE_NULL || a == z)
         return true;
@@ -484,6 +503,14 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
     }
     if (y == BASALT_QUERY_TYPE_NULL || basalt_query_type_equal(a, c)) {
         *out = a;
+        return true;
+    }
+    if (x == BASALT_QUERY_TYPE_LIST || y == BASALT_QUERY_TYPE_LIST) {
+        /* two lists meet in the list of their elements' common type */
+        struct basalt_query_type e;
+        if (x != y || !common_type(basalt_query_type_element(a), basalt_query_type_element(c), &e))
+            return false;
+        *out = basalt_query_type_list(e);
         return true;
     }
     if (x == y && (x == BASALT_QUERY_TYPE_STRING || x == BASALT_QUERY_TYPE_BINARY)) {
@@ -1626,6 +1653,17 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
     /* length() of a list is its element count, as len() */
     if (n_args == 1 && args[0]->type.id == BASALT_QUERY_TYPE_LIST && strcasecmp(name, "length") == 0)
         name = "len";
+    /* lists reach the list functions only (bind_list.c) */
+    bool list_fn = false;
+    for (size_t i = 0; i < basalt_qfuncs_list_n; i++)
+        list_fn = list_fn || strcasecmp(basalt_qfuncs_list[i].name, name) == 0;
+    for (int i = 0; i < n_args && !list_fn; i++)
+        if (args[i]->type.id == BASALT_QUERY_TYPE_LIST) {
+            char t[96];
+            basalt_query_type_name(args[i]->type, t, sizeof t);
+            return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
+                                      "'%s' does not take lists (%s) yet", name, t);
+        }
     const struct qfunc *f = NULL;
     bool known = false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
@@ -1751,7 +1789,8 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
     struct basalt_qexpr *pair[2] = {l, r};
     REFUSE_OPAQUE(pair, 2);
     struct basalt_query_type t;
-    if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
+    if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL ||
+        t.id == BASALT_QUERY_TYPE_LIST) {
         char list[256];
         struct basalt_qexpr *a[2] = {l, r};
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",

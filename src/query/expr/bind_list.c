@@ -70,9 +70,7 @@ static basalt_status r_list_extract(struct basalt_qexpr_builder *b, const char *
                              true, out, err);
 }
 
-/* list_contains(l, v): v cast to the element type where it goes there
- * implicitly (a list of BIGINT takes an INTEGER; a list of INTEGER and a
- * DECIMAL value have no overload here). */
+/* list_contains(l, v): the list's elements and v in their common type. */
 static basalt_status r_list_contains(struct basalt_qexpr_builder *b, const char *name, enum qop op,
                                      struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
                                      struct basalt_error *err)
@@ -84,10 +82,9 @@ static basalt_status r_list_contains(struct basalt_qexpr_builder *b, const char 
     struct basalt_query_type elem = basalt_query_type_element(args[0]->type), t;
     if (elem.id == BASALT_QUERY_TYPE_NULL)
         elem = args[1]->type;
-    if (!basalt_qbind_operand_types(args[1], elem, args[1], args[1]->type, &t) ||
-        !basalt_query_type_equal(t, elem))
+    if (!basalt_qbind_operand_types(args[1], elem, args[1], args[1]->type, &t))
         return basalt_qbind_no_overload(b, name, args, n, err);
-    struct basalt_query_type types[2] = {basalt_query_type_list(elem), elem};
+    struct basalt_query_type types[2] = {basalt_query_type_list(t), t};
     return basalt_qbind_call(b, name, op, args, n, types,
                              basalt_query_type_make(BASALT_QUERY_TYPE_BOOL), false, out, err);
 }
