@@ -400,23 +400,27 @@ static basalt_status k_list_contains(const struct qstep *st, struct qexec *x)
 }
 
 /* string_split(s, sep): the pieces of s between occurrences of sep; an
- * empty sep splits into characters (code points); '' gives ['']. */
+ * empty sep splits into characters (code points), a NULL one not at all;
+ * '' gives ['']. */
 static basalt_status k_string_split(const struct qstep *st, struct qexec *x)
 {
     struct basalt_query_type elem = basalt_query_type_element(st->type);
     const struct qstr *s = A0.data, *sep = A1.data;
     struct qstr *o = OUT.dbuf;
     OUT.data = o;
-    basalt_qvalid_and(x, &OUT, &A0, &A1);
+    OUT.valid = A0.valid;
     for (int i = 0; i < x->n; i++) {
         if (!qrow_valid(OUT.valid, i))
             continue;
         const char *p = s[i].ptr, *end = p + s[i].len;
-        size_t sl = (size_t)sep[i].len;
+        bool whole = !qrow_valid(A1.valid, i);
+        size_t sl = whole ? 0 : (size_t)sep[i].len;
         /* pieces: count first */
         uint32_t cnt = 0;
         for (const char *q = p;;) {
             cnt++;
+            if (whole)
+                break;
             if (sl == 0) {
                 if (q >= end)
                     break;
@@ -441,6 +445,10 @@ static basalt_status k_string_split(const struct qstep *st, struct qexec *x)
         const char *q = p;
         for (uint32_t k = 0; k < cnt; k++) {
             const char *stop;
+            if (whole) {
+                lwriter_put(&lw, k, q, (size_t)(end - q));
+                continue;
+            }
             if (sl == 0) {
                 stop = q < end ? q + 1 : q;
                 while (stop < end && ((unsigned char)*stop & 0xC0) == 0x80)

@@ -98,9 +98,17 @@ static basalt_status r_string_split(struct basalt_qexpr_builder *b, const char *
     for (int i = 0; i < n; i++)
         if (args[i]->type.id != BASALT_QUERY_TYPE_STRING && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
             return basalt_qbind_no_overload(b, name, args, n, err);
-    struct basalt_query_type types[2] = {s, s};
-    return basalt_qbind_call(b, name, op, args, n, types, basalt_query_type_list(s), false, out,
-                             err);
+    /* a NULL separator is no split, not a NULL result: no NULL shortcut */
+    struct basalt_qexpr *cast[2];
+    for (int i = 0; i < n; i++) {
+        basalt_status st = basalt_qbind_cast(b, args[i], s, false, true, &cast[i], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    basalt_status st = basalt_qbind_list_call(b, name, op, cast, n, basalt_query_type_list(s), out, err);
+    if (st == BASALT_OK)
+        (*out)->nullable = cast[0]->nullable;
+    return st;
 }
 
 const struct qfunc_ext basalt_qfuncs_list[] = {
