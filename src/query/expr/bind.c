@@ -1627,6 +1627,9 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
             if (strcasecmp(f->name, name) != 0)
                 continue;
             known = true;
+            if (n > QMAX_ARGS && f->max_args == QMAX_ARGS)
+                return basalt_qnode_error(b, BASALT_LIMIT, err,
+                                          "'%s' takes at most %d arguments here", name, QMAX_ARGS);
             if (n < f->min_args || n > f->max_args)
                 continue;
             struct basalt_qexpr *copy[QMAX_ARGS];
