@@ -46,6 +46,7 @@ enum basalt_query_type_id {
     BASALT_QUERY_TYPE_INTERVAL,  /* month_day_nano */
     BASALT_QUERY_TYPE_STRING,    /* utf8 or large_utf8 */
     BASALT_QUERY_TYPE_BINARY,    /* binary or large_binary */
+    BASALT_QUERY_TYPE_LIST,      /* a list of one of the types above (basalt_query_type_list) */
     BASALT_QUERY_TYPE_COUNT
 };
 
@@ -57,12 +58,20 @@ struct basalt_query_type {
     bool nanos;              /* TIMESTAMP: ns instead of us */
     bool tz;                 /* TIMESTAMP: with time zone (values in UTC, printed +00) */
     bool large;              /* STRING, BINARY: 64-bit offsets in Arrow */
+    /* LIST: the element's type id; the fields above then describe the
+     * element (a LIST of DECIMAL(12,3) has precision 12 and scale 3). Lists
+     * do not nest. */
+    enum basalt_query_type_id elem;
 };
 
 /* Constructors for the common types. */
 BASALT_EXPORT struct basalt_query_type basalt_query_type_make(enum basalt_query_type_id id);
 BASALT_EXPORT struct basalt_query_type basalt_query_type_decimal(int precision, int scale);
 BASALT_EXPORT struct basalt_query_type basalt_query_type_timestamp(bool nanos, bool tz);
+/* LIST(elem); elem must be a scalar type (not LIST). */
+BASALT_EXPORT struct basalt_query_type basalt_query_type_list(struct basalt_query_type elem);
+/* The element type of a LIST. */
+BASALT_EXPORT struct basalt_query_type basalt_query_type_element(struct basalt_query_type list);
 BASALT_EXPORT bool basalt_query_type_equal(struct basalt_query_type a, struct basalt_query_type b);
 
 /* DuckDB's name of a type ("BIGINT", "DECIMAL(12,2)", "TIMESTAMP_NS",
@@ -77,7 +86,13 @@ BASALT_EXPORT const char *basalt_query_type_name(struct basalt_query_type type, 
 BASALT_EXPORT basalt_status basalt_query_type_from_format(const char *format,
                                                           struct basalt_query_type *out,
                                                           struct basalt_error *err);
-/* The Arrow format string of a type into buf. Returns OK, LIMIT. */
+/* The query type of an Arrow field: as basalt_query_type_from_format, and
+ * a list ("+l") of a type that takes no children is a LIST. */
+BASALT_EXPORT basalt_status basalt_query_type_from_schema(const struct ArrowSchema *field,
+                                                          struct basalt_query_type *out,
+                                                          struct basalt_error *err);
+/* The Arrow format string of a type into buf ("+l" for a LIST, whose
+ * child has the element's format). Returns OK, LIMIT. */
 BASALT_EXPORT basalt_status basalt_query_type_format(struct basalt_query_type type, char *buf,
                                                      size_t cap, struct basalt_error *err);
 

@@ -97,6 +97,8 @@ enum qop {
     QOP_REGEXP_FULL,
     /* k_interval.c */
     QOP_INTERVAL_MUL, QOP_INTERVAL_MUL_F, QOP_INTERVAL_DIV_F, QOP_TO_INTERVAL,
+    /* k_list.c */
+    QOP_LIST_VALUE, QOP_LIST_LEN, QOP_LIST_EXTRACT, QOP_LIST_CONTAINS, QOP_STRING_SPLIT,
     QOP_COUNT
 };
 
@@ -149,6 +151,10 @@ static inline bool basalt_qexpr_opaque(const struct basalt_qexpr *e)
 /* UNSUPPORTED naming the first opaque expression of es[0..n), else OK. */
 basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
                                          struct basalt_error *err);
+/* UNSUPPORTED naming the first LIST expression of es[0..n) (NULLs
+ * skipped) as `what` ("a grouping key"), else OK. */
+basalt_status basalt_qexpr_refuse_list(struct basalt_qexpr *const *es, int n, const char *what,
+                                       struct basalt_error *err);
 basalt_status basalt_qbind_cast(struct basalt_qexpr_builder *b, struct basalt_qexpr *x,
                          struct basalt_query_type to, bool try_cast, bool implicit,
                          struct basalt_qexpr **out, struct basalt_error *err);
@@ -326,7 +332,8 @@ char *basalt_qstr_alloc(struct qexec *x, size_t len);
 /* kernel selection (k_*.c): fill st->fn for a node; return false if none */
 bool basalt_qk_arith_select(struct qstep *st);
 bool basalt_qk_compare_select(struct qstep *st);
-bool basalt_qk_cast_select(struct qstep *st);
+/* arena: the program's, for kernel data (a list's element cast) */
+bool basalt_qk_cast_select(struct qstep *st, struct basalt_arena *arena);
 bool basalt_qk_math_select(struct qstep *st);
 bool basalt_qk_string_select(struct qstep *st, struct basalt_arena *arena, const struct qslot *slots);
 /* k_string_more.c: QOP_LEFT to QOP_REGEXP_EXTRACT, QOP_LOWER and QOP_UPPER,
@@ -361,6 +368,27 @@ bool basalt_qstrptime_format(const char *f, size_t n, bool *nanos, bool *tz, cha
 bool basalt_qk_in_set_select(struct qstep *st, struct basalt_arena *arena,
                              const struct basalt_qexpr *e);
 bool basalt_qk_in_set_type(enum basalt_query_type_id id);
+/* k_list.c: LIST values (a view of the serialised elements per row, see
+ * the file's comment). The kernels of QOP_LIST_VALUE to QOP_STRING_SPLIT,
+ * the casts from a LIST (to VARCHAR, from a list of NULLs, to itself), and
+ * the read of a "+l" column. */
+bool basalt_qk_list_select(struct qstep *st);
+bool basalt_qk_list_cast_select(struct qstep *st, struct basalt_arena *arena);
+basalt_status basalt_qk_list_column(const struct qstep *st, struct qexec *x);
+/* A LIST result gathered into an Arrow child array, list by list. */
+struct qlist_out {
+    struct basalt_query_type elem;
+    int64_t n; /* elements so far */
+    struct basalt_buffer valid, values, offsets, data;
+};
+void basalt_qlist_out_init(struct qlist_out *o, struct basalt_query_type list);
+void basalt_qlist_out_free(struct qlist_out *o);
+/* Appends the elements of `list`; *end: the elements so far (the row's end
+ * offset). */
+basalt_status basalt_qlist_out_put(struct qlist_out *o, struct qstr list, int32_t *end,
+                                   struct basalt_error *err);
+basalt_status basalt_qlist_out_finish(struct qlist_out *o, struct ArrowArray *child,
+                                      struct basalt_error *err);
 basalt_status basalt_qk_fused(const struct qstep *st, struct qexec *x);
 basalt_status basalt_qk_distinct(const struct qstep *st, struct qexec *x);
 
@@ -391,6 +419,8 @@ extern const size_t basalt_qfuncs_interval_n;
 basalt_status basalt_qbind_interval_arith(struct basalt_qexpr_builder *b, const char *name,
                                           enum qop op, struct basalt_qexpr **args,
                                           struct basalt_qexpr **out, struct basalt_error *err);
+extern const struct qfunc_ext basalt_qfuncs_list[];
+extern const size_t basalt_qfuncs_list_n;
 /* bind.c's make_call: casts args to types and makes (or folds) the call. */
 basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
                                 struct basalt_qexpr **args, int n, const struct basalt_query_type *types,
@@ -402,6 +432,12 @@ basalt_status basalt_qbind_call_aux(struct basalt_qexpr_builder *b, const char *
                                     const struct basalt_query_type *types,
                                     struct basalt_query_type result, int32_t aux, bool negate,
                                     struct basalt_qexpr **out, struct basalt_error *err);
+/* A call of args already of their types, never NULL and never folded
+ * (list_value: a NULL argument is a NULL element). */
+basalt_status basalt_qbind_list_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                     struct basalt_qexpr **args, int n,
+                                     struct basalt_query_type result, struct basalt_qexpr **out,
+                                     struct basalt_error *err);
 /* "no overload of 'name' for (T1, T2)" */
 basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const char *name,
                                        struct basalt_qexpr *const *args, int n, struct basalt_error *err);
@@ -409,6 +445,11 @@ basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const cha
  * for UBIGINT); false when there is none. */
 bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt_qexpr *y,
                                struct basalt_query_type *out);
+/* The same with x taken as of type xt and y of yt (a running common type
+ * over several operands). */
+bool basalt_qbind_operand_types(const struct basalt_qexpr *x, struct basalt_query_type xt,
+                                const struct basalt_qexpr *y, struct basalt_query_type yt,
+                                struct basalt_query_type *out);
 
 /* Folding: evaluates a constant node into *out (program built over no columns). */
 basalt_status basalt_qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *e,

@@ -98,6 +98,7 @@ struct basalt_sql_type {
     int32_t n_params;   /* 0..2 */
     int64_t params[2];  /* DECIMAL(p, s), VARCHAR(n), ... */
     int32_t pos;
+    bool list;          /* INTEGER[]: a list of the type */
 };
 
 /* ------------------------------------------------------------------ expressions */

@@ -4,8 +4,9 @@
 # beside them; basalt reads the structs as their leaves (s.a, s.b.c), and
 # filters, group-bys, joins, orders and windows over the leaves must give
 # DuckDB's rows at 1 and 2 threads; a filter on a leaf prunes row groups;
-# SELECT * names the leaves by their paths; the list column is an error
-# that names it; an Arrow IPC file's NULL structs null their leaves.
+# SELECT * names the leaves by their paths; the list column is a value in
+# expressions and an error that names it as a key or an aggregate's
+# argument; an Arrow IPC file's NULL structs null their leaves.
 source "$(dirname "$0")/lib.bash"
 here=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v node >/dev/null || [ ! -d "$here/../node_modules/@duckdb/node-api" ]; then

@@ -11,6 +11,8 @@ export function canon(v) {
   if (typeof v === 'boolean') return v;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
+  // a list compares as the text of its canonical elements
+  if (Array.isArray(v)) return JSON.stringify(v.map(canon));
   const s = String(v);
   if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
   if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);

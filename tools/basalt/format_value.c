@@ -4,6 +4,9 @@
  * basalt_json_append_string); the value walk stays here for the cell form
  * and Parquet variants, and tests/cli/json_duckdb.sh checks that it prints
  * what the library's writer writes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -255,9 +258,220 @@ enum render { RENDER_JSON, RENDER_CELL };
 static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i,
                             enum render mode, struct basalt_buffer *out, struct basalt_error *err);
 
-/* Values of nested types render as JSON in both modes. */
+/* DuckDB quotes an element's text inside a list's when it is empty, NULL
+ * in any case, has a space at either end, or holds one of , : " ' [ ] { } ( )
+ * =; inside the quotes ' and \ take a backslash. */
+static bool list_text_needs_quotes(const uint8_t *p, size_t n)
+{
+    if (n == 0 || p[0] == ' ' || p[n - 1] == ' ')
+        return true;
+    if (n == 4 && (p[0] | 32) == 'n' && (p[1] | 32) == 'u' && (p[2] | 32) == 'l' &&
+        (p[3] | 32) == 'l')
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] && strchr(",:\"'[]{}()=", p[i]))
+            return true;
+    return false;
+}
+
+/* A double as DuckDB casts it to text (Python's repr): the shortest
+ * digits that read back, in fixed notation for exponents -4..15 with at
+ * least one decimal ("2.0"), else d.ddde+XX; nan, inf, -inf. */
+static void repr_double(double d, bool single, char *buf, size_t cap)
+{
+    if (d != d) {
+        snprintf(buf, cap, "%s", signbit(d) ? "-nan" : "nan");
+        return;
+    }
+    if (isinf(d)) {
+        snprintf(buf, cap, "%s", d < 0 ? "-inf" : "inf");
+        return;
+    }
+    char e[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, d);
+        if (single ? (float)strtod(e, NULL) == (float)d : strtod(e, NULL) == d)
+            break;
+    }
+    /* e: [-]D[.DDD]e[+-]XX */
+    char *x = strchr(e, 'e');
+    int exp = atoi(x + 1);
+    *x = '\0';
+    bool neg = e[0] == '-';
+    char digits[24];
+    size_t nd = 0;
+    for (const char *c = e + neg; *c; c++)
+        if (*c != '.')
+            digits[nd++] = *c;
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    digits[nd] = '\0';
+    size_t k = 0;
+    if (neg)
+        buf[k++] = '-';
+    if (exp < -4 || exp >= 16) {
+        buf[k++] = digits[0];
+        if (nd > 1) {
+            buf[k++] = '.';
+            memcpy(buf + k, digits + 1, nd - 1);
+            k += nd - 1;
+        }
+        snprintf(buf + k, cap - k, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        return;
+    }
+    if (exp < 0) {
+        buf[k++] = '0';
+        buf[k++] = '.';
+        for (int z = 0; z < -exp - 1; z++)
+            buf[k++] = '0';
+        memcpy(buf + k, digits, nd);
+        k += nd;
+    } else {
+        for (int i = 0; i <= exp; i++)
+            buf[k++] = (size_t)i < nd ? digits[i] : '0';
+        buf[k++] = '.';
+        if ((size_t)exp + 1 < nd) {
+            memcpy(buf + k, digits + exp + 1, nd - (size_t)exp - 1);
+            k += nd - (size_t)exp - 1;
+        } else {
+            buf[k++] = '0';
+        }
+    }
+    buf[k] = '\0';
+}
+
+/* An interval as DuckDB's text: "1 year 2 months 3 days 04:05:06.5". */
+static void interval_text(int32_t months, int32_t days, int64_t nanos, char *buf, size_t cap)
+{
+    size_t k = 0;
+    int32_t years = months / 12, mo = months % 12;
+    if (years)
+        k += (size_t)snprintf(buf + k, cap - k, "%d year%s", years, years == 1 || years == -1 ? "" : "s");
+    if (mo)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%d month%s", k ? " " : "", mo,
+                              mo == 1 || mo == -1 ? "" : "s");
+    if (days)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%d day%s", k ? " " : "", days,
+                              days == 1 || days == -1 ? "" : "s");
+    int64_t us = nanos / 1000;
+    if (us || k == 0) {
+        bool neg = us < 0;
+        uint64_t u = neg ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
+        uint64_t h = u / 3600000000ULL, m = u / 60000000ULL % 60, s = u / 1000000ULL % 60,
+                 f = u % 1000000ULL;
+        k += (size_t)snprintf(buf + k, cap - k, "%s%s%02llu:%02llu:%02llu", k ? " " : "",
+                              neg ? "-" : "", (unsigned long long)h, (unsigned long long)m,
+                              (unsigned long long)s);
+        if (f) {
+            char fr[8];
+            snprintf(fr, sizeof fr, "%06llu", (unsigned long long)f);
+            size_t n = 6;
+            while (fr[n - 1] == '0')
+                n--;
+            fr[n] = '\0';
+            snprintf(buf + k, cap - k, ".%s", fr);
+        }
+    }
+}
+
+/* Element k of a list's child as DuckDB's VARCHAR cast writes it, where
+ * that differs from a cell's text (floats, timestamps, intervals). */
+static basalt_status list_elem_text(const struct ArrowSchema *s, const struct ArrowArray *a,
+                                    int64_t k, struct basalt_buffer *out, struct basalt_error *err)
+{
+    struct basalt_arrow_type t;
+    basalt_status st = basalt_arrow_type_parse(s->format, &t, err);
+    if (st != BASALT_OK)
+        return st;
+    int64_t j = a->offset + k;
+    const void *v = a->n_buffers > 1 ? a->buffers[1] : NULL;
+    char buf[96];
+    switch (s->dictionary ? BASALT_ARROW_TYPE_NULL : t.id) {
+    case BASALT_ARROW_TYPE_FLOAT:
+        repr_double(((const float *)v)[j], true, buf, sizeof buf);
+        return puts_(out, buf, err);
+    case BASALT_ARROW_TYPE_DOUBLE:
+        repr_double(((const double *)v)[j], false, buf, sizeof buf);
+        return puts_(out, buf, err);
+    case BASALT_ARROW_TYPE_TIMESTAMP: {
+        /* the cell's ISO text with a space, the fraction's trailing zeros
+         * dropped, and +00 for UTC */
+        bool zoned = t.timezone && t.timezone[0];
+        format_timestamp(((const int64_t *)v)[j], (int)t.unit, false, buf);
+        char *T = strchr(buf, 'T');
+        if (T)
+            *T = ' ';
+        char *dot = strchr(buf, '.');
+        if (dot) {
+            size_t n = strlen(buf);
+            while (n > 0 && buf[n - 1] == '0')
+                n--;
+            if (buf + n - 1 == dot)
+                n--;
+            buf[n] = '\0';
+        }
+        if (zoned)
+            strcat(buf, "+00");
+        return puts_(out, buf, err);
+    }
+    case BASALT_ARROW_TYPE_INTERVAL_MONTH_DAY_NANO: {
+        const uint8_t *p = (const uint8_t *)v + 16 * j;
+        int32_t mo, dd;
+        int64_t ns;
+        memcpy(&mo, p, 4);
+        memcpy(&dd, p + 4, 4);
+        memcpy(&ns, p + 8, 8);
+        interval_text(mo, dd, ns, buf, sizeof buf);
+        return puts_(out, buf, err);
+    }
+    default:
+        return render(s, a, k, RENDER_CELL, out, err);
+    }
+}
+
+/* A list of scalars in a table or CSV cell: DuckDB's text, [1, 2, NULL]. */
+static basalt_status render_list_text(const struct ArrowSchema *s, const struct ArrowArray *a,
+                                      int64_t b, int64_t e, struct basalt_buffer *out,
+                                      struct basalt_error *err)
+{
+    struct basalt_buffer cell;
+    basalt_buffer_init(&cell);
+    basalt_status st = puts_(out, "[", err);
+    for (int64_t k = b; k < e && st == BASALT_OK; k++) {
+        if (k > b)
+            st = puts_(out, ", ", err);
+        if (st != BASALT_OK)
+            break;
+        if (!is_valid(a->children[0], a->children[0]->offset + k)) {
+            st = puts_(out, "NULL", err);
+            continue;
+        }
+        cell.size = 0;
+        st = list_elem_text(s->children[0], a->children[0], k, &cell, err);
+        if (st != BASALT_OK)
+            break;
+        if (!list_text_needs_quotes(cell.data, cell.size)) {
+            st = put(out, cell.data, cell.size, err);
+            continue;
+        }
+        st = puts_(out, "'", err);
+        for (size_t c = 0; c < cell.size && st == BASALT_OK; c++) {
+            if (cell.data[c] == '\'' || cell.data[c] == '\\')
+                st = puts_(out, "\\", err);
+            if (st == BASALT_OK)
+                st = put(out, cell.data + c, 1, err);
+        }
+        if (st == BASALT_OK)
+            st = puts_(out, "'", err);
+    }
+    basalt_buffer_reset(&cell);
+    return st == BASALT_OK ? puts_(out, "]", err) : st;
+}
+
+/* Values of nested types render as JSON in both modes, but for lists of
+ * scalars in cells, which render as DuckDB's text. */
 static basalt_status render_nested(const struct ArrowSchema *s, const struct ArrowArray *a,
-                                   const struct basalt_arrow_type *t, int64_t j,
+                                   const struct basalt_arrow_type *t, int64_t j, enum render mode,
                                    struct basalt_buffer *out, struct basalt_error *err)
 {
     const void *v = a->n_buffers > 1 ? a->buffers[1] : NULL;
@@ -294,6 +508,9 @@ static basalt_status render_nested(const struct ArrowSchema *s, const struct Arr
         }
         if (e < b || b < 0 || (a->n_children > 0 && e > a->children[0]->length))
             return basalt_error_set(err, BASALT_CORRUPT, "list offsets out of range");
+        if (mode == RENDER_CELL && t->id != BASALT_ARROW_TYPE_MAP && a->n_children == 1 &&
+            s->n_children == 1 && s->children[0]->format[0] != '+')
+            return render_list_text(s, a, b, e, out, err);
         st = puts_(out, "[", err);
         for (int64_t k = b; k < e && st == BASALT_OK; k++) {
             if (k > b)
@@ -542,7 +759,7 @@ static basalt_status render(const struct ArrowSchema *s, const struct ArrowArray
         break;
     }
     default:
-        return render_nested(s, a, &t, j, out, err);
+        return render_nested(s, a, &t, j, mode, out, err);
     }
     return puts_(out, buf, err);
 quoted:

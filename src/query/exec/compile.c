@@ -46,7 +46,8 @@ static int32_t new_slot(struct lower *L, struct basalt_query_type t)
     }
     memset(&p->slots[p->n_slots], 0, sizeof p->slots[0]);
     p->slots[p->n_slots].type = t;
-    if (t.id == BASALT_QUERY_TYPE_STRING || t.id == BASALT_QUERY_TYPE_BINARY)
+    if (t.id == BASALT_QUERY_TYPE_STRING || t.id == BASALT_QUERY_TYPE_BINARY ||
+        t.id == BASALT_QUERY_TYPE_LIST)
         p->has_strings = true;
     return p->n_slots++;
 }
@@ -294,7 +295,8 @@ static int32_t const_slot(struct lower *L, const struct basalt_qexpr *e)
     sl->const_null = e->value.is_null || e->type.id == BASALT_QUERY_TYPE_NULL;
     sl->value = e->value;
     if (!sl->const_null &&
-        (e->type.id == BASALT_QUERY_TYPE_STRING || e->type.id == BASALT_QUERY_TYPE_BINARY)) {
+        (e->type.id == BASALT_QUERY_TYPE_STRING || e->type.id == BASALT_QUERY_TYPE_BINARY ||
+         e->type.id == BASALT_QUERY_TYPE_LIST)) {
         char *c = basalt_arena_alloc(&L->p->arena, e->value.v.str.len + 1, 1);
         NEED(c);
         if (e->value.v.str.len)
@@ -484,6 +486,10 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     case QOP_INTERVAL_MUL: case QOP_INTERVAL_MUL_F: case QOP_INTERVAL_DIV_F: case QOP_TO_INTERVAL:
         ok = basalt_qk_interval_select(st);
         break;
+    case QOP_LIST_VALUE: case QOP_LIST_LEN: case QOP_LIST_EXTRACT: case QOP_LIST_CONTAINS:
+    case QOP_STRING_SPLIT:
+        ok = basalt_qk_list_select(st);
+        break;
     default:
         ok = basalt_qk_string_select(st, &L->p->arena, L->p->slots);
     }
@@ -527,8 +533,8 @@ static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t
             return L->col_slot[e->column];
         st = new_step(L, e->type, -1, e->pos);
         NEED(st);
-        st->fn = k_column;
-        st->kname = "column";
+        st->fn = e->type.id == BASALT_QUERY_TYPE_LIST ? basalt_qk_list_column : k_column;
+        st->kname = e->type.id == BASALT_QUERY_TYPE_LIST ? "list_column" : "column";
         st->column = e->column;
         L->col_slot[e->column] = st->out;
         return st->out;
@@ -554,7 +560,7 @@ static int32_t lower_node(struct lower *L, const struct basalt_qexpr *e, int32_t
         st->args[0] = a;
         st->in_type = e->args[0]->type;
         st->flag = e->try_cast;
-        if (!basalt_qk_cast_select(st)) {
+        if (!basalt_qk_cast_select(st, &L->p->arena)) {
             char f[48], t[48];
             basalt_error_set(L->err, BASALT_UNSUPPORTED, "no kernel to cast %s to %s",
                              basalt_query_type_name(st->in_type, f, sizeof f),

@@ -108,7 +108,8 @@ basalt_status basalt_query_state_new(const struct basalt_query_program *p,
                 memcpy(d, &iv, 16);
                 break;
             }
-            case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY: {
+            case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY:
+            case BASALT_QUERY_TYPE_LIST: {
                 struct qstr q = {c->v.str.ptr, (int64_t)c->v.str.len};
                 memcpy(d, &q, 16);
                 break;
@@ -166,6 +167,8 @@ static basalt_status bind_batch(struct basalt_query_state *s, const struct Arrow
         int64_t need = id == BASALT_QUERY_TYPE_NULL || id == BASALT_QUERY_TYPE_COUNT ? 0
                        : (id == BASALT_QUERY_TYPE_STRING || id == BASALT_QUERY_TYPE_BINARY) ? 3
                                                                                           : 2;
+        if (id == BASALT_QUERY_TYPE_LIST && a->n_children != 1)
+            return basalt_error_set(err, BASALT_INVALID_ARG, "column %d: a list without a child", i);
         if (a->n_buffers < need)
             return basalt_error_set(err, BASALT_INVALID_ARG, "column %d: %lld buffers", i,
                                     (long long)a->n_buffers);
@@ -206,10 +209,16 @@ struct outcol {
     uint8_t *validity;
     struct basalt_buffer data; /* strings */
     void *offsets;
+    struct qlist_out *list; /* LIST: the elements */
 };
 
 static void outcol_free(struct outcol *o)
 {
+    if (o->list) {
+        basalt_qlist_out_free(o->list);
+        basalt_free(o->list);
+        o->list = NULL;
+    }
     basalt_free(o->values);
     basalt_free(o->validity);
     basalt_free(o->offsets);
@@ -232,8 +241,16 @@ static basalt_status outcol_init(struct outcol *o, struct basalt_query_type t, i
     size_t bytes;
     if (t.id == BASALT_QUERY_TYPE_BOOL)
         bytes = vbytes;
-    else if (t.id == BASALT_QUERY_TYPE_STRING || t.id == BASALT_QUERY_TYPE_BINARY) {
-        size_t ob = (size_t)(len + 1) * (t.large ? 8 : 4);
+    else if (t.id == BASALT_QUERY_TYPE_STRING || t.id == BASALT_QUERY_TYPE_BINARY ||
+             t.id == BASALT_QUERY_TYPE_LIST) {
+        bool large = t.large && t.id != BASALT_QUERY_TYPE_LIST;
+        if (t.id == BASALT_QUERY_TYPE_LIST) {
+            o->list = basalt_malloc(sizeof *o->list);
+            if (!o->list)
+                return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+            basalt_qlist_out_init(o->list, t);
+        }
+        size_t ob = (size_t)(len + 1) * (large ? 8 : 4);
         o->offsets = basalt_aligned_alloc(64, (ob + 63) & ~(size_t)63);
         if (!o->offsets)
             return basalt_error_set(err, BASALT_NOMEM, "out of memory");
@@ -266,6 +283,20 @@ static basalt_status outcol_put(struct outcol *o, const struct qvec *v, int64_t 
     case BASALT_QUERY_TYPE_BOOL:
         memcpy(o->values + start / 8, v->data, (size_t)(n + 7) / 8);
         return BASALT_OK;
+    case BASALT_QUERY_TYPE_LIST: {
+        const struct qstr *q = v->data;
+        int32_t *off = o->offsets;
+        for (int i = 0; i < n; i++) {
+            int32_t end = off[start + i];
+            if (qrow_valid(v->valid, i)) {
+                basalt_status st = basalt_qlist_out_put(o->list, q[i], &end, err);
+                if (st != BASALT_OK)
+                    return st;
+            }
+            off[start + i + 1] = end;
+        }
+        return BASALT_OK;
+    }
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY: {
         const struct qstr *q = v->data;
@@ -298,7 +329,8 @@ static basalt_status outcol_finish(struct outcol *o, int64_t len, struct ArrowAr
 {
     bool is_null = o->type.id == BASALT_QUERY_TYPE_NULL;
     bool var = o->type.id == BASALT_QUERY_TYPE_STRING || o->type.id == BASALT_QUERY_TYPE_BINARY;
-    basalt_status st = basalt_arrow_array_init(out, is_null ? 0 : var ? 3 : 2, 0, err);
+    bool list = o->type.id == BASALT_QUERY_TYPE_LIST;
+    basalt_status st = basalt_arrow_array_init(out, is_null ? 0 : var ? 3 : 2, list, err);
     if (st != BASALT_OK)
         return st;
     out->length = len;
@@ -316,6 +348,14 @@ static basalt_status outcol_finish(struct outcol *o, int64_t len, struct ArrowAr
     } else {
         basalt_arrow_array_set_buffer(out, 0, o->validity, NULL);
         o->validity = NULL;
+    }
+    if (list) {
+        basalt_arrow_array_set_buffer(out, 1, o->offsets, NULL);
+        o->offsets = NULL;
+        st = basalt_qlist_out_finish(o->list, out->children[0], err);
+        if (st != BASALT_OK)
+            basalt_arrow_array_release(out);
+        return st;
     }
     if (var) {
         basalt_arrow_array_set_buffer(out, 1, o->offsets, NULL);

@@ -322,10 +322,18 @@ static basalt_status cast_from_null(const struct qstep *st, struct qexec *x)
     return BASALT_OK;
 }
 
-bool basalt_qk_cast_select(struct qstep *st)
+bool basalt_qk_cast_select(struct qstep *st, struct basalt_arena *arena)
 {
     enum basalt_query_type_id s = st->in_type.id, d = st->type.id;
     st->kname = "cast";
+    if (s == BASALT_QUERY_TYPE_LIST || d == BASALT_QUERY_TYPE_LIST) {
+        if (s == BASALT_QUERY_TYPE_NULL) {
+            st->fn = cast_from_null;
+            st->kname = "cast_from_null";
+            return true;
+        }
+        return basalt_qk_list_cast_select(st, arena);
+    }
     if (s == BASALT_QUERY_TYPE_NULL) {
         st->fn = cast_from_null;
         st->kname = "cast_from_null";

@@ -86,7 +86,8 @@ basalt_status basalt_qexpr_builder_new(const struct ArrowSchema *input,
         /* A column the expressions cannot read keeps its name and kind for
          * the error that reading it gives. */
         char what[256];
-        bool known = basalt_query_type_from_format(f, &b->column_types[i], NULL) == BASALT_OK;
+        bool known = basalt_query_type_from_schema(input->children[i], &b->column_types[i], NULL) ==
+                     BASALT_OK;
         if (!known) {
             b->column_types[i].id = BASALT_QUERY_TYPE_COUNT;
             const char *name = input->children[i]->name ? input->children[i]->name : "";
@@ -206,6 +207,24 @@ basalt_status basalt_qexpr_refuse_opaque(struct basalt_qexpr *const *es, int n,
     return BASALT_OK;
 }
 
+basalt_status basalt_qexpr_refuse_list(struct basalt_qexpr *const *es, int n, const char *what,
+                                       struct basalt_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        const struct basalt_qexpr *e = es[i];
+        if (e == NULL || e->type.id != BASALT_QUERY_TYPE_LIST)
+            continue;
+        char t[96];
+        basalt_query_type_name(e->type, t, sizeof t);
+        if (e->pos >= 0)
+            return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                    "a list (%s) cannot be %s yet (at position %d)", t, what,
+                                    (int)e->pos);
+        return basalt_error_set(err, BASALT_UNSUPPORTED, "a list (%s) cannot be %s yet", t, what);
+    }
+    return BASALT_OK;
+}
+
 basalt_status basalt_qexpr_literal(struct basalt_qexpr_builder *b,
                                    const struct basalt_query_value *value,
                                    struct basalt_qexpr **out, struct basalt_error *err)
@@ -310,6 +329,9 @@ static basalt_status finish(struct basalt_qexpr_builder *b, struct basalt_qexpr 
         basalt_status st = basalt_qfold(b, e, &v, &ferr);
         if (st == BASALT_NOMEM)
             return basalt_error_set(err, st, "out of memory");
+        /* a list constant stays a call (a value holds no list), unless NULL */
+        if (st == BASALT_OK && e->type.id == BASALT_QUERY_TYPE_LIST && !v.is_null)
+            st = BASALT_UNSUPPORTED;
         if (st == BASALT_OK) {
             int32_t pos = e->pos;
             struct basalt_qexpr *c = node(b, QN_CONST, 0);
@@ -355,6 +377,13 @@ static bool is_str(enum basalt_query_type_id id)
 static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
 {
     enum basalt_query_type_id a = f.id, z = t.id;
+    if (a == BASALT_QUERY_TYPE_LIST || z == BASALT_QUERY_TYPE_LIST) {
+        /* a list casts to text; a list of untyped NULLs (`[]`) to any list */
+        if (a == BASALT_QUERY_TYPE_NULL || (a == BASALT_QUERY_TYPE_LIST && is_str(z)))
+            return true;
+        return a == z && (f.elem == BASALT_QUERY_TYPE_NULL ||
+                          cast_allowed(basalt_query_type_element(f), basalt_query_type_element(t)));
+    }
     if (a == BASALT_QUERY_TYPE_NULL || a == z)
         return true;
     if (z == BASALT_QUERY_TYPE_NULL)
@@ -474,6 +503,14 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
     }
     if (y == BASALT_QUERY_TYPE_NULL || basalt_query_type_equal(a, c)) {
         *out = a;
+        return true;
+    }
+    if (x == BASALT_QUERY_TYPE_LIST || y == BASALT_QUERY_TYPE_LIST) {
+        /* two lists meet in the list of their elements' common type */
+        struct basalt_query_type e;
+        if (x != y || !common_type(basalt_query_type_element(a), basalt_query_type_element(c), &e))
+            return false;
+        *out = basalt_query_type_list(e);
         return true;
     }
     if (x == y && (x == BASALT_QUERY_TYPE_STRING || x == BASALT_QUERY_TYPE_BINARY)) {
@@ -1537,6 +1574,23 @@ basalt_status basalt_qbind_call_aux(struct basalt_qexpr_builder *b, const char *
     return finish(b, e, out, err);
 }
 
+basalt_status basalt_qbind_list_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                     struct basalt_qexpr **args, int n,
+                                     struct basalt_query_type result, struct basalt_qexpr **out,
+                                     struct basalt_error *err)
+{
+    struct basalt_qexpr *e = node(b, QN_CALL, n);
+    NOMEM_IF(!e);
+    for (int i = 0; i < n; i++)
+        e->args[i] = args[i];
+    e->op = op;
+    e->name = name;
+    e->type = result;
+    e->nullable = false;
+    *out = e;
+    return BASALT_OK;
+}
+
 basalt_status basalt_qbind_no_overload(struct basalt_qexpr_builder *b, const char *name,
                                        struct basalt_qexpr *const *args, int n, struct basalt_error *err)
 {
@@ -1550,7 +1604,14 @@ bool basalt_qbind_operand_type(const struct basalt_qexpr *x, const struct basalt
     return operand_type(x, x->type, y, y->type, out);
 }
 
-/* A name of bind_bitwise.c's, bind_regex.c's or bind_interval.c's tables. */
+bool basalt_qbind_operand_types(const struct basalt_qexpr *x, struct basalt_query_type xt,
+                                const struct basalt_qexpr *y, struct basalt_query_type yt,
+                                struct basalt_query_type *out)
+{
+    return operand_type(x, xt, y, yt, out);
+}
+
+/* A name of bind_bitwise.c's, bind_regex.c's, bind_interval.c's or bind_list.c's tables. */
 static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
                               struct basalt_qexpr *const *args, int n, struct basalt_qexpr **out,
                               struct basalt_error *err)
@@ -1560,7 +1621,8 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
         size_t n;
     } tables[] = {{basalt_qfuncs_bitwise, basalt_qfuncs_bitwise_n},
                   {basalt_qfuncs_regex, basalt_qfuncs_regex_n},
-                  {basalt_qfuncs_interval, basalt_qfuncs_interval_n}};
+                  {basalt_qfuncs_interval, basalt_qfuncs_interval_n},
+                  {basalt_qfuncs_list, basalt_qfuncs_list_n}};
     bool known = false;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; i < tables[t].n; i++) {
@@ -1568,6 +1630,9 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
             if (strcasecmp(f->name, name) != 0)
                 continue;
             known = true;
+            if (n > QMAX_ARGS && f->max_args == QMAX_ARGS)
+                return basalt_qnode_error(b, BASALT_LIMIT, err,
+                                          "'%s' takes at most %d arguments here", name, QMAX_ARGS);
             if (n < f->min_args || n > f->max_args)
                 continue;
             struct basalt_qexpr *copy[QMAX_ARGS];
@@ -1591,6 +1656,20 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
         if (!args[i])
             return basalt_error_set(err, BASALT_INVALID_ARG, "NULL argument %d of '%s'", i, name);
     REFUSE_OPAQUE(args, n_args);
+    /* length() of a list is its element count, as len() */
+    if (n_args == 1 && args[0]->type.id == BASALT_QUERY_TYPE_LIST && strcasecmp(name, "length") == 0)
+        name = "len";
+    /* lists reach the list functions only (bind_list.c) */
+    bool list_fn = false;
+    for (size_t i = 0; i < basalt_qfuncs_list_n; i++)
+        list_fn = list_fn || strcasecmp(basalt_qfuncs_list[i].name, name) == 0;
+    for (int i = 0; i < n_args && !list_fn; i++)
+        if (args[i]->type.id == BASALT_QUERY_TYPE_LIST) {
+            char t[96];
+            basalt_query_type_name(args[i]->type, t, sizeof t);
+            return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
+                                      "'%s' does not take lists (%s) yet", name, t);
+        }
     const struct qfunc *f = NULL;
     bool known = false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
@@ -1716,7 +1795,8 @@ basalt_status basalt_qexpr_is_distinct(struct basalt_qexpr_builder *b, struct ba
     struct basalt_qexpr *pair[2] = {l, r};
     REFUSE_OPAQUE(pair, 2);
     struct basalt_query_type t;
-    if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL) {
+    if (!operand_type(l, l->type, r, r->type, &t) || t.id == BASALT_QUERY_TYPE_INTERVAL ||
+        t.id == BASALT_QUERY_TYPE_LIST) {
         char list[256];
         struct basalt_qexpr *a[2] = {l, r};
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "no overload of 'IS DISTINCT FROM' for %s",

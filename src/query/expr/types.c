@@ -36,10 +36,28 @@ struct basalt_query_type basalt_query_type_timestamp(bool nanos, bool tz)
     return t;
 }
 
+struct basalt_query_type basalt_query_type_list(struct basalt_query_type elem)
+{
+    struct basalt_query_type t = elem;
+    t.elem = elem.id;
+    t.id = BASALT_QUERY_TYPE_LIST;
+    return t;
+}
+
+struct basalt_query_type basalt_query_type_element(struct basalt_query_type list)
+{
+    struct basalt_query_type t = list;
+    t.id = list.elem;
+    t.elem = BASALT_QUERY_TYPE_NULL;
+    return t;
+}
+
 bool basalt_query_type_equal(struct basalt_query_type a, struct basalt_query_type b)
 {
     if (a.id != b.id)
         return false;
+    if (a.id == BASALT_QUERY_TYPE_LIST)
+        return basalt_query_type_equal(basalt_query_type_element(a), basalt_query_type_element(b));
     switch (a.id) {
     case BASALT_QUERY_TYPE_DECIMAL:
         return a.precision == b.precision && a.scale == b.scale;
@@ -58,10 +76,15 @@ const char *basalt_query_type_name(struct basalt_query_type t, char *buf, size_t
     static const char *const names[BASALT_QUERY_TYPE_COUNT] = {
         "NULL", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT",
         "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE", "DECIMAL", "DATE", "TIMESTAMP", "INTERVAL",
-        "VARCHAR", "BLOB"};
+        "VARCHAR", "BLOB", "LIST"};
     if (!buf || cap == 0)
         return buf;
-    if (t.id >= BASALT_QUERY_TYPE_COUNT)
+    if (t.id == BASALT_QUERY_TYPE_LIST) {
+        /* DuckDB's INTEGER[]; an untyped NULL element is "NULL"[] */
+        char elem[64];
+        basalt_query_type_name(basalt_query_type_element(t), elem, sizeof elem);
+        snprintf(buf, cap, t.elem == BASALT_QUERY_TYPE_NULL ? "\"%s\"[]" : "%s[]", elem);
+    } else if (t.id >= BASALT_QUERY_TYPE_COUNT)
         snprintf(buf, cap, "unknown");
     else if (t.id == BASALT_QUERY_TYPE_DECIMAL)
         snprintf(buf, cap, "DECIMAL(%d,%d)", t.precision, t.scale);
@@ -102,7 +125,8 @@ int basalt_qtype_width(struct basalt_query_type t)
     case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_UINT64: case BASALT_QUERY_TYPE_DOUBLE:
     case BASALT_QUERY_TYPE_TIMESTAMP: return 8;
     case BASALT_QUERY_TYPE_DECIMAL: case BASALT_QUERY_TYPE_INTERVAL:
-    case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY: return 16;
+    case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY:
+    case BASALT_QUERY_TYPE_LIST: return 16;
     default: return 0;
     }
 }
@@ -181,11 +205,36 @@ basalt_status basalt_query_type_from_format(const char *format, struct basalt_qu
     return BASALT_OK;
 }
 
+basalt_status basalt_query_type_from_schema(const struct ArrowSchema *field,
+                                            struct basalt_query_type *out,
+                                            struct basalt_error *err)
+{
+    if (!field || !field->format || !out)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "NULL field");
+    /* (large lists, "+L", stay pass-through only: no reader makes them) */
+    bool list = strcmp(field->format, "+l") == 0;
+    if (!list)
+        return basalt_query_type_from_format(field->format, out, err);
+    const struct ArrowSchema *child = field->n_children == 1 ? field->children[0] : NULL;
+    /* lists of lists, structs and dictionaries stay pass-through only */
+    if (!child || !child->format || child->dictionary || child->format[0] == '+')
+        return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                "a list of '%s' is not supported in expressions",
+                                child && child->format ? child->format : "?");
+    struct basalt_query_type elem;
+    basalt_status st = basalt_query_type_from_format(child->format, &elem, err);
+    if (st != BASALT_OK)
+        return st;
+    *out = basalt_query_type_list(elem);
+    return BASALT_OK;
+}
+
 basalt_status basalt_query_type_format(struct basalt_query_type t, char *buf, size_t cap,
                                        struct basalt_error *err)
 {
     static const char *const fmts[BASALT_QUERY_TYPE_COUNT] = {
-        "n", "b", "c", "s", "i", "l", "C", "S", "I", "L", "f", "g", "", "tdD", "", "tin", "u", "z"};
+        "n", "b", "c", "s", "i", "l", "C", "S", "I", "L", "f", "g", "", "tdD", "", "tin", "u", "z",
+        "+l"};
     int n;
     if (t.id >= BASALT_QUERY_TYPE_COUNT)
         return basalt_error_set(err, BASALT_INVALID_ARG, "unknown type");
@@ -193,7 +242,7 @@ basalt_status basalt_query_type_format(struct basalt_query_type t, char *buf, si
         n = snprintf(buf, cap, "d:%d,%d", t.precision, t.scale);
     else if (t.id == BASALT_QUERY_TYPE_TIMESTAMP)
         n = snprintf(buf, cap, "ts%c:%s", t.nanos ? 'n' : 'u', t.tz ? "UTC" : "");
-    else if (t.large)
+    else if (t.large && t.id != BASALT_QUERY_TYPE_LIST)
         n = snprintf(buf, cap, "%s", t.id == BASALT_QUERY_TYPE_STRING ? "U" : "Z");
     else
         n = snprintf(buf, cap, "%s", fmts[t.id]);

@@ -40,14 +40,20 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         (n_keys > 0 && keys == NULL) || (n_calls > 0 && calls == NULL))
         return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate: NULL argument");
     basalt_status refused = basalt_qexpr_refuse_opaque(keys, n_keys, err);
+    if (refused == BASALT_OK)
+        refused = basalt_qexpr_refuse_list(keys, n_keys, "a grouping key", err);
     int n_order = 0;
     for (int i = 0; i < n_calls && refused == BASALT_OK; i++) {
         struct basalt_qexpr *args[3] = {calls[i].arg, calls[i].arg2, calls[i].filter};
         refused = basalt_qexpr_refuse_opaque(args, 3, err);
+        if (refused == BASALT_OK)
+            refused = basalt_qexpr_refuse_list(args, 3, "an aggregate's argument", err);
         if (calls[i].n_order < 0 || (calls[i].n_order > 0 && calls[i].order == NULL))
             return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: bad ORDER BY", i);
         for (int k = 0; k < calls[i].n_order && refused == BASALT_OK; k++)
             refused = basalt_qexpr_refuse_opaque(&calls[i].order[k].expr, 1, err);
+        for (int k = 0; k < calls[i].n_order && refused == BASALT_OK; k++)
+            refused = basalt_qexpr_refuse_list(&calls[i].order[k].expr, 1, "an ORDER BY key", err);
         n_order += calls[i].n_order;
     }
     if (refused != BASALT_OK)

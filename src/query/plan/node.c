@@ -167,7 +167,12 @@ basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char 
     basalt_status st = basalt_query_type_format(type, fmt, sizeof fmt, err);
     if (st != BASALT_OK)
         return st;
-    return basalt_arrow_schema_init(out, fmt, name, nullable ? ARROW_FLAG_NULLABLE : 0, 0, err);
+    bool list = type.id == BASALT_QUERY_TYPE_LIST;
+    st = basalt_arrow_schema_init(out, fmt, name, nullable ? ARROW_FLAG_NULLABLE : 0, list, err);
+    if (st == BASALT_OK && list)
+        st = basalt_qplan_type_field(basalt_query_type_element(type), "item", true,
+                                     out->children[0], err);
+    return st;
 }
 
 int64_t basalt_qplan_largest_input(const struct basalt_qplan *node)

@@ -3,6 +3,7 @@
  * types; a string literal compared with (or combined with) a typed value is
  * cast to that type, as DuckDB's string literals are; uncorrelated
  * subqueries run once and become constants. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ basalt_status basalt_sql_type_of(struct binder *B, const struct basalt_sql_type 
         return basalt_sql_err(B, BASALT_UNSUPPORTED, t->pos, err, "type %s is not supported",
                               t->name ? t->name : "?");
     }
+    if (t->list)
+        *out = basalt_query_type_list(*out);
     return BASALT_OK;
 }
 
@@ -574,6 +577,11 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
             st = basalt_qexpr_nullif(L->b, args[0], args[1], out, err);
         else if (strcmp(name, "ifnull") == 0 && n == 2)
             st = basalt_qexpr_coalesce(L->b, args, 2, out, err);
+        else if (strcmp(name, "typeof") == 0 && n == 1) {
+            char t[96];
+            basalt_query_type_name(basalt_qexpr_type(args[0]), t, sizeof t);
+            st = basalt_qexpr_string(L->b, t, strlen(t), out, err);
+        }
         else
             st = basalt_qexpr_call(L->b, name, args, n, out, err);
     }
@@ -612,7 +620,15 @@ static basalt_status lower_subquery(struct blower *L, const struct basalt_sql_ex
                               "scalar subqueries can only return a single row.");
     }
     struct basalt_query_type t;
-    st = basalt_query_type_from_format(rows.schema.children[0]->format, &t, err);
+    st = basalt_query_type_from_format(rows.schema.children[0]->format, &t, NULL);
+    if (st != BASALT_OK) {
+        /* (a list: a constant holds no list yet) */
+        char what[64];
+        snprintf(what, sizeof what, "%s", rows.schema.children[0]->format);
+        basalt_arrow_batches_reset(&rows);
+        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
+                              "a scalar subquery of Arrow type '%s' is not supported yet", what);
+    }
     struct basalt_query_value v;
     memset(&v, 0, sizeof v);
     v.type = t;
@@ -833,9 +849,21 @@ static basalt_status lower(struct blower *L, const struct basalt_sql_expr *e,
         basalt_arrow_batches_reset(&rows);
         return st;
     }
-    case BASALT_SQL_EXPR_LIST:
-        return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
-                              "lists are only supported as table function arguments");
+    case BASALT_SQL_EXPR_LIST: {
+        /* [a, b, c] is list_value(a, b, c) */
+        int n = e->u.list.n_items;
+        struct basalt_qexpr **items = basalt_calloc((size_t)n + 1, sizeof *items);
+        if (items == NULL)
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        basalt_status st = BASALT_OK;
+        for (int i = 0; i < n && st == BASALT_OK; i++)
+            st = lower(L, e->u.list.items[i], &items[i], err);
+        basalt_qexpr_builder_set_position(L->b, e->pos);
+        if (st == BASALT_OK)
+            st = basalt_qexpr_call(L->b, "list_value", items, n, out, err);
+        basalt_free(items);
+        return st;
+    }
     case BASALT_SQL_EXPR_LAMBDA:
         return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
                               "lambda expressions are only supported as the argument of COLUMNS");

@@ -73,12 +73,14 @@ void basalt_sqlf_word(struct sql_out *o, const char *s)
 void basalt_sqlf_type(struct sql_out *o, const struct basalt_sql_type *t)
 {
     basalt_sqlf_put(o, t->name);
-    if (t->n_params == 0)
-        return;
-    basalt_sqlf_put(o, "(");
-    for (int32_t i = 0; i < t->n_params; i++)
-        basalt_sqlf_printf(o, i ? ",%lld" : "%lld", (long long)t->params[i]);
-    basalt_sqlf_put(o, ")");
+    if (t->n_params > 0) {
+        basalt_sqlf_put(o, "(");
+        for (int32_t i = 0; i < t->n_params; i++)
+            basalt_sqlf_printf(o, i ? ",%lld" : "%lld", (long long)t->params[i]);
+        basalt_sqlf_put(o, ")");
+    }
+    if (t->list)
+        basalt_sqlf_put(o, "[]");
 }
 
 void basalt_sqlf_finish(struct sql_out *o)

@@ -152,9 +152,35 @@ bool basalt_sqlp_expr_list(struct sql_parser *p, int32_t *n, struct basalt_sql_e
 
 /* ------------------------------------------------------------------ operators */
 
+/* l[i]: list_extract(l, i), as DuckDB binds it. Slices (`l[a:b]`) are
+ * not parsed yet. */
+static struct basalt_sql_expr *subscript(struct sql_parser *p, struct basalt_sql_expr *e)
+{
+    int32_t pos = sqlp_cur(p)->pos;
+    sqlp_advance(p);
+    struct basalt_sql_expr *i = basalt_sqlp_expr(p);
+    if (!i || !basalt_sqlp_expect(p, TK_RBRACKET))
+        return NULL;
+    struct basalt_sql_expr *c = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_FUNCTION, pos);
+    struct basalt_sql_expr **args = basalt_sqlp_alloc(p, 2 * sizeof *args);
+    if (!c || !args)
+        return NULL;
+    args[0] = e;
+    args[1] = i;
+    c->u.call.name.name = "list_extract";
+    c->u.call.name.pos = pos;
+    c->u.call.n_args = 2;
+    c->u.call.args = args;
+    return done(p, c);
+}
+
 static struct basalt_sql_expr *postfix(struct sql_parser *p, struct basalt_sql_expr *e)
 {
-    while (e && sqlp_is(p, TK_CAST)) {
+    while (e && (sqlp_is(p, TK_CAST) || sqlp_is(p, TK_LBRACKET))) {
+        if (sqlp_is(p, TK_LBRACKET)) {
+            e = subscript(p, e);
+            continue;
+        }
         struct basalt_sql_expr *c = basalt_sqlp_new_expr(p, BASALT_SQL_EXPR_CAST, sqlp_cur(p)->pos);
         sqlp_advance(p);
         if (!c || !basalt_sqlp_type(p, &c->u.cast.type))

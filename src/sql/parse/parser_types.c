@@ -111,6 +111,24 @@ static int zone_suffix(struct sql_parser *p)
     return with ? 1 : 0;
 }
 
+/* `[]` after a type: DuckDB's list of it. A second `[]` (a list of lists)
+ * is refused; `[n]` (DuckDB's fixed-size ARRAY) is left to the caller,
+ * where it is a syntax error. */
+static bool list_suffix(struct sql_parser *p, struct basalt_sql_type *out)
+{
+    while (sqlp_is(p, TK_LBRACKET) && sqlp_peek(p, 1)->kind == TK_RBRACKET) {
+        if (out->list) {
+            basalt_sqlp_fail(p, BASALT_UNSUPPORTED, sqlp_cur(p)->pos,
+                             "lists of lists are not supported yet");
+            return false;
+        }
+        out->list = true;
+        sqlp_advance(p);
+        sqlp_advance(p);
+    }
+    return true;
+}
+
 bool basalt_sqlp_type(struct sql_parser *p, struct basalt_sql_type *out)
 {
     const struct sql_token *t = sqlp_cur(p);
@@ -155,7 +173,7 @@ bool basalt_sqlp_type(struct sql_parser *p, struct basalt_sql_type *out)
         sqlp_advance(p);
     }
     if (!sqlp_is(p, TK_LPAREN))
-        return true;
+        return list_suffix(p, out);
     sqlp_advance(p);
     for (;;) {
         const struct sql_token *n = sqlp_cur(p);
@@ -176,5 +194,5 @@ bool basalt_sqlp_type(struct sql_parser *p, struct basalt_sql_type *out)
         if (!basalt_sqlp_accept(p, TK_COMMA))
             break;
     }
-    return basalt_sqlp_expect(p, TK_RPAREN);
+    return basalt_sqlp_expect(p, TK_RPAREN) && list_suffix(p, out);
 }

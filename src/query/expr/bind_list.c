@@ -1,0 +1,130 @@
+/* Resolvers of DuckDB's list functions: list_value (the `[a, b]` literal),
+ * len / array_length (length() of a list lands here too), list_extract
+ * (`l[i]`), list_contains and string_split. Lists hold one level of a
+ * scalar type (basalt_query_type_list); a list of lists is refused. Kernels
+ * in exec/k_list.c. */
+#include <string.h>
+#include <strings.h>
+
+#include "query_internal.h"
+
+static bool is_list(const struct basalt_qexpr *e) { return e->type.id == BASALT_QUERY_TYPE_LIST; }
+
+static basalt_status nested(struct basalt_qexpr_builder *b, const char *name,
+                            struct basalt_error *err)
+{
+    return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
+                              "%s: lists of lists are not supported yet", name);
+}
+
+/* list_value(a, b, ...): the arguments in their common type. DuckDB's
+ * list_value() of nothing is a list of untyped NULLs. */
+static basalt_status r_list_value(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                  struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                  struct basalt_error *err)
+{
+    struct basalt_query_type t = basalt_query_type_make(BASALT_QUERY_TYPE_NULL);
+    for (int i = 0; i < n; i++) {
+        if (is_list(args[i]))
+            return nested(b, name, err);
+        if (i == 0)
+            t = args[0]->type;
+        else if (!basalt_qbind_operand_types(args[0], t, args[i], args[i]->type, &t))
+            return basalt_qbind_no_overload(b, name, args, n, err);
+    }
+    /* NULL arguments are NULL elements, not a NULL list: bind with no NULL
+     * shortcut by making the call over casts of its own */
+    struct basalt_qexpr *cast[QMAX_ARGS];
+    for (int i = 0; i < n; i++) {
+        basalt_status st = basalt_qbind_cast(b, args[i], t, false, true, &cast[i], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    return basalt_qbind_list_call(b, name, op, cast, n, basalt_query_type_list(t), out, err);
+}
+
+static basalt_status r_list_len(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                struct basalt_error *err)
+{
+    if (args[0]->type.id == BASALT_QUERY_TYPE_STRING && strcasecmp(name, "len") == 0)
+        return basalt_qexpr_call(b, "length", args, n, out, err);
+    if (args[0]->type.id == BASALT_QUERY_TYPE_NULL)
+        return basalt_qexpr_null(b, basalt_query_type_make(BASALT_QUERY_TYPE_INT64), out, err);
+    if (!is_list(args[0]))
+        return basalt_qbind_no_overload(b, name, args, n, err);
+    return basalt_qbind_call(b, name, op, args, n, &args[0]->type,
+                             basalt_query_type_make(BASALT_QUERY_TYPE_INT64), false, out, err);
+}
+
+/* list_extract(l, i): the element's type; i any integer (BIGINT). */
+static basalt_status r_list_extract(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                    struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                    struct basalt_error *err)
+{
+    enum basalt_query_type_id it = args[1]->type.id;
+    if (!is_list(args[0]) || !(basalt_qtype_is_int(it) || it == BASALT_QUERY_TYPE_NULL))
+        return basalt_qbind_no_overload(b, name, args, n, err);
+    struct basalt_query_type types[2] = {args[0]->type, basalt_query_type_make(BASALT_QUERY_TYPE_INT64)};
+    return basalt_qbind_call(b, name, op, args, n, types, basalt_query_type_element(args[0]->type),
+                             true, out, err);
+}
+
+/* list_contains(l, v): the list's elements and v in their common type. */
+static basalt_status r_list_contains(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                     struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                     struct basalt_error *err)
+{
+    if (args[0]->type.id == BASALT_QUERY_TYPE_NULL || !is_list(args[0]) || is_list(args[1]))
+        return args[0]->type.id == BASALT_QUERY_TYPE_NULL && !is_list(args[1])
+                   ? basalt_qexpr_null(b, basalt_query_type_make(BASALT_QUERY_TYPE_BOOL), out, err)
+                   : basalt_qbind_no_overload(b, name, args, n, err);
+    struct basalt_query_type elem = basalt_query_type_element(args[0]->type), t;
+    if (elem.id == BASALT_QUERY_TYPE_NULL)
+        elem = args[1]->type;
+    if (!basalt_qbind_operand_types(args[1], elem, args[1], args[1]->type, &t))
+        return basalt_qbind_no_overload(b, name, args, n, err);
+    struct basalt_query_type types[2] = {basalt_query_type_list(t), t};
+    return basalt_qbind_call(b, name, op, args, n, types,
+                             basalt_query_type_make(BASALT_QUERY_TYPE_BOOL), false, out, err);
+}
+
+/* string_split(s, sep): VARCHAR[]. */
+static basalt_status r_string_split(struct basalt_qexpr_builder *b, const char *name, enum qop op,
+                                    struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
+                                    struct basalt_error *err)
+{
+    struct basalt_query_type s = basalt_query_type_make(BASALT_QUERY_TYPE_STRING);
+    for (int i = 0; i < n; i++)
+        if (args[i]->type.id != BASALT_QUERY_TYPE_STRING && args[i]->type.id != BASALT_QUERY_TYPE_NULL)
+            return basalt_qbind_no_overload(b, name, args, n, err);
+    /* a NULL separator is no split, not a NULL result: no NULL shortcut */
+    struct basalt_qexpr *cast[2];
+    for (int i = 0; i < n; i++) {
+        basalt_status st = basalt_qbind_cast(b, args[i], s, false, true, &cast[i], err);
+        if (st != BASALT_OK)
+            return st;
+    }
+    basalt_status st = basalt_qbind_list_call(b, name, op, cast, n, basalt_query_type_list(s), out, err);
+    if (st == BASALT_OK)
+        (*out)->nullable = cast[0]->nullable;
+    return st;
+}
+
+const struct qfunc_ext basalt_qfuncs_list[] = {
+    {"list_value", QOP_LIST_VALUE, r_list_value, 0, QMAX_ARGS},
+    {"list_pack", QOP_LIST_VALUE, r_list_value, 0, QMAX_ARGS},
+    {"len", QOP_LIST_LEN, r_list_len, 1, 1},
+    {"array_length", QOP_LIST_LEN, r_list_len, 1, 1},
+    {"list_extract", QOP_LIST_EXTRACT, r_list_extract, 2, 2},
+    {"list_element", QOP_LIST_EXTRACT, r_list_extract, 2, 2},
+    {"array_extract", QOP_LIST_EXTRACT, r_list_extract, 2, 2},
+    {"list_contains", QOP_LIST_CONTAINS, r_list_contains, 2, 2},
+    {"list_has", QOP_LIST_CONTAINS, r_list_contains, 2, 2},
+    {"array_contains", QOP_LIST_CONTAINS, r_list_contains, 2, 2},
+    {"array_has", QOP_LIST_CONTAINS, r_list_contains, 2, 2},
+    {"string_split", QOP_STRING_SPLIT, r_string_split, 2, 2},
+    {"str_split", QOP_STRING_SPLIT, r_string_split, 2, 2},
+    {"string_to_array", QOP_STRING_SPLIT, r_string_split, 2, 2},
+};
+const size_t basalt_qfuncs_list_n = sizeof basalt_qfuncs_list / sizeof basalt_qfuncs_list[0];
