@@ -763,15 +763,20 @@ bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out)
     return true;
 }
 
-/* DuckDB's time text: [date ]H[H]:MM[:SS[.fraction]] (digits past
- * microseconds dropped), up to 24:00:00, a trailing UTC offset ignored. */
+/* DuckDB's time text: [date ]H[H]:M[M][:[S[S]][.fraction]] (digits past
+ * microseconds dropped), up to 24:00:00, or a date alone (midnight); like
+ * DuckDB, whatever follows the seconds (a UTC offset, say) is ignored. */
 bool basalt_qparse_time(const char *s, size_t n, int64_t *out)
 {
     trim(&s, &n);
     size_t i = 0;
     int64_t days, h, mi, sec = 0, frac = 0;
     if (parse_date_at(s, n, &i, &days)) {
-        if (i >= n || (s[i] != ' ' && s[i] != 'T'))
+        if (i == n) {
+            *out = 0;
+            return true;
+        }
+        if (s[i] != ' ' && s[i] != 'T')
             return false;
         i++;
     } else
@@ -779,41 +784,25 @@ bool basalt_qparse_time(const char *s, size_t n, int64_t *out)
     if (!digits_at(s, n, &i, 1, 2, &h) || i >= n || s[i] != ':')
         return false;
     i++;
-    if (!digits_at(s, n, &i, 2, 2, &mi))
+    if (!digits_at(s, n, &i, 1, 2, &mi))
         return false;
     if (i < n && s[i] == ':') {
         i++;
-        if (!digits_at(s, n, &i, 2, 2, &sec))
-            return false;
+        digits_at(s, n, &i, 0, 2, &sec);
         if (i < n && s[i] == '.') {
             i++;
             int k = 0;
-            size_t start = i;
-            while (i < n && s[i] >= '0' && s[i] <= '9') {
+            for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
                 if (k < 6) {
                     frac = frac * 10 + (s[i] - '0');
                     k++;
                 }
-                i++;
-            }
-            if (i == start)
-                return false;
             for (; k < 6; k++)
                 frac *= 10;
         }
-    }
-    if (i < n && (s[i] == '+' || s[i] == '-')) {
-        int64_t oh, om = 0;
-        i++;
-        if (!digits_at(s, n, &i, 2, 2, &oh))
-            return false;
-        if (i < n && s[i] == ':') {
-            i++;
-            if (!digits_at(s, n, &i, 2, 2, &om))
-                return false;
-        }
-    }
-    if (i != n || mi > 59 || sec > 59 || h > 24)
+    } else if (i != n)
+        return false;
+    if (mi > 59 || sec > 59 || h > 24)
         return false;
     int64_t v = ((h * 60 + mi) * 60 + sec) * 1000000 + frac;
     if (v > BASALT_QTIME_DAY)
