@@ -152,7 +152,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
             *out = basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE);
             ok = true;
         } else if (id == BASALT_QUERY_TYPE_FLOAT || id == BASALT_QUERY_TYPE_DECIMAL ||
-                   id == BASALT_QUERY_TYPE_TIMESTAMP) {
+                   id == BASALT_QUERY_TYPE_TIMESTAMP || id == BASALT_QUERY_TYPE_TIME) {
             *out = in;
             ok = true;
         } else if (id == BASALT_QUERY_TYPE_DATE) {
