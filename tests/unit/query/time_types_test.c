@@ -83,7 +83,7 @@ static struct basalt_qexpr *interval(int32_t months, int32_t days, int64_t nanos
                      BASALT_UNSUPPORTED, &F.err);                                                 \
     } while (0)
 
-static struct basalt_query_type time_t_(void)
+static struct basalt_query_type time_type(void)
 {
     return basalt_query_type_make(BASALT_QUERY_TYPE_TIME);
 }
@@ -183,7 +183,7 @@ TEST(time_types_columns_and_casts)
            "1970-01-01 00:00:00|1969-12-31 23:59:59.999|2020-01-01 12:24:56.789|NULL|1970-01-01 23:59:59.999");
     EXPECT(text(col(C_S)), "1970-01-01 00:00:00|1969-12-31 23:59:59|2020-01-01 12:24:57|1970-01-01 23:59:59|NULL");
     /* to TIME: the time of day, before 1970 too */
-    EXPECT(text(cast_to(col(C_MS), time_t_(), false)),
+    EXPECT(text(cast_to(col(C_MS), time_type(), false)),
            "00:00:00|23:59:59.999|12:24:56.789|NULL|23:59:59.999");
     /* finer units multiply; TIMESTAMP to seconds rounds half away from zero */
     EXPECT(cast_to(col(C_S), ts_ms(), false), "1970-01-01 00:00:00|1969-12-31 23:59:59|2020-01-01 12:24:57|1970-01-01 23:59:59|NULL");
@@ -193,8 +193,8 @@ TEST(time_types_columns_and_casts)
            "1970-01-01 00:00:00|1970-01-01 00:00:00|1970-01-01 00:00:00|1970-01-01 00:00:00|1970-01-01 00:00:00");
     EXPECT(text(cast_to(str("2020-01-01 00:00:00.7895"), ts_ms(), false)),
            "2020-01-01 00:00:00.79|2020-01-01 00:00:00.79|2020-01-01 00:00:00.79|2020-01-01 00:00:00.79|2020-01-01 00:00:00.79");
-    EXPECT(cast_to(str("x"), time_t_(), true), "NULL|NULL|NULL|NULL|NULL");
-    EXPECT_ERROR(cast_to(str("25:00"), time_t_(), false), BASALT_INVALID_ARG,
+    EXPECT(cast_to(str("x"), time_type(), true), "NULL|NULL|NULL|NULL|NULL");
+    EXPECT_ERROR(cast_to(str("25:00"), time_type(), false), BASALT_INVALID_ARG,
                  "time field value out of range: \"25:00\"");
     /* casts DuckDB refuses */
     struct basalt_qexpr *e;
