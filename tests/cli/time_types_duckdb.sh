@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TIME and TIMESTAMP_MS columns of files DuckDB writes (Parquet TIME(MICROS)
-# and TIMESTAMP(MILLIS), a CSV of times) queried by basalt and DuckDB
+# and TIMESTAMP(MILLIS), CSV and JSON files of times) queried by basalt and DuckDB
 # (tests/sql/time_files_differential.mjs): values, arithmetic, filters,
 # aggregates, grouping, ordering and joins must agree.
 source "$(dirname "$0")/lib.bash"

@@ -1,6 +1,7 @@
 // TIME and millisecond timestamps in files against DuckDB: DuckDB writes a
 // Parquet file (TIME as TIME(MICROS), TIMESTAMP_MS as TIMESTAMP(MILLIS),
-// NULLs, 24:00:00, times before 1970) and a CSV file of times; basalt and
+// NULLs, 24:00:00, times before 1970), a CSV and a JSON file of times;
+// basalt and
 // DuckDB run the same queries over both and the rows must agree by
 // result_compare.mjs's rules. Values go through CAST(... AS VARCHAR) where
 // the text itself is the point.
@@ -17,6 +18,7 @@ fs.mkdirSync(dir, { recursive: true });
 const conn = await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect();
 const P = path.join(dir, 'times.parquet');
 const C = path.join(dir, 'times.csv');
+const J = path.join(dir, 'times.json');
 await conn.run(`COPY (SELECT range AS id,
     CASE WHEN range % 7 = 3 THEN NULL WHEN range % 11 = 5 THEN TIME '24:00:00'
          ELSE TIME '00:00:00' + INTERVAL (range * 7919) SECOND + INTERVAL (range * 13) MILLISECOND + INTERVAL (range % 5) MICROSECOND END AS t,
@@ -24,6 +26,7 @@ await conn.run(`COPY (SELECT range AS id,
          ELSE CAST(TIMESTAMP '1969-12-30 23:00:00' + INTERVAL (range * 36007) SECOND + INTERVAL (range * 7) MILLISECOND AS TIMESTAMP_MS) END AS tms
   FROM range(600)) TO '${P}' (FORMAT parquet, ROW_GROUP_SIZE 100)`);
 await conn.run(`COPY (SELECT id, t, strftime(tms, '%H:%M') AS hm FROM '${P}') TO '${C}' (FORMAT csv, HEADER)`);
+await conn.run(`COPY (SELECT id, t, CAST(tms AS TIME) AS tt FROM '${P}') TO '${J}' (FORMAT json)`);
 
 const queries = [
   `SELECT id, t, CAST(t AS VARCHAR), tms, CAST(tms AS VARCHAR) FROM $P`,
@@ -40,12 +43,15 @@ const queries = [
   `SELECT id, t, CAST(t AS VARCHAR), hm, CAST(hm AS VARCHAR) FROM $C`,
   `SELECT c.id, c.t = p.t, c.hm = CAST(date_trunc('minute', p.tms) AS TIME) FROM $C c JOIN $P p ON c.id = p.id`,
   `SELECT max(t), min(hm), count(hm) FROM $C`,
+  `SELECT id, t, CAST(t AS VARCHAR), tt, tt - INTERVAL 1 SECOND FROM $J`,
+  `SELECT j.id, j.t = p.t, j.tt < p.t FROM $J j JOIN $P p ON j.id = p.id`,
 ];
 
 let failures = 0;
 for (const raw of queries) {
   const ordered = /--\s*ordered\s*$/.test(raw);
-  const sql = raw.replace(/--.*$/, '').replaceAll('$P', `'${P}'`).replaceAll('$C', `'${C}'`);
+  const sql = raw.replace(/--.*$/, '').replaceAll('$P', `'${P}'`).replaceAll('$C', `'${C}'`)
+    .replaceAll('$J', `'${J}'`);
   let d;
   try {
     d = { rows: (await conn.runAndReadAll(sql)).getRowsJson().map(r => r.map(canon)) };
