@@ -404,6 +404,12 @@ basalt_status basalt_qbind_time_arith(struct basalt_qexpr_builder *b, const char
 basalt_status basalt_qbind_time_part(struct basalt_qexpr_builder *b, const char *name, int part,
                                      struct basalt_qexpr *arg, struct basalt_qexpr **out,
                                      struct basalt_error *err);
+/* date_diff/date_sub over TIMEs: *arg (a TIME; anything else is left) as the
+ * TIMESTAMP of that time on 1970-01-01; UNSUPPORTED for a part above hours
+ * (but epoch). */
+basalt_status basalt_qbind_time_at_epoch(struct basalt_qexpr_builder *b, const char *name,
+                                         int part, struct basalt_qexpr **arg,
+                                         struct basalt_error *err);
 /* bind.c's make_call: casts args to types and makes (or folds) the call. */
 basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
                                 struct basalt_qexpr **args, int n, const struct basalt_query_type *types,

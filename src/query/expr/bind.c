@@ -1355,19 +1355,31 @@ static basalt_status r_date_diff(struct basalt_qexpr_builder *b, const struct qf
         (name->type.id != BASALT_QUERY_TYPE_STRING && name->type.id != BASALT_QUERY_TYPE_NULL))
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
     bool tz = false;
+    int times = 0, dates = 0;
     for (int i = 1; i < 3; i++) {
         enum basalt_query_type_id id = args[i]->type.id;
         if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP &&
-            id != BASALT_QUERY_TYPE_NULL)
+            id != BASALT_QUERY_TYPE_TIME && id != BASALT_QUERY_TYPE_NULL)
             return no_overload(b, f, args, n, err);
         tz |= id == BASALT_QUERY_TYPE_TIMESTAMP && args[i]->type.tz;
+        times += id == BASALT_QUERY_TYPE_TIME;
+        dates += id == BASALT_QUERY_TYPE_DATE || id == BASALT_QUERY_TYPE_TIMESTAMP;
     }
+    if (times && dates) /* DuckDB has TIME with TIME only */
+        return no_overload(b, f, args, n, err);
     if (name->value.is_null)
         return basalt_qexpr_null(b, T(INT64), out, err);
     int part = find_part(name);
     if (part < 0)
         return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
                                   (int)name->value.v.str.len, name->value.v.str.ptr);
+    if (times) { /* on one day, as TIMESTAMPs the parts of a time of day come out alike */
+        basalt_status st = basalt_qbind_time_at_epoch(b, f->name, part, &args[1], err);
+        if (st == BASALT_OK)
+            st = basalt_qbind_time_at_epoch(b, f->name, part, &args[2], err);
+        if (st != BASALT_OK)
+            return st;
+    }
     struct basalt_query_type types[2];
     types[0] = types[1] = basalt_query_type_timestamp(false, tz);
     return make_call_aux(b, f, f->op, args + 1, 2, types, T(INT64), false, part, out, err);

@@ -1,8 +1,8 @@
 /* Resolvers for TIME (DuckDB's rules): TIME +/- INTERVAL and INTERVAL + TIME
  * are TIME; DATE + TIME and TIME + DATE a TIMESTAMP; TIME - TIME has no
  * overload; date_part/extract of hour, minute, second, millisecond,
- * microsecond and epoch; make_time(BIGINT, BIGINT, DOUBLE). Kernels in
- * exec/k_time_of_day.c. */
+ * microsecond and epoch; date_diff/date_sub of two TIMEs in those parts;
+ * make_time(BIGINT, BIGINT, DOUBLE). Kernels in exec/k_time_of_day.c. */
 #include <string.h>
 
 #include "query_internal.h"
@@ -64,6 +64,34 @@ basalt_status basalt_qbind_time_part(struct basalt_qexpr_builder *b, const char 
     struct basalt_query_type in = T(TIME);
     return basalt_qbind_call_aux(b, name, QOP_TIME_PART, &arg, 1, &in,
                                  part == QP_EPOCH ? T(DOUBLE) : T(INT64), part, false, out, err);
+}
+
+basalt_status basalt_qbind_time_at_epoch(struct basalt_qexpr_builder *b, const char *name,
+                                         int part, struct basalt_qexpr **arg,
+                                         struct basalt_error *err)
+{
+    switch ((enum qpart)part) {
+    case QP_HOUR: case QP_MINUTE: case QP_SECOND: case QP_MILLISECOND: case QP_MICROSECOND:
+    case QP_EPOCH:
+        break;
+    default:
+        return basalt_qnode_error(b, BASALT_UNSUPPORTED, err,
+                                  "'%s': a TIME has no such part (hour, minute, second, "
+                                  "millisecond, microsecond, epoch)",
+                                  name);
+    }
+    if ((*arg)->type.id != BASALT_QUERY_TYPE_TIME)
+        return BASALT_OK;
+    struct basalt_query_value day;
+    memset(&day, 0, sizeof day);
+    day.type = T(DATE);
+    struct basalt_qexpr *pair[2] = {NULL, *arg};
+    basalt_status st = basalt_qexpr_literal(b, &day, &pair[0], err);
+    if (st != BASALT_OK)
+        return st;
+    struct basalt_query_type types[2] = {T(DATE), T(TIME)};
+    return basalt_qbind_call(b, "+", QOP_DATE_ADD_TIME, pair, 2, types,
+                             basalt_query_type_timestamp(false, false), false, arg, err);
 }
 
 static bool bigint_like(const struct basalt_qexpr *e)
