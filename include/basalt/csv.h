@@ -96,6 +96,7 @@ enum basalt_csv_type {
     BASALT_CSV_TYPE_DATE,
     BASALT_CSV_TYPE_TIMESTAMP,
     BASALT_CSV_TYPE_TIMESTAMPTZ,
+    BASALT_CSV_TYPE_TIME, /* HH:MM[:SS[.ffffff]] as time64[us] */
     BASALT_CSV_TYPE_STRING
 };
 

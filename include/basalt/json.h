@@ -24,7 +24,9 @@
  *                               YYYY-MM-DD, timestamp "tsu:" when every one is
  *                               YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z|+HH:MM] in
  *                               one form (the same separator, a fraction or
- *                               none, a zone or none; zones adjust to UTC)
+ *                               none, a zone or none; zones adjust to UTC),
+ *                               time "ttu" when every one is
+ *                               H[H]:M[M][:S[S][.fraction]] up to 24:00:00
  *   objects                     struct "+s" (fields unified the same way)
  *   arrays                      list "+l" of the unified element type
  *   null only / empty object    string "u"
@@ -38,8 +40,8 @@
  *
  * Values into explicit types: integer columns ("c", "s", "i", "l") take
  * integers in range; float and double take any number; bool true/false;
- * date, timestamp ("tsu:") and timestamp with time zone ("tsu:UTC") take
- * strings in the forms above (any of them, a zone adjusting to UTC); string columns take anything (non-strings as their JSON text);
+ * date, time ("ttu"), timestamp ("tsu:") and timestamp with time zone
+ * ("tsu:UTC") take strings in the forms above (any of them, a zone adjusting to UTC); string columns take anything (non-strings as their JSON text);
  * structs take objects, lists arrays; null fits every column.
  *
  * Parallelism: the text is cut into chunks of `chunk_size` bytes, each
@@ -85,7 +87,7 @@ BASALT_EXPORT void basalt_json_read_options_init(struct basalt_json_read_options
 
 /* Parses a column type text into `out` (caller storage, owned on OK; its name
  * is `name`): BOOLEAN/BOOL, TINYINT, SMALLINT, INTEGER/INT, BIGINT, FLOAT/REAL,
- * DOUBLE, VARCHAR/TEXT/STRING/JSON, DATE, TIMESTAMP, TIMESTAMPTZ, `T[]`
+ * DOUBLE, VARCHAR/TEXT/STRING/JSON, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, `T[]`
  * (a list) and STRUCT(name T, ...), any case. Returns OK, INVALID_ARG naming
  * the text, NOMEM. */
 BASALT_EXPORT basalt_status basalt_json_type_parse(const char *text, const char *name,

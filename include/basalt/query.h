@@ -47,6 +47,7 @@ enum basalt_query_type_id {
     BASALT_QUERY_TYPE_STRING,    /* utf8 or large_utf8 */
     BASALT_QUERY_TYPE_BINARY,    /* binary or large_binary */
     BASALT_QUERY_TYPE_LIST,      /* a list of one of the types above (basalt_query_type_list) */
+    BASALT_QUERY_TYPE_TIME,      /* time64[us]: microseconds since midnight, 0..86400000000 */
     BASALT_QUERY_TYPE_COUNT
 };
 
@@ -62,7 +63,15 @@ struct basalt_query_type {
      * element (a LIST of DECIMAL(12,3) has precision 12 and scale 3). Lists
      * do not nest. */
     enum basalt_query_type_id elem;
+    uint8_t coarse;          /* TIMESTAMP: 0, or a unit above us (below) */
 };
+
+/* DuckDB's TIMESTAMP_S and TIMESTAMP_MS: TIMESTAMPs whose values are whole
+ * seconds or milliseconds since the epoch (Arrow timestamp[s], [ms]); never
+ * with `nanos` or `tz`. Functions other than casts, comparisons and the
+ * order-only aggregates take them as TIMESTAMP (microseconds). */
+#define BASALT_QUERY_TS_SECONDS 1
+#define BASALT_QUERY_TS_MILLIS 2
 
 /* Constructors for the common types. */
 BASALT_EXPORT struct basalt_query_type basalt_query_type_make(enum basalt_query_type_id id);
@@ -72,6 +81,8 @@ BASALT_EXPORT struct basalt_query_type basalt_query_type_timestamp(bool nanos, b
 BASALT_EXPORT struct basalt_query_type basalt_query_type_list(struct basalt_query_type elem);
 /* The element type of a LIST. */
 BASALT_EXPORT struct basalt_query_type basalt_query_type_element(struct basalt_query_type list);
+/* TIMESTAMP_S (BASALT_QUERY_TS_SECONDS) or TIMESTAMP_MS (_MILLIS). */
+BASALT_EXPORT struct basalt_query_type basalt_query_type_timestamp_coarse(int coarse);
 BASALT_EXPORT bool basalt_query_type_equal(struct basalt_query_type a, struct basalt_query_type b);
 
 /* DuckDB's name of a type ("BIGINT", "DECIMAL(12,2)", "TIMESTAMP_NS",
@@ -81,8 +92,9 @@ BASALT_EXPORT const char *basalt_query_type_name(struct basalt_query_type type, 
                                                  size_t cap);
 
 /* The query type of an Arrow format string. Returns OK; UNSUPPORTED for a
- * format the expressions cannot compute with (nested, views, s/ms
- * timestamps, time, duration...), naming it; INVALID_ARG. */
+ * format the expressions cannot compute with (nested, views, time32 and
+ * time64[ns] (scans convert them to time64[us]), duration...), naming it;
+ * INVALID_ARG. */
 BASALT_EXPORT basalt_status basalt_query_type_from_format(const char *format,
                                                           struct basalt_query_type *out,
                                                           struct basalt_error *err);
@@ -105,7 +117,7 @@ struct basalt_query_value {
     bool is_null;
     union {
         bool b;
-        int64_t i;  /* ints, DATE (days), TIMESTAMP (us or ns) */
+        int64_t i;  /* ints, DATE (days), TIMESTAMP (its unit), TIME (us) */
         uint64_t u; /* unsigned ints */
         double f;   /* FLOAT, DOUBLE */
         struct {

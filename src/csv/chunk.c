@@ -39,7 +39,8 @@ static int type_width(enum basalt_csv_type t)
     case BASALT_CSV_TYPE_INT64:
     case BASALT_CSV_TYPE_DOUBLE:
     case BASALT_CSV_TYPE_TIMESTAMP:
-    case BASALT_CSV_TYPE_TIMESTAMPTZ: return 8;
+    case BASALT_CSV_TYPE_TIMESTAMPTZ:
+    case BASALT_CSV_TYPE_TIME: return 8;
     case BASALT_CSV_TYPE_DECIMAL: return 16;
     default: return 0;
     }
@@ -275,6 +276,7 @@ static const char *type_word(enum basalt_csv_type t)
     case BASALT_CSV_TYPE_DATE: return "a date (YYYY-MM-DD)";
     case BASALT_CSV_TYPE_TIMESTAMP:
     case BASALT_CSV_TYPE_TIMESTAMPTZ: return "a timestamp (YYYY-MM-DD HH:MM:SS)";
+    case BASALT_CSV_TYPE_TIME: return "a time (HH:MM:SS)";
     default: return "valid UTF-8";
     }
 }
@@ -379,6 +381,13 @@ static inline basalt_status put(struct chunk *c, int32_t col, const struct csv_f
         /* A zone in a timestamp column would change the value's meaning. */
         if (!basalt_csv_parse_timestamp(s, n, &x, &zone) ||
             (zone && b->type == BASALT_CSV_TYPE_TIMESTAMP))
+            return bad_value(c, col, s, n);
+        ((int64_t *)v)[row] = x;
+        return BASALT_OK;
+    }
+    case BASALT_CSV_TYPE_TIME: {
+        int64_t x;
+        if (!basalt_csv_parse_time(s, n, &x))
             return bad_value(c, col, s, n);
         ((int64_t *)v)[row] = x;
         return BASALT_OK;

@@ -85,6 +85,9 @@ bool basalt_csv_parse_double(const uint8_t *s, size_t n, bool strict, double *ou
 bool basalt_csv_parse_date(const uint8_t *s, size_t n, int32_t *days);
 /* *has_zone tells whether a zone was given (then the value is UTC-adjusted). */
 bool basalt_csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone);
+/* HH:MM[:SS[.fraction]] (fraction digits past 6 dropped), up to 24:00:00,
+ * as microseconds since midnight. */
+bool basalt_csv_parse_time(const uint8_t *s, size_t n, int64_t *micros);
 /* Exact decimal into a 128-bit unscaled value at `scale` with at most
  * `precision` digits. */
 bool basalt_csv_parse_decimal(const uint8_t *s, size_t n, int32_t precision, int32_t scale,

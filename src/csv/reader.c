@@ -30,7 +30,7 @@ static const struct {
     {"float", BASALT_CSV_TYPE_FLOAT},      {"real", BASALT_CSV_TYPE_FLOAT},
     {"double", BASALT_CSV_TYPE_DOUBLE},    {"float64", BASALT_CSV_TYPE_DOUBLE},
     {"date", BASALT_CSV_TYPE_DATE},        {"timestamp", BASALT_CSV_TYPE_TIMESTAMP},
-    {"timestamptz", BASALT_CSV_TYPE_TIMESTAMPTZ},
+    {"timestamptz", BASALT_CSV_TYPE_TIMESTAMPTZ}, {"time", BASALT_CSV_TYPE_TIME},
     {"string", BASALT_CSV_TYPE_STRING},    {"varchar", BASALT_CSV_TYPE_STRING},
     {"text", BASALT_CSV_TYPE_STRING},      {"utf8", BASALT_CSV_TYPE_STRING},
 };
@@ -79,6 +79,7 @@ void basalt_csv_type_name(const struct basalt_csv_column_type *t, char *buf, siz
     case BASALT_CSV_TYPE_DATE: name = "date"; break;
     case BASALT_CSV_TYPE_TIMESTAMP: name = "timestamp"; break;
     case BASALT_CSV_TYPE_TIMESTAMPTZ: name = "timestamptz"; break;
+    case BASALT_CSV_TYPE_TIME: name = "time"; break;
     case BASALT_CSV_TYPE_STRING: name = "string"; break;
     case BASALT_CSV_TYPE_DECIMAL:
         snprintf(buf, cap, "decimal(%d,%d)", (int)t->precision, (int)t->scale);
@@ -99,6 +100,7 @@ void basalt_csv_type_format(const struct basalt_csv_column_type *t, char *buf, s
     case BASALT_CSV_TYPE_DATE: f = "tdD"; break;
     case BASALT_CSV_TYPE_TIMESTAMP: f = "tsu:"; break;
     case BASALT_CSV_TYPE_TIMESTAMPTZ: f = "tsu:UTC"; break;
+    case BASALT_CSV_TYPE_TIME: f = "ttu"; break;
     case BASALT_CSV_TYPE_DECIMAL:
         snprintf(buf, cap, "d:%d,%d", (int)t->precision, (int)t->scale);
         return;

@@ -12,7 +12,8 @@ enum {
     FIT_DATE = 1 << 3,
     FIT_TIMESTAMP = 1 << 4,
     FIT_TIMESTAMPTZ = 1 << 5,
-    FIT_ALL = (1 << 6) - 1
+    FIT_TIME = 1 << 6,
+    FIT_ALL = (1 << 7) - 1
 };
 
 /* Which types a non-null value fits, among the candidates still open. */
@@ -44,6 +45,9 @@ static unsigned fits(const uint8_t *s, size_t n, unsigned open)
         else if (basalt_csv_parse_timestamp(s, n, &us, &zone))
             out |= zone ? FIT_TIMESTAMPTZ : (FIT_TIMESTAMP | FIT_TIMESTAMPTZ);
     }
+    int64_t us;
+    if ((open & FIT_TIME) && n >= 5 && basalt_csv_parse_time(s, n, &us))
+        out |= FIT_TIME;
     return out;
 }
 
@@ -63,6 +67,8 @@ static enum basalt_csv_type type_of_mask(unsigned mask, bool any)
         return BASALT_CSV_TYPE_TIMESTAMP;
     if (mask & FIT_TIMESTAMPTZ)
         return BASALT_CSV_TYPE_TIMESTAMPTZ;
+    if (mask & FIT_TIME)
+        return BASALT_CSV_TYPE_TIME;
     return BASALT_CSV_TYPE_STRING;
 }
 

@@ -270,6 +270,33 @@ bool basalt_csv_parse_date(const uint8_t *s, size_t n, int32_t *days)
     return true;
 }
 
+bool basalt_csv_parse_time(const uint8_t *s, size_t n, int64_t *micros)
+{
+    unsigned hh, mm, ss = 0;
+    if (n < 5 || !digits(s, 2, &hh) || s[2] != ':' || !digits(s + 3, 2, &mm))
+        return false;
+    if (n > 5 && (n < 8 || s[5] != ':' || !digits(s + 6, 2, &ss)))
+        return false;
+    size_t i = n > 5 ? 8 : 5;
+    int64_t frac = 0;
+    if (i < n && s[i] == '.') {
+        i++;
+        size_t k = 0;
+        for (; i < n && is_digit(s[i]); i++, k++)
+            if (k < 6)
+                frac = frac * 10 + (s[i] - '0');
+        if (k == 0)
+            return false;
+        for (; k < 6; k++)
+            frac *= 10;
+    }
+    int64_t v = ((int64_t)hh * 3600 + mm * 60 + ss) * 1000000 + frac;
+    if (i != n || hh > 24 || mm > 59 || ss > 59 || v > INT64_C(86400000000))
+        return false;
+    *micros = v;
+    return true;
+}
+
 bool basalt_csv_parse_timestamp(const uint8_t *s, size_t n, int64_t *micros, bool *has_zone)
 {
     int64_t days;

@@ -14,11 +14,9 @@ static void to_string(struct json_type *t)
     for (int32_t i = 0; i < t->n_children; i++)
         basalt_json_type_reset(&t->children[i]);
     t->n_children = 0;
-    if (t->kind != JSON_K_STRING)
-        t->maybe_date = t->maybe_ts = false;
     t->kind = JSON_K_STRING;
     t->raw = true;
-    t->maybe_date = t->maybe_ts = false;
+    t->maybe_date = t->maybe_ts = t->maybe_time = false;
 }
 
 static struct json_type *field(struct json_lex *lx, struct json_type *t, const uint8_t *key,
@@ -156,10 +154,14 @@ static bool infer_value(struct json_lex *lx, struct json_type *t)
             return false;
         if (t->kind == JSON_K_NULL) {
             t->kind = JSON_K_STRING;
-            t->maybe_date = t->maybe_ts = true;
+            t->maybe_date = t->maybe_ts = t->maybe_time = true;
             t->ts_shape = -1;
         } else if (t->kind != JSON_K_STRING) {
             to_string(t);
+        }
+        if (t->maybe_time) {
+            int64_t micros;
+            t->maybe_time = basalt_json_parse_time(s, n, &micros);
         }
         if (t->maybe_date || t->maybe_ts) {
             int32_t days;
@@ -229,6 +231,8 @@ void basalt_json_infer_finish(struct json_type *t)
             t->kind = JSON_K_DATE;
         else if (!t->raw && t->n_strings > 0 && t->maybe_ts)
             t->kind = JSON_K_TIMESTAMP;
+        else if (!t->raw && t->n_strings > 0 && t->maybe_time)
+            t->kind = JSON_K_TIME;
         break;
     case JSON_K_STRUCT:
         if (t->n_children == 0) {

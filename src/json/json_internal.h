@@ -19,7 +19,8 @@ enum json_kind {
     JSON_K_DATE,
     JSON_K_TIMESTAMP,
     JSON_K_STRUCT,
-    JSON_K_LIST
+    JSON_K_LIST,
+    JSON_K_TIME /* "HH:MM:SS[.fraction]" strings, time64[us] */
 };
 
 /* A column's type, nested for structs (fields) and lists (one element). */
@@ -31,7 +32,7 @@ struct json_type {
     bool raw;            /* JSON_K_STRING: strings keep their JSON text too (a column
                           * mixing objects or arrays with other values) */
     /* inference: whether every string so far was a date / a timestamp */
-    bool maybe_date, maybe_ts;
+    bool maybe_date, maybe_ts, maybe_time;
     int ts_shape;        /* the shape of the first timestamp (as read_json_auto,
                           * one format per column: separator, fraction, zone) */
     int64_t n_strings;
@@ -112,6 +113,9 @@ bool basalt_json_parse_date(const uint8_t *s, size_t n, int32_t *days);
 /* YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}], with `zone_ok` also a trailing Z or
  * +HH[:MM] / -HH[:MM] (adjusted to UTC), into microseconds. */
 bool basalt_json_parse_timestamp(const uint8_t *s, size_t n, bool zone_ok, int64_t *micros);
+/* H[H]:M[M][:S[S][.fraction]] (digits past microseconds dropped), up to
+ * 24:00:00. */
+bool basalt_json_parse_time(const uint8_t *s, size_t n, int64_t *micros);
 /* A small number telling the form of a timestamp text apart: 'T' or ' '
  * between date and time, a fraction or none, a zone (Z, an offset) or none. */
 int basalt_json_timestamp_shape(const uint8_t *s, size_t n);

@@ -504,6 +504,46 @@ bool basalt_json_parse_date(const uint8_t *s, size_t n, int32_t *days)
     return true;
 }
 
+/* One or two digits at s[*i], as a time's fields may have. */
+static bool time_field(const uint8_t *s, size_t n, size_t *i, int *out)
+{
+    int v = 0, k = 0;
+    for (; *i < n && k < 2 && s[*i] >= '0' && s[*i] <= '9'; (*i)++, k++)
+        v = v * 10 + (s[*i] - '0');
+    *out = v;
+    return k > 0;
+}
+
+bool basalt_json_parse_time(const uint8_t *s, size_t n, int64_t *micros)
+{
+    int h, mi, se = 0;
+    size_t i = 0;
+    if (!time_field(s, n, &i, &h) || i >= n || s[i++] != ':' || !time_field(s, n, &i, &mi))
+        return false;
+    int64_t frac = 0;
+    if (i < n && s[i] == ':') {
+        i++;
+        if (!time_field(s, n, &i, &se))
+            return false;
+        if (i < n && s[i] == '.') {
+            i++;
+            int nd = 0;
+            for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++)
+                if (nd < 6)
+                    frac = frac * 10 + (s[i] - '0');
+            if (nd == 0)
+                return false;
+            for (int k = nd; k < 6; k++)
+                frac *= 10;
+        }
+    }
+    int64_t v = ((int64_t)h * 3600 + mi * 60 + se) * 1000000 + frac;
+    if (i != n || h > 24 || mi > 59 || se > 59 || v > INT64_C(86400000000))
+        return false;
+    *micros = v;
+    return true;
+}
+
 bool basalt_json_parse_timestamp(const uint8_t *s, size_t n, bool zone_ok, int64_t *micros)
 {
     int32_t days;

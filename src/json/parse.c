@@ -69,7 +69,7 @@ static bool type_error(struct parser *ps, const struct slot *s, const uint8_t *a
                        const char *what)
 {
     static const char *const names[] = {"NULL", "BOOLEAN",   "BIGINT", "DOUBLE", "VARCHAR",
-                                        "DATE", "TIMESTAMP", "STRUCT", "LIST"};
+                                        "DATE", "TIMESTAMP", "STRUCT", "LIST", "TIME"};
     const char *name = names[s->t->kind];
     if (s->t->kind == JSON_K_INT && s->t->int_bits < 64)
         name = s->t->int_bits == 8 ? "TINYINT" : s->t->int_bits == 16 ? "SMALLINT" : "INTEGER";
@@ -206,6 +206,13 @@ static bool parse_string_value(struct parser *ps, struct slot *s, const uint8_t 
     case JSON_K_TIMESTAMP: {
         int64_t micros;
         if (!basalt_json_parse_timestamp(v, n, true, &micros))
+            return type_error(ps, s, at, "string");
+        st = basalt_arrow_builder_append_int(s->b, micros, &ps->err);
+        break;
+    }
+    case JSON_K_TIME: {
+        int64_t micros;
+        if (!basalt_json_parse_time(v, n, &micros))
             return type_error(ps, s, at, "string");
         st = basalt_arrow_builder_append_int(s->b, micros, &ps->err);
         break;

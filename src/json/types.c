@@ -26,6 +26,7 @@ void basalt_json_type_format(const struct json_type *t, char *buf)
     case JSON_K_DOUBLE: f = t->single ? "f" : "g"; break;
     case JSON_K_DATE: f = "tdD"; break;
     case JSON_K_TIMESTAMP: f = t->zoned ? "tsu:UTC" : "tsu:"; break;
+    case JSON_K_TIME: f = "ttu"; break;
     case JSON_K_STRUCT: f = "+s"; break;
     case JSON_K_LIST: f = "+l"; break;
     default: break;
@@ -100,6 +101,8 @@ basalt_status basalt_json_type_from_schema(const struct ArrowSchema *s, struct j
     } else if (strcmp(f, "tsu:") == 0 || strcmp(f, "tsu:UTC") == 0) {
         t->kind = JSON_K_TIMESTAMP;
         t->zoned = f[4] != 0;
+    } else if (strcmp(f, "ttu") == 0) {
+        t->kind = JSON_K_TIME;
     } else if (strcmp(f, "+s") == 0 || (strcmp(f, "+l") == 0 && s->n_children == 1)) {
         t->kind = f[1] == 's' ? JSON_K_STRUCT : JSON_K_LIST;
         for (int64_t i = 0; i < s->n_children; i++) {
@@ -163,6 +166,7 @@ static const struct {
     {"int8", "l"},    {"long", "l"},       {"float", "f"},       {"real", "f"},
     {"double", "g"},  {"varchar", "u"},    {"text", "u"},        {"string", "u"},
     {"json", "u"},    {"date", "tdD"},     {"timestamp", "tsu:"}, {"timestamptz", "tsu:UTC"},
+    {"time", "ttu"},
 };
 
 static basalt_status parse_type(struct type_text *tt, const char *name, struct ArrowSchema *out,
@@ -264,7 +268,7 @@ static basalt_status parse_type(struct type_text *tt, const char *name, struct A
             return basalt_error_set(err, BASALT_INVALID_ARG,
                                     "unknown JSON column type '%.200s' (BOOLEAN, TINYINT, "
                                     "SMALLINT, INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR, DATE, "
-                                    "TIMESTAMP, TIMESTAMPTZ, T[], STRUCT(...))",
+                                    "TIME, TIMESTAMP, TIMESTAMPTZ, T[], STRUCT(...))",
                                     tt->text);
         st = basalt_arrow_schema_init(out, format, name, ARROW_FLAG_NULLABLE, 0, err);
     }

@@ -99,6 +99,9 @@ enum qop {
     QOP_INTERVAL_MUL, QOP_INTERVAL_MUL_F, QOP_INTERVAL_DIV_F, QOP_TO_INTERVAL,
     /* k_list.c */
     QOP_LIST_VALUE, QOP_LIST_LEN, QOP_LIST_EXTRACT, QOP_LIST_CONTAINS, QOP_STRING_SPLIT,
+    /* k_time_of_day.c: TIME +/- INTERVAL (aux -1 for -), DATE + TIME, a TIME's
+     * part (aux the part), make_time */
+    QOP_TIME_ADD_INTERVAL, QOP_DATE_ADD_TIME, QOP_TIME_PART, QOP_MAKE_TIME,
     QOP_COUNT
 };
 
@@ -171,7 +174,13 @@ const char *basalt_qtype_phys_name(enum basalt_query_type_id id); /* INT64, INT3
 qi128 basalt_qpow10(int n);
 size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
 size_t basalt_qformat_date(int32_t days, char *buf, size_t cap);
-size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap);
+size_t basalt_qformat_timestamp(int64_t v, int64_t per_sec, bool tz, char *buf, size_t cap);
+/* HH:MM:SS[.fraction] of microseconds since midnight, as DuckDB prints TIME. */
+size_t basalt_qformat_time(int64_t micros, char *buf, size_t cap);
+/* Ticks of a TIMESTAMP type in a second: 1, 1000, 1000000 or 1000000000. */
+int64_t basalt_qts_per_second(struct basalt_query_type t);
+/* A day in microseconds: TIME holds 0..this (24:00:00 included, as DuckDB). */
+#define BASALT_QTIME_DAY INT64_C(86400000000)
 size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap);
 /* Carries whole days out of the time part and whole 30-day months out of
  * the days: intervals order (and are equal) as their normalised months,
@@ -187,7 +196,10 @@ void basalt_qcivil_from_days(int64_t z, int64_t *y, int *m, int *d);
 int64_t basalt_qdays_from_civil(int64_t y, int m, int d);
 bool basalt_qparse_date(const char *s, size_t n, int32_t *out);
 bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out);
+bool basalt_qparse_time(const char *s, size_t n, int64_t *out);
 int64_t basalt_qfloordiv(int64_t a, int64_t b);
+/* a / b (b > 0) rounded half away from zero. */
+int64_t basalt_qround_div(int64_t a, int64_t b);
 /* v + an interval, as TIMESTAMP + INTERVAL computes it (months first, the
  * day clamped to the month's last, then days, then the rest; us or ns by
  * `ns`) into *out. False when it overflows. */
@@ -355,6 +367,7 @@ bool basalt_qk_bitwise_select(struct qstep *st);
 bool basalt_qk_time_more_select(struct qstep *st);
 /* k_interval.c: QOP_INTERVAL_MUL to QOP_TO_INTERVAL. */
 bool basalt_qk_interval_select(struct qstep *st);
+bool basalt_qk_time_of_day_select(struct qstep *st);
 /* k_error.c: QOP_ERROR (basalt_qexpr_error). */
 bool basalt_qk_error_select(struct qstep *st);
 bool basalt_qk_math_more_select(struct qstep *st);
@@ -421,6 +434,22 @@ basalt_status basalt_qbind_interval_arith(struct basalt_qexpr_builder *b, const 
                                           struct basalt_qexpr **out, struct basalt_error *err);
 extern const struct qfunc_ext basalt_qfuncs_list[];
 extern const size_t basalt_qfuncs_list_n;
+extern const struct qfunc_ext basalt_qfuncs_time[];
+extern const size_t basalt_qfuncs_time_n;
+/* bind_time.c: +/- with a TIME operand (sets *handled when it is one of
+ * DuckDB's TIME overloads), and date_part of a TIME. */
+basalt_status basalt_qbind_time_arith(struct basalt_qexpr_builder *b, const char *name,
+                                      enum qop op, struct basalt_qexpr **args, bool *handled,
+                                      struct basalt_qexpr **out, struct basalt_error *err);
+basalt_status basalt_qbind_time_part(struct basalt_qexpr_builder *b, const char *name, int part,
+                                     struct basalt_qexpr *arg, struct basalt_qexpr **out,
+                                     struct basalt_error *err);
+/* date_diff/date_sub over TIMEs: *arg (a TIME; anything else is left) as the
+ * TIMESTAMP of that time on 1970-01-01; UNSUPPORTED for a part above hours
+ * (but epoch). */
+basalt_status basalt_qbind_time_at_epoch(struct basalt_qexpr_builder *b, const char *name,
+                                         int part, struct basalt_qexpr **arg,
+                                         struct basalt_error *err);
 /* bind.c's make_call: casts args to types and makes (or folds) the call. */
 basalt_status basalt_qbind_call(struct basalt_qexpr_builder *b, const char *name, enum qop op,
                                 struct basalt_qexpr **args, int n, const struct basalt_query_type *types,

@@ -86,7 +86,8 @@ static struct basalt_csv_column_type csv_type_of(const char *format)
                {"l", BASALT_CSV_TYPE_INT64},        {"f", BASALT_CSV_TYPE_FLOAT},
                {"g", BASALT_CSV_TYPE_DOUBLE},       {"tdD", BASALT_CSV_TYPE_DATE},
                {"tsu:", BASALT_CSV_TYPE_TIMESTAMP}, {"tsu:UTC", BASALT_CSV_TYPE_TIMESTAMPTZ},
-               {"u", BASALT_CSV_TYPE_STRING},       {"U", BASALT_CSV_TYPE_STRING}};
+               {"ttu", BASALT_CSV_TYPE_TIME},       {"u", BASALT_CSV_TYPE_STRING},
+               {"U", BASALT_CSV_TYPE_STRING}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(format, map[i].format) == 0)
             t.type = map[i].type;

@@ -26,7 +26,7 @@ enum qagg_phys basalt_qagg_phys(struct basalt_query_type t)
     case BASALT_QUERY_TYPE_INT8: return QP_I8;
     case BASALT_QUERY_TYPE_INT16: return QP_I16;
     case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_DATE: return QP_I32;
-    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: return QP_I64;
+    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: return QP_I64;
     case BASALT_QUERY_TYPE_UINT8: return QP_U8;
     case BASALT_QUERY_TYPE_UINT16: return QP_U16;
     case BASALT_QUERY_TYPE_UINT32: return QP_U32;
@@ -152,7 +152,7 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
             *out = basalt_query_type_make(BASALT_QUERY_TYPE_DOUBLE);
             ok = true;
         } else if (id == BASALT_QUERY_TYPE_FLOAT || id == BASALT_QUERY_TYPE_DECIMAL ||
-                   id == BASALT_QUERY_TYPE_TIMESTAMP) {
+                   id == BASALT_QUERY_TYPE_TIMESTAMP || id == BASALT_QUERY_TYPE_TIME) {
             *out = in;
             ok = true;
         } else if (id == BASALT_QUERY_TYPE_DATE) {

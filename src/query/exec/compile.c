@@ -477,7 +477,8 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
     case QOP_DATE_SUB_DAYS: case QOP_INTERVAL_ADD:
     case QOP_INTERVAL_SUB: case QOP_DATE_DIFF: case QOP_DATE_SUB_PART: case QOP_MAKE_DATE:
     case QOP_MAKE_TIMESTAMP: case QOP_LAST_DAY: case QOP_EPOCH_MS: case QOP_FROM_EPOCH:
-    case QOP_STRPTIME:
+    case QOP_STRPTIME: case QOP_TIME_ADD_INTERVAL: case QOP_DATE_ADD_TIME: case QOP_TIME_PART:
+    case QOP_MAKE_TIME:
         ok = basalt_qk_time_select(st);
         break;
     case QOP_ERROR:

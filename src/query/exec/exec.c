@@ -93,7 +93,7 @@ basalt_status basalt_query_state_new(const struct basalt_query_program *p,
             case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_UINT32: case BASALT_QUERY_TYPE_DATE:
                 *(int32_t *)d = (int32_t)c->v.i;
                 break;
-            case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_UINT64: case BASALT_QUERY_TYPE_TIMESTAMP:
+            case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_UINT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME:
                 *(int64_t *)d = c->v.i;
                 break;
             case BASALT_QUERY_TYPE_FLOAT: *(float *)d = (float)c->v.f; break;
@@ -502,7 +502,7 @@ basalt_status basalt_qfold(struct basalt_qexpr_builder *b, struct basalt_qexpr *
             case BASALT_QUERY_TYPE_INT8: out->v.i = *(const int8_t *)v; break;
             case BASALT_QUERY_TYPE_INT16: out->v.i = *(const int16_t *)v; break;
             case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_DATE: out->v.i = *(const int32_t *)v; break;
-            case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: out->v.i = *(const int64_t *)v; break;
+            case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: out->v.i = *(const int64_t *)v; break;
             case BASALT_QUERY_TYPE_UINT8: out->v.u = *(const uint8_t *)v; break;
             case BASALT_QUERY_TYPE_UINT16: out->v.u = *(const uint16_t *)v; break;
             case BASALT_QUERY_TYPE_UINT32: out->v.u = *(const uint32_t *)v; break;

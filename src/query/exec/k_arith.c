@@ -513,7 +513,7 @@ bool basalt_qk_compare_select(struct qstep *st)
     case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_DATE:
         st->fn = k ? cmpk_i32 : cmp_i32;
         return true;
-    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP:
+    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME:
         st->fn = k ? cmpk_i64 : cmp_i64;
         return true;
     case BASALT_QUERY_TYPE_UINT8: st->fn = k ? cmpk_u8 : cmp_u8; return true;

@@ -194,8 +194,10 @@ static basalt_status cast_to_string(const struct qstep *st, struct qexec *x)
         case BASALT_QUERY_TYPE_DECIMAL: len = basalt_qformat_decimal(((const qi128 *)a)[i], st->in_type.scale, buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_DATE: len = basalt_qformat_date(((const int32_t *)a)[i], buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_TIMESTAMP:
-            len = basalt_qformat_timestamp(((const int64_t *)a)[i], st->in_type.nanos, st->in_type.tz, buf, sizeof buf);
+            len = basalt_qformat_timestamp(((const int64_t *)a)[i], basalt_qts_per_second(st->in_type),
+                                           st->in_type.tz, buf, sizeof buf);
             break;
+        case BASALT_QUERY_TYPE_TIME: len = basalt_qformat_time(((const int64_t *)a)[i], buf, sizeof buf); break;
         case BASALT_QUERY_TYPE_INTERVAL: len = basalt_qformat_interval(((const struct qinterval *)a)[i], buf, sizeof buf); break;
         default: len = 0;
         }
@@ -251,7 +253,22 @@ static basalt_status cast_from_string(const struct qstep *st, struct qexec *x)
         } else if (d == BASALT_QUERY_TYPE_DATE) {
             ok = basalt_qparse_date(s, n, &((int32_t *)o)[i]);
         } else if (d == BASALT_QUERY_TYPE_TIMESTAMP) {
-            ok = basalt_qparse_timestamp(s, n, st->type.nanos, &((int64_t *)o)[i]);
+            int64_t *v = &((int64_t *)o)[i];
+            ok = basalt_qparse_timestamp(s, n, st->type.nanos, v);
+            if (ok && st->type.coarse) /* read in us, rounded as DuckDB */
+                *v = basalt_qround_div(*v, 1000000 / basalt_qts_per_second(st->type));
+        } else if (d == BASALT_QUERY_TYPE_TIME) {
+            ok = basalt_qparse_time(s, n, &((int64_t *)o)[i]);
+            if (!ok) {
+                char msg[256];
+                snprintf(msg, sizeof msg,
+                         "time field value out of range: \"%.*s\", expected format is "
+                         "([YYYY-MM-DD ]HH:MM:SS[.MS])",
+                         (int)(n > 100 ? 100 : n), s);
+                if (failed(st, x, i, &rs, msg))
+                    return rs;
+                continue;
+            }
         } else if (d == BASALT_QUERY_TYPE_BOOL) {
             if ((n == 4 && strncasecmp(s, "true", 4) == 0) || (n == 1 && (s[0] == 't' || s[0] == 'T' || s[0] == '1')))
                 qbit_set(o, i, true);
@@ -275,21 +292,32 @@ static basalt_status cast_from_string(const struct qstep *st, struct qexec *x)
 
 /* ---------------------------------------------------------------- temporal */
 
+/* Ticks of a second of a DATE, TIMESTAMP or TIME column, and of a day. */
+static int64_t per_second(struct basalt_query_type t)
+{
+    return t.id == BASALT_QUERY_TYPE_TIMESTAMP ? basalt_qts_per_second(t) : 1000000;
+}
+
+/* DATE, TIMESTAMP of any unit and TIME among themselves: a DATE is its
+ * midnight, a TIMESTAMP's time of day is its TIME; a finer unit multiplies
+ * (and can overflow), a coarser one divides, rounding half away from zero
+ * into seconds or milliseconds as DuckDB does and down otherwise. */
 static basalt_status cast_temporal(const struct qstep *st, struct qexec *x)
 {
     enum basalt_query_type_id s = st->in_type.id, d = st->type.id;
     int n = x->n;
     OUT.valid = A0.valid;
     OUT.data = OUT.dbuf;
+    int64_t from = per_second(st->in_type), to = per_second(st->type);
     if (s == BASALT_QUERY_TYPE_DATE) { /* to TIMESTAMP */
         const int32_t *a = A0.data;
-        int64_t *o = OUT.dbuf, f = st->type.nanos ? INT64_C(86400000000000) : INT64_C(86400000000);
+        int64_t *o = OUT.dbuf, f = 86400 * to;
         for (int i = 0; i < n; i++)
             o[i] = a[i] * f;
         return BASALT_OK;
     }
     const int64_t *a = A0.data;
-    int64_t per_day = st->in_type.nanos ? INT64_C(86400000000000) : INT64_C(86400000000);
+    int64_t per_day = 86400 * from;
     if (d == BASALT_QUERY_TYPE_DATE) {
         int32_t *o = OUT.dbuf;
         for (int i = 0; i < n; i++)
@@ -297,18 +325,31 @@ static basalt_status cast_temporal(const struct qstep *st, struct qexec *x)
         return BASALT_OK;
     }
     int64_t *o = OUT.dbuf;
-    if (st->in_type.nanos == st->type.nanos)
+    if (d == BASALT_QUERY_TYPE_TIME) {
+        for (int i = 0; i < n; i++) {
+            int64_t t = a[i] - basalt_qfloordiv(a[i], per_day) * per_day;
+            o[i] = from >= 1000000 ? t / (from / 1000000) : t * (1000000 / from);
+        }
+        return BASALT_OK;
+    }
+    if (from == to)
         memcpy(o, a, 8 * (size_t)n);
-    else if (st->type.nanos) {
+    else if (to > from) {
         own_valid(x, st);
         basalt_status rs = BASALT_OK;
+        char msg[80], name[48];
+        snprintf(msg, sizeof msg, "timestamp out of range for %s",
+                 basalt_query_type_name(st->type, name, sizeof name));
         for (int i = 0; i < n; i++)
-            if (__builtin_mul_overflow(a[i], 1000, &o[i]) && qbit(OUT.vbuf, i) &&
-                failed(st, x, i, &rs, "timestamp out of range for TIMESTAMP_NS"))
+            if (__builtin_mul_overflow(a[i], to / from, &o[i]) && qbit(OUT.vbuf, i) &&
+                failed(st, x, i, &rs, msg))
                 return rs;
-    } else
+    } else if (st->type.coarse)
         for (int i = 0; i < n; i++)
-            o[i] = basalt_qfloordiv(a[i], 1000);
+            o[i] = basalt_qround_div(a[i], from / to);
+    else
+        for (int i = 0; i < n; i++)
+            o[i] = basalt_qfloordiv(a[i], from / to);
     return BASALT_OK;
 }
 
@@ -355,8 +396,10 @@ bool basalt_qk_cast_select(struct qstep *st, struct basalt_arena *arena)
         st->kname = "cast_numeric";
         return true;
     }
-    if ((s == BASALT_QUERY_TYPE_DATE || s == BASALT_QUERY_TYPE_TIMESTAMP) &&
-        (d == BASALT_QUERY_TYPE_DATE || d == BASALT_QUERY_TYPE_TIMESTAMP)) {
+    if ((s == BASALT_QUERY_TYPE_DATE || s == BASALT_QUERY_TYPE_TIMESTAMP ||
+         s == BASALT_QUERY_TYPE_TIME) &&
+        (d == BASALT_QUERY_TYPE_DATE || d == BASALT_QUERY_TYPE_TIMESTAMP ||
+         d == BASALT_QUERY_TYPE_TIME)) {
         st->fn = cast_temporal;
         st->kname = "cast_temporal";
         return true;

@@ -31,6 +31,7 @@ bool basalt_qk_in_set_type(enum basalt_query_type_id id)
     return basalt_qtype_is_int(id) || id == BASALT_QUERY_TYPE_FLOAT ||
            id == BASALT_QUERY_TYPE_DOUBLE || id == BASALT_QUERY_TYPE_DECIMAL ||
            id == BASALT_QUERY_TYPE_DATE || id == BASALT_QUERY_TYPE_TIMESTAMP ||
+           id == BASALT_QUERY_TYPE_TIME ||
            id == BASALT_QUERY_TYPE_STRING || id == BASALT_QUERY_TYPE_BINARY;
 }
 
@@ -78,7 +79,7 @@ static struct qkey row_key(enum basalt_query_type_id id, const void *data, int i
     case BASALT_QUERY_TYPE_FLOAT: k = double_key(((const float *)data)[i]); break;
     case BASALT_QUERY_TYPE_DOUBLE: k = double_key(((const double *)data)[i]); break;
     case BASALT_QUERY_TYPE_DECIMAL: memcpy(&k, (const char *)data + 16 * (size_t)i, 16); break;
-    default: k.lo = ((const uint64_t *)data)[i]; break; /* INT64, UINT64, TIMESTAMP */
+    default: k.lo = ((const uint64_t *)data)[i]; break; /* INT64, UINT64, TIMESTAMP, TIME */
     }
     return k;
 }

@@ -246,7 +246,7 @@ static int cmp_row(struct basalt_query_type t, const struct qvec *a, const struc
     case BASALT_QUERY_TYPE_INT8: return CMP_AT(int8_t);
     case BASALT_QUERY_TYPE_INT16: return CMP_AT(int16_t);
     case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_DATE: return CMP_AT(int32_t);
-    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: return CMP_AT(int64_t);
+    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: return CMP_AT(int64_t);
     case BASALT_QUERY_TYPE_UINT8: return CMP_AT(uint8_t);
     case BASALT_QUERY_TYPE_UINT16: return CMP_AT(uint16_t);
     case BASALT_QUERY_TYPE_UINT32: return CMP_AT(uint32_t);

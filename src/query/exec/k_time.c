@@ -295,7 +295,7 @@ static basalt_status k_ts_sub(const struct qstep *st, struct qexec *x)
 
 bool basalt_qk_time_select(struct qstep *st)
 {
-    if (basalt_qk_time_more_select(st))
+    if (basalt_qk_time_more_select(st) || basalt_qk_time_of_day_select(st))
         return true;
     switch (st->op) {
     case QOP_DATE_PART: st->fn = k_date_part; st->kname = "date_part"; return true;

@@ -374,6 +374,18 @@ static bool is_str(enum basalt_query_type_id id)
     return id == BASALT_QUERY_TYPE_STRING;
 }
 
+/* Between TIMESTAMP units, DuckDB casts to a finer unit, and from
+ * microseconds (with a zone or not) to seconds or milliseconds, but not
+ * from nanoseconds or milliseconds to a coarser unit. */
+static bool timestamp_cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
+{
+    if (!t.coarse)
+        return true;
+    if (f.coarse)
+        return t.coarse >= f.coarse; /* MILLIS above SECONDS */
+    return !f.nanos;
+}
+
 static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
 {
     enum basalt_query_type_id a = f.id, z = t.id;
@@ -384,6 +396,10 @@ static bool cast_allowed(struct basalt_query_type f, struct basalt_query_type t)
         return a == z && (f.elem == BASALT_QUERY_TYPE_NULL ||
                           cast_allowed(basalt_query_type_element(f), basalt_query_type_element(t)));
     }
+    if (a == BASALT_QUERY_TYPE_TIMESTAMP && z == BASALT_QUERY_TYPE_TIMESTAMP)
+        return timestamp_cast_allowed(f, t);
+    if (a == BASALT_QUERY_TYPE_TIMESTAMP && z == BASALT_QUERY_TYPE_TIME)
+        return !f.tz;
     if (a == BASALT_QUERY_TYPE_NULL || a == z)
         return true;
     if (z == BASALT_QUERY_TYPE_NULL)
@@ -563,7 +579,14 @@ static bool common_type(struct basalt_query_type a, struct basalt_query_type c,
         return true;
     }
     if (x == BASALT_QUERY_TYPE_TIMESTAMP && y == BASALT_QUERY_TYPE_TIMESTAMP) {
-        *out = basalt_query_type_timestamp(a.nanos && c.nanos, a.tz || c.tz);
+        /* seconds and milliseconds meet in the finer; either meets a finer
+         * unit in that unit */
+        if (a.coarse && c.coarse)
+            *out = basalt_query_type_timestamp_coarse(a.coarse > c.coarse ? a.coarse : c.coarse);
+        else if (a.coarse || c.coarse)
+            *out = a.coarse ? c : a;
+        else
+            *out = basalt_query_type_timestamp(a.nanos && c.nanos, a.tz || c.tz);
         return true;
     }
     return false;
@@ -654,6 +677,15 @@ static basalt_status make_call(struct basalt_qexpr_builder *b, const struct qfun
 
 static struct basalt_query_type dbl(void) { return T(DOUBLE); }
 
+/* The type a date/time function computes a TIMESTAMP argument in: seconds
+ * and milliseconds as microseconds, as DuckDB casts TIMESTAMP_S and
+ * TIMESTAMP_MS to TIMESTAMP for them. */
+static struct basalt_query_type fine(struct basalt_query_type t)
+{
+    t.coarse = 0;
+    return t;
+}
+
 static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc *f,
                              struct basalt_qexpr **args, int n, struct basalt_qexpr **out,
                              struct basalt_error *err)
@@ -671,7 +703,11 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
         }
         return make_call(b, f, QOP_NEG, args, 1, &t, t, false, out, err);
     }
-    struct basalt_query_type a = args[0]->type, c = args[1]->type, types[2], r;
+    bool handled;
+    basalt_status tst = basalt_qbind_time_arith(b, f->name, op, args, &handled, out, err);
+    if (handled)
+        return tst;
+    struct basalt_query_type a = fine(args[0]->type), c = fine(args[1]->type), types[2], r;
     enum basalt_query_type_id x = a.id, y = c.id;
     /* temporal arithmetic */
     if (x == BASALT_QUERY_TYPE_DATE && y == BASALT_QUERY_TYPE_DATE && op == QOP_SUB)
@@ -690,8 +726,11 @@ static basalt_status r_arith(struct basalt_qexpr_builder *b, const struct qfunc 
         return make_call(b, f, QOP_DATE_ADD_DAYS, sw, 2, types, c, false, out, err);
     }
     if (x == BASALT_QUERY_TYPE_TIMESTAMP && y == BASALT_QUERY_TYPE_TIMESTAMP && op == QOP_SUB &&
-        basalt_query_type_equal(a, c))
-        return make_call(b, f, QOP_TS_SUB_TS, args, 2, NULL, T(INTERVAL), false, out, err);
+        basalt_query_type_equal(a, c)) {
+        types[0] = a;
+        types[1] = c;
+        return make_call(b, f, QOP_TS_SUB_TS, args, 2, types, T(INTERVAL), false, out, err);
+    }
     if ((x == BASALT_QUERY_TYPE_DATE || x == BASALT_QUERY_TYPE_TIMESTAMP) &&
         y == BASALT_QUERY_TYPE_INTERVAL && (op == QOP_ADD || op == QOP_SUB)) {
         types[0] = x == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : a;
@@ -1191,7 +1230,7 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
              args[0]->type.id != BASALT_QUERY_TYPE_TIMESTAMP) ||
             args[1]->kind != QN_CONST || args[1]->type.id != BASALT_QUERY_TYPE_STRING)
             return no_overload(b, f, args, n, err);
-        types[0] = args[0]->type.id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[0]->type;
+        types[0] = args[0]->type.id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : fine(args[0]->type);
         types[1] = vc();
         return make_call(b, f, f->op, args, 2, types, vc(), false, out, err);
     }
@@ -1199,19 +1238,22 @@ static basalt_status r_date(struct basalt_qexpr_builder *b, const struct qfunc *
         args[0]->value.is_null)
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
     enum basalt_query_type_id id = args[1]->type.id;
-    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
+    bool time_of_day = id == BASALT_QUERY_TYPE_TIME && f->op == QOP_DATE_PART;
+    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP && !time_of_day)
         return no_overload(b, f, args, n, err);
     int part = find_part(args[0]);
     if (part < 0)
         return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
                            (int)args[0]->value.v.str.len, args[0]->value.v.str.ptr);
+    if (time_of_day)
+        return basalt_qbind_time_part(b, f->name, part, args[1], out, err);
     struct basalt_qexpr *e = node(b, QN_CALL, 1);
     NOMEM_IF(!e);
     e->op = f->op;
     e->name = f->name;
     e->aux = part;
     e->nullable = args[1]->nullable;
-    struct basalt_query_type in = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[1]->type;
+    struct basalt_query_type in = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : fine(args[1]->type);
     basalt_status st = basalt_qbind_cast(b, args[1], in, false, true, &e->args[0], err);
     if (st != BASALT_OK)
         return st;
@@ -1263,9 +1305,10 @@ static basalt_status r_part_fn(struct basalt_qexpr_builder *b, const struct qfun
                                struct basalt_error *err)
 {
     enum basalt_query_type_id id = args[0]->type.id;
-    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP)
-        return no_overload(b, f, args, n, err);
     bool part = f->op == QOP_DATE_PART;
+    if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP &&
+        !(id == BASALT_QUERY_TYPE_TIME && part))
+        return no_overload(b, f, args, n, err);
     const char *s = part ? f->name : strcmp(f->name, "dayname") == 0 ? "%A" : "%B";
     struct basalt_qexpr *lit, *pair[2];
     basalt_status st = basalt_qexpr_string(b, s, strlen(s), &lit, err);
@@ -1310,7 +1353,7 @@ static basalt_status r_time_more(struct basalt_qexpr_builder *b, const struct qf
         return make_call(b, f, f->op, args, 1, types, T(DATE), false, out, err);
     case QOP_EPOCH_MS:
         if (temporal) {
-            types[0] = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : args[0]->type;
+            types[0] = id == BASALT_QUERY_TYPE_DATE ? T(TIMESTAMP) : fine(args[0]->type);
             return make_call(b, f, f->op, args, 1, types, T(INT64), false, out, err);
         }
         if (!bigint_arg(args[0]))
@@ -1351,19 +1394,31 @@ static basalt_status r_date_diff(struct basalt_qexpr_builder *b, const struct qf
         (name->type.id != BASALT_QUERY_TYPE_STRING && name->type.id != BASALT_QUERY_TYPE_NULL))
         return basalt_qnode_error(b, BASALT_UNSUPPORTED, err, "'%s' needs a constant part name", f->name);
     bool tz = false;
+    int times = 0, dates = 0;
     for (int i = 1; i < 3; i++) {
         enum basalt_query_type_id id = args[i]->type.id;
         if (id != BASALT_QUERY_TYPE_DATE && id != BASALT_QUERY_TYPE_TIMESTAMP &&
-            id != BASALT_QUERY_TYPE_NULL)
+            id != BASALT_QUERY_TYPE_TIME && id != BASALT_QUERY_TYPE_NULL)
             return no_overload(b, f, args, n, err);
         tz |= id == BASALT_QUERY_TYPE_TIMESTAMP && args[i]->type.tz;
+        times += id == BASALT_QUERY_TYPE_TIME;
+        dates += id == BASALT_QUERY_TYPE_DATE || id == BASALT_QUERY_TYPE_TIMESTAMP;
     }
+    if (times && dates) /* DuckDB has TIME with TIME only */
+        return no_overload(b, f, args, n, err);
     if (name->value.is_null)
         return basalt_qexpr_null(b, T(INT64), out, err);
     int part = find_part(name);
     if (part < 0)
         return basalt_qnode_error(b, BASALT_INVALID_ARG, err, "'%s': unknown date part '%.*s'", f->name,
                                   (int)name->value.v.str.len, name->value.v.str.ptr);
+    if (times) { /* on one day, as TIMESTAMPs the parts of a time of day come out alike */
+        basalt_status st = basalt_qbind_time_at_epoch(b, f->name, part, &args[1], err);
+        if (st == BASALT_OK)
+            st = basalt_qbind_time_at_epoch(b, f->name, part, &args[2], err);
+        if (st != BASALT_OK)
+            return st;
+    }
     struct basalt_query_type types[2];
     types[0] = types[1] = basalt_query_type_timestamp(false, tz);
     return make_call_aux(b, f, f->op, args + 1, 2, types, T(INT64), false, part, out, err);
@@ -1622,7 +1677,8 @@ static basalt_status call_ext(struct basalt_qexpr_builder *b, const char *name,
     } tables[] = {{basalt_qfuncs_bitwise, basalt_qfuncs_bitwise_n},
                   {basalt_qfuncs_regex, basalt_qfuncs_regex_n},
                   {basalt_qfuncs_interval, basalt_qfuncs_interval_n},
-                  {basalt_qfuncs_list, basalt_qfuncs_list_n}};
+                  {basalt_qfuncs_list, basalt_qfuncs_list_n},
+                  {basalt_qfuncs_time, basalt_qfuncs_time_n}};
     bool known = false;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (size_t i = 0; i < tables[t].n; i++) {

@@ -52,6 +52,22 @@ struct basalt_query_type basalt_query_type_element(struct basalt_query_type list
     return t;
 }
 
+struct basalt_query_type basalt_query_type_timestamp_coarse(int coarse)
+{
+    struct basalt_query_type t = basalt_query_type_make(BASALT_QUERY_TYPE_TIMESTAMP);
+    t.coarse = (uint8_t)coarse;
+    return t;
+}
+
+int64_t basalt_qts_per_second(struct basalt_query_type t)
+{
+    if (t.coarse == BASALT_QUERY_TS_SECONDS)
+        return 1;
+    if (t.coarse == BASALT_QUERY_TS_MILLIS)
+        return 1000;
+    return t.nanos ? 1000000000 : 1000000;
+}
+
 bool basalt_query_type_equal(struct basalt_query_type a, struct basalt_query_type b)
 {
     if (a.id != b.id)
@@ -62,7 +78,7 @@ bool basalt_query_type_equal(struct basalt_query_type a, struct basalt_query_typ
     case BASALT_QUERY_TYPE_DECIMAL:
         return a.precision == b.precision && a.scale == b.scale;
     case BASALT_QUERY_TYPE_TIMESTAMP:
-        return a.nanos == b.nanos && a.tz == b.tz;
+        return a.nanos == b.nanos && a.tz == b.tz && a.coarse == b.coarse;
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY:
         return a.large == b.large;
@@ -76,7 +92,7 @@ const char *basalt_query_type_name(struct basalt_query_type t, char *buf, size_t
     static const char *const names[BASALT_QUERY_TYPE_COUNT] = {
         "NULL", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT",
         "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE", "DECIMAL", "DATE", "TIMESTAMP", "INTERVAL",
-        "VARCHAR", "BLOB", "LIST"};
+        "VARCHAR", "BLOB", "LIST", "TIME"};
     if (!buf || cap == 0)
         return buf;
     if (t.id == BASALT_QUERY_TYPE_LIST) {
@@ -88,6 +104,8 @@ const char *basalt_query_type_name(struct basalt_query_type t, char *buf, size_t
         snprintf(buf, cap, "unknown");
     else if (t.id == BASALT_QUERY_TYPE_DECIMAL)
         snprintf(buf, cap, "DECIMAL(%d,%d)", t.precision, t.scale);
+    else if (t.id == BASALT_QUERY_TYPE_TIMESTAMP && t.coarse)
+        snprintf(buf, cap, "%s", t.coarse == BASALT_QUERY_TS_SECONDS ? "TIMESTAMP_S" : "TIMESTAMP_MS");
     else if (t.id == BASALT_QUERY_TYPE_TIMESTAMP)
         snprintf(buf, cap, "%s", t.tz ? (t.nanos ? "TIMESTAMP_NS WITH TIME ZONE"
                                                  : "TIMESTAMP WITH TIME ZONE")
@@ -123,7 +141,7 @@ int basalt_qtype_width(struct basalt_query_type t)
     case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_UINT32: case BASALT_QUERY_TYPE_FLOAT:
     case BASALT_QUERY_TYPE_DATE: return 4;
     case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_UINT64: case BASALT_QUERY_TYPE_DOUBLE:
-    case BASALT_QUERY_TYPE_TIMESTAMP: return 8;
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: return 8;
     case BASALT_QUERY_TYPE_DECIMAL: case BASALT_QUERY_TYPE_INTERVAL:
     case BASALT_QUERY_TYPE_STRING: case BASALT_QUERY_TYPE_BINARY:
     case BASALT_QUERY_TYPE_LIST: return 16;
@@ -180,12 +198,24 @@ basalt_status basalt_query_type_from_format(const char *format, struct basalt_qu
         return BASALT_OK;
     case BASALT_ARROW_TYPE_DATE32: id = BASALT_QUERY_TYPE_DATE; break;
     case BASALT_ARROW_TYPE_TIMESTAMP:
-        if (at.unit != BASALT_ARROW_TIME_UNIT_MICRO && at.unit != BASALT_ARROW_TIME_UNIT_NANO)
-            return basalt_error_set(err, BASALT_UNSUPPORTED,
-                                    "timestamp unit of '%s' (only us and ns)", format);
+        if (at.unit == BASALT_ARROW_TIME_UNIT_SECOND || at.unit == BASALT_ARROW_TIME_UNIT_MILLI) {
+            if (at.timezone && at.timezone[0])
+                return basalt_error_set(err, BASALT_UNSUPPORTED,
+                                        "timestamp unit of '%s' with a zone (only us and ns)",
+                                        format);
+            *out = basalt_query_type_timestamp_coarse(at.unit == BASALT_ARROW_TIME_UNIT_SECOND
+                                                          ? BASALT_QUERY_TS_SECONDS
+                                                          : BASALT_QUERY_TS_MILLIS);
+            return BASALT_OK;
+        }
         *out = basalt_query_type_timestamp(at.unit == BASALT_ARROW_TIME_UNIT_NANO,
                                            at.timezone && at.timezone[0]);
         return BASALT_OK;
+    case BASALT_ARROW_TYPE_TIME64:
+        if (at.unit != BASALT_ARROW_TIME_UNIT_MICRO)
+            return basalt_error_set(err, BASALT_UNSUPPORTED, "time unit of '%s' (only us)", format);
+        id = BASALT_QUERY_TYPE_TIME;
+        break;
     case BASALT_ARROW_TYPE_INTERVAL_MONTH_DAY_NANO: id = BASALT_QUERY_TYPE_INTERVAL; break;
     case BASALT_ARROW_TYPE_STRING: id = BASALT_QUERY_TYPE_STRING; break;
     case BASALT_ARROW_TYPE_LARGE_STRING:
@@ -234,14 +264,17 @@ basalt_status basalt_query_type_format(struct basalt_query_type t, char *buf, si
 {
     static const char *const fmts[BASALT_QUERY_TYPE_COUNT] = {
         "n", "b", "c", "s", "i", "l", "C", "S", "I", "L", "f", "g", "", "tdD", "", "tin", "u", "z",
-        "+l"};
+        "+l", "ttu"};
     int n;
     if (t.id >= BASALT_QUERY_TYPE_COUNT)
         return basalt_error_set(err, BASALT_INVALID_ARG, "unknown type");
     if (t.id == BASALT_QUERY_TYPE_DECIMAL)
         n = snprintf(buf, cap, "d:%d,%d", t.precision, t.scale);
     else if (t.id == BASALT_QUERY_TYPE_TIMESTAMP)
-        n = snprintf(buf, cap, "ts%c:%s", t.nanos ? 'n' : 'u', t.tz ? "UTC" : "");
+        n = snprintf(buf, cap, "ts%c:%s",
+                     t.coarse ? (t.coarse == BASALT_QUERY_TS_SECONDS ? 's' : 'm')
+                              : (t.nanos ? 'n' : 'u'),
+                     t.tz ? "UTC" : "");
     else if (t.large && t.id != BASALT_QUERY_TYPE_LIST)
         n = snprintf(buf, cap, "%s", t.id == BASALT_QUERY_TYPE_STRING ? "U" : "Z");
     else
@@ -401,6 +434,16 @@ void basalt_qinterval_normalize(struct qinterval *iv)
     iv->nanos = nanos;
 }
 
+int64_t basalt_qround_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b, r = a % b;
+    if (r * 2 >= b)
+        q++;
+    else if (r * 2 <= -b)
+        q--;
+    return q;
+}
+
 int64_t basalt_qfloordiv(int64_t a, int64_t b)
 {
     int64_t q = a / b;
@@ -462,8 +505,8 @@ static int put_time(char *p, int64_t h, int64_t mi, int64_t s, int64_t frac, int
 {
     int n = sprintf(p, "%02lld:%02lld:%02lld", (long long)h, (long long)mi, (long long)s);
     if (frac) {
-        char f[16];
-        sprintf(f, "%0*lld", frac_digits, (long long)frac);
+        char f[24];
+        snprintf(f, sizeof f, "%0*lld", frac_digits, (long long)frac);
         int len = frac_digits;
         while (len > 0 && f[len - 1] == '0')
             len--;
@@ -473,9 +516,23 @@ static int put_time(char *p, int64_t h, int64_t mi, int64_t s, int64_t frac, int
     return n;
 }
 
-size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_t cap)
+static int frac_digits_of(int64_t per_sec)
 {
-    int64_t per_sec = nanos ? 1000000000 : 1000000;
+    return per_sec >= 1000000000 ? 9 : per_sec >= 1000000 ? 6 : per_sec >= 1000 ? 3 : 0;
+}
+
+size_t basalt_qformat_time(int64_t micros, char *buf, size_t cap)
+{
+    char tmp[40];
+    int64_t secs = micros / 1000000;
+    int n = put_time(tmp, secs / 3600, secs / 60 % 60, secs % 60, micros % 1000000, 6);
+    if (cap)
+        snprintf(buf, cap, "%s", tmp);
+    return (size_t)n;
+}
+
+size_t basalt_qformat_timestamp(int64_t v, int64_t per_sec, bool tz, char *buf, size_t cap)
+{
     int64_t per_day = 86400 * per_sec;
     int64_t days = basalt_qfloordiv(v, per_day);
     int64_t rem = v - days * per_day;
@@ -490,7 +547,7 @@ size_t basalt_qformat_timestamp(int64_t v, bool nanos, bool tz, char *buf, size_
         n = sprintf(tmp, "%04lld-%02d-%02d ", (long long)(1 - yy), m, d);
     else
         n = sprintf(tmp, "%04lld-%02d-%02d ", (long long)yy, m, d);
-    n += put_time(tmp + n, secs / 3600, secs / 60 % 60, secs % 60, frac, nanos ? 9 : 6);
+    n += put_time(tmp + n, secs / 3600, secs / 60 % 60, secs % 60, frac, frac_digits_of(per_sec));
     if (tz)
         n += sprintf(tmp + n, "+00");
     if (yy <= 0)
@@ -552,8 +609,10 @@ size_t basalt_query_value_format(const struct basalt_query_value *v, char *buf, 
         }
         case BASALT_QUERY_TYPE_DATE: n = basalt_qformat_date((int32_t)v->v.i, tmp, sizeof tmp); break;
         case BASALT_QUERY_TYPE_TIMESTAMP:
-            n = basalt_qformat_timestamp(v->v.i, v->type.nanos, v->type.tz, tmp, sizeof tmp);
+            n = basalt_qformat_timestamp(v->v.i, basalt_qts_per_second(v->type), v->type.tz, tmp,
+                                         sizeof tmp);
             break;
+        case BASALT_QUERY_TYPE_TIME: n = basalt_qformat_time(v->v.i, tmp, sizeof tmp); break;
         case BASALT_QUERY_TYPE_INTERVAL: {
             struct qinterval iv = {v->v.interval.months, v->v.interval.days, v->v.interval.nanos};
             n = basalt_qformat_interval(iv, tmp, sizeof tmp);
@@ -750,5 +809,53 @@ bool basalt_qparse_timestamp(const char *s, size_t n, bool nanos, int64_t *out)
     if (v < INT64_MIN || v > INT64_MAX)
         return false;
     *out = (int64_t)v;
+    return true;
+}
+
+/* DuckDB's time text: [date ]H[H]:M[M][:[S[S]][.fraction]] (digits past
+ * microseconds dropped), up to 24:00:00, or a date alone (midnight); like
+ * DuckDB, whatever follows the seconds (a UTC offset, say) is ignored. */
+bool basalt_qparse_time(const char *s, size_t n, int64_t *out)
+{
+    trim(&s, &n);
+    size_t i = 0;
+    int64_t days, h, mi, sec = 0, frac = 0;
+    if (parse_date_at(s, n, &i, &days)) {
+        if (i == n) {
+            *out = 0;
+            return true;
+        }
+        if (s[i] != ' ' && s[i] != 'T')
+            return false;
+        i++;
+    } else
+        i = 0;
+    if (!digits_at(s, n, &i, 1, 2, &h) || i >= n || s[i] != ':')
+        return false;
+    i++;
+    if (!digits_at(s, n, &i, 1, 2, &mi))
+        return false;
+    if (i < n && s[i] == ':') {
+        i++;
+        digits_at(s, n, &i, 0, 2, &sec);
+        if (i < n && s[i] == '.') {
+            i++;
+            int k = 0;
+            for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+                if (k < 6) {
+                    frac = frac * 10 + (s[i] - '0');
+                    k++;
+                }
+            for (; k < 6; k++)
+                frac *= 10;
+        }
+    } else if (i != n)
+        return false;
+    if (mi > 59 || sec > 59 || h > 24)
+        return false;
+    int64_t v = ((h * 60 + mi) * 60 + sec) * 1000000 + frac;
+    if (v > BASALT_QTIME_DAY)
+        return false;
+    *out = v;
     return true;
 }

@@ -20,7 +20,7 @@ basalt_status basalt_qj_keytype(const struct ArrowSchema *s, struct qj_keytype *
     case BASALT_QUERY_TYPE_INT32:
     case BASALT_QUERY_TYPE_DATE: out->kind = QJK_INT; out->width = 4; break;
     case BASALT_QUERY_TYPE_INT64:
-    case BASALT_QUERY_TYPE_TIMESTAMP: out->kind = QJK_INT; out->width = 8; break;
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: out->kind = QJK_INT; out->width = 8; break;
     case BASALT_QUERY_TYPE_UINT8: out->kind = QJK_UINT; out->width = 1; break;
     case BASALT_QUERY_TYPE_UINT16: out->kind = QJK_UINT; out->width = 2; break;
     case BASALT_QUERY_TYPE_UINT32: out->kind = QJK_UINT; out->width = 4; break;

@@ -182,7 +182,17 @@ basalt_status basalt_qplan_key_column_ok(const struct ArrowSchema *field, const 
  * leaves of `in` and, per leaf, whether it is inside a struct;
  * basalt_qflat_batch turns a batch of `schema` (some of whose columns are
  * structs) into one of its n_leaves leaves in place (released on error). */
+/* Whether a scan's schema takes the flattening pass: struct columns, or
+ * time columns to convert to microseconds (time_conform.c). */
 bool basalt_qflat_has_structs(const struct ArrowSchema *schema);
+/* time_conform.c: whether a column of `format` (time32[s|ms], time64[ns])
+ * becomes time64[us]; its field as time64[us] named `name`; its array
+ * (moved in, released on failure) replaced by the converted one. */
+bool basalt_qtime_needs_conform(const char *format);
+basalt_status basalt_qtime_conform_schema(const struct ArrowSchema *f, const char *name,
+                                          struct ArrowSchema *dst, struct basalt_error *err);
+basalt_status basalt_qtime_conform_array(const char *format, struct ArrowArray *leaf,
+                                         struct basalt_error *err);
 int32_t basalt_qflat_leaves(const struct ArrowSchema *schema);
 basalt_status basalt_qflat_schema(const struct ArrowSchema *in, struct ArrowSchema *out,
                                   bool **nested, struct basalt_error *err);

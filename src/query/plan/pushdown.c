@@ -159,7 +159,8 @@ bool basalt_qpushed_parquet(const struct qpushed *p, const struct ArrowSchema *f
     case BASALT_QUERY_TYPE_TIMESTAMP:
         /* The column's stored unit is the Arrow field's. */
         if (field->format[0] != 't' || field->format[1] != 's' ||
-            field->format[2] != (v->type.nanos ? 'n' : 'u'))
+            field->format[2] != (v->type.coarse ? (v->type.coarse == BASALT_QUERY_TS_SECONDS ? 's' : 'm')
+                                                : (v->type.nanos ? 'n' : 'u')))
             return false;
         lit->kind = BASALT_PARQUET_LITERAL_INT;
         lit->i = v->v.i;
@@ -223,6 +224,8 @@ basalt_status basalt_qpushed_iceberg(const struct qpushed *p, const char *column
         lit.u.i32 = (int32_t)v->v.i;
         break;
     case BASALT_QUERY_TYPE_TIMESTAMP:
+        if (v->type.coarse) /* Iceberg has no second or millisecond timestamps */
+            return BASALT_OK;
         lit.type = v->type.nanos ? (v->type.tz ? BASALT_ICEBERG_TYPE_TIMESTAMPTZ_NS
                                                : BASALT_ICEBERG_TYPE_TIMESTAMP_NS)
                                  : (v->type.tz ? BASALT_ICEBERG_TYPE_TIMESTAMPTZ

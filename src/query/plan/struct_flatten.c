@@ -11,7 +11,8 @@
  * NULLs gets a validity of both; a leaf whose ancestors have none is moved
  * out as it is. Lists and maps are leaves too (their elements are not
  * flattened): they pass through, and the expressions refuse them
- * (basalt_qexpr_opaque). */
+ * (basalt_qexpr_opaque). Time leaves in units other than microseconds are
+ * converted on the way (time_conform.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -40,10 +41,15 @@ int32_t basalt_qflat_leaves(const struct ArrowSchema *schema)
     return n;
 }
 
+static bool needs_flatten(const struct ArrowSchema *f)
+{
+    return is_struct(f) || basalt_qtime_needs_conform(f->format);
+}
+
 bool basalt_qflat_has_structs(const struct ArrowSchema *schema)
 {
     for (int64_t i = 0; i < schema->n_children; i++)
-        if (is_struct(schema->children[i]))
+        if (needs_flatten(schema->children[i]))
             return true;
     return false;
 }
@@ -62,7 +68,9 @@ static basalt_status add_leaves(const struct ArrowSchema *f, const char *prefix,
     bool nullable = nullable_above || (f->flags & ARROW_FLAG_NULLABLE) != 0;
     if (!is_struct(f)) {
         struct ArrowSchema *dst = out->children[*k];
-        basalt_status st = basalt_arrow_schema_copy_renamed(f, name, dst, err);
+        basalt_status st = basalt_qtime_needs_conform(f->format)
+                               ? basalt_qtime_conform_schema(f, name, dst, err)
+                               : basalt_arrow_schema_copy_renamed(f, name, dst, err);
         if (st == BASALT_OK && nullable)
             dst->flags |= ARROW_FLAG_NULLABLE;
         nested[(*k)++] = prefix != NULL;
@@ -199,7 +207,10 @@ static basalt_status move_leaves(const struct ArrowSchema *f, struct ArrowArray 
         basalt_arrow_array_move(a, dst);
         dst->offset += offset;
         dst->length = n;
-        return apply_validity(dst, n, valid, err);
+        basalt_status st = apply_validity(dst, n, valid, err);
+        if (st == BASALT_OK && basalt_qtime_needs_conform(f->format))
+            st = basalt_qtime_conform_array(f->format, dst, err);
+        return st;
     }
     /* Row i is the struct's element offset + i, its children's element
      * a->offset + offset + i. */

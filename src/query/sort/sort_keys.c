@@ -25,7 +25,7 @@ basalt_status basalt_qs_key_init(const struct ArrowSchema *col, struct qs_key *k
     case BASALT_QUERY_TYPE_INT32:
     case BASALT_QUERY_TYPE_DATE: k->kind = QSK_INT; k->width = 4; break;
     case BASALT_QUERY_TYPE_INT64:
-    case BASALT_QUERY_TYPE_TIMESTAMP: k->kind = QSK_INT; k->width = 8; break;
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: k->kind = QSK_INT; k->width = 8; break;
     case BASALT_QUERY_TYPE_UINT8: k->kind = QSK_UINT; k->width = 1; break;
     case BASALT_QUERY_TYPE_UINT16: k->kind = QSK_UINT; k->width = 2; break;
     case BASALT_QUERY_TYPE_UINT32: k->kind = QSK_UINT; k->width = 4; break;

@@ -30,7 +30,7 @@ static bool orderable(enum basalt_query_type_id id)
     case BASALT_QUERY_TYPE_DOUBLE:
     case BASALT_QUERY_TYPE_DECIMAL:
     case BASALT_QUERY_TYPE_DATE:
-    case BASALT_QUERY_TYPE_TIMESTAMP:
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME:
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY:
         return true;

@@ -68,7 +68,7 @@ void basalt_qw_view_fill(struct qw_view *v, struct basalt_query_type t, enum qw_
             i64[i] = ((const int32_t *)d)[off + i];
         break;
     case BASALT_QUERY_TYPE_INT64:
-    case BASALT_QUERY_TYPE_TIMESTAMP:
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME:
         memcpy(i64, (const int64_t *)d + off, (size_t)n * 8);
         break;
     case BASALT_QUERY_TYPE_UINT8:
@@ -187,7 +187,7 @@ basalt_status basalt_qw_view_new(struct basalt_query_type t, enum qw_purpose p, 
     case BASALT_QUERY_TYPE_INT32:
     case BASALT_QUERY_TYPE_INT64:
     case BASALT_QUERY_TYPE_DATE:
-    case BASALT_QUERY_TYPE_TIMESTAMP:
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME:
         out->kind = QWV_I64;
         break;
     default:

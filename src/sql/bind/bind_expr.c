@@ -42,6 +42,13 @@ basalt_status basalt_sql_type_of(struct binder *B, const struct basalt_sql_type 
     case BASALT_SQL_TYPE_TIMESTAMP: *out = basalt_query_type_timestamp(false, false); break;
     case BASALT_SQL_TYPE_TIMESTAMP_NS: *out = basalt_query_type_timestamp(true, false); break;
     case BASALT_SQL_TYPE_TIMESTAMPTZ: *out = basalt_query_type_timestamp(false, true); break;
+    case BASALT_SQL_TYPE_TIMESTAMP_S:
+        *out = basalt_query_type_timestamp_coarse(BASALT_QUERY_TS_SECONDS);
+        break;
+    case BASALT_SQL_TYPE_TIMESTAMP_MS:
+        *out = basalt_query_type_timestamp_coarse(BASALT_QUERY_TS_MILLIS);
+        break;
+    case BASALT_SQL_TYPE_TIME: *out = basalt_query_type_make(BASALT_QUERY_TYPE_TIME); break;
     case BASALT_SQL_TYPE_INTERVAL: *out = basalt_query_type_make(BASALT_QUERY_TYPE_INTERVAL); break;
     default:
         return basalt_sql_err(B, BASALT_UNSUPPORTED, t->pos, err, "type %s is not supported",

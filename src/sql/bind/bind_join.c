@@ -208,7 +208,10 @@ static int type_rank(struct basalt_query_type t)
     case BASALT_QUERY_TYPE_DECIMAL: return 5 + t.precision;
     case BASALT_QUERY_TYPE_FLOAT: return 50;
     case BASALT_QUERY_TYPE_DOUBLE: return 51;
-    case BASALT_QUERY_TYPE_TIMESTAMP: return 61;
+    /* seconds below milliseconds below the finer units, as DuckDB's
+     * TIMESTAMP_S and TIMESTAMP_MS meet TIMESTAMP in TIMESTAMP */
+    case BASALT_QUERY_TYPE_TIMESTAMP:
+        return t.coarse == BASALT_QUERY_TS_SECONDS ? 61 : t.coarse == BASALT_QUERY_TS_MILLIS ? 62 : 63;
     case BASALT_QUERY_TYPE_DATE: return 60;
     default: return 0;
     }

@@ -20,7 +20,7 @@ basalt_status basalt_sql_value_at(const struct ArrowArray *col, struct basalt_qu
     case BASALT_QUERY_TYPE_INT32:
     case BASALT_QUERY_TYPE_DATE: v->v.i = ((const int32_t *)data)[k]; break;
     case BASALT_QUERY_TYPE_INT64:
-    case BASALT_QUERY_TYPE_TIMESTAMP: v->v.i = ((const int64_t *)data)[k]; break;
+    case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: v->v.i = ((const int64_t *)data)[k]; break;
     case BASALT_QUERY_TYPE_UINT8: v->v.u = ((const uint8_t *)data)[k]; break;
     case BASALT_QUERY_TYPE_UINT16: v->v.u = ((const uint16_t *)data)[k]; break;
     case BASALT_QUERY_TYPE_UINT32: v->v.u = ((const uint32_t *)data)[k]; break;

@@ -43,6 +43,7 @@ static void render_value(struct rendered *r, const struct basalt_csv_column_type
     case BASALT_CSV_TYPE_INT64:
     case BASALT_CSV_TYPE_TIMESTAMP:
     case BASALT_CSV_TYPE_TIMESTAMPTZ:
+    case BASALT_CSV_TYPE_TIME:
         append(r, "%lld", (long long)((const int64_t *)v)[i]);
         break;
     case BASALT_CSV_TYPE_DOUBLE: append(r, "%.17g", ((const double *)v)[i]); break;
@@ -167,6 +168,22 @@ TEST(csv_sniffed_types)
               "nul:string\n"
               "true|1|1.5|2024-02-29|1704164645000000|1704161045000000|x|1|NULL\n"
               "false|-20|-2000|1970-01-01|250000|0|007|2.5|NULL\n");
+}
+
+/* HH:MM[:SS[.fraction]] is a TIME (microseconds), as DuckDB sniffs it;
+ * past 24:00:00 it stays text. */
+TEST(csv_sniffed_time)
+{
+    struct rendered r;
+    read_str("t,hm,over\n12:34:56,12:34,24:00:00\n00:00:00.1234567,01:02,24:00:01\n24:00:00,,\n", NULL, &r);
+    CHECK_EQ(r.st, BASALT_OK);
+    CHECK_STR(r.text, "t:time|hm:time|over:string\n"
+                      "45296000000|45240000000|24:00:00\n"
+                      "123456|3720000000|24:00:01\n"
+                      "86400000000|NULL|NULL\n");
+    struct basalt_csv_column_type t;
+    CHECK_EQ(basalt_csv_type_parse("time", 4, &t, NULL), BASALT_OK);
+    CHECK_EQ(t.type, BASALT_CSV_TYPE_TIME);
 }
 
 TEST(csv_header_detection)

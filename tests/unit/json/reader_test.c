@@ -59,7 +59,7 @@ static void show(struct rendered *r, const struct ArrowSchema *s, const struct A
     const void *v = a->buffers[1];
     if (strcmp(f, "b") == 0) {
         OUT(r, "%s", basalt_bitmap_get(v, j) ? "true" : "false");
-    } else if (strcmp(f, "l") == 0 || strncmp(f, "ts", 2) == 0) {
+    } else if (strcmp(f, "l") == 0 || strncmp(f, "ts", 2) == 0 || strcmp(f, "ttu") == 0) {
         OUT(r, "%lld", (long long)((const int64_t *)v)[j]);
     } else if (strcmp(f, "i") == 0 || strcmp(f, "tdD") == 0) {
         OUT(r, "%d", ((const int32_t *)v)[j]);
@@ -154,6 +154,24 @@ TEST(json_inferred_scalars)
     CHECK_STR(r.schema, "+s<i:l,d:g,s:u,b:b,n:u,dt:tdD,ts:tsu:>");
     CHECK_STR(r.text, "{i=1,d=1.5,s='x',b=true,n=NULL,dt=18263,ts=1500000}\n"
                       "{i=-9223372036854775808,d=2,s='y',b=false,n=NULL,dt=-1,ts=86400000000}\n");
+}
+
+/* Strings of times are TIME as read_json_auto infers them (one- or
+ * two-digit fields, seconds optional, up to 24:00:00); anything after the
+ * time or past midnight keeps the column text. */
+TEST(json_inferred_times)
+{
+    struct rendered r;
+    read_str("{\"a\":\"12:34\",\"b\":\"1:2:3\",\"c\":\"12:34:56.1234567\",\"d\":\"24:00:01\","
+             "\"e\":\"12:34:56x\",\"f\":\"24:00\"}\n"
+             "{\"a\":null,\"b\":\"23:59:59.5\",\"c\":\"00:00:00\",\"d\":\"00:00:00\","
+             "\"e\":\"00:00:00\",\"f\":\"00:00:00.000001\"}\n",
+             NULL, &r);
+    CHECK_MSG(r.st == BASALT_OK, "%s", r.error);
+    CHECK_STR(r.schema, "+s<a:ttu,b:ttu,c:ttu,d:u,e:u,f:ttu>");
+    CHECK_STR(r.text, "{a=45240000000,b=3723000000,c=45296123456,d='24:00:01',e='12:34:56x',"
+                      "f=86400000000}\n"
+                      "{a=NULL,b=86399500000,c=0,d='00:00:00',e='00:00:00',f=1}\n");
 }
 
 TEST(json_timestamp_forms)

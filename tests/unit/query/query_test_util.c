@@ -20,7 +20,7 @@ void qt_value(const struct ArrowArray *a, struct basalt_query_type t, int64_t i,
     case BASALT_QUERY_TYPE_INT8: v->v.i = ((const int8_t *)d)[i]; break;
     case BASALT_QUERY_TYPE_INT16: v->v.i = ((const int16_t *)d)[i]; break;
     case BASALT_QUERY_TYPE_INT32: case BASALT_QUERY_TYPE_DATE: v->v.i = ((const int32_t *)d)[i]; break;
-    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: v->v.i = ((const int64_t *)d)[i]; break;
+    case BASALT_QUERY_TYPE_INT64: case BASALT_QUERY_TYPE_TIMESTAMP: case BASALT_QUERY_TYPE_TIME: v->v.i = ((const int64_t *)d)[i]; break;
     case BASALT_QUERY_TYPE_UINT8: v->v.u = ((const uint8_t *)d)[i]; break;
     case BASALT_QUERY_TYPE_UINT16: v->v.u = ((const uint16_t *)d)[i]; break;
     case BASALT_QUERY_TYPE_UINT32: v->v.u = ((const uint32_t *)d)[i]; break;
