@@ -365,6 +365,89 @@ TEST(join_residual)
     release(&b);
 }
 
+/* A residual compiled over only some columns of the output row, in the
+ * order `cols` lists them (probe columns then build columns): `col` of
+ * those compared with a string. */
+static struct basalt_query_program *narrow_residual(const struct side *p, const struct side *b,
+                                                    const int *cols, int n, int col,
+                                                    const char *op, const char *lit)
+{
+    struct ArrowSchema s;
+    int64_t np = p->schema.n_children;
+    basalt_arrow_schema_init(&s, "+s", "", 0, n, NULL);
+    for (int i = 0; i < n; i++)
+        basalt_arrow_schema_copy(cols[i] < np ? p->schema.children[cols[i]]
+                                              : b->schema.children[cols[i] - np],
+                                 s.children[i], NULL);
+    struct basalt_qexpr_builder *qb;
+    struct basalt_qexpr *x, *k, *e, *args[2];
+    struct basalt_query_program *prog = NULL;
+    basalt_qexpr_builder_new(&s, &qb, NULL);
+    basalt_qexpr_column(qb, col, &x, NULL);
+    basalt_qexpr_string(qb, lit, strlen(lit), &k, NULL);
+    args[0] = x;
+    args[1] = k;
+    if (basalt_qexpr_call(qb, op, args, 2, &e, NULL) == BASALT_OK)
+        basalt_query_compile(qb, &e, 1, NULL, &prog, NULL);
+    basalt_qexpr_builder_free(qb);
+    basalt_arrow_schema_release(&s);
+    return prog;
+}
+
+/* The same answers as join_residual with the residual reading only the
+ * columns it names: the candidates' other columns are gathered only for
+ * the pairs that pass. */
+TEST(join_residual_reads_named_columns)
+{
+    struct side p, b;
+    sides(&p, &b);
+    static const int only_b[] = {3}, b_then_a[] = {3, 1}, bad[] = {4};
+    struct basalt_query_program *r = narrow_residual(&p, &b, only_b, 1, 0, ">", "b1");
+    CHECK(r);
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, r, 1, 0, {0}, only_b, 1};
+    EXPECT_JOIN(&p, &b, &o, "2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    CHECK(o.stats.residual_pairs == 5);
+    o.type = BASALT_QJOIN_LEFT;
+    EXPECT_JOIN(&p, &b, &o,
+                "1|p1|NULL|NULL\n2|p2|2|b2\n2|p2|2|b2x\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n"
+                "5|p5|NULL|NULL\n");
+    /* split into batches of 2 rows on 4 workers: the same rows */
+    o.type = BASALT_QJOIN_INNER;
+    o.workers = 4;
+    o.split = 2;
+    EXPECT_JOIN(&p, &b, &o, "2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    o.workers = 1;
+    o.split = 0;
+    basalt_query_program_free(r);
+    /* two columns, the build one first: a (the second) <> 'p2' */
+    r = narrow_residual(&p, &b, b_then_a, 2, 1, "<>", "p2");
+    o.residual = r;
+    o.res_cols = b_then_a;
+    o.n_res_cols = 2;
+    EXPECT_JOIN(&p, &b, &o, "1|p1|1|b1\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    o.type = BASALT_QJOIN_FULL;
+    EXPECT_JOIN(&p, &b, &o,
+                "1|p1|1|b1\n2|p2|NULL|NULL\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n5|p5|NULL|NULL\n"
+                "NULL|NULL|NULL|bn\nNULL|NULL|7|b7\n");
+    basalt_query_program_free(r);
+    /* CROSS: every pair a candidate, b = 'b7' over b alone */
+    r = narrow_residual(&p, &b, only_b, 1, 0, "=", "b7");
+    o = (struct jopts){BASALT_QJOIN_CROSS, NULL, NULL, 0, r, 1, 0, {0}, only_b, 1};
+    EXPECT_JOIN(&p, &b, &o, "1|p1|7|b7\n2|p2|7|b7\nNULL|pn|7|b7\n2|p2b|7|b7\n5|p5|7|b7\n");
+    CHECK(o.stats.residual_pairs == 25);
+    /* a column past the output row is refused when the join is made */
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, r, bad, 1};
+    struct basalt_qjoin *j = NULL;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK(basalt_qjoin_new(&spec, &j, &err) == BASALT_INVALID_ARG);
+    CHECK(j == NULL);
+    CHECK(strstr(err.message, "residual column 4 out of range") != NULL);
+    basalt_query_program_free(r);
+    release(&p);
+    release(&b);
+}
+
 TEST(join_multi_key_strings_floats)
 {
     static const char *const pc[] = {"a", "-0", "x1", "a", "nan", "x2", "b", "1", "x3",
