@@ -303,8 +303,10 @@ static basalt_status filter_residual(struct basalt_qjoin_probe_local *l,
     int64_t k = 0;
     st = basalt_query_select(j->residual, l->rs, &cb, l->sel, &k, err);
     basalt_arrow_array_release(&cb);
+    /* the condition's own message, with its position in the query, as a
+     * filter gives it: where it runs is no concern of the reader's */
     if (st != BASALT_OK)
-        return basalt_error_context(err, st, "join residual");
+        return st;
     atomic_fetch_add_explicit(&j->residual_pairs, c->n, memory_order_relaxed);
     for (int64_t i = 0; i < k; i++) {
         c->p[i] = c->p[l->sel[i]];
