@@ -68,6 +68,24 @@ basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basa
         basalt_qjoin_free(j);
         return st;
     }
+    if (spec->residual_columns && spec->n_residual_columns > 0) {
+        int64_t width = spec->probe_schema->n_children + spec->build_schema->n_children;
+        j->res_cols = basalt_calloc((size_t)spec->n_residual_columns, sizeof *j->res_cols);
+        if (!j->res_cols) {
+            basalt_qjoin_free(j);
+            return nomem(err);
+        }
+        j->n_res_cols = spec->n_residual_columns;
+        for (int i = 0; i < j->n_res_cols; i++) {
+            int c = spec->residual_columns[i];
+            if (c < 0 || c >= width) {
+                basalt_qjoin_free(j);
+                return basalt_error_set(err, BASALT_INVALID_ARG,
+                                        "join: residual column %d out of range", c);
+            }
+            j->res_cols[i] = c;
+        }
+    }
     int nk = spec->n_keys ? spec->n_keys : 1;
     j->probe_keys = basalt_calloc((size_t)nk, sizeof *j->probe_keys);
     j->build_keys = basalt_calloc((size_t)nk, sizeof *j->build_keys);
@@ -107,6 +125,7 @@ void basalt_qjoin_free(struct basalt_qjoin *j)
     basalt_free(j->probe_keys);
     basalt_free(j->build_keys);
     basalt_free(j->kt);
+    basalt_free(j->res_cols);
     basalt_free(j->offs);
     basalt_free(j->erow);
     basalt_free(j->ekey);

@@ -43,6 +43,13 @@ struct basalt_qjoin_spec {
      * columns, the INNER layout): a candidate pair matches only when it is
      * TRUE. NULL: none. Borrowed; outlives the join. */
     const struct basalt_query_program *residual;
+    /* Optional: the residual reads a batch of only these columns of the
+     * output row (indices into probe then build columns, in its order), so
+     * that only they are gathered for the candidate pairs and the others
+     * only for the pairs that pass. NULL (n 0): the whole output row.
+     * Copied. */
+    const int *residual_columns;
+    int n_residual_columns;
 };
 
 struct basalt_qjoin;
@@ -50,7 +57,8 @@ struct basalt_qjoin_build_local;
 struct basalt_qjoin_probe_local;
 
 /* Returns OK; INVALID_ARG (schemas not structs, key index out of range,
- * n_keys 0 for a join other than CROSS, residual not BOOL); UNSUPPORTED (a
+ * n_keys 0 for a join other than CROSS, residual not BOOL, a residual
+ * column out of range); UNSUPPORTED (a
  * key type that cannot be compared, or a pair of different types); NOMEM. */
 basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basalt_qjoin **out,
                                struct basalt_error *err);

@@ -43,6 +43,8 @@ struct basalt_qjoin {
     int *probe_keys, *build_keys;
     struct qj_keytype *kt;
     const struct basalt_query_program *residual;
+    int *res_cols; /* the columns the residual reads (NULL: all) */
+    int n_res_cols;
     bool finished;
 
     /* The build side, concatenated in build input order (released: none). */

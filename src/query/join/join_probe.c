@@ -1,6 +1,7 @@
 /* Probing: rows are looked up a chunk at a time into candidate pairs
  * (probe row, build row) in probe row order and, per row, build order; the
- * residual (if any) filters the candidates on a gathered batch; the join
+ * residual (if any) filters the candidates on a batch of the columns it
+ * reads, gathered for them; the join
  * type then decides what each probe row emits, and the pairs are gathered
  * column by column into output batches. */
 #include <string.h>
@@ -252,6 +253,34 @@ static basalt_status gather_pairs(struct basalt_qjoin *j, const struct ArrowArra
     return st;
 }
 
+/* The residual's input for the candidate pairs: the columns it reads (all
+ * of the output row when the spec named none). */
+static basalt_status gather_residual_input(struct basalt_qjoin *j, const struct ArrowArray *batch,
+                                           const struct pairs *c, struct ArrowArray *out,
+                                           struct basalt_error *err)
+{
+    if (!j->res_cols)
+        return gather_pairs(j, batch, c->p, c->b, c->n, true, out, err);
+    basalt_status st = basalt_arrow_array_init(out, 1, j->n_res_cols, err);
+    if (st != BASALT_OK)
+        return st;
+    out->length = c->n;
+    int64_t np = j->probe_schema.n_children;
+    for (int i = 0; i < j->n_res_cols && st == BASALT_OK; i++) {
+        int64_t col = j->res_cols[i];
+        if (col < np)
+            st = basalt_qj_gather(j->probe_schema.children[col], batch->children[col],
+                                  batch->offset, c->p, c->n, out->children[i], err);
+        else
+            st = basalt_qj_gather(j->build_schema.children[col - np],
+                                  j->build.children[col - np], j->build.offset, c->b, c->n,
+                                  out->children[i], err);
+    }
+    if (st != BASALT_OK)
+        basalt_arrow_array_release(out);
+    return st;
+}
+
 /* Keeps the candidates the residual finds TRUE. */
 static basalt_status filter_residual(struct basalt_qjoin_probe_local *l,
                                      const struct ArrowArray *batch, struct basalt_error *err)
@@ -268,14 +297,16 @@ static basalt_status filter_residual(struct basalt_qjoin_probe_local *l,
         l->sel_cap = c->n;
     }
     struct ArrowArray cb;
-    basalt_status st = gather_pairs(j, batch, c->p, c->b, c->n, true, &cb, err);
+    basalt_status st = gather_residual_input(j, batch, c, &cb, err);
     if (st != BASALT_OK)
         return st;
     int64_t k = 0;
     st = basalt_query_select(j->residual, l->rs, &cb, l->sel, &k, err);
     basalt_arrow_array_release(&cb);
+    /* the condition's own message, with its position in the query, as a
+     * filter gives it: where it runs is no concern of the reader's */
     if (st != BASALT_OK)
-        return basalt_error_context(err, st, "join residual");
+        return st;
     atomic_fetch_add_explicit(&j->residual_pairs, c->n, memory_order_relaxed);
     for (int64_t i = 0; i < k; i++) {
         c->p[i] = c->p[l->sel[i]];

@@ -72,8 +72,8 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
         put(o, "HASH_GROUP_BY keys=%d aggregates=%d", n->n_exprs, n->n_calls);
         break;
     case QPLAN_JOIN:
-        put(o, "HASH_JOIN %s keys=%d%s", join_name(n->join_type), n->n_join_keys,
-            n->build_left ? " build=left" : "");
+        put(o, "HASH_JOIN %s keys=%d%s%s", join_name(n->join_type), n->n_join_keys,
+            n->build_left ? " build=left" : "", n->residual != NULL ? " residual" : "");
         break;
     case QPLAN_SORT:
         if (n->limit >= 0)

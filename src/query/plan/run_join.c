@@ -245,6 +245,7 @@ static basalt_status collect_build(struct basalt_qctx *ctx, struct basalt_qplan 
 struct grace {
     struct basalt_qjoin_spec spec;
     struct basalt_query_program *residual;
+    int *res_cols; /* spec.residual_columns */
     struct part_files build, probe;
     int64_t limit;
     struct basalt_qplan *node; /* counts the rows out */
@@ -264,6 +265,7 @@ static void grace_free(void *p)
     pf_reset(&g->build);
     pf_reset(&g->probe);
     basalt_query_program_free(g->residual);
+    basalt_free(g->res_cols);
     basalt_free(g);
 }
 
@@ -607,6 +609,8 @@ static basalt_status grace_take_over(struct basalt_qctx *ctx, struct basalt_qpla
 struct join_run {
     struct basalt_qjoin *join;
     struct basalt_query_program *residual;
+    int *res_cols; /* the columns of the join's row the residual reads */
+    int n_res_cols;
     int64_t build_rows;
 };
 
@@ -617,7 +621,67 @@ static void join_run_free(void *p)
         return;
     basalt_qjoin_free(r->join);
     basalt_query_program_free(r->residual);
+    basalt_free(r->res_cols);
     basalt_free(r);
+}
+
+/* node's residual compiled over the columns of the join's row it reads
+ * alone (r->res_cols), so that the join gathers only those for the pairs
+ * it tests: a condition on two of twenty columns no longer has every
+ * column of every candidate copied. All of them when it reads every
+ * column or none. */
+static basalt_status compile_residual(struct basalt_qctx *ctx, const struct basalt_qplan *node,
+                                      struct join_run *r, struct basalt_error *err)
+{
+    const struct ArrowSchema *l = &node->child[0]->schema, *rs = &node->child[1]->schema;
+    int nl = (int)l->n_children, width = nl + (int)rs->n_children;
+    bool *used = basalt_calloc((size_t)width + 1, sizeof *used);
+    int32_t *map = basalt_calloc((size_t)width + 1, sizeof *map);
+    int *cols = basalt_calloc((size_t)width + 1, sizeof *cols);
+    const struct ArrowSchema **fields = basalt_calloc((size_t)width + 1, sizeof *fields);
+    basalt_status st = used && map && cols && fields
+                           ? BASALT_OK
+                           : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int n = 0;
+    if (st == BASALT_OK) {
+        basalt_qexpr_columns(node->residual, used);
+        for (int i = 0; i < width; i++) {
+            map[i] = used[i] ? n : -1;
+            if (used[i]) {
+                fields[n] = i < nl ? l->children[i] : rs->children[i - nl];
+                cols[n++] = i;
+            }
+        }
+    }
+    struct basalt_qexpr_builder *b = NULL;
+    struct basalt_qexpr *x = node->residual;
+    bool narrow = n > 0 && n < width;
+    if (st == BASALT_OK && narrow) {
+        struct ArrowSchema s;
+        st = basalt_qplan_struct_schema(fields, NULL, n, &s, err);
+        if (st == BASALT_OK) {
+            st = basalt_qctx_builder_over(ctx, &s, &b, err);
+            basalt_arrow_schema_release(&s);
+        }
+        if (st == BASALT_OK)
+            st = basalt_qexpr_remap(b, node->residual, map, &x, err);
+    } else if (st == BASALT_OK) {
+        st = basalt_qplan_join_builder(ctx, node->child[0], node->child[1], &b, err);
+    }
+    struct basalt_query_compile_options co;
+    basalt_query_compile_options_init(&co);
+    if (st == BASALT_OK)
+        st = basalt_query_compile(b, &x, 1, &co, &r->residual, err);
+    if (st == BASALT_OK && narrow) {
+        r->res_cols = cols;
+        r->n_res_cols = n;
+        cols = NULL;
+    }
+    basalt_free(used);
+    basalt_free(map);
+    basalt_free(cols);
+    basalt_free(fields);
+    return st;
 }
 
 static basalt_status probe_local_new(void *p, void **out, struct basalt_error *err)
@@ -668,14 +732,8 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     if (r == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
     basalt_status st = BASALT_OK;
-    if (node->residual != NULL) {
-        struct basalt_qexpr_builder *b;
-        st = basalt_qplan_join_builder(ctx, node->child[0], node->child[1], &b, err);
-        struct basalt_query_compile_options co;
-        basalt_query_compile_options_init(&co);
-        if (st == BASALT_OK)
-            st = basalt_query_compile(b, &node->residual, 1, &co, &r->residual, err);
-    }
+    if (node->residual != NULL)
+        st = compile_residual(ctx, node, r, err);
     struct basalt_arrow_batches in;
     basalt_arrow_batches_init(&in);
     bool spilled = false;
@@ -690,10 +748,13 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
         if (st == BASALT_OK && spilled) {
             struct basalt_qjoin_spec gs = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                            &node->child[1]->schema, node->left_keys,
-                                           node->right_keys, node->n_join_keys, r->residual};
+                                           node->right_keys, node->n_join_keys, r->residual,
+                                           r->res_cols, r->n_res_cols};
             g->spec = gs;
-            g->residual = r->residual; /* moves to g */
+            g->residual = r->residual; /* moves to g, with its columns */
             r->residual = NULL;
+            g->res_cols = r->res_cols;
+            r->res_cols = NULL;
             g->limit = ctx->o.memory_limit;
             g->node = node;
             join_run_free(r);
@@ -707,7 +768,7 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     }
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
-                                     node->n_join_keys, r->residual};
+                                     node->n_join_keys, r->residual, r->res_cols, r->n_res_cols};
     if (st == BASALT_OK)
         st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);
@@ -812,7 +873,7 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
                                          ? BASALT_QJOIN_RIGHT_SEMI
                                          : BASALT_QJOIN_RIGHT_ANTI,
                                      &node->child[1]->schema, &node->child[0]->schema,
-                                     node->right_keys, node->left_keys, node->n_join_keys, NULL};
+                                     node->right_keys, node->left_keys, node->n_join_keys, NULL, NULL, 0};
     if (st == BASALT_OK)
         st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);

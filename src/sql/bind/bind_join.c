@@ -319,6 +319,86 @@ static basalt_status push_to_inner_side(struct binder *B, const struct bscope *s
     return st;
 }
 
+/* Whether e lowers over a join's two sides alone, as a join's residual:
+ * no subquery (lowering one joins it onto the relation), nothing that only
+ * a select list or an aggregate takes (the filter after the join reports
+ * those as before). */
+static bool lowers_in_join(const struct basalt_sql_expr *e)
+{
+    if (e == NULL)
+        return true;
+    switch (e->kind) {
+    case BASALT_SQL_EXPR_SUBQUERY:
+    case BASALT_SQL_EXPR_EXISTS:
+    case BASALT_SQL_EXPR_IN_QUERY:
+    case BASALT_SQL_EXPR_STAR:
+    case BASALT_SQL_EXPR_LIST:
+    case BASALT_SQL_EXPR_LAMBDA: return false;
+    case BASALT_SQL_EXPR_UNARY: return lowers_in_join(e->u.unary.arg);
+    case BASALT_SQL_EXPR_BINARY:
+        return lowers_in_join(e->u.binary.left) && lowers_in_join(e->u.binary.right);
+    case BASALT_SQL_EXPR_IS: return lowers_in_join(e->u.is.arg);
+    case BASALT_SQL_EXPR_BETWEEN:
+        return lowers_in_join(e->u.between.arg) && lowers_in_join(e->u.between.low) &&
+               lowers_in_join(e->u.between.high);
+    case BASALT_SQL_EXPR_IN_LIST:
+        for (int i = 0; i < e->u.in_list.n_items; i++)
+            if (!lowers_in_join(e->u.in_list.items[i]))
+                return false;
+        return lowers_in_join(e->u.in_list.arg);
+    case BASALT_SQL_EXPR_LIKE:
+        return lowers_in_join(e->u.like.arg) && lowers_in_join(e->u.like.pattern) &&
+               lowers_in_join(e->u.like.escape);
+    case BASALT_SQL_EXPR_CASE:
+        for (int i = 0; i < e->u.case_.n_when; i++)
+            if (!lowers_in_join(e->u.case_.when[i]) || !lowers_in_join(e->u.case_.then[i]))
+                return false;
+        return lowers_in_join(e->u.case_.operand) && lowers_in_join(e->u.case_.otherwise);
+    case BASALT_SQL_EXPR_CAST: return lowers_in_join(e->u.cast.arg);
+    case BASALT_SQL_EXPR_EXTRACT: return lowers_in_join(e->u.extract.arg);
+    case BASALT_SQL_EXPR_FUNCTION: {
+        const struct basalt_sql_call *c = &e->u.call;
+        if (c->distinct || c->star || c->unpack || c->n_order > 0 || c->filter != NULL ||
+            c->over != NULL || c->arg_names != NULL || c->name.name == NULL ||
+            basalt_sql_is_aggregate(c->name.name))
+            return false;
+        for (int i = 0; i < c->n_args; i++)
+            if (!lowers_in_join(c->args[i]))
+                return false;
+        return true;
+    }
+    default: return true; /* literals, columns */
+    }
+}
+
+/* Moves the conditions of an inner join that lower over its sides alone to
+ * the front of cond[0, n) (each part in its order); returns how many. */
+static int inside_first(const struct basalt_sql_expr **cond, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!lowers_in_join(cond[i]))
+            continue;
+        const struct basalt_sql_expr *e = cond[i];
+        memmove(cond + k + 1, cond + k, sizeof *cond * (size_t)(i - k));
+        cond[k++] = e;
+    }
+    return k;
+}
+
+/* The conditions of an inner join that run after it, a filter on its
+ * output; `after_inside`: others ran inside it, and took the first
+ * condition's quarter of the estimate already. */
+static basalt_status after_filter(struct binder *B, const struct bscope *scope, struct brel *rel,
+                                  const struct basalt_sql_expr *const *cond, int n,
+                                  bool after_inside, struct basalt_error *err)
+{
+    basalt_status st = basalt_sql_filter(B, scope, rel, cond, n, "WHERE", err);
+    if (st == BASALT_OK && after_inside)
+        rel->rows *= 2; /* half for each, not a quarter for the first */
+    return st;
+}
+
 basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
                                    enum basalt_qplan_join_type type, struct brel *left,
                                    uint64_t lmask, struct brel *right, uint64_t rmask,
@@ -388,8 +468,15 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
     memset(&both, 0, sizeof both); /* table_rows false: a join's size is a guess */
     struct basalt_qexpr *res = NULL;
     bool outer = type != BASALT_QPLAN_JOIN_INNER && type != BASALT_QPLAN_JOIN_CROSS;
-    if (st == BASALT_OK && nr > 0 && outer) {
-        /* An outer join's extra conditions decide matches: they run inside it. */
+    /* An outer join's extra conditions decide matches; an inner join's
+     * drop pairs, and run inside it too, so that the pairs they drop are
+     * never gathered whole (those with subqueries, which add to the plan
+     * of a relation, filter the join's output instead): residual[0, n_in)
+     * go inside, the rest after. */
+    int n_in = nr;
+    if (!outer)
+        n_in = inside_first(residual, nr);
+    if (st == BASALT_OK && n_in > 0) {
         struct basalt_qexpr_builder *jb;
         st = basalt_qplan_join_builder(B->ctx, left->node, right->node, &jb, err);
         struct brel view;
@@ -402,15 +489,17 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
             memcpy(view.gids, left->gids, sizeof *view.gids * (size_t)left->n);
             memcpy(view.gids + left->n, right->gids, sizeof *view.gids * (size_t)right->n);
         }
-        struct blower L = {B, scope, &view, jb, NULL, 0, "ON"};
-        struct basalt_qexpr **parts = basalt_calloc((size_t)nr, sizeof *parts);
+        /* an inner join's conditions may come from WHERE: errors name it as
+         * the filter they replace did */
+        struct blower L = {B, scope, &view, jb, NULL, 0, outer ? "ON" : "WHERE"};
+        struct basalt_qexpr **parts = basalt_calloc((size_t)n_in, sizeof *parts);
         if (st == BASALT_OK && parts == NULL)
             st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
-        for (int i = 0; i < nr && st == BASALT_OK; i++)
+        for (int i = 0; i < n_in && st == BASALT_OK; i++)
             st = basalt_sql_lower(&L, residual[i], &parts[i], err);
         res = parts ? parts[0] : NULL;
-        if (st == BASALT_OK && nr > 1)
-            st = basalt_qexpr_and(jb, parts, nr, &res, err);
+        if (st == BASALT_OK && n_in > 1)
+            st = basalt_qexpr_and(jb, parts, n_in, &res, err);
         basalt_free(parts);
     }
     struct basalt_qplan *j = NULL;
@@ -442,10 +531,17 @@ basalt_status basalt_sql_join_pair(struct binder *B, const struct bscope *scope,
                            : left->rows * right->rows;
         if (type == BASALT_QPLAN_JOIN_SEMI || type == BASALT_QPLAN_JOIN_ANTI)
             both.rows = left->rows;
+        /* the estimate of the filter the conditions were before: a quarter
+         * for the first, half for each further one */
+        if (!outer && n_in > 0)
+            both.rows *= 0.25;
+        for (int i = 1; i < n_in && !outer; i++)
+            both.rows *= 0.5;
         *out = both;
-        /* Conditions of an inner join not used as keys filter its output. */
-        if (nr > 0 && !outer)
-            st = basalt_sql_filter(B, scope, out, residual, nr, "WHERE", err);
+        /* Conditions of an inner join that cannot run inside it filter its
+         * output (the estimate goes on from the rows above). */
+        if (nr > n_in && !outer)
+            st = after_filter(B, scope, out, residual + n_in, nr - n_in, n_in > 0, err);
     }
     basalt_free(lk);
     basalt_free(rk);

@@ -26,6 +26,8 @@ struct jopts {
     int workers;   /* 1, 2, 4 */
     int64_t split; /* rows per batch (0: one batch) */
     struct basalt_qjoin_stats stats;
+    const int *res_cols; /* the columns the residual reads (NULL: all) */
+    int n_res_cols;
 };
 
 struct probe_ctx {
@@ -62,7 +64,7 @@ static char *run_join(const struct side *p, const struct side *b, struct jopts *
 {
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_qjoin_spec spec = {o->type, &p->schema, &b->schema, o->pk, o->bk, o->nk, o->residual};
+    struct basalt_qjoin_spec spec = {o->type, &p->schema, &b->schema, o->pk, o->bk, o->nk, o->residual, o->res_cols, o->n_res_cols};
     struct basalt_qjoin *j = NULL;
     struct basalt_pool *pool = NULL;
     char *res = NULL;
@@ -199,7 +201,7 @@ TEST(join_types_null_keys_duplicates)
 {
     struct side p, b;
     sides(&p, &b);
-    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
     const char *inner = "1|p1|1|b1\n2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n";
     EXPECT_JOIN(&p, &b, &o, inner);
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_DIRECT);
@@ -227,7 +229,7 @@ TEST(join_types_null_keys_duplicates)
     o.type = BASALT_QJOIN_RIGHT_ANTI;
     EXPECT_JOIN(&p, &b, &o, "NULL|bn\n7|b7\n");
     /* Output schema nullability follows the join type. */
-    struct basalt_qjoin_spec spec = {BASALT_QJOIN_RIGHT, &p.schema, &b.schema, K0, K0, 1, NULL};
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_RIGHT, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0};
     struct basalt_qjoin *j;
     CHECK_OK(basalt_qjoin_new(&spec, &j, NULL), NULL);
     struct ArrowSchema os;
@@ -252,7 +254,7 @@ TEST(join_cross)
 {
     struct side p, b;
     sides(&p, &b);
-    struct jopts o = {BASALT_QJOIN_CROSS, NULL, NULL, 0, NULL, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_CROSS, NULL, NULL, 0, NULL, 1, 0, {0}, NULL, 0};
     char *r = run_all(&p, &b, &o);
     CHECK(r);
     int lines = 0;
@@ -271,7 +273,7 @@ TEST(join_empty_sides)
     struct side p, b, e;
     sides(&p, &b);
     js_table("l,u", "k,b", NULL, 0, &e.schema, &e.array);
-    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
     EXPECT_JOIN(&p, &e, &o, "");
     o.type = BASALT_QJOIN_LEFT;
     EXPECT_JOIN(&p, &e, &o,
@@ -325,7 +327,7 @@ TEST(join_residual)
     sides(&p, &b);
     struct basalt_query_program *r = residual(&p, &b, 3, ">", "b1");
     CHECK(r);
-    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, r, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, r, 1, 0, {0}, NULL, 0};
     /* p1's only candidate (b1) fails: p1 stays with NULLs. */
     EXPECT_JOIN(&p, &b, &o,
                 "1|p1|NULL|NULL\n2|p2|2|b2\n2|p2|2|b2x\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n"
@@ -363,6 +365,89 @@ TEST(join_residual)
     release(&b);
 }
 
+/* A residual compiled over only some columns of the output row, in the
+ * order `cols` lists them (probe columns then build columns): `col` of
+ * those compared with a string. */
+static struct basalt_query_program *narrow_residual(const struct side *p, const struct side *b,
+                                                    const int *cols, int n, int col,
+                                                    const char *op, const char *lit)
+{
+    struct ArrowSchema s;
+    int64_t np = p->schema.n_children;
+    basalt_arrow_schema_init(&s, "+s", "", 0, n, NULL);
+    for (int i = 0; i < n; i++)
+        basalt_arrow_schema_copy(cols[i] < np ? p->schema.children[cols[i]]
+                                              : b->schema.children[cols[i] - np],
+                                 s.children[i], NULL);
+    struct basalt_qexpr_builder *qb;
+    struct basalt_qexpr *x, *k, *e, *args[2];
+    struct basalt_query_program *prog = NULL;
+    basalt_qexpr_builder_new(&s, &qb, NULL);
+    basalt_qexpr_column(qb, col, &x, NULL);
+    basalt_qexpr_string(qb, lit, strlen(lit), &k, NULL);
+    args[0] = x;
+    args[1] = k;
+    if (basalt_qexpr_call(qb, op, args, 2, &e, NULL) == BASALT_OK)
+        basalt_query_compile(qb, &e, 1, NULL, &prog, NULL);
+    basalt_qexpr_builder_free(qb);
+    basalt_arrow_schema_release(&s);
+    return prog;
+}
+
+/* The same answers as join_residual with the residual reading only the
+ * columns it names: the candidates' other columns are gathered only for
+ * the pairs that pass. */
+TEST(join_residual_reads_named_columns)
+{
+    struct side p, b;
+    sides(&p, &b);
+    static const int only_b[] = {3}, b_then_a[] = {3, 1}, bad[] = {4};
+    struct basalt_query_program *r = narrow_residual(&p, &b, only_b, 1, 0, ">", "b1");
+    CHECK(r);
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, r, 1, 0, {0}, only_b, 1};
+    EXPECT_JOIN(&p, &b, &o, "2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    CHECK(o.stats.residual_pairs == 5);
+    o.type = BASALT_QJOIN_LEFT;
+    EXPECT_JOIN(&p, &b, &o,
+                "1|p1|NULL|NULL\n2|p2|2|b2\n2|p2|2|b2x\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n"
+                "5|p5|NULL|NULL\n");
+    /* split into batches of 2 rows on 4 workers: the same rows */
+    o.type = BASALT_QJOIN_INNER;
+    o.workers = 4;
+    o.split = 2;
+    EXPECT_JOIN(&p, &b, &o, "2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    o.workers = 1;
+    o.split = 0;
+    basalt_query_program_free(r);
+    /* two columns, the build one first: a (the second) <> 'p2' */
+    r = narrow_residual(&p, &b, b_then_a, 2, 1, "<>", "p2");
+    o.residual = r;
+    o.res_cols = b_then_a;
+    o.n_res_cols = 2;
+    EXPECT_JOIN(&p, &b, &o, "1|p1|1|b1\n2|p2b|2|b2\n2|p2b|2|b2x\n");
+    o.type = BASALT_QJOIN_FULL;
+    EXPECT_JOIN(&p, &b, &o,
+                "1|p1|1|b1\n2|p2|NULL|NULL\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n5|p5|NULL|NULL\n"
+                "NULL|NULL|NULL|bn\nNULL|NULL|7|b7\n");
+    basalt_query_program_free(r);
+    /* CROSS: every pair a candidate, b = 'b7' over b alone */
+    r = narrow_residual(&p, &b, only_b, 1, 0, "=", "b7");
+    o = (struct jopts){BASALT_QJOIN_CROSS, NULL, NULL, 0, r, 1, 0, {0}, only_b, 1};
+    EXPECT_JOIN(&p, &b, &o, "1|p1|7|b7\n2|p2|7|b7\nNULL|pn|7|b7\n2|p2b|7|b7\n5|p5|7|b7\n");
+    CHECK(o.stats.residual_pairs == 25);
+    /* a column past the output row is refused when the join is made */
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, r, bad, 1};
+    struct basalt_qjoin *j = NULL;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK(basalt_qjoin_new(&spec, &j, &err) == BASALT_INVALID_ARG);
+    CHECK(j == NULL);
+    CHECK(strstr(err.message, "residual column 4 out of range") != NULL);
+    basalt_query_program_free(r);
+    release(&p);
+    release(&b);
+}
+
 TEST(join_multi_key_strings_floats)
 {
     static const char *const pc[] = {"a", "-0", "x1", "a", "nan", "x2", "b", "1", "x3",
@@ -373,7 +458,7 @@ TEST(join_multi_key_strings_floats)
     js_table("u,g,u", "s,d,a", pc, 6, &p.schema, &p.array);
     js_table("U,g,u", "s,d,b", bc, 6, &b.schema, &b.array);
     static const int pk[] = {0, 1}, bk[] = {0, 1};
-    struct jopts o = {BASALT_QJOIN_INNER, pk, bk, 2, NULL, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_INNER, pk, bk, 2, NULL, 1, 0, {0}, NULL, 0};
     EXPECT_JOIN(&p, &b, &o,
                 "a|-0|x1|a|0|y1\na|-0|x1|a|-0|y5\na|nan|x2|a|nan|y2\na|0|x5|a|0|y1\na|0|x5|a|-0|y5\n");
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_HASHED);
@@ -399,7 +484,7 @@ TEST(join_integer_tables)
     struct side p, b;
     js_table("l", "k", pc, 6, &p.schema, &p.array);
     js_table("l", "k", bc, 4, &b.schema, &b.array);
-    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, NULL, 1, 0, {0}};
+    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
     EXPECT_JOIN(&p, &b, &o,
                 "1099511627776|1099511627776\n1099511627776|1099511627776\n7|NULL\n-5|-5\n"
                 "1099511627776|1099511627776\n1099511627776|1099511627776\nNULL|NULL\n3|NULL\n");
@@ -432,7 +517,7 @@ TEST(join_integer_tables)
     /* Mismatched key types are refused. */
     js_table("i", "k", NULL, 0, &p.schema, &p.array);
     js_table("l", "k", NULL, 0, &b.schema, &b.array);
-    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, NULL};
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0};
     struct basalt_qjoin *j = NULL;
     struct basalt_error err;
     CHECK_STATUS(basalt_qjoin_new(&spec, &j, &err), BASALT_UNSUPPORTED, &err);
@@ -547,7 +632,7 @@ TEST(join_random_against_nested_loops)
             CHECK_OK(js_table(fmts[kind], "k1,k2,b", (const char *const *)bc, bn, &b.schema, &b.array), NULL);
             static const int pk[] = {0, 1};
             for (int t = BASALT_QJOIN_INNER; t <= BASALT_QJOIN_ANTI; t++) {
-                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 1, 0, {0}};
+                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 1, 0, {0}, NULL, 0};
                 char *want = oracle((const char *const *)pc, pn, (const char *const *)bc, bn, 3, nk,
                                     (enum basalt_qjoin_type)t);
                 static const int workers[] = {1, 2, 4};
@@ -569,7 +654,7 @@ TEST(join_random_against_nested_loops)
             /* Turned around: the build rows a SEMI or ANTI join of the
              * sides the other way would give. */
             for (int t = BASALT_QJOIN_RIGHT_SEMI; t <= BASALT_QJOIN_RIGHT_ANTI; t++) {
-                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 2, 64, {0}};
+                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 2, 64, {0}, NULL, 0};
                 char *want = oracle((const char *const *)bc, bn, (const char *const *)pc, pn, 3, nk,
                                     t == BASALT_QJOIN_RIGHT_SEMI ? BASALT_QJOIN_SEMI
                                                                  : BASALT_QJOIN_ANTI);
