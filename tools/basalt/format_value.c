@@ -374,6 +374,22 @@ static void interval_text(int32_t months, int32_t days, int64_t nanos, char *buf
     }
 }
 
+
+/* "10:00:00.500000" -> "10:00:00.5", "10:00:00.000" -> "10:00:00": DuckDB's
+ * text of times and timestamps inside lists. */
+static void drop_fraction_zeros(char *buf)
+{
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        n--;
+    if (buf + n - 1 == dot)
+        n--;
+    buf[n] = '\0';
+}
+
 /* Element k of a list's child as DuckDB's VARCHAR cast writes it, where
  * that differs from a cell's text (floats, timestamps, intervals). */
 static basalt_status list_elem_text(const struct ArrowSchema *s, const struct ArrowArray *a,
@@ -401,19 +417,18 @@ static basalt_status list_elem_text(const struct ArrowSchema *s, const struct Ar
         char *T = strchr(buf, 'T');
         if (T)
             *T = ' ';
-        char *dot = strchr(buf, '.');
-        if (dot) {
-            size_t n = strlen(buf);
-            while (n > 0 && buf[n - 1] == '0')
-                n--;
-            if (buf + n - 1 == dot)
-                n--;
-            buf[n] = '\0';
-        }
+        drop_fraction_zeros(buf);
         if (zoned)
             strcat(buf, "+00");
         return puts_(out, buf, err);
     }
+    case BASALT_ARROW_TYPE_TIME32:
+    case BASALT_ARROW_TYPE_TIME64:
+        format_time(t.id == BASALT_ARROW_TYPE_TIME32 ? ((const int32_t *)v)[j]
+                                                     : ((const int64_t *)v)[j],
+                    (int)t.unit, buf);
+        drop_fraction_zeros(buf);
+        return puts_(out, buf, err);
     case BASALT_ARROW_TYPE_INTERVAL_MONTH_DAY_NANO: {
         const uint8_t *p = (const uint8_t *)v + 16 * j;
         int32_t mo, dd;

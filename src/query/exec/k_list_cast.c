@@ -73,7 +73,10 @@ static size_t elem_text(struct basalt_query_type t, const uint8_t *v, size_t len
     }
     case BASALT_QUERY_TYPE_TIMESTAMP:
         memcpy(&i64, v, 8);
-        return basalt_qformat_timestamp(i64, t.nanos, t.tz, buf, cap);
+        return basalt_qformat_timestamp(i64, basalt_qts_per_second(t), t.tz, buf, cap);
+    case BASALT_QUERY_TYPE_TIME:
+        memcpy(&i64, v, 8);
+        return basalt_qformat_time(i64, buf, cap);
     case BASALT_QUERY_TYPE_INTERVAL: {
         struct qinterval iv;
         memcpy(&iv, v, 16);
