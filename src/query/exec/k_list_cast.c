@@ -217,11 +217,13 @@ static basalt_status cast_list_elems(const struct qstep *st, struct qexec *x)
     struct qvec ev[2];
     memset(ev, 0, sizeof ev);
     for (int k = 0; k < 2; k++) {
-        ev[k].dbuf = basalt_qstr_alloc(x, 16 * QVEC);
+        char *values = basalt_qstr_alloc(x, 16 * QVEC + 16);
         ev[k].vbuf = (uint64_t *)basalt_qstr_alloc(x, QWORDS * 8 + 8);
-        if (!ev[k].dbuf || !ev[k].vbuf)
+        if (!values || !ev[k].vbuf)
             return BASALT_NOMEM;
-        /* the arena's bytes are not aligned for words: align by hand */
+        /* the arena's bytes are not aligned for words: align by hand (the
+         * values for 16-byte DECIMALs and intervals) */
+        ev[k].dbuf = (void *)(((uintptr_t)values + 15) & ~(uintptr_t)15);
         ev[k].vbuf = (uint64_t *)(((uintptr_t)ev[k].vbuf + 7) & ~(uintptr_t)7);
     }
     struct qexec sub = *x;
