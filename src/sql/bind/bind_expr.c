@@ -178,7 +178,7 @@ static basalt_status lower_interval_of(struct blower *L, const struct basalt_sql
         !by_unit[u].fn)
         return basalt_sql_err(L->B, BASALT_UNSUPPORTED, e->pos, err,
                               "INTERVAL (expression) needs a unit (INTERVAL (n) DAY)");
-    struct basalt_qexpr *value, *as_double, *whole, *arg;
+    struct basalt_qexpr *value = NULL, *as_double = NULL, *whole = NULL, *arg = NULL;
     basalt_status st = lower(L, e->u.interval.value, &value, err);
     basalt_qexpr_builder_set_position(L->b, e->pos);
     if (st == BASALT_OK)
