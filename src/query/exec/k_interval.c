@@ -48,8 +48,10 @@ static basalt_status k_mul_int(const struct qstep *st, struct qexec *x)
             bad32 = true;
             lhs = a[i].days;
         }
+        /* nanoseconds scale whole; DuckDB's overflow is of the microseconds */
+        int64_t nanos = 0;
         bool bad = bad32 || __builtin_mul_overflow(a[i].nanos / 1000, b[i], &micros) ||
-                   micros > INT64_MAX / 1000 || micros < INT64_MIN / 1000;
+                   __builtin_mul_overflow(a[i].nanos, b[i], &nanos);
         if (bad && !bad32) {
             what = "INT64";
             lhs = a[i].nanos / 1000;
@@ -64,8 +66,7 @@ static basalt_status k_mul_int(const struct qstep *st, struct qexec *x)
         }
         o[i].months = (int32_t)months;
         o[i].days = (int32_t)days;
-        /* sub-microsecond nanoseconds scale too (no DuckDB value has them) */
-        o[i].nanos = micros * 1000 + (a[i].nanos % 1000) * b[i];
+        o[i].nanos = nanos;
     }
     return BASALT_OK;
 }
