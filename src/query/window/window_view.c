@@ -119,7 +119,7 @@ void basalt_qw_view_fill(struct qw_view *v, struct basalt_query_type t, enum qw_
             memcpy(&iv, (const uint8_t *)d + (off + i) * 16, 16);
             basalt_qinterval_normalize(&iv);
             uint64_t low = (uint64_t)(iv.days + 30) << 48 | (uint64_t)(iv.nanos + (INT64_C(1) << 47));
-            dec[i] = (qi128)(((__int128)iv.months << 64) | low);
+            dec[i] = (qi128)iv.months * ((qi128)1 << 64) + (qi128)low; /* no shift of a negative */
         }
         break;
     case BASALT_QUERY_TYPE_STRING:
