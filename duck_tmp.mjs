@@ -1,1 +1,0 @@
-import('@duckdb/node-api').then(async({DuckDBInstance})=>{const c=await (await DuckDBInstance.create(':memory:')).connect();for (const q of process.argv.slice(2)) { try { const r=await c.runAndReadAll(q); console.log(JSON.stringify(r.columnNames()), JSON.stringify(r.getRowsJson())) } catch(e) { console.log('ERR', e.message.split('\n')[0]) } }})
