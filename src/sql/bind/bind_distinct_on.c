@@ -53,23 +53,31 @@ basalt_status basalt_sql_distinct_on(struct binder *B, const struct basalt_sql_q
     const struct basalt_sql_select *s = &q->u.select;
     struct basalt_sql_query *r = node(B, sizeof *r);
     struct basalt_sql_expr **part = node(B, sizeof *part * (size_t)s->n_distinct_on);
-    struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)q->n_order + 1));
+    /* ORDER BY ALL: the select items in order, each in its direction */
+    int n_order = q->order_all ? s->n_items : q->n_order;
+    struct basalt_sql_order_item *order = node(B, sizeof *order * ((size_t)n_order + 1));
     if (r == NULL || part == NULL || order == NULL)
         return basalt_error_set(err, BASALT_NOMEM, "out of memory");
-    if (q->order_all)
-        return basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
-                              "DISTINCT ON with ORDER BY ALL is not supported");
+    for (int i = 0; q->order_all && i < s->n_items; i++)
+        if (s->items[i].expr == NULL || s->items[i].expr->kind == BASALT_SQL_EXPR_STAR)
+            return basalt_sql_err(B, BASALT_UNSUPPORTED, q->pos, err,
+                                  "DISTINCT ON with ORDER BY ALL over * is not supported");
     basalt_status st = BASALT_OK;
     for (int i = 0; i < s->n_distinct_on && st == BASALT_OK; i++)
         st = item_of(B, s, s->distinct_on[i], &part[i], err);
-    for (int i = 0; i < q->n_order && st == BASALT_OK; i++) {
+    for (int i = 0; i < n_order && st == BASALT_OK; i++) {
+        if (q->order_all) {
+            order[i] = q->order[0];
+            order[i].expr = s->items[i].expr;
+            continue;
+        }
         order[i] = q->order[i];
         st = item_of(B, s, q->order[i].expr, &order[i].expr, err);
     }
     if (st != BASALT_OK)
         return st;
     struct basalt_sql_expr *rn =
-        basalt_sql_ast_row_number(B, part, s->n_distinct_on, order, q->n_order, q->pos);
+        basalt_sql_ast_row_number(B, part, s->n_distinct_on, order, n_order, q->pos);
     if (rn != NULL)
         rn->u.call.over->expand_columns = true;
     struct basalt_sql_expr *first =
