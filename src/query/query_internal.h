@@ -175,6 +175,11 @@ qi128 basalt_qpow10(int n);
 size_t basalt_qformat_decimal(qi128 v, int scale, char *buf, size_t cap);
 size_t basalt_qformat_date(int32_t days, char *buf, size_t cap);
 size_t basalt_qformat_timestamp(int64_t v, int64_t per_sec, bool tz, char *buf, size_t cap);
+/* The text of one value of type t (a number, DATE, TIMESTAMP of any unit,
+ * TIME or INTERVAL) as CAST(... AS VARCHAR) writes it; `value` in its
+ * native width, at any alignment. 0 for the types it does not write
+ * (BOOLEAN, strings: their callers hold them differently). */
+size_t basalt_qformat_value(struct basalt_query_type t, const void *value, char *buf, size_t cap);
 /* HH:MM:SS[.fraction] of microseconds since midnight, as DuckDB prints TIME. */
 size_t basalt_qformat_time(int64_t micros, char *buf, size_t cap);
 /* Ticks of a TIMESTAMP type in a second: 1, 1000, 1000000 or 1000000000. */

@@ -181,25 +181,10 @@ static basalt_status cast_to_string(const struct qstep *st, struct qexec *x)
             o[i] = ((const struct qstr *)a)[i];
             continue;
         case BASALT_QUERY_TYPE_BOOL: len = (size_t)snprintf(buf, sizeof buf, qbit(a, i) ? "true" : "false"); break;
-        case BASALT_QUERY_TYPE_INT8: len = (size_t)snprintf(buf, sizeof buf, "%d", ((const int8_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_INT16: len = (size_t)snprintf(buf, sizeof buf, "%d", ((const int16_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_INT32: len = (size_t)snprintf(buf, sizeof buf, "%d", ((const int32_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_INT64: len = (size_t)snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_UINT8: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint8_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_UINT16: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint16_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_UINT32: len = (size_t)snprintf(buf, sizeof buf, "%u", ((const uint32_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_UINT64: len = (size_t)snprintf(buf, sizeof buf, "%llu", (unsigned long long)((const uint64_t *)a)[i]); break;
-        case BASALT_QUERY_TYPE_FLOAT: len = basalt_qformat_float(((const float *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DOUBLE: len = basalt_qformat_double(((const double *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DECIMAL: len = basalt_qformat_decimal(((const qi128 *)a)[i], st->in_type.scale, buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_DATE: len = basalt_qformat_date(((const int32_t *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_TIMESTAMP:
-            len = basalt_qformat_timestamp(((const int64_t *)a)[i], basalt_qts_per_second(st->in_type),
-                                           st->in_type.tz, buf, sizeof buf);
-            break;
-        case BASALT_QUERY_TYPE_TIME: len = basalt_qformat_time(((const int64_t *)a)[i], buf, sizeof buf); break;
-        case BASALT_QUERY_TYPE_INTERVAL: len = basalt_qformat_interval(((const struct qinterval *)a)[i], buf, sizeof buf); break;
-        default: len = 0;
+        default:
+            len = basalt_qformat_value(st->in_type,
+                                       (const uint8_t *)a + (size_t)i * (size_t)basalt_qtype_width(st->in_type),
+                                       buf, sizeof buf);
         }
         char *p = basalt_qstr_alloc(x, len);
         if (!p)

@@ -16,73 +16,11 @@ static size_t elem_text(struct basalt_query_type t, const uint8_t *v, size_t len
                         size_t cap, const char **out)
 {
     *out = buf;
-    int64_t i64;
     switch (t.id) {
     case BASALT_QUERY_TYPE_STRING:
     case BASALT_QUERY_TYPE_BINARY: *out = (const char *)v; return len;
     case BASALT_QUERY_TYPE_BOOL: return (size_t)snprintf(buf, cap, *v ? "true" : "false");
-    case BASALT_QUERY_TYPE_INT8: return (size_t)snprintf(buf, cap, "%d", *(const int8_t *)v);
-    case BASALT_QUERY_TYPE_UINT8: return (size_t)snprintf(buf, cap, "%u", *v);
-    case BASALT_QUERY_TYPE_INT16: {
-        int16_t a;
-        memcpy(&a, v, 2);
-        return (size_t)snprintf(buf, cap, "%d", a);
-    }
-    case BASALT_QUERY_TYPE_UINT16: {
-        uint16_t a;
-        memcpy(&a, v, 2);
-        return (size_t)snprintf(buf, cap, "%u", a);
-    }
-    case BASALT_QUERY_TYPE_INT32: {
-        int32_t a;
-        memcpy(&a, v, 4);
-        return (size_t)snprintf(buf, cap, "%d", a);
-    }
-    case BASALT_QUERY_TYPE_UINT32: {
-        uint32_t a;
-        memcpy(&a, v, 4);
-        return (size_t)snprintf(buf, cap, "%u", a);
-    }
-    case BASALT_QUERY_TYPE_INT64:
-        memcpy(&i64, v, 8);
-        return (size_t)snprintf(buf, cap, "%lld", (long long)i64);
-    case BASALT_QUERY_TYPE_UINT64: {
-        uint64_t a;
-        memcpy(&a, v, 8);
-        return (size_t)snprintf(buf, cap, "%llu", (unsigned long long)a);
-    }
-    case BASALT_QUERY_TYPE_FLOAT: {
-        float f;
-        memcpy(&f, v, 4);
-        return basalt_qformat_float(f, buf, cap);
-    }
-    case BASALT_QUERY_TYPE_DOUBLE: {
-        double d;
-        memcpy(&d, v, 8);
-        return basalt_qformat_double(d, buf, cap);
-    }
-    case BASALT_QUERY_TYPE_DECIMAL: {
-        qi128 d;
-        memcpy(&d, v, 16);
-        return basalt_qformat_decimal(d, t.scale, buf, cap);
-    }
-    case BASALT_QUERY_TYPE_DATE: {
-        int32_t d;
-        memcpy(&d, v, 4);
-        return basalt_qformat_date(d, buf, cap);
-    }
-    case BASALT_QUERY_TYPE_TIMESTAMP:
-        memcpy(&i64, v, 8);
-        return basalt_qformat_timestamp(i64, basalt_qts_per_second(t), t.tz, buf, cap);
-    case BASALT_QUERY_TYPE_TIME:
-        memcpy(&i64, v, 8);
-        return basalt_qformat_time(i64, buf, cap);
-    case BASALT_QUERY_TYPE_INTERVAL: {
-        struct qinterval iv;
-        memcpy(&iv, v, 16);
-        return basalt_qformat_interval(iv, buf, cap);
-    }
-    default: return 0;
+    default: return basalt_qformat_value(t, v, buf, cap);
     }
 }
 
