@@ -292,6 +292,9 @@ struct basalt_io_stats {
     uint64_t bytes_sent;
     uint64_t failures;
     uint64_t cache_hits; /* opens and reads served from the cache (cache_bytes) */
+    /* Prefetched bodies held back while one needed sooner was arriving
+     * (see the prefetch option). */
+    uint64_t held_back;
 };
 
 struct basalt_io_store;

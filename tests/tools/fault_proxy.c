@@ -63,6 +63,7 @@ struct options {
   double prob[FAULT_COUNT];
   long stall_ms;
   long latency_ms;
+  long rate_kib_s; /* 0: as fast as the sockets go */
   long max_faults; /* < 0: no limit */
   uint64_t seed;
   const char *only_method;
@@ -310,6 +311,12 @@ static enum relay_result sink_write(struct sink *k, const char *p, size_t n) {
   }
   if (m > 0) {
     if (k->fd >= 0 && send_all(k->fd, p, m) != 0) return RELAY_DST_ERR;
+    if (opt.rate_kib_s > 0) {
+      /* Paced per connection, so bodies sent at once overlap in time. */
+      long long us = (long long)m * 1000000 / ((long long)opt.rate_kib_s * 1024);
+      struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+      nanosleep(&ts, NULL);
+    }
     if (k->counter) add_counter(k->counter, m);
     if (k->budget >= 0) k->budget -= (long long)m;
   }
@@ -831,6 +838,7 @@ static void usage(FILE *f) {
           "  --stall P                forward, send the head and half the body, wait --stall-ms, close\n"
           "  --stall-ms MS            how long a stall lasts (default 10000)\n"
           "  --latency-ms MS          delay before each request is answered or forwarded\n"
+          "  --rate-kib-s N           relay each connection's bytes at most N KiB a second\n"
           "  --max-faults N           inject at most N faults in all\n"
           "  --only-method M          inject faults only into requests with method M\n"
           "  --only-path-substring S  inject faults only into requests whose target contains S\n"
@@ -896,6 +904,8 @@ static int parse_args(int argc, char **argv) {
         known = 1, bad = parse_long(v, 0, &opt.stall_ms);
       } else if (strcmp(a, "--latency-ms") == 0) {
         known = 1, bad = parse_long(v, 0, &opt.latency_ms);
+      } else if (strcmp(a, "--rate-kib-s") == 0) {
+        known = 1, bad = parse_long(v, 0, &opt.rate_kib_s);
       } else if (strcmp(a, "--max-faults") == 0) {
         known = 1, bad = parse_long(v, 0, &opt.max_faults);
       } else if (strcmp(a, "--only-method") == 0) {

@@ -285,6 +285,8 @@ void cli_store_finish(void)
                 (unsigned long long)s.bytes_sent);
         fprintf(stderr, "io: %llu opens and reads served from the cache\n",
                 (unsigned long long)s.cache_hits);
+        fprintf(stderr, "io: %llu prefetched bodies held back for one needed sooner\n",
+                (unsigned long long)s.held_back);
     }
     basalt_io_store_free(state.store);
     state.store = NULL;

@@ -101,6 +101,13 @@ struct basalt_http_request {
      * consumer can use its bytes early. NULL: none. */
     void (*on_complete)(void *arg, const struct basalt_http_response *resp);
     void *on_complete_arg;
+    /* The order in which the batch's bodies are wanted: while a body of a
+     * smaller nonzero `order` is arriving, a larger one is held back (its
+     * transfer paused after the response began), so the connections do
+     * not share the link evenly and the bytes needed first land first,
+     * while every request is still sent at once and their round trips
+     * overlap. 0: not ordered, never held back. */
+    unsigned order;
 };
 
 struct basalt_http_response {

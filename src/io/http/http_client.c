@@ -92,6 +92,7 @@ void basalt_http_client_stats(const struct basalt_http_client *c, struct basalt_
     out->bytes_received = atomic_load(&c->bytes_received);
     out->bytes_sent = atomic_load(&c->bytes_sent);
     out->failures = atomic_load(&c->failures);
+    out->held_back = atomic_load(&c->held_back);
 }
 
 CURLM *basalt_http_client_acquire(struct basalt_http_client *c)

@@ -27,6 +27,10 @@ struct transfer {
     int64_t first_start;  /* monotonic ms of the first attempt */
     bool active;
     bool finished;
+    bool receiving;       /* this attempt's body is arriving */
+    bool paused;          /* held back for a body wanted sooner (`order`) */
+    struct transfer *batch; /* the batch this request is in, to compare orders */
+    size_t batch_count;
     /* This attempt's response, from the header callback. */
     long status;
     bool have_range;
@@ -189,12 +193,50 @@ static bool check_range_response(struct transfer *t)
     return true;
 }
 
+/* Whether a body wanted sooner than t's (a smaller `order`) is arriving. */
+static bool held_back(const struct transfer *t)
+{
+    unsigned order = t->req->order;
+    if (order == 0)
+        return false;
+    for (size_t i = 0; i < t->batch_count; i++) {
+        const struct transfer *u = &t->batch[i];
+        if (u != t && u->active && u->receiving && u->req->order != 0 && u->req->order < order)
+            return true;
+    }
+    return false;
+}
+
+/* Resumes the held-back bodies no longer behind one wanted sooner, in
+ * the batch's order: the first resumed is arriving again when the next
+ * asks, and holds that one back. */
+static void resume_held_back(struct transfer *ts, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        struct transfer *t = &ts[i];
+        if (t->active && t->paused && !held_back(t)) {
+            t->paused = false;
+            curl_easy_pause(t->easy, CURLPAUSE_CONT);
+        }
+    }
+}
+
 static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 {
     struct transfer *t = ctx;
     size_t len = size * n;
     const struct basalt_http_request *r = t->req;
     bool ok_status = t->status >= 200 && t->status < 300;
+    if (ok_status && held_back(t)) {
+        /* curl keeps these bytes and hands them over again on resume. */
+        if (!t->paused)
+            atomic_fetch_add(&t->client->held_back, 1);
+        t->paused = true;
+        t->receiving = false;
+        return CURL_WRITEFUNC_PAUSE;
+    }
+    if (ok_status)
+        t->receiving = true;
     if (r->range && (r->dst || r->sink) && ok_status && !r->suffix) {
         if (!t->checked) {
             if (!check_range_response(t))
@@ -300,6 +342,7 @@ static basalt_status start_attempt(struct transfer *t, CURLM *multi, struct basa
     t->have_range = t->have_length = false;
     t->etag[0] = '\0';
     t->checked = false;
+    t->receiving = t->paused = false;
     t->done_before = t->done;
     basalt_buffer_reset(&t->body);
     basalt_status st = build_headers(t, err);
@@ -408,6 +451,7 @@ static basalt_status finish_attempt(struct transfer *t, CURLcode code, struct ba
     char ubuf[512];
     int64_t now = now_ms();
     t->active = false;
+    t->receiving = t->paused = false;
     if (t->sink_failed) {
         /* The consumer's failure (a full disk, a closed pipe), not the
          * request's: its message goes up unchanged. */
@@ -527,7 +571,7 @@ basalt_status basalt_http_execute_all(struct basalt_http_client *c,
     for (size_t i = 0; i < count && st == BASALT_OK; i++) {
         basalt_http_response_init(&resps[i]);
         ts[i] = (struct transfer){.req = &reqs[i], .resp = &resps[i], .client = c,
-                                  .first_start = start};
+                                  .first_start = start, .batch = ts, .batch_count = count};
         basalt_buffer_init(&ts[i].body);
         st = prepare(&ts[i], err);
     }
@@ -574,6 +618,7 @@ basalt_status basalt_http_execute_all(struct basalt_http_client *c,
         }
         if (st != BASALT_OK || unfinished == 0)
             break;
+        resume_held_back(ts, count);
         now = now_ms();
         /* A slot came free while a request waits to start: go round at
          * once. (Polling here would wait for the other transfers' next

@@ -31,6 +31,7 @@ struct basalt_http_client {
     _Atomic uint64_t bytes_received;
     _Atomic uint64_t bytes_sent;
     _Atomic uint64_t failures;
+    _Atomic uint64_t held_back; /* bodies paused for one wanted sooner */
 };
 
 /* A multi handle with warm connections, or a new one; NULL on NOMEM. */

@@ -1,6 +1,7 @@
 /* Reading a remote object: the tail kept from the sizing request, ranges
  * coalesced across small gaps and split into concurrent requests, and a
  * prefetch that fetches the next ranges while the caller decodes. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ struct cached_run {
     unsigned generation;
     uint32_t pieces_left; /* requests of this run still in flight */
     bool failed;          /* a request of it failed: read the bytes afresh */
+    unsigned order;       /* 1 + the first place the caller named a range of it */
 };
 
 struct remote_input {
@@ -282,7 +284,7 @@ static void *prefetch_main(void *arg)
                 .method = "GET", .url = r->url, .headers = r->object.headers,
                 .signer = r->object.signer, .range = true, .offset = c->offset + at,
                 .length = len, .dst = c->data + at, .if_match = r->etag[0] ? r->etag : NULL,
-                .on_complete = piece_landed, .on_complete_arg = &refs[k]};
+                .on_complete = piece_landed, .on_complete_arg = &refs[k], .order = c->order};
             atomic_fetch_add(&r->bytes_fetched, len);
         }
     }
@@ -362,7 +364,21 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
             break;
         r->cache[r->cache_count++] = (struct cached_run){
             runs[i].offset, runs[i].length, data, r->generation,
-            (uint32_t)((runs[i].length + split - 1) / split), false};
+            (uint32_t)((runs[i].length + split - 1) / split), false, UINT_MAX};
+    }
+    /* The caller names ranges in the order it will read them: each run's
+     * body is wanted as early as the first of its ranges, and the
+     * requests deliver in that order (basalt_http_request.order). */
+    size_t k = 0;
+    for (size_t j = 0; j < left && r->cache_count > r->prefetch_first; j++) {
+        while (r->prefetch_first + k + 1 < r->cache_count &&
+               sorted[j]->offset >= r->cache[r->prefetch_first + k].offset +
+                                        r->cache[r->prefetch_first + k].length)
+            k++;
+        unsigned place = (unsigned)(sorted[j] - ranges) + 1;
+        struct cached_run *c = &r->cache[r->prefetch_first + k];
+        if (place < c->order)
+            c->order = place;
     }
     r->prefetch_count = r->cache_count - r->prefetch_first;
     r->prefetch_done = false;
