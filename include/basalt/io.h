@@ -54,9 +54,11 @@ struct basalt_input_ops {
     void (*close)(struct basalt_input *in);
     /* Optional: a hint that these ranges will be read soon. Remote backends
      * start fetching them in the background so that a later read_ranges of
-     * the same ranges finds the bytes in memory. NULL: no-op. */
+     * the same ranges finds the bytes in memory. `need` (NULL: no order)
+     * says when each range is wanted, as in basalt_input_prefetch_in_order.
+     * NULL: no-op. */
     void (*prefetch)(struct basalt_input *in, const struct basalt_io_range *ranges,
-                     size_t count);
+                     const uint32_t *need, size_t count);
     /* Optional: hands bytes [offset, offset + length), checked to be inside
      * the object, to `sink` in order as they come, in memory bounded
      * whatever the length (remote objects: one request for the whole
@@ -104,6 +106,15 @@ BASALT_EXPORT basalt_status basalt_input_read_ranges(struct basalt_input *in,
  * that goes wrong is retried by the read that follows. */
 BASALT_EXPORT void basalt_input_prefetch(struct basalt_input *in,
                                          const struct basalt_io_range *ranges, size_t count);
+/* The same, saying when each range will be read: need[i] is a rank,
+ * smaller sooner, equal together (a Parquet scan gives one rank per row
+ * group). A remote input still sends every request at once, so their
+ * round trips overlap, but holds back the bodies of later ranks while one
+ * of an earlier rank arrives: the first row group lands whole and early
+ * instead of all of them sharing the link until the last byte. */
+BASALT_EXPORT void basalt_input_prefetch_in_order(struct basalt_input *in,
+                                                  const struct basalt_io_range *ranges,
+                                                  const uint32_t *need, size_t count);
 /* Reads bytes [offset, offset + length) front to back and hands them to
  * `sink` in order, each byte once, in pieces of no fixed size, with memory
  * bounded by a few MiB whatever `length` is: for copying or printing a whole

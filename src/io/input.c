@@ -85,8 +85,14 @@ basalt_status basalt_input_read_stream(struct basalt_input *in, uint64_t offset,
 void basalt_input_prefetch(struct basalt_input *in, const struct basalt_io_range *ranges,
                            size_t count)
 {
+    basalt_input_prefetch_in_order(in, ranges, NULL, count);
+}
+
+void basalt_input_prefetch_in_order(struct basalt_input *in, const struct basalt_io_range *ranges,
+                                    const uint32_t *need, size_t count)
+{
     if (in->ops->prefetch && count > 0)
-        in->ops->prefetch(in, ranges, count);
+        in->ops->prefetch(in, ranges, need, count);
 }
 
 void basalt_input_get_stats(struct basalt_input *in, struct basalt_input_stats *out)

@@ -59,14 +59,24 @@ bool basalt_parquet_scan_prefetches(const struct basalt_parquet_scan *scan)
 void basalt_parquet_scan_prefetch(struct basalt_parquet_scan *scan,
                                   const struct basalt_parquet_rg_plan *plans, int32_t n)
 {
-    struct basalt_buffer ranges;
+    struct basalt_buffer ranges, need;
     basalt_buffer_init(&ranges);
+    basalt_buffer_init(&need);
     basalt_status st = BASALT_OK;
-    for (int32_t i = 0; i < n && st == BASALT_OK; i++)
+    for (int32_t i = 0; i < n && st == BASALT_OK; i++) {
         st = plan_ranges(scan, &plans[i], &ranges, NULL);
+        /* The plans come in the order they decode: one rank per row group,
+         * so its chunks land together and before the next group's. */
+        uint32_t rank = (uint32_t)i;
+        while (st == BASALT_OK && need.size / sizeof rank < ranges.size / sizeof(struct basalt_io_range))
+            st = basalt_buffer_append(&need, &rank, sizeof rank, NULL);
+    }
     /* A range that cannot be computed is read, and reported, by the decode. */
     if (st == BASALT_OK && ranges.size > 0)
-        basalt_input_prefetch(scan->reader->input, (const struct basalt_io_range *)ranges.data,
-                              ranges.size / sizeof(struct basalt_io_range));
+        basalt_input_prefetch_in_order(scan->reader->input,
+                                       (const struct basalt_io_range *)ranges.data,
+                                       (const uint32_t *)need.data,
+                                       ranges.size / sizeof(struct basalt_io_range));
     basalt_buffer_reset(&ranges);
+    basalt_buffer_reset(&need);
 }

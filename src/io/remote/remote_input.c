@@ -20,7 +20,7 @@ struct cached_run {
     unsigned generation;
     uint32_t pieces_left; /* requests of this run still in flight */
     bool failed;          /* a request of it failed: read the bytes afresh */
-    unsigned order;       /* 1 + the first place the caller named a range of it */
+    unsigned order;       /* 1 + the earliest `need` of its ranges; 0: no order */
 };
 
 struct remote_input {
@@ -324,7 +324,7 @@ static void drop_generations_before(struct remote_input *r, unsigned keep_from)
 }
 
 static void remote_prefetch(struct basalt_input *in, const struct basalt_io_range *ranges,
-                            size_t count)
+                            const uint32_t *need, size_t count)
 {
     struct remote_input *r = (struct remote_input *)in;
     if (!r->options.prefetch || count == 0)
@@ -364,18 +364,18 @@ static void remote_prefetch(struct basalt_input *in, const struct basalt_io_rang
             break;
         r->cache[r->cache_count++] = (struct cached_run){
             runs[i].offset, runs[i].length, data, r->generation,
-            (uint32_t)((runs[i].length + split - 1) / split), false, UINT_MAX};
+            (uint32_t)((runs[i].length + split - 1) / split), false, need ? UINT_MAX : 0};
     }
-    /* The caller names ranges in the order it will read them: each run's
-     * body is wanted as early as the first of its ranges, and the
+    /* A run's body is wanted as early as the first of its ranges; the
      * requests deliver in that order (basalt_http_request.order). */
     size_t k = 0;
-    for (size_t j = 0; j < left && r->cache_count > r->prefetch_first; j++) {
+    for (size_t j = 0; need && j < left && r->cache_count > r->prefetch_first; j++) {
         while (r->prefetch_first + k + 1 < r->cache_count &&
                sorted[j]->offset >= r->cache[r->prefetch_first + k].offset +
                                         r->cache[r->prefetch_first + k].length)
             k++;
-        unsigned place = (unsigned)(sorted[j] - ranges) + 1;
+        uint32_t rank = need[sorted[j] - ranges];
+        unsigned place = rank < UINT_MAX - 1 ? rank + 1 : UINT_MAX - 1;
         struct cached_run *c = &r->cache[r->prefetch_first + k];
         if (place < c->order)
             c->order = place;
