@@ -29,6 +29,11 @@ struct transfer {
     bool finished;
     bool receiving;       /* this attempt's body is arriving */
     bool paused;          /* held back for a body wanted sooner (`order`) */
+    /* On HTTP/2, where streams share a connection whose receive windows
+     * curl sets large: a paused stream's bytes keep coming into curl's
+     * buffers, so holding its body back would not give the link to
+     * another; such bodies are never held back. */
+    bool multiplexed;
     struct transfer *batch; /* the batch this request is in, to compare orders */
     size_t batch_count;
     /* This attempt's response, from the header callback. */
@@ -197,7 +202,7 @@ static bool check_range_response(struct transfer *t)
 static bool held_back(const struct transfer *t)
 {
     unsigned order = t->req->order;
-    if (order == 0)
+    if (order == 0 || t->multiplexed)
         return false;
     for (size_t i = 0; i < t->batch_count; i++) {
         const struct transfer *u = &t->batch[i];
@@ -227,6 +232,11 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
     size_t len = size * n;
     const struct basalt_http_request *r = t->req;
     bool ok_status = t->status >= 200 && t->status < 300;
+    if (ok_status && !t->receiving && r->order != 0) {
+        long version = 0;
+        curl_easy_getinfo(t->easy, CURLINFO_HTTP_VERSION, &version);
+        t->multiplexed = version >= CURL_HTTP_VERSION_2_0;
+    }
     if (ok_status && held_back(t)) {
         /* curl keeps these bytes and hands them over again on resume. */
         if (!t->paused)
