@@ -377,6 +377,12 @@ basalt_status basalt_sql_expand_order_columns(struct binder *B, const struct bsc
 bool basalt_sql_star_excludes(const struct basalt_sql_expr *star, const struct bcol *c);
 basalt_status basalt_sql_expand_stars(struct binder *B, const struct bscope *scope,
                                       const struct basalt_sql_select **s, struct basalt_error *err);
+/* s with each x [NOT] IN (subquery) of its items, WHERE and HAVING whose
+ * subquery reads `scope` rewritten as a correlated scalar subquery
+ * (bind_in_correlated.c); s unchanged when there is none. */
+basalt_status basalt_sql_correlated_in(struct binder *B, const struct bscope *scope,
+                                       const struct basalt_sql_select **s,
+                                       struct basalt_error *err);
 
 /* ast_build.c: trees the binder writes (in B's arena, NULL when out of
  * memory or given a NULL operand); shared() views a script node as the

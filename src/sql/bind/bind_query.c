@@ -527,6 +527,10 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
     /* * REPLACE and COLUMNS(...) over the FROM's columns (bind_star.c) */
     if (st == BASALT_OK)
         st = basalt_sql_expand_stars(B, &scope, &s, err);
+    /* x IN (a subquery reading this query) as a correlated scalar
+     * subquery (bind_in_correlated.c) */
+    if (st == BASALT_OK)
+        st = basalt_sql_correlated_in(B, &scope, &s, err);
     if (st == BASALT_OK)
         st = basalt_sql_expand_order_columns(B, &scope, &q, err);
     /* Aliases of the select list that name no column (bind_alias.c). */

@@ -257,3 +257,50 @@ TEST(sql_correlated_subqueries_with_groups)
     EXPECT_SQL_ROWS("SELECT a FROM " T " GROUP BY a ORDER BY " COUNT_B " DESC, a NULLS LAST", "2;1;3;N;");
     basalt_sql_session_free(s);
 }
+
+/* x IN (a subquery reading the outer query), bound as a correlated scalar
+ * subquery (bind_in_correlated.c): IN's three values by hand for every
+ * case of the rewrite's CASE (no rows: false; a row equal: true; no equal
+ * row but a NULL: NULL; else false), NOT IN, a WHERE condition, the column
+ * named as written, and the refused shapes with their position. The
+ * differential over DuckDB is tests/sql/functions/in_correlated.txt. */
+TEST(sql_correlated_in_as_a_value)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+#define V "(VALUES (1, 1), (2, 7), (3, 4), (3, NULL), (5, NULL)) v(k, b)"
+    /* t.a 1: the row (1, 1) equals; 2: one row, not equal; 3: no equal row
+     * but a NULL b; 5: only a NULL; 4 and NULL: no rows */
+    EXPECT_SQL_ROWS("SELECT a, a IN (SELECT b FROM " V " WHERE v.k = t.a) FROM "
+                    "(VALUES (1), (2), (3), (4), (5), (NULL)) t(a) ORDER BY a NULLS LAST",
+                    "1|t;2|f;3|N;4|f;5|N;N|f;");
+    EXPECT_SQL_ROWS("SELECT a, a NOT IN (SELECT b FROM " V " WHERE v.k = t.a) FROM "
+                    "(VALUES (1), (2), (3), (4), (5), (NULL)) t(a) ORDER BY a NULLS LAST",
+                    "1|f;2|t;3|N;4|t;5|N;N|t;");
+    /* a NULL x over rows: NULL; the subquery's b named like the outer a */
+    EXPECT_SQL_ROWS("SELECT k, x IN (SELECT a FROM (VALUES (1, 1), (1, 2)) u(k2, a) WHERE u.k2 = t.k) "
+                    "FROM (VALUES (1, NULL), (1, 2), (2, 2)) t(k, x) ORDER BY k, x NULLS FIRST",
+                    "1|N;1|t;2|f;");
+    EXPECT_SQL_ROWS("SELECT a FROM (VALUES (1), (2), (3)) t(a) WHERE a IN (SELECT b FROM " V
+                    " WHERE v.k = t.a) OR a = 2 ORDER BY a",
+                    "1;2;");
+    /* named as written, not by the rewritten form */
+    const char *named = "SELECT a IN (SELECT b FROM " V " WHERE v.k = t.a) FROM (VALUES (1)) t(a)";
+    struct basalt_arrow_batches b;
+    basalt_arrow_batches_init(&b);
+    CHECK_OK(basalt_sql_session_run(s, named, strlen(named), &b, &err), &err);
+    const char *name = b.schema.n_children == 1 ? b.schema.children[0]->name : NULL;
+    CHECK_MSG(name != NULL && strncmp(name, "(a IN (SELECT b FROM", 20) == 0, "named %s",
+              name ? name : "(none)");
+    basalt_arrow_batches_reset(&b);
+    EXPECT_SQL_ERROR("SELECT a IN (SELECT b FROM " V " WHERE v.k = t.a GROUP BY b) FROM "
+                     "(VALUES (1)) t(a)",
+                     BASALT_UNSUPPORTED, "(at position 9)"); /* the IN */
+    EXPECT_SQL_ERROR("SELECT a IN (SELECT b FROM " V " WHERE v.k = t.a LIMIT 1) FROM "
+                     "(VALUES (1)) t(a)",
+                     BASALT_UNSUPPORTED, "a correlated IN subquery");
+#undef V
+    basalt_sql_session_free(s);
+}
