@@ -13,6 +13,8 @@
  * which is IN's three-valued answer: false over no rows, true when a row
  * equals x, NULL when none does but a comparison was NULL (a NULL c, or a
  * NULL x over rows), false otherwise. NOT IN is NOT of it, as in DuckDB.
+ * A whole WHERE conjunct `x IN` is EXISTS (... WHERE w AND c = x) instead:
+ * a SEMI join with c = x among its keys.
  *
  * x moves inside the subquery, so its columns are written qualified by
  * their outer table; the rewrite is not made when a column of x has no
@@ -91,15 +93,13 @@ static struct basalt_sql_expr *node(struct binder *B, enum basalt_sql_expr_kind 
     return e;
 }
 
-/* The CASE over the subquery's rows that answers `x IN`. */
-static struct basalt_sql_expr *answer(struct binder *B, struct basalt_sql_expr *c,
-                                      struct basalt_sql_expr *x, int32_t pos)
+/* The CASE over the subquery's rows that answers `x IN`, eq being c = x. */
+static struct basalt_sql_expr *answer(struct binder *B, struct basalt_sql_expr *eq, int32_t pos)
 {
-    struct basalt_sql_expr *eq = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, c, x);
     struct basalt_sql_expr **when = basalt_arena_alloc(&B->arena, 3 * sizeof *when, 8);
     struct basalt_sql_expr **then = basalt_arena_alloc(&B->arena, 3 * sizeof *then, 8);
     struct basalt_sql_expr *e = node(B, BASALT_SQL_EXPR_CASE, pos, 0);
-    if (eq == NULL || when == NULL || then == NULL || e == NULL)
+    if (when == NULL || then == NULL || e == NULL)
         return NULL;
     when[0] = basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, basalt_sql_ast_call(B, "count", NULL),
                                     basalt_sql_ast_integer(B, 0, pos));
@@ -126,9 +126,14 @@ static struct basalt_sql_expr *answer(struct binder *B, struct basalt_sql_expr *
     return e;
 }
 
-/* The rewritten form of IN node e over subquery q, or NULL (B->... st set
- * when it must fail). */
-static struct basalt_sql_expr *rewritten(struct in_rewrite *R, const struct basalt_sql_expr *e)
+/* The rewritten form of IN node e, or NULL when its subquery does not
+ * read the outer query (or R->st says why it cannot be rewritten). As a
+ * whole WHERE conjunct (`as_condition`, not negated) it is
+ * EXISTS (SELECT ... FROM f WHERE w AND c = x): the rows it keeps are the
+ * same (a NULL and a false IN both drop the row), and c = x is one more
+ * key of the SEMI join that EXISTS becomes. */
+static struct basalt_sql_expr *rewritten(struct in_rewrite *R, const struct basalt_sql_expr *e,
+                                         bool as_condition)
 {
     struct binder *B = R->B;
     const struct basalt_sql_query *q = e->u.in_query.query;
@@ -155,15 +160,24 @@ static struct basalt_sql_expr *rewritten(struct in_rewrite *R, const struct basa
                                    "one item (no GROUP BY, HAVING, LIMIT or set operation) "
                                    "tested against an expression of the outer query's own "
                                    "named tables");
-        struct basalt_sql_expr *c =
-            R->st == BASALT_OK ? answer(B, q->u.select.items[0].expr,
-                                        basalt_sql_ast_shared(qx), e->pos)
+        bool exists = as_condition && !e->u.in_query.negated;
+        struct basalt_sql_expr *c = q->u.select.items[0].expr;
+        struct basalt_sql_expr *eq =
+            R->st == BASALT_OK ? basalt_sql_ast_binary(B, BASALT_SQL_BINARY_EQ, c,
+                                                       basalt_sql_ast_shared(qx))
                                : NULL;
-        struct basalt_sql_query *nq = c ? basalt_arena_alloc(&B->arena, sizeof *nq, 8) : NULL;
+        struct basalt_sql_expr *value = eq && !exists ? answer(B, eq, e->pos) : eq;
+        struct basalt_sql_expr *where =
+            value && exists && q->u.select.where
+                ? basalt_sql_ast_binary(B, BASALT_SQL_BINARY_AND, q->u.select.where, eq)
+                : eq;
+        struct basalt_sql_query *nq =
+            value && where ? basalt_arena_alloc(&B->arena, sizeof *nq, 8) : NULL;
         struct basalt_sql_select_item *item =
             nq ? basalt_arena_alloc(&B->arena, sizeof *item, 8) : NULL;
         struct basalt_sql_expr *sub =
-            item ? node(B, BASALT_SQL_EXPR_SUBQUERY, e->pos, 0) : NULL;
+            item ? node(B, exists ? BASALT_SQL_EXPR_EXISTS : BASALT_SQL_EXPR_SUBQUERY, e->pos, 0)
+                 : NULL;
         if (sub != NULL) {
             *nq = *q;
             nq->n_order = 0;
@@ -171,10 +185,13 @@ static struct basalt_sql_expr *rewritten(struct in_rewrite *R, const struct basa
             nq->order_all = false;
             nq->u.select.distinct = false;
             memset(item, 0, sizeof *item);
-            item->expr = c;
+            item->expr = exists ? c : value;
             nq->u.select.items = item;
-            if (nq->height < c->height + 2)
-                nq->height = c->height + 2;
+            if (exists)
+                nq->u.select.where = where;
+            int32_t h = (exists ? where : value)->height + 2;
+            if (nq->height < h)
+                nq->height = h;
             sub->u.subquery = nq;
             sub->height = nq->height + 1;
             out = sub;
@@ -203,12 +220,17 @@ static enum basalt_sql_replace each_in(void *vctx, const struct basalt_sql_expr 
         return BASALT_SQL_KEEP; /* its own query rewrites its own */
     if (e->kind != BASALT_SQL_EXPR_IN_QUERY)
         return BASALT_SQL_DESCEND;
-    struct basalt_sql_expr *r = rewritten(R, e);
+    struct basalt_sql_expr *r = rewritten(R, e, false);
     if (r == NULL)
         return BASALT_SQL_DESCEND; /* x may hold one too */
     *with = r;
     return BASALT_SQL_REPLACE;
 }
+
+/* A WHERE: its top-level conjuncts that are IN as EXISTS, the rest as
+ * values. */
+static basalt_status rewrite_where(struct in_rewrite *R, struct basalt_sql_expr *e,
+                                   struct basalt_sql_expr **out);
 
 static basalt_status rewrite(struct in_rewrite *R, struct basalt_sql_expr *e,
                              struct basalt_sql_expr **out)
@@ -221,6 +243,33 @@ static basalt_status rewrite(struct in_rewrite *R, struct basalt_sql_expr *e,
     }
     *out = basalt_sql_ast_shared(r);
     return R->st;
+}
+
+static basalt_status rewrite_where(struct in_rewrite *R, struct basalt_sql_expr *e,
+                                   struct basalt_sql_expr **out)
+{
+    *out = e;
+    if (e == NULL || R->st != BASALT_OK)
+        return R->st;
+    if (e->kind == BASALT_SQL_EXPR_BINARY && e->u.binary.op == BASALT_SQL_BINARY_AND) {
+        struct basalt_sql_expr *l, *r;
+        if (rewrite_where(R, e->u.binary.left, &l) == BASALT_OK &&
+            rewrite_where(R, e->u.binary.right, &r) == BASALT_OK &&
+            (l != e->u.binary.left || r != e->u.binary.right)) {
+            *out = basalt_sql_ast_binary(R->B, BASALT_SQL_BINARY_AND, l, r);
+            if (*out == NULL)
+                R->st = basalt_error_set(R->err, BASALT_NOMEM, "out of memory");
+        }
+        return R->st;
+    }
+    if (e->kind == BASALT_SQL_EXPR_IN_QUERY && !e->u.in_query.negated) {
+        struct basalt_sql_expr *r = rewritten(R, e, true);
+        if (r != NULL)
+            *out = r;
+        if (r != NULL || R->st != BASALT_OK)
+            return R->st;
+    }
+    return rewrite(R, e, out);
 }
 
 basalt_status basalt_sql_correlated_in(struct binder *B, const struct bscope *scope,
@@ -249,7 +298,7 @@ basalt_status basalt_sql_correlated_in(struct binder *B, const struct bscope *sc
             items[i].alias.pos = in->items[i].expr->pos;
         }
     }
-    if (R.st == BASALT_OK && rewrite(&R, in->where, &copy.where) == BASALT_OK &&
+    if (R.st == BASALT_OK && rewrite_where(&R, in->where, &copy.where) == BASALT_OK &&
         rewrite(&R, in->having, &copy.having) == BASALT_OK)
         changed |= copy.where != in->where || copy.having != in->having;
     if (R.st != BASALT_OK || !changed)

@@ -286,6 +286,19 @@ TEST(sql_correlated_in_as_a_value)
     EXPECT_SQL_ROWS("SELECT a FROM (VALUES (1), (2), (3)) t(a) WHERE a IN (SELECT b FROM " V
                     " WHERE v.k = t.a) OR a = 2 ORDER BY a",
                     "1;2;");
+    /* a WHERE conjunct: a SEMI join keyed on the correlation and c = x */
+    {
+        const char *plan = "EXPLAIN SELECT a FROM (VALUES (1), (2), (3)) t(a) WHERE a IN "
+                           "(SELECT b FROM " V " WHERE v.k = t.a) AND a > 0";
+        char got[4096];
+        struct basalt_error e;
+        basalt_error_init(&e);
+        CHECK_OK(sql_test_rows(s, plan, got, sizeof got, &e), &e);
+        CHECK_MSG(strstr(got, "HASH_JOIN SEMI keys=2") != NULL, "plan: %s", got);
+    }
+    EXPECT_SQL_ROWS("SELECT a FROM (VALUES (1), (2), (3), (5), (NULL)) t(a) WHERE a IN (SELECT b FROM "
+                    V " WHERE v.k = t.a) AND a > 0 ORDER BY a",
+                    "1;");
     /* named as written, not by the rewritten form */
     const char *named = "SELECT a IN (SELECT b FROM " V " WHERE v.k = t.a) FROM (VALUES (1)) t(a)";
     struct basalt_arrow_batches b;
