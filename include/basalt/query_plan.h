@@ -209,7 +209,12 @@ enum basalt_qplan_agg {
     BASALT_QPLAN_ARG_MIN, BASALT_QPLAN_ARG_MAX, BASALT_QPLAN_ARG_MIN_NULL,
     BASALT_QPLAN_ARG_MAX_NULL,
     BASALT_QPLAN_PRODUCT, BASALT_QPLAN_BIT_AND, BASALT_QPLAN_BIT_OR, BASALT_QPLAN_BIT_XOR,
-    BASALT_QPLAN_MODE /* the most frequent value; ties: the smallest */
+    BASALT_QPLAN_MODE, /* the most frequent value; ties: the smallest */
+    /* array_agg / list: the values as a LIST of arg's type, NULLs kept as
+     * NULL elements, in `order` (which it needs: the SQL binder ends it with
+     * the value itself, so that the order is a function of the values);
+     * NULL over no row. */
+    BASALT_QPLAN_ARRAY_AGG
 };
 
 /* An ORDER BY key inside an aggregate call. */
