@@ -528,6 +528,9 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     }
     s.base.consume = agg_consume;
     s.base.what = "aggregate without GROUP BY keys";
+    for (int i = 0; i < nc; i++)
+        if (node->calls[i].call.kind == BASALT_QPLAN_ARRAY_AGG)
+            s.base.what = "array_agg without GROUP BY keys (its list is held in memory)";
     s.agg = agg;
     atomic_init(&s.frozen, false);
     /* A global aggregate has one group: nothing to partition. */
