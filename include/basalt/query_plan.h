@@ -183,6 +183,19 @@ BASALT_EXPORT basalt_status basalt_qplan_filter(struct basalt_qctx *ctx, struct 
                                                 struct basalt_qplan **out,
                                                 struct basalt_error *err);
 
+/* UNNEST: per row of `child`, as many rows as the longest of its lists in
+ * columns cols[0, n_cols) (LIST columns of child; a NULL list has none):
+ * child's other columns repeated, then one column per list, "unnest0".., holding
+ * the list's element k of row k (NULL past the list's end: DuckDB's zip of
+ * several unnests). A row whose lists are all empty or NULL gives no row.
+ * Rows come out in the input's order, each row's elements in theirs.
+ * Returns OK; INVALID_ARG (a column out of range or not a LIST; n_cols
+ * outside 1..64); NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_unnest(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                                const int *cols, int n_cols,
+                                                struct basalt_qplan **out,
+                                                struct basalt_error *err);
+
 /* One column per expression (over child's schema), named names[i] (copied). */
 BASALT_EXPORT basalt_status basalt_qplan_project(struct basalt_qctx *ctx, struct basalt_qplan *child,
                                                  struct basalt_qexpr *const *exprs,

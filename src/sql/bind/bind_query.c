@@ -938,6 +938,21 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_qplan_filter(B->ctx, rel.node, pred, &rel.node, err);
     }
 
+    /* unnest(l) in the select list: a row per element, after all of the
+     * above */
+    if (st == BASALT_OK) {
+        int nu = 0;
+        const struct basalt_sql_expr **uexprs = basalt_calloc((size_t)n_out + 1, sizeof *uexprs);
+        if (uexprs == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; st == BASALT_OK && i < n_out; i++)
+            if (cols[i].expr != NULL)
+                uexprs[nu++] = cols[i].expr;
+        if (st == BASALT_OK)
+            st = basalt_sql_bind_unnests(B, &scope, uexprs, nu, &rel, &repl, &n_repl, err);
+        basalt_free(uexprs);
+    }
+
     /* ORDER BY items that are not output columns become hidden columns. */
     int n_keys = q->order_all ? n_out : q->n_order;
     int *order_cols = basalt_calloc((size_t)n_keys + 1, sizeof *order_cols);
