@@ -99,6 +99,8 @@ enum qop {
     QOP_INTERVAL_MUL, QOP_INTERVAL_MUL_F, QOP_INTERVAL_DIV_F, QOP_TO_INTERVAL,
     /* k_list.c */
     QOP_LIST_VALUE, QOP_LIST_LEN, QOP_LIST_EXTRACT, QOP_LIST_CONTAINS, QOP_STRING_SPLIT,
+    /* k_list_sort.c: list_sort (aux bit 0 DESC, bit 1 NULLS FIRST), list_distinct */
+    QOP_LIST_SORT, QOP_LIST_DISTINCT,
     /* k_time_of_day.c: TIME +/- INTERVAL (aux -1 for -), DATE + TIME, a TIME's
      * part (aux the part), make_time */
     QOP_TIME_ADD_INTERVAL, QOP_DATE_ADD_TIME, QOP_TIME_PART, QOP_MAKE_TIME,
