@@ -3,7 +3,10 @@
  * -0.0 equal to 0.0, intervals by months, days and time as they are
  * stored, strings and blobs by their bytes). list_distinct is the sorted list without NULLs
  * and with each value once: the same list whatever the elements' order,
- * where DuckDB's order comes from a hash table. */
+ * where DuckDB's order comes from a hash table. And the comparisons of two
+ * lists (=, <>, <, <=, >, >=): DuckDB's, element by element, a NULL element
+ * equal to another and above every value, a list before the longer lists
+ * it begins. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +55,10 @@ static uint64_t unsigned_at(const uint8_t *p, size_t w)
     return v;
 }
 
-static int elem_cmp(enum basalt_query_type_id id, const struct elem_ref *a,
-                    const struct elem_ref *b)
+/* `carry`: intervals compared as DuckDB's comparisons do (days and time
+ * carried into months and days), not as list_sort orders them. */
+static int elem_cmp_as(enum basalt_query_type_id id, const struct elem_ref *a,
+                       const struct elem_ref *b, bool carry)
 {
     switch (id) {
     case BASALT_QUERY_TYPE_BOOL: return (a->p[0] != 0) - (b->p[0] != 0);
@@ -89,6 +94,10 @@ static int elem_cmp(enum basalt_query_type_id id, const struct elem_ref *a,
         struct qinterval x, y;
         memcpy(&x, a->p, 16);
         memcpy(&y, b->p, 16);
+        if (carry) {
+            basalt_qinterval_normalize(&x);
+            basalt_qinterval_normalize(&y);
+        }
         if (x.months != y.months)
             return x.months < y.months ? -1 : 1;
         if (x.days != y.days)
@@ -101,6 +110,12 @@ static int elem_cmp(enum basalt_query_type_id id, const struct elem_ref *a,
         return c ? c : (a->len > b->len) - (a->len < b->len);
     }
     }
+}
+
+static int elem_cmp(enum basalt_query_type_id id, const struct elem_ref *a,
+                    const struct elem_ref *b)
+{
+    return elem_cmp_as(id, a, b, false);
 }
 
 static int ref_cmp(const void *x, const void *y, void *ctx)
@@ -189,4 +204,61 @@ basalt_status basalt_qk_list_sort(const struct qstep *st, struct qexec *x)
 basalt_status basalt_qk_list_distinct(const struct qstep *st, struct qexec *x)
 {
     return sort_lists(st, x, true);
+}
+
+/* Lists l and r's order: lexicographic by elem_cmp_as (carrying), a NULL
+ * element after every value, a prefix first. */
+static int list_cmp(struct basalt_query_type elem, struct qstr l, struct qstr r)
+{
+    struct lview a, b;
+    lview_open(l, elem, &a);
+    lview_open(r, elem, &b);
+    int64_t sa = 0, sb = 0;
+    for (uint32_t k = 0; k < a.n && k < b.n; k++) {
+        struct elem_ref x, y;
+        x.p = lview_at(&a, k, sa, &x.len);
+        y.p = lview_at(&b, k, sb, &y.len);
+        if (a.var) {
+            sa += (int64_t)x.len;
+            sb += (int64_t)y.len;
+        }
+        if (!a.valid[k] || !b.valid[k]) {
+            if (a.valid[k] != b.valid[k])
+                return a.valid[k] ? -1 : 1;
+            continue;
+        }
+        int c = elem_cmp_as(elem.id, &x, &y, true);
+        if (c)
+            return c;
+    }
+    return (a.n > b.n) - (a.n < b.n);
+}
+
+/* aux: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >= (QOP_EQ's order); NULL for a NULL
+ * list. */
+basalt_status basalt_qk_list_cmp(const struct qstep *st, struct qexec *x)
+{
+    struct basalt_query_type elem = basalt_query_type_element(st->in_type);
+    const struct qstr *l = A0.data, *r = x->vec[st->args[1]].data;
+    uint64_t *o = OUT.dbuf;
+    memset(o, 0, QWORDS * 8);
+    OUT.data = o;
+    basalt_qvalid_and(x, &OUT, &A0, &x->vec[st->args[1]]);
+    for (int i = 0; i < x->n; i++) {
+        if (!qrow_valid(OUT.valid, i))
+            continue;
+        int c = list_cmp(elem, l[i], r[i]);
+        bool t;
+        switch (st->aux) {
+        case 0: t = c == 0; break;
+        case 1: t = c != 0; break;
+        case 2: t = c < 0; break;
+        case 3: t = c <= 0; break;
+        case 4: t = c > 0; break;
+        default: t = c >= 0; break;
+        }
+        if (t)
+            qbit_set(o, i, true);
+    }
+    return BASALT_OK;
 }

@@ -9,6 +9,7 @@
 #include "query_internal.h"
 
 static bool is_list(const struct basalt_qexpr *e) { return e->type.id == BASALT_QUERY_TYPE_LIST; }
+static bool is_list_type(struct basalt_query_type t) { return t.id == BASALT_QUERY_TYPE_LIST; }
 
 static basalt_status nested(struct basalt_qexpr_builder *b, const char *name,
                             struct basalt_error *err)
@@ -169,6 +170,24 @@ static basalt_status r_list_sort(struct basalt_qexpr_builder *b, const char *nam
         return basalt_qbind_no_overload(b, name, args, n, err);
     return basalt_qbind_call_aux(b, name, op, args, 1, &args[0]->type, args[0]->type,
                                  dir | nf << 1, false, out, err);
+}
+
+basalt_status basalt_qbind_list_compare(struct basalt_qexpr_builder *b, const char *name,
+                                        enum qop op, struct basalt_qexpr **args,
+                                        struct basalt_qexpr **out, struct basalt_error *err)
+{
+    struct basalt_query_type t;
+    for (int i = 0; i < 2; i++)
+        if (args[i]->type.id == BASALT_QUERY_TYPE_NULL)
+            return basalt_qexpr_null(b, basalt_query_type_make(BASALT_QUERY_TYPE_BOOL), out, err);
+    if (!is_list(args[0]) || !is_list(args[1]) ||
+        !basalt_qbind_operand_types(args[0], args[0]->type, args[1], args[1]->type, &t) ||
+        !is_list_type(t))
+        return basalt_qbind_no_overload(b, name, args, 2, err);
+    struct basalt_query_type types[2] = {t, t};
+    return basalt_qbind_call_aux(b, name, QOP_LIST_CMP, args, 2, types,
+                                 basalt_query_type_make(BASALT_QUERY_TYPE_BOOL),
+                                 (int32_t)(op - QOP_EQ), false, out, err);
 }
 
 const struct qfunc_ext basalt_qfuncs_list[] = {

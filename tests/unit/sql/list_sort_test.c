@@ -47,3 +47,32 @@ TEST(sql_list_sort_and_distinct)
     EXPECT_SQL_ERROR("SELECT list_sort(1)", BASALT_UNSUPPORTED, "no overload of 'list_sort'");
     basalt_sql_session_free(s);
 }
+
+/* Two lists compared as DuckDB compares them (its answers by hand): element
+ * by element, a NULL element equal to another and after every value, a
+ * list before the longer ones it begins, intervals carried (unlike
+ * list_sort), -0.0 equal to 0.0, NaN above everything. */
+TEST(sql_list_comparisons)
+{
+    struct basalt_sql_session *s;
+    struct basalt_error err;
+    basalt_error_init(&err);
+    CHECK_OK(basalt_sql_session_new(NULL, &s, &err), &err);
+    EXPECT_SQL_ROWS("SELECT [1, NULL] = [1, NULL], [1, NULL] < [1, 2], [1, 2] < [1, NULL], "
+                    "[1] < [1, 0], [] < [NULL], [2] > [1, 5]",
+                    "t|f|t|t|t|t;");
+    EXPECT_SQL_ROWS("SELECT [1, 2] = [1, 2.0], [1, 2] <> [2, 1], (NULL::INT[] = [1]) IS NULL, "
+                    "([1] = NULL) IS NULL",
+                    "t|t|t|t;");
+    EXPECT_SQL_ROWS("SELECT ['a'] < ['b'], [INTERVAL 40 DAY] > [INTERVAL 1 MONTH], "
+                    "[0.0::DOUBLE] = [-0.0::DOUBLE], ['nan'::DOUBLE] > [1e308]",
+                    "t|t|t|t;");
+    EXPECT_SQL_ROWS("SELECT [1, 2] IN ([1, 2], [3]), [1, 2] BETWEEN [1] AND [2], "
+                    "[1, 2] >= [1, 2], [NULL] <> [1], [NULL] > [1]",
+                    "t|t|t|t|t;");
+    EXPECT_SQL_ROWS("SELECT count(*) FROM (VALUES ([1, 2]), ([1]), (NULL), ([0, 5])) t(x) "
+                    "WHERE x > [1]",
+                    "1;");
+    EXPECT_SQL_ERROR("SELECT [1] = 1", BASALT_UNSUPPORTED, "no overload of '='");
+    basalt_sql_session_free(s);
+}
