@@ -89,7 +89,20 @@ static basalt_status collect(struct binder *B, const struct basalt_sql_expr *e, 
         return st == BASALT_OK ? collect(B, e->u.case_.otherwise, U, err) : st;
     }
     case BASALT_SQL_EXPR_CAST: return collect(B, e->u.cast.arg, U, err);
-    default: return BASALT_OK;
+    case BASALT_SQL_EXPR_EXTRACT: return collect(B, e->u.extract.arg, U, err);
+    case BASALT_SQL_EXPR_IN_LIST: {
+        basalt_status st = collect(B, e->u.in_list.arg, U, err);
+        return st == BASALT_OK ? collect_all(B, e->u.in_list.items, e->u.in_list.n_items, U, err)
+                               : st;
+    }
+    case BASALT_SQL_EXPR_LIKE: {
+        basalt_status st = collect(B, e->u.like.arg, U, err);
+        if (st == BASALT_OK)
+            st = collect(B, e->u.like.pattern, U, err);
+        return st == BASALT_OK ? collect(B, e->u.like.escape, U, err) : st;
+    }
+    case BASALT_SQL_EXPR_LIST: return collect_all(B, e->u.list.items, e->u.list.n_items, U, err);
+    default: return BASALT_OK; /* subqueries are queries of their own */
     }
 }
 
