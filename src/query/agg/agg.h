@@ -21,7 +21,9 @@
  * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
  * values in byte order, or with an order key in its order, equal keys in
  * byte order; the ARG_MIN family takes the smallest x among rows tied on
- * the order value; MODE the smallest of the most frequent values; PRODUCT
+ * the order value; ARRAY_AGG lists its values in their order key's order,
+ * ties (and, without ORDER BY, all of them) in the values' order; MODE the
+ * smallest of the most frequent values; PRODUCT
  * multiplies in double-double; the quantiles and DISTINCT aggregates sort
  * the collected values. docs/QUERY.md ("Aggregation") lists the differences
  * from DuckDB this makes. */
