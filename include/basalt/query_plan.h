@@ -183,6 +183,19 @@ BASALT_EXPORT basalt_status basalt_qplan_filter(struct basalt_qctx *ctx, struct 
                                                 struct basalt_qplan **out,
                                                 struct basalt_error *err);
 
+/* UNNEST: per row of `child`, as many rows as the longest of its lists in
+ * columns cols[0, n_cols) (LIST columns of child; a NULL list has none):
+ * child's other columns repeated, then one column per list, "unnest0".., holding
+ * the list's element k of row k (NULL past the list's end: DuckDB's zip of
+ * several unnests). A row whose lists are all empty or NULL gives no row.
+ * Rows come out in the input's order, each row's elements in theirs.
+ * Returns OK; INVALID_ARG (a column out of range or not a LIST; n_cols
+ * outside 1..64); NOMEM. */
+BASALT_EXPORT basalt_status basalt_qplan_unnest(struct basalt_qctx *ctx, struct basalt_qplan *child,
+                                                const int *cols, int n_cols,
+                                                struct basalt_qplan **out,
+                                                struct basalt_error *err);
+
 /* One column per expression (over child's schema), named names[i] (copied). */
 BASALT_EXPORT basalt_status basalt_qplan_project(struct basalt_qctx *ctx, struct basalt_qplan *child,
                                                  struct basalt_qexpr *const *exprs,
@@ -209,7 +222,12 @@ enum basalt_qplan_agg {
     BASALT_QPLAN_ARG_MIN, BASALT_QPLAN_ARG_MAX, BASALT_QPLAN_ARG_MIN_NULL,
     BASALT_QPLAN_ARG_MAX_NULL,
     BASALT_QPLAN_PRODUCT, BASALT_QPLAN_BIT_AND, BASALT_QPLAN_BIT_OR, BASALT_QPLAN_BIT_XOR,
-    BASALT_QPLAN_MODE /* the most frequent value; ties: the smallest */
+    BASALT_QPLAN_MODE, /* the most frequent value; ties: the smallest */
+    /* array_agg / list: the values as a LIST of arg's type, NULLs kept as
+     * NULL elements, in `order` (which it needs: the SQL binder ends it with
+     * the value itself, so that the order is a function of the values);
+     * NULL over no row. */
+    BASALT_QPLAN_ARRAY_AGG
 };
 
 /* An ORDER BY key inside an aggregate call. */

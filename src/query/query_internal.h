@@ -99,6 +99,10 @@ enum qop {
     QOP_INTERVAL_MUL, QOP_INTERVAL_MUL_F, QOP_INTERVAL_DIV_F, QOP_TO_INTERVAL,
     /* k_list.c */
     QOP_LIST_VALUE, QOP_LIST_LEN, QOP_LIST_EXTRACT, QOP_LIST_CONTAINS, QOP_STRING_SPLIT,
+    /* k_list_sort.c: list_sort (aux bit 0 DESC, bit 1 NULLS FIRST), list_distinct */
+    QOP_LIST_SORT, QOP_LIST_DISTINCT,
+    /* two lists compared (aux: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=) */
+    QOP_LIST_CMP,
     /* k_time_of_day.c: TIME +/- INTERVAL (aux -1 for -), DATE + TIME, a TIME's
      * part (aux the part), make_time */
     QOP_TIME_ADD_INTERVAL, QOP_DATE_ADD_TIME, QOP_TIME_PART, QOP_MAKE_TIME,
@@ -438,6 +442,11 @@ basalt_status basalt_qbind_interval_arith(struct basalt_qexpr_builder *b, const 
                                           enum qop op, struct basalt_qexpr **args,
                                           struct basalt_qexpr **out, struct basalt_error *err);
 extern const struct qfunc_ext basalt_qfuncs_list[];
+/* bind_list.c: `l op r` for op QOP_EQ .. QOP_GE over two lists (or a list
+ * and a NULL), as DuckDB compares lists. */
+basalt_status basalt_qbind_list_compare(struct basalt_qexpr_builder *b, const char *name,
+                                        enum qop op, struct basalt_qexpr **args,
+                                        struct basalt_qexpr **out, struct basalt_error *err);
 extern const size_t basalt_qfuncs_list_n;
 extern const struct qfunc_ext basalt_qfuncs_time[];
 extern const size_t basalt_qfuncs_time_n;

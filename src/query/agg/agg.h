@@ -21,7 +21,9 @@
  * ANY_VALUE returns the smallest non-NULL value; STRING_AGG concatenates the
  * values in byte order, or with an order key in its order, equal keys in
  * byte order; the ARG_MIN family takes the smallest x among rows tied on
- * the order value; MODE the smallest of the most frequent values; PRODUCT
+ * the order value; ARRAY_AGG lists its values in their order key's order,
+ * ties (and, without ORDER BY, all of them) in the values' order; MODE the
+ * smallest of the most frequent values; PRODUCT
  * multiplies in double-double; the quantiles and DISTINCT aggregates sort
  * the collected values. docs/QUERY.md ("Aggregation") lists the differences
  * from DuckDB this makes. */
@@ -48,9 +50,13 @@ enum basalt_qagg_kind {
      * on the order rows arrive in. */
     BASALT_QAGG_ARG_MIN, BASALT_QAGG_ARG_MAX, BASALT_QAGG_ARG_MIN_NULL, BASALT_QAGG_ARG_MAX_NULL,
     BASALT_QAGG_PRODUCT, BASALT_QAGG_BIT_AND, BASALT_QAGG_BIT_OR, BASALT_QAGG_BIT_XOR,
-    BASALT_QAGG_MODE
+    BASALT_QAGG_MODE,
+    /* The values as a LIST (input is the element type). Always ordered: its
+     * argument array is the rows' pieces (basalt_qagg_list_piece), not the
+     * values, and its order key decides the elements' order. */
+    BASALT_QAGG_ARRAY_AGG
 };
-#define BASALT_QAGG_KIND_LAST BASALT_QAGG_MODE
+#define BASALT_QAGG_KIND_LAST BASALT_QAGG_ARRAY_AGG
 
 /* The kinds that take two arguments (CORR .. REGR_SXY). */
 static inline bool basalt_qagg_kind_binary(enum basalt_qagg_kind k)
@@ -202,6 +208,16 @@ basalt_status basalt_qagg_order_key(const struct ArrowArray *const *cols,
                                     const bool *nulls_first, int n_cols,
                                     const struct ArrowArray *when, int64_t n_rows,
                                     struct ArrowArray *out, struct basalt_error *err);
+
+/* ARRAY_AGG's argument: row i of x (an Arrow array of `elem`, a scalar
+ * type) as a BLOB of a validity byte (0 for NULL) then, for a value, its
+ * bytes as a list element holds them (the type's vector width, BOOLEAN a
+ * byte; a string's bytes). `out` (caller storage, owned on OK) has n_rows
+ * rows, none NULL. Returns OK; INVALID_ARG; LIMIT (over 2 GiB in a batch);
+ * NOMEM. */
+basalt_status basalt_qagg_list_piece(const struct ArrowArray *x, struct basalt_query_type elem,
+                                     int64_t n_rows, struct ArrowArray *out,
+                                     struct basalt_error *err);
 
 /* ------------------------------------------------------------ spilling
  *

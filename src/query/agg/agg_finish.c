@@ -447,8 +447,17 @@ static basalt_status out_schema(const struct basalt_qagg *a, struct ArrowSchema 
             snprintf(fmt, sizeof fmt, "%s", a->keys[i].format);
         else
             st = basalt_query_type_format(a->calls[i - a->n_keys].out, fmt, sizeof fmt, err);
+        /* ARRAY_AGG's lists: "+l" with a nullable "item" child */
+        bool list = i >= a->n_keys && a->calls[i - a->n_keys].out.id == BASALT_QUERY_TYPE_LIST;
         if (st == BASALT_OK)
-            st = basalt_arrow_schema_init(s->children[i], fmt, name, ARROW_FLAG_NULLABLE, 0, err);
+            st = basalt_arrow_schema_init(s->children[i], fmt, name, ARROW_FLAG_NULLABLE, list,
+                                          err);
+        if (st == BASALT_OK && list)
+            st = basalt_query_type_format(basalt_query_type_element(a->calls[i - a->n_keys].out),
+                                          fmt, sizeof fmt, err);
+        if (st == BASALT_OK && list)
+            st = basalt_arrow_schema_init(s->children[i]->children[0], fmt, "item",
+                                          ARROW_FLAG_NULLABLE, 0, err);
     }
     if (st != BASALT_OK)
         basalt_arrow_schema_release(s);

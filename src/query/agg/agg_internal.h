@@ -474,6 +474,13 @@ void basalt_qagg_select_ranks(const struct qagg_callinfo *ci, union qagg_cell *v
 basalt_status basalt_qagg_order(const struct basalt_qagg_local *t, uint32_t *ord, int64_t n,
                                 struct basalt_error *err);
 
+/* agg_list.c: call c's column of "+l" lists (ARRAY_AGG), as
+ * basalt_qagg_write writes a column. */
+basalt_status basalt_qagg_write_list(const struct basalt_qagg *a, int c,
+                                     struct basalt_qagg_local *const *parts, const uint32_t *rp,
+                                     const uint32_t *rg, const int64_t *const *coll_start,
+                                     int64_t n, struct ArrowArray *out, struct basalt_error *err);
+
 /* agg_output.c */
 basalt_status basalt_qagg_write(const struct basalt_qagg *agg,
                                 struct basalt_qagg_local *const *parts,

@@ -547,6 +547,11 @@ basalt_status basalt_qagg_write(const struct basalt_qagg *agg,
         return st;
     out->length = n;
     for (int i = 0; i < nc && st == BASALT_OK; i++) {
+        if (i >= agg->n_keys && agg->calls[i - agg->n_keys].call.kind == BASALT_QAGG_ARRAY_AGG) {
+            st = basalt_qagg_write_list(agg, i - agg->n_keys, parts, ref_part, ref_gid,
+                                        coll_start, n, out->children[i], err);
+            continue;
+        }
         struct ocol o;
         struct basalt_query_type t = i < agg->n_keys ? agg->keys[i].type
                                                      : agg->calls[i - agg->n_keys].out;

@@ -36,6 +36,8 @@ void basalt_qagg_call_setup(struct qagg_callinfo *ci)
     case BASALT_QAGG_BIT_XOR: ci->state = c->distinct ? QS_COLLECT : QS_BITS; break;
     default: ci->state = QS_COLLECT; break; /* MEDIAN, QUANTILE_*, STRING_AGG, MODE */
     }
+    if (c->kind == BASALT_QAGG_ARRAY_AGG)
+        ci->in_phys = QP_STR; /* its pieces (basalt_qagg_list_piece) */
     if (basalt_qagg_call_two_args(c))
         ci->in2_phys = basalt_qagg_phys(c->input2);
     if (basalt_qagg_kind_binary(c->kind)) {

@@ -10,7 +10,7 @@ static const char *const kind_names[] = {
     "string_agg", "bool_and", "bool_or", "corr", "covar_pop", "covar_samp", "regr_slope",
     "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy", "regr_sxx",
     "regr_syy", "regr_sxy", "arg_min", "arg_max", "arg_min_null", "arg_max_null", "product",
-    "bit_and", "bit_or", "bit_xor", "mode"};
+    "bit_and", "bit_or", "bit_xor", "mode", "array_agg"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == BASALT_QAGG_KIND_LAST + 1,
                "a name per kind");
 
@@ -95,7 +95,8 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
     if (call->ordered) {
         /* The order key basalt_qagg_order_key writes. */
         if (call->input2.id != BASALT_QUERY_TYPE_BINARY ||
-            !(basalt_qagg_kind_arg(call->kind) || call->kind == BASALT_QAGG_STRING_AGG))
+            !(basalt_qagg_kind_arg(call->kind) || call->kind == BASALT_QAGG_STRING_AGG ||
+              call->kind == BASALT_QAGG_ARRAY_AGG))
             return basalt_error_set(err, BASALT_INVALID_ARG,
                                     "aggregate: an order key needs a BLOB and a kind that "
                                     "takes one");
@@ -189,6 +190,16 @@ basalt_status basalt_qagg_result_type(const struct basalt_qagg_call *call,
     case BASALT_QAGG_BIT_XOR:
         if (basalt_qtype_is_int(id)) {
             *out = in;
+            ok = true;
+        }
+        break;
+    case BASALT_QAGG_ARRAY_AGG:
+        /* a list of lists is not a type here */
+        if (!call->ordered)
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "aggregate: array_agg needs an order key");
+        if (typed && id != BASALT_QUERY_TYPE_LIST) {
+            *out = basalt_query_type_list(in);
             ok = true;
         }
         break;

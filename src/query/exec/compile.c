@@ -488,7 +488,7 @@ static int32_t lower_call(struct lower *L, const struct basalt_qexpr *e, int32_t
         ok = basalt_qk_interval_select(st);
         break;
     case QOP_LIST_VALUE: case QOP_LIST_LEN: case QOP_LIST_EXTRACT: case QOP_LIST_CONTAINS:
-    case QOP_STRING_SPLIT:
+    case QOP_STRING_SPLIT: case QOP_LIST_SORT: case QOP_LIST_DISTINCT: case QOP_LIST_CMP:
         ok = basalt_qk_list_select(st);
         break;
     default:

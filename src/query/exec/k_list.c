@@ -319,6 +319,12 @@ bool basalt_qk_list_select(struct qstep *st)
     case QOP_LIST_EXTRACT: st->fn = k_list_extract; st->kname = "list_extract"; return true;
     case QOP_LIST_CONTAINS: st->fn = k_list_contains; st->kname = "list_contains"; return true;
     case QOP_STRING_SPLIT: st->fn = k_string_split; st->kname = "string_split"; return true;
+    case QOP_LIST_SORT: st->fn = basalt_qk_list_sort; st->kname = "list_sort"; return true;
+    case QOP_LIST_CMP: st->fn = basalt_qk_list_cmp; st->kname = "list_compare"; return true;
+    case QOP_LIST_DISTINCT:
+        st->fn = basalt_qk_list_distinct;
+        st->kname = "list_distinct";
+        return true;
     default: return false;
     }
 }

@@ -20,6 +20,11 @@ static inline bool elem_var(enum basalt_query_type_id id)
     return id == BASALT_QUERY_TYPE_STRING || id == BASALT_QUERY_TYPE_BINARY;
 }
 
+/* k_list_sort.c */
+basalt_status basalt_qk_list_sort(const struct qstep *st, struct qexec *x);
+basalt_status basalt_qk_list_distinct(const struct qstep *st, struct qexec *x);
+basalt_status basalt_qk_list_cmp(const struct qstep *st, struct qexec *x);
+
 /* Bytes of one fixed-width element in the serialised form. */
 static inline size_t elem_width(struct basalt_query_type elem)
 {

@@ -1715,6 +1715,15 @@ basalt_status basalt_qexpr_call(struct basalt_qexpr_builder *b, const char *name
     /* length() of a list is its element count, as len() */
     if (n_args == 1 && args[0]->type.id == BASALT_QUERY_TYPE_LIST && strcasecmp(name, "length") == 0)
         name = "len";
+    /* two lists compare as DuckDB's (bind_list.c) */
+    if (n_args == 2 && (args[0]->type.id == BASALT_QUERY_TYPE_LIST ||
+                        args[1]->type.id == BASALT_QUERY_TYPE_LIST))
+        for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+            if (strcasecmp(functions[i].name, name) == 0 && functions[i].op >= QOP_EQ &&
+                functions[i].op <= QOP_GE) {
+                struct basalt_qexpr *pair[2] = {args[0], args[1]};
+                return basalt_qbind_list_compare(b, name, functions[i].op, pair, out, err);
+            }
     /* lists reach the list functions only (bind_list.c) */
     bool list_fn = false;
     for (size_t i = 0; i < basalt_qfuncs_list_n; i++)

@@ -90,10 +90,11 @@ basalt_status basalt_qplan_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
         bool ordered = c->call.n_order > 0;
         if (c->call.kind != BASALT_QPLAN_COUNT_STAR && c->call.arg == NULL)
             return basalt_error_set(err, BASALT_INVALID_ARG, "aggregate %d: no argument", i);
-        if (ordered && !basalt_qagg_kind_arg(k) && k != BASALT_QAGG_STRING_AGG)
+        if (ordered && !basalt_qagg_kind_arg(k) && k != BASALT_QAGG_STRING_AGG &&
+            k != BASALT_QAGG_ARRAY_AGG)
             return basalt_error_set(err, BASALT_INVALID_ARG,
-                                    "aggregate %d: ORDER BY only in the ARG_MIN family and "
-                                    "STRING_AGG",
+                                    "aggregate %d: ORDER BY only in the ARG_MIN family, "
+                                    "STRING_AGG and ARRAY_AGG",
                                     i);
         if (!ordered)
             c->call.filter = NULL; /* the argument carries it (CASE) */

@@ -85,6 +85,7 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
         put(o, "LIMIT %lld offset=%lld", (long long)n->limit, (long long)n->offset);
         break;
     case QPLAN_UNION_ALL: put(o, "UNION_ALL"); break;
+    case QPLAN_UNNEST: put(o, "UNNEST lists=%d", n->n_unnest); break;
     case QPLAN_WINDOW:
         put(o, "WINDOW partitions=%d order=%d functions=%d", n->n_part, n->n_sort_keys,
             n->n_wcalls);

@@ -56,6 +56,7 @@ static void node_free(struct basalt_qplan *n)
     basalt_free(n->right_keys);
     basalt_free(n->sort_keys);
     basalt_free(n->part_cols);
+    basalt_free(n->unnest_cols);
     basalt_free(n->wcalls);
     basalt_free(n);
 }

@@ -329,6 +329,65 @@ static basalt_status prune_sort_limit(struct basalt_qctx *ctx, struct basalt_qpl
     return st;
 }
 
+/* An UNNEST keeps its lists and the input columns its parent needs, and
+ * passes on whatever its input keeps, then its element columns. */
+static basalt_status prune_unnest(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                  const bool *need, int32_t *map, struct basalt_error *err)
+{
+    struct basalt_qplan *child = node->child[0];
+    int64_t n = child->schema.n_children;
+    int nu = node->n_unnest;
+    bool *cneed = need_new(n);
+    if (cneed == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0, o = 0; i < n; i++)
+        cneed[i] = basalt_qplan_unnested(node, (int)i) || need[o++];
+    /* old output position of each input column (-1: a list) */
+    int32_t *at = basalt_calloc((size_t)n + 1, sizeof *at);
+    int32_t *cmap = NULL;
+    struct ArrowSchema old = node->schema;
+    memset(&node->schema, 0, sizeof node->schema);
+    basalt_status st = at ? prune_child(ctx, child, cneed, &cmap, err)
+                          : basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    int64_t old_kept = 0;
+    for (int64_t i = 0; st == BASALT_OK && i < n; i++)
+        at[i] = basalt_qplan_unnested(node, (int)i) ? -1 : (int32_t)old_kept++;
+    for (int j = 0; st == BASALT_OK && j < nu; j++)
+        node->unnest_cols[j] = cmap[node->unnest_cols[j]];
+    int64_t m = child->schema.n_children, kept = m - nu;
+    if (st == BASALT_OK)
+        st = basalt_arrow_schema_init(&node->schema, "+s", NULL, 0, kept + nu, err);
+    for (int64_t i = 0, o = 0; i < m && st == BASALT_OK; i++)
+        if (!basalt_qplan_unnested(node, (int)i))
+            st = basalt_arrow_schema_copy(child->schema.children[i], node->schema.children[o++],
+                                          err);
+    for (int j = 0; j < nu && st == BASALT_OK; j++)
+        st = basalt_arrow_schema_copy(old.children[old_kept + j], node->schema.children[kept + j],
+                                      err);
+    if (st == BASALT_OK) {
+        /* an input column's new place among the kept ones: its new index
+         * less the lists before it */
+        for (int64_t i = 0; i < n; i++) {
+            if (at[i] < 0 || !need[at[i]] || cmap[i] < 0)
+                continue;
+            int32_t before = 0;
+            for (int j = 0; j < nu; j++)
+                before += node->unnest_cols[j] < cmap[i];
+            map[at[i]] = cmap[i] - before;
+        }
+        for (int64_t i = 0; i < old_kept; i++)
+            if (!need[i])
+                map[i] = -1;
+        for (int j = 0; j < nu; j++)
+            map[old_kept + j] = (int32_t)(kept + j);
+    }
+    basalt_free(at);
+    basalt_arrow_schema_release(&old);
+    basalt_free(cneed);
+    basalt_free(cmap);
+    return st;
+}
+
 /* A window keeps its partition, order, argument and default columns, the
  * input columns its parent needs, and only the calls its parent needs. */
 static basalt_status prune_window(struct basalt_qctx *ctx, struct basalt_qplan *node,
@@ -437,6 +496,8 @@ static basalt_status prune(struct basalt_qctx *ctx, struct basalt_qplan *node, c
         return prune_sort_limit(ctx, node, need, map, err);
     case QPLAN_WINDOW:
         return prune_window(ctx, node, need, map, err);
+    case QPLAN_UNNEST:
+        return prune_unnest(ctx, node, need, map, err);
     case QPLAN_UNION_ALL:
         for (int i = 0; i < node->n_children; i++) {
             basalt_status st = prune_all(ctx, node->children[i], err);

@@ -26,7 +26,8 @@ enum qplan_kind {
     QPLAN_SORT,
     QPLAN_LIMIT,
     QPLAN_UNION_ALL,
-    QPLAN_WINDOW
+    QPLAN_WINDOW,
+    QPLAN_UNNEST
 };
 
 /* A `column op constant` conjunct pushed into a file scan's pruning. */
@@ -116,6 +117,10 @@ struct basalt_qplan {
     struct basalt_qplan_sort_key *sort_keys; /* SORT; WINDOW: the order keys */
     int n_sort_keys;
     int *part_cols;                   /* WINDOW */
+    /* UNNEST: its LIST columns of the input (not passed on: the output is
+     * the input's other columns, then the elements) */
+    int *unnest_cols;
+    int n_unnest;
     int n_part;
     /* WINDOW, all of whose calls are ROW_NUMBER, RANK or DENSE_RANK: only
      * rows whose row number is at most row_limit are needed (a filter
@@ -167,6 +172,8 @@ struct basalt_qctx {
 };
 
 /* node.c */
+/* unnest.c: whether input column `column` is one of UNNEST node's lists. */
+bool basalt_qplan_unnested(const struct basalt_qplan *node, int column);
 basalt_status basalt_qplan_node_new(struct basalt_qctx *ctx, enum qplan_kind kind,
                                     struct basalt_qplan **out, struct basalt_error *err);
 basalt_status basalt_qctx_builder_over(struct basalt_qctx *ctx, const struct ArrowSchema *schema,

@@ -145,6 +145,12 @@ basalt_status basalt_qrun_open(struct basalt_qctx *ctx, struct basalt_qplan *nod
         op->in_schema = &node->child[0]->schema;
         pl->schema = &node->schema;
         return BASALT_OK;
+    case QPLAN_UNNEST:
+        st = basalt_qrun_open(ctx, node->child[0], pl, err);
+        if (st == BASALT_OK)
+            st = basalt_qrun_unnest_op(node, pl, err);
+        pl->schema = &node->schema;
+        return st;
     case QPLAN_JOIN:
         if (node->join_type != BASALT_QPLAN_JOIN_RIGHT && node->join_type != BASALT_QPLAN_JOIN_FULL &&
             !node->build_left) {

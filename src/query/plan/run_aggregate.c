@@ -252,7 +252,9 @@ static basalt_status agg_spill_init(struct agg_sink *s, const struct basalt_quer
             types[sp->n_cols] = key_types[i];
         } else if (i < nk + nc) {
             used = calls[i - nk].kind != BASALT_QAGG_COUNT_STAR;
-            types[sp->n_cols] = calls[i - nk].input;
+            types[sp->n_cols] = calls[i - nk].kind == BASALT_QAGG_ARRAY_AGG
+                                    ? basalt_query_type_make(BASALT_QUERY_TYPE_BINARY) /* pieces */
+                                    : calls[i - nk].input;
         } else {
             used = basalt_qagg_call_two_args(&calls[i - nk - nc]);
             types[sp->n_cols] = calls[i - nk - nc].input2;
@@ -302,7 +304,7 @@ static basalt_status agg_take(struct agg_sink *s, int worker,
                               bool whole, struct basalt_error *err)
 {
     int nk = s->node->n_exprs, nc = s->node->n_calls;
-    struct ArrowArray view[256], okeys[128];
+    struct ArrowArray view[256], okeys[128], pieces[128];
     const struct ArrowArray *in[256];
     for (int i = 0; i < s->n_all; i++) {
         in[i] = NULL;
@@ -314,7 +316,17 @@ static basalt_status agg_take(struct agg_sink *s, int worker,
         in[i] = &view[i];
     }
     basalt_status st = BASALT_OK;
-    int n_okeys = 0;
+    int n_okeys = 0, n_pieces = 0;
+    /* ARRAY_AGG takes its values as pieces that carry their NULLs (agg.h) */
+    for (int c = 0; c < nc && st == BASALT_OK; c++) {
+        const struct basalt_qplan_agg_call *pc = &s->node->calls[c].call;
+        if (pc->kind != BASALT_QPLAN_ARRAY_AGG || in[nk + c] == NULL)
+            continue;
+        st = basalt_qagg_list_piece(in[nk + c], basalt_qexpr_type(pc->arg), n,
+                                    &pieces[n_pieces], err);
+        if (st == BASALT_OK)
+            in[nk + c] = &pieces[n_pieces++];
+    }
     for (int o = 0; o < s->n_ordered && st == BASALT_OK; o++) {
         const struct agg_ordered *oc = &s->ordered[o];
         st = basalt_qagg_order_key(in + oc->first, oc->types, oc->desc, oc->nulls_first, oc->n,
@@ -332,6 +344,8 @@ static basalt_status agg_take(struct agg_sink *s, int worker,
     }
     for (int i = 0; i < n_okeys; i++)
         basalt_arrow_array_release(&okeys[i]);
+    for (int i = 0; i < n_pieces; i++)
+        basalt_arrow_array_release(&pieces[i]);
     return st;
 }
 
@@ -514,6 +528,9 @@ basalt_status basalt_qrun_aggregate_to(struct basalt_qctx *ctx, struct basalt_qp
     }
     s.base.consume = agg_consume;
     s.base.what = "aggregate without GROUP BY keys";
+    for (int i = 0; i < nc; i++)
+        if (node->calls[i].call.kind == BASALT_QPLAN_ARRAY_AGG)
+            s.base.what = "array_agg without GROUP BY keys (its list is held in memory)";
     s.agg = agg;
     atomic_init(&s.frozen, false);
     /* A global aggregate has one group: nothing to partition. */

@@ -257,6 +257,10 @@ basalt_status basalt_qrun_collect_in_order(struct basalt_qctx *ctx, struct basal
                                            struct basalt_error *err);
 /* Runs the build side and adds the probe to pl (whose source is the left
  * side's pipeline, already open). */
+/* unnest.c: an UNNEST node as an operator of the pipeline pl (opened on
+ * its input). */
+basalt_status basalt_qrun_unnest_op(struct basalt_qplan *node, struct qpipeline *pl,
+                                    struct basalt_error *err);
 basalt_status basalt_qrun_join_probe(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                      struct qpipeline *pl, struct basalt_error *err);
 /* RIGHT and FULL joins: the whole join, unmatched build rows last; SEMI and

@@ -346,8 +346,8 @@ static basalt_status push(struct run *r, int k, int worker, int64_t m, struct Ar
     if (r->memory_limit > 0 && !r->sink->spills && basalt_alloc_bytes() > r->memory_limit) {
         basalt_arrow_array_release(batch);
         bool probes = false;
-        for (int i = 0; i < r->pl->n_ops; i++)
-            probes |= r->pl->ops[i].kind == QPIPE_PROBE;
+        for (int i = 0; i < r->pl->n_ops; i++) /* (an UNNEST is a probe without a table) */
+            probes |= r->pl->ops[i].kind == QPIPE_PROBE && r->pl->ops[i].node->kind == QPLAN_JOIN;
         if (probes) /* the hash tables are held while their probes run */
             return basalt_error_set(err, BASALT_LIMIT,
                                     "HASH JOIN: memory limit of %.1f MiB exceeded (%.1f MiB in "

@@ -166,7 +166,7 @@ bool basalt_sql_is_aggregate(const char *name)
         "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy", "regr_sxx",
         "regr_syy", "regr_sxy", "arg_min", "arg_max", "argmin", "argmax", "min_by", "max_by",
         "arg_min_null", "arg_max_null", "last", "count_if", "countif", "product", "bit_and",
-        "bit_or", "bit_xor", "mode"};
+        "bit_or", "bit_xor", "mode", "array_agg", "list"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;

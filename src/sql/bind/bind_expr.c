@@ -559,6 +559,10 @@ static basalt_status lower_function(struct blower *L, const struct basalt_sql_ex
     if (basalt_sql_is_aggregate(name))
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
                               "aggregate function calls are not allowed in %s", L->clause);
+    /* the select list's unnest calls are columns by now (bind_unnest.c) */
+    if (strcmp(name, "unnest") == 0)
+        return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
+                              "UNNEST not supported here");
     if (basalt_sql_is_grouping_call(e)) /* a column of a grouped result alone */
         return basalt_sql_err(L->B, BASALT_INVALID_ARG, e->pos, err,
                               "GROUPING() is allowed only in the select list, HAVING, "

@@ -357,6 +357,14 @@ basalt_status basalt_sql_bind_windows(struct binder *B, const struct bscope *sco
                                       struct brel *rel, struct brepl **repl, int *n_repl,
                                       struct basalt_error *err);
 
+/* bind_unnest.c: the unnest calls of the select list's exprs, as an UNNEST
+ * node on rel (after the projection that computes their lists); each
+ * call's text mapped to its element column in *repl. */
+basalt_status basalt_sql_bind_unnests(struct binder *B, const struct bscope *scope,
+                                      const struct basalt_sql_expr *const *exprs, int n,
+                                      struct brel *rel, struct brepl **repl, int *n_repl,
+                                      struct basalt_error *err);
+
 /* bind_or.c: adds the conditions each OR of F's conjuncts implies (a
  * conjunct common to every branch; per table, the OR of the branches' parts
  * over that table alone). */

@@ -125,6 +125,26 @@ static basalt_status lower_agg_order(struct blower *L, const struct basalt_sql_e
     return st;
 }
 
+/* array_agg's order ends with its value (ascending, NULLs last): without
+ * ORDER BY its elements come in the order of their values, and rows tied on
+ * the ORDER BY keys in the order of theirs, whatever the number of workers
+ * and the order the rows arrive in (DuckDB: arrival order). */
+static basalt_status append_value_order(struct blower *L, struct basalt_qplan_agg_call *c,
+                                        struct basalt_error *err)
+{
+    struct basalt_qplan_agg_order *o =
+        basalt_arena_alloc(&L->B->arena, sizeof *o * (size_t)(c->n_order + 1), 8);
+    if (o == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int i = 0; i < c->n_order; i++)
+        o[i] = c->order[i];
+    memset(&o[c->n_order], 0, sizeof o[c->n_order]);
+    o[c->n_order].expr = c->arg;
+    c->order = o;
+    c->n_order++;
+    return BASALT_OK;
+}
+
 /* The kind of aggregate call e, its constant arguments (separator,
  * quantile) and how many ORDER BY keys it keeps (c->n_order; the caller
  * lowers them). */
@@ -187,6 +207,8 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     else if (strcmp(n, "bit_or") == 0) c->kind = BASALT_QPLAN_BIT_OR;
     else if (strcmp(n, "bit_xor") == 0) c->kind = BASALT_QPLAN_BIT_XOR;
     else if (strcmp(n, "mode") == 0) c->kind = BASALT_QPLAN_MODE;
+    else if (strcmp(n, "array_agg") == 0 || strcmp(n, "list") == 0)
+        c->kind = BASALT_QPLAN_ARRAY_AGG;
     else {
         /* The two-argument aggregates, f(y, x) and arg_min(x, y) */
         static const struct {
@@ -251,7 +273,7 @@ static basalt_status agg_kind(struct binder *B, const struct basalt_sql_expr *e,
     /* ORDER BY decides first/last/any_value and STRING_AGG (the order of
      * its pieces); the others' results do not depend on the order of their
      * input (a DOUBLE sum is added in double-double, agg/agg.h). */
-    if (by_order || c->kind == BASALT_QPLAN_STRING_AGG)
+    if (by_order || c->kind == BASALT_QPLAN_STRING_AGG || c->kind == BASALT_QPLAN_ARRAY_AGG)
         c->n_order = k->n_order;
     /* string_agg(x ORDER BY x) is its order already (byte order; a NULL
      * piece is skipped) */
@@ -798,6 +820,8 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             }
             if (st == BASALT_OK && calls[i].n_order > 0)
                 st = lower_agg_order(&L, A.calls[i], &calls[i], err);
+            if (st == BASALT_OK && calls[i].kind == BASALT_QPLAN_ARRAY_AGG)
+                st = append_value_order(&L, &calls[i], err);
             /* count_if(b) is the sum of the BOOLEAN b, as DuckDB's (HUGEINT,
              * NULL over no value) */
             if (st == BASALT_OK && calls[i].kind == BASALT_QPLAN_SUM &&
@@ -916,6 +940,21 @@ static basalt_status bind_select(struct binder *B, const struct basalt_sql_query
             st = basalt_sql_lower(&Q, qualify, &pred, err);
         if (st == BASALT_OK)
             st = basalt_qplan_filter(B->ctx, rel.node, pred, &rel.node, err);
+    }
+
+    /* unnest(l) in the select list: a row per element, after all of the
+     * above */
+    if (st == BASALT_OK) {
+        int nu = 0;
+        const struct basalt_sql_expr **uexprs = basalt_calloc((size_t)n_out + 1, sizeof *uexprs);
+        if (uexprs == NULL)
+            st = basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        for (int i = 0; st == BASALT_OK && i < n_out; i++)
+            if (cols[i].expr != NULL)
+                uexprs[nu++] = cols[i].expr;
+        if (st == BASALT_OK)
+            st = basalt_sql_bind_unnests(B, &scope, uexprs, nu, &rel, &repl, &n_repl, err);
+        basalt_free(uexprs);
     }
 
     /* ORDER BY items that are not output columns become hidden columns. */

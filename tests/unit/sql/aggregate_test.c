@@ -201,3 +201,74 @@ TEST(sql_variance_of_equal_values_is_zero)
         basalt_pool_free(pool);
     }
 }
+
+/* array_agg / list: NULL values are NULL elements; without ORDER BY the
+ * elements come in the values' order (NULLs last), and rows tied on the
+ * ORDER BY keys in their values' order too, so the lists are the same for
+ * 1, 2 and 4 workers and any split of the input. The answers are DuckDB's
+ * (with `ORDER BY v` spelled out where it has arrival order). */
+TEST(sql_array_agg)
+{
+    char first[2048] = "";
+    for (int workers = 1; workers <= 4; workers *= 2) {
+        struct basalt_pool *pool = NULL;
+        if (workers > 1)
+            basalt_pool_new(workers - 1, &pool, NULL);
+        struct basalt_sql_options o;
+        basalt_sql_options_init(&o);
+        o.pool = pool;
+        o.num_workers = workers;
+        struct basalt_sql_session *s;
+        struct basalt_error err;
+        basalt_error_init(&err);
+        CHECK_OK(basalt_sql_session_new(&o, &s, &err), &err);
+#define T6 "(VALUES (1, 3, 1), (1, NULL, 1), (1, 1, 2), (1, 3, 0), (2, NULL, 5), (2, -1, 5)) t(g, v, k)"
+        EXPECT_SQL_ROWS("SELECT g, array_agg(v)::VARCHAR, list(v ORDER BY k DESC)::VARCHAR, "
+                        "array_agg(DISTINCT v)::VARCHAR, array_agg(v ORDER BY v DESC NULLS FIRST)"
+                        "::VARCHAR FROM " T6 " GROUP BY g ORDER BY g",
+                        "1|[1, 3, 3, NULL]|[1, 3, NULL, 3]|[1, 3, NULL]|[NULL, 3, 3, 1];"
+                        "2|[-1, NULL]|[-1, NULL]|[-1, NULL]|[NULL, -1];");
+        /* FILTER leaves rows out (a group left with none is NULL), as does
+         * an input of no rows; the lists' type and the list functions */
+        EXPECT_SQL_ROWS("SELECT g, array_agg(v) FILTER (WHERE k > 1)::VARCHAR, "
+                        "len(array_agg(v)), array_agg(v ORDER BY k)[1], typeof(list(v)) FROM " T6
+                        " GROUP BY g ORDER BY g",
+                        "1|[1]|4|3|INTEGER[];2|[-1, NULL]|2|-1|INTEGER[];");
+        EXPECT_SQL_ROWS("SELECT array_agg(v)::VARCHAR, list(v)::VARCHAR IS NULL FROM " T6
+                        " WHERE g > 2",
+                        "N|t;");
+        EXPECT_SQL_ROWS("SELECT array_agg(s)::VARCHAR, array_agg(b)::VARCHAR, "
+                        "array_agg(s::BLOB ORDER BY s DESC)::VARCHAR, array_agg(iv ORDER BY s)"
+                        "::VARCHAR FROM (VALUES ('b', true, INTERVAL 1 DAY), ('a, c', NULL, NULL), "
+                        "(NULL, false, INTERVAL 2 HOUR)) t(s, b, iv)",
+                        "['a, c', b, NULL]|[false, true, NULL]|[b, 'a, c', NULL]|"
+                        "[NULL, 1 day, '02:00:00'];");
+        /* ties on k go in the values' order (DuckDB: ORDER BY k, v) */
+        char got[2048];
+        CHECK_OK(sql_test_rows(s,
+                               "SELECT g, array_agg(v ORDER BY k)::VARCHAR FROM (SELECT range % 2 "
+                               "AS g, (range * 7) % 10 - 5 AS v, range % 3 AS k FROM range(30)) "
+                               "GROUP BY g ORDER BY g",
+                               got, sizeof got, &err),
+                 &err);
+        CHECK_MSG(strcmp(got, "0|[-5, -3, -1, 1, 3, -5, -3, -1, 1, 3, -5, -3, -1, 1, 3];"
+                              "1|[-4, -2, 0, 2, 4, -4, -2, 0, 2, 4, -4, -2, 0, 2, 4];") == 0,
+                  "got %s", got);
+        if (workers == 1)
+            snprintf(first, sizeof first, "%s", got);
+        else
+            CHECK_MSG(strcmp(got, first) == 0, "%d workers: %s\n  1 worker: %s", workers, got,
+                      first);
+        EXPECT_SQL_ERROR("SELECT array_agg(v, k) FROM " T6, BASALT_INVALID_ARG,
+                         "array_agg takes 1 argument");
+        EXPECT_SQL_ERROR("SELECT array_agg(DISTINCT v ORDER BY k) FROM " T6, BASALT_INVALID_ARG,
+                         "ORDER BY expressions must appear in the argument list");
+        EXPECT_SQL_ERROR("SELECT array_agg([v]) FROM " T6, BASALT_UNSUPPORTED,
+                         "cannot be an aggregate's argument");
+        EXPECT_SQL_ERROR("SELECT array_agg(v) OVER () FROM " T6, BASALT_UNSUPPORTED,
+                         "array_agg is not supported as a window function");
+#undef T6
+        basalt_sql_session_free(s);
+        basalt_pool_free(pool);
+    }
+}
