@@ -281,7 +281,7 @@ static basalt_status jrun(void *ctx, uint64_t iters, struct basalt_error *err)
     int w = c->threads;
     for (uint64_t it = 0; it < iters; it++) {
         struct basalt_qjoin_spec spec = {c->type, &c->probe->schema, &c->build->schema, &c->pk,
-                                         &c->bk, 1, NULL, NULL, 0};
+                                         &c->bk, 1, NULL, NULL, 0, NULL, 0};
         struct jrun r;
         memset(&r, 0, sizeof r);
         r.c = c;

@@ -453,7 +453,8 @@ const secs = ((Date.now() - t0) / 1000).toFixed(1);
     const p = spawnSync(bin, ['sql', sub(`EXPLAIN ${q}`), '--format', 'csv'], { encoding: 'utf8' });
     return p.status === 0 ? p.stdout : `error: ${p.stderr}`;
   };
-  const depth = line => line.search(/\S/);
+  // (a line with a comma, such as an operator's column list, comes quoted)
+  const depth = line => line.replace(/^"/, '').search(/\S/);
   const pushed = plan('SELECT u.uid, t.id FROM $U u LEFT JOIN $T t ON u.uid = t.uid AND t.g = 7').split('\n');
   // (LEFT, or RIGHT when the join builds the users and probes the bigger table)
   const j = pushed.findIndex(l => /HASH_JOIN (LEFT|RIGHT)/.test(l));

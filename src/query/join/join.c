@@ -37,6 +37,42 @@ static basalt_status same_type(const struct ArrowSchema *a, const struct ArrowSc
     return BASALT_OK;
 }
 
+/* The type's own output row (probe then build columns, or one side's) as
+ * indices into the INNER layout: its column i is INNER column base + i. */
+static void type_layout(const struct basalt_qjoin *j, int64_t *base, int64_t *width)
+{
+    int64_t np = j->probe_schema.n_children, nb = j->build_schema.n_children;
+    bool semi = j->type == BASALT_QJOIN_SEMI || j->type == BASALT_QJOIN_ANTI;
+    bool right_semi = j->type == BASALT_QJOIN_RIGHT_SEMI || j->type == BASALT_QJOIN_RIGHT_ANTI;
+    *base = right_semi ? np : 0;
+    *width = semi ? np : right_semi ? nb : np + nb;
+}
+
+/* j->out_cols: the spec's output columns, or all of the type's. */
+static basalt_status output_columns(struct basalt_qjoin *j, const struct basalt_qjoin_spec *spec,
+                                    struct basalt_error *err)
+{
+    int64_t base, width;
+    type_layout(j, &base, &width);
+    bool narrowed = spec->output_columns != NULL;
+    int64_t n = narrowed ? spec->n_output_columns : width;
+    if (n < 0)
+        return basalt_error_set(err, BASALT_INVALID_ARG, "join: %lld output columns",
+                                (long long)n);
+    j->out_cols = basalt_calloc((size_t)n + 1, sizeof *j->out_cols);
+    if (!j->out_cols)
+        return nomem(err);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t c = narrowed ? spec->output_columns[i] : i;
+        if (c < 0 || c >= width)
+            return basalt_error_set(err, BASALT_INVALID_ARG,
+                                    "join: output column %lld out of range", (long long)c);
+        j->out_cols[i] = (int)(base + c);
+    }
+    j->n_out_cols = (int)n;
+    return BASALT_OK;
+}
+
 basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basalt_qjoin **out,
                                struct basalt_error *err)
 {
@@ -86,6 +122,11 @@ basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basa
             j->res_cols[i] = c;
         }
     }
+    st = output_columns(j, spec, err);
+    if (st != BASALT_OK) {
+        basalt_qjoin_free(j);
+        return st;
+    }
     int nk = spec->n_keys ? spec->n_keys : 1;
     j->probe_keys = basalt_calloc((size_t)nk, sizeof *j->probe_keys);
     j->build_keys = basalt_calloc((size_t)nk, sizeof *j->build_keys);
@@ -126,6 +167,7 @@ void basalt_qjoin_free(struct basalt_qjoin *j)
     basalt_free(j->build_keys);
     basalt_free(j->kt);
     basalt_free(j->res_cols);
+    basalt_free(j->out_cols);
     basalt_free(j->offs);
     basalt_free(j->erow);
     basalt_free(j->ekey);
@@ -137,21 +179,19 @@ void basalt_qjoin_free(struct basalt_qjoin *j)
 basalt_status basalt_qjoin_output_schema(const struct basalt_qjoin *j, struct ArrowSchema *out,
                                          struct basalt_error *err)
 {
-    bool semi = j->type == BASALT_QJOIN_SEMI || j->type == BASALT_QJOIN_ANTI;
-    bool right_semi = j->type == BASALT_QJOIN_RIGHT_SEMI || j->type == BASALT_QJOIN_RIGHT_ANTI;
-    int64_t np = right_semi ? 0 : j->probe_schema.n_children;
-    int64_t nb = semi ? 0 : j->build_schema.n_children;
-    basalt_status st = basalt_arrow_schema_init(out, "+s", "", 0, np + nb, err);
+    basalt_status st = basalt_arrow_schema_init(out, "+s", "", 0, j->n_out_cols, err);
     if (st != BASALT_OK)
         return st;
+    int64_t np = j->probe_schema.n_children;
     bool null_probe = j->type == BASALT_QJOIN_RIGHT || j->type == BASALT_QJOIN_FULL;
     bool null_build = j->type == BASALT_QJOIN_LEFT || j->type == BASALT_QJOIN_FULL;
-    for (int64_t c = 0; c < np + nb && st == BASALT_OK; c++) {
+    for (int i = 0; i < j->n_out_cols && st == BASALT_OK; i++) {
+        int64_t c = j->out_cols[i];
         const struct ArrowSchema *src =
             c < np ? j->probe_schema.children[c] : j->build_schema.children[c - np];
-        st = basalt_arrow_schema_copy(src, out->children[c], err);
+        st = basalt_arrow_schema_copy(src, out->children[i], err);
         if (st == BASALT_OK && (c < np ? null_probe : null_build))
-            out->children[c]->flags |= ARROW_FLAG_NULLABLE;
+            out->children[i]->flags |= ARROW_FLAG_NULLABLE;
     }
     if (st != BASALT_OK)
         basalt_arrow_schema_release(out);

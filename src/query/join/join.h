@@ -50,6 +50,13 @@ struct basalt_qjoin_spec {
      * Copied. */
     const int *residual_columns;
     int n_residual_columns;
+    /* Optional: the output row narrowed to these columns of the row
+     * basalt_qjoin_output_schema describes without them (indices into it,
+     * in the order given), so that the pairs gather nothing a reader above
+     * does not read. A list with n 0 gives rows without columns (a count
+     * above the join). NULL: every column. Copied. */
+    const int *output_columns;
+    int n_output_columns;
 };
 
 struct basalt_qjoin;
@@ -57,8 +64,8 @@ struct basalt_qjoin_build_local;
 struct basalt_qjoin_probe_local;
 
 /* Returns OK; INVALID_ARG (schemas not structs, key index out of range,
- * n_keys 0 for a join other than CROSS, residual not BOOL, a residual
- * column out of range); UNSUPPORTED (a
+ * n_keys 0 for a join other than CROSS, residual not BOOL, a residual or
+ * output column out of range); UNSUPPORTED (a
  * key type that cannot be compared, or a pair of different types); NOMEM. */
 basalt_status basalt_qjoin_new(const struct basalt_qjoin_spec *spec, struct basalt_qjoin **out,
                                struct basalt_error *err);
@@ -66,8 +73,8 @@ void basalt_qjoin_free(struct basalt_qjoin *j);
 
 /* Probe columns then build columns (build columns nullable for LEFT/FULL,
  * probe columns nullable for RIGHT/FULL); SEMI and ANTI: probe columns only;
- * RIGHT_SEMI and RIGHT_ANTI: build columns only.
- * Names as the inputs. `out` caller storage, owned on OK. OK, NOMEM. */
+ * RIGHT_SEMI and RIGHT_ANTI: build columns only; of those, the spec's
+ * output_columns when it named them. Names as the inputs. `out` caller storage, owned on OK. OK, NOMEM. */
 basalt_status basalt_qjoin_output_schema(const struct basalt_qjoin *j, struct ArrowSchema *out,
                                          struct basalt_error *err);
 

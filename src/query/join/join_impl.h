@@ -45,6 +45,11 @@ struct basalt_qjoin {
     const struct basalt_query_program *residual;
     int *res_cols; /* the columns the residual reads (NULL: all) */
     int n_res_cols;
+    /* The output row's columns as indices into the INNER layout (probe
+     * then build columns): every column of the type's output, or the
+     * spec's output_columns. */
+    int *out_cols;
+    int n_out_cols;
     bool finished;
 
     /* The build side, concatenated in build input order (released: none). */

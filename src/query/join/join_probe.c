@@ -3,7 +3,8 @@
  * residual (if any) filters the candidates on a batch of the columns it
  * reads, gathered for them; the join
  * type then decides what each probe row emits, and the pairs are gathered
- * column by column into output batches. */
+ * column by column into output batches, only the columns the spec's
+ * output_columns name when it narrowed the output. */
 #include <string.h>
 
 #include "join/join_impl.h"
@@ -228,53 +229,32 @@ static basalt_status lookup(struct basalt_qjoin_probe_local *l, int64_t lo, int6
     }
 }
 
-/* A struct batch of the INNER layout (or probe columns only, or build
- * columns only: pi NULL) gathered from the pairs; build index -1 gives
- * NULLs, probe index -1 too. */
-static basalt_status gather_pairs(struct basalt_qjoin *j, const struct ArrowArray *batch,
-                                  const int64_t *pi, const int64_t *bi, int64_t n, bool with_build,
-                                  struct ArrowArray *out, struct basalt_error *err)
+/* A struct batch of the columns cols[0, n_cols) of the INNER layout (probe
+ * then build columns; cols NULL: every one of them) gathered from the
+ * pairs: probe row pi[k] (batch, NULL when no probe column is asked for or
+ * every pi is -1) and build row bi[k]; an index -1 gives NULLs. */
+static basalt_status gather_columns(struct basalt_qjoin *j, const struct ArrowArray *batch,
+                                    const int64_t *pi, const int64_t *bi, int64_t n,
+                                    const int *cols, int n_cols, struct ArrowArray *out,
+                                    struct basalt_error *err)
 {
-    int64_t np = pi ? j->probe_schema.n_children : 0;
-    int64_t nb = with_build ? j->build_schema.n_children : 0;
-    basalt_status st = basalt_arrow_array_init(out, 1, np + nb, err);
+    int64_t np = j->probe_schema.n_children;
+    if (!cols)
+        n_cols = (int)(np + j->build_schema.n_children);
+    basalt_status st = basalt_arrow_array_init(out, 1, n_cols, err);
     if (st != BASALT_OK)
         return st;
     out->length = n;
-    for (int64_t c = 0; c < np && st == BASALT_OK; c++)
-        st = basalt_qj_gather(j->probe_schema.children[c], batch ? batch->children[c] : NULL,
-                              batch ? batch->offset : 0, pi, n, out->children[c], err);
     bool have = j->build.release != NULL;
-    for (int64_t c = 0; c < nb && st == BASALT_OK; c++)
-        st = basalt_qj_gather(j->build_schema.children[c], have ? j->build.children[c] : NULL,
-                              have ? j->build.offset : 0, bi, n, out->children[np + c], err);
-    if (st != BASALT_OK)
-        basalt_arrow_array_release(out);
-    return st;
-}
-
-/* The residual's input for the candidate pairs: the columns it reads (all
- * of the output row when the spec named none). */
-static basalt_status gather_residual_input(struct basalt_qjoin *j, const struct ArrowArray *batch,
-                                           const struct pairs *c, struct ArrowArray *out,
-                                           struct basalt_error *err)
-{
-    if (!j->res_cols)
-        return gather_pairs(j, batch, c->p, c->b, c->n, true, out, err);
-    basalt_status st = basalt_arrow_array_init(out, 1, j->n_res_cols, err);
-    if (st != BASALT_OK)
-        return st;
-    out->length = c->n;
-    int64_t np = j->probe_schema.n_children;
-    for (int i = 0; i < j->n_res_cols && st == BASALT_OK; i++) {
-        int64_t col = j->res_cols[i];
-        if (col < np)
-            st = basalt_qj_gather(j->probe_schema.children[col], batch->children[col],
-                                  batch->offset, c->p, c->n, out->children[i], err);
+    for (int i = 0; i < n_cols && st == BASALT_OK; i++) {
+        int64_t c = cols ? cols[i] : i;
+        if (c < np)
+            st = basalt_qj_gather(j->probe_schema.children[c], batch ? batch->children[c] : NULL,
+                                  batch ? batch->offset : 0, pi, n, out->children[i], err);
         else
-            st = basalt_qj_gather(j->build_schema.children[col - np],
-                                  j->build.children[col - np], j->build.offset, c->b, c->n,
-                                  out->children[i], err);
+            st = basalt_qj_gather(j->build_schema.children[c - np],
+                                  have ? j->build.children[c - np] : NULL,
+                                  have ? j->build.offset : 0, bi, n, out->children[i], err);
     }
     if (st != BASALT_OK)
         basalt_arrow_array_release(out);
@@ -296,8 +276,11 @@ static basalt_status filter_residual(struct basalt_qjoin_probe_local *l,
         l->sel = s;
         l->sel_cap = c->n;
     }
+    /* the residual's input: the columns it reads (the whole INNER row when
+     * the spec named none) */
     struct ArrowArray cb;
-    basalt_status st = gather_residual_input(j, batch, c, &cb, err);
+    basalt_status st =
+        gather_columns(j, batch, c->p, c->b, c->n, j->res_cols, j->n_res_cols, &cb, err);
     if (st != BASALT_OK)
         return st;
     int64_t k = 0;
@@ -387,9 +370,8 @@ static basalt_status flush(struct basalt_qjoin_probe_local *l, const struct Arro
     basalt_status st;
     if (!out->schema.release && (st = basalt_qjoin_output_schema(j, &out->schema, err)) != BASALT_OK)
         return st;
-    bool semi = j->type == BASALT_QJOIN_SEMI || j->type == BASALT_QJOIN_ANTI;
     struct ArrowArray a;
-    st = gather_pairs(j, batch, o->p, o->b, o->n, !semi, &a, err);
+    st = gather_columns(j, batch, o->p, o->b, o->n, j->out_cols, j->n_out_cols, &a, err);
     o->n = 0;
     if (st != BASALT_OK)
         return st;
@@ -454,9 +436,8 @@ basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow
     for (int64_t i = 0; i < FLUSH && st == BASALT_OK; i++)
         pi[i] = -1;
     /* RIGHT_SEMI keeps the matched rows, the others the rest; the two
-     * RIGHT_ kinds have no probe columns. */
+     * RIGHT_ kinds have no probe columns, RIGHT and FULL's are NULL. */
     bool want = j->type == BASALT_QJOIN_RIGHT_SEMI;
-    bool probe_cols = j->type == BASALT_QJOIN_RIGHT || j->type == BASALT_QJOIN_FULL;
     int64_t n = 0;
     for (int64_t g = 0; g <= j->n_build && st == BASALT_OK; g++) {
         if (g < j->n_build &&
@@ -467,7 +448,7 @@ basalt_status basalt_qjoin_unmatched(struct basalt_qjoin *j, struct basalt_arrow
                 st = basalt_qjoin_output_schema(j, &out->schema, err);
             struct ArrowArray a;
             if (st == BASALT_OK)
-                st = gather_pairs(j, NULL, probe_cols ? pi : NULL, bi, n, true, &a, err);
+                st = gather_columns(j, NULL, pi, bi, n, j->out_cols, j->n_out_cols, &a, err);
             if (st == BASALT_OK)
                 st = basalt_arrow_batches_append(out, &a, err);
             n = 0;

@@ -74,6 +74,9 @@ static void node_line(struct out *o, const struct basalt_qplan *n)
     case QPLAN_JOIN:
         put(o, "HASH_JOIN %s keys=%d%s%s", join_name(n->join_type), n->n_join_keys,
             n->build_left ? " build=left" : "", n->residual != NULL ? " residual" : "");
+        /* narrowed by the optimiser: the columns it gathers for the pairs */
+        if (n->join_keep != NULL)
+            columns(o, &n->schema);
         break;
     case QPLAN_SORT:
         if (n->limit >= 0)

@@ -144,21 +144,26 @@ basalt_status basalt_qplan_join_builder(struct basalt_qctx *ctx, const struct ba
 }
 
 /* The output of a join: left's fields then right's, those of an outer side
- * made nullable. */
+ * made nullable; of those, the ones join_keep names when it is set. */
 basalt_status basalt_qplan_join_schema(struct basalt_qplan *node, struct basalt_error *err)
 {
     const struct ArrowSchema *l = &node->child[0]->schema, *r = &node->child[1]->schema;
     enum basalt_qplan_join_type t = node->join_type;
     bool right_cols = t != BASALT_QPLAN_JOIN_SEMI && t != BASALT_QPLAN_JOIN_ANTI;
     int nl = (int)l->n_children, nr = right_cols ? (int)r->n_children : 0;
-    basalt_status st = basalt_arrow_schema_init(&node->schema, "+s", NULL, 0, nl + nr, err);
-    for (int i = 0; i < nl + nr && st == BASALT_OK; i++) {
+    int n = node->join_keep != NULL ? node->n_join_keep : nl + nr;
+    basalt_status st = basalt_arrow_schema_init(&node->schema, "+s", NULL, 0, n, err);
+    for (int k = 0; k < n && st == BASALT_OK; k++) {
+        int i = node->join_keep != NULL ? node->join_keep[k] : k;
+        if (i < 0 || i >= nl + nr)
+            return basalt_error_set(err, BASALT_INTERNAL, "join: kept column %d of %d", i,
+                                    nl + nr);
         const struct ArrowSchema *f = i < nl ? l->children[i] : r->children[i - nl];
-        st = basalt_arrow_schema_copy(f, node->schema.children[i], err);
+        st = basalt_arrow_schema_copy(f, node->schema.children[k], err);
         bool outer = i < nl ? (t == BASALT_QPLAN_JOIN_RIGHT || t == BASALT_QPLAN_JOIN_FULL)
                             : (t == BASALT_QPLAN_JOIN_LEFT || t == BASALT_QPLAN_JOIN_FULL);
         if (st == BASALT_OK && outer)
-            node->schema.children[i]->flags |= ARROW_FLAG_NULLABLE;
+            node->schema.children[k]->flags |= ARROW_FLAG_NULLABLE;
     }
     return st;
 }

@@ -3,7 +3,9 @@
  *     above a Parquet or Iceberg scan go into the scan's pruning;
  *   - columns: walking down from the root with the set of columns each
  *     operator's parent needs, every operator keeps only those (and what its
- *     own expressions read), and scans read only the columns left. The
+ *     own expressions read), and scans read only the columns left; a join
+ *     reads its keys and residual's columns inside and outputs only what
+ *     its parent reads (join_keep). The
  *     expressions of an operator whose input narrowed are copied onto the
  *     narrower input (remap.c). */
 #include <string.h>
@@ -245,6 +247,45 @@ static basalt_status prune_aggregate(struct basalt_qctx *ctx, struct basalt_qpla
     return st;
 }
 
+/* The join's output: the columns of its row (`width` of them, its
+ * children pruned; bmap maps its n old columns to them) that its parent
+ * needs, join_keep naming them when they are fewer. Its keys and its
+ * residual's columns are read inside the join before any pair is gathered,
+ * so they leave it only when read above: a count over a join gathers
+ * nothing, where it had gathered both sides' rows whole. */
+static basalt_status keep_join_output(struct basalt_qctx *ctx, struct basalt_qplan *node,
+                                      const bool *need, int64_t n, const int32_t *bmap,
+                                      int64_t width, int32_t *map, struct basalt_error *err)
+{
+    int32_t *pos = basalt_calloc((size_t)width + 1, sizeof *pos);
+    if (pos == NULL)
+        return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        if (need[i])
+            pos[bmap[i]] = 1;
+    int32_t k = 0;
+    for (int64_t c = 0; c < width; c++)
+        pos[c] = pos[c] ? k++ : -1;
+    node->join_keep = NULL;
+    node->n_join_keep = 0;
+    if (k < width) {
+        node->join_keep =
+            basalt_arena_alloc(&ctx->arena, (size_t)(k + 1) * sizeof(int), sizeof(int));
+        if (node->join_keep == NULL) {
+            basalt_free(pos);
+            return basalt_error_set(err, BASALT_NOMEM, "out of memory");
+        }
+        for (int64_t c = 0; c < width; c++)
+            if (pos[c] >= 0)
+                node->join_keep[pos[c]] = (int)c;
+        node->n_join_keep = k;
+    }
+    for (int64_t i = 0; i < n; i++)
+        map[i] = need[i] ? (k < width ? pos[bmap[i]] : bmap[i]) : -1;
+    basalt_free(pos);
+    return BASALT_OK;
+}
+
 static basalt_status prune_join(struct basalt_qctx *ctx, struct basalt_qplan *node,
                                 const bool *need, int32_t *map, struct basalt_error *err)
 {
@@ -289,8 +330,8 @@ static basalt_status prune_join(struct basalt_qctx *ctx, struct basalt_qplan *no
             if (st == BASALT_OK)
                 st = remap_expr(nb, &node->residual, bmap, err);
         }
-        for (int64_t i = 0; i < nl + (right_out ? nr : 0); i++)
-            map[i] = need[i] ? bmap[i] : -1;
+        int64_t width = l->schema.n_children + (right_out ? r->schema.n_children : 0);
+        st = keep_join_output(ctx, node, need, nl + (right_out ? nr : 0), bmap, width, map, err);
     }
     if (st == BASALT_OK) {
         basalt_arrow_schema_release(&node->schema);

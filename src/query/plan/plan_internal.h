@@ -114,6 +114,13 @@ struct basalt_qplan {
     int n_join_keys;
     bool build_left; /* SEMI/ANTI: the table is built on the left side */
     struct basalt_qexpr *residual;
+    /* JOIN: the columns of its row (left then right columns; SEMI/ANTI:
+     * left) it outputs, in order, when its parent reads fewer than all
+     * (the optimiser's; in the context's arena): the pairs gather only
+     * those, the keys and the residual's columns being read inside the
+     * join. NULL: every column. */
+    int *join_keep;
+    int n_join_keep;
     struct basalt_qplan_sort_key *sort_keys; /* SORT; WINDOW: the order keys */
     int n_sort_keys;
     int *part_cols;                   /* WINDOW */
@@ -219,7 +226,8 @@ basalt_status basalt_qplan_type_field(struct basalt_query_type type, const char 
 struct basalt_qagg_call;
 basalt_status basalt_qplan_agg_call_of(const struct qagg_call *c, struct basalt_qagg_call *out);
 
-/* operators.c: a join's output schema from its children and type. */
+/* operators.c: a join's output schema from its children and type, only
+ * the columns join_keep names when it is set. */
 basalt_status basalt_qplan_join_schema(struct basalt_qplan *node, struct basalt_error *err);
 
 /* remap.c: a copy of `e` in `dst`, column i of the old input becoming column

@@ -749,7 +749,8 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
             struct basalt_qjoin_spec gs = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                            &node->child[1]->schema, node->left_keys,
                                            node->right_keys, node->n_join_keys, r->residual,
-                                           r->res_cols, r->n_res_cols};
+                                           r->res_cols, r->n_res_cols, node->join_keep,
+                                           node->n_join_keep};
             g->spec = gs;
             g->residual = r->residual; /* moves to g, with its columns */
             r->residual = NULL;
@@ -768,7 +769,8 @@ static basalt_status build(struct basalt_qctx *ctx, struct basalt_qplan *node,
     }
     struct basalt_qjoin_spec spec = {(enum basalt_qjoin_type)node->join_type, probe_schema,
                                      &node->child[1]->schema, node->left_keys, node->right_keys,
-                                     node->n_join_keys, r->residual, r->res_cols, r->n_res_cols};
+                                     node->n_join_keys, r->residual, r->res_cols, r->n_res_cols,
+                                     node->join_keep, node->n_join_keep};
     if (st == BASALT_OK)
         st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);
@@ -873,7 +875,8 @@ static basalt_status join_build_left(struct basalt_qctx *ctx, struct basalt_qpla
                                          ? BASALT_QJOIN_RIGHT_SEMI
                                          : BASALT_QJOIN_RIGHT_ANTI,
                                      &node->child[1]->schema, &node->child[0]->schema,
-                                     node->right_keys, node->left_keys, node->n_join_keys, NULL, NULL, 0};
+                                     node->right_keys, node->left_keys, node->n_join_keys, NULL, NULL, 0,
+                                     node->join_keep, node->n_join_keep};
     if (st == BASALT_OK)
         st = build_table(r, &spec, &in, ctx->o.pool, err);
     basalt_arrow_batches_reset(&in);

@@ -28,6 +28,8 @@ struct jopts {
     struct basalt_qjoin_stats stats;
     const int *res_cols; /* the columns the residual reads (NULL: all) */
     int n_res_cols;
+    const int *out_cols; /* the output's columns (NULL: all) */
+    int n_out_cols;
 };
 
 struct probe_ctx {
@@ -64,7 +66,7 @@ static char *run_join(const struct side *p, const struct side *b, struct jopts *
 {
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_qjoin_spec spec = {o->type, &p->schema, &b->schema, o->pk, o->bk, o->nk, o->residual, o->res_cols, o->n_res_cols};
+    struct basalt_qjoin_spec spec = {o->type, &p->schema, &b->schema, o->pk, o->bk, o->nk, o->residual, o->res_cols, o->n_res_cols, o->out_cols, o->n_out_cols};
     struct basalt_qjoin *j = NULL;
     struct basalt_pool *pool = NULL;
     char *res = NULL;
@@ -201,7 +203,7 @@ TEST(join_types_null_keys_duplicates)
 {
     struct side p, b;
     sides(&p, &b);
-    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
     const char *inner = "1|p1|1|b1\n2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n";
     EXPECT_JOIN(&p, &b, &o, inner);
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_DIRECT);
@@ -229,7 +231,7 @@ TEST(join_types_null_keys_duplicates)
     o.type = BASALT_QJOIN_RIGHT_ANTI;
     EXPECT_JOIN(&p, &b, &o, "NULL|bn\n7|b7\n");
     /* Output schema nullability follows the join type. */
-    struct basalt_qjoin_spec spec = {BASALT_QJOIN_RIGHT, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0};
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_RIGHT, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0, NULL, 0};
     struct basalt_qjoin *j;
     CHECK_OK(basalt_qjoin_new(&spec, &j, NULL), NULL);
     struct ArrowSchema os;
@@ -254,7 +256,7 @@ TEST(join_cross)
 {
     struct side p, b;
     sides(&p, &b);
-    struct jopts o = {BASALT_QJOIN_CROSS, NULL, NULL, 0, NULL, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_CROSS, NULL, NULL, 0, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
     char *r = run_all(&p, &b, &o);
     CHECK(r);
     int lines = 0;
@@ -273,7 +275,7 @@ TEST(join_empty_sides)
     struct side p, b, e;
     sides(&p, &b);
     js_table("l,u", "k,b", NULL, 0, &e.schema, &e.array);
-    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
     EXPECT_JOIN(&p, &e, &o, "");
     o.type = BASALT_QJOIN_LEFT;
     EXPECT_JOIN(&p, &e, &o,
@@ -327,7 +329,7 @@ TEST(join_residual)
     sides(&p, &b);
     struct basalt_query_program *r = residual(&p, &b, 3, ">", "b1");
     CHECK(r);
-    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, r, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, r, 1, 0, {0}, NULL, 0, NULL, 0};
     /* p1's only candidate (b1) fails: p1 stays with NULLs. */
     EXPECT_JOIN(&p, &b, &o,
                 "1|p1|NULL|NULL\n2|p2|2|b2\n2|p2|2|b2x\nNULL|pn|NULL|NULL\n2|p2b|2|b2\n2|p2b|2|b2x\n"
@@ -404,7 +406,7 @@ TEST(join_residual_reads_named_columns)
     static const int only_b[] = {3}, b_then_a[] = {3, 1}, bad[] = {4};
     struct basalt_query_program *r = narrow_residual(&p, &b, only_b, 1, 0, ">", "b1");
     CHECK(r);
-    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, r, 1, 0, {0}, only_b, 1};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, r, 1, 0, {0}, only_b, 1, NULL, 0};
     EXPECT_JOIN(&p, &b, &o, "2|p2|2|b2\n2|p2|2|b2x\n2|p2b|2|b2\n2|p2b|2|b2x\n");
     CHECK(o.stats.residual_pairs == 5);
     o.type = BASALT_QJOIN_LEFT;
@@ -432,17 +434,91 @@ TEST(join_residual_reads_named_columns)
     basalt_query_program_free(r);
     /* CROSS: every pair a candidate, b = 'b7' over b alone */
     r = narrow_residual(&p, &b, only_b, 1, 0, "=", "b7");
-    o = (struct jopts){BASALT_QJOIN_CROSS, NULL, NULL, 0, r, 1, 0, {0}, only_b, 1};
+    o = (struct jopts){BASALT_QJOIN_CROSS, NULL, NULL, 0, r, 1, 0, {0}, only_b, 1, NULL, 0};
     EXPECT_JOIN(&p, &b, &o, "1|p1|7|b7\n2|p2|7|b7\nNULL|pn|7|b7\n2|p2b|7|b7\n5|p5|7|b7\n");
     CHECK(o.stats.residual_pairs == 25);
     /* a column past the output row is refused when the join is made */
-    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, r, bad, 1};
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, r, bad, 1, NULL, 0};
     struct basalt_qjoin *j = NULL;
     struct basalt_error err;
     basalt_error_init(&err);
     CHECK(basalt_qjoin_new(&spec, &j, &err) == BASALT_INVALID_ARG);
     CHECK(j == NULL);
     CHECK(strstr(err.message, "residual column 4 out of range") != NULL);
+    basalt_query_program_free(r);
+    release(&p);
+    release(&b);
+}
+
+/* The output narrowed to the columns named (indices into the type's own
+ * output row, in the order given): the same rows with only those columns,
+ * NULL-extended ones included; none at all leaves rows without columns. */
+TEST(join_output_columns)
+{
+    struct side p, b;
+    sides(&p, &b);
+    static const int b_then_a[] = {3, 1}, a_then_b[] = {1, 3}, first[] = {0}, second[] = {1},
+                     third[] = {2}, only_b[] = {3}, none[] = {0}, past[] = {4}, past_semi[] = {2};
+    struct jopts o = {BASALT_QJOIN_INNER, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0, b_then_a, 2};
+    EXPECT_JOIN(&p, &b, &o, "b1|p1\nb2|p2\nb2x|p2\nb2|p2b\nb2x|p2b\n");
+    o.type = BASALT_QJOIN_LEFT;
+    o.out_cols = a_then_b;
+    EXPECT_JOIN(&p, &b, &o, "p1|b1\np2|b2\np2|b2x\npn|NULL\np2b|b2\np2b|b2x\np5|NULL\n");
+    /* RIGHT and FULL: the unmatched build rows' probe columns are NULL */
+    o.type = BASALT_QJOIN_RIGHT;
+    o.out_cols = third;
+    o.n_out_cols = 1;
+    EXPECT_JOIN(&p, &b, &o, "1\n2\n2\n2\n2\nNULL\n7\n");
+    o.type = BASALT_QJOIN_FULL;
+    o.out_cols = first;
+    EXPECT_JOIN(&p, &b, &o, "1\n2\n2\nNULL\n2\n2\n5\nNULL\nNULL\n");
+    /* SEMI and ANTI index the probe columns, RIGHT_SEMI the build's */
+    o.type = BASALT_QJOIN_SEMI;
+    o.out_cols = second;
+    EXPECT_JOIN(&p, &b, &o, "p1\np2\np2b\n");
+    o.type = BASALT_QJOIN_RIGHT_SEMI;
+    EXPECT_JOIN(&p, &b, &o, "b2\nb1\nb2x\n");
+    o.type = BASALT_QJOIN_ANTI;
+    o.out_cols = none;
+    o.n_out_cols = 0;
+    EXPECT_JOIN(&p, &b, &o, "\n\n");
+    o.type = BASALT_QJOIN_FULL;
+    EXPECT_JOIN(&p, &b, &o, "\n\n\n\n\n\n\n\n\n");
+    /* a residual reads its columns inside the join: b > 'b1', a alone out */
+    struct basalt_query_program *r = narrow_residual(&p, &b, only_b, 1, 0, ">", "b1");
+    CHECK(r);
+    o = (struct jopts){BASALT_QJOIN_INNER, K0, K0, 1, r, 1, 0, {0}, only_b, 1, second, 1};
+    EXPECT_JOIN(&p, &b, &o, "p2\np2\np2b\np2b\n");
+    o.type = BASALT_QJOIN_LEFT;
+    EXPECT_JOIN(&p, &b, &o, "p1\np2\np2\npn\np2b\np2b\np5\n");
+    /* CROSS with nothing read above: 25 rows without columns */
+    o = (struct jopts){BASALT_QJOIN_CROSS, NULL, NULL, 0, NULL, 1, 0, {0}, NULL, 0, none, 0};
+    char *rows = run_all(&p, &b, &o);
+    CHECK(rows != NULL && strlen(rows) == 25 && strspn(rows, "\n") == 25);
+    free(rows);
+    /* the schema: the named columns, an outer side's nullable */
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_LEFT, &p.schema, &b.schema, K0, K0, 1,
+                                     NULL, NULL, 0, only_b, 1};
+    struct basalt_qjoin *j = NULL;
+    CHECK_OK(basalt_qjoin_new(&spec, &j, NULL), NULL);
+    struct ArrowSchema os;
+    CHECK_OK(basalt_qjoin_output_schema(j, &os, NULL), NULL);
+    CHECK_EQ(os.n_children, 1);
+    CHECK_STR(os.children[0]->name, "b");
+    CHECK(os.children[0]->flags & ARROW_FLAG_NULLABLE);
+    basalt_arrow_schema_release(&os);
+    basalt_qjoin_free(j);
+    /* a column past the type's output row is refused */
+    struct basalt_error err;
+    basalt_error_init(&err);
+    spec.output_columns = past;
+    j = NULL;
+    CHECK(basalt_qjoin_new(&spec, &j, &err) == BASALT_INVALID_ARG && j == NULL);
+    CHECK(strstr(err.message, "output column 4 out of range") != NULL);
+    spec.type = BASALT_QJOIN_SEMI;
+    spec.output_columns = past_semi;
+    CHECK(basalt_qjoin_new(&spec, &j, &err) == BASALT_INVALID_ARG && j == NULL);
+    CHECK(strstr(err.message, "output column 2 out of range") != NULL);
     basalt_query_program_free(r);
     release(&p);
     release(&b);
@@ -458,7 +534,7 @@ TEST(join_multi_key_strings_floats)
     js_table("u,g,u", "s,d,a", pc, 6, &p.schema, &p.array);
     js_table("U,g,u", "s,d,b", bc, 6, &b.schema, &b.array);
     static const int pk[] = {0, 1}, bk[] = {0, 1};
-    struct jopts o = {BASALT_QJOIN_INNER, pk, bk, 2, NULL, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_INNER, pk, bk, 2, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
     EXPECT_JOIN(&p, &b, &o,
                 "a|-0|x1|a|0|y1\na|-0|x1|a|-0|y5\na|nan|x2|a|nan|y2\na|0|x5|a|0|y1\na|0|x5|a|-0|y5\n");
     CHECK_EQ(o.stats.table, BASALT_QJOIN_TABLE_HASHED);
@@ -484,7 +560,7 @@ TEST(join_integer_tables)
     struct side p, b;
     js_table("l", "k", pc, 6, &p.schema, &p.array);
     js_table("l", "k", bc, 4, &b.schema, &b.array);
-    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0};
+    struct jopts o = {BASALT_QJOIN_LEFT, K0, K0, 1, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
     EXPECT_JOIN(&p, &b, &o,
                 "1099511627776|1099511627776\n1099511627776|1099511627776\n7|NULL\n-5|-5\n"
                 "1099511627776|1099511627776\n1099511627776|1099511627776\nNULL|NULL\n3|NULL\n");
@@ -517,7 +593,7 @@ TEST(join_integer_tables)
     /* Mismatched key types are refused. */
     js_table("i", "k", NULL, 0, &p.schema, &p.array);
     js_table("l", "k", NULL, 0, &b.schema, &b.array);
-    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0};
+    struct basalt_qjoin_spec spec = {BASALT_QJOIN_INNER, &p.schema, &b.schema, K0, K0, 1, NULL, NULL, 0, NULL, 0};
     struct basalt_qjoin *j = NULL;
     struct basalt_error err;
     CHECK_STATUS(basalt_qjoin_new(&spec, &j, &err), BASALT_UNSUPPORTED, &err);
@@ -632,7 +708,7 @@ TEST(join_random_against_nested_loops)
             CHECK_OK(js_table(fmts[kind], "k1,k2,b", (const char *const *)bc, bn, &b.schema, &b.array), NULL);
             static const int pk[] = {0, 1};
             for (int t = BASALT_QJOIN_INNER; t <= BASALT_QJOIN_ANTI; t++) {
-                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 1, 0, {0}, NULL, 0};
+                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 1, 0, {0}, NULL, 0, NULL, 0};
                 char *want = oracle((const char *const *)pc, pn, (const char *const *)bc, bn, 3, nk,
                                     (enum basalt_qjoin_type)t);
                 static const int workers[] = {1, 2, 4};
@@ -654,7 +730,7 @@ TEST(join_random_against_nested_loops)
             /* Turned around: the build rows a SEMI or ANTI join of the
              * sides the other way would give. */
             for (int t = BASALT_QJOIN_RIGHT_SEMI; t <= BASALT_QJOIN_RIGHT_ANTI; t++) {
-                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 2, 64, {0}, NULL, 0};
+                struct jopts o = {(enum basalt_qjoin_type)t, pk, pk, nk, NULL, 2, 64, {0}, NULL, 0, NULL, 0};
                 char *want = oracle((const char *const *)bc, bn, (const char *const *)pc, pn, 3, nk,
                                     t == BASALT_QJOIN_RIGHT_SEMI ? BASALT_QJOIN_SEMI
                                                                  : BASALT_QJOIN_ANTI);

@@ -246,7 +246,7 @@ static bool run_join(const struct input *in, const struct jcase *c,
 {
     struct basalt_error err;
     basalt_error_init(&err);
-    struct basalt_qjoin_spec spec = {c->type, &in->p.schema, &in->b.schema, c->keys, c->keys, c->nk, res, NULL, 0};
+    struct basalt_qjoin_spec spec = {c->type, &in->p.schema, &in->b.schema, c->keys, c->keys, c->nk, res, NULL, 0, NULL, 0};
     struct basalt_qjoin *j = NULL;
     if (basalt_qjoin_new(&spec, &j, &err) != BASALT_OK) {
         fprintf(stderr, "join_new: %s\n", err.message);
