@@ -331,7 +331,9 @@ static basalt_status prune_join(struct basalt_qctx *ctx, struct basalt_qplan *no
                 st = remap_expr(nb, &node->residual, bmap, err);
         }
         int64_t width = l->schema.n_children + (right_out ? r->schema.n_children : 0);
-        st = keep_join_output(ctx, node, need, nl + (right_out ? nr : 0), bmap, width, map, err);
+        if (st == BASALT_OK)
+            st = keep_join_output(ctx, node, need, nl + (right_out ? nr : 0), bmap, width, map,
+                                  err);
     }
     if (st == BASALT_OK) {
         basalt_arrow_schema_release(&node->schema);
