@@ -29,6 +29,7 @@ struct transfer {
     bool finished;
     bool receiving;       /* this attempt's body is arriving */
     bool paused;          /* held back for a body wanted sooner (`order`) */
+    bool was_held;        /* counted in held_back once, whatever its pauses */
     /* On HTTP/2, where streams share a connection whose receive windows
      * curl sets large: a paused stream's bytes keep coming into curl's
      * buffers, so holding its body back would not give the link to
@@ -239,9 +240,9 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
     }
     if (ok_status && held_back(t)) {
         /* curl keeps these bytes and hands them over again on resume. */
-        if (!t->paused)
+        if (!t->was_held)
             atomic_fetch_add(&t->client->held_back, 1);
-        t->paused = true;
+        t->was_held = t->paused = true;
         t->receiving = false;
         return CURL_WRITEFUNC_PAUSE;
     }
