@@ -151,7 +151,7 @@ basalt_status basalt_qagg_write_list(const struct basalt_qagg *a, int c,
     if (st != BASALT_OK)
         return st;
     out->length = n;
-    void *vb, *ob;
+    void *vb = NULL, *ob = NULL;
     st = basalt_arrow_array_allocate_buffer(out, 0, (size_t)basalt_bitmap_bytes(n) + 1, &vb, err);
     if (st == BASALT_OK)
         st = basalt_arrow_array_allocate_buffer(out, 1, sizeof(int32_t) * (size_t)(n + 1), &ob,

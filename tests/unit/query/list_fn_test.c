@@ -148,11 +148,16 @@ TEST(list_fn_casts)
 TEST(list_fn_refused)
 {
     CHECK(fx_open());
+    /* lists compare (bind_list.c), but take no arithmetic */
     struct basalt_qexpr *e = NULL, *args[2] = {col(C_LI), col(C_LI)};
     basalt_qexpr_builder_set_position(F.b, 17);
-    CHECK_STATUS(basalt_qexpr_call(F.b, "=", args, 2, &e, &F.err), BASALT_UNSUPPORTED, &F.err);
-    CHECK(strstr(F.err.message, "'=' does not take lists (INTEGER[])") &&
+    CHECK_STATUS(basalt_qexpr_call(F.b, "+", args, 2, &e, &F.err), BASALT_UNSUPPORTED, &F.err);
+    CHECK(strstr(F.err.message, "'+' does not take lists (INTEGER[])") &&
           strstr(F.err.message, "(at position 17)"));
+    /* nor compare when their elements do not convert ([1] = ['a']) */
+    struct basalt_qexpr *mixed[2] = {col(C_LI), col(C_LS)};
+    CHECK_STATUS(basalt_qexpr_call(F.b, "=", mixed, 2, &e, &F.err), BASALT_UNSUPPORTED, &F.err);
+    CHECK(strstr(F.err.message, "no overload of '='"));
     struct basalt_qexpr *nested[1] = {col(C_LI)};
     CHECK_STATUS(basalt_qexpr_call(F.b, "list_value", nested, 1, &e, &F.err), BASALT_UNSUPPORTED,
                  &F.err);
