@@ -68,7 +68,8 @@ void basalt_parquet_scan_prefetch(struct basalt_parquet_scan *scan,
         /* The plans come in the order they decode: one rank per row group,
          * so its chunks land together and before the next group's. */
         uint32_t rank = (uint32_t)i;
-        while (st == BASALT_OK && need.size / sizeof rank < ranges.size / sizeof(struct basalt_io_range))
+        size_t n_ranges = ranges.size / sizeof(struct basalt_io_range);
+        while (st == BASALT_OK && need.size / sizeof rank < n_ranges)
             st = basalt_buffer_append(&need, &rank, sizeof rank, NULL);
     }
     /* A range that cannot be computed is read, and reported, by the decode. */
