@@ -13,6 +13,13 @@ export function canon(v) {
   if (typeof v === 'bigint') return Number(v);
   // a list compares as the text of its canonical elements
   if (Array.isArray(v)) return JSON.stringify(v.map(canon));
+  // an interval: DuckDB's node API gives {months, days, micros}, basalt's
+  // JSON {months, days, nanoseconds}; as text both would be
+  // "[object Object]" and any two intervals would agree
+  if (typeof v === 'object' && 'months' in v && 'days' in v) {
+    const us = 'micros' in v ? BigInt(v.micros) : BigInt(v.nanoseconds) / 1000n;
+    return `${v.months} months ${v.days} days ${us} us`;
+  }
   const s = String(v);
   if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return Number(s);
   if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return Number(s);
