@@ -20,8 +20,9 @@
  * their outer table; the rewrite is not made when a column of x has no
  * table name or one the subquery's FROM also has (it would read the
  * inner column), when x holds an aggregate, a window or a subquery, or
- * when the subquery is not a plain SELECT of one item (GROUP BY, HAVING,
- * QUALIFY, LIMIT, OFFSET, DISTINCT ON, set operations, WITH): those are
+ * when the subquery is not a plain SELECT of one item without aggregates
+ * or windows (GROUP BY, HAVING, QUALIFY, LIMIT, OFFSET, DISTINCT ON, set
+ * operations, WITH): those are
  * refused with UNSUPPORTED. DISTINCT and ORDER BY change nothing for IN
  * and are dropped. */
 #include <string.h>
@@ -45,7 +46,8 @@ static bool plain_select(struct binder *B, const struct basalt_sql_query *q)
     const struct basalt_sql_expr *item = s->n_items == 1 ? s->items[0].expr : NULL;
     return item != NULL && item->kind != BASALT_SQL_EXPR_STAR && s->from != NULL &&
            s->n_distinct_on == 0 && s->n_group == 0 && s->n_grouping == 0 && !s->group_all &&
-           s->having == NULL && s->qualify == NULL && !basalt_sql_has_aggregate(B, item);
+           s->having == NULL && s->qualify == NULL && !basalt_sql_has_aggregate(B, item) &&
+           !basalt_sql_has_window(B, item);
 }
 
 struct qualify {
@@ -151,7 +153,8 @@ static struct basalt_sql_expr *rewritten(struct in_rewrite *R, const struct basa
     if (correlated) {
         struct qualify Q = {B, R->outer, &s.in, false};
         const struct basalt_sql_expr *qx = NULL;
-        bool simple_x = !basalt_sql_has_aggregate(B, x) && !basalt_sql_has_subquery(x);
+        bool simple_x = !basalt_sql_has_aggregate(B, x) && !basalt_sql_has_window(B, x) &&
+                        !basalt_sql_has_subquery(x);
         if (simple_x)
             R->st = basalt_sql_ast_replace(B, x, qualify_column, &Q, &qx, R->err);
         if (R->st == BASALT_OK && (!simple_x || Q.failed || !plain_select(B, q)))

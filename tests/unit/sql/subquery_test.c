@@ -314,6 +314,9 @@ TEST(sql_correlated_in_as_a_value)
     EXPECT_SQL_ERROR("SELECT a IN (SELECT b FROM " V " WHERE v.k = t.a LIMIT 1) FROM "
                      "(VALUES (1)) t(a)",
                      BASALT_UNSUPPORTED, "a correlated IN subquery");
+    EXPECT_SQL_ERROR("SELECT a IN (SELECT row_number() OVER () FROM " V " WHERE v.k = t.a) FROM "
+                     "(VALUES (1)) t(a)",
+                     BASALT_UNSUPPORTED, "a correlated IN subquery");
 #undef V
     basalt_sql_session_free(s);
 }
