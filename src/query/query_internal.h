@@ -195,6 +195,9 @@ size_t basalt_qformat_interval(struct qinterval iv, char *buf, size_t cap);
  * the days: intervals order (and are equal) as their normalised months,
  * then days, then nanoseconds, as in DuckDB. */
 void basalt_qinterval_normalize(struct qinterval *iv);
+/* -1, 0 or 1: months, then days, then nanoseconds, as stored (normalise
+ * both first to compare as DuckDB's comparisons do). */
+int basalt_qinterval_cmp_fields(const struct qinterval *x, const struct qinterval *y);
 size_t basalt_qformat_int128(qi128 v, char *buf, size_t cap);
 /* A DOUBLE / FLOAT as DuckDB casts it to text (Python's repr): the
  * shortest digits that read back, "2.0", "0.0001", "1e-05", "1e+16",

@@ -94,11 +94,7 @@ int basalt_qagg_cell_cmp(enum qagg_phys p, const union qagg_cell *a, const union
         struct qinterval x = a->iv, y = b->iv;
         basalt_qinterval_normalize(&x);
         basalt_qinterval_normalize(&y);
-        if (x.months != y.months)
-            return x.months < y.months ? -1 : 1;
-        if (x.days != y.days)
-            return x.days < y.days ? -1 : 1;
-        return x.nanos < y.nanos ? -1 : x.nanos > y.nanos;
+        return basalt_qinterval_cmp_fields(&x, &y);
     }
     case QP_STR: {
         int64_t n = a->s.n < b->s.n ? a->s.n : b->s.n;

@@ -98,11 +98,7 @@ static int elem_cmp_as(enum basalt_query_type_id id, const struct elem_ref *a,
             basalt_qinterval_normalize(&x);
             basalt_qinterval_normalize(&y);
         }
-        if (x.months != y.months)
-            return x.months < y.months ? -1 : 1;
-        if (x.days != y.days)
-            return x.days < y.days ? -1 : 1;
-        return cmp_i64(x.nanos, y.nanos);
+        return basalt_qinterval_cmp_fields(&x, &y);
     }
     default: { /* VARCHAR, BLOB: bytes, a prefix first */
         size_t n = a->len < b->len ? a->len : b->len;

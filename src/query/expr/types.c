@@ -434,6 +434,15 @@ void basalt_qinterval_normalize(struct qinterval *iv)
     iv->nanos = nanos;
 }
 
+int basalt_qinterval_cmp_fields(const struct qinterval *x, const struct qinterval *y)
+{
+    if (x->months != y->months)
+        return x->months < y->months ? -1 : 1;
+    if (x->days != y->days)
+        return x->days < y->days ? -1 : 1;
+    return (x->nanos > y->nanos) - (x->nanos < y->nanos);
+}
+
 int64_t basalt_qround_div(int64_t a, int64_t b)
 {
     int64_t q = a / b, r = a % b;

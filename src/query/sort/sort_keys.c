@@ -441,11 +441,7 @@ static int cmp_values(const struct qs_key *k, const struct ArrowArray *ca, int64
     }
     case QSK_INTERVAL: {
         struct qinterval x = interval_at(ca, i), y = interval_at(cb, j);
-        if (x.months != y.months)
-            return x.months < y.months ? -1 : 1;
-        if (x.days != y.days)
-            return x.days < y.days ? -1 : 1;
-        return x.nanos < y.nanos ? -1 : x.nanos > y.nanos;
+        return basalt_qinterval_cmp_fields(&x, &y);
     }
     default: {
         const uint8_t *x, *y;
